@@ -1,0 +1,65 @@
+"""Pure rules engines, one package per game, and the protocol they share.
+
+Every game package ``engines/<name>/`` exposes ``ENGINE``: an object following :class:`Engine`.
+They are collected into :data:`ENGINES`, keyed by the public game key (``"hector-achilles"``, ...).
+Engines never import discord, asyncio, sqlite or PIL: they are deterministic functions of
+(seed, options, actions).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import Any, Protocol, runtime_checkable
+
+
+class IllegalAction(Exception):
+    """An action that is not allowed now. The message is shown to the player as is."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The protocol the host, the AI and the tests use; nothing else of an engine is touched."""
+
+    key: str
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: int
+
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
+    def to_act(self, state: Any) -> list[int]: ...
+    def legal_actions(self, state: Any, seat: int) -> list[dict]: ...
+    def apply(self, state: Any, seat: int, action: dict) -> list[dict]: ...
+    def view(self, state: Any, seat: int | None) -> dict: ...
+    def result(self, state: Any) -> dict | None:
+        """None while running; then ``{"places": [place per seat, 1 = best, ties share a place],
+        "scores": [score per seat], "reason": str, ...}``. All seats on place 1 is a draw."""
+        ...
+    def to_json(self, state: Any) -> dict: ...
+    def from_json(self, data: dict) -> Any: ...
+    def secrets(self, state: Any, seat: int | None) -> set[str]:
+        """Ids (card ids, hero names, ...) only ``seat`` may see; ``None``: ids nobody may see (deck order,
+        face-down cards). The conformance suite checks that no view carries another seat's secrets."""
+        ...
+
+
+# The five games in the order the bot lists them; packages are discovered so that adding a game never
+# means editing a shared list.
+GAME_ORDER = ["hector-achilles", "ave-caesar", "hextri", "troja", "kivalasztottak"]
+
+
+def _discover() -> dict[str, Engine]:
+    found: dict[str, Engine] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        engine = getattr(module, "ENGINE", None)
+        if engine is not None:
+            found[engine.key] = engine
+    order = {key: i for i, key in enumerate(GAME_ORDER)}
+    return dict(sorted(found.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+ENGINES: dict[str, Engine] = _discover()
