@@ -1,0 +1,297 @@
+"""The game store: one aiosqlite connection in WAL mode, schema migrations by ``PRAGMA user_version``.
+
+Every accepted action is one transaction: append to the action log, replace the snapshot, bump the
+version — guarded by the version the caller saw, so a stale or duplicate write can never land twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from store.migrations import MIGRATIONS
+
+
+class VersionConflict(Exception):
+    """The game moved on since the caller read it (a stale click, or two writers racing)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    dm_closed: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass
+class GameRow:
+    id: int
+    engine: str
+    options: dict
+    seed: int
+    status: str
+    num_players: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    board_message_id: int | None
+    host_user_id: int
+    version: int
+    rules_version: int | None
+    snapshot: dict | None
+    result: dict | None
+    created_at: str
+    updated_at: str
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def seat_row(self, seat: int) -> SeatRow | None:
+        for s in self.seats:
+            if s.seat == seat:
+                return s
+        return None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+class Store:
+    """Async persistence. Open with ``await Store.open(path)``; close with ``await store.close()``
+    (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        # aiosqlite serialises statements, not transactions: writers take this lock so that no other
+        # coroutine's statement lands inside an open transaction.
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            async with self._write:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in [s for s in script.split(";") if s.strip()]:
+                        await self._db.execute(statement)
+                    await self._db.execute(f"PRAGMA user_version = {number}")
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        return version
+
+    async def journal_mode(self) -> str:
+        async with self._db.execute("PRAGMA journal_mode") as cur:
+            (mode,) = await cur.fetchone()
+        return mode
+
+    # -- transactions -------------------------------------------------------------------------------
+
+    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None):
+        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if guard is not None:
+                    cur = await self._db.execute(*guard)
+                    if cur.rowcount != 1:
+                        raise VersionConflict("the game has moved on")
+                last_id = None
+                for sql, params in statements:
+                    cur = await self._db.execute(sql, params)
+                    last_id = cur.lastrowid
+                await self._db.execute("COMMIT")
+                return last_id
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+
+    # -- games and seats ----------------------------------------------------------------------------
+
+    async def create_game(self, *, engine: str, options: dict, seed: int, num_players: int,
+                          guild_id: int | None, channel_id: int | None, host_user_id: int) -> int:
+        now = _now()
+        return await self._transaction([(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, num_players, guild_id, channel_id, host_user_id, now, now),
+        )])
+
+    async def set_seat(self, game_id: int, seat: int, *, user_id: int | None = None, ai_level: str | None = None,
+                       name: str) -> None:
+        """Create or replace a seat (a person, or an AI of ``ai_level``)."""
+        await self._transaction([
+            ("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)"
+             " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
+             " ai_level = excluded.ai_level, name = excluded.name, dm_closed = 0",
+             (game_id, seat, user_id, ai_level, name)),
+            ("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id)),
+        ])
+
+    async def remove_seat(self, game_id: int, seat: int) -> None:
+        await self._transaction([("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))])
+
+    async def reseat(self, game_id: int, order: list[int]) -> None:
+        """Renumber seats so that old seat ``order[i]`` becomes seat i (lobby only)."""
+        statements = [("UPDATE seats SET seat = -1 - seat WHERE game_id = ?", (game_id,))]
+        statements += [("UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?", (new, game_id, -1 - old))
+                       for new, old in enumerate(order)]
+        await self._transaction(statements)
+
+    async def set_dm_closed(self, game_id: int, seat: int, closed: bool) -> None:
+        await self._transaction([("UPDATE seats SET dm_closed = ? WHERE game_id = ? AND seat = ?",
+                                  (int(closed), game_id, seat))])
+
+    async def set_places(self, game_id: int, *, thread_id: int | None = None,
+                         board_message_id: int | None = None) -> None:
+        """Remember where the game lives on Discord (its thread, its latest board message)."""
+        sets, params = [], []
+        if thread_id is not None:
+            sets.append("thread_id = ?")
+            params.append(thread_id)
+        if board_message_id is not None:
+            sets.append("board_message_id = ?")
+            params.append(board_message_id)
+        if not sets:
+            return
+        await self._transaction([(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*params, game_id))])
+
+    async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int) -> None:
+        """Lobby -> running, with the initial snapshot at version 0."""
+        await self._transaction([], guard=(
+            "UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?, version = 0,"
+            " updated_at = ? WHERE id = ? AND status = 'lobby'",
+            (num_players, _dumps(snapshot), rules_version, _now(), game_id)))
+
+    async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
+                            action: dict, events: list, snapshot: dict, result: dict | None) -> int:
+        """Append one action, replace the snapshot and bump the version, atomically. Returns the new version."""
+        now = _now()
+        status = "finished" if result is not None else "running"
+        await self._transaction(
+            [("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+              " VALUES (?, ?, ?, ?, ?, ?, ?)",
+              (game_id, expected_version + 1, seat, user_id, _dumps(action), _dumps(events), now))],
+            guard=("UPDATE games SET version = version + 1, snapshot = ?, status = ?, result = ?, updated_at = ?"
+                   " WHERE id = ? AND version = ? AND status = 'running'",
+                   (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
+                    expected_version)),
+        )
+        return expected_version + 1
+
+    async def set_status(self, game_id: int, status: str, result: dict | None = None) -> None:
+        await self._transaction([("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
+                                  " WHERE id = ?",
+                                  (status, _dumps(result) if result is not None else None, _now(), game_id))])
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        game = _game_row(row)
+        game.seats = await self._seats(game_id)
+        return game
+
+    async def _seats(self, game_id: int) -> list[SeatRow]:
+        async with self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
+
+    async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
+                         user_id: int | None = None, thread_id: int | None = None,
+                         limit: int = 25) -> list[GameRow]:
+        """Games filtered by guild, status, participant or thread; newest first, without snapshots."""
+        where = [f"g.status IN ({','.join('?' * len(statuses))})"]
+        params: list[Any] = list(statuses)
+        if guild_id is not None:
+            where.append("g.guild_id = ?")
+            params.append(guild_id)
+        if thread_id is not None:
+            where.append("g.thread_id = ?")
+            params.append(thread_id)
+        if user_id is not None:
+            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
+            params.append(user_id)
+        sql = (f"SELECT g.* FROM games g WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?")
+        async with self._db.execute(sql, (*params, limit)) as cur:
+            rows = await cur.fetchall()
+        games = [_game_row(r, with_snapshot=False) for r in rows]
+        for g in games:
+            g.seats = await self._seats(g.id)
+        return games
+
+    async def actions(self, game_id: int) -> list[dict]:
+        """The action log in order: ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
+        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
+                 "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]
+
+    # -- settings -----------------------------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> dict:
+        async with self._db.execute("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return json.loads(row["settings"]) if row else {}
+
+    async def set_user_settings(self, user_id: int, settings: dict) -> None:
+        await self._transaction([("INSERT INTO user_settings (user_id, settings) VALUES (?, ?) ON CONFLICT"
+                                  " (user_id) DO UPDATE SET settings = excluded.settings",
+                                  (user_id, _dumps(settings)))])
+
+
+def _game_row(r, with_snapshot: bool = True) -> GameRow:
+    return GameRow(
+        id=r["id"], engine=r["engine"], options=json.loads(r["options"]), seed=r["seed"], status=r["status"],
+        num_players=r["num_players"], guild_id=r["guild_id"], channel_id=r["channel_id"],
+        thread_id=r["thread_id"], board_message_id=r["board_message_id"], host_user_id=r["host_user_id"],
+        version=r["version"], rules_version=r["rules_version"],
+        snapshot=json.loads(r["snapshot"]) if with_snapshot and r["snapshot"] else None,
+        result=json.loads(r["result"]) if r["result"] else None,
+        created_at=r["created_at"], updated_at=r["updated_at"],
+    )

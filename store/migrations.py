@@ -1,0 +1,59 @@
+"""Forward-only schema migrations, versioned by ``PRAGMA user_version``.
+
+Append a new entry to MIGRATIONS to change the schema; never edit an applied one.
+"""
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the append-only action log, guild and user settings
+    """
+    CREATE TABLE games (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        engine          TEXT    NOT NULL,
+        options         TEXT    NOT NULL DEFAULT '{}',
+        seed            INTEGER NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
+        num_players     INTEGER NOT NULL,
+        guild_id        INTEGER,
+        channel_id      INTEGER,
+        thread_id       INTEGER,
+        board_message_id INTEGER,
+        host_user_id    INTEGER NOT NULL,
+        version         INTEGER NOT NULL DEFAULT 0,
+        rules_version   INTEGER,
+        snapshot        TEXT,
+        result          TEXT,
+        created_at      TEXT    NOT NULL,
+        updated_at      TEXT    NOT NULL
+    );
+    CREATE INDEX games_by_channel ON games (guild_id, status);
+    CREATE TABLE seats (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER,
+        ai_level    TEXT,
+        name        TEXT    NOT NULL,
+        dm_closed   INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat),
+        CHECK ((user_id IS NULL) <> (ai_level IS NULL))
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE actions (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        seat        INTEGER NOT NULL,
+        user_id     INTEGER,
+        action      TEXT    NOT NULL,
+        events      TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER PRIMARY KEY,
+        settings    TEXT    NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE user_settings (
+        user_id     INTEGER PRIMARY KEY,
+        settings    TEXT    NOT NULL DEFAULT '{}'
+    );
+    """,
+]
