@@ -1,0 +1,240 @@
+"""Persistent buttons and selects. Every custom_id carries what the click means (game id, state version,
+seat, choice), so a click works after any number of restarts: discord.py rebuilds the item from the
+custom_id through ``DynamicItem.from_custom_id``. Register with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+
+from cogs import publish
+from host.locale import t
+from host.panels import MAX_OPTION_LABEL, Choice, Panel, Row, clip, layout
+from host.service import GameError
+
+log = logging.getLogger(__name__)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+async def _refuse(interaction: discord.Interaction, message: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+async def play(interaction: discord.Interaction, game_id: int, version: int, index: int) -> None:
+    """A chosen action: defer within the 3 s limit, apply through the service, confirm, publish."""
+    await interaction.response.defer()
+    service = interaction.client.service
+    try:
+        outcome = await service.act(game_id, interaction.user.id, version, index)
+    except GameError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    message = interaction.message
+    private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
+    if private_panel:
+        # the clicked panel is spent: say what was done and drop its controls
+        try:
+            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
+                                                     view=None)
+        except discord.HTTPException:
+            log.info("could not edit the spent panel of game %s", game_id)
+    await publish.publish(interaction.client, outcome)
+
+
+class ActButton(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"gh:a:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<index>\d+)"):
+    """One legal action of one seat at one state version."""
+
+    def __init__(self, game_id: int, version: int, seat: int, choice: Choice) -> None:
+        super().__init__(discord.ui.Button(
+            label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
+            emoji=choice.emoji, custom_id=f"gh:a:{game_id}:{version}:{seat}:{choice.index}"))
+        self.game_id, self.version, self.index = game_id, version, choice.index
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        self.game_id, self.version, self.index = (int(match["game"]), int(match["version"]),
+                                                  int(match["index"]))
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await play(interaction, self.game_id, self.version, self.index)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
+                template=r"gh:s:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<n>\d+)"):
+    """A select of legal actions (used when a group has more than five)."""
+
+    def __init__(self, game_id: int, version: int, seat: int, row: Row, n: int) -> None:
+        options = [discord.SelectOption(label=clip(c.label, MAX_OPTION_LABEL), value=str(c.index),
+                                        description=clip(c.description, MAX_OPTION_LABEL) if c.description
+                                        else None, emoji=c.emoji)
+                   for c in row.choices]
+        super().__init__(discord.ui.Select(custom_id=f"gh:s:{game_id}:{version}:{seat}:{n}",
+                                           placeholder=clip(row.placeholder, 150), options=options))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        self.game_id, self.version = int(match["game"]), int(match["version"])
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values or not values[0].isdigit():
+            await _refuse(interaction, t("bad_choice"))
+            return
+        await play(interaction, self.game_id, self.version, int(values[0]))
+
+
+class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"gh:g:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+)"):
+    """First step of a two-step choice when a panel does not fit five rows: pick a group of actions."""
+
+    def __init__(self, game_id: int, version: int, seat: int, names: list[str]) -> None:
+        options = [discord.SelectOption(label=clip(name, MAX_OPTION_LABEL), value=str(i))
+                   for i, name in enumerate(names)]
+        super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}",
+                                           placeholder=t("select_group"), options=options))
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        self.game_id, self.version = int(match["game"]), int(match["version"])
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        try:
+            panel = await interaction.client.service.panel_for(self.game_id, interaction.user.id, self.version)
+        except GameError as exc:
+            await _refuse(interaction, str(exc))
+            return
+        group = int(values[0]) if values and values[0].isdigit() else None
+        await interaction.response.edit_message(view=panel_view(panel, group=group))
+
+
+class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:t:(?P<game>\d+)"):
+    """On the public board: opens the clicking player's private panel (their hand and choices)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_turn"), style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:t:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await send_private(interaction, self.game_id, require_turn=True)
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:h:(?P<game>\d+)"):
+    """"My hand": the clicking player's private view as an ephemeral reply, always available."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_hand"), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gh:h:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await send_private(interaction, self.game_id, require_turn=False)
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:j:(?P<game>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_join"), style=discord.ButtonStyle.success,
+                                           custom_id=f"gh:j:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await publish.join(interaction, self.game_id)
+
+
+class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?P<game>\d+)"):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_start"), style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:st:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await publish.start(interaction, self.game_id)
+
+
+DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, TurnButton, HandButton, JoinButton, StartButton)
+
+
+def panel_view(panel: Panel | None, *, group: int | None = None, extra: list[discord.ui.Item] = ()) -> discord.ui.View:
+    """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row."""
+    view = discord.ui.View(timeout=None)
+    rows = layout(panel, reserved_rows=1 if extra else 0, group=group) if panel else []
+    selects = 0
+    for r, row in enumerate(rows):
+        if row.kind == "buttons":
+            for choice in row.choices:
+                item = ActButton(panel.game_id, panel.version, panel.seat, choice)
+                item.item.row = r
+                view.add_item(item)
+        elif row.kind == "select":
+            item = ActSelect(panel.game_id, panel.version, panel.seat, row, selects)
+            selects += 1
+            item.item.row = r
+            view.add_item(item)
+        else:
+            item = GroupSelect(panel.game_id, panel.version, panel.seat, row.group_names)
+            item.item.row = r
+            view.add_item(item)
+    for item in extra:
+        item.item.row = len(rows)
+        view.add_item(item)
+    return view
+
+
+async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
+    """Ephemeral private view (hand image + choices when it is the user's turn)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = interaction.client.service
+    try:
+        private = await service.private(game_id, interaction.user.id)
+    except GameError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    if require_turn and private.panel is None:
+        await interaction.followup.send(private.text, ephemeral=True)
+        return
+    kwargs = {"content": publish.clip_content(private.text), "ephemeral": True,
+              "view": panel_view(private.panel)}
+    if private.image is not None:
+        kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
+    await interaction.followup.send(**kwargs)

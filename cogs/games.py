@@ -1,0 +1,243 @@
+"""The /game command group: new (one subcommand per game, options from its presenter), join, start,
+status, hand, leave, abandon, list. Thin: every decision is the game service's."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from io import BytesIO
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import publish
+from cogs.components import DYNAMIC_ITEMS, send_private
+from engines import ENGINES
+from host.locale import t
+from host.presenters import OptionSpec, presenter_for
+from host.service import GameError
+
+log = logging.getLogger(__name__)
+
+OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
+                    app_commands.Choice(name="Open — others join with the Join button", value="open")]
+
+
+def _annotation(spec: OptionSpec):
+    if spec.kind == "bool":
+        return bool
+    if spec.kind == "int":
+        if spec.min_value is not None and spec.max_value is not None:
+            return app_commands.Range[int, spec.min_value, spec.max_value]
+        return int
+    return type(spec.choices[0][1]) if spec.choices else str
+
+
+def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
+    """``/game new <key>`` with the game's own options plus ``opponent`` and ``invite``."""
+    engine = ENGINES[key]
+    presenter = presenter_for(key)
+    specs = list(presenter.options)
+
+    async def callback(interaction: discord.Interaction, **values) -> None:
+        await create_game(interaction, key, values, {s.name for s in specs})
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]
+    descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
+                    "invite": "Reserve the second seat for this member"}
+    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES}
+    params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
+    params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
+                                    default=None))
+    for spec in specs:
+        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(spec),
+                                        default=None))
+        descriptions[spec.name] = spec.description
+        if spec.choices:
+            choices[spec.name] = [app_commands.Choice(name=label, value=value) for label, value in spec.choices]
+    callback.__signature__ = inspect.Signature(params)
+    callback.__annotations__ = {p.name: p.annotation for p in params}
+    callback = app_commands.describe(**descriptions)(callback)
+    callback = app_commands.choices(**choices)(callback)
+    return app_commands.Command(name=key, description=f"Start a game of {engine.title}"[:100], callback=callback,
+                                parent=group)
+
+
+async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str]) -> None:
+    """Open the game's thread, post the lobby there (or the first board when the AI fills the seats)."""
+    await interaction.response.defer(thinking=True)
+    bot = interaction.client
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent is not None:
+        channel = channel.parent  # a game thread cannot live inside another thread
+    invite = values.get("invite")
+    options = {name: values.get(name) for name in option_names}
+    try:
+        game, outcome = await bot.service.create(
+            key, user_id=interaction.user.id, user_name=interaction.user.display_name,
+            guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
+            options=options, opponent=values.get("opponent") or "open",
+            invite=(invite.id, invite.display_name) if invite else None)
+    except GameError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    title = ENGINES[key].title
+    thread = None
+    if isinstance(channel, discord.TextChannel):
+        try:
+            thread = await channel.create_thread(name=f"{title} #{game.id}"[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            log.warning("cannot create a thread in %s: %s; the game lives in the channel", channel.id, exc)
+    place_id = thread.id if thread else (channel.id if channel else interaction.channel_id)
+    await bot.service.attach(game.id, thread_id=place_id)
+    game = await bot.service.game(game.id)
+    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
+    await bot.service.attach(game.id, board_message_id=lobby.id)
+    await interaction.followup.send(t("created", game=game.id, title=title, place=f"<#{place_id}>"))
+    if outcome is not None:
+        outcome.game = await bot.service.game(game.id)
+        await publish.publish(bot, outcome)
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    games = await interaction.client.service.store.list_games(guild_id=interaction.guild_id)
+    out = []
+    for g in games:
+        label = f"#{g.id} {ENGINES[g.engine].title} — {', '.join(s.name for s in g.seats)}"
+        if current in str(g.id) or current.lower() in label.lower():
+            out.append(app_commands.Choice(name=label[:100], value=g.id))
+    return out[:25]
+
+
+class Games(commands.Cog):
+    """Slash commands to create, join and play games."""
+
+    game = app_commands.Group(name="game", description="Play tabletop games in this server")
+    new = app_commands.Group(name="new", description="Start a new game", parent=game)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        for key in ENGINES:
+            self.new.add_command(_new_command(key, self.new))
+
+    async def _which(self, interaction: discord.Interaction, game: int | None) -> int:
+        thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
+        found = await self.bot.service.find_game(interaction.user.id, thread_id=thread_id, game_id=game,
+                                                 guild_id=interaction.guild_id)
+        return found.id
+
+    @game.command(name="join", description="Join an open game")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            game_id = await self._which(interaction, game)
+        except GameError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await publish.join(interaction, game_id)
+
+    @game.command(name="start", description="Start your game with the players who have joined")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            game_id = await self._which(interaction, game)
+        except GameError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await publish.start(interaction, game_id)
+
+    @game.command(name="status", description="Show a game's board and whose turn it is")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game_id = await self._which(interaction, game)
+            outcome = await self.bot.service.status(game_id)
+        except GameError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        row = outcome.game
+        head = t("status_title", title=ENGINES[row.engine].title, game=row.id, status=t("status_" + row.status))
+        if outcome.board is None:
+            await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
+            return
+        kwargs = {"content": publish.clip_content(head + "\n" + outcome.board.text), "ephemeral": True,
+                  "allowed_mentions": discord.AllowedMentions.none()}
+        if outcome.board.image is not None:
+            kwargs["file"] = discord.File(BytesIO(outcome.board.image), filename=outcome.board.filename)
+        await interaction.followup.send(**kwargs)
+
+    @game.command(name="hand", description="See your hand (only you see it) and take your turn")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            game_id = await self._which(interaction, game)
+        except GameError as exc:
+            await interaction.response.send_message(str(exc), ephemeral=True)
+            return
+        await send_private(interaction, game_id, require_turn=False)
+
+    @game.command(name="leave", description="Leave a game (in a running game the AI takes your seat)")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game_id = await self._which(interaction, game)
+            row, outcome = await self.bot.service.leave(game_id, interaction.user.id)
+        except GameError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await interaction.followup.send(t("left", name=interaction.user.display_name, game=game_id), ephemeral=True)
+        if outcome is not None:
+            await publish.publish(self.bot, outcome)
+        elif row.board_message_id:
+            await publish._refresh_lobby(self.bot, row)
+
+    @game.command(name="abandon", description="End a game without a result (host or Manage Server)")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
+        try:
+            game_id = await self._which(interaction, game)
+            row = await self.bot.service.abandon(game_id, interaction.user.id, moderator=moderator)
+        except GameError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        text = t("abandoned", game=game_id, name=interaction.user.display_name)
+        await interaction.followup.send(text)
+        if row.board_message_id:
+            try:
+                await publish.game_place(self.bot, row).get_partial_message(row.board_message_id).edit(view=None)
+            except discord.HTTPException:
+                pass
+
+    @game.command(name="list", description="List the open and running games of this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        games = await self.bot.service.store.list_games(guild_id=interaction.guild_id)
+        if not games:
+            await interaction.response.send_message(t("list_empty"), ephemeral=True)
+            return
+        embed = discord.Embed(title=t("list_title"), colour=discord.Colour.dark_gold())
+        lines = []
+        for g in games[:25]:
+            where = f"<#{g.thread_id}>" if g.thread_id else ""
+            players = ", ".join(s.name for s in g.seats)
+            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status)} — {players} {where}")
+        embed.description = "\n".join(lines)[:4000]
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(Games(bot))

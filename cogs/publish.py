@@ -1,0 +1,174 @@
+"""Turning the host's answers into Discord messages: the lobby, boards in the game thread, DMs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from io import BytesIO
+
+import discord
+
+from engines import ENGINES
+from host.locale import t
+from host.outcome import Nudge, Outcome
+from host.presenters import presenter_for
+from host.service import GameError
+from store import GameRow
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BytesIO", "clip_content", "publish", "lobby_message", "join", "start"]
+
+MAX_CONTENT = 2000
+CANNOT_DM = 50007
+
+_publish_locks: dict[int, asyncio.Lock] = {}
+_published: dict[int, int] = {}
+
+
+def clip_content(text: str) -> str:
+    """Discord's 2000-character limit; keep the end (the newest lines and whose turn it is)."""
+    if len(text) <= MAX_CONTENT:
+        return text
+    return "…\n" + text[-(MAX_CONTENT - 2):]
+
+
+def mentions(user_ids: list[int]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(everyone=False, roles=False,
+                                   users=[discord.Object(u) for u in user_ids])
+
+
+def game_place(bot, game: GameRow) -> discord.abc.Messageable:
+    channel_id = game.thread_id or game.channel_id
+    return bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
+
+
+def board_view(outcome: Outcome) -> discord.ui.View:
+    from cogs.components import HandButton, TurnButton, panel_view
+
+    board = outcome.board
+    extra = []
+    if board.turn_button:
+        extra.append(TurnButton(outcome.game.id))
+    if board.hand_button:
+        extra.append(HandButton(outcome.game.id))
+    return panel_view(board.panel, extra=extra)
+
+
+async def publish(bot, outcome: Outcome) -> None:
+    """Post the new board in the game's thread (the previous board loses its buttons), then DM the seats
+    to act. Boards are posted in version order; an outcome overtaken by a newer one is dropped."""
+    game = outcome.game
+    if outcome.board is None:
+        return
+    lock = _publish_locks.setdefault(game.id, asyncio.Lock())
+    async with lock:
+        if _published.get(game.id, -1) > game.version:
+            return
+        _published[game.id] = game.version
+        place = game_place(bot, game)
+        current = await bot.service.store.get_game(game.id)
+        previous = current.board_message_id if current else None
+        if previous:
+            try:
+                await place.get_partial_message(previous).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not clear the buttons of message %s", previous)
+        board = outcome.board
+        kwargs = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
+        view = board_view(outcome)
+        if view.children:
+            kwargs["view"] = view
+        if board.image is not None:
+            kwargs["file"] = discord.File(BytesIO(board.image), filename=board.filename)
+        message = await place.send(**kwargs)
+        await bot.service.attach(game.id, board_message_id=message.id)
+        for nudge in outcome.nudges:
+            await send_nudge(bot, game, nudge)
+
+
+async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
+    """DM a player their private view and choices; closed DMs (50007) are announced once in the thread."""
+    from cogs.components import panel_view
+
+    row = game.seat_row(nudge.seat)
+    if row is None or row.dm_closed:
+        return
+    if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
+        return
+    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
+    kwargs = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
+              "view": panel_view(nudge.panel)}
+    if nudge.image is not None:
+        kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
+    try:
+        channel = await bot.create_dm(discord.Object(nudge.user_id))
+        await channel.send(**kwargs)
+    except discord.Forbidden as exc:
+        if exc.code != CANNOT_DM:
+            raise
+        await bot.service.mark_dm_closed(game.id, nudge.seat)
+        await game_place(bot, game).send(t("dm_closed", mention=f"<@{nudge.user_id}>"),
+                                         allowed_mentions=mentions([nudge.user_id]))
+
+
+def lobby_message(game: GameRow) -> dict:
+    """Embed and buttons of a lobby (or of a started/abandoned game's first message)."""
+    from cogs.components import JoinButton, StartButton
+
+    engine = ENGINES[game.engine]
+    presenter = presenter_for(game.engine)
+    embed = discord.Embed(title=t("lobby_title", title=engine.title, game=game.id),
+                          description=t("lobby_body", host=f"<@{game.host_user_id}>", game=game.id),
+                          colour=discord.Colour.dark_gold())
+    seats = []
+    for seat in range(game.num_players):
+        row = game.seat_row(seat)
+        seats.append(f"{seat + 1}. {presenter.seat_label(seat)}: "
+                     + (row.name if row else "*" + t("lobby_open_seat") + "*"))
+    embed.add_field(name=t("lobby_seats", count=len(game.seats), max=game.num_players), value="\n".join(seats),
+                    inline=False)
+    embed.set_footer(text=t("status_" + game.status))
+    view = discord.ui.View(timeout=None)
+    if game.status == "lobby":
+        embed.add_field(name="\u200b", value=t("lobby_start_hint", game=game.id, min=engine.min_players),
+                        inline=False)
+        view.add_item(JoinButton(game.id))
+        view.add_item(StartButton(game.id))
+    return {"embed": embed, "view": view}
+
+
+async def _refresh_lobby(bot, game: GameRow) -> None:
+    if game.board_message_id is None:
+        return
+    try:
+        await game_place(bot, game).get_partial_message(game.board_message_id).edit(**lobby_message(game))
+    except discord.HTTPException:
+        log.info("could not refresh the lobby of game %s", game.id)
+
+
+async def join(interaction: discord.Interaction, game_id: int) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
+                                                              interaction.user.display_name)
+    except GameError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    await interaction.followup.send(t("joined", name=interaction.user.display_name, game=game_id), ephemeral=True)
+    await _refresh_lobby(interaction.client, game)
+    if outcome is not None:
+        await publish(interaction.client, outcome)
+
+
+async def start(interaction: discord.Interaction, game_id: int) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = interaction.client.service
+    try:
+        outcome = await service.start(game_id, interaction.user.id)
+    except GameError as exc:
+        await interaction.followup.send(str(exc), ephemeral=True)
+        return
+    await interaction.followup.send(t("status_running").capitalize() + ".", ephemeral=True)
+    await _refresh_lobby(interaction.client, outcome.game)
+    await publish(interaction.client, outcome)

@@ -1,0 +1,85 @@
+"""/rules <game>: a paged embed of the game's rules digest, written in the bot's own words
+(``data/rules/<key>.md``, one page per ``## `` section)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engines import ENGINES
+from host.locale import t
+
+RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
+
+
+def pages(key: str) -> list[tuple[str, str]]:
+    """(heading, body) pages of a game's rules, each within an embed's limits."""
+    path = RULES / f"{key}.md"
+    if not path.exists():
+        return [(ENGINES[key].title, "No rules summary yet.")]
+    text = path.read_text(encoding="utf-8")
+    out = []
+    for chunk in re.split(r"^## ", text, flags=re.M)[1:]:
+        heading, _, body = chunk.partition("\n")
+        body = body.strip()
+        while len(body) > 4000:  # an embed description holds 4096 characters
+            cut = body.rfind("\n", 0, 4000)
+            out.append((heading.strip(), body[:cut]))
+            body = body[cut:].strip()
+        out.append((heading.strip(), body))
+    return out or [(ENGINES[key].title, text[:4000])]
+
+
+def rules_embed(key: str, page: int) -> tuple[discord.Embed, discord.ui.View]:
+    all_pages = pages(key)
+    page = max(0, min(page, len(all_pages) - 1))
+    heading, body = all_pages[page]
+    embed = discord.Embed(title=f"{ENGINES[key].title} — {heading}"[:256], description=body,
+                          colour=discord.Colour.dark_gold())
+    embed.set_footer(text=t("rules_footer", page=page + 1, pages=len(all_pages)))
+    view = discord.ui.View(timeout=None)
+    if len(all_pages) > 1:
+        view.add_item(RulesPage(key, page - 1, "◀", disabled=page == 0))
+        view.add_item(RulesPage(key, page + 1, "▶", disabled=page == len(all_pages) - 1))
+    return embed, view
+
+
+class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<key>[a-z-]+):(?P<page>-?\d+)"):
+    """A page turn of a /rules embed; works on old messages too."""
+
+    def __init__(self, key: str, page: int, label: str = "▶", disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=f"gh:r:{key}:{page}", disabled=disabled,
+                                           style=discord.ButtonStyle.secondary))
+        self.key, self.page = key, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match):
+        return cls(match["key"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.key not in ENGINES:
+            await interaction.response.send_message(t("unknown_game", key=self.key), ephemeral=True)
+            return
+        embed, view = rules_embed(self.key, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+class Rules(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description="Read the rules of a game")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        embed, view = rules_embed(game, 0)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(RulesPage)
+    await bot.add_cog(Rules(bot))

@@ -1,0 +1,58 @@
+"""What the host asks the Discord layer to say after something happened; pure data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from host.panels import Panel
+from store import GameRow
+
+
+@dataclass
+class Board:
+    """A public post in the game's thread: narration, the board image, whom to mention, which controls."""
+
+    text: str
+    image: bytes | None
+    mentions: list[int] = field(default_factory=list)
+    #: choices shown directly on the public message (only when none of them reveals a secret)
+    panel: Panel | None = None
+    turn_button: bool = False
+    hand_button: bool = False
+    filename: str = "board.png"
+
+
+@dataclass
+class Nudge:
+    """A private message to one seated person (a DM, with the ephemeral path as fallback)."""
+
+    user_id: int
+    seat: int
+    text: str
+    image: bytes | None
+    panel: Panel | None = None
+
+
+@dataclass
+class Outcome:
+    game: GameRow
+    board: Board | None = None
+    nudges: list[Nudge] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    #: label of the action the clicking person took (to confirm it in their ephemeral panel)
+    done_label: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status == "finished"
+
+
+@dataclass
+class PrivateView:
+    """A seat's private picture and, when it is to act, its panel; answer to "My hand" / "Take your turn"."""
+
+    game: GameRow
+    seat: int
+    text: str
+    image: bytes | None
+    panel: Panel | None

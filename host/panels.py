@@ -1,0 +1,85 @@
+"""What a seat can do now, as choices, and how those choices fit Discord's component limits.
+
+Pure data (no discord import): the cogs turn ``Row`` objects into buttons and selects one to one.
+A choice's ``index`` is its position in ``engine.legal_actions(state, seat)`` at ``version``; the version
+check makes that index unambiguous.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+MAX_ROWS = 5
+MAX_BUTTONS = 5
+MAX_OPTIONS = 25
+MAX_LABEL = 80
+MAX_OPTION_LABEL = 100
+
+
+@dataclass
+class Choice:
+    index: int
+    label: str
+    group: str = ""
+    style: str = "secondary"  # primary | secondary | success | danger
+    secret: bool = False  # reveals hidden information (a card in hand): never on a public message
+    emoji: str | None = None
+    description: str | None = None
+
+
+@dataclass
+class Panel:
+    game_id: int
+    version: int
+    seat: int
+    prompt: str
+    choices: list[Choice] = field(default_factory=list)
+
+    @property
+    def public_safe(self) -> bool:
+        return bool(self.choices) and not any(c.secret for c in self.choices)
+
+    def groups(self) -> list[tuple[str, list[Choice]]]:
+        """Choices grouped in first-seen order."""
+        out: dict[str, list[Choice]] = {}
+        for c in self.choices:
+            out.setdefault(c.group, []).append(c)
+        return list(out.items())
+
+
+@dataclass
+class Row:
+    kind: str  # "buttons" | "select" | "groups"
+    choices: list[Choice] = field(default_factory=list)
+    placeholder: str = ""
+    group_names: list[str] = field(default_factory=list)
+
+
+def _rows_for(group: str, choices: list[Choice]) -> list[Row]:
+    if len(choices) <= MAX_BUTTONS:
+        return [Row("buttons", choices)]
+    return [Row("select", choices[i:i + MAX_OPTIONS], placeholder=group or "Choose…")
+            for i in range(0, len(choices), MAX_OPTIONS)]
+
+
+def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None) -> list[Row]:
+    """Rows of components for ``panel`` within ``MAX_ROWS - reserved_rows`` rows.
+
+    Each group becomes a row of buttons (up to 5 choices) or a select. When that does not fit, the first row
+    is a select of groups and, once a group is picked (``group`` = its index), that group's choices follow.
+    """
+    budget = MAX_ROWS - reserved_rows
+    groups = panel.groups()
+    rows = [row for name, choices in groups for row in _rows_for(name, choices)]
+    if len(rows) <= budget:
+        return rows
+    names = [name or "…" for name, _ in groups]
+    out = [Row("groups", group_names=names[:MAX_OPTIONS])]
+    if group is not None and 0 <= group < len(groups):
+        name, choices = groups[group]
+        out += _rows_for(name, choices)[: budget - 1]
+    return out
+
+
+def clip(label: str, limit: int = MAX_LABEL) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"

@@ -1,0 +1,91 @@
+"""Presenters: how a game's actions become buttons and its events become sentences, and which options
+``/game new <game>`` offers. One module per game (``GAME`` + ``PRESENTER``), discovered like engines.
+No discord import: the cogs do the Discord part."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.panels import Choice
+
+
+@dataclass
+class OptionSpec:
+    """One option of ``/game new <game>``. ``kind``: "int", "bool" or "choice" (``choices``: (label, value))."""
+
+    name: str
+    kind: str
+    description: str
+    default: Any = None
+    choices: list[tuple[str, Any]] = field(default_factory=list)
+    min_value: int | None = None
+    max_value: int | None = None
+
+
+class Presenter:
+    """The generic presenter; games subclass it. Every method gets views, never engine state."""
+
+    game = ""
+    options: list[OptionSpec] = []
+    #: names of the seats' sides, e.g. ["Achaeans", "Trojans"]; None when seats are just players
+    seat_labels: list[str] | None = None
+    #: whether render_private says anything (False for perfect-information games)
+    has_private = True
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        """Slash-command option values -> (number of players or None for "as many as join", engine options)."""
+        return None, {k: v for k, v in raw.items() if v is not None}
+
+    def seat_label(self, seat: int) -> str:
+        if self.seat_labels and seat < len(self.seat_labels):
+            return self.seat_labels[seat]
+        return f"Seat {seat + 1}"
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        """A button for one legal action."""
+        details = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
+        label = action["type"].replace("_", " ").capitalize() + (f": {details}" if details else "")
+        return Choice(index=index, label=label, group=action["type"])
+
+    def prompt(self, view: dict) -> str:
+        """What the seat in ``view`` is asked to decide."""
+        return "choose your action."
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        """One line of narration for an event, or None to stay silent about it."""
+        return None
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        places = result.get("places", [])
+        scores = result.get("scores", [])
+        order = sorted(range(len(places)), key=lambda s: places[s])
+        if places and all(p == 1 for p in places):
+            return ["The game ends in a draw."]
+        return [f"{places[s]}. {names[s]} — {scores[s]}" for s in order]
+
+    def status_line(self, view: dict) -> str:
+        return ""
+
+
+class _Default(Presenter):
+    pass
+
+
+def _discover() -> dict[str, Presenter]:
+    found: dict[str, Presenter] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        presenter = getattr(module, "PRESENTER", None)
+        if presenter is not None:
+            found[presenter.game] = presenter
+    return found
+
+
+PRESENTERS: dict[str, Presenter] = _discover()
+
+
+def presenter_for(key: str) -> Presenter:
+    return PRESENTERS.get(key) or _Default()

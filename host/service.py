@@ -1,0 +1,400 @@
+"""The game service: lobby, seats, the per-game lock and the action pipeline
+(validate -> apply -> commit -> AI turns -> render), without any Discord import.
+
+Every method returns data (``Outcome``/``PrivateView``) that the cogs turn into Discord calls, or raises
+``GameError`` with a message for the person who asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets as _secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ai
+from engines import ENGINES, IllegalAction
+from engines.rng import Rng
+from host.locale import t
+from host.outcome import Board, Nudge, Outcome, PrivateView
+from host.panels import Choice, Panel
+from host.presenters import presenter_for
+from render import RENDERERS
+from store import GameRow, Store, VersionConflict
+
+log = logging.getLogger(__name__)
+
+AI_LEVEL = "normal"
+
+
+class GameError(Exception):
+    """A refusal with a message for the person who asked; nothing was changed."""
+
+
+class StaleBoard(GameError):
+    """A click on a board that the game has moved past."""
+
+
+@dataclass
+class _Live:
+    version: int
+    state: object
+
+
+class GameService:
+    """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
+
+    def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
+                 render: bool = True) -> None:
+        self.store = store
+        self._seed = seed_source or (lambda: _secrets.randbits(31))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._live: dict[int, _Live] = {}
+        self._render = render
+
+    # -- helpers ------------------------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def game(self, game_id: int) -> GameRow:
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise GameError(t("no_game", game=game_id))
+        return game
+
+    def _state(self, game: GameRow):
+        live = self._live.get(game.id)
+        if live is None or live.version != game.version:
+            live = _Live(game.version, ENGINES[game.engine].from_json(game.snapshot))
+            self._live[game.id] = live
+        return live.state
+
+    @staticmethod
+    def names(game: GameRow) -> list[str]:
+        return [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+
+    def _title(self, game: GameRow) -> str:
+        return ENGINES[game.engine].title
+
+    async def find_game(self, user_id: int, *, thread_id: int | None = None, game_id: int | None = None,
+                        guild_id: int | None = None) -> GameRow:
+        """The game meant by a command: the given id, else the game of this thread, else the user's only game."""
+        if game_id is not None:
+            return await self.game(game_id)
+        if thread_id is not None:
+            here = await self.store.list_games(thread_id=thread_id, statuses=("lobby", "running", "finished"),
+                                               limit=1)
+            if here:
+                return await self.game(here[0].id)
+        mine = await self.store.list_games(user_id=user_id, guild_id=guild_id)
+        if len(mine) == 1:
+            return await self.game(mine[0].id)
+        raise GameError(t("no_game_here"))
+
+    # -- lobby --------------------------------------------------------------------------------------
+
+    async def create(self, key: str, *, user_id: int, user_name: str, guild_id: int | None,
+                     channel_id: int | None, options: dict | None = None, opponent: str = "open",
+                     invite: tuple[int, str] | None = None) -> tuple[GameRow, Outcome | None]:
+        """Open a lobby with the creator in seat 0. ``opponent="ai"`` fills every other seat with the AI and
+        starts at once; ``invite`` reserves seat 1 for a person."""
+        if key not in ENGINES:
+            raise GameError(t("unknown_game", key=key))
+        engine = ENGINES[key]
+        presenter = presenter_for(key)
+        num_players, engine_options = presenter.engine_options(dict(options or {}))
+        num = num_players or engine.max_players
+        try:  # options are checked now, not when the last player has joined
+            engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
+        except (ValueError, IllegalAction) as exc:
+            raise GameError(str(exc)) from exc
+        game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players},
+                                               seed=self._seed(), num_players=num, guild_id=guild_id,
+                                               channel_id=channel_id, host_user_id=user_id)
+        await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)
+        if invite is not None and invite[0] != user_id:
+            await self.store.set_seat(game_id, 1, user_id=invite[0], name=invite[1])
+        if opponent == "ai":
+            for seat in range(1 if invite is None else 2, num):
+                await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
+                                          name=t("ai_name"))
+        game = await self.game(game_id)
+        if len(game.seats) >= num:
+            outcome = await self.start(game_id, user_id)
+            return outcome.game, outcome
+        return game, None
+
+    async def attach(self, game_id: int, *, thread_id: int | None = None,
+                     board_message_id: int | None = None) -> None:
+        await self.store.set_places(game_id, thread_id=thread_id, board_message_id=board_message_id)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> tuple[GameRow, Outcome | None]:
+        """Take the first free seat; a game that becomes full starts."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != "lobby":
+                raise GameError(t("already_started", game=game_id))
+            if game.seat_of(user_id) is not None:
+                raise GameError(t("already_seated", game=game_id))
+            taken = {s.seat for s in game.seats}
+            if len(taken) >= game.num_players:
+                raise GameError(t("game_full", game=game_id))
+            seat = min(set(range(game.num_players)) - taken)
+            await self.store.set_seat(game_id, seat, user_id=user_id, name=name)
+            game = await self.game(game_id)
+            full = len(game.seats) >= game.num_players
+        if full:
+            outcome = await self.start(game_id, game.host_user_id)
+            return outcome.game, outcome
+        return game, None
+
+    async def leave(self, game_id: int, user_id: int) -> tuple[GameRow, Outcome | None]:
+        """In the lobby: give the seat up. In a running game: the AI takes the seat over and plays on."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise GameError(t("not_playing", game=game_id))
+            if game.status == "lobby":
+                if user_id == game.host_user_id:
+                    await self.store.set_status(game_id, "abandoned")
+                    return await self.game(game_id), None
+                await self.store.remove_seat(game_id, seat)
+                remaining = sorted(s.seat for s in game.seats if s.seat != seat)
+                await self.store.reseat(game_id, remaining)
+                return await self.game(game_id), None
+            if game.status != "running":
+                raise GameError(t("game_over", game=game_id))
+            name = game.seat_row(seat).name
+            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
+                                      name=f"{t('ai_name')} ({name})")
+            game = await self.game(game_id)
+            outcome = await self._advance(game, [t("left_running", name=name, game=game_id)])
+            return outcome.game, outcome
+
+    async def start(self, game_id: int, user_id: int) -> Outcome:
+        """Deal the game; AI seats that are to act move at once."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != "lobby":
+                raise GameError(t("already_started", game=game_id))
+            engine = ENGINES[game.engine]
+            if user_id != game.host_user_id:
+                host = next((s.name for s in game.seats if s.user_id == game.host_user_id), "the host")
+                raise GameError(t("only_host_starts", host=host, game=game_id))
+            count = len(game.seats)
+            if count < engine.min_players:
+                raise GameError(t("need_players", title=engine.title, min=engine.min_players, count=count))
+            seats = sorted(s.seat for s in game.seats)
+            if seats != list(range(count)):
+                await self.store.reseat(game_id, seats)
+            try:
+                state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
+            except (ValueError, IllegalAction) as exc:
+                raise GameError(str(exc)) from exc
+            await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
+                                        rules_version=engine.rules_version)
+            game = await self.game(game_id)
+            self._live[game_id] = _Live(game.version, state)
+            presenter = presenter_for(game.engine)
+            players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
+            return await self._advance(game, [t("started", game=game_id, title=engine.title, players=players)])
+
+    async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status in ("finished", "abandoned"):
+                raise GameError(t("game_over", game=game_id))
+            if user_id != game.host_user_id and not moderator:
+                raise GameError(t("only_host_abandons", game=game_id))
+            await self.store.set_status(game_id, "abandoned")
+            self._live.pop(game_id, None)
+            return await self.game(game_id)
+
+    # -- playing ------------------------------------------------------------------------------------
+
+    async def act(self, game_id: int, user_id: int, version: int, index: int) -> Outcome:
+        """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status == "lobby":
+                raise GameError(t("not_started", game=game_id))
+            if game.status != "running":
+                raise GameError(t("game_over", game=game_id))
+            if version != game.version:
+                raise StaleBoard(t("stale"))
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise GameError(t("not_playing", game=game_id))
+            engine = ENGINES[game.engine]
+            state = self._state(game)
+            acting = engine.to_act(state)
+            if seat not in acting:
+                raise GameError(t("not_your_turn", names=self._waiting_for(game, acting)))
+            legal = engine.legal_actions(state, seat)
+            if not 0 <= index < len(legal):
+                raise GameError(t("bad_choice"))
+            action = legal[index]
+            presenter = presenter_for(game.engine)
+            label = presenter.describe(engine.view(state, seat), action, index).label
+            lines = await self._commit(game, state, seat, user_id, action)
+            game = await self.game(game_id)
+            outcome = await self._advance(game, lines)
+            outcome.done_label = label
+            return outcome
+
+    async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict) -> list[str]:
+        """Apply and persist one action (one transaction); returns its narration."""
+        engine = ENGINES[game.engine]
+        try:
+            events = engine.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise GameError(str(exc)) from exc
+        try:
+            new_version = await self.store.commit_action(
+                game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
+                events=events, snapshot=engine.to_json(state), result=engine.result(state))
+        except VersionConflict as exc:
+            self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
+            raise StaleBoard(t("stale")) from exc
+        except BaseException:
+            self._live.pop(game.id, None)
+            raise
+        self._live[game.id] = _Live(new_version, state)
+        game.version = new_version
+        presenter = presenter_for(game.engine)
+        names = self.names(game)
+        return [line for e in events if (line := presenter.narrate(e, names))]
+
+    async def _advance(self, game: GameRow, lines: list[str]) -> Outcome:
+        """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
+        engine = ENGINES[game.engine]
+        if game.status == "running":
+            state = self._state(game)
+            while True:
+                acting = engine.to_act(state)
+                ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
+                if ai_seat is None:
+                    break
+                rng = Rng(game.seed * 1_000_003 + game.version * 7 + ai_seat)
+                action = await asyncio.to_thread(ai.choose, engine, state, ai_seat, rng)
+                lines += await self._commit(game, state, ai_seat, None, action)
+            game = await self.game(game.id)
+        return await self._outcome(game, lines)
+
+    def _waiting_for(self, game: GameRow, acting: list[int]) -> str:
+        return ", ".join(game.seat_row(s).name for s in acting)
+
+    def panel(self, game: GameRow, state, seat: int) -> Panel | None:
+        """The choices of ``seat`` now, or None when it is not to act."""
+        engine = ENGINES[game.engine]
+        if game.status != "running" or seat not in engine.to_act(state):
+            return None
+        presenter = presenter_for(game.engine)
+        view = engine.view(state, seat)
+        choices: list[Choice] = [presenter.describe(view, a, i)
+                                 for i, a in enumerate(engine.legal_actions(state, seat))]
+        return Panel(game.id, game.version, seat, presenter.prompt(view), choices)
+
+    async def _render_public(self, game: GameRow, state) -> bytes | None:
+        renderer = RENDERERS.get(game.engine)
+        if renderer is None or not self._render:
+            return None
+        view = ENGINES[game.engine].view(state, None)
+        return await asyncio.to_thread(renderer.render_public, view)
+
+    async def _render_private(self, game: GameRow, state, seat: int) -> bytes | None:
+        renderer = RENDERERS.get(game.engine)
+        if renderer is None or not self._render or not presenter_for(game.engine).has_private:
+            return None
+        view = ENGINES[game.engine].view(state, seat)
+        return await asyncio.to_thread(renderer.render_private, view)
+
+    async def _outcome(self, game: GameRow, lines: list[str]) -> Outcome:
+        engine = ENGINES[game.engine]
+        presenter = presenter_for(game.engine)
+        state = self._state(game)
+        image = await self._render_public(game, state)
+        text_lines = list(lines)
+        mentions: list[int] = []
+        nudges: list[Nudge] = []
+        public_panel = None
+        turn_button = False
+        if game.status == "finished":
+            result = engine.result(state)
+            text_lines.append("**" + t("finished") + "**")
+            text_lines += presenter.result_lines(result, self.names(game))
+            mentions = [s.user_id for s in game.seats if s.user_id]
+        else:
+            acting = engine.to_act(state)
+            humans = [s for s in acting if not game.seat_row(s).is_ai]
+            for seat in humans:
+                row = game.seat_row(seat)
+                panel = self.panel(game, state, seat)
+                mentions.append(row.user_id)
+                text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
+                if len(humans) == 1 and panel.public_safe:
+                    public_panel = panel
+                else:
+                    turn_button = True
+                nudges.append(Nudge(row.user_id, seat, t("dm_turn", game=game.id, title=engine.title,
+                                                          prompt=panel.prompt),
+                                    await self._render_private(game, state, seat), panel))
+        board = Board(text="\n".join(text_lines), image=image, mentions=mentions, panel=public_panel,
+                      turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
+                      filename=f"{game.engine}-{game.id}-v{game.version}.png")
+        return Outcome(game=game, board=board, nudges=nudges, lines=lines)
+
+    async def private(self, game_id: int, user_id: int) -> PrivateView:
+        """The user's own view: private picture, and the panel when it is their turn."""
+        game = await self.game(game_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError(t("not_playing", game=game_id))
+        if game.status == "lobby":
+            raise GameError(t("not_started", game=game_id))
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            state = self._state(game)
+            panel = self.panel(game, state, seat)
+            image = await self._render_private(game, state, seat)
+            if image is None and self._render:
+                image = await self._render_public(game, state)
+        text = panel.prompt if panel else t("turn_of", names=self._waiting_for(
+            game, ENGINES[game.engine].to_act(state))) if game.status == "running" else t("finished")
+        return PrivateView(game, seat, text, image, panel)
+
+    async def status(self, game_id: int) -> Outcome:
+        """The current public board, for /game status."""
+        game = await self.game(game_id)
+        if game.status == "lobby":
+            return Outcome(game=game)
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            outcome = await self._outcome(game, [])
+        outcome.board.panel = None
+        outcome.nudges = []
+        return outcome
+
+    async def mark_dm_closed(self, game_id: int, seat: int) -> None:
+        await self.store.set_dm_closed(game_id, seat, True)
+
+    async def panel_for(self, game_id: int, user_id: int, version: int) -> Panel:
+        """The user's current panel, provided the board they look at (``version``) is still current."""
+        game = await self.game(game_id)
+        if game.status != "running":
+            raise GameError(t("game_over", game=game_id) if game.status != "lobby" else
+                            t("not_started", game=game_id))
+        if game.version != version:
+            raise StaleBoard(t("stale"))
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError(t("not_playing", game=game_id))
+        async with self.lock(game_id):
+            state = self._state(game)
+            panel = self.panel(game, state, seat)
+        if panel is None:
+            raise GameError(t("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state))))
+        return panel

@@ -1,0 +1,42 @@
+"""Settings from the environment (see the README's Settings section)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None = None
+    database_path: str = "var/gamehost.db"
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    #: push the slash commands to Discord at start-up (off in offline tests that never connect)
+    sync_commands: bool = True
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
+            log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
+            dev_guild_id=int(guild) if guild else None,
+            sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
+        )
+
+
+NO_TOKEN_HELP = """\
+DISCORD_TOKEN is not set, so the bot cannot log in.
+
+Get a token:
+  1. Open https://discord.com/developers/applications and create an application (New Application).
+  2. In "Bot", press "Reset Token" and copy the token.
+  3. Run:  DISCORD_TOKEN=<your token> make run
+     (or put DISCORD_TOKEN=... in your environment; optional: DEV_GUILD_ID=<your test server id>).
+The README's "Run it on your server" section explains inviting the bot.
+"""
