@@ -1,0 +1,795 @@
+"""Hector and Achilles: the rules engine (Phalanx Games rulebook, Hungarian edition; see
+``shared/rules/hector-achilles.md`` for the English digest).
+
+The state is one JSON-compatible dict. A game is a series of battles; each battle runs through the phases
+
+``vanguard`` (attacker takes a vanguard) -> ``choose_active`` (only after a 4) -> ``orient`` (attacker lays the
+fate tile) -> ``turn`` (four individual rounds, attacker first) with ``rotate`` after a round whose strength
+totals differ -> victory check -> ``save_hero`` (only when the loser may spend a favour token on a played hero)
+-> closing, and the next battle starts, until one side has lost its front decks or its home deck ("over").
+
+Decisions the rulebook leaves open (all documented where they are implemented):
+
+* A turned-up hero's own value never counts; a played hero always counts its value (its colour scores).
+* Retreat shame losses are taken before the retreating player's hand goes back to his active deck, so the
+  book's "he keeps the cards in his hand" holds (the book: top of the active deck, then the home deck).
+* Swapped-out troops are discarded face down (hidden): bluffing is central to the game.
+* A player without a troop card in hand (only possible with nearly empty decks) ends his individual round
+  with ``pass``; an army with no troop card left anywhere loses the game at the closing (``no_troops``).
+* Both players losing in the same closing: the battle's winner wins the game; after a tied battle it is a draw.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from engines import IllegalAction
+from engines.base import BaseEngine
+from engines.rng import Rng
+
+from .data import (
+    DECK_KEYS,
+    FRONT_DECKS,
+    HEROES,
+    HOME,
+    RULES,
+    SIDES,
+    TILES,
+    TROOPS,
+    hero_face,
+    side_heroes,
+    side_troops,
+    troop_face,
+)
+
+GAME_KEY = "hector-achilles"
+
+VANGUARD, CHOOSE_ACTIVE, ORIENT, TURN, ROTATE, SAVE_HERO, OVER = (
+    "vanguard", "choose_active", "orient", "turn", "rotate", "save_hero", "over")
+
+OPTIONAL_TYPES = ("swap_card", "swap_hero", "play_hero", "reinforce", "retreat")
+ACTION_TYPES = ("take_vanguard", "choose_active", "orient_fate", *OPTIONAL_TYPES, "play", "pass",
+                "rotate_fate", "save_hero", "abandon_hero")
+
+DECISION_KIND = {VANGUARD: "take_vanguard", CHOOSE_ACTIVE: "choose_active", ORIENT: "orient_fate",
+                 ROTATE: "rotate_fate", SAVE_HERO: "save_hero"}
+
+MIN_DECK = RULES["min_deck_after_battle"]
+ROUNDS = RULES["rounds"]
+HAND_TROOPS = RULES["hand_troops"]
+MAX_SHAME = RULES["max_shame_per_player"]
+
+
+# ---------------------------------------------------------------------------------------------- pure helpers
+
+def facing_colours(tile_id: str, orientation: int) -> list[str]:
+    """[colour facing seat 0, colour facing seat 1]. ``orientation`` is the index (into the tile's clockwise
+    colour list) of the edge facing seat 0; the opposite edge (index + 2) faces seat 1."""
+    colours = TILES[tile_id]
+    return [colours[orientation % 4], colours[(orientation + 2) % 4]]
+
+
+def rotate(orientation: int, direction: str) -> int:
+    """Orientation after turning the tile 90 degrees, seen from above with seat 0 at the bottom: clockwise
+    brings the edge on seat 0's right (the next-but-two in clockwise order) in front of seat 0."""
+    return (orientation - 1) % 4 if direction == "cw" else (orientation + 1) % 4
+
+
+def strength_total(played: list[dict], hero: dict | None) -> int:
+    """Fate-phase strength: every counting played card (uncovered troops with their +1 tokens and a played
+    hero's value); colours are ignored. ``played`` items carry strength/token/covered, ``hero`` a value."""
+    total = sum(c["strength"] + (1 if c["token"] else 0) for c in played if not c["covered"])
+    return total + (hero["value"] if hero else 0)
+
+
+def battle_score(played: list[dict], hero: dict | None, hero_played: bool, facing: str) -> int:
+    """Victory-check score: counting played cards whose colour is the fate colour facing the side or its
+    hero's colour; +1 tokens only on scoring cards. The hero's colour scores even when the hero was not
+    played, but an unplayed hero's own value does not count (rulebook 5.4, Tom's Aias)."""
+    scoring = {facing}
+    if hero:
+        scoring.add(hero["colour"])
+    total = sum(c["strength"] + (1 if c["token"] else 0)
+                for c in played if not c["covered"] and c["colour"] in scoring)
+    if hero and hero_played:
+        total += hero["value"]
+    return total
+
+
+class HectorAchillesEngine(BaseEngine):
+    """Two seats: 0 = Achaeans (first attacker), 1 = Trojans. No options."""
+
+    key = GAME_KEY
+    title = "Hector and Achilles"
+    min_players = 2
+    max_players = 2
+    rules_version = 1
+
+    # ------------------------------------------------------------------------------------------- set-up
+
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
+        if num_players != 2:
+            raise ValueError("Hector and Achilles is a game for exactly 2 players.")
+        if options:
+            raise ValueError(f"Hector and Achilles has no options; unknown: {', '.join(sorted(map(str, options)))}.")
+        rng = Rng(seed)
+        players = []
+        size = RULES["deck_size"]
+        for seat in (0, 1):
+            troops = side_troops(seat)
+            rng.shuffle(troops)
+            heroes = side_heroes(seat)
+            rng.shuffle(heroes)
+            players.append({
+                "decks": {k: troops[i * size:(i + 1) * size] for i, k in enumerate(DECK_KEYS)},
+                "eliminated": [],
+                "heroes": heroes,
+                "lost_heroes": [],
+                "removed": [],
+                "favour": SIDES[seat]["favour_tokens"],
+                "favour_lost": 0,
+                "shame": 0,
+                "battles_won": 0,
+            })
+        tiles = list(TILES)
+        rng.shuffle(tiles)
+        state = {
+            "rules_version": self.rules_version,
+            "rng": rng.state,
+            "phase": VANGUARD,
+            "battle_no": 0,
+            "players": players,
+            "shame_pool": RULES["shame_pool"],
+            "fate_stack": tiles,
+            "fate_used": [],
+            "battle": None,
+            "last": [],
+            "last_battle": None,
+            "outcome": None,
+        }
+        events: list[dict] = []
+        self._start_battle(state, 0, events)
+        state["last"] = events
+        return state
+
+    def _start_battle(self, state: dict, attacker: int, events: list[dict]) -> None:
+        state["battle_no"] += 1
+        state["phase"] = VANGUARD
+        state["battle"] = {
+            "attacker": attacker,
+            "round": 0,
+            "turn": attacker,
+            "step": "optional",
+            "called": None,
+            "active": None,
+            "vanguard_from": None,
+            "tile": None,
+            "orientation": 0,
+            "played": [[], []],
+            "hero": [None, None],
+            "hand": [[], []],
+            "hand_hero": [None, None],
+            "rotator": None,
+            "outcome": None,
+        }
+        events.append({"type": "battle_started", "battle": state["battle_no"], "attacker": attacker,
+                       "defender": 1 - attacker})
+
+    # ------------------------------------------------------------------------------------------- protocol
+
+    def to_act(self, state: dict) -> list[int]:
+        phase = state["phase"]
+        b = state["battle"]
+        if phase == OVER:
+            return []
+        if phase in (VANGUARD, CHOOSE_ACTIVE, ORIENT):
+            return [b["attacker"]]
+        if phase == TURN:
+            return [b["turn"]]
+        if phase == ROTATE:
+            return [b["rotator"]]
+        return [b["outcome"]["loser"]]  # SAVE_HERO
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        b = state["battle"]
+        p = state["players"][seat]
+        if phase == VANGUARD:
+            return [{"type": "take_vanguard", "deck": k} for k in DECK_KEYS if p["decks"][k]]
+        if phase == CHOOSE_ACTIVE:
+            return [{"type": "choose_active", "deck": k} for k in DECK_KEYS]
+        if phase == ORIENT:
+            return [{"type": "orient_fate", "colour": c} for c in TILES[b["tile"]]]
+        if phase == ROTATE:
+            return [{"type": "rotate_fate", "direction": "cw"}, {"type": "rotate_fate", "direction": "ccw"}]
+        if phase == SAVE_HERO:
+            return [{"type": "save_hero"}, {"type": "abandon_hero"}]
+        # TURN
+        hand = b["hand"][seat]
+        out: list[dict] = []
+        if b["step"] == "optional":
+            if self._draw_source(state, seat) is not None:
+                out += [{"type": "swap_card", "card": c} for c in hand]
+            if b["hand_hero"][seat] is not None and p["heroes"]:
+                out.append({"type": "swap_hero"})
+            if b["hand_hero"][seat] is not None:
+                out += [{"type": "play_hero", "on": s["id"]} for i, s in enumerate(b["played"][seat])
+                        if not self._covered(b, seat, i)]
+            if b["hero"][seat] is not None and p["favour"] > 0:
+                out += [{"type": "reinforce", "on": s["id"]} for i, s in enumerate(b["played"][seat])
+                        if not s["token"] and not self._covered(b, seat, i)]
+            out.append({"type": "retreat"})
+        out += [{"type": "play", "card": c} for c in hand]
+        if not hand:
+            out.append({"type": "pass"})
+        return out
+
+    def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
+        kind = action.get("type")
+        phase = state["phase"]
+        b = state["battle"]
+        p = state["players"][seat]
+        if kind not in ACTION_TYPES:
+            return "That is not an action of Hector and Achilles."
+        if phase == VANGUARD:
+            if kind == "take_vanguard":
+                deck = action.get("deck")
+                if deck not in DECK_KEYS:
+                    return "Your decks are 1, 2, 3 and home."
+                return f"Your deck {deck} has no cards; take your vanguard from a deck that has cards."
+            return "First take your vanguard: the top card of one of your decks."
+        if phase == CHOOSE_ACTIVE:
+            return "Your vanguard is a 4: choose the deck that fights this battle (1, 2, 3 or home)."
+        if phase == ORIENT:
+            colours = ", ".join(TILES[b["tile"]])
+            return f"Lay the fate tile: choose which of its colours ({colours}) faces you."
+        if phase == ROTATE:
+            return "Your army is stronger: turn the fate tile clockwise (cw) or counter-clockwise (ccw)."
+        if phase == SAVE_HERO:
+            return "Decide whether to spend a Divine Favour token to save your hero."
+        hand = b["hand"][seat]
+        if kind in ("take_vanguard", "choose_active", "orient_fate", "rotate_fate", "save_hero",
+                    "abandon_hero"):
+            return "The battle is under way: take an optional action or play a troop card."
+        if kind in OPTIONAL_TYPES and b["step"] == "play":
+            return "You have already taken an optional action this round; now play a troop card."
+        if kind == "pass":
+            return "You must play a troop card while you have one in hand."
+        if kind in ("play", "swap_card") and action.get("card") not in hand:
+            return "That card is not in your hand."
+        if kind == "swap_card":
+            return "You cannot swap a card: your active deck and your home deck are both empty."
+        if kind == "swap_hero":
+            if b["hand_hero"][seat] is None:
+                return "You have no hero in hand to swap."
+            return "Your hero deck is empty, so you cannot swap your hero."
+        if kind == "play_hero":
+            if b["hand_hero"][seat] is None:
+                return "You have no hero in hand."
+            return "Your hero must go on one of your own played troop cards that is not already covered."
+        if kind == "reinforce":
+            if b["hero"][seat] is None:
+                return "You may only reinforce after your hero has been played."
+            if p["favour"] <= 0:
+                return "You have no Divine Favour token left."
+            return "A favour token goes on one of your played troop cards that is not covered and has no token yet."
+        return "That move is not allowed now."
+
+    def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+        events: list[dict] = []
+        kind = action["type"]
+        handler = getattr(self, "_do_" + kind)
+        handler(state, seat, action, events)
+        state["last"] = copy.deepcopy(events)
+        return events
+
+    # ------------------------------------------------------------------------------------------- opening
+
+    def _do_take_vanguard(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        deck = action["deck"]
+        card = state["players"][seat]["decks"][deck].pop(0)
+        b["vanguard_from"] = deck
+        b["played"][seat].append({"id": card, "token": False, "vanguard": True})
+        events.append({"type": "vanguard_taken", "seat": seat, "deck": deck, "card": troop_face(card)})
+        strength = TROOPS[card]["strength"]
+        if strength == 4:
+            state["phase"] = CHOOSE_ACTIVE
+        else:
+            self._call_deck(state, str(strength), events)
+
+    def _do_choose_active(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        events.append({"type": "deck_chosen", "seat": seat, "deck": action["deck"]})
+        self._call_deck(state, action["deck"], events)
+
+    def _call_deck(self, state: dict, called: str, events: list[dict]) -> None:
+        """Fix both active decks (a deck that is eliminated or empty falls back to home) and turn up the
+        fate tile for the attacker to lay."""
+        b = state["battle"]
+        b["called"] = called
+        active = []
+        for seat in (0, 1):
+            p = state["players"][seat]
+            usable = called != HOME and called not in p["eliminated"] and p["decks"][called]
+            active.append(called if usable else HOME)
+        b["active"] = active
+        events.append({"type": "active_decks", "called": called, "decks": list(active)})
+        b["tile"] = state["fate_stack"].pop(0)
+        state["phase"] = ORIENT
+        events.append({"type": "fate_revealed", "colours": list(TILES[b["tile"]])})
+
+    def _do_orient_fate(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        idx = TILES[b["tile"]].index(action["colour"])
+        # the orientation is stored as seen by seat 0; the attacker's colour is opposite when he is seat 1
+        b["orientation"] = idx if seat == 0 else (idx + 2) % 4
+        events.append({"type": "fate_oriented", "seat": seat,
+                       "facing": facing_colours(b["tile"], b["orientation"])})
+        defender = 1 - b["attacker"]
+        card = self._draw(state, defender)
+        if card is not None:
+            b["played"][defender].append({"id": card, "token": False, "vanguard": True})
+        events.append({"type": "vanguard_revealed", "seat": defender,
+                       "card": troop_face(card) if card else None})
+        for s in (b["attacker"], defender):
+            p = state["players"][s]
+            for _ in range(HAND_TROOPS):
+                card = self._draw(state, s)
+                if card is None:
+                    break
+                b["hand"][s].append(card)
+            if p["heroes"]:
+                b["hand_hero"][s] = p["heroes"].pop(0)
+            events.append({"type": "hand_drawn", "seat": s, "troops": len(b["hand"][s]),
+                           "hero": b["hand_hero"][s] is not None})
+        b["round"] = 1
+        b["turn"] = b["attacker"]
+        b["step"] = "optional"
+        state["phase"] = TURN
+
+    # ------------------------------------------------------------------------------------------- rounds
+
+    def _do_swap_card(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        p = state["players"][seat]
+        source = self._draw_source(state, seat)
+        b["hand"][seat].remove(action["card"])
+        # removed for good whatever the battle's result; face down, so the view only counts it
+        p["removed"].append(action["card"])
+        b["hand"][seat].append(self._draw(state, seat))
+        b["step"] = "play"
+        events.append({"type": "card_swapped", "seat": seat, "deck": source})
+
+    def _do_swap_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        p = state["players"][seat]
+        p["heroes"].append(b["hand_hero"][seat])  # face down to the bottom of the hero deck
+        b["hand_hero"][seat] = p["heroes"].pop(0)
+        b["step"] = "play"
+        events.append({"type": "hero_swapped", "seat": seat})
+
+    def _do_play_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        slot = self._slot(b, seat, action["on"])
+        hero = b["hand_hero"][seat]
+        b["hand_hero"][seat] = None
+        b["hero"][seat] = {"id": hero, "on": slot}
+        b["step"] = "play"
+        events.append({"type": "hero_played", "seat": seat, "hero": hero_face(hero), "slot": slot,
+                       "on": troop_face(action["on"])})
+
+    def _do_reinforce(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        slot = self._slot(b, seat, action["on"])
+        b["played"][seat][slot]["token"] = True
+        state["players"][seat]["favour"] -= 1
+        b["step"] = "play"
+        events.append({"type": "reinforced", "seat": seat, "slot": slot, "on": troop_face(action["on"])})
+
+    def _do_play(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        b["hand"][seat].remove(action["card"])
+        b["played"][seat].append({"id": action["card"], "token": False, "vanguard": False})
+        events.append({"type": "card_played", "seat": seat, "slot": len(b["played"][seat]) - 1,
+                       "card": troop_face(action["card"])})
+        self._end_individual_round(state, seat, events)
+
+    def _do_pass(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        events.append({"type": "passed", "seat": seat})
+        self._end_individual_round(state, seat, events)
+
+    def _end_individual_round(self, state: dict, seat: int, events: list[dict]) -> None:
+        b = state["battle"]
+        if seat == b["attacker"]:
+            b["turn"] = 1 - seat
+            b["step"] = "optional"
+            return
+        totals = [self._total(state, s) for s in (0, 1)]
+        rotator = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+        events.append({"type": "fate_phase", "round": b["round"], "totals": totals, "rotator": rotator})
+        if rotator is None:
+            self._next_round(state, events)
+        else:
+            b["rotator"] = rotator
+            state["phase"] = ROTATE
+
+    def _do_rotate_fate(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        b["orientation"] = rotate(b["orientation"], action["direction"])
+        b["rotator"] = None
+        events.append({"type": "fate_rotated", "seat": seat, "direction": action["direction"],
+                       "facing": facing_colours(b["tile"], b["orientation"])})
+        self._next_round(state, events)
+
+    def _next_round(self, state: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        if b["round"] < ROUNDS:
+            b["round"] += 1
+            b["turn"] = b["attacker"]
+            b["step"] = "optional"
+            state["phase"] = TURN
+        else:
+            self._victory_check(state, events)
+
+    # ------------------------------------------------------------------------------------------- battle end
+
+    def _victory_check(self, state: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        revealed = [hero_face(b["hand_hero"][s]) if b["hand_hero"][s] else None for s in (0, 1)]
+        events.append({"type": "heroes_revealed", "heroes": revealed})
+        scores = [self._score(state, s) for s in (0, 1)]
+        if scores[0] == scores[1]:
+            winner = None
+        else:
+            winner = 0 if scores[0] > scores[1] else 1
+        events.append({"type": "battle_scored", "scores": scores, "winner": winner,
+                       "scoring_colours": [self._scoring_colours(state, s) for s in (0, 1)]})
+        self._resolve(state, "tie" if winner is None else "victory", winner, scores, events)
+
+    def _do_retreat(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        events.append({"type": "retreated", "seat": seat, "round": state["battle"]["round"]})
+        self._resolve(state, "retreat", 1 - seat, None, events)
+
+    def _resolve(self, state: dict, kind: str, winner: int | None, scores: list[int] | None,
+                 events: list[dict]) -> None:
+        b = state["battle"]
+        loser = None if winner is None else 1 - winner
+        b["outcome"] = {"kind": kind, "winner": winner, "loser": loser, "scores": scores}
+        if loser is not None and b["hero"][loser] is not None and state["players"][loser]["favour"] > 0:
+            state["phase"] = SAVE_HERO
+            events.append({"type": "hero_in_danger", "seat": loser, "hero": hero_face(b["hero"][loser]["id"])})
+            return
+        self._settle(state, False, events)
+
+    def _do_save_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        self._settle(state, True, events)
+
+    def _do_abandon_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        self._settle(state, False, events)
+
+    def _settle(self, state: dict, save_hero: bool, events: list[dict]) -> None:
+        """Move every card and token after the battle, then run the closing phase."""
+        b = state["battle"]
+        out = b["outcome"]
+        kind, winner, loser = out["kind"], out["winner"], out["loser"]
+        record = self._battle_record(state)
+        lost = [0, 0]
+        for seat in (0, 1):
+            p = state["players"][seat]
+            active = p["decks"][b["active"][seat]]
+            played_ids = [s["id"] for s in b["played"][seat]]
+            tokens = sum(1 for s in b["played"][seat] if s["token"])
+            hero = b["hero"][seat]["id"] if b["hero"][seat] else None
+            if seat != loser:  # the winner, or both after a tie: everything goes back
+                active[:0] = played_ids + b["hand"][seat]
+                p["favour"] += tokens
+                for h in (hero, b["hand_hero"][seat]):
+                    if h:
+                        p["heroes"].append(h)
+                continue
+            p["removed"].extend(played_ids)
+            lost[seat] += len(played_ids)
+            p["favour_lost"] += tokens
+            if hero:
+                if save_hero:
+                    p["favour"] -= 1
+                    p["favour_lost"] += 1
+                    p["heroes"].append(hero)
+                    events.append({"type": "hero_saved", "seat": seat, "hero": hero_face(hero)})
+                else:
+                    p["lost_heroes"].append(hero)
+                    events.append({"type": "hero_lost", "seat": seat, "hero": hero_face(hero)})
+                record["heroes"][seat]["saved"] = save_hero
+            if b["hand_hero"][seat]:
+                p["heroes"].append(b["hand_hero"][seat])
+            if kind == "retreat":
+                # shame losses come before the hand goes back: the retreating player keeps his hand
+                owed = p["shame"]
+                paid = 0
+                for deck in (b["active"][seat], HOME):
+                    while paid < owed and p["decks"][deck]:
+                        p["removed"].append(p["decks"][deck].pop(0))
+                        paid += 1
+                if owed:
+                    events.append({"type": "shame_losses", "seat": seat, "count": paid})
+                lost[seat] += paid
+                if p["shame"] < MAX_SHAME and state["shame_pool"] > 0:
+                    p["shame"] += 1
+                    state["shame_pool"] -= 1
+                    events.append({"type": "shame_taken", "seat": seat, "shame": p["shame"]})
+            active[:0] = b["hand"][seat]
+        if winner is not None:
+            state["players"][winner]["battles_won"] += 1
+        record["troops_lost"] = lost
+        state["last_battle"] = record
+        events.append({"type": "battle_ended", "kind": kind, "winner": winner, "troops_lost": lost})
+        self._closing(state, events)
+
+    def _closing(self, state: dict, events: list[dict]) -> None:
+        b = state["battle"]
+        rng = Rng(state["rng"])
+        loses: list[str | None] = [None, None]
+        for seat in (0, 1):
+            p = state["players"][seat]
+            used = b["active"][seat]
+            if used == HOME:
+                if len(p["decks"][HOME]) < MIN_DECK:
+                    loses[seat] = "home_deck_exhausted"
+            elif len(p["decks"][used]) < MIN_DECK:
+                p["decks"][HOME][:0] = p["decks"][used]
+                p["decks"][used] = []
+                p["eliminated"].append(used)
+                rng.shuffle(p["decks"][HOME])
+                events.append({"type": "deck_eliminated", "seat": seat, "deck": used})
+                if len(p["eliminated"]) == len(FRONT_DECKS):
+                    loses[seat] = "front_decks_lost"
+            if loses[seat] is None and not any(p["decks"].values()):
+                loses[seat] = "no_troops"
+            rng.shuffle(p["decks"][used])
+            rng.shuffle(p["heroes"])
+        state["fate_used"].append(b["tile"])
+        if not state["fate_stack"]:
+            state["fate_stack"] = list(TILES)
+            state["fate_used"] = []
+            rng.shuffle(state["fate_stack"])
+            events.append({"type": "fate_reshuffled"})
+        state["rng"] = rng.state
+        winner = b["outcome"]["winner"]
+        if loses[0] or loses[1]:
+            if loses[0] and loses[1]:
+                game_winner = winner  # None after a tied battle: a draw
+                reason = "draw" if winner is None else loses[1 - winner]
+            else:
+                game_winner = 1 if loses[0] else 0
+                reason = loses[1 - game_winner]
+            state["phase"] = OVER
+            state["outcome"] = {"winner": game_winner, "reason": reason}
+            state["battle"] = None
+            events.append({"type": "game_over", "winner": game_winner, "reason": reason})
+            return
+        next_attacker = winner if winner is not None else 1 - b["attacker"]
+        self._start_battle(state, next_attacker, events)
+
+    def _battle_record(self, state: dict) -> dict:
+        """The public summary of the battle that just ended (no ids: the cards go back into hidden decks)."""
+        b = state["battle"]
+        out = b["outcome"]
+        heroes = []
+        for seat in (0, 1):
+            if b["hero"][seat]:
+                heroes.append({**hero_face(b["hero"][seat]["id"]), "played": True, "saved": None})
+            elif b["hand_hero"][seat] and out["kind"] != "retreat":
+                heroes.append({**hero_face(b["hand_hero"][seat]), "played": False, "saved": None})
+            else:
+                heroes.append(None)  # no hero, or a retreat: the hand hero is never revealed
+        return {
+            "battle": state["battle_no"],
+            "kind": out["kind"],
+            "winner": out["winner"],
+            "retreated": out["loser"] if out["kind"] == "retreat" else None,
+            "scores": out["scores"],
+            "round": b["round"],
+            "attacker": b["attacker"],
+            "active": list(b["active"]),
+            "fate": {"colours": list(TILES[b["tile"]]), "orientation": b["orientation"],
+                     "facing": facing_colours(b["tile"], b["orientation"])},
+            "heroes": heroes,
+            "played": [self._public_played(b, s, with_ids=False) for s in (0, 1)],
+            "scoring_colours": ([self._scoring_colours(state, s) for s in (0, 1)]
+                                if out["kind"] != "retreat" else None),
+        }
+
+    # ------------------------------------------------------------------------------------------- queries
+
+    @staticmethod
+    def _covered(b: dict, seat: int, slot: int) -> bool:
+        hero = b["hero"][seat]
+        return hero is not None and hero["on"] == slot
+
+    @staticmethod
+    def _slot(b: dict, seat: int, card: str) -> int:
+        for i, s in enumerate(b["played"][seat]):
+            if s["id"] == card:
+                return i
+        raise IllegalAction("That card is not one of your played troop cards.")
+
+    def _cards(self, b: dict, seat: int) -> tuple[list[dict], dict | None]:
+        played = [{"colour": TROOPS[s["id"]]["colour"], "strength": TROOPS[s["id"]]["strength"],
+                   "token": s["token"], "covered": self._covered(b, seat, i)}
+                  for i, s in enumerate(b["played"][seat])]
+        hero = b["hero"][seat]
+        return played, (HEROES[hero["id"]] if hero else None)
+
+    def _total(self, state: dict, seat: int) -> int:
+        played, hero = self._cards(state["battle"], seat)
+        return strength_total(played, hero)
+
+    def _hero_of(self, b: dict, seat: int) -> dict | None:
+        if b["hero"][seat]:
+            return HEROES[b["hero"][seat]["id"]]
+        if b["hand_hero"][seat]:
+            return HEROES[b["hand_hero"][seat]]
+        return None
+
+    def _scoring_colours(self, state: dict, seat: int) -> list[str]:
+        b = state["battle"]
+        colours = [facing_colours(b["tile"], b["orientation"])[seat]]
+        hero = self._hero_of(b, seat)
+        if hero and hero["colour"] not in colours:
+            colours.append(hero["colour"])
+        return colours
+
+    def _score(self, state: dict, seat: int) -> int:
+        b = state["battle"]
+        played, _ = self._cards(b, seat)
+        facing = facing_colours(b["tile"], b["orientation"])[seat]
+        return battle_score(played, self._hero_of(b, seat), b["hero"][seat] is not None, facing)
+
+    def _draw_source(self, state: dict, seat: int) -> str | None:
+        """The deck the next draw comes from: the active deck, else the home deck, else none."""
+        p = state["players"][seat]
+        active = state["battle"]["active"][seat]
+        for deck in (active, HOME):
+            if p["decks"][deck]:
+                return deck
+        return None
+
+    def _draw(self, state: dict, seat: int) -> str | None:
+        deck = self._draw_source(state, seat)
+        return state["players"][seat]["decks"][deck].pop(0) if deck else None
+
+    def _public_played(self, b: dict, seat: int, with_ids: bool = True) -> list[dict]:
+        out = []
+        for i, s in enumerate(b["played"][seat]):
+            card = troop_face(s["id"])
+            if with_ids:
+                card["id"] = s["id"]
+            card.update({"vanguard": s["vanguard"], "token": s["token"], "covered": self._covered(b, seat, i)})
+            out.append(card)
+        return out
+
+    # ------------------------------------------------------------------------------------------- views
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        b = state["battle"]
+        phase = state["phase"]
+        acting = self.to_act(state)
+        sides = []
+        for s in (0, 1):
+            p = state["players"][s]
+            side = {
+                "seat": s,
+                "side": SIDES[s]["key"],
+                "name": SIDES[s]["en"],
+                "decks": {k: {"size": len(p["decks"][k]), "eliminated": k in p["eliminated"]} for k in DECK_KEYS},
+                "troops_left": sum(len(d) for d in p["decks"].values()),
+                "hero_deck": len(p["heroes"]),
+                "lost_heroes": [hero_face(h) for h in p["lost_heroes"]],
+                "removed": len(p["removed"]),
+                "favour": p["favour"],
+                "favour_lost": p["favour_lost"],
+                "shame": p["shame"],
+                "battles_won": p["battles_won"],
+                "active_deck": None, "played": [], "hero": None, "total": 0,
+                "hand_size": 0, "has_hero": False,
+            }
+            if b is not None:
+                side["active_deck"] = b["active"][s] if b["active"] else None
+                side["played"] = self._public_played(b, s)
+                if b["hero"][s]:
+                    side["hero"] = {**hero_face(b["hero"][s]["id"]), "on": b["hero"][s]["on"]}
+                side["total"] = self._total(state, s)
+                side["hand_size"] = len(b["hand"][s])
+                side["has_hero"] = b["hand_hero"][s] is not None
+            sides.append(side)
+        fate = None
+        if b is not None and b["tile"] is not None:
+            o = b["orientation"]
+            fate = {"tile": b["tile"], "colours": list(TILES[b["tile"]]),
+                    "oriented": phase != ORIENT, "orientation": o,
+                    "facing": facing_colours(b["tile"], o) if phase != ORIENT else None,
+                    "after_cw": facing_colours(b["tile"], rotate(o, "cw")),
+                    "after_ccw": facing_colours(b["tile"], rotate(o, "ccw"))}
+        decision = None
+        if acting:
+            kind = DECISION_KIND.get(phase)
+            if phase == TURN:
+                kind = "optional_or_play" if b["step"] == "optional" else "play"
+            decision = {"seat": acting[0], "kind": kind}
+        v = {
+            "game": GAME_KEY,
+            "seat": seat,
+            "to_act": acting,
+            "phase": phase,
+            "decision": decision,
+            "battle": state["battle_no"],
+            "attacker": b["attacker"] if b else None,
+            "round": b["round"] if b and b["round"] else None,
+            "called_deck": b["called"] if b else None,
+            "vanguard_from": b["vanguard_from"] if b else None,
+            "sides": sides,
+            "fate": fate,
+            "fate_stack": len(state["fate_stack"]),
+            "fate_used": len(state["fate_used"]),
+            "shame_pool": state["shame_pool"],
+            "outcome": copy.deepcopy(b["outcome"]) if b and b["outcome"] else None,
+            "last": copy.deepcopy(state["last"]),
+            "last_battle": copy.deepcopy(state["last_battle"]),
+            "result": self.result(state),
+        }
+        if seat in (0, 1) and b is not None:
+            v["hand"] = [{"id": c, **troop_face(c)} for c in b["hand"][seat]]
+            hh = b["hand_hero"][seat]
+            v["hand_hero"] = {"id": hh, **hero_face(hh)} if hh else None
+            v["scoring_colours"] = self._scoring_colours(state, seat) if fate and fate["oriented"] else None
+        if seat in acting:
+            v["legal"] = self.legal_actions(state, seat)
+        return v
+
+    def result(self, state: dict) -> dict | None:
+        """Places; scores = troop cards each army has left in its decks; also battles won."""
+        if state["phase"] != OVER:
+            return None
+        winner = state["outcome"]["winner"]
+        places = [1, 1] if winner is None else [1 if s == winner else 2 for s in (0, 1)]
+        return {
+            "places": places,
+            "scores": [sum(len(d) for d in p["decks"].values()) for p in state["players"]],
+            "reason": state["outcome"]["reason"],
+            "winner": winner,
+            "battles_won": [p["battles_won"] for p in state["players"]],
+            "battles": state["battle_no"],
+        }
+
+    def secrets(self, state: dict, seat: int | None) -> set[str]:
+        if seat is None:
+            out: set[str] = set(state["fate_stack"])
+            for p in state["players"]:
+                for deck in p["decks"].values():
+                    out.update(deck)
+                out.update(p["heroes"])
+            return out
+        b = state["battle"]
+        if b is None:
+            return set()
+        out = set(b["hand"][seat])
+        if b["hand_hero"][seat]:
+            out.add(b["hand_hero"][seat])
+        return out
+
+    def to_json(self, state: dict) -> dict:
+        return copy.deepcopy(state)
+
+    def from_json(self, data: dict) -> dict:
+        if data.get("rules_version") != self.rules_version:
+            raise ValueError(f"Saved game has rules version {data.get('rules_version')}, "
+                             f"this engine plays version {self.rules_version}.")
+        return copy.deepcopy(data)
+
+    def max_playout_steps(self) -> int:
+        return 5_000
+
+
+ENGINE = HectorAchillesEngine()
