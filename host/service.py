@@ -52,6 +52,8 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, _Live] = {}
         self._render = render
+        #: callables ``(game, state, events)`` run after every committed action (the demo records images)
+        self.observers: list[Callable] = []
 
     # -- helpers ------------------------------------------------------------------------------------
 
@@ -125,6 +127,20 @@ class GameService:
             outcome = await self.start(game_id, user_id)
             return outcome.game, outcome
         return game, None
+
+    async def ai_match(self, key: str, num_players: int | None = None, options: dict | None = None,
+                       guild_id: int | None = None) -> Outcome:
+        """A game between AI seats only, played to the end at once (the demo; AI tournaments)."""
+        engine = ENGINES[key]
+        presenter = presenter_for(key)
+        num = num_players or engine.min_players
+        game_id = await self.store.create_game(engine=key, options={"engine": dict(options or {}), "players": num},
+                                               seed=self._seed(), num_players=num, guild_id=guild_id,
+                                               channel_id=None, host_user_id=0)
+        for seat in range(num):
+            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
+                                      name=f"{t('ai_name')} {presenter.seat_label(seat)}")
+        return await self.start(game_id, 0)
 
     async def attach(self, game_id: int, *, thread_id: int | None = None,
                      board_message_id: int | None = None) -> None:
@@ -264,6 +280,8 @@ class GameService:
             raise
         self._live[game.id] = _Live(new_version, state)
         game.version = new_version
+        for observer in self.observers:
+            observer(game, state, events)
         presenter = presenter_for(game.engine)
         names = self.names(game)
         return [line for e in events if (line := presenter.narrate(e, names))]

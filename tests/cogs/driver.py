@@ -1,0 +1,74 @@
+"""Plays games through Discord the way people do: read the newest board in the thread, see who is
+mentioned, click "Take your turn" (or a public action button), pick one of the offered components."""
+
+from __future__ import annotations
+
+import re
+
+from engines.rng import Rng
+from tests.discord_harness import components
+
+MENTION = re.compile(r"<@(\d+)>")
+
+
+def boards(h, thread_id: int) -> list[dict]:
+    """Board posts of a thread (messages with an image attachment), oldest first."""
+    return [m for m in h.messages_in(thread_id) if m["attachments"] and not m["flags"] & 64]
+
+
+def latest_board(h, thread_id: int) -> dict:
+    found = boards(h, thread_id)
+    assert found, "no board was posted"
+    return found[-1]
+
+
+def to_act(board: dict) -> list[int]:
+    """Users asked to act by a board (the mentions on its "your turn" lines)."""
+    return [int(u) for line in board["content"].splitlines() if "your turn" in line
+            for u in MENTION.findall(line)]
+
+
+def newest_ephemeral(h, since: int) -> dict | None:
+    eph = [m for m in list(h.fake.messages.values())[since:] if m["flags"] & 64 and components(m)]
+    return eph[-1] if eph else None
+
+
+async def pick(h, user_id: int, message: dict, rng: Rng) -> None:
+    """Choose one component of a panel message: a button, an option of a select, or a group first."""
+    comps = [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:", "gh:g:"))]
+    assert comps, f"panel without choices: {message['content']!r}"
+    groups = [c for c in comps if c["custom_id"].startswith("gh:g:")]
+    if groups:
+        select = groups[0]
+        value = rng.choice(select["options"])["value"]
+        await h.click(user_id, message, select["custom_id"], values=[value])
+        message = h.fake.messages[int(message["id"])]
+        comps = [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))]
+    choice = rng.choice(comps)
+    if choice["custom_id"].startswith("gh:s:"):
+        await h.click(user_id, message, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
+    else:
+        await h.click(user_id, message, choice["custom_id"])
+
+
+async def take_turn(h, thread_id: int, rng: Rng) -> int:
+    """One decision by the (first) mentioned player of the newest board; returns who acted."""
+    board = latest_board(h, thread_id)
+    users = to_act(board)
+    assert users, f"nobody to act on the newest board: {board['content']!r}"
+    user = users[0]
+    public = [c for c in components(board) if c["custom_id"].startswith(("gh:a:", "gh:s:", "gh:g:"))]
+    if public:
+        await pick(h, user, board, rng)
+        return user
+    turn = next(c for c in components(board) if c["custom_id"].startswith("gh:t:"))
+    since = len(h.fake.messages)
+    await h.click(user, board, turn["custom_id"])
+    panel = newest_ephemeral(h, since)
+    assert panel is not None, "Take your turn gave no panel"
+    await pick(h, user, panel, rng)
+    return user
+
+
+def game_over(board: dict) -> bool:
+    return "Game over" in board["content"]
