@@ -1,0 +1,685 @@
+"""HEX-TRI rules engine (basic rules): movement, production and combat phases on a trihexagonal board.
+
+Perfect information, no luck (only the first player of round 1 is drawn from the seed). The state is one
+JSON-compatible dict; see :meth:`HexTriEngine.new_game` for its keys and :meth:`HexTriEngine.view` for what
+renderers and the UI read.
+
+Decisions where the rules are silent or the digest restates the original (``shared/seeds/004_*``):
+- A move is one figure's whole sequence of steps (original). The engine lists every reachable destination
+  once, with the fewest steps and default mana sources (see :mod:`engines.hextri.moves`); a player may name
+  other sources (one per step, ``"free"`` for the leader's free step) and the engine finds a path that fits.
+- A player who cannot move is passed over; that counts as a pass ("vagy már nem tud mozogni").
+- Battles stop *before* a removal when every side left has one figure, so 1 against 1 stays contested.
+- The leader-escape option lets the leader leave a HEX held by exactly one *ordinary* enemy figure
+  (original: "1 egyszerű ellenséges bábu"; the digest says "a single enemy figure").
+- Every figure removed in the combat phase leaves 1 mana, including a fallen leader's whole team.
+- Encirclement is checked for HEXes, then (on the updated board) for TRIs; a fallen leader's team leaves the
+  board right after the step in which he fell.
+- First blood (3+ players): the players involved in bringing a leader down (his battle's other sides, or the
+  holders of the fields around his encircled group) win if their own leader still stands; if none does, play
+  goes on. Two players, or "last_leader": the last player with a leader wins; leaders falling together draw.
+- Round limit (0 = none): the most figures on the board, then the most mana on one's peaceful fields wins.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from engines import IllegalAction
+from engines.base import BaseEngine
+from engines.rng import Rng
+
+from . import combat
+from .board import HEX, board
+from .moves import FREE, OFF, Mover, check, plan
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
+RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
+FIGURES = int(RULES["figures_per_player"])
+LETTERS = "ABCDEF"
+
+
+def _occupancy(state: dict) -> dict[str, dict[int, int]]:
+    occ: dict[str, dict[int, int]] = {}
+    for seat, p in enumerate(state["players"]):
+        for field, n in p["on"].items():
+            occ.setdefault(field, {})[seat] = n
+    return occ
+
+
+class HexTriEngine(BaseEngine):
+    key = "hextri"
+    title = "HEX-TRI"
+    min_players = 2
+    max_players = 6
+    rules_version = 1
+
+    # ----------------------------------------------------------------- setup
+    def options_spec(self) -> dict:
+        """Engine options: name -> {"type", "default", and "min"/"max" or "choices"} (from data/hextri)."""
+        return copy.deepcopy(RULES["options"])
+
+    def _options(self, options: dict | None) -> dict:
+        spec = RULES["options"]
+        out = {name: s["default"] for name, s in spec.items()}
+        for name, value in (options or {}).items():
+            if name not in spec:
+                raise ValueError(f"Unknown HEX-TRI option '{name}'; known: {', '.join(sorted(spec))}.")
+            s = spec[name]
+            if s["type"] == "bool":
+                if not isinstance(value, bool):
+                    raise ValueError(f"Option {name} must be true or false.")
+            elif s["type"] == "int":
+                if not isinstance(value, int) or isinstance(value, bool) or not s["min"] <= value <= s["max"]:
+                    raise ValueError(f"Option {name} must be a whole number from {s['min']} to {s['max']}.")
+            elif value not in s["choices"]:
+                raise ValueError(f"Option {name} must be one of: {', '.join(s['choices'])}.")
+            out[name] = value
+        return out
+
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
+        """A board with every field empty and every figure off the board; round 1's first player is drawn."""
+        if not isinstance(num_players, int) or not self.min_players <= num_players <= self.max_players:
+            raise ValueError("HEX-TRI is played by 2 to 6 players.")
+        opts = self._options(options)
+        rng = Rng(seed)
+        first = rng.below(num_players)
+        state = {
+            "rules_version": self.rules_version,
+            "num_players": num_players,
+            "options": opts,
+            "rng": rng.state,
+            "round": 0,
+            "phase": "move",
+            "first": (first - 1) % num_players,
+            "turn": None,
+            "passes": 0,
+            "players": [{
+                "on": {},               # field -> own figures there (the leader included)
+                "leader": OFF,          # field, "off" (not entered yet) or None (fallen: the player is out)
+                "waiting": FIGURES - 1,  # ordinary figures off the board, free to enter
+                "resting": [],          # [[round they may enter again, count], ...] figures sitting out
+                "free_used": False,
+                "stuck": False,         # told this phase that he cannot move
+                "out_round": None,
+            } for _ in range(num_players)],
+            "mana": {},
+            "moves": [],                # this round's moves, for drawing
+            "last": None,
+            "last_round": None,         # what the previous round's production and combat did
+            "battle": None,             # pending loss choices
+            "result": None,
+        }
+        events: list[dict] = []
+        self._begin_round(state, events)
+        self._proceed(state, events, state["first"])
+        return state
+
+    def conformance_configs(self) -> list[tuple[int, dict]]:
+        return [
+            (2, {"round_limit": 25}),
+            (2, {"radius": 2, "leader_escape": True, "round_limit": 25}),
+            (3, {"round_limit": 14}),
+            (4, {"victory": "last_leader", "radius": 2, "round_limit": 12}),
+            (6, {"radius": 5, "round_limit": 6}),
+        ]
+
+    def max_playout_steps(self) -> int:
+        return 60_000
+
+    # ----------------------------------------------------------------- protocol
+    def to_act(self, state: dict) -> list[int]:
+        if state["result"] is not None:
+            return []
+        if state["phase"] == "losses":
+            return sorted(int(s) for s, choice in state["battle"]["choices"].items() if choice is None)
+        return [state["turn"]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if seat not in self.to_act(state):
+            return []
+        if state["phase"] == "losses":
+            b = state["battle"]
+            field = b["field_of"][str(seat)]
+            count = next(x["losses"][str(seat)] for x in b["battles"] if x["field"] == field)
+            return [{"type": "losses", "field": field, "count": count, "leader": False},
+                    {"type": "losses", "field": field, "count": count, "leader": True}]
+        actions = []
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        for origin, leader in self._groups(state, seat):
+            mover = Mover(state, bd, occ, seat, origin, leader)
+            for dest, (_path, sources) in plan(mover).items():
+                actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
+                                "cost": sum(1 for s in sources if s != FREE), "sources": sources})
+        actions.append({"type": "pass"})
+        return actions
+
+    def validate(self, state: dict, seat: int, action: dict) -> None:
+        kind = action["type"]
+        if state["phase"] == "losses":
+            if kind != "losses":
+                raise IllegalAction("Choose your battle losses first.")
+            self._check_losses(state, seat, action)
+            return
+        if kind == "pass":
+            if set(action) != {"type"}:
+                raise IllegalAction("A pass carries nothing else.")
+            return
+        if kind == "move":
+            self._resolve_move(state, seat, action)
+            return
+        if kind == "losses":
+            raise IllegalAction("There is no battle to choose losses for now.")
+        raise IllegalAction("That is not a HEX-TRI action.")
+
+    def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+        events: list[dict] = []
+        kind = action["type"]
+        if kind == "losses":
+            b = state["battle"]
+            b["choices"][str(seat)] = bool(action["leader"])
+            events.append({"type": "losses_chosen", "seat": seat})
+            state["last"] = {"type": "losses_chosen", "seat": seat}
+            if all(c is not None for c in b["choices"].values()):
+                _, fallen, killers = self._resolve_combat(state, events)
+                if not self._finish_round(state, events, fallen, killers):
+                    self._begin_round(state, events)
+                    self._proceed(state, events, state["first"])
+            return events
+        if kind == "pass":
+            state["passes"] += 1
+            events.append({"type": "pass", "seat": seat})
+            state["last"] = {"type": "pass", "seat": seat}
+        else:
+            events.append(self._do_move(state, seat, action))
+            state["passes"] = 0
+        self._proceed(state, events, self._next_seat(state, seat))
+        return events
+
+    def result(self, state: dict) -> dict | None:
+        return copy.deepcopy(state["result"])
+
+    def to_json(self, state: dict) -> dict:
+        return copy.deepcopy(state)
+
+    def from_json(self, data: dict) -> dict:
+        if data.get("rules_version") != self.rules_version:
+            raise ValueError(f"HEX-TRI state of rules version {data.get('rules_version')}, "
+                             f"this engine plays {self.rules_version}.")
+        return copy.deepcopy(data)
+
+    def secrets(self, state: dict, seat: int | None) -> set[str]:
+        # perfect information; the only hidden thing, a pending loss choice, is a bool kept out of views
+        return set()
+
+    def parse_field(self, state: dict, text: str) -> str:
+        """The canonical name of a typed field (``"h-c4"`` -> ``"H-C4"``, ``"off"`` -> ``"off"``);
+        IllegalAction with a player-facing message when there is no such field on this board."""
+        if isinstance(text, str) and text.strip().lower() in ("off", "off-board", "offboard", "outside"):
+            return OFF
+        try:
+            return board(state["options"]["radius"]).parse(text)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+
+    def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
+        try:
+            self.validate(state, seat, action)
+        except IllegalAction as exc:
+            return str(exc)
+        return "That move is not allowed now."
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: dict, seat: int | None) -> dict:
+        """Everything is public except the loss choices of seats still deciding."""
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        players = []
+        for s, p in enumerate(state["players"]):
+            players.append({
+                "seat": s,
+                "letter": LETTERS[s],
+                "alive": p["leader"] is not None,
+                "leader": p["leader"],
+                "on_board": sum(p["on"].values()),
+                "waiting": p["waiting"] + (1 if p["leader"] == OFF else 0),
+                "resting": sum(n for _, n in p["resting"]),
+                "resting_until": min((r for r, _ in p["resting"]), default=None),
+                "mana": self._usable_mana(state, occ, s),
+                "free_step": p["leader"] is not None and not p["free_used"],
+                "out_round": p["out_round"],
+            })
+        pieces = []
+        for field in bd.fields:
+            for s, n in sorted(occ.get(field, {}).items()):
+                pieces.append({"field": field, "seat": s, "count": n,
+                               "leader": state["players"][s]["leader"] == field})
+        contested = [f for f in bd.hexes if len(occ.get(f, {})) > 1]
+        battle = None
+        if state["battle"] is not None:
+            b = state["battle"]
+            battle = {
+                "battles": copy.deepcopy(b["battles"]),
+                "deciding": sorted(int(s) for s, c in b["choices"].items() if c is None),
+                "decided": sorted(int(s) for s, c in b["choices"].items() if c is not None),
+            }
+        out = {
+            "game": self.key,
+            "seat": seat,
+            "to_act": self.to_act(state),
+            "num_players": state["num_players"],
+            "options": dict(state["options"]),
+            "radius": state["options"]["radius"],
+            "round": state["round"],
+            "round_limit": state["options"]["round_limit"],
+            "phase": state["phase"],
+            "first": state["first"],
+            "turn": state["turn"],
+            "passes": state["passes"],
+            "players": players,
+            "pieces": pieces,
+            "mana": {f: state["mana"][f] for f in bd.fields if state["mana"].get(f)},
+            "contested": contested,
+            "moves": copy.deepcopy(state["moves"]),
+            "battle": battle,
+            "last": copy.deepcopy(state["last"]),
+            "last_round": copy.deepcopy(state["last_round"]),
+            "result": copy.deepcopy(state["result"]),
+        }
+        if seat is not None and seat in out["to_act"]:
+            out["legal"] = self.legal_actions(state, seat)
+        return out
+
+    # ----------------------------------------------------------------- movement
+    def _groups(self, state: dict, seat: int) -> list[tuple[str, bool]]:
+        """(origin, is the leader) for every distinct figure that could move: off-board first."""
+        p = state["players"][seat]
+        out = []
+        if p["waiting"] > 0:
+            out.append((OFF, False))
+        if p["leader"] == OFF:
+            out.append((OFF, True))
+        bd = board(state["options"]["radius"])
+        for field in sorted(p["on"], key=bd.order.__getitem__):
+            n = p["on"][field]
+            is_leader_here = p["leader"] == field
+            if n - (1 if is_leader_here else 0) > 0:
+                out.append((field, False))
+            if is_leader_here:
+                out.append((field, True))
+        return out
+
+    def _can_move(self, state: dict, seat: int) -> bool:
+        """Whether ``seat`` has at least one legal step (cheap: only first steps are examined)."""
+        p = state["players"][seat]
+        if p["leader"] is None:
+            return False
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        mana = state["mana"]
+        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
+        for origin, leader in self._groups(state, seat):
+            if not (funded or (leader and not p["free_used"])):
+                continue
+            mover = Mover(state, bd, occ, seat, origin, leader)
+            if origin == OFF and not funded and not leader:
+                continue
+            if mover.can_leave(origin) and any(mover.can_enter(nb) for nb in mover.neighbours(origin)):
+                return True
+        return False
+
+    def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
+        """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""
+        allowed = {"type", "from", "to", "leader", "sources", "cost"}
+        extra = set(action) - allowed
+        if extra:
+            raise IllegalAction(f"A move does not take {', '.join(sorted(extra))}.")
+        if "from" not in action or "to" not in action:
+            raise IllegalAction("Say which figure moves (from) and where to (to).")
+        origin = self.parse_field(state, action["from"])
+        dest = self.parse_field(state, action["to"])
+        if dest == OFF:
+            raise IllegalAction("Figures never leave the board by moving.")
+        p = state["players"][seat]
+        leader = action.get("leader")
+        if leader is None:
+            own = p["on"].get(origin, 0) if origin != OFF else p["waiting"] + (p["leader"] == OFF)
+            leader = p["leader"] == origin and own == 1
+        if not isinstance(leader, bool):
+            raise IllegalAction("Say whether the leader moves (true or false).")
+        if origin == OFF:
+            if leader and p["leader"] != OFF:
+                raise IllegalAction("Your leader is already on the board.")
+            if not leader and p["waiting"] <= 0:
+                if p["resting"]:
+                    raise IllegalAction("Your other figures sit out this round: figures removed in a round "
+                                        "may enter again only from the round after next.")
+                raise IllegalAction("You have no figure waiting off the board.")
+        else:
+            n = p["on"].get(origin, 0)
+            if leader and p["leader"] != origin:
+                raise IllegalAction(f"Your leader is not on {origin}.")
+            if not leader and n - (1 if p["leader"] == origin else 0) <= 0:
+                raise IllegalAction(f"You have no ordinary figure on {origin}." if n else
+                                    f"You have no figure on {origin}.")
+        if dest == origin:
+            raise IllegalAction("A move must end on another field.")
+        bd = board(state["options"]["radius"])
+        mover = Mover(state, bd, _occupancy(state), seat, origin, leader)
+        if not mover.can_leave(origin):
+            raise IllegalAction(f"You may not leave {origin} while enemy figures stand there unless one of "
+                                f"your figures stays.")
+        sources = action.get("sources")
+        if sources is None:
+            options = plan(mover)
+            if dest not in options:
+                if bd.kind[dest] != HEX and not mover.can_enter(dest):
+                    raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
+                raise IllegalAction(f"Your figure cannot reach {dest} with the mana it can use now.")
+            path, sources = options[dest]
+        else:
+            if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+                raise IllegalAction("Mana sources are a list of field names (or \"free\").")
+            sources = [FREE if s.strip().lower() == FREE else self.parse_field(state, s) for s in sources]
+            if OFF in sources:
+                raise IllegalAction("Mana is taken from fields on the board.")
+            if bd.kind[dest] != HEX and not mover.can_enter(dest):
+                raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
+            path = check(mover, dest, sources)
+        cost = sum(1 for s in sources if s != FREE)
+        if "cost" in action and action["cost"] != cost:
+            raise IllegalAction(f"That move costs {cost} mana, not {action['cost']}.")
+        return origin, leader, dest, sources, path
+
+    def _do_move(self, state: dict, seat: int, action: dict) -> dict:
+        origin, leader, dest, sources, path = self._resolve_move(state, seat, action)
+        p = state["players"][seat]
+        mana = state["mana"]
+        for s in sources:
+            if s == FREE:
+                p["free_used"] = True
+            else:
+                mana[s] -= 1
+                if not mana[s]:
+                    del mana[s]
+        if origin == OFF:
+            if leader:
+                p["leader"] = dest
+            else:
+                p["waiting"] -= 1
+        else:
+            p["on"][origin] -= 1
+            if not p["on"][origin]:
+                del p["on"][origin]
+            if leader:
+                p["leader"] = dest
+        p["on"][dest] = p["on"].get(dest, 0) + 1
+        cost = sum(1 for s in sources if s != FREE)
+        move = {"seat": seat, "from": origin, "to": dest, "leader": leader, "path": path, "cost": cost,
+                "sources": sources}
+        state["moves"].append(move)
+        state["last"] = {"type": "move", **move}
+        return {"type": "move", **move}
+
+    def _next_seat(self, state: dict, seat: int) -> int:
+        n = state["num_players"]
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if state["players"][s]["leader"] is not None:
+                return s
+        return seat
+
+    def _alive(self, state: dict) -> list[int]:
+        return [s for s, p in enumerate(state["players"]) if p["leader"] is not None]
+
+    def _proceed(self, state: dict, events: list[dict], seat: int) -> None:
+        """Hand the go to the next player who can move, or run production, combat and new rounds until
+        somebody has a decision to make or the game is over."""
+        idle_rounds = 0
+        while True:
+            alive = self._alive(state)
+            while state["passes"] < len(alive):
+                if self._can_move(state, seat):
+                    state["turn"] = seat
+                    return
+                state["passes"] += 1
+                p = state["players"][seat]
+                if not p["stuck"]:
+                    p["stuck"] = True
+                    events.append({"type": "cannot_move", "seat": seat})
+                seat = self._next_seat(state, seat)
+            state["turn"] = None
+            moved = bool(state["moves"])
+            produced = self._production(state, events)
+            if self._prepare_combat(state, events):
+                return
+            removed, fallen, killers = self._resolve_combat(state, events)
+            if self._finish_round(state, events, fallen, killers):
+                return
+            # nobody could move and nothing changed: the board is frozen for good (only without round limit)
+            idle_rounds = 0 if (moved or produced or removed) else idle_rounds + 1
+            if idle_rounds >= 2:
+                self._finish(state, events, "stalemate")
+                return
+            self._begin_round(state, events)
+            seat = state["first"]
+
+    def _begin_round(self, state: dict, events: list[dict]) -> None:
+        state["round"] += 1
+        rnd = state["round"]
+        state["phase"] = "move"
+        state["first"] = self._next_seat(state, state["first"])
+        state["passes"] = 0
+        state["moves"] = []
+        for seat, p in enumerate(state["players"]):
+            p["free_used"] = False
+            p["stuck"] = False
+            back = sum(n for r, n in p["resting"] if r <= rnd)
+            if back:
+                p["waiting"] += back
+                p["resting"] = [[r, n] for r, n in p["resting"] if r > rnd]
+                events.append({"type": "figures_return", "seat": seat, "count": back})
+        events.append({"type": "round", "round": rnd, "first": state["first"]})
+        state["last"] = {"type": "round", "round": rnd, "first": state["first"]}
+
+    # ----------------------------------------------------------------- production and combat
+    def _production(self, state: dict, events: list[dict]) -> int:
+        """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value."""
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        produced = []
+        for field in bd.hexes:
+            here = occ.get(field)
+            if here and len(here) == 1:
+                (seat, n), = here.items()
+                amount = min(n, bd.value[field])
+                state["mana"][field] = state["mana"].get(field, 0) + amount
+                produced.append({"field": field, "seat": seat, "mana": amount})
+        total = sum(x["mana"] for x in produced)
+        events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
+        state["last_round"] = {"round": state["round"], "moves": copy.deepcopy(state["moves"]),
+                               "production": produced, "battles": [], "encircled": [], "fallen": []}
+        return total
+
+    def _prepare_combat(self, state: dict, events: list[dict]) -> bool:
+        """Work out every battle; True when some players must first choose whether their leader is among
+        their losses (a simultaneous decision)."""
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        battles = []
+        choices: dict[str, None] = {}
+        field_of: dict[str, str] = {}
+        for field in bd.hexes:
+            here = occ.get(field, {})
+            if len(here) < 2:
+                continue
+            lost = combat.battle_losses(here)
+            battles.append({"field": field, "before": {str(s): n for s, n in sorted(here.items())},
+                            "losses": {str(s): k for s, k in sorted(lost.items())}})
+            for s, k in lost.items():
+                if state["players"][s]["leader"] == field and 0 < k < here[s]:
+                    choices[str(s)] = None
+                    field_of[str(s)] = field
+        state["battle"] = {"battles": battles, "choices": choices, "field_of": field_of}
+        if choices:
+            state["phase"] = "losses"
+            events.append({"type": "choose_losses", "seats": sorted(int(s) for s in choices),
+                           "battles": copy.deepcopy(battles)})
+            state["last"] = {"type": "choose_losses", "seats": sorted(int(s) for s in choices)}
+            return True
+        return False
+
+    def _check_losses(self, state: dict, seat: int, action: dict) -> None:
+        b = state["battle"]
+        if str(seat) not in b["field_of"]:
+            raise IllegalAction("You have no battle losses to choose.")
+        if set(action) - {"type", "field", "count", "leader"}:
+            raise IllegalAction("A loss choice takes only field, count and leader.")
+        field = b["field_of"][str(seat)]
+        if "field" in action and self.parse_field(state, action["field"]) != field:
+            raise IllegalAction(f"Your leader fights on {field}.")
+        count = next(x["losses"][str(seat)] for x in b["battles"] if x["field"] == field)
+        if "count" in action and action["count"] != count:
+            raise IllegalAction(f"You lose {count} figure(s) on {field}.")
+        if not isinstance(action.get("leader"), bool):
+            raise IllegalAction("Say whether your leader is among the losses (true or false).")
+
+    def _remove(self, state: dict, seat: int, field: str, count: int, leader: bool, comeback: int) -> None:
+        """Take ``count`` of ``seat``'s figures off ``field`` (the leader among them if ``leader``),
+        leaving 1 mana each; ordinary figures sit out until round ``comeback``."""
+        p = state["players"][seat]
+        p["on"][field] -= count
+        if not p["on"][field]:
+            del p["on"][field]
+        state["mana"][field] = state["mana"].get(field, 0) + count
+        ordinary = count - (1 if leader else 0)
+        if leader:
+            p["leader"] = None
+            p["out_round"] = state["round"]
+        if ordinary and p["leader"] is not None:
+            for entry in p["resting"]:
+                if entry[0] == comeback:
+                    entry[1] += ordinary
+                    break
+            else:
+                p["resting"].append([comeback, ordinary])
+
+    def _fall(self, state: dict, events: list[dict], fallen: list[int], killers: dict[int, set[int]]) -> None:
+        """A fallen leader's whole team leaves the board (1 mana per figure) and the player is out."""
+        for seat in fallen:
+            p = state["players"][seat]
+            left = sum(p["on"].values())
+            for field, n in sorted(p["on"].items()):
+                state["mana"][field] = state["mana"].get(field, 0) + n
+            p["on"] = {}
+            p["waiting"] = 0
+            p["resting"] = []
+            events.append({"type": "eliminated", "seat": seat, "figures_removed": left,
+                           "by": sorted(killers.get(seat, ()))})
+            state["last_round"]["fallen"].append({"seat": seat, "by": sorted(killers.get(seat, ()))})
+
+    def _resolve_combat(self, state: dict, events: list[dict]) -> tuple[int, list[int], dict[int, set[int]]]:
+        """All battles at once, then fallen teams, then encirclement of HEXes and then of TRIs."""
+        bd = board(state["options"]["radius"])
+        b = state["battle"]
+        comeback = state["round"] + 1 + int(RULES["sit_out_rounds"])
+        killers: dict[int, set[int]] = {}
+        removed = 0
+        fallen: list[int] = []
+        for battle in b["battles"]:
+            field = battle["field"]
+            before = {int(s): n for s, n in battle["before"].items()}
+            leaders_lost = []
+            for s, k in battle["losses"].items():
+                seat = int(s)
+                if not k:
+                    continue
+                lead = state["players"][seat]["leader"] == field and (k == before[seat] or b["choices"].get(s))
+                self._remove(state, seat, field, k, bool(lead), comeback)
+                removed += k
+                if lead:
+                    leaders_lost.append(seat)
+                    fallen.append(seat)
+                    killers[seat] = {x for x in before if x != seat}
+            event = {"type": "battle", "field": field, "before": battle["before"], "losses": battle["losses"],
+                     "leaders_lost": leaders_lost}
+            events.append(event)
+            state["last_round"]["battles"].append({k: v for k, v in event.items() if k != "type"})
+        state["battle"] = None
+        self._fall(state, events, fallen, killers)
+        for kind in ("hex", "tri"):
+            occ = _occupancy(state)
+            caught = []
+            for seat in self._alive(state):
+                for field in combat.encircled(bd, occ, seat, kind):
+                    caught.append((seat, field, occ[field][seat]))
+            newly = []
+            for seat, field, n in caught:
+                p = state["players"][seat]
+                lead = p["leader"] == field
+                if lead:
+                    killers[seat] = combat.encirclers(bd, occ, seat, field)
+                    newly.append(seat)
+                self._remove(state, seat, field, n, lead, comeback)
+                removed += n
+                event = {"type": "encircled", "seat": seat, "field": field, "count": n, "leader": lead}
+                events.append(event)
+                state["last_round"]["encircled"].append({k: v for k, v in event.items() if k != "type"})
+            self._fall(state, events, newly, killers)
+            fallen += newly
+        state["last_round"]["killers"] = {str(s): sorted(k) for s, k in killers.items()}
+        return removed, fallen, killers
+
+    # ----------------------------------------------------------------- the end
+    def _finish_round(self, state: dict, events: list[dict], fallen: list[int],
+                      killers: dict[int, set[int]]) -> bool:
+        """Decide whether the game ends after this combat phase; True if it did."""
+        alive = self._alive(state)
+        n = state["num_players"]
+        if fallen:
+            if n > 2 and state["options"]["victory"] == "first_blood":
+                winners = sorted({k for s in fallen for k in killers.get(s, ())} & set(alive))
+                if winners:
+                    self._finish(state, events, "first_blood", winners)
+                    return True
+            if len(alive) <= 1:
+                reason = "leaders_fell_together" if not alive else "last_leader"
+                self._finish(state, events, reason, alive)
+                return True
+        limit = state["options"]["round_limit"]
+        if limit and state["round"] >= limit:
+            self._finish(state, events, "round_limit")
+            return True
+        return False
+
+    def _usable_mana(self, state: dict, occ: dict, seat: int) -> int:
+        return sum(state["mana"].get(f, 0) for f in state["players"][seat]["on"] if len(occ.get(f, {})) == 1)
+
+    def _finish(self, state: dict, events: list[dict], reason: str, winners: list[int] | None = None) -> None:
+        occ = _occupancy(state)
+        n = state["num_players"]
+        figures = [sum(p["on"].values()) for p in state["players"]]
+        mana = [self._usable_mana(state, occ, s) for s in range(n)]
+        keys = []
+        for s, p in enumerate(state["players"]):
+            if p["leader"] is None:
+                keys.append((0, p["out_round"] or 0, 0))
+            elif winners is not None:
+                keys.append((2 if s in winners else 1, 0, 0))
+            else:
+                keys.append((1, figures[s], mana[s]))
+        places = [1 + sum(1 for other in keys if other > mine) for mine in keys]
+        state["result"] = {"places": places, "scores": figures, "reason": reason, "mana": mana,
+                           "round": state["round"],
+                           "winners": [s for s in range(n) if places[s] == 1]}
+        state["phase"] = "over"
+        state["turn"] = None
+        events.append({"type": "game_over", "reason": reason, "places": places,
+                       "winners": state["result"]["winners"]})
+        state["last"] = {"type": "game_over", "reason": reason}
+
+
+ENGINE = HexTriEngine()

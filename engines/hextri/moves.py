@@ -1,0 +1,236 @@
+"""Movement: which fields a figure can reach in one move and how the steps are paid.
+
+A move is a sequence of steps by one figure (the original: "Egy mozgás lehet lépések sorozata ugyanazzal a
+bábuval"). Each step costs 1 mana, taken off the board *before* the step from a peaceful field where the
+mover's figures stand; the moving figure itself counts, so mana under a lone figure pays for the step that
+leaves that field but is out of reach once it has gone. The leader has one free step per movement phase.
+
+Two searches:
+- :func:`plan` finds, for every reachable destination, the path with the fewest steps; among those the one
+  that spends the least mana (the leader's free step is used when he still has it), then the one that takes
+  the least from fields other than those the figure stands on. Its default sources: ``"free"`` for the
+  leader's free step, the mana under a lone moving figure when it would otherwise be left behind, else the
+  field with the most mana, ties by name.
+- :func:`check` verifies a player's own choice of sources exactly and returns a path that fits them.
+"""
+
+from __future__ import annotations
+
+from engines import IllegalAction
+
+from .board import HEX, TRI, Board
+
+OFF = "off"
+FREE = "free"
+
+
+class Mover:
+    """Everything about the board that matters to one figure's move, seen by that figure's owner."""
+
+    def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool) -> None:
+        self.state = state
+        self.board = board
+        self.occ = occ
+        self.seat = seat
+        self.origin = origin
+        self.leader = leader
+        self.mana = state["mana"]
+        player = state["players"][seat]
+        self.free_avail = leader and not player["free_used"]
+        self.escape = bool(state["options"]["leader_escape"])
+        self.leaders = {p["leader"]: s for s, p in enumerate(state["players"]) if p["leader"] not in (None, OFF)}
+
+    def own_static(self, field: str) -> int:
+        """Own figures on ``field`` other than the mover."""
+        n = self.occ.get(field, {}).get(self.seat, 0)
+        return n - 1 if field == self.origin else n
+
+    def enemies(self, field: str) -> int:
+        return sum(c for s, c in self.occ.get(field, {}).items() if s != self.seat)
+
+    def can_leave(self, field: str) -> bool:
+        if field == OFF:
+            return True
+        if self.board.kind[field] != HEX or not self.enemies(field):
+            return True
+        if self.own_static(field) >= 1:
+            return True
+        # optional rule: the leader may slip away from beside one ordinary ("egyszerű") enemy figure
+        if self.escape and self.leader and self.enemies(field) == 1:
+            return self.leaders.get(field, self.seat) == self.seat
+        return False
+
+    def can_enter(self, field: str) -> bool:
+        if self.board.kind[field] == HEX:
+            return True
+        return self.own_static(field) == 0 and self.enemies(field) == 0
+
+    def neighbours(self, field: str) -> list[str]:
+        return self.board.outer if field == OFF else self.board.adj[field]
+
+    def local(self, field: str) -> bool:
+        """Mana under the lone mover that only it can spend (for the step that leaves the field)."""
+        return (field != OFF and self.own_static(field) == 0 and self.enemies(field) == 0
+                and self.mana.get(field, 0) > 0)
+
+    def pool_fields(self) -> dict[str, int]:
+        """Peaceful fields with mana where other own figures stand: they can pay any step of the move."""
+        out = {}
+        for field, seats in self.occ.items():
+            if self.own_static(field) > 0 and len(seats) == 1 and self.mana.get(field, 0) > 0:
+                out[field] = self.mana[field]
+        return out
+
+    def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
+        if remaining.get(source, 0) <= 0 or self.enemies(source):
+            return False
+        return self.own_static(source) > 0 or source == position
+
+
+def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
+    """The default order of paying ``count`` steps from ``pool``: most mana first, ties by name."""
+    left = dict(pool)
+    out = []
+    for _ in range(count):
+        field = min(left, key=lambda f: (-left[f], f))
+        out.append(field)
+        left[field] -= 1
+        if not left[field]:
+            del left[field]
+    return out
+
+
+def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
+    """Every destination reachable in one move -> (path including the origin, default sources)."""
+    pool = mover.pool_fields()
+    pool_total = sum(pool.values())
+    origin = mover.origin
+    start = (origin, False, 0)
+    parents: dict[tuple, tuple] = {start: (None, None)}
+    best: dict[tuple[str, bool], int] = {(origin, False): 0}
+    found: dict[str, tuple] = {}
+    current = [start]
+    while current:
+        nxt: list[tuple] = []
+        for key in current:
+            node, used, spent = key
+            if not mover.can_leave(node):
+                continue
+            options = []
+            if mover.free_avail and not used:
+                options.append((True, spent, FREE))
+            if mover.local(node):
+                options.append((used, spent, "local"))  # never worse than paying from the pool
+            elif spent < pool_total:
+                options.append((used, spent + 1, "pool"))
+            for nb in mover.neighbours(node):
+                if nb == origin or not mover.can_enter(nb):
+                    continue
+                for n_used, n_spent, pay in options:
+                    if best.get((nb, n_used), pool_total + 1) <= n_spent:
+                        continue
+                    if n_used and best.get((nb, False), pool_total + 1) <= n_spent:
+                        continue
+                    best[(nb, n_used)] = n_spent
+                    new = (nb, n_used, n_spent)
+                    parents[new] = (key, pay)
+                    nxt.append(new)
+        layer: dict[str, tuple] = {}
+        for key in nxt:
+            node = key[0]
+            if node in found:
+                continue
+            have = layer.get(node)
+            if have is None or (not have[1], have[2]) > (not key[1], key[2]):
+                layer[node] = key
+        found.update(layer)
+        current = nxt
+    if not found:
+        return {}
+    most_pool = 0
+    routes = {}
+    for dest, key in found.items():
+        path, pays = [], []
+        while key is not None:
+            parent, pay = parents[key]
+            path.append(key[0])
+            if pay is not None:
+                pays.append(pay)
+            key = parent
+        path.reverse()
+        pays.reverse()
+        routes[dest] = (path, pays)
+        most_pool = max(most_pool, pays.count("pool"))
+    seq = pool_sequence(pool, most_pool)
+    out = {}
+    for dest in sorted(routes, key=mover.board.order.__getitem__):
+        path, pays = routes[dest]
+        sources, j = [], 0
+        for node, pay in zip(path, pays):
+            if pay == "local":
+                sources.append(node)
+            elif pay == FREE:
+                sources.append(FREE)
+            else:
+                sources.append(seq[j])
+                j += 1
+        out[dest] = (path, sources)
+    return out
+
+
+def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
+    """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none."""
+    board = mover.board
+    if not sources:
+        raise IllegalAction("A move needs at least one step.")
+    if sources.count(FREE) > 1:
+        raise IllegalAction("The leader has only one free step per movement phase.")
+    if FREE in sources and not mover.leader:
+        raise IllegalAction("Only the leader has a free step.")
+    if FREE in sources and not mover.free_avail:
+        raise IllegalAction("Your leader has already taken his free step this round.")
+    for source in sources:
+        if source == FREE:
+            continue
+        if source not in board.kind:
+            raise IllegalAction(f"There is no field {source} to take mana from.")
+        if sources.count(source) > mover.mana.get(source, 0):
+            have = mover.mana.get(source, 0)
+            raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
+        if mover.enemies(source):
+            raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
+                                f"alone give you mana.")
+    remaining_at: list[dict[str, int]] = []
+    remaining = dict(mover.mana)
+    for source in sources:
+        remaining_at.append(dict(remaining))
+        if source != FREE:
+            remaining[source] -= 1
+    layer = {mover.origin: None}
+    parents: list[dict[str, str | None]] = [layer]
+    for i, source in enumerate(sources):
+        nxt: dict[str, str | None] = {}
+        for node in layer:
+            if not mover.can_leave(node):
+                continue
+            if source != FREE and not mover.source_ok(source, node, remaining_at[i]):
+                continue
+            for nb in mover.neighbours(node):
+                if nb not in nxt and mover.can_enter(nb):
+                    nxt[nb] = node
+        parents.append(nxt)
+        layer = nxt
+        if not layer:
+            break
+    if dest not in layer or dest == mover.origin:
+        raise IllegalAction(f"Your figure cannot reach {dest} in {len(sources)} step(s) paid from those fields: "
+                            f"each step is paid, before it is taken, from a peaceful field where your "
+                            f"figures stand.")
+    path = [dest]
+    for i in range(len(sources), 0, -1):
+        path.append(parents[i][path[-1]])
+    path.reverse()
+    return path
+
+
+__all__ = ["FREE", "OFF", "HEX", "TRI", "Mover", "check", "plan", "pool_sequence"]
