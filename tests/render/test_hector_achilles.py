@@ -1,0 +1,153 @@
+"""Hector and Achilles pictures: golden snapshots of fixed positions, size, width and speed.
+
+The positions are hand-built with the engine test helpers, so the views are the engine's real views.
+Regenerate with UPDATE_SNAPSHOTS=1 and look at every picture before committing.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from render import RENDERERS
+from render import hector_achilles as R
+from tests.engines.test_hector_achilles_support import ENGINE, act, hero, new, position, set_deck, troop
+from tests.render.snapshot import assert_snapshot
+
+
+def _battle_view() -> dict:
+    """Round 3: the Trojans have just played and must turn the fate tile."""
+    state = new(21)
+    position(state, rnd=3, turn=1, tile="HA-FATE-1", seat0_facing="green",
+             played=([troop(0, "red", 1), troop(0, "red", 3), troop(0, "blue", 2)],
+                     [troop(1, "yellow", 2), troop(1, "green", 4)]),
+             hand=([troop(0, "brown", 4), troop(0, "purple", 1)],
+                   [troop(1, "purple", 4), troop(1, "blue", 1), troop(1, "yellow", 3)]),
+             hand_hero=(None, hero(1, "Glaucos")), hero_on=((hero(0, "Achilles"), 0), None), tokens=((1,), ()))
+    act(state, 1, {"type": "play", "card": troop(1, "purple", 4)})
+    assert state["phase"] == "rotate"
+    return ENGINE.view(state, None)
+
+
+def _result_state() -> dict:
+    """The rulebook's example battle, just settled: the next battle waits for its vanguard."""
+    state = new(11)
+    tom = [troop(0, "yellow", 3), troop(0, "yellow", 4), troop(0, "yellow", 2), troop(0, "red", 1),
+           troop(0, "blue", 2)]
+    lin = [troop(1, "blue", 1), troop(1, "purple", 3), troop(1, "green", 1), troop(1, "red", 4)]
+    position(state, rnd=4, turn=1, tile="HA-FATE-3", seat0_facing="brown", played=(tom, lin),
+             hand=((), (troop(1, "blue", 3),)), hand_hero=(hero(0, "Aias"), None),
+             hero_on=(None, (hero(1, "Acamas"), 0)), tokens=((), (1, 3)))
+    act(state, 1, {"type": "play", "card": troop(1, "blue", 3)})
+    act(state, 1, {"type": "rotate_fate", "direction": "cw"})
+    assert state["phase"] == "vanguard"
+    return state
+
+
+def _opening_view() -> dict:
+    state = _result_state()
+    act(state, 1, {"type": "take_vanguard", "deck": "2"})
+    if state["phase"] == "choose_active":
+        act(state, 1, {"type": "choose_active", "deck": "3"})
+    return ENGINE.view(state, None)
+
+
+def _retreat_view() -> dict:
+    state = new(6)
+    position(state, rnd=2, turn=0, played=([troop(0, "red", 1), troop(0, "red", 2)],
+                                           [troop(1, "yellow", 1), troop(1, "yellow", 4)]),
+             hand=([troop(0, "blue", 3), troop(0, "blue", 4), troop(0, "green", 1)],
+                   [troop(1, "green", 2), troop(1, "green", 3), troop(1, "green", 4)]),
+             hand_hero=(hero(0, "Aias"), None), hero_on=(None, (hero(1, "Hector"), 0)))
+    state["players"][0]["shame"], state["shame_pool"] = 1, 5
+    act(state, 0, {"type": "retreat"})
+    return ENGINE.view(state, None)
+
+
+def _over_view() -> dict:
+    state = _result_state()
+    # a later, decisive battle: the Achaeans' last front deck falls
+    p = state["players"][0]
+    for deck in ("2", "3"):
+        p["decks"]["home"] += p["decks"][deck]
+        p["decks"][deck] = []
+        p["eliminated"].append(deck)
+    state["battle"]["attacker"] = 1
+    position(state, attacker=1, rnd=4, turn=0, tile="HA-FATE-5", seat0_facing="purple",
+             played=([troop(0, "green", 2), troop(0, "green", 3), troop(0, "brown", 1), troop(0, "purple", 2)],
+                     [troop(1, "purple", 4), troop(1, "purple", 2), troop(1, "blue", 4), troop(1, "blue", 2),
+                      troop(1, "brown", 3)]),
+             hand=((troop(0, "red", 2),), ()), hand_hero=(hero(0, "Odysseus"), hero(1, "Paris")))
+    set_deck(state, 0, "1", state["players"][0]["decks"]["1"][:3])
+    act(state, 0, {"type": "play", "card": troop(0, "red", 2)})
+    if state["phase"] == "rotate":
+        act(state, state["battle"]["rotator"], {"type": "rotate_fate", "direction": "ccw"})
+    assert state["phase"] == "over"
+    return ENGINE.view(state, None)
+
+
+def _hand_view() -> dict:
+    state = new(21)
+    position(state, rnd=1, turn=0, tile="HA-FATE-1", seat0_facing="yellow",
+             played=([troop(0, "red", 1)], [troop(1, "yellow", 2)]),
+             hand=([troop(0, "yellow", 4), troop(0, "red", 3), troop(0, "green", 2), troop(0, "purple", 1)],
+                   [troop(1, "purple", 4), troop(1, "blue", 1), troop(1, "yellow", 3), troop(1, "red", 3)]),
+             hand_hero=(hero(0, "Aias"), hero(1, "Glaucos")))
+    return ENGINE.view(state, 0)
+
+
+CASES = {
+    "battle": lambda: R.render_public(_battle_view()),
+    "result": lambda: R.render_public(ENGINE.view(_result_state(), None)),
+    "opening": lambda: R.render_public(_opening_view()),
+    "retreat": lambda: R.render_public(_retreat_view()),
+    "over": lambda: R.render_public(_over_view()),
+    "hand": lambda: R.render_private(_hand_view()),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_snapshot(name):
+    png = CASES[name]()
+    assert_snapshot(f"hector-achilles-{name}", png)
+    img = Image.open(io.BytesIO(png))
+    assert img.width == 1000 and len(png) < 150_000
+
+
+def test_renderer_is_registered():
+    assert RENDERERS["hector-achilles"] is R
+
+
+def test_spectator_has_no_private_picture():
+    assert R.render_private(_battle_view()) is None
+
+
+def test_same_view_same_bytes_and_fast():
+    view = _battle_view()
+    first = R.render_public(view)
+    start = time.perf_counter()
+    for _ in range(5):
+        assert R.render_public(view) == first
+    per_picture = (time.perf_counter() - start) / 5
+    assert per_picture < 0.08, f"{per_picture * 1000:.0f} ms per picture"
+
+
+def test_every_phase_of_a_random_game_renders():
+    from ai import random_player
+    from engines.rng import Rng
+
+    state, rng = new(3), Rng(3)
+    phases = set()
+    while ENGINE.to_act(state):
+        seat = ENGINE.to_act(state)[0]
+        view = ENGINE.view(state, seat)
+        if view["phase"] not in phases:
+            phases.add(view["phase"])
+            assert R.render_public(ENGINE.view(state, None))[:4] == b"\x89PNG"
+            assert R.render_private(view)[:4] == b"\x89PNG"
+        ENGINE.apply(state, seat, random_player(ENGINE, state, seat, rng))
+    assert R.render_public(ENGINE.view(state, None))[:4] == b"\x89PNG"
+    assert {"vanguard", "orient", "turn", "rotate"} <= phases
