@@ -1,0 +1,289 @@
+"""HEX-TRI pictures, drawn from engine views only.
+
+``render_public(view)``: a header (round, phase, who acts), the board - HEXes shaded by value with the value
+in their left corner, every field's name (HEX ``H-<label>``, TRI ``T-<label>``, see the legend), figures as
+discs in the player's colour with his letter and a count, the leader as a disc with a gold ring and a crown,
+mana as a blue diamond with its number, contested HEXes with a red hatched border and crossed swords, this
+round's moves as arrows (the latest one bold), last combat's battles and encirclements marked - and a
+panel per player: leader's field or OUT, figures on the board, waiting off the board, sitting out (until
+which round), usable mana and whether the leader's free step is left.
+
+``render_private(view)`` returns None: HEX-TRI has perfect information, the public picture shows all.
+
+The board scales with the radius (the HEX circumradius is fixed in pixels) so labels keep their size: about
+1100 px wide at radius 3, 1600 px at radius 5. The empty board with names is a cached layer.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines.hextri.board import board
+from render import kit
+
+GAME = "hextri"
+
+S = 62            # HEX circumradius = TRI side, in pixels
+MARGIN = 26
+HEADER = 64
+ROW_H = 40
+LEGEND_H = 70
+
+VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
+                5: (186, 152, 80), 6: (172, 134, 62)}
+TRI_FILL = (250, 247, 238)
+RIM_FILL = (236, 240, 244)
+EDGE = (120, 104, 80)
+MANA = (40, 90, 170)
+CONTEST = (190, 30, 45)
+kit.register_colours({"hx_v1": VALUE_SHADES[1], "hx_v2": VALUE_SHADES[2], "hx_v3": VALUE_SHADES[3],
+                      "hx_v4": VALUE_SHADES[4], "hx_v5": VALUE_SHADES[5], "hx_v6": VALUE_SHADES[6],
+                      "hx_tri": TRI_FILL, "hx_rim": RIM_FILL, "hx_edge": EDGE, "hx_mana": MANA})
+
+PHASES = {"move": "Movement", "losses": "Battle losses", "over": "Game over"}
+REASONS = {"first_blood": "first blood", "last_leader": "last leader standing",
+           "leaders_fell_together": "both leaders fell together", "round_limit": "round limit",
+           "stalemate": "frozen board"}
+
+
+def _geometry(radius: int):
+    b = board(radius)
+    x0, y0, x1, y1 = b.bounds
+    width = max(int((x1 - x0) * S) + 2 * MARGIN, 860)
+    ox = width / 2 - (x0 + x1) / 2 * S
+    oy = HEADER + MARGIN - y0 * S
+    board_h = int((y1 - y0) * S) + 2 * MARGIN
+    return b, width, ox, oy, board_h
+
+
+def _px(ox: float, oy: float, p: tuple[float, float]) -> tuple[float, float]:
+    return ox + p[0] * S, oy + p[1] * S
+
+
+@lru_cache(maxsize=16)
+def _board_layer(radius: int, height: int, n_players: int) -> Image.Image:
+    """The empty board: shaded HEXes with value and name, TRIs with names, the rim lighter; the legend."""
+    b, width, ox, oy, _ = _geometry(radius)
+    img, draw = kit.canvas(width, height, "paper")
+    for t in b.tris:
+        pts = [_px(ox, oy, p) for p in b.polygon[t]]
+        draw.polygon(pts, fill=RIM_FILL if t in b.rim else TRI_FILL, outline=EDGE)
+    for h in b.hexes:
+        pts = [_px(ox, oy, p) for p in b.polygon[h]]
+        draw.polygon(pts, fill=VALUE_SHADES[b.value[h]], outline=EDGE)
+        draw.line(pts + [pts[0]], fill=EDGE, width=2)
+        cx, cy = _px(ox, oy, b.xy[h])
+        kit.text(draw, (cx, cy - S * 0.62), h[2:], size=17, bold=True, anchor="mm", fill="dark_grey")
+        kit.text(draw, (cx - S * 0.78, cy), str(b.value[h]), size=18, bold=True, anchor="mm", fill=EDGE)
+    for t in b.tris:
+        cx, cy = _px(ox, oy, b.xy[t])
+        kit.text(draw, (cx, cy + _toward_base(b, t, 11)), t[2:], size=16, anchor="mm", condensed=True,
+                 fill="dark_grey")
+    _legend(draw, height - LEGEND_H - ROW_H * n_players - 16, width)
+    return img
+
+
+def _toward_base(b, t: str, d: float) -> float:
+    """A vertical offset of ``d`` pixels towards the wide side of TRI ``t`` (negative: towards its tip)."""
+    # an "N" TRI sits above its lowest corner HEX: its tip points up, its flat side is at the bottom
+    return d if b.coord[t][0] == "N" else -d
+
+
+def _colour(seat: int) -> str:
+    return kit.PLAYER_COLOURS[seat % len(kit.PLAYER_COLOURS)]
+
+
+def _letter(seat: int) -> str:
+    return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
+
+
+def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15) -> None:
+    """A player's figures: disc + letter (+ count); the leader gets a gold ring and a crown."""
+    x, y = centre
+    if leader:
+        draw.ellipse((x - r - 4, y - r - 4, x + r + 4, y + r + 4), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
+        if r > 12:  # no room for the crown on a TRI: the gold ring alone marks him there
+            kit.text(draw, (x, y - r - 9), "♛", size=16, anchor="mm", fill="ink", bold=True)
+    kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=17)
+    if count > 1:
+        kit.text(draw, (x + r + 3, y + 1), f"×{count}", size=17, bold=True, anchor="lm")
+
+
+def _mana(draw: ImageDraw.ImageDraw, centre, amount: int, size: int = 11) -> None:
+    x, y = centre
+    draw.polygon([(x, y - size), (x + size, y), (x, y + size), (x - size, y)], fill=MANA, outline=kit.rgb("ink"))
+    kit.text(draw, (x + size + 3, y + 1), str(amount), size=17, bold=True, anchor="lm", fill=MANA)
+
+
+def _arrow(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], colour, width: int) -> None:
+    if len(pts) < 2:
+        return
+    draw.line(pts, fill=kit.rgb("ink"), width=width + 4, joint="curve")
+    draw.line(pts, fill=kit.rgb(colour), width=width, joint="curve")
+    (x0, y0), (x1, y1) = pts[-2], pts[-1]
+    ang = math.atan2(y1 - y0, x1 - x0)
+    head = 10 + width
+    tip = (x1 - math.cos(ang) * 12, y1 - math.sin(ang) * 12)
+    left = (tip[0] - head * math.cos(ang - 0.45), tip[1] - head * math.sin(ang - 0.45))
+    right = (tip[0] - head * math.cos(ang + 0.45), tip[1] - head * math.sin(ang + 0.45))
+    draw.polygon([tip, left, right], fill=kit.rgb(colour), outline=kit.rgb("ink"))
+
+
+def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
+    """A red border with stripes along it: 'contested' without relying on colour alone."""
+    draw.line(pts + [pts[0]], fill=CONTEST, width=5)
+    for i in range(6):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % 6]
+        for k in range(1, 4):
+            f = k / 4
+            mx, my = ax + (bx - ax) * f, ay + (by - ay) * f
+            draw.line((mx - 4, my - 4, mx + 4, my + 4), fill=kit.rgb("ink"), width=2)
+
+
+def render_public(view: dict) -> bytes:
+    """The board and the players' panel, for everyone."""
+    radius = view["radius"]
+    n = view["num_players"]
+    b, width, ox, oy, board_h = _geometry(radius)
+    height = HEADER + board_h + LEGEND_H + ROW_H * n + 16
+    img = _board_layer(radius, height, n).copy()
+    draw = ImageDraw.Draw(img)
+    _header(draw, view, width)
+
+    pieces: dict[str, list[dict]] = {}
+    for piece in view["pieces"]:
+        pieces.setdefault(piece["field"], []).append(piece)
+    contested = set(view["contested"])
+    last_round = view.get("last_round") or {}
+    fresh_round = not view["moves"] and last_round and last_round.get("round") == view["round"] - 1
+
+    for h in contested:
+        _hatch(draw, [_px(ox, oy, p) for p in b.polygon[h]])
+        cx, cy = _px(ox, oy, b.xy[h])
+        kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=26, bold=True, anchor="mm", fill=CONTEST)
+    if fresh_round:
+        # what the last combat phase did, until this round's first move
+        for battle in last_round.get("battles", []):
+            if battle["field"] not in contested:
+                cx, cy = _px(ox, oy, b.xy[battle["field"]])
+                kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=26, bold=True, anchor="mm",
+                         fill="dark_grey")
+        for enc in last_round.get("encircled", []):
+            cx, cy = _px(ox, oy, b.xy[enc["field"]])
+            kit.text(draw, (cx, cy), "✖", size=30, bold=True, anchor="mm", fill=CONTEST)
+
+    moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
+    for i, move in enumerate(moves):
+        pts = [_px(ox, oy, b.xy[f]) for f in move["path"] if f != "off"]
+        if move["path"][0] == "off" and pts:
+            # come in from outside the board, straight towards the entry TRI
+            x, y = b.xy[move["path"][1]]
+            d = math.hypot(x, y) or 1.0
+            pts.insert(0, _px(ox, oy, (x + x / d * 0.9, y + y / d * 0.9)))
+        latest = i == len(moves) - 1 and bool(view["moves"])
+        _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
+
+    for field, here in pieces.items():
+        cx, cy = _px(ox, oy, b.xy[field])
+        if b.kind[field] == "tri":
+            p = here[0]
+            _figure(draw, (cx, cy + _toward_base(b, field, -8)), p["seat"], 1, p["leader"], r=12)
+            continue
+        # two players per row, each item a disc plus its count; more rows for a crowded battle
+        rows = [here[i:i + 2] for i in range(0, len(here), 2)]
+        top = cy - 4 - (len(rows) - 1) * 15
+        for r, row in enumerate(rows):
+            widths = [30 + (28 if p["count"] > 1 else 0) for p in row]
+            x = cx - (sum(widths) + 8 * (len(row) - 1)) / 2
+            for p, w in zip(row, widths):
+                _figure(draw, (x + 15, top + r * 30), p["seat"], p["count"], p["leader"])
+                x += w + 8
+    if view["phase"] == "losses" and view.get("battle"):
+        for battle in view["battle"]["battles"]:
+            cx, cy = _px(ox, oy, b.xy[battle["field"]])
+            label = " ".join(f"{_letter(int(st))}−{k}" for st, k in battle["losses"].items() if k)
+            if label:
+                w = kit.text_width(label, 16, bold=True) + 10
+                draw.rectangle((cx - w / 2, cy + 16, cx + w / 2, cy + 36), fill=kit.rgb("white"), outline=CONTEST)
+                kit.text(draw, (cx, cy + 26), label, size=16, bold=True, anchor="mm", fill=CONTEST)
+    for field, amount in view["mana"].items():
+        cx, cy = _px(ox, oy, b.xy[field])
+        if b.kind[field] == "hex":
+            _mana(draw, (cx - 8, cy + S * 0.58), amount)
+        else:
+            _mana(draw, (cx - 18, cy + _toward_base(b, field, -12)), amount, size=6)
+
+    _panel(draw, view, HEADER + board_h + LEGEND_H, width)
+    return kit.encode(img)
+
+
+def render_private(view: dict) -> bytes | None:
+    """None: everything in HEX-TRI is public."""
+    return None
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict, width: int) -> None:
+    draw.rectangle((0, 0, width, HEADER - 8), fill=kit.rgb("panel"))
+    limit = view["round_limit"]
+    rnd = f"Round {view['round']}" + (f"/{limit}" if limit else "")
+    kit.text(draw, (MARGIN, HEADER / 2 - 4), f"HEX-TRI · {rnd} · {PHASES.get(view['phase'], view['phase'])}",
+             size=24, bold=True, anchor="lm")
+    result = view.get("result")
+    if result:
+        winners = " ".join(_letter(s) for s in result["winners"])
+        label = ("Draw" if len(result["winners"]) > 1 else f"{winners} wins") + \
+            f" ({REASONS.get(result['reason'], result['reason'])})"
+        colour = "ok"
+    elif view["phase"] == "losses":
+        label = "Choosing losses: " + " ".join(_letter(s) for s in view["to_act"])
+        colour = "danger"
+    else:
+        label = f"{' '.join(_letter(s) for s in view['to_act'])} to move"
+        colour = "ink"
+    kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=22, bold=True, anchor="rm", fill=colour)
+
+
+def _legend(draw: ImageDraw.ImageDraw, y: int, width: int) -> None:
+    x = MARGIN
+    kit.text(draw, (x, y + 12), "Type H-<label> for a hexagon, T-<label> for a triangle. Left corner: HEX value.",
+             size=16, anchor="lm")
+    yy = y + 46
+    _figure(draw, (x + 16, yy), 0, 1, True, r=11)
+    kit.text(draw, (x + 36, yy), "leader", size=16, anchor="lm")
+    _mana(draw, (x + 118, yy), 0, size=9)
+    draw.rectangle((x + 128, yy - 10, x + 146, yy + 10), fill=kit.rgb("paper"))
+    kit.text(draw, (x + 132, yy), "mana", size=16, anchor="lm")
+    kit.text(draw, (x + 200, yy), "⚔", size=18, anchor="mm", bold=True, fill=CONTEST)
+    kit.text(draw, (x + 214, yy), "contested / battle", size=16, anchor="lm")
+    kit.text(draw, (x + 386, yy), "✖", size=18, anchor="mm", bold=True, fill=CONTEST)
+    kit.text(draw, (x + 400, yy), "encircled", size=16, anchor="lm")
+    kit.text(draw, (x + 496, yy), "→ moves this round (bold: the last)", size=16, anchor="lm")
+
+
+def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int) -> None:
+    for p in view["players"]:
+        seat = p["seat"]
+        top = y + seat * ROW_H
+        acting = seat in view["to_act"]
+        fill = "highlight" if acting else ("panel" if seat % 2 == 0 else "paper")
+        draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + ROW_H - 4), fill=kit.rgb(fill))
+        kit.badge(draw, (MARGIN + 12, top + ROW_H / 2 - 2), 14, _colour(seat), _letter(seat), size=16)
+        x = MARGIN + 34
+        if not p["alive"]:
+            status = f"OUT: leader fell in round {p['out_round']}"
+        else:
+            leader = "off board" if p["leader"] == "off" else p["leader"]
+            bits = [f"leader {leader}", f"on board {p['on_board']}", f"waiting {p['waiting']}"]
+            if p["resting"]:
+                bits.append(f"{p['resting']} sitting out (back in round {p['resting_until']})")
+            bits.append(f"mana {p['mana']}")
+            if p["free_step"] and view["phase"] == "move":
+                bits.append("free step")
+            status = " · ".join(bits)
+        if acting:
+            status = "▶ " + status
+        kit.text(draw, (x, top + ROW_H / 2 - 2), kit.fit_text(status, width - x - MARGIN, 18, bold=acting),
+                 size=18, anchor="lm", bold=acting)

@@ -1,0 +1,101 @@
+"""HEX-TRI pictures: golden snapshots of fixed views plus size, scale and privacy checks."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engines.hextri import ENGINE as E
+from engines.rng import Rng
+from render import hextri as R
+from tests.engines.test_hextri import CENTRE_TRIS, moves_of, pass_round, position
+from tests.render.snapshot import assert_snapshot
+
+
+def _midgame():
+    """Leaders on a HEX and a TRI, a contested HEX, mana, stacks, and three moves this round (one entering)."""
+    s = position({0: {"H-D4": 3, "H-C3": 2, "T-D8": 1, "H-A1": 1, "H-E3": 1},
+                  1: {"H-E3": 1, "H-F2": 4, "T-G4": 1, "H-G2": 2}},
+                 {0: "H-D4", 1: "T-G4"}, mana={"H-D4": 5, "H-C3": 2, "H-F2": 3, "H-G2": 1, "T-B3": 1})
+    E.apply(s, 0, moves_of(s, 0, "H-C3")["H-B2"])
+    E.apply(s, 1, moves_of(s, 1, "off")["T-H4"])
+    E.apply(s, 0, moves_of(s, 0, "H-D4", leader=True)["H-D5"])
+    return s
+
+
+def _png(view) -> Image.Image:
+    return Image.open(io.BytesIO(R.render_public(view)))
+
+
+def test_midgame_snapshot():
+    s = _midgame()
+    assert_snapshot("hextri-r3-midgame", R.render_public(E.view(s, 1)))
+
+
+def test_losses_phase_and_last_combat_snapshot():
+    enemy = {t: 1 for t in CENTRE_TRIS[:5]}
+    s = position({0: {"H-B2": 3, "T-A1": 1, "H-D4": 1, "H-E4": 2}, 1: {"H-B2": 3, **enemy, "T-E9": 1}},
+                 {0: "H-B2", 1: "H-B2"}, free_used=(0, 1))
+    pass_round(s)
+    assert s["phase"] == "losses"
+    assert_snapshot("hextri-r3-losses", R.render_public(E.view(s, 0)))
+    E.apply(s, 0, {"type": "losses", "field": "H-B2", "leader": False})
+    E.apply(s, 1, {"type": "losses", "field": "H-B2", "leader": False})
+    v = E.view(s, None)
+    assert v["last_round"]["encircled"] and v["round"] == 2
+    assert_snapshot("hextri-r3-after-combat", R.render_public(v))
+
+
+def test_game_over_snapshot():
+    s = position({0: {"H-D4": 1}, 1: {"H-D4": 2, "T-H9": 1}}, {0: "H-D4", 1: "T-H9"}, free_used=(0, 1))
+    pass_round(s)
+    assert E.result(s) is not None
+    assert_snapshot("hextri-r3-over", R.render_public(E.view(s, None)))
+
+
+def _random_game(n, radius, seed, steps):
+    s = E.new_game(n, seed, {"radius": radius})
+    rng = Rng(seed)
+    for _ in range(steps):
+        if not E.to_act(s):
+            break
+        seat = E.to_act(s)[0]
+        actions = E.legal_actions(s, seat)
+        moves = [a for a in actions if a["type"] == "move"]
+        E.apply(s, seat, rng.choice(moves) if moves and rng.below(5) else rng.choice(actions))
+    return s
+
+
+def test_six_players_radius_five_snapshot():
+    s = _random_game(6, 5, 2, 700)
+    assert_snapshot("hextri-r5-six", R.render_public(E.view(s, None)))
+
+
+def test_start_radius_two_snapshot():
+    assert_snapshot("hextri-r2-start", R.render_public(E.view(E.new_game(3, 1, {"radius": 2}), 0)))
+
+
+def test_size_scales_with_the_radius_and_stays_small():
+    sizes = {}
+    for radius in (2, 3, 5):
+        s = _random_game(4, radius, 7, 300)
+        png = R.render_public(E.view(s, None))
+        assert len(png) < 150_000
+        sizes[radius] = Image.open(io.BytesIO(png)).size
+    assert 900 <= sizes[3][0] <= 1100  # a phone-sized board at the default radius
+    assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
+
+
+def test_the_picture_changes_with_the_position():
+    s = _midgame()
+    before = R.render_public(E.view(s, None))
+    E.apply(s, 1, {"type": "pass"})
+    E.apply(s, 0, moves_of(s, 0, "H-D4")["T-D9"])
+    assert R.render_public(E.view(s, None)) != before
+
+
+def test_private_picture_is_none():
+    s = _midgame()
+    assert R.render_private(E.view(s, 0)) is None
+    assert R.GAME == "hextri"
