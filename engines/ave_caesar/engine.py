@@ -1,0 +1,662 @@
+"""Ave Caesar: chariot races over three laps with 24-card movement decks, Caesar's alley and championships.
+
+Rules follow the original rulebook (``shared/seeds/002_...``) and the digest (``shared/rules/ave-caesar.md``).
+Where the two differ the original wins; where both are silent a decision is documented next to the code:
+
+* Start grid: I-III in the row touching the finish line, IV-VI one row behind; the first crossing starts lap 1
+  and the fourth crossing ends lap 3 (the race).
+* Turn order is per chariot (the book gives a player no choice of which of his chariots moves): the chariot on
+  start space I, then table order (owned chariots interleaved by seat, then neutral ones).
+* Leader = racing chariot with the shortest remaining route (laps first, then distance to the line). A chariot
+  alone on the track leads nobody, so the 6-ban needs at least two racing chariots.
+* Caesar's alley: a move that enters the alley must end in it (the book: go in and stop); the chariot salutes
+  and pays on arrival and drives out on later turns; a chariot that has paid may not enter again; neutral
+  chariots never enter. In lap 2 an unpaid chariot may not pass the alley while an opponent blocks its
+  entrance (it waits). ORIGINAL OVER DIGEST: the digest forbids passing the alley unpaid in lap 2 at all; the
+  book only makes the chariot wait when the entrance is blocked and excludes a chariot "unable to enter by the
+  end of lap 2" (e.g. every card in hand overshoots the alley). So passing is allowed when the entrance is free,
+  and such a chariot is disqualified when it crosses the line at the end of lap 2 (taken off the track).
+* A chariot finishing (fourth crossing) leaves the track, so it never blocks the rest of the field.
+* Laurels 6/4/3/2/1/0 go to the players' chariots in crossing order; neutral chariots race and block but take
+  no place (they are "bottlenecks and blockers" in the book, not competitors).
+* A race ends when no player's chariot is racing any more. If a whole round passes in which nothing on the
+  track can change (everybody skips), the race is stopped: the chariots still racing score nothing.
+* Exception 2 of the 6-ban ("two leaders side by side, each holding only 6s, blocking those behind") is read
+  as: every chariot tied for the lead holds only 6s and no other chariot can get past them (no free way to the
+  spaces in front of them); then the tied leader whose turn it is may play a 6.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+
+from engines.base import BaseEngine
+from engines.rng import Rng
+
+from .track import TRACK_NAMES, Track, get_track
+
+LAURELS = (6, 4, 3, 2, 1, 0)
+HAND_SIZE = 3
+LAPS = 3
+COPIES = "abcd"
+TURN_ORDERS = ("seat", "previous_results")
+OPTION_NAMES = ("chariots_per_player", "races", "neutral_chariots", "turn_order", "track")
+ROMAN = ("I", "II", "III", "IV", "V", "VI")
+
+
+def card_value(card_id: str) -> int:
+    """``"AC3-5b"`` -> 5."""
+    return int(card_id.split("-")[1][0])
+
+
+def normalize_options(num_players: int, options: dict | None) -> dict:
+    """Validate the options and fill in defaults; raises ValueError with a readable message."""
+    if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 6:
+        raise ValueError("Ave Caesar is for 2 to 6 players.")
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(OPTION_NAMES))
+    if unknown:
+        raise ValueError(f"Unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTION_NAMES)}.")
+    neutral = options.get("neutral_chariots", False)
+    if not isinstance(neutral, bool):
+        raise ValueError("neutral_chariots must be true or false.")
+    cpp = options.get("chariots_per_player")
+    if cpp is None:
+        cpp = 1 if neutral else {2: 3, 3: 2}.get(num_players, 1)
+    if not isinstance(cpp, int) or isinstance(cpp, bool) or not 1 <= cpp <= 3:
+        raise ValueError("chariots_per_player must be 1, 2 or 3.")
+    if num_players * cpp > 6:
+        raise ValueError(f"{num_players} players x {cpp} chariots is more than the 6 chariots of the game.")
+    if neutral and num_players * cpp == 6:
+        raise ValueError("Neutral chariots need a free start space, but all six are taken.")
+    races = options.get("races", 1)
+    if not isinstance(races, int) or isinstance(races, bool) or not 1 <= races <= 4:
+        raise ValueError("races must be 1, 2, 3 or 4.")
+    turn_order = options.get("turn_order", "seat")
+    if turn_order not in TURN_ORDERS:
+        raise ValueError("turn_order must be 'seat' or 'previous_results'.")
+    track = options.get("track", "A")
+    if track not in TRACK_NAMES:
+        raise ValueError("track must be 'A' or 'B'.")
+    return {"chariots_per_player": cpp, "races": races, "neutral_chariots": neutral,
+            "turn_order": turn_order, "track": track}
+
+
+def race_plan(first_track: str, races: int) -> list[tuple[str, str]]:
+    """Track and direction of each race: the chosen track, the other one, then both counter-clockwise."""
+    other = "B" if first_track == "A" else "A"
+    return [(first_track, "cw"), (other, "cw"), (first_track, "ccw"), (other, "ccw")][:races]
+
+
+class AveCaesarEngine(BaseEngine):
+    """The Ave Caesar rules behind the engine protocol (see the module docstring for decisions)."""
+
+    key = "ave-caesar"
+    title = "Ave Caesar"
+    min_players = 2
+    max_players = 6
+    rules_version = 1
+
+    # ------------------------------------------------------------------ setup
+    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
+        opts = normalize_options(num_players, options)
+        cpp = opts["chariots_per_player"]
+        chariots = []
+        for k in range(cpp):
+            for seat in range(num_players):
+                label = "ABCDEF"[seat] + (str(k + 1) if cpp > 1 else "")
+                chariots.append({"label": label, "owner": seat})
+        if opts["neutral_chariots"]:
+            for k in range(6 - len(chariots)):
+                chariots.append({"label": f"N{k + 1}", "owner": None})
+        state = {
+            "rules_version": self.rules_version,
+            "num_players": num_players,
+            "options": opts,
+            "rng": Rng(seed).state,
+            "chariots": chariots,
+            "laurels": [0] * len(chariots),
+            "history": [],
+            "race": None,
+            "over": False,
+        }
+        self._start_race(state, [])
+        return state
+
+    def _start_race(self, state: dict, events: list[dict]) -> None:
+        opts = state["options"]
+        no = len(state["history"]) + 1
+        name, direction = race_plan(opts["track"], opts["races"])[no - 1]
+        track = get_track(name, direction)
+        rng = Rng(state["rng"])
+        n = len(state["chariots"])
+        decks = []
+        for c in range(n):
+            deck = [f"AC{c}-{v}{x}" for v in range(1, 7) for x in COPIES]
+            rng.shuffle(deck)
+            decks.append(deck)
+        reveal: list[list[list[int]]] = []
+        prev = state["history"][-1] if state["history"] else None
+        if prev is None:
+            # everybody turns his top card; the highest starts, ties turn again; the cards go back shuffled
+            contenders = list(range(n))
+            depth = 0
+            while len(contenders) > 1 and depth < len(decks[0]):
+                shown = [[c, card_value(decks[c][-1 - depth])] for c in contenders]
+                reveal.append(shown)
+                top = max(v for _, v in shown)
+                contenders = [c for c, v in shown if v == top]
+                depth += 1
+            first = contenders[0]
+            for deck in decks:
+                rng.shuffle(deck)
+            grid = [(first + i) % n for i in range(n)]
+        elif opts["turn_order"] == "previous_results":
+            owned = prev["ranking"]
+            grid = owned + [c for c in range(n) if c not in owned]
+        else:
+            last = prev["ranking"][-1]
+            grid = [(last + i) % n for i in range(n)]
+        order = [(grid[0] + i) % n for i in range(n)]
+        cars = []
+        for c in range(n):
+            hand = []
+            if state["chariots"][c]["owner"] is not None:
+                for _ in range(HAND_SIZE):
+                    hand.append(decks[c].pop())
+            cars.append({"space": track.start[grid.index(c)], "crossings": 0, "paid": False, "status": "racing",
+                         "deck": decks[c], "hand": hand, "played": [], "left": None})
+        state["rng"] = rng.state
+        state["race"] = {"no": no, "track": name, "direction": direction, "grid": grid, "order": order,
+                         "turn": 0, "moves": 0, "idle": 0, "finish": [], "cars": cars, "reveal": reveal,
+                         "last": []}
+        events.append({"type": "race_started", "race": no, "races": opts["races"], "track": name,
+                       "direction": direction, "grid": grid, "order": order, "reveal": reveal})
+        self._advance(state, events, advance_first=False)
+
+    # ------------------------------------------------------------------ protocol
+    def to_act(self, state: dict) -> list[int]:
+        if state["over"]:
+            return []
+        race = state["race"]
+        owner = state["chariots"][race["order"][race["turn"]]]["owner"]
+        return [] if owner is None else [owner]
+
+    def current_chariot(self, state: dict) -> int | None:
+        """The chariot whose turn it is (None when the game is over)."""
+        if state["over"]:
+            return None
+        race = state["race"]
+        return race["order"][race["turn"]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if seat not in self.to_act(state):
+            return []
+        c = self.current_chariot(state)
+        choices = self.choices(state, c)
+        actions = []
+        for value in sorted({card_value(x) for x in state["race"]["cars"][c]["hand"]}):
+            for ch in choices:
+                if any(m["card"] == value for m in ch["moves"]):
+                    actions.append({"type": "move", "chariot": c, "card": value, "to": ch["to"]})
+        return actions
+
+    def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
+        c = self.current_chariot(state)
+        label = state["chariots"][c]["label"]
+        if action.get("type") != "move":
+            return "The only action in Ave Caesar is a move: a card and a destination."
+        if action.get("chariot") != c:
+            return f"It is chariot {label}'s turn."
+        car = state["race"]["cars"][c]
+        card = action.get("card")
+        if card not in [card_value(x) for x in car["hand"]]:
+            return f"Chariot {label} holds no {card}."
+        if card == 6 and not self._six_allowed(state, c, [card_value(x) for x in car["hand"]]):
+            return "You may not play a 6 while you lead the race."
+        return f"A {card} cannot take chariot {label} to that space."
+
+    def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+        c = action["chariot"]
+        race = state["race"]
+        race["last"] = []
+        events: list[dict] = []
+        for ch in self.choices(state, c):
+            if ch["to"] == action["to"]:
+                move = next(m for m in ch["moves"] if m["card"] == action["card"])
+                self._do_move(state, c, action["card"], move["path"], events)
+                break
+        self._advance(state, events, advance_first=True)
+        return events
+
+    # ------------------------------------------------------------------ movement
+    def track(self, state: dict) -> Track:
+        race = state["race"]
+        return get_track(race["track"], race["direction"])
+
+    def remaining(self, state: dict, c: int) -> int:
+        """Shortest distance still to drive for a chariot on the track (0 once finished)."""
+        car = state["race"]["cars"][c]
+        if car["space"] is None:
+            return car["left"] or 0
+        return self.track(state).remaining(car["space"], car["crossings"])
+
+    def leaders(self, state: dict) -> list[int]:
+        """Chariots tied for the lead among those racing; empty when fewer than two race (nobody to lead)."""
+        racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
+        if len(racing) < 2:
+            return []
+        rem = {c: self.remaining(state, c) for c in racing}
+        best = min(rem.values())
+        return [c for c in racing if rem[c] == best]
+
+    def _six_allowed(self, state: dict, c: int, hand: list[int] | None) -> bool:
+        """May chariot c play a 6 now? ``hand``: its card values (None for a neutral chariot)."""
+        race = state["race"]
+        if race["moves"] == 0 and c == race["grid"][0]:
+            return True  # the start player's first move
+        leaders = self.leaders(state)
+        if c not in leaders:
+            return True
+        if hand is None:
+            return False
+        car = race["cars"][c]
+        if car["space"] in self.track(state).bottlenecks and hand.count(6) >= 3:
+            return True
+        if len(leaders) >= 2:
+            cars = race["cars"]
+            only_sixes = all(
+                state["chariots"][x]["owner"] is not None and cars[x]["hand"]
+                and all(card_value(card) == 6 for card in cars[x]["hand"]) for x in leaders)
+            if only_sixes and self._leaders_block(state, leaders):
+                return True
+        return False
+
+    def _leaders_block(self, state: dict, leaders: list[int]) -> bool:
+        """True when no other racing chariot has a free way to the spaces right in front of the leaders."""
+        track = self.track(state)
+        cars = state["race"]["cars"]
+        walls = {cars[x]["space"] for x in leaders}
+        targets = {n for s in walls for n in track.next[s]} - walls
+        for c, car in enumerate(cars):
+            if car["status"] != "racing" or c in leaders:
+                continue
+            can_enter_alley = state["chariots"][c]["owner"] is not None and not car["paid"]
+            seen = {car["space"]}
+            queue = deque([car["space"]])
+            while queue:
+                cur = queue.popleft()
+                for nxt in track.next[cur]:
+                    if nxt in walls or nxt in seen:
+                        continue
+                    if nxt in track.alley_set and cur not in track.alley_set and not can_enter_alley:
+                        continue
+                    if nxt in targets:
+                        return False
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return True
+
+    def _entrance_blocked(self, state: dict, c: int) -> bool:
+        track = self.track(state)
+        others = {car["space"] for x, car in enumerate(state["race"]["cars"]) if x != c and car["space"]}
+        return track.alley_access in others or track.alley_entry in others
+
+    def _paths(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[dict]]:
+        """Every end space chariot c can reach with exactly v steps for each v in values, with one canonical
+        path each: free spaces only, alley entered only to stop in it, lap-2 waiting at a blocked alley
+        (``wait=False`` ignores that last rule, to tell why a chariot is stuck)."""
+        track = self.track(state)
+        race = state["race"]
+        car = race["cars"][c]
+        neutral = state["chariots"][c]["owner"] is None
+        occupied = {o["space"] for x, o in enumerate(race["cars"]) if x != c and o["space"] is not None}
+        must_wait = wait and not neutral and not car["paid"] and self._entrance_blocked(state, c)
+        # state of a partial move: (space, line crossings, entered the alley, lap in which it passed the gate)
+        layer: dict[tuple, list[str]] = {(car["space"], 0, False, 0): [car["space"]]}
+        out: dict[int, list[dict]] = {}
+        for step in range(1, max(values, default=0) + 1):
+            new: dict[tuple, list[str]] = {}
+            for (space, crossed, entered, passed), path in layer.items():
+                here_alley = space in track.alley_set
+                for nxt in track.next[space]:
+                    if nxt in occupied:
+                        continue
+                    there_alley = nxt in track.alley_set
+                    ent = entered
+                    if there_alley and not here_alley:
+                        if neutral or car["paid"]:
+                            continue
+                        ent = True
+                    elif here_alley and not there_alley and entered:
+                        continue  # a chariot that drives into the alley must stop there
+                    cr = crossed + (1 if track.crosses(space, nxt) else 0)
+                    pas = passed
+                    if nxt in track.gate and space not in track.gate:
+                        if must_wait and car["crossings"] + cr == 2:
+                            continue  # lap 2, entrance blocked: wait for it to clear
+                        pas = car["crossings"] + cr
+                    key = (nxt, cr, ent, pas)
+                    if key not in new:
+                        new[key] = path + [nxt]
+            layer = new
+            if step in values:
+                seen: set[str] = set()
+                ends = []
+                for (space, cr, ent, pas), path in layer.items():
+                    if space in seen:
+                        continue
+                    seen.add(space)
+                    ends.append({"to": space, "path": path, "crossed": cr, "enters_alley": ent,
+                                 "gate_lap": pas})
+                out[step] = ends
+        return out
+
+    def choices(self, state: dict, c: int) -> list[dict]:
+        """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
+        that reach it and their paths. Empty when it cannot move."""
+        race = state["race"]
+        car = race["cars"][c]
+        if state["over"] or car["status"] != "racing":
+            return []
+        values = {card_value(x) for x in car["hand"]}
+        if 6 in values and not self._six_allowed(state, c, [card_value(x) for x in car["hand"]]):
+            values.discard(6)
+        return self._number(state, c, self._paths(state, c, values))
+
+    def _number(self, state: dict, c: int, paths: dict[int, list[dict]]) -> list[dict]:
+        track = self.track(state)
+        car = state["race"]["cars"][c]
+        by_space: dict[str, dict] = {}
+        for value in sorted(paths):
+            for end in paths[value]:
+                crossings = car["crossings"] + end["crossed"]
+                entry = by_space.setdefault(end["to"], {
+                    "to": end["to"], "moves": [],
+                    "remaining": track.remaining(end["to"], crossings) if crossings <= LAPS else 0,
+                    "lap": min(LAPS, max(1, crossings)),
+                    "finishes": crossings > LAPS,
+                    "enters_alley": end["enters_alley"] and not car["paid"],
+                    "misses_alley": (state["chariots"][c]["owner"] is not None and not car["paid"]
+                                     and end["gate_lap"] == 2),
+                })
+                entry["moves"].append({"card": value, "path": end["path"]})
+        lane = {sid: track.spaces[sid]["lane"] for sid in by_space}
+        ordered = sorted(by_space.values(), key=lambda e: (-e["remaining"], lane[e["to"]], e["to"]))
+        for i, e in enumerate(ordered):
+            e["n"] = i + 1
+        return ordered
+
+    def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
+                 auto: bool = False, card_id: str | None = None) -> None:
+        race = state["race"]
+        track = self.track(state)
+        car = race["cars"][c]
+        owner = state["chariots"][c]["owner"]
+        if card_id is None:
+            card_id = next(x for x in car["hand"] if card_value(x) == value)
+            car["hand"].remove(card_id)
+        car["played"].append(value)
+        before_gate_lap2 = False
+        wrath = finished = False
+        for a, b in zip(path, path[1:]):
+            if track.crosses(a, b):
+                car["crossings"] += 1
+                if car["crossings"] == LAPS and owner is not None and not car["paid"]:
+                    wrath = True
+                elif car["crossings"] > LAPS:
+                    finished = True
+            if (b in track.gate and a not in track.gate and car["crossings"] == 2 and not car["paid"]
+                    and owner is not None):
+                before_gate_lap2 = True
+        car["space"] = path[-1]
+        race["moves"] += 1
+        race["idle"] = 0
+        lap = min(LAPS, max(1, car["crossings"]))
+        events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": path[0],
+                       "to": path[-1], "path": path, "lap": lap, "auto": auto})
+        race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
+        crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
+        if crossed and 2 <= car["crossings"] <= LAPS and not wrath:
+            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": car["crossings"]})
+        if path[-1] in track.alley_set and not car["paid"] and owner is not None:
+            car["paid"] = True
+            events.append({"type": "ave_caesar", "chariot": c, "seat": owner})
+        elif before_gate_lap2 and not wrath:
+            events.append({"type": "alley_missed", "chariot": c, "seat": owner})
+        if wrath:
+            self._take_off(state, c, "disqualified")
+            events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath"})
+        elif finished:
+            car["status"] = "finished"
+            car["space"] = None
+            car["left"] = 0
+            race["finish"].append(c)
+            place = laurels = None
+            if owner is not None:
+                place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
+                laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
+            events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
+        if car["status"] == "racing":
+            if owner is not None and car["deck"]:
+                car["hand"].append(car["deck"].pop())
+            if not car["hand"] and not car["deck"]:
+                self._take_off(state, c, "removed")
+                events.append({"type": "out_of_cards", "chariot": c, "seat": owner})
+
+    def _take_off(self, state: dict, c: int, status: str) -> None:
+        car = state["race"]["cars"][c]
+        car["left"] = self.remaining(state, c)
+        car["space"] = None
+        car["status"] = status
+
+    # ------------------------------------------------------------------ turn flow
+    def _advance(self, state: dict, events: list[dict], advance_first: bool) -> None:
+        """Move the turn on to the next chariot that has a decision to make, playing neutral chariots and
+        skipping blocked ones on the way; ends races and the game."""
+        step = advance_first
+        while True:
+            race = state["race"]
+            cars = race["cars"]
+            if not any(car["status"] == "racing" and state["chariots"][c]["owner"] is not None
+                       for c, car in enumerate(cars)):
+                self._end_race(state, events)  # starts the next race (and its first turns) if any
+                return
+            racing = [c for c, car in enumerate(cars) if car["status"] == "racing"]
+            if race["idle"] >= len(racing):
+                # a whole round without any change: nothing can ever move again
+                for c in racing:
+                    self._take_off(state, c, "stopped")
+                events.append({"type": "race_stalled", "chariots": racing})
+                continue
+            if step:
+                race["turn"] = (race["turn"] + 1) % len(race["order"])
+            step = True
+            c = race["order"][race["turn"]]
+            if cars[c]["status"] != "racing":
+                continue
+            if state["chariots"][c]["owner"] is None:
+                self._neutral_turn(state, c, events)
+                continue
+            if self.choices(state, c):
+                return
+            reason = self._skip_reason(state, c)
+            race["idle"] += 1
+            race["last"].append({"kind": "skip", "chariot": c, "reason": reason})
+            events.append({"type": "skipped", "chariot": c, "seat": state["chariots"][c]["owner"],
+                           "reason": reason, "card": None})
+
+    def _skip_reason(self, state: dict, c: int) -> str:
+        """Why an owned chariot cannot move: 'leader_six', 'alley_wait' or 'blocked'."""
+        car = state["race"]["cars"][c]
+        values = {card_value(x) for x in car["hand"]}
+        if 6 in values and self._paths(state, c, {6}).get(6):
+            return "leader_six"
+        if any(self._paths(state, c, values - {6}, wait=False).values()):
+            return "alley_wait"
+        return "blocked"
+
+    def _neutral_turn(self, state: dict, c: int, events: list[dict]) -> None:
+        """The neutral chariot rule: turn the top card and play it if possible, in its own interest."""
+        race = state["race"]
+        car = race["cars"][c]
+        if not self._paths(state, c, {1}).get(1):
+            race["idle"] += 1  # fully blocked: no card is turned
+            race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
+            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
+            return
+        if not car["deck"]:
+            race["idle"] = 0
+            self._take_off(state, c, "removed")
+            events.append({"type": "out_of_cards", "chariot": c, "seat": None})
+            return
+        card_id = car["deck"].pop()
+        value = card_value(card_id)
+        ends = []
+        reason = "blocked"
+        if value == 6 and not self._six_allowed(state, c, None):
+            reason = "leader_six"
+        else:
+            ends = self._paths(state, c, {value}).get(value, [])
+        race["idle"] = 0
+        if not ends:
+            car["played"].append(value)
+            race["last"].append({"kind": "skip", "chariot": c, "reason": reason, "card": value})
+            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": reason, "card": value})
+            if not car["deck"]:
+                self._take_off(state, c, "removed")
+                events.append({"type": "out_of_cards", "chariot": c, "seat": None})
+            return
+        best = self.neutral_destination(state, c, value, ends)
+        self._do_move(state, c, value, best["path"], events, auto=True, card_id=card_id)
+
+    def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
+        """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
+        most players' chariots (a forward neighbour of theirs), then the inner lane, then the space id."""
+        track = self.track(state)
+        race = state["race"]
+        car = race["cars"][c]
+        fronts = [track.next[o["space"]] for x, o in enumerate(race["cars"])
+                  if x != c and o["status"] == "racing" and state["chariots"][x]["owner"] is not None]
+
+        def key(end):
+            crossings = car["crossings"] + end["crossed"]
+            rem = track.remaining(end["to"], crossings) if crossings <= LAPS else -1
+            blocks = sum(1 for f in fronts if end["to"] in f)
+            return (rem, -blocks, track.spaces[end["to"]]["lane"], end["to"])
+
+        return min(ends, key=key)
+
+    # ------------------------------------------------------------------ race and game end
+    def _end_race(self, state: dict, events: list[dict]) -> None:
+        race = state["race"]
+        n = len(state["chariots"])
+        owned = [c for c in range(n) if state["chariots"][c]["owner"] is not None]
+        finishers = [c for c in race["finish"] if c in owned]
+        rest = sorted((c for c in owned if c not in finishers),
+                      key=lambda c: (self.remaining(state, c), c))
+        ranking = finishers + rest
+        gained = [0] * n
+        for i, c in enumerate(finishers):
+            gained[c] = LAURELS[i] if i < len(LAURELS) else 0
+            state["laurels"][c] += gained[c]
+        record = {"race": race["no"], "track": race["track"], "direction": race["direction"],
+                  "ranking": ranking, "laurels": gained, "status": [car["status"] for car in race["cars"]]}
+        state["history"].append(record)
+        events.append({"type": "race_over", "race": race["no"], "ranking": ranking, "laurels": gained,
+                       "totals": self._seat_scores(state)})
+        if race["no"] < state["options"]["races"]:
+            self._start_race(state, events)
+            return
+        state["over"] = True
+        result = self.result(state)
+        events.append({"type": "game_over", "places": result["places"], "scores": result["scores"]})
+
+    def _seat_scores(self, state: dict) -> list[int]:
+        scores = [0] * state["num_players"]
+        for c, ch in enumerate(state["chariots"]):
+            if ch["owner"] is not None:
+                scores[ch["owner"]] += state["laurels"][c]
+        return scores
+
+    def result(self, state: dict) -> dict | None:
+        if not state["over"]:
+            return None
+        scores = self._seat_scores(state)
+        places = [1 + sum(1 for other in scores if other > s) for s in scores]
+        return {"places": places, "scores": scores,
+                "reason": "race" if state["options"]["races"] == 1 else "championship",
+                "laurels": list(state["laurels"]), "races": [dict(r) for r in state["history"]]}
+
+    # ------------------------------------------------------------------ views and persistence
+    def view(self, state: dict, seat: int | None) -> dict:
+        race = state["race"]
+        track = self.track(state)
+        to_act = self.to_act(state)
+        leaders = set(self.leaders(state)) if not state["over"] else set()
+        chariots = []
+        for c, ch in enumerate(state["chariots"]):
+            car = race["cars"][c]
+            racing = car["status"] == "racing"
+            place = None
+            if c in race["finish"] and ch["owner"] is not None:
+                place = [x for x in race["finish"] if state["chariots"][x]["owner"] is not None].index(c) + 1
+            chariots.append({
+                "id": c, "label": ch["label"], "owner": ch["owner"], "neutral": ch["owner"] is None,
+                "space": car["space"], "crossings": car["crossings"],
+                "lap": min(LAPS, max(1, car["crossings"])), "paid": car["paid"], "status": car["status"],
+                "remaining": self.remaining(state, c) if racing else car["left"],
+                "hand_size": len(car["hand"]), "deck_size": len(car["deck"]),
+                "cards_left": len(car["hand"]) + len(car["deck"]),
+                "played": list(car["played"]), "start": ROMAN[race["grid"].index(c)],
+                "place": place, "leader": c in leaders, "laurels": state["laurels"][c],
+            })
+        scores = self._seat_scores(state)
+        view = {
+            "game": self.key, "seat": seat, "to_act": to_act, "num_players": state["num_players"],
+            "options": dict(state["options"]), "race": race["no"], "races": state["options"]["races"],
+            "track": race["track"], "track_title": track.title, "direction": race["direction"],
+            "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
+            "grid": list(race["grid"]), "finish": list(race["finish"]), "reveal": json.loads(json.dumps(race["reveal"])),
+            "last": json.loads(json.dumps(race["last"])),
+            "standings": [{"seat": s, "laurels": scores[s],
+                           "place": 1 + sum(1 for o in scores if o > scores[s])} for s in range(state["num_players"])],
+            "history": json.loads(json.dumps(state["history"])), "over": state["over"],
+        }
+        if seat is not None:
+            view["hands"] = [{"chariot": c, "cards": [{"id": x, "value": card_value(x)} for x in race["cars"][c]["hand"]]}
+                             for c, ch in enumerate(state["chariots"]) if ch["owner"] == seat
+                             and race["cars"][c]["status"] == "racing"]
+            if seat in to_act:
+                c = self.current_chariot(state)
+                view["legal"] = self.legal_actions(state, seat)
+                view["choices"] = self.choices(state, c)
+        return view
+
+    def to_json(self, state: dict) -> dict:
+        return json.loads(json.dumps(state))
+
+    def from_json(self, data: dict) -> dict:
+        if data.get("rules_version") != self.rules_version:
+            raise ValueError(f"Ave Caesar state of rules version {data.get('rules_version')} cannot be loaded.")
+        return json.loads(json.dumps(data))
+
+    def secrets(self, state: dict, seat: int | None) -> set[str]:
+        cars = state["race"]["cars"]
+        if seat is None:
+            return {x for car in cars for x in car["deck"]}
+        return {x for c, car in enumerate(cars) if state["chariots"][c]["owner"] == seat for x in car["hand"]}
+
+    # ------------------------------------------------------------------ test configuration
+    def conformance_configs(self) -> list[tuple[int, dict]]:
+        return [
+            (2, {}),  # 2 players x 3 chariots
+            (3, {}),  # 3 players x 2 chariots
+            (6, {}),
+            (2, {"neutral_chariots": True, "chariots_per_player": 2}),
+            (2, {"chariots_per_player": 1, "races": 2, "turn_order": "previous_results"}),
+        ]
+
+    def max_playout_steps(self) -> int:
+        return 6 * 24 * 4 + 10

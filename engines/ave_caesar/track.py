@@ -1,0 +1,101 @@
+"""Ave Caesar tracks: loaded from ``data/ave_caesar/track_<x>.json`` and indexed per race direction.
+
+A track is a directed graph of spaces (links point clockwise; counter-clockwise races use them reversed), a
+finish line (the set of links between its two columns), two start grids, Caesar's alley with its access space
+and its gate (the main-track column just beyond the alley mouth), bottleneck spaces and drawing data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "ave_caesar"
+DIRECTIONS = ("cw", "ccw")
+TRACK_NAMES = ("A", "B")
+
+
+class Track:
+    """One track in one direction: adjacency, line crossings, distances to the line."""
+
+    def __init__(self, data: dict, direction: str) -> None:
+        if direction not in DIRECTIONS:
+            raise ValueError(f"unknown direction {direction!r}")
+        self.data = data
+        self.name: str = data["name"]
+        self.title: str = data["title"]
+        self.direction = direction
+        self.route: int = data["route"]
+        self.curve_penalty: int = data["curve_penalty"]
+        self.spaces: dict[str, dict] = {sp["id"]: sp for sp in data["spaces"]}
+        self.order: list[str] = [sp["id"] for sp in data["spaces"]]
+        rank = {sid: i for i, sid in enumerate(self.order)}
+        cw = {sid: list(sp["next"]) for sid, sp in self.spaces.items()}
+        if direction == "cw":
+            self.next = cw
+        else:
+            rev: dict[str, list[str]] = {sid: [] for sid in self.order}
+            for sid in self.order:
+                for n in cw[sid]:
+                    rev[n].append(sid)
+            # straight ahead first, then the diagonals: same preference as clockwise
+            for sid, lst in rev.items():
+                lane = self.spaces[sid]["lane"]
+                lst.sort(key=lambda n, lane=lane: (self.spaces[n]["lane"] != lane, rank[n]))
+            self.next = rev
+        self.prev: dict[str, list[str]] = {sid: [] for sid in self.order}
+        for sid in self.order:
+            for n in self.next[sid]:
+                self.prev[n].append(sid)
+        before, after = set(data["line"]["before"]), set(data["line"]["after"])
+        self._line_from, self._line_to = (before, after) if direction == "cw" else (after, before)
+        self.start: list[str] = list(data["start"][direction])
+        alley = data["alley"]
+        self.alley: list[str] = list(alley["spaces"]) if direction == "cw" else list(reversed(alley["spaces"]))
+        self.alley_set = frozenset(self.alley)
+        self.alley_access: str = alley["access"][direction]
+        self.alley_entry: str = self.alley[0]
+        self.gate = frozenset(alley["gate"][direction])
+        self.bottlenecks = frozenset(data["bottlenecks"])
+        self.to_line = self._distances_to_line()
+        self.lap = min(self.to_line[s] for s in self._line_to)
+
+    def crosses(self, a: str, b: str) -> bool:
+        """Does the step a -> b cross the finish line (in this direction)?"""
+        return a in self._line_from and b in self._line_to
+
+    def _distances_to_line(self) -> dict[str, int]:
+        """Fewest steps from each space until the step that crosses the line (inclusive)."""
+        dist: dict[str, int] = {}
+        queue: deque[str] = deque()
+        for a in self._line_from:
+            if any(self.crosses(a, b) for b in self.next[a]):
+                dist[a] = 1
+                queue.append(a)
+        while queue:
+            cur = queue.popleft()
+            for p in self.prev[cur]:
+                if p not in dist and not self.crosses(p, cur):
+                    dist[p] = dist[cur] + 1
+                    queue.append(p)
+        return dist
+
+    def remaining(self, space: str, crossings: int, laps: int = 3) -> int:
+        """Shortest distance to the finish from ``space`` after ``crossings`` line crossings (the start grid
+        lies behind the line: the first crossing starts lap 1, the fourth ends lap 3)."""
+        return self.to_line[space] + max(0, laps - crossings) * self.lap
+
+
+@lru_cache(maxsize=8)
+def load_data(name: str) -> dict:
+    if name not in TRACK_NAMES:
+        raise ValueError(f"unknown track {name!r}")
+    return json.loads((DATA / f"track_{name.lower()}.json").read_text())
+
+
+@lru_cache(maxsize=8)
+def get_track(name: str, direction: str = "cw") -> Track:
+    """The (cached, read-only) track ``name`` raced in ``direction``."""
+    return Track(load_data(name), direction)
