@@ -38,7 +38,8 @@ class Mover:
         player = state["players"][seat]
         self.free_avail = leader and not player["free_used"]
         self.escape = bool(state["options"]["leader_escape"])
-        self.leaders = {p["leader"]: s for s, p in enumerate(state["players"]) if p["leader"] not in (None, OFF)}
+        self.enemy_leader_fields = {p["leader"] for s, p in enumerate(state["players"])
+                                    if s != seat and p["leader"] not in (None, OFF)}
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
@@ -57,7 +58,7 @@ class Mover:
             return True
         # optional rule: the leader may slip away from beside one ordinary ("egyszerű") enemy figure
         if self.escape and self.leader and self.enemies(field) == 1:
-            return self.leaders.get(field, self.seat) == self.seat
+            return field not in self.enemy_leader_fields
         return False
 
     def can_enter(self, field: str) -> bool:

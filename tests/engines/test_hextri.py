@@ -291,6 +291,9 @@ def test_leader_escape_option(escape, enemy_is_leader, enemies, can):
         leader1 = "H-D4"
     s = position({0: {"H-D4": 1}, 1: on1}, {0: "H-D4", 1: leader1}, options={"leader_escape": escape})
     assert bool(moves_of(s, 0, "H-D4", leader=True)) is can
+    # the same with the seats swapped (the escaping leader sits after his enemy)
+    s = position({1: {"H-D4": 1}, 0: on1}, {1: "H-D4", 0: leader1}, options={"leader_escape": escape}, turn=1)
+    assert bool(moves_of(s, 1, "H-D4", leader=True)) is can
 
 
 # ------------------------------------------------------------------ turns
