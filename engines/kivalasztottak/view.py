@@ -1,0 +1,129 @@
+"""What one seat may see of a Kiválasztottak game: the only place hidden information is stripped.
+
+Hidden: hands (counts only), the Future (counts only), face-down tower levels and obstacles of the other
+player (shown as face-down placeholders), mulligan set-asides. Everything else is public.
+"""
+
+from __future__ import annotations
+
+from . import state as S
+from .cards import card_defs, deck_file
+
+
+def _card(state: dict, cid: str, viewer: int | None) -> dict:
+    """A card as the viewer may see it."""
+    c = state["cards"][cid]
+    d = card_defs()[c["k"]]
+    if not c["up"] and viewer != c["owner"]:
+        return {"hidden": True, "owner": c["owner"], "type": d["type"] if d["type"] == "tower" else "obstacle"}
+    out = {"id": cid, "key": d["key"], "name": d["name_en"], "name_hu": d["name_hu"], "type": d["type"],
+           "owner": c["owner"], "ctrl": c["ctrl"], "face_up": c["up"], "text": d.get("text_en", ""),
+           "text_hu": d.get("text_hu", ""), "named": d["named"]}
+    if d.get("mp") is not None and d["type"] not in ("tower", "building", "ally"):
+        out["mp"] = d.get("mp", 0)
+    t = d["type"]
+    if t == "adventurer":
+        out.update({"state": c["state"], "dmg": c["dmg"], "level": S.level(state, cid),
+                    "base_level": S.base_level(state, cid), "phys": S.attr(state, cid, "phys"),
+                    "astral": S.attr(state, cid, "astral"), "mental": S.attr(state, cid, "mental"),
+                    "threshold": S.threshold(state, cid), "caste": d["caste"], "subcaste": d["subcaste"],
+                    "skills": d["skills"], "traits": d["traits"], "token": bool(d.get("token")),
+                    "worn": [_card(state, w, viewer) for w in c.get("worn", ())], "wards": len(c.get("wards", ()))})
+    elif t == "tower":
+        out.update({"wall": d["wall"], "obstacles": d["obstacles"]})
+    elif t == "quest":
+        out.update({"dp": d["dp"], "location": d["location"], "obstacles": d["obstacles"],
+                    "conditions": [cd["text"] for cd in d["conditions"]]})
+    elif t == "building":
+        out.update({"dp": d["dp"], "location": d["location"], "obstacles": d["obstacles"],
+                    "condition": d["condition"]["text"]})
+    elif t == "ally":
+        out.update({"szp": c.get("szp", 0), "condition": d["condition"]["text"]})
+    elif t == "omen":
+        out.update({"op": c.get("op", 0)})
+    elif t == "obstacle":
+        out.update({"kind": d["kind"], "animate": bool(d.get("animate"))})
+        if d["kind"] == "beast":
+            out.update({"number": d["number"], "attack": d["attack"], "damage": d["damage"]})
+    elif t in ("action", "event"):
+        out.update({"duration": d["duration"], "phase": d.get("phase", "row")})
+        if t == "action":
+            out.update({"action_type": d["action_type"], "subtype": d.get("subtype")})
+            if d.get("attack"):
+                out.update({"range": d["attack"]["range"], "damage": d["attack"]["damage"]})
+    if c.get("att"):
+        out["attached"] = [_card(state, a, viewer) for a in c["att"]]
+    return out
+
+
+def _thread_item(state: dict, it: dict, viewer: int | None) -> dict:
+    c = state["cards"][it["card"]]
+    d = card_defs()[c["k"]]
+    hidden = it.get("hidden") and viewer != it["seat"]
+    out = {"uid": it["uid"], "kind": it["kind"], "seat": it["seat"], "targets": list(it["labels"])}
+    if hidden:
+        out.update({"name": "face-down obstacle", "hidden": True})
+    else:
+        out.update({"card": it["card"], "name": d["name_en"], "name_hu": d["name_hu"]})
+        if it["kind"] in ("ability", "trigger"):
+            ab = d["abilities"][it["ab"]]
+            out["ability"] = it["ab"]
+            out["text"] = d.get("text_en", "")
+            out["on"] = ab.get("on")
+    if it.get("by"):
+        out["by"] = it["by"]
+    return out
+
+
+def build_view(engine, state: dict, seat: int | None) -> dict:
+    decks = deck_file()["decks"]
+    players = []
+    for s in range(2):
+        p = state["p"][s]
+        players.append({
+            "seat": s, "deck": p["deck"], "deck_name": decks[p["deck"]]["name_en"],
+            "deck_name_hu": decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
+            "hand_count": len(p["hand"]), "future_count": len(p["future"]),
+            "past": [_card(state, c, seat) for c in p["past"]],
+            "depth": [_card(state, c, seat) for c in p["depth"]],
+            "past_count": len(p["past"]), "depth_count": len(p["depth"]),
+            "towers": [_card(state, c, seat) for c in p["towers"]],
+            "row": [_card(state, c, seat) for c in p["row"]],
+            "team": [_card(state, c, seat) for c in p["team"]],
+            "store": [_card(state, c, seat) for c in p["store"]],
+            "quests": [_card(state, c, seat) for c in p["quests"]],
+            "solved": [_card(state, c, seat) for c in p["solved"]],
+            "buildings": [_card(state, c, seat) for c in p["buildings"]],
+            "allies": [_card(state, c, seat) for c in p["allies"]],
+            "events": [_card(state, c, seat) for c in p["events"]],
+            "omen": [_card(state, c, seat) for c in p["omen"]],
+            "mulligans": p["mulligans"],
+        })
+    m = state["maneuver"]
+    man = None
+    if m is not None:
+        man = {"kind": m["kind"], "initiator": m["init"], "step": m["step"],
+               "target": engine._pub(state, m["target"]) if m["target"] else None,
+               "front": list(m["front"]), "combat_round": m["round"], "combat": m["combat"],
+               "winner": m["winner"], "solver": m["solver"]}
+        if m["kind"] == "siege" and m["target"] and state["cards"][m["target"]]["up"]:
+            man["wall"] = S.cdef(state, m["target"])["wall"]
+    to_act = engine.to_act(state)
+    out = {
+        "game": "kivalasztottak", "seat": seat, "to_act": to_act, "round": state["round"], "stage": state["stage"],
+        "first": state["first"], "active": S.active(state), "prio": state["prio"], "passes": state["passes"],
+        "players": players,
+        "thread": None if state["thread"] is None else [_thread_item(state, it, seat) for it in state["thread"]],
+        "maneuver": man,
+        "pending": [{"kind": d["kind"], "seat": d["seat"]} for d in state["pending"]],
+        "last": list(state["last"]),
+        "result": state["result"],
+    }
+    if seat is not None:
+        out["hand"] = [_card(state, c, seat) for c in state["p"][seat]["hand"]]
+        if seat in to_act:
+            out["legal"] = engine.legal_actions(state, seat)
+            out["can_act"] = any(a["type"] != "pass" for a in out["legal"])
+        else:
+            out["can_act"] = False
+    return out
