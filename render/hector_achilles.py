@@ -10,6 +10,7 @@ sprites so a picture takes a few milliseconds.
 
 from __future__ import annotations
 
+import io
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +48,12 @@ ACHAEAN_PANEL = (232, 222, 198)
 TROJAN_PANEL = (214, 222, 232)
 HIGHLIGHT = (255, 214, 0)
 
+_OWN_COLOURS = [*ARMY.values(), *ARMY_DARK.values(), TABLE, TABLE_LINE, CARD_BACK, CARD_BACK_LINE, HERO_FRAME,
+                HERO_BG, GOLD, SHAME, ACHAEAN_PANEL, TROJAN_PANEL]
+# kit's own named colours that these pictures use (their values are fixed by the kit)
+_KIT_NAMES = ("ink", "paper", "panel", "panel_dark", "white", "grey", "light_grey", "dark_grey", "gold",
+              "highlight", "danger", "ok", "black")
+
 kit.register_colours({f"ha_{k}": v for k, v in ARMY.items()})
 kit.register_colours({f"ha_{k}_dark": v for k, v in ARMY_DARK.items()})
 kit.register_colours({"ha_table": TABLE, "ha_table_line": TABLE_LINE, "ha_back": CARD_BACK,
@@ -64,6 +71,41 @@ TILE = 124
 
 def colour_name(key: str) -> str:
     return _COLOURS[key]["en"].capitalize()
+
+
+# ------------------------------------------------------------------------------------------------ encoding
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """This game's fixed 256-colour palette: its own colours, the kit colours it uses, a colour cube and
+    greys. The kit's shared palette grows with every game's registered colours, which would change these
+    pictures' bytes (and break their snapshots) whenever another game's renderer is added."""
+    colours: list[tuple[int, int, int]] = []
+    for c in [*(kit.rgb(n) for n in _KIT_NAMES), *_OWN_COLOURS]:
+        if c not in colours:
+            colours.append(c)
+    steps = (0, 51, 102, 153, 204, 255)
+    for r in steps:
+        for g in steps:
+            for b in steps:
+                if (r, g, b) not in colours:
+                    colours.append((r, g, b))
+    grey = 8
+    while len(colours) < 256 and grey <= 255:
+        if (grey, grey, grey) not in colours:
+            colours.append((grey, grey, grey))
+        grey += 17
+    flat = [v for c in colours[:256] for v in c]
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + [0] * (768 - len(flat)))
+    return pal
+
+
+def _encode(img: Image.Image) -> bytes:
+    """Like ``kit.encode`` (quantise without dithering, PNG level 3) but with this game's own palette."""
+    out = io.BytesIO()
+    img.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
+    return out.getvalue()
 
 
 # ------------------------------------------------------------------------------------------------ cached text
@@ -484,6 +526,11 @@ def describe(event: dict) -> str | None:
         return f"Fate tile laid: Achaeans {colour_name(a)}, Trojans {colour_name(b)}"
     if t == "passed":
         return f"{who} had no troop to play"
+    if t == "battle_started":
+        return f"Battle {event['battle']} begins: the {SIDE_NAMES[event['attacker']]} attack"
+    if t == "active_decks":
+        a, b = ("home" if d == "home" else f"deck {d}" for d in event["decks"])
+        return f"Both armies fight from {a}" if a == b else f"Achaeans fight from {a}, Trojans from {b}"
     if t == "hero_in_danger":
         return f"{who} may spend a favour token to save {event['hero']['name']}"
     return None
@@ -568,7 +615,7 @@ def render_public(view: dict) -> bytes:
     if view.get("called_deck") and not showing_last:
         deck = "home" if view["called_deck"] == "home" else view["called_deck"]
         _text(img, (W - 16, 764), f"Battle deck: {deck}", 18, bold=True, anchor="rm", bg="panel")
-    return kit.encode(img)
+    return _encode(img)
 
 
 def render_private(view: dict) -> bytes | None:
@@ -578,7 +625,10 @@ def render_private(view: dict) -> bytes | None:
     seat = view["seat"]
     scale = 1.5
     cw, ch = int(CARD_W * scale), int(CARD_H * scale)
-    img, d = kit.canvas(W, ch + 160, "paper")
+    cards = [("troop", c) for c in view["hand"]]
+    if view.get("hand_hero"):
+        cards.append(("hero", view["hand_hero"]))
+    img, d = kit.canvas(W, ch + 160 if cards else 150, "paper")
     d.rectangle((0, 0, W, 54), fill=kit.rgb("ink"))
     _text(img, (16, 27), f"Your hand · {SIDE_NAMES[seat]}", 24, bold=True, fill="white", bg="ink", anchor="lm")
     dec = view.get("decision")
@@ -601,9 +651,6 @@ def render_private(view: dict) -> bytes | None:
             x += 34 + kit.text_width(text, 20, True) + 24
     else:
         _text(img, (16, y), "Scoring colours: the fate tile is not laid yet", 20, bold=True, anchor="lm")
-    cards = [("troop", c) for c in view["hand"]]
-    if view.get("hand_hero"):
-        cards.append(("hero", view["hand_hero"]))
     x, top = 24, 106
     for kind, c in cards:
         if kind == "troop":
@@ -616,5 +663,5 @@ def render_private(view: dict) -> bytes | None:
                   anchor="mm")
         x += cw + 40
     if not cards:
-        _text(img, (24, top + 60), "No cards in hand.", 22, bold=True)
-    return kit.encode(img)
+        _text(img, (16, 120), "No cards in hand: both hands are drawn once the fate tile is laid.", 20, anchor="lm")
+    return _encode(img)
