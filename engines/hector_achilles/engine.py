@@ -12,7 +12,9 @@ Decisions the rulebook leaves open (all documented where they are implemented):
 
 * A turned-up hero's own value never counts; a played hero always counts its value (its colour scores).
 * Retreat shame losses are taken before the retreating player's hand goes back to his active deck, so the
-  book's "he keeps the cards in his hand" holds (the book: top of the active deck, then the home deck).
+  book's "he keeps the cards in his hand" holds. The digest calls "active deck first, then the home deck"
+  a decision, but the original rulebook (5.4) says exactly that; the top cards are taken.
+* A retreat reveals no hero still in hand (the book reveals heroes only at the victory check).
 * Swapped-out troops are discarded face down (hidden): bluffing is central to the game.
 * A player without a troop card in hand (only possible with nearly empty decks) ends his individual round
   with ``pass``; an army with no troop card left anywhere loses the game at the closing (``no_troops``).

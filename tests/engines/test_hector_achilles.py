@@ -432,3 +432,24 @@ def test_fate_strength_counts_tokens_and_hero_and_ignores_colours():
     events = act(state, 1, {"type": "play", "card": HAND1[2]})
     # Achaeans: purple 2 + (red 1 covered) + blue 3+1 + Menelaos 3 = 9; Trojans 2 + 3 + 1 = 6
     assert event(events, "fate_phase")["totals"] == [9, 6]
+
+
+def test_illegal_actions_explain_themselves_and_change_nothing():
+    state = _round_one()
+    before = ENGINE.to_json(state)
+    cases = [
+        (1, {"type": "play", "card": HAND1[0]}, "not your turn"),
+        (0, {"type": "take_vanguard", "deck": "1"}, "battle is under way"),
+        (0, {"type": "rotate_fate", "direction": "cw"}, "battle is under way"),
+        (0, {"type": "charge"}, "not an action of Hector and Achilles"),
+        (0, {"type": "swap_card", "card": HAND1[0]}, "not in your hand"),
+    ]
+    for seat, action, message in cases:
+        with pytest.raises(IllegalAction, match=message):
+            act(state, seat, action)
+    assert ENGINE.to_json(state) == before
+    fresh = new()
+    with pytest.raises(IllegalAction, match="First take your vanguard"):
+        act(fresh, 0, {"type": "play", "card": HAND0[0]})
+    with pytest.raises(IllegalAction, match="decks are 1, 2, 3 and home"):
+        act(fresh, 0, {"type": "take_vanguard", "deck": "4"})
