@@ -9,6 +9,8 @@ panel per player: leader's field or OUT, figures on the board, waiting off the b
 which round), usable mana and whether the leader's free step is left.
 
 ``render_private(view)`` returns None: HEX-TRI has perfect information, the public picture shows all.
+``render_moves(view, origin, leader)`` is an extra for the UI: the board with one figure's reachable fields
+and their mana cost outlined.
 
 The board scales with the radius (the HEX circumradius is fixed in pixels) so labels keep their size: about
 1100 px wide at radius 3, 1600 px at radius 5. The empty board with names is a cached layer.
@@ -183,6 +185,45 @@ def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
 
 def render_public(view: dict) -> bytes:
     """The board and the players' panel, for everyone."""
+    return _encode(_draw_public(view)[0])
+
+
+def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
+    """The public board with one figure's options: its field outlined, and every field it can reach this go
+    (from ``view["legal"]``, so the viewer must be the seat to act) outlined with the mana it costs.
+
+    An extra for the UI's "choose a destination" step; ``origin`` is a field name or ``"off"``.
+    """
+    img, draw, b, ox, oy = _draw_public(view)
+    options = [a for a in view.get("legal", []) if a["type"] == "move" and a["from"] == origin
+               and a["leader"] == leader]
+    for a in options:
+        pts = [_px(ox, oy, p) for p in b.polygon[a["to"]]]
+        draw.line(pts + [pts[0]], fill=kit.rgb("ink"), width=6)
+        draw.line(pts + [pts[0]], fill=kit.rgb("highlight"), width=3)
+    if origin != "off":
+        pts = [_px(ox, oy, p) for p in b.polygon[origin]]
+        draw.line(pts + [pts[0]], fill=kit.rgb("ink"), width=8)
+    for a in options:
+        cx, cy = _px(ox, oy, b.xy[a["to"]])
+        if b.kind[a["to"]] == "tri":
+            cy += _toward_base(b, a["to"], -8)
+        else:
+            # lower right, clear of the figures in the middle and the mana below them
+            cx, cy = cx + S * 0.5, cy + S * 0.3
+        label = f"{a['cost']}◆" if a["cost"] else "free"
+        w = kit.text_width(label, 16, bold=True) + 8
+        draw.rectangle((cx - w / 2, cy - 11, cx + w / 2, cy + 11), fill=kit.rgb("highlight"), outline=kit.rgb("ink"))
+        kit.text(draw, (cx, cy), label, size=16, bold=True, anchor="mm")
+    who = "leader" if leader else "figure"
+    where = "off the board" if origin == "off" else origin
+    title = f"{len(options)} destination(s) for the {who} {where}; label = mana"
+    draw.rectangle((0, HEADER - 8, img.width, HEADER + 20), fill=kit.rgb("highlight"))
+    kit.text(draw, (MARGIN, HEADER + 6), title, size=18, bold=True, anchor="lm")
+    return _encode(img)
+
+
+def _draw_public(view: dict):
     radius = view["radius"]
     n = view["num_players"]
     b, width, ox, oy, board_h = _geometry(radius)
@@ -255,7 +296,7 @@ def render_public(view: dict) -> bytes:
             _mana(draw, (cx - 18, cy + _toward_base(b, field, -12)), amount, size=6)
 
     _panel(draw, view, HEADER + board_h + LEGEND_H, width)
-    return _encode(img)
+    return img, draw, b, ox, oy
 
 
 def render_private(view: dict) -> bytes | None:

@@ -95,6 +95,14 @@ def test_the_picture_changes_with_the_position():
     assert R.render_public(E.view(s, None)) != before
 
 
+def test_moves_picture_snapshot():
+    s = _midgame()
+    view = E.view(s, 1)
+    png = R.render_moves(view, "H-F2")
+    assert png != R.render_public(view)
+    assert_snapshot("hextri-r3-moves", png)
+
+
 def test_private_picture_is_none():
     s = _midgame()
     assert R.render_private(E.view(s, 0)) is None
