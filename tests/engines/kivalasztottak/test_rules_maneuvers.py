@@ -216,10 +216,10 @@ def test_beast_attacks_number_times_victim_chosen_by_attacked_player_omen_adds_a
     atk = next(e for e in ev if e["type"] == "beast_attacks")
     assert atk["number"] == 3 and atk["attack"] == 6  # ATTACK 5 + 1 from the Blood Moon omen
     assert st["pending"][0] == {"kind": "beast_target", "seat": 0}
-    act(st, 0, {"type": "beast_target", "card": a2})
-    act(st, 0, {"type": "beast_target", "card": a2})
-    act(st, 0, {"type": "beast_target", "card": a1})
-    rolls = [e for e in st["last"] if e["type"] == "beast_roll"]
+    ev = act(st, 0, {"type": "beast_target", "card": a2})
+    ev += act(st, 0, {"type": "beast_target", "card": a2})
+    ev += act(st, 0, {"type": "beast_target", "card": a1})
+    rolls = [e for e in ev if e["type"] == "beast_roll"]
     assert len(rolls) == 3 and rolls[0]["hit"] and not rolls[1]["hit"]
     assert st["cards"][a2]["dmg"] == 1  # 6 <= 6 hit, 12 missed
 
