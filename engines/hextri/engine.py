@@ -19,6 +19,10 @@ Decisions where the rules are silent or the digest restates the original (``shar
   holders of the fields around his encircled group) win if their own leader still stands; if none does, play
   goes on. Two players, or "last_leader": the last player with a leader wins; leaders falling together draw.
 - Round limit (0 = none): the most figures on the board, then the most mana on one's peaceful fields wins.
+  A board on which nobody can move and nothing changes for two rounds ends the same way ("stalemate").
+- The first player of round 1 is drawn from the seed; it then passes one seat on each round.
+- Only the basic rules ("ALAP SZABÁLY"): the extension rules the original mentions (mana actions, other
+  starting set-ups, the luck-based variant "HEX-TRI Viadalok") are not in the rulebook text and not implemented.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from .moves import FREE, OFF, Mover, check, plan
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
 FIGURES = int(RULES["figures_per_player"])
+MANA_PER_LOSS = int(RULES["mana_per_removed_figure"])
 LETTERS = "ABCDEF"
 
 
@@ -554,7 +559,7 @@ class HexTriEngine(BaseEngine):
         p["on"][field] -= count
         if not p["on"][field]:
             del p["on"][field]
-        state["mana"][field] = state["mana"].get(field, 0) + count
+        state["mana"][field] = state["mana"].get(field, 0) + count * MANA_PER_LOSS
         ordinary = count - (1 if leader else 0)
         if leader:
             p["leader"] = None
@@ -573,7 +578,7 @@ class HexTriEngine(BaseEngine):
             p = state["players"][seat]
             left = sum(p["on"].values())
             for field, n in sorted(p["on"].items()):
-                state["mana"][field] = state["mana"].get(field, 0) + n
+                state["mana"][field] = state["mana"].get(field, 0) + n * MANA_PER_LOSS
             p["on"] = {}
             p["waiting"] = 0
             p["resting"] = []
