@@ -84,7 +84,7 @@ def _encode(img: Image.Image) -> bytes:
     return out.getvalue()
 
 PHASES = {"move": "Movement", "losses": "Battle losses", "over": "Game over"}
-REASONS = {"first_blood": "first blood", "last_leader": "last leader standing",
+REASONS = {"leader_down": "enemy leader down", "first_blood": "first blood", "last_leader": "last leader standing",
            "leaders_fell_together": "both leaders fell together", "round_limit": "round limit",
            "stalemate": "frozen board"}
 

@@ -651,7 +651,7 @@ class HexTriEngine(BaseEngine):
                     self._finish(state, events, "first_blood", winners)
                     return True
             if len(alive) <= 1:
-                reason = "leaders_fell_together" if not alive else "last_leader"
+                reason = "leaders_fell_together" if not alive else ("leader_down" if n == 2 else "last_leader")
                 self._finish(state, events, reason, alive)
                 return True
         limit = state["options"]["round_limit"]

@@ -405,7 +405,7 @@ def test_choosing_the_leader_as_a_loss_ends_a_two_player_game():
     events = E.apply(s, 0, {"type": "losses", "field": "H-D4", "leader": True})
     assert of_type(events, "eliminated")[0] == {"type": "eliminated", "seat": 0, "figures_removed": 3, "by": [1]}
     r = E.result(s)
-    assert r["places"] == [2, 1] and r["reason"] == "last_leader" and r["winners"] == [1]
+    assert r["places"] == [2, 1] and r["reason"] == "leader_down" and r["winners"] == [1]
     assert E.to_act(s) == []
     # the whole team left the board, 1 mana per figure: H-A1 had 2 (+1 produced), H-D4 got 4 + 1
     assert s["mana"]["H-A1"] == 3 and s["mana"]["H-D4"] == 5
