@@ -967,7 +967,7 @@ class KivalasztottakEngine(BaseEngine):
             for i, a in enumerate(state["cards"][loc].get("att", ())):
                 c = state["cards"][a]
                 if c["owner"] != seat and not c["up"] and S.cdef(state, a)["type"] == "obstacle":
-                    out.append(f"obstacle-{loc}-{i}")
+                    out.append(f"obstacle-{i}")  # the i-th card attached at the maneuver's location
             return out
         raise AssertionError(spec)
 
@@ -1147,8 +1147,8 @@ class KivalasztottakEngine(BaseEngine):
             item["tinc"] = [0]
             item["labels"] = [tg]
         elif tg.startswith("obstacle-"):
-            loc, idx = tg[len("obstacle-"):].rsplit("-", 1)
-            real = state["cards"][loc]["att"][int(idx)]
+            loc = state["maneuver"]["target"]
+            real = state["cards"][loc]["att"][int(tg[len("obstacle-"):])]
             item["targets"] = [real]
             item["tinc"] = [state["cards"][real]["inc"]]
             item["labels"] = [tg]

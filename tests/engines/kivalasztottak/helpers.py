@@ -86,3 +86,60 @@ def force_dice(st: dict, rolls: list[tuple[int, int]]) -> None:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def team(st: dict, seat: int, cards: list[str], done: bool = True) -> None:
+    for c in cards:
+        act(st, seat, {"type": "team_add", "card": c})
+    if done:
+        act(st, seat, {"type": "team_done"})
+
+
+def to_decision(st: dict, limit: int = 60) -> list[dict]:
+    """Pass through maneuver threads until somebody must decide (or a combat round waits, or it is over)."""
+    ev: list[dict] = []
+    for _ in range(limit):
+        if st["pending"] or st["maneuver"] is None or (st["maneuver"]["step"] == "rounds" and st["thread"] is None):
+            return ev
+        ev += pass_(st)
+    raise AssertionError("no decision reached")
+
+
+def until_step(st: dict, step: str, limit: int = 30) -> None:
+    """Pass until the maneuver's ``step`` has its thread open."""
+    for _ in range(limit):
+        m = st["maneuver"]
+        if m and m["step"] == step and st["thread"] is not None and not st["pending"]:
+            return
+        pass_(st)
+    raise AssertionError(f"step {step} not reached")
+
+
+def lowest(st: dict, seat: int, key: str) -> str:
+    """Put tower ``key`` at the bottom of ``seat``'s tower (the level a siege targets)."""
+    p = st["p"][seat]
+    tid = next(t for t in p["towers"] if st["cards"][t]["k"] == key)
+    p["towers"].remove(tid)
+    p["towers"].insert(0, tid)
+    return tid
+
+
+def combat(st: dict, a: list[str], b: list[str], front_a=None, front_b=None, tower: str = "karamszint") -> str:
+    """Seat 0 besieges seat 1 with team ``a``; seat 1 blocks with ``b``; ranks set; combat round 1 starts."""
+    tid = lowest(st, 1, tower)
+    act(st, 0, {"type": "maneuver", "kind": "siege"})
+    team(st, 0, a)
+    to_decision(st)
+    team(st, 1, b)
+    to_decision(st)
+    act(st, 0, {"type": "ranks", "front": front_a or a})
+    act(st, 1, {"type": "ranks", "front": front_b or b})
+    return tid
+
+
+def give_prio(st: dict, seat: int, limit: int = 6) -> None:
+    for _ in range(limit):
+        if who(st) == seat:
+            return
+        pass_(st)
+    raise AssertionError("no priority")
