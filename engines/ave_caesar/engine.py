@@ -618,7 +618,7 @@ class AveCaesarEngine(BaseEngine):
             "options": dict(state["options"]), "race": race["no"], "races": state["options"]["races"],
             "track": race["track"], "track_title": track.title, "direction": race["direction"],
             "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
-            "grid": list(race["grid"]), "finish": list(race["finish"]), "reveal": json.loads(json.dumps(race["reveal"])),
+            "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0, "reveal": json.loads(json.dumps(race["reveal"])),
             "last": json.loads(json.dumps(race["last"])),
             "standings": [{"seat": s, "laurels": scores[s],
                            "place": 1 + sum(1 for o in scores if o > scores[s])} for s in range(state["num_players"])],

@@ -139,7 +139,7 @@ def _alley_geom(layout, cols: int, i: int, m: int):
     inner = [point(a_in, b_in, p1 + (p0 - p1) * s / steps) for s in range(steps + 1)]
     pm = (p0 + p1) / 2
     centre = point((a_out + a_in) / 2, (b_out + b_in) / 2, pm)
-    return outer + inner, centre, (xc, edge_y + sign * (b_in - 4))
+    return outer + inner, centre, (xc, edge_y + sign * (b_out + 14))  # label spot above the bay
 
 
 def build(name: str) -> dict:
@@ -292,8 +292,9 @@ def build(name: str) -> dict:
         for lane, label in enumerate(("inner", "middle", "outer")):
             lanes[label] = [sp["id"] for sp in spaces if sp["sec"] == sec and sp["lane"] == lane]
         curves.append({"name": sec, **lanes})
-    spina = [[_r(CX - HALF_STRAIGHT + 10), CY - 26], [_r(CX + HALF_STRAIGHT - 10), CY - 26],
-             [_r(CX + HALF_STRAIGHT - 10), CY + 26], [_r(CX - HALF_STRAIGHT + 10), CY + 26]]
+    # the spina sits a little north of the axis to leave room for the alley's label
+    spina = [[_r(CX - HALF_STRAIGHT + 10), CY - 36], [_r(CX + HALF_STRAIGHT - 10), CY - 36],
+             [_r(CX + HALF_STRAIGHT - 10), CY + 14], [_r(CX - HALF_STRAIGHT + 10), CY + 14]]
 
     for sp in spaces:
         sp.pop("_t", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engines.ave_caesar.engine import card_value
 from engines.ave_caesar.track import get_track
-from tests.engines.test_ave_caesar_support import E, dests, move, race, set_car, space, types
+from tests.engines.test_ave_caesar_support import E, dests, finish_race, move, race, space, types
 
 A = "A"
 ACCESS = space(A, "bottom", 1, 0)  # the inner-lane space in front of the alley mouth (clockwise)
@@ -242,21 +242,6 @@ def test_neutral_chariots_take_no_laurels():
 
 
 # ---------------------------------------------------------------- championships
-def finish_race(state):
-    """Drive every racing chariot over the line (they are put on the start grid in their final lap)."""
-    track = E.track(state)
-    racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
-    for i, c in enumerate(racing):
-        set_car(state, c, track.start[i], hand=[2, 2, 2], crossings=3, paid=True)
-    events = []
-    E._advance(state, events, advance_first=False)  # the chariot to act may now be boxed in: skip it
-    no = state["race"]["no"]
-    while E.to_act(state) and state["race"]["no"] == no:
-        seat = E.to_act(state)[0]
-        events += E.apply(state, seat, E.legal_actions(state, seat)[0])
-    return events
-
-
 def test_last_place_starts_the_next_race_on_the_other_track():
     s = E.new_game(3, 2, {"chariots_per_player": 1, "races": 2})
     events = finish_race(s)

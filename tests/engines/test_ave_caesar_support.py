@@ -94,3 +94,18 @@ def move(state: dict, card: int, to: str) -> list[dict]:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def finish_race(state):
+    """Drive every racing chariot over the line (they are put on the start grid in their final lap)."""
+    track = E.track(state)
+    racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
+    for i, c in enumerate(racing):
+        set_car(state, c, track.start[i], hand=[2, 2, 2], crossings=3, paid=True)
+    events = []
+    E._advance(state, events, advance_first=False)  # the chariot to act may now be boxed in: skip it
+    no = state["race"]["no"]
+    while E.to_act(state) and state["race"]["no"] == no:
+        seat = E.to_act(state)[0]
+        events += E.apply(state, seat, E.legal_actions(state, seat)[0])
+    return events
