@@ -24,7 +24,7 @@ SIDES = ("attacker", "defender")
 # Passive ops (abilities of heroes, items, units, Trojan heroes and beasts) and their allowed parameters.
 PASSIVE_OPS: dict[str, set[str]] = {
     "stat": {"stat", "amount", "fight", "vs", "combined", "roaming", "vs_patron"},
-    "glory_on_win": {"amount", "fight"},
+    "glory_on_win": {"amount", "fight", "vs"},
     "loss_reduction": {"amount"},
     "extra_loss": {"amount", "fight"},
     "tie_wins": {"fight"},

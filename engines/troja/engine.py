@@ -430,8 +430,7 @@ def _hero_loss(player: dict, fight: dict) -> int:
 
 
 def _win_bonus(player: dict, fight: dict) -> int:
-    return sum(e["amount"] for e in rules.hero_effects(player, False)
-               if e["op"] == "glory_on_win" and e.get("fight") in (None, fight["kind"]))
+    return rules.win_bonus(player, fight)
 
 
 def _draw_on_win(ctx: _Ctx, seat: int, fight: dict) -> None:
@@ -449,7 +448,8 @@ def _resolve_fight(ctx: _Ctx) -> None:
         _discard_fates(ctx, fight["fate"][side])
         _discard_fates(ctx, fight["extra"][side])
     if fight["cancelled"]:
-        ctx.emit("fight_result", winner=None, cancelled=True, target=fight["defender"])
+        ctx.emit("fight_result", winner=None, cancelled=True, target=fight["defender"], duel=fight["duel"],
+                 attacker=fight["attacker"])
         if not fight["duel"]:
             _dispose(ctx, fight, hero_won=False, fought=False)
         return
@@ -461,7 +461,7 @@ def _resolve_fight(ctx: _Ctx) -> None:
     else:
         winner = rules.tie_winner(players, fight)
     ctx.emit("fight_result", winner=winner, cancelled=False, target=fight["defender"], duel=fight["duel"],
-             attacker_total=tot["attacker"], defender_total=tot["defender"])
+             attacker=fight["attacker"], attacker_total=tot["attacker"], defender_total=tot["defender"])
     seat = fight["defender"]
     hero = players[seat]
     if fight["duel"]:
@@ -1006,7 +1006,9 @@ class TrojaEngine(BaseEngine):
             "first": s["first"], "turn": s["turn"], "camp_seat": s["camp_seat"], "turn_used": s["turn_used"],
             "players": players, "pool": list(s["pool"]), "aside": list(s["aside"]),
             "deck_size": len(s["deck"]), "discard_size": len(s["discard"]), "discard_top": s["discard"][-5:],
-            "assault": self._assault_view(s), "fight": self._fight_view(s),
+            # once the game is over, a fight cut short by the winning Glory is no longer shown
+            "assault": None if s["result"] else self._assault_view(s),
+            "fight": None if s["result"] else self._fight_view(s),
             "window": copy.deepcopy(s["window"]), "last": copy.deepcopy(s["last"]),
             "result": copy.deepcopy(s["result"]),
         }

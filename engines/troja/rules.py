@@ -203,3 +203,11 @@ def group_kind(group: list[dict]) -> str:
 def glory_of(fight: dict) -> int:
     """Glory a hero gains by beating this fight's cards (summed for a battle)."""
     return sum(card_type(e["card"])["glory"] for e in fight.get("cards", []))
+
+
+def win_bonus(player: dict, fight: dict) -> int:
+    """Extra Glory a hero's ability adds when he wins this fight (Achilles)."""
+    against = opposing_kinds(fight)
+    return sum(e["amount"] for e in hero_effects(player, False)
+               if e["op"] == "glory_on_win" and _fight_ok(e, fight["kind"])
+               and ("vs" not in e or set(e["vs"]) & against))

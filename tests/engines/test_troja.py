@@ -6,7 +6,7 @@ import pytest
 
 from engines import IllegalAction
 from engines.troja import HEROES, PHYSICAL
-from tests.engines.test_troja_support import (
+from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
     E,
     act,
     attach,
@@ -14,6 +14,7 @@ from tests.engines.test_troja_support import (
     give,
     of,
     pass_all,
+    pinned_heroes,
     roamer,
     stack,
     table,

@@ -7,8 +7,8 @@ import pytest
 
 from engines import IllegalAction
 from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
-from engines.troja.cards import ACTIVE_OPS, PASSIVE_OPS
-from tests.engines.test_troja_support import (
+from engines.troja.cards import ACTIVE_OPS, PASSIVE_OPS, load
+from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
     E,
     act,
     attach,
@@ -16,6 +16,7 @@ from tests.engines.test_troja_support import (
     give,
     of,
     pass_all,
+    pinned_heroes,
     roamer,
     stack,
     table,
@@ -512,12 +513,13 @@ TESTED_OPS = {
 
 
 def test_every_op_of_the_vocabulary_is_used_and_tested():
+    heroes, patrons, types, _, _ = load()  # the data as shipped, not the pinned test heroes
     used = set()
-    for hero in HEROES.values():
+    for hero in heroes.values():
         used |= {e["op"] for e in hero["ability"]}
-    for patron in PATRONS.values():
+    for patron in patrons.values():
         used.add(patron["wrath"]["op"])
-    for card in TYPES.values():
+    for card in types.values():
         used |= {e["op"] for e in card.get("ability", [])}
         if "effect" in card:
             used.add(card["effect"]["op"])
@@ -525,9 +527,10 @@ def test_every_op_of_the_vocabulary_is_used_and_tested():
 
 
 def test_card_set_facts():
-    assert len(HEROES) == 6 and len(PATRONS) == 3
+    heroes, _, _, _, _ = load()
+    assert len(heroes) == 6 and len(PATRONS) == 3
     per_patron = {}
-    for hero in HEROES.values():
+    for hero in heroes.values():
         per_patron.setdefault(hero["patron"], []).append(hero["key"])
     assert sorted(len(v) for v in per_patron.values()) == [2, 2, 2]
     assert 76 <= len(PHYSICAL) <= 90

@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engines.troja import ENGINE, HEROES, PHYSICAL, TYPES
 
 E = ENGINE
+
+# The rule tests pin the heroes to these stats, so that tuning the card set for balance (data/troja) does not
+# change what the tests assert about the rules; each ability op is still the one the engine interprets.
+PINNED_HEROES = {
+    "achilles": {"strength": 8, "tactics": 4, "power": 2, "glory": 4, "patron": "ares",
+                 "ability": [{"op": "glory_on_win", "amount": 1, "fight": "strength"}]},
+    "ajax": {"strength": 7, "tactics": 5, "power": 1, "glory": 3, "patron": "ares", "ability": [{"op": "tie_wins"}]},
+    "menelaus": {"strength": 6, "tactics": 5, "power": 3, "glory": 3, "patron": "hera",
+                 "ability": [{"op": "stat", "stat": "strength", "amount": 2, "vs": ["trojan"]}]},
+    "agamemnon": {"strength": 5, "tactics": 7, "power": 3, "glory": 4, "patron": "hera",
+                  "ability": [{"op": "cost_discount", "kind": "ally", "amount": 1}]},
+    "nestor": {"strength": 3, "tactics": 7, "power": 4, "glory": 2, "patron": "athena",
+               "ability": [{"op": "hand_limit", "amount": 1}]},
+    "odysseus": {"strength": 5, "tactics": 6, "power": 5, "glory": 3, "patron": "athena",
+                 "ability": [{"op": "draw_on_win", "amount": 1}]},
+}
+
+
+@pytest.fixture(autouse=True)
+def pinned_heroes(monkeypatch):
+    """Pin hero stats for rule tests (import this fixture into a test module to use it)."""
+    for key, stats in PINNED_HEROES.items():
+        for field, value in stats.items():
+            monkeypatch.setitem(HEROES[key], field, value)
+    yield
 
 
 def cid(key: str, face: int | None = None, skip: set | None = None) -> str:

@@ -1,0 +1,87 @@
+"""Troja pictures: snapshots of fixed views (look at them after UPDATE_SNAPSHOTS=1), size and speed."""
+
+from __future__ import annotations
+
+import time
+
+from engines.troja import ENGINE as E
+from render import RENDERERS
+from render.troja import render_private, render_public
+from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
+    attach,
+    challenge,
+    give,
+    pass_all,
+    pinned_heroes,
+    roamer,
+    stack,
+    table,
+)
+from tests.render.snapshot import assert_snapshot
+
+
+def fight_view():
+    """Four heroes, items, waiting Trojans, a battle in its fate window with a wrath played."""
+    s = table(["achilles", "nestor", "odysseus", "agamemnon"], gp=[14, 7, 19, 12])
+    attach(s, 0, "ash_spear", "bronze_armour")
+    attach(s, 3, "myrmidons", "war_chariot", "palladium")
+    roamer(s, 1, "hydra", by=0, grow=1)
+    roamer(s, 2, "paris", by=3, arrived=False)
+    give(s, 1, "aegis", "phalanx", "omen")
+    ids = give(s, 0, "spearmen", "hector", "chariots")
+    give(s, 0, "ketos", "hermes_gift")
+    stack(s, 2, 5, 4)
+    challenge(s, 0, 1, ids[0], ids[1], ids[2])
+    pass_all(s, ("join",))
+    E.apply(s, 2, {"type": "wrath", "side": "attacker"})
+    return s
+
+
+def test_registered():
+    assert RENDERERS["troja"].render_public is render_public
+
+
+def test_table_fight_snapshot():
+    s = fight_view()
+    assert_snapshot("troja-table-fight", render_public(E.view(s, 1)))
+
+
+def test_hand_snapshot_marks_playable_cards():
+    s = fight_view()
+    view = E.view(s, 1)
+    assert view["playable"] == [c for c in view["hand"] if c.startswith("aegis")]
+    assert_snapshot("troja-hand", render_private(view))
+
+
+def test_table_camp_snapshot_two_players():
+    s = E.new_game(2, 7)
+    assert_snapshot("troja-table-camp", render_public(E.view(s, None)))
+
+
+def test_join_window_and_game_over_snapshots():
+    s = table(["menelaus", "ajax", "nestor"])
+    ids = give(s, 0, "hector", "spearmen")
+    give(s, 2, "amazons")
+    E.apply(s, 0, {"type": "challenge", "card": ids[0], "target": 1})
+    E.apply(s, 0, {"type": "combine", "card": ids[1]})
+    E.apply(s, 0, {"type": "launch"})
+    assert_snapshot("troja-table-join", render_public(E.view(s, 2)))
+    s = table(["achilles", "odysseus"], gp=[12, 22])
+    ids = give(s, 0, "spearmen", "archers")
+    stack(s, 1, 6)
+    challenge(s, 0, 1, *ids)
+    pass_all(s)
+    assert E.result(s) is not None
+    assert_snapshot("troja-table-over", render_public(E.view(s, None)))
+
+
+def test_spectator_has_no_hand_picture_and_pictures_are_small_and_fast():
+    s = fight_view()
+    assert render_private(E.view(s, None)) is None
+    view = E.view(s, 0)
+    render_public(view)
+    started = time.perf_counter()
+    png = render_public(view)
+    elapsed = time.perf_counter() - started
+    assert len(png) < 150_000 and len(render_private(view)) < 150_000
+    assert elapsed < 0.25  # typically 15-35 ms on a slow shared core; generous for CI
