@@ -21,6 +21,8 @@ Where the two differ the original wins; where both are silent a decision is docu
   no place (they are "bottlenecks and blockers" in the book, not competitors).
 * A race ends when no player's chariot is racing any more. If a whole round passes in which nothing on the
   track can change (everybody skips), the race is stopped: the chariots still racing score nothing.
+* Exception 1 of the 6-ban (a leader on a bottleneck holding three 6s) also covers a leader whose deck is used
+  up and whose last one or two cards are all 6s: the book's "three" is a full hand.
 * Exception 2 of the 6-ban ("two leaders side by side, each holding only 6s, blocking those behind") is read
   as: every chariot tied for the lead holds only 6s and no other chariot can get past them (no free way to the
   spaces in front of them); then the tied leader whose turn it is may play a 6.
@@ -262,7 +264,9 @@ class AveCaesarEngine(BaseEngine):
         if hand is None:
             return False
         car = race["cars"][c]
-        if car["space"] in self.track(state).bottlenecks and hand.count(6) >= 3:
+        # three 6s in the book, where a hand always holds three cards; once the deck is used up the hand
+        # shrinks, and a bottleneck leader holding nothing but 6s gets the same relief
+        if car["space"] in self.track(state).bottlenecks and hand and all(v == 6 for v in hand):
             return True
         if len(leaders) >= 2:
             cars = race["cars"]

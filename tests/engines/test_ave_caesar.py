@@ -233,6 +233,9 @@ def test_exception_leader_on_a_bottleneck_with_three_sixes():
     assert {a["card"] for a in E.legal_actions(s, 0)} == {5}
     s = race(c0=dict(where=bottom(5, 1), hand=[6, 6, 6]), c1=dict(where=bottom(0, 0)))
     assert E.legal_actions(s, 0) == []  # three 6s, but not on a bottleneck
+    # deck used up: the last card, a 6, counts as a hand of nothing but 6s
+    s = race(c0=dict(where=bottom(6, 1), hand=[6], deck=[]), c1=dict(where=bottom(0, 0)))
+    assert {a["card"] for a in E.legal_actions(s, 0)} == {6}
 
 
 def test_exception_two_leaders_side_by_side_blocking_with_only_sixes():

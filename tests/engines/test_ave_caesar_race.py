@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engines.ave_caesar.engine import card_value
 from engines.ave_caesar.track import get_track
+from engines.rng import Rng
 from tests.engines.test_ave_caesar_support import E, dests, finish_race, move, race, space, types
 
 A = "A"
@@ -170,12 +171,13 @@ def test_race_ends_when_every_chariot_has_finished_or_stopped():
 
 
 def test_a_race_where_nothing_can_move_any_more_is_stopped():
-    # chariot 1 leads on the bottleneck with only two 6s left (the exception needs three); chariot 0 in the
-    # alley holds only 5s, which would end on the bottleneck
-    s = race(c0=dict(where=alley(0), hand=[5, 5, 5], deck=[], paid=True),
-             c1=dict(where=bottom(6, 1), hand=[6, 6], deck=[], paid=True))
+    # chariot 1 leads on the alley's access space with nothing but a 6 (no bottleneck, nobody ahead): it may not
+    # move. Chariot 0, coin due in lap 2, must wait for the blocked entrance and its 2s would pass the alley.
+    s = race(c0=dict(where=bottom(0, 1), hand=[2, 2], deck=[], crossings=2),
+             c1=dict(where=ACCESS, hand=[6], deck=[], crossings=2, paid=True))
     events = advance(s)
     assert types(events) == ["skipped", "skipped", "race_stalled", "race_over", "game_over"]
+    assert [e["reason"] for e in events[:2]] == ["alley_wait", "leader_six"]
     assert [car["status"] for car in s["race"]["cars"]] == ["stopped", "stopped"]
     assert E.result(s)["scores"] == [0, 0]
 
@@ -289,3 +291,22 @@ def test_counter_clockwise_start_grid_lies_on_the_other_side_of_the_line():
     assert track.start[:3] == [top(3, 0), top(3, 1), top(3, 2)]
     assert track.crosses(top(3, 1), top(2, 1)) and not track.crosses(top(2, 1), top(3, 1))
     assert track.alley_access == bottom(5, 0) and track.alley_entry == alley(3)
+
+
+# ---------------------------------------------------------------- invariants over whole games
+def test_invariants_hold_over_random_games():
+    for n, options in [(6, {}), (4, {"neutral_chariots": True, "track": "B", "races": 2})]:
+        for seed in range(4):
+            s = E.new_game(n, seed, options)
+            rng = Rng(seed)
+            while E.to_act(s):
+                seat = E.to_act(s)[0]
+                E.apply(s, seat, rng.choice(E.legal_actions(s, seat)))
+                track = E.track(s)
+                spaces = [car["space"] for car in s["race"]["cars"] if car["space"]]
+                assert len(spaces) == len(set(spaces)), "one chariot per space"
+                for car in s["race"]["cars"]:
+                    assert len(car["hand"]) + len(car["deck"]) + len(car["played"]) == 24
+                    assert len(car["hand"]) <= 3
+                    assert car["space"] not in track.alley_set or car["paid"]
+                    assert (car["status"] == "racing") == (car["space"] is not None)
