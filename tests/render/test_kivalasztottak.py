@@ -1,0 +1,85 @@
+"""Kiválasztottak pictures: golden snapshots of fixed views, secrecy of the pictures' inputs, size and speed."""
+
+from __future__ import annotations
+
+import time
+
+from render import RENDERERS
+from render import kivalasztottak as R
+from tests.engines.kivalasztottak.helpers import E, act, add, blank, combat
+from tests.render.snapshot import assert_snapshot
+
+
+def _midgame():
+    st = blank(mp=(20, 12))
+    add(st, 0, "vadaszkunyho", "buildings")
+    add(st, 0, "vadaszmester", "allies")
+    add(st, 0, "borpancel", "store")
+    add(st, 0, "farkasvadaszat", "solved")
+    q = add(st, 1, "griff", "quests")
+    add(st, 1, "verem", "attached", on=q, up=False)
+    add(st, 0, "szerzodes", "quests")
+    add(st, 0, "vadasz", "row", state="resting")
+    add(st, 0, "csapdaallito", "row", state="injured")
+    d = add(st, 0, "dorgan", "row")
+    add(st, 0, "vadaszkes", "worn", on=d)
+    f = add(st, 0, "fejvadasz", "row")
+    add(st, 1, "klanharcos", "row")
+    u = add(st, 1, "ugra", "row")
+    add(st, 1, "szellemtotem", "worn", on=u)
+    add(st, 1, "nyomkereso", "row")
+    for k in ("kardcsapas", "nyilzapor", "menedek", "griff", "verem", "orvtamadas", "vadasz"):
+        add(st, 0, k, "hand")
+    combat(st, [d, f], [u], front_a=[d])
+    act(st, 0, {"type": "summon", "card": st["p"][0]["hand"][0], "by": d, "target": u})
+    return st
+
+
+def test_registered():
+    assert RENDERERS["kivalasztottak"] is R
+
+
+def test_table_during_combat_snapshot():
+    assert_snapshot("kivalasztottak-combat", R.render_public(E.view(_midgame(), 0)))
+
+
+def test_spectator_sees_no_hidden_tower_snapshot():
+    view = E.view(_midgame(), None)
+    assert all(t.get("hidden") for t in view["players"][0]["towers"])
+    assert_snapshot("kivalasztottak-spectator", R.render_public(view))
+
+
+def test_private_hand_snapshot():
+    view = E.view(_midgame(), 0)
+    assert R.render_private(E.view(_midgame(), None)) is None
+    assert_snapshot("kivalasztottak-hand", R.render_private(view))
+
+
+def test_opening_snapshot():
+    st = E.new_game(2, 11, {})
+    assert_snapshot("kivalasztottak-opening", R.render_public(E.view(st, 1)))
+
+
+def test_pictures_are_small_fast_and_deterministic():
+    view = E.view(_midgame(), 0)
+    png = R.render_public(view)
+    assert png == R.render_public(view) and len(png) < 150_000
+    t = time.perf_counter()
+    for _ in range(5):
+        R.render_public(view)
+        R.render_private(view)
+    assert (time.perf_counter() - t) / 5 < 0.5  # generous: the CI machine is shared
+
+
+def test_random_game_views_render():
+    from engines.rng import Rng
+    st = E.new_game(2, 4, {})
+    rng = Rng(9)
+    n = 0
+    while E.to_act(st) and n < 400:
+        seat = rng.choice(E.to_act(st))
+        E.apply(st, seat, rng.choice(E.legal_actions(st, seat)))
+        n += 1
+        if n % 40 == 0:
+            for viewer in (0, 1, None):
+                assert R.render_public(E.view(st, viewer))[:4] == b"\x89PNG"
