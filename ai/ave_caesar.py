@@ -21,16 +21,11 @@ from engines.ave_caesar.track import get_track
 GAME = "ave-caesar"
 
 
-def _detour(track) -> int:
-    """Extra spaces the alley visit costs on this track (1 on A, 2 on B)."""
-    return track.route - 1 - 3 * track.lap
-
-
 def score(view: dict, action: dict, choice: dict) -> float:
     """Higher is better; see the module docstring for the terms."""
     track = get_track(view["track"], view["direction"])
     me = view["chariots"][action["chariot"]]
-    detour = _detour(track)
+    detour = track.detour
     doomed = not me["paid"] and me["lap"] >= 2 and me["crossings"] >= 2 and _past_gate(track, me)
     before = me["remaining"] + (0 if me["paid"] or doomed else detour)
     paid_after = me["paid"] or choice["enters_alley"]

@@ -11,6 +11,7 @@ chariot to move with, under each card, the destinations it reaches; for a seat n
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from functools import lru_cache
@@ -31,8 +32,49 @@ INFIELD = (214, 196, 154)
 ALLEY = (222, 200, 232)
 IMPERIAL = (96, 44, 120)
 NUMERAL = (186, 164, 120)
+# Still registered with the kit: renderers on the kit's shared palette have golden snapshots made with these
+# colours in it (this renderer itself encodes with the fixed palette below).
 kit.register_colours({"ac_sand": SAND, "ac_sand_line": SAND_LINE, "ac_stone": STONE, "ac_infield": INFIELD,
                       "ac_alley": ALLEY, "ac_imperial": IMPERIAL, "ac_numeral": NUMERAL})
+OWN_COLOURS = [SAND, SAND_LINE, STONE, INFIELD, ALLEY, IMPERIAL, NUMERAL]
+# the kit's named colours this renderer uses (their values are fixed in render/kit.py)
+KIT_COLOURS = ["ink", "paper", "panel", "panel_dark", "white", "grey", "dark_grey", "gold", "highlight", "danger",
+               "ok", "table", *kit.PLAYER_COLOURS]
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """This game's own fixed 256-colour palette, built like the kit's (named colours, a 6x6x6 cube, greys).
+
+    The kit's shared palette changes whenever another game registers colours, which would change the bytes of
+    these pictures (and break their golden snapshots); with a palette of its own the output stays stable.
+    """
+    colours: list[tuple[int, int, int]] = []
+    for c in [*(kit.rgb(name) for name in KIT_COLOURS), *OWN_COLOURS]:
+        if c not in colours:
+            colours.append(c)
+    steps = (0, 51, 102, 153, 204, 255)
+    for r in steps:
+        for g in steps:
+            for b in steps:
+                if (r, g, b) not in colours:
+                    colours.append((r, g, b))
+    grey = 8
+    while len(colours) < 256 and grey <= 255:
+        if (grey, grey, grey) not in colours:
+            colours.append((grey, grey, grey))
+        grey += 17
+    flat = [v for c in colours[:256] for v in c]
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + [0] * (768 - len(flat)))
+    return pal
+
+
+def _encode(img: Image.Image) -> bytes:
+    """Like ``kit.encode`` (no dithering, PNG level 3) with this game's own palette; the image is RGB already."""
+    out = io.BytesIO()
+    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
+    return out.getvalue()
 
 W = 1000
 HEADER = 56
@@ -77,7 +119,7 @@ def _shift(pts, dy):
 def _track_layer(name: str, direction: str) -> Image.Image:
     """The empty circus for one track and direction (TRACK_H high), drawn once."""
     data = _track(name)
-    img, draw = kit.canvas(W, TRACK_H, "ac_infield")
+    img, draw = kit.canvas(W, TRACK_H, INFIELD)
     # stands around the arena
     draw.rectangle((0, 0, W, TRACK_H), fill=kit.rgb("table"))
     draw.rounded_rectangle((6, 4, W - 6, TRACK_H - 4), radius=230, fill=INFIELD)
@@ -266,7 +308,7 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, base
             _text(img, (COLS[2] + 10, ry + 1), "D", size=13, bold=True, anchor="mm")
             _text(img, (COLS[2] + 26, ry), "due", size=18, bold=True, anchor="lm")
         _text(img, (COLS[3], ry), str(ch["cards_left"]), size=18, anchor="lm")
-        _text(img, (COLS[4], ry), str(ch["remaining"]) if racing else "-", size=18, anchor="lm")
+        _text(img, (COLS[4], ry), str(ch["to_go"]) if racing else "-", size=18, anchor="lm")
         if ch["status"] == "finished":
             result = "finished"
             if ch["place"]:
@@ -300,7 +342,7 @@ def render_public(view: dict) -> bytes:
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
     _header(img, draw, view, band=False)
     _table(img, draw, view, HEADER + TRACK_H, base=False)
-    return kit.encode(img)
+    return _encode(img)
 
 
 def _wrap(words: list[str], width: int, size: int = 18, bold: bool = True) -> list[str]:
@@ -352,12 +394,12 @@ def render_private(view: dict) -> bytes | None:
         for i, card in enumerate(h["cards"]):
             _card(img, draw, 90 + i * (CARD_W + 16), y, card["value"], ch["id"], [], True)
         x = 90 + 3 * (CARD_W + 16) + 10
-        _text(img, (x, y + 24), f"{ch['label']}: lap {ch['lap']}/3, {ch['remaining']} to go", size=18, bold=True,
+        _text(img, (x, y + 24), f"{ch['label']}: lap {ch['lap']}/3, {ch['to_go']} to go", size=18, bold=True,
               anchor="lm")
         _text(img, (x, y + 52), "Caesar: paid ✓" if ch["paid"] else "Caesar: denarius due", size=18,
               fill="ok" if ch["paid"] else "ink", anchor="lm")
         _text(img, (x, y + 80), f"{ch['cards_left']} cards left", size=18, anchor="lm")
-    return kit.encode(img)
+    return _encode(img)
 
 
 def _render_turn(view: dict) -> bytes:
@@ -370,7 +412,7 @@ def _render_turn(view: dict) -> bytes:
     for choice in view["choices"]:
         x, y = centres[choice["to"]]
         y += HEADER
-        ring = "danger" if choice["misses_alley"] else ("ac_imperial" if choice["enters_alley"] else "ink")
+        ring = "danger" if choice["misses_alley"] else (IMPERIAL if choice["enters_alley"] else "ink")
         draw.ellipse((x - 17, y - 17, x + 17, y + 17), fill=kit.rgb("white"), outline=kit.rgb(ring), width=4)
         _text(img, (x, y + 1), str(choice["n"]), size=20, bold=True, anchor="mm")
         if choice["misses_alley"]:  # a second cue besides the red ring
@@ -381,7 +423,7 @@ def _render_turn(view: dict) -> bytes:
     y0 = HEADER + TRACK_H + 12
     _badge(img, (40, y0 + 26), c, ch["label"], radius=20)
     _text(img, (72, y0 + 16), f"lap {ch['lap']}/3", size=18, bold=True, anchor="lm")
-    _text(img, (72, y0 + 40), f"{ch['remaining']} to go", size=16, anchor="lm")
+    _text(img, (72, y0 + 40), f"{ch['to_go']} to go", size=16, anchor="lm")
     _text(img, (16, y0 + 72), "Caesar: paid ✓" if ch["paid"] else "Caesar: denarius due", size=16,
           fill="ok" if ch["paid"] else "ink", bold=True, anchor="lm")
     _text(img, (16, y0 + 96), f"{ch['cards_left']} cards left", size=16, anchor="lm")
@@ -399,8 +441,8 @@ def _render_turn(view: dict) -> bytes:
         _card(img, draw, 220 + i * (CARD_W + 40), y0, v, c, note, bool(reach))
     notes = []
     if any(choice["enters_alley"] for choice in view["choices"]):
-        notes.append(("purple: stop in the alley,", "ac_imperial"))
-        notes.append(("pay and salute: Ave Caesar!", "ac_imperial"))
+        notes.append(("purple: stop in the alley,", IMPERIAL))
+        notes.append(("pay and salute: Ave Caesar!", IMPERIAL))
     if any(choice["misses_alley"] for choice in view["choices"]):
         notes.append(("red with !: passes the alley", "danger"))
         notes.append(("unpaid: out at the line", "danger"))
@@ -408,7 +450,7 @@ def _render_turn(view: dict) -> bytes:
         notes.append(("crosses the finish line!", "ok"))
     for i, (line, colour) in enumerate(notes):
         _text(img, (W - 16, y0 + 12 + i * 24), line, size=16, bold=True, fill=colour, anchor="rm")
-    return kit.encode(img)
+    return _encode(img)
 
 
 def render_standings(view: dict) -> bytes:
@@ -454,4 +496,4 @@ def render_standings(view: dict) -> bytes:
         for x in xs[len(per_race):]:
             _text(img, (x, ry), "-", size=20, fill="grey", anchor="mm")
         _text(img, (W - 24, ry), str(total), size=22, bold=True, anchor="rm")
-    return kit.encode(img)
+    return _encode(img)

@@ -611,6 +611,8 @@ class AveCaesarEngine(BaseEngine):
                 "space": car["space"], "crossings": car["crossings"],
                 "lap": min(LAPS, max(1, car["crossings"])), "paid": car["paid"], "status": car["status"],
                 "remaining": self.remaining(state, c) if racing else car["left"],
+                "to_go": (self.remaining(state, c) + (0 if car["paid"] or ch["owner"] is None else track.detour))
+                if racing else None,
                 "hand_size": len(car["hand"]), "deck_size": len(car["deck"]),
                 "cards_left": len(car["hand"]) + len(car["deck"]),
                 "played": list(car["played"]), "start": ROMAN[race["grid"].index(c)],

@@ -61,6 +61,8 @@ class Track:
         self.bottlenecks = frozenset(data["bottlenecks"])
         self.to_line = self._distances_to_line()
         self.lap = min(self.to_line[s] for s in self._line_to)
+        # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
+        self.detour = self.route - 1 - 3 * self.lap
 
     def crosses(self, a: str, b: str) -> bool:
         """Does the step a -> b cross the finish line (in this direction)?"""

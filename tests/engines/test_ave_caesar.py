@@ -305,3 +305,15 @@ def test_views_show_own_hands_only():
         assert {"track", "direction", "chariots", "turn", "order", "last", "standings", "race", "races"} <= set(v)
         c = v["chariots"][0]
         assert {"label", "owner", "space", "lap", "paid", "status", "cards_left", "remaining", "start"} <= set(c)
+
+
+def test_distance_to_go_counts_the_alley_while_the_coin_is_due():
+    for track, route in (("A", 80), ("B", 78)):
+        state = E.new_game(6, 2, {"track": track})
+        view = E.view(state, None)
+        first = view["chariots"][view["grid"][0]]
+        assert first["to_go"] == route and first["remaining"] == route - get_track(track).detour
+    s = race(c0=dict(where=top(3, 1), paid=True), c1=dict(where=top(3, 0)))
+    view = E.view(s, None)
+    assert view["chariots"][0]["to_go"] == view["chariots"][0]["remaining"]
+    assert view["chariots"][1]["to_go"] == view["chariots"][1]["remaining"] + 1
