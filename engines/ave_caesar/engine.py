@@ -26,6 +26,16 @@ Where the two differ the original wins; where both are silent a decision is docu
 * Exception 2 of the 6-ban ("two leaders side by side, each holding only 6s, blocking those behind") is read
   as: every chariot tied for the lead holds only 6s and no other chariot can get past them (no free way to the
   spaces in front of them); then the tied leader whose turn it is may play a 6.
+
+Options (``new_game(num_players, seed, options)``, 2-6 players): ``chariots_per_player`` 1-3 (default 3 for
+2 players, 2 for 3, else 1; 1 when ``neutral_chariots``), ``races`` 1-4 (default 1), ``neutral_chariots``
+bool (default False: unowned chariots fill the free start spaces up to six), ``turn_order`` "seat" (default:
+the last-placed chariot of the previous race starts) or "previous_results" (the book's variant: the previous
+race's winner on start space I, second on II, ...), ``track`` "A" or "B" (default "A": the first race's track;
+the second race uses the other, races 3 and 4 repeat both counter-clockwise).
+
+One action type: ``{"type": "move", "chariot": c, "card": value, "to": space_id}``. ``choices(state, c)`` (also
+in the acting seat's view) numbers the destinations from 1 and lists the cards and paths reaching each.
 """
 
 from __future__ import annotations
