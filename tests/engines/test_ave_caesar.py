@@ -317,3 +317,17 @@ def test_distance_to_go_counts_the_alley_while_the_coin_is_due():
     view = E.view(s, None)
     assert view["chariots"][0]["to_go"] == view["chariots"][0]["remaining"]
     assert view["chariots"][1]["to_go"] == view["chariots"][1]["remaining"] + 1
+
+
+def test_the_leader_is_the_one_furthest_along_laps_first():
+    # c1 is physically behind c0 on the straight but a whole lap ahead
+    s = race(c0=dict(where=top(5, 1), hand=[6, 2, 3], crossings=1), c1=dict(where=top(4, 1), crossings=2))
+    assert E.leaders(s) == [1]
+    assert 6 in {a["card"] for a in E.legal_actions(s, 0)}
+
+
+def test_crossing_the_line_starts_the_next_lap():
+    s = race(c0=dict(where=top(2, 1), hand=[2, 3, 4], crossings=1), c1=dict(where=bottom(0, 0)))
+    events = move(s, 2, top(4, 1))
+    assert {"type": "new_lap", "chariot": 0, "seat": 0, "lap": 2} in events
+    assert s["race"]["cars"][0]["crossings"] == 2 and E.view(s, None)["chariots"][0]["lap"] == 2
