@@ -40,6 +40,7 @@ from .cards import (
 from .conditions import holds
 
 KEY = "kivalasztottak"
+_CARD_DEFAULTS = {"state": "alert", "dmg": 0, "up": True}
 DEFAULT_ROUND_LIMIT = 60
 PAST = "past"
 
@@ -143,12 +144,35 @@ class KivalasztottakEngine(BaseEngine):
         return state["result"]
 
     def to_json(self, state: dict) -> dict:
-        return json.loads(json.dumps(state))
+        """The state as plain JSON; card fields at their default value are left out (smaller saves)."""
+        compact = dict(state)
+        cards = {}
+        for cid, c in state["cards"].items():
+            d = dict(c)
+            if d["state"] == "alert":
+                del d["state"]
+            if d["dmg"] == 0:
+                del d["dmg"]
+            if d["up"] is True:
+                del d["up"]
+            if d["ctrl"] == d["owner"]:
+                del d["ctrl"]
+            if d["zs"] == d["owner"]:
+                del d["zs"]
+            cards[cid] = d
+        compact["cards"] = cards
+        return json.loads(json.dumps(compact))
 
     def from_json(self, data: dict) -> dict:
         if data.get("rules_version") != self.rules_version:
             raise ValueError("This saved game was made with other rules.")
-        return json.loads(json.dumps(data))
+        state = json.loads(json.dumps(data))
+        for c in state["cards"].values():
+            for k, v in _CARD_DEFAULTS.items():
+                c.setdefault(k, v)
+            c.setdefault("ctrl", c["owner"])
+            c.setdefault("zs", c["owner"])
+        return state
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         out: set[str] = set()

@@ -56,6 +56,12 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
     return out
 
 
+def _brief(state: dict, cid: str) -> dict:
+    """A card in the Past or the Depth: public, named, nothing more needed."""
+    d = card_defs()[state["cards"][cid]["k"]]
+    return {"id": cid, "key": d["key"], "name": d["name_en"], "type": d["type"]}
+
+
 def _thread_item(state: dict, it: dict, viewer: int | None) -> dict:
     c = state["cards"][it["card"]]
     d = card_defs()[c["k"]]
@@ -84,8 +90,8 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
             "seat": s, "deck": p["deck"], "deck_name": decks[p["deck"]]["name_en"],
             "deck_name_hu": decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
             "hand_count": len(p["hand"]), "future_count": len(p["future"]),
-            "past": [_card(state, c, seat) for c in p["past"]],
-            "depth": [_card(state, c, seat) for c in p["depth"]],
+            "past": [_brief(state, c) for c in p["past"]],
+            "depth": [_brief(state, c) for c in p["depth"]],
             "past_count": len(p["past"]), "depth_count": len(p["depth"]),
             "towers": [_card(state, c, seat) for c in p["towers"]],
             "row": [_card(state, c, seat) for c in p["row"]],
