@@ -240,8 +240,20 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
+        self._scrub(state, ev)
         state["last"] = ev[-12:]
         return ev
+
+    def _scrub(self, state: dict, ev: list) -> None:
+        """Events are public: a card that is hidden once the action is over (a besieged level turned face
+        down again, say) is named by its place, never by its id."""
+        hidden = self.secrets(state, None) | self.secrets(state, 0) | self.secrets(state, 1)
+        for e in ev:
+            for k, v in e.items():
+                if isinstance(v, str) and v in hidden:
+                    e[k] = self._pub(state, v)
+                elif isinstance(v, list):
+                    e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
 
     # ------------------------------------------------------------------ helpers: rng, events
     def _roll(self, state: dict) -> tuple[int, int]:
