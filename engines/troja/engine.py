@@ -929,6 +929,7 @@ class TrojaEngine(BaseEngine):
             window["passed"] = []
             self._maybe_close(ctx)
         elif kind == "pass":
+            ctx.emit("pass", seat=seat, window=s["window"]["kind"])
             s["window"]["passed"].append(seat)
             self._maybe_close(ctx)
         elif kind in ("intervene", "event"):
