@@ -247,7 +247,9 @@ class KivalasztottakEngine(BaseEngine):
     def _scrub(self, state: dict, ev: list) -> None:
         """Events are public: a card that is hidden once the action is over (a besieged level turned face
         down again, say) is named by its place, never by its id."""
-        hidden = self.secrets(state, None) | self.secrets(state, 0) | self.secrets(state, 1)
+        hidden = {cid for cid, c in state["cards"].items()
+                  if c["zone"] in ("hand", "future", "setaside")
+                  or (not c["up"] and c["zone"] in ("towers", "attached", "thread"))}
         for e in ev:
             for k, v in e.items():
                 if isinstance(v, str) and v in hidden:
