@@ -148,3 +148,23 @@ def test_non_winner_returns_and_returning_damaged_adventurers_are_injured():
     assert st["maneuver"] is None
     assert st["cards"][f]["state"] == "injured" and st["cards"][f2]["state"] == "resting"
     assert st["cards"][f]["dmg"] == 0 and S.level(st, f) == 2
+
+
+def test_refusals_say_why():
+    import pytest
+
+    from engines import IllegalAction
+    st = blank(mp=(1, 10))
+    st["prio"] = 0
+    d = add(st, 0, "dorgan", "hand")
+    with pytest.raises(IllegalAction, match="cannot pay 5 MP"):
+        act(st, 0, {"type": "summon", "card": d})
+    lodge = add(st, 0, "vadaszkunyho", "hand")
+    with pytest.raises(IllegalAction, match="condition"):
+        act(st, 0, {"type": "summon", "card": lodge})
+    with pytest.raises(IllegalAction, match="alert adventurer"):
+        act(st, 0, {"type": "maneuver", "kind": "quest", "target": "KV0-01"})
+    st["p"][0]["mp"] = 10
+    sword = add(st, 0, "kardcsapas", "hand")
+    with pytest.raises(IllegalAction, match="combat rounds"):
+        act(st, 0, {"type": "summon", "card": sword, "by": "x", "target": "y"})
