@@ -405,6 +405,9 @@ class KivalasztottakEngine(BaseEngine):
             return
         for p in state["p"]:
             p["used_round"] = []
+        for c in state["cards"].values():
+            if c.get("mods"):
+                c["mods"] = [x for x in c["mods"] if x["until"] != "round"]  # "until the end of the round"
         ev.append({"type": "round_started", "round": state["round"]})
         state["stage"] = "open"
         first = S.active(state)

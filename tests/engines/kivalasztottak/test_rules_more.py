@@ -168,3 +168,45 @@ def test_refusals_say_why():
     sword = add(st, 0, "kardcsapas", "hand")
     with pytest.raises(IllegalAction, match="combat rounds"):
         act(st, 0, {"type": "summon", "card": sword, "by": "x", "target": "y"})
+
+
+def test_quest_combat_draw_sends_both_teams_home_unsolved():
+    st = blank(mp=(20, 10))
+    q = add(st, 1, "farkasvadaszat", "quests")
+    a = add(st, 0, "vadasz", "row")
+    b = add(st, 1, "klanharcos", "row")  # both level 2
+    act(st, 0, {"type": "maneuver", "kind": "quest", "target": q})
+    team(st, 0, [a])
+    to_decision(st)
+    team(st, 1, [b])
+    to_decision(st)
+    act(st, 0, {"type": "ranks", "front": [a]})
+    act(st, 1, {"type": "ranks", "front": [b]})
+    for _ in range(10):
+        if st["maneuver"] is None:
+            break
+        pass_(st)
+    assert st["maneuver"] is None and q in st["p"][1]["quests"]
+    assert st["cards"][a]["zone"] == "row" and st["cards"][b]["zone"] == "row"
+
+
+def test_saves_round_trip_and_refuse_other_rules():
+    import pytest
+    st = blank()
+    add(st, 0, "vadasz", "row", dmg=1, state="resting")
+    data = E.to_json(st)
+    assert E.from_json(data) == st
+    data["rules_version"] = 99
+    with pytest.raises(ValueError):
+        E.from_json(data)
+
+
+def test_round_long_modifiers_end_with_the_round():
+    st = blank()
+    a = add(st, 0, "vadasz", "row", mods=[{"stat": "phys", "amount": 2, "until": "round"}])
+    assert S.attr(st, a, "phys") == 9
+    pass_(st)
+    pass_(st)
+    for s in E.to_act(st):
+        act(st, s, {"type": "no_discard"})
+    assert S.attr(st, a, "phys") == 7
