@@ -173,15 +173,11 @@ def _tower(draw, x, y, w, h, t: dict, place: int, own: bool) -> None:
 
 
 def _attach_text(items: list[dict]) -> str:
-    parts = []
-    for c in items:
-        if c.get("hidden"):
-            parts.append("▲ hidden")
-        elif c.get("type") == "obstacle":
-            parts.append("▲ " + c["name"])
-        else:
-            parts.append("+ " + c["name"])
-    return ", ".join(parts)
+    """Attached cards in a few characters: ▲×N obstacles (face down or not), +name for a reward."""
+    obstacles = sum(1 for c in items if c.get("hidden") or c.get("type") == "obstacle")
+    parts = [f"▲×{obstacles}"] if obstacles else []
+    parts += ["+" + c["name"] for c in items if not c.get("hidden") and c.get("type") != "obstacle"]
+    return " ".join(parts)
 
 
 def _quest(draw, x, y, w, h, q: dict) -> None:
@@ -190,7 +186,7 @@ def _quest(draw, x, y, w, h, q: dict) -> None:
     _t(draw, (x + 4, y + 1), _fit("Q " + q["name"], w - 8, 16, True), 16, "ink", True)
     for i, cond in enumerate(q.get("conditions", [])[:3]):
         _t(draw, (x + 4, y + 21 + 18 * i), _fit(f"{i + 1}. {cond}", w - 8, 16), 16)
-    tag = f"DP {q['dp']} · solve {q.get('mp', 0)} MP"
+    tag = f"DP {q['dp']} · {q.get('mp', 0)} MP"
     _t(draw, (x + w - 4, y + h - 19), tag, 16, "ink", True, "ra")
     att = _attach_text(q.get("attached", []))
     if att:
@@ -301,6 +297,12 @@ def _event_line(e: dict, names: dict[str, str]) -> str | None:
         return f"{kit.PLAYER_LETTERS[e['seat']]} solves {e['name']} (+{e['dp']} DP)"
     if t == "tower_destroyed":
         return f"tower level {e['name']} destroyed"
+    if t == "game_over":
+        w = e.get("winner")
+        reason = {"dp11": "most DP (11+) at round close", "dp19": "19 DP", "towers": "no tower level left",
+                  "future": "a Future ran out", "future_draw": "both Futures ran out",
+                  "round_limit": "round limit", "simultaneous": "both won at once"}.get(e["reason"], e["reason"])
+        return ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins") + f": {reason}"
     return None
 
 
