@@ -210,3 +210,30 @@ def test_round_long_modifiers_end_with_the_round():
     for s in E.to_act(st):
         act(st, s, {"type": "no_discard"})
     assert S.attr(st, a, "phys") == 7
+
+
+def test_card_adjustment_discards_down_to_seven():
+    st = blank()
+    extra = [add(st, 0, "vadasz", "hand") for _ in range(9)]
+    pass_(st)
+    pass_(st)
+    for s in E.to_act(st):
+        act(st, s, {"type": "no_discard"})
+    assert st["pending"][0]["kind"] == "adjust_discard" and E.to_act(st) == [0]
+    act(st, 0, {"type": "discard", "card": extra[0]})
+    assert st["pending"] and st["pending"][0]["kind"] == "adjust_discard"
+    act(st, 0, {"type": "discard", "card": extra[1]})
+    assert len(st["p"][0]["hand"]) == 7 and extra[0] in st["p"][0]["past"]
+    assert not any(d["kind"] == "adjust_discard" for d in st["pending"])
+
+
+def test_team_members_may_take_gear_from_the_store_when_leaving_the_row():
+    st = blank(mp=(20, 10))
+    a = add(st, 0, "vadasz", "row")
+    knife = add(st, 0, "vadaszkes", "store")
+    lowest(st, 1, "samanfeszek")
+    act(st, 0, {"type": "maneuver", "kind": "siege"})
+    act(st, 0, {"type": "team_add", "card": a})
+    assert {"type": "equip", "item": knife, "to": a} in E.legal_actions(st, 0)
+    act(st, 0, {"type": "equip", "item": knife, "to": a})
+    assert st["cards"][knife]["zone"] == "worn" and st["cards"][knife]["on"] == a
