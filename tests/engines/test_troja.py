@@ -32,6 +32,20 @@ def test_new_game_heroes_glory_wrath_and_first_draw():
     assert len(s["deck"]) == 84 - 9 - len(s["discard"])
 
 
+def test_the_first_seat_passes_clockwise_each_round():
+    s = table(["achilles", "nestor", "ajax"])
+    for expected in (1, 2, 0):
+        for seat in (s["first"], (s["first"] + 1) % 3, (s["first"] + 2) % 3):
+            act(s, seat, {"type": "end_turn"})
+        assert s["first"] == expected and E.to_act(s) == [expected]  # camp starts with him too
+        while s["step"] == "camp":
+            act(s, E.to_act(s)[0], {"type": "done"})
+        for p in s["players"]:
+            s["deck"].extend(p["hand"])
+            p["hand"] = []
+        assert s["turn"] == expected
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_hero_with_the_highest_power_starts(seed):
     s = E.new_game(4, seed)
@@ -291,7 +305,7 @@ def test_undefeated_trojans_move_clockwise_and_attack_at_the_next_turn_start_in_
     assert all(r["arrived"] for r in s["players"][2]["roamers"])
     while s["step"] == "camp":
         act(s, E.to_act(s)[0], {"type": "done"})
-    act(s, 0, {"type": "end_turn"})
+    assert s["first"] == 1  # the first seat passes clockwise each round
     act(s, 1, {"type": "end_turn"})
     # seat 2's turn starts with a window, then Hector attacks, then the boar
     assert s["turn"] == 2 and s["step"] == "start" and E.to_act(s) == [0, 1, 2]
