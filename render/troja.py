@@ -302,7 +302,7 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
     for i, f in enumerate(a["fights"]):
         current = a["index"] == i
         label = "Duel" if f["duel"] else ("Battle" if f["kind"] == "tactics" else "Duel")
-        names = " + ".join(_name(card_type(c)["key"], lang) for c in f["cards"]) or "hero"
+        names = " + ".join(_name(k, lang) for k in f["keys"]) or "hero"
         s = f"{i + 1}. {label} ({STAT_LETTER[f['kind']]}): {names}  {f['attacker']} vs {f['defender']}"
         if f["glory"]:
             s += f"  G{f['glory']}"

@@ -1038,14 +1038,20 @@ class TrojaEngine(BaseEngine):
             entries = a["cards"] + a["joined"]
             fights = [_new_fight(rules.group_kind(g), g, a["target"]) for g in rules.compose(entries)]
         preview = []
+        live: set[str] = set()
         for i, fight in enumerate(fights):
             base = rules.bases(players, fight, a["mods"])
-            preview.append({"kind": fight["kind"], "duel": fight["duel"], "cards": [e["card"] for e in fight["cards"]],
-                            "attacker": base["attacker"], "defender": base["defender"],
-                            "glory": rules.glory_of(fight), "done": bool(a["fights"]) and i < a["index"]})
+            done = bool(a["fights"]) and i < a["index"]
+            ids = [e["card"] for e in fight["cards"]]
+            if not done:
+                live.update(ids)
+            # a resolved fight's cards may already be back in the deck: name them by key only
+            preview.append({"kind": fight["kind"], "duel": fight["duel"], "cards": [] if done else ids,
+                            "keys": [_key(c) for c in ids], "attacker": base["attacker"],
+                            "defender": base["defender"], "glory": rules.glory_of(fight), "done": done})
         return {"origin": a["origin"], "by": a["by"], "target": a["target"],
-                "cards": copy.deepcopy(a["cards"]), "joined": copy.deepcopy(a["joined"]),
-                "mods": copy.deepcopy(a["mods"]), "fights": preview,
+                "cards": [copy.deepcopy(e) for e in a["cards"] if not a["fights"] or e["card"] in live],
+                "joined": copy.deepcopy(a["joined"]), "mods": copy.deepcopy(a["mods"]), "fights": preview,
                 "index": a["index"] if a["fights"] else None}
 
     def _fight_view(self, s: dict) -> dict | None:

@@ -467,3 +467,20 @@ def test_view_hides_hands_and_deck_and_shows_own_hand():
 def test_every_event_and_view_is_json_and_card_ids_are_distinct():
     assert len(PHYSICAL) == len(set(PHYSICAL))
     assert all("#" in c for c in PHYSICAL)
+
+
+def test_a_resolved_fight_shows_its_cards_by_name_only():
+    # its unit is discarded and may be reshuffled into the deck while the next fight is still on
+    s = table(["odysseus", "nestor"])
+    ids = give(s, 0, "spearmen", "chimera")
+    stack(s, 1, 6)
+    challenge(s, 0, 1, *ids)
+    pass_all(s, ("join",))
+    s["deck"], s["discard"] = [], s["deck"] + s["discard"]  # the chimera's fate draw reshuffles
+    act(s, 0, {"type": "pass"})
+    act(s, 1, {"type": "pass"})  # the battle is resolved, the chimera's fight begins
+    view = E.view(s, None)
+    done, current = view["assault"]["fights"]
+    assert done["done"] and done["cards"] == [] and done["keys"] == ["spearmen"]
+    assert current["cards"] == [ids[1]] and [e["card"] for e in view["assault"]["cards"]] == [ids[1]]
+    assert ids[0] in s["deck"] and ids[0] not in repr(view)
