@@ -31,6 +31,9 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = service
+        # boards are posted per game in version order (cogs/publish.py)
+        self.publish_locks: dict[int, asyncio.Lock] = {}
+        self.published_versions: dict[int, int] = {}
 
     async def setup_hook(self) -> None:
         if self.store is None:

@@ -68,7 +68,7 @@ async def pipeline(key: str, folder: Path) -> dict:
                 game = await service.game(game.id)
                 if game.status != "running":
                     break
-                state = service._state(game)
+                state = await service._state(game)
                 seat = engine.to_act(state)[0]
                 index = rng.below(len(engine.legal_actions(state, seat)))
                 start = time.perf_counter()

@@ -22,8 +22,6 @@ __all__ = ["BytesIO", "clip_content", "publish", "lobby_message", "join", "start
 MAX_CONTENT = 2000
 CANNOT_DM = 50007
 
-_publish_locks: dict[int, asyncio.Lock] = {}
-_published: dict[int, int] = {}
 
 
 def clip_content(text: str) -> str:
@@ -61,11 +59,11 @@ async def publish(bot, outcome: Outcome) -> None:
     game = outcome.game
     if outcome.board is None:
         return
-    lock = _publish_locks.setdefault(game.id, asyncio.Lock())
+    lock = bot.publish_locks.setdefault(game.id, asyncio.Lock())
     async with lock:
-        if _published.get(game.id, -1) > game.version:
+        if bot.published_versions.get(game.id, -1) > game.version:
             return
-        _published[game.id] = game.version
+        bot.published_versions[game.id] = game.version
         place = game_place(bot, game)
         current = await bot.service.store.get_game(game.id)
         previous = current.board_message_id if current else None

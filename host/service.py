@@ -61,15 +61,17 @@ class GameService:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def game(self, game_id: int) -> GameRow:
-        game = await self.store.get_game(game_id)
+        game = await self.store.get_game(game_id, with_snapshot=False)
         if game is None:
             raise GameError(t("no_game", game=game_id))
         return game
 
-    def _state(self, game: GameRow):
+    async def _state(self, game: GameRow):
+        """The engine state at ``game.version``: from memory, else from the stored snapshot."""
         live = self._live.get(game.id)
         if live is None or live.version != game.version:
-            live = _Live(game.version, ENGINES[game.engine].from_json(game.snapshot))
+            version, snapshot = await self.store.snapshot(game.id)
+            live = _Live(version, ENGINES[game.engine].from_json(snapshot))
             self._live[game.id] = live
         return live.state
 
@@ -245,7 +247,7 @@ class GameService:
             if seat is None:
                 raise GameError(t("not_playing", game=game_id))
             engine = ENGINES[game.engine]
-            state = self._state(game)
+            state = await self._state(game)
             acting = engine.to_act(state)
             if seat not in acting:
                 raise GameError(t("not_your_turn", names=self._waiting_for(game, acting)))
@@ -290,7 +292,7 @@ class GameService:
         """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
         engine = ENGINES[game.engine]
         if game.status == "running":
-            state = self._state(game)
+            state = await self._state(game)
             while True:
                 acting = engine.to_act(state)
                 ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
@@ -333,7 +335,7 @@ class GameService:
     async def _outcome(self, game: GameRow, lines: list[str]) -> Outcome:
         engine = ENGINES[game.engine]
         presenter = presenter_for(game.engine)
-        state = self._state(game)
+        state = await self._state(game)
         image = await self._render_public(game, state)
         text_lines = list(lines)
         mentions: list[int] = []
@@ -345,6 +347,8 @@ class GameService:
             text_lines.append("**" + t("finished") + "**")
             text_lines += presenter.result_lines(result, self.names(game))
             mentions = [s.user_id for s in game.seats if s.user_id]
+            if mentions:
+                text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
         else:
             acting = engine.to_act(state)
             humans = [s for s in acting if not game.seat_row(s).is_ai]
@@ -375,7 +379,7 @@ class GameService:
             raise GameError(t("not_started", game=game_id))
         async with self.lock(game_id):
             game = await self.game(game_id)
-            state = self._state(game)
+            state = await self._state(game)
             panel = self.panel(game, state, seat)
             image = await self._render_private(game, state, seat)
             if image is None and self._render:
@@ -411,7 +415,7 @@ class GameService:
         if seat is None:
             raise GameError(t("not_playing", game=game_id))
         async with self.lock(game_id):
-            state = self._state(game)
+            state = await self._state(game)
             panel = self.panel(game, state, seat)
         if panel is None:
             raise GameError(t("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state))))

@@ -228,14 +228,21 @@ class Store:
                                   " WHERE id = ?",
                                   (status, _dumps(result) if result is not None else None, _now(), game_id))])
 
-    async def get_game(self, game_id: int) -> GameRow | None:
+    async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
+        """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
         async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
-        game = _game_row(row)
+        game = _game_row(row, with_snapshot=with_snapshot)
         game.seats = await self._seats(game_id)
         return game
+
+    async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
+        """(version, snapshot) of a game, read together."""
+        async with self._db.execute("SELECT version, snapshot FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return row["version"], json.loads(row["snapshot"]) if row["snapshot"] else None
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
         async with self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:

@@ -213,9 +213,10 @@ class FakeDiscord:
             token = p["webhook_token"]
             return self._message(self._channel_of.get(token, CHANNEL_ID), data, recorded,
                                  flags=(data or {}).get("flags") or 0)
-        if path == "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}":
+        if path in ("/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                    "/webhooks/{webhook_id}/{webhook_token}/messages/@original"):
             token = p["webhook_token"]
-            mid = p["message_id"]
+            mid = p.get("message_id", "@original")
             mid = self.interaction_messages.get(token) if mid == "@original" else int(mid)
             if method == "PATCH":
                 return self._edit(mid, data, recorded)
@@ -238,6 +239,7 @@ REST_ROUTES = [
 ]
 WEBHOOK_ROUTES = [
     "/interactions/{webhook_id}/{webhook_token}/callback", "/webhooks/{webhook_id}/{webhook_token}",
+    "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
     "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
 ]
 
@@ -409,10 +411,14 @@ class Harness:
         current = asyncio.current_task()
         for _ in range(200):
             await asyncio.sleep(0)
-            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+            # view timers (discord.py gives ephemeral views a 15-minute timeout) are not work to wait for
+            pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
+                       and not t.get_coro().__qualname__.endswith("timeout_task_impl")]
             if not pending:
                 return
-            await asyncio.wait(pending, timeout=30)
+            done, still = await asyncio.wait(pending, timeout=20)
+            if still and not done:
+                raise AssertionError(f"tasks did not finish: {[t.get_coro() for t in still]}")
         raise AssertionError("tasks did not settle")
 
     # -- reading what the bot sent --------------------------------------------------------------------
