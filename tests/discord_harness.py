@@ -94,6 +94,54 @@ class FakeHTTPError(Exception):
         return cls(_Response(self.status, "error"), {"code": self.code, "message": self.message})
 
 
+def limit_errors(payload: dict | None) -> list[str]:
+    """What Discord would reject in a message payload (it answers 400 / 50035 Invalid Form Body)."""
+    errors: list[str] = []
+    if not payload:
+        return errors
+    if len(payload.get("content") or "") > 2000:
+        errors.append("content over 2000 characters")
+    embeds = payload.get("embeds") or []
+    if len(embeds) > 10:
+        errors.append("more than 10 embeds")
+    for e in embeds:
+        if len(e.get("title") or "") > 256:
+            errors.append("embed title over 256")
+        if len(e.get("description") or "") > 4096:
+            errors.append("embed description over 4096")
+        if len(e.get("fields") or []) > 25:
+            errors.append("more than 25 embed fields")
+        for f in e.get("fields") or []:
+            if not 1 <= len(f.get("name") or "") <= 256 or not 1 <= len(f.get("value") or "") <= 1024:
+                errors.append("embed field name/value length")
+    rows = payload.get("components") or []
+    if len(rows) > 5:
+        errors.append("more than 5 action rows")
+    for row in rows:
+        items = row.get("components") or []
+        if len(items) > 5 or (any(c["type"] != 2 for c in items) and len(items) > 1):
+            errors.append("too many components in a row (5 buttons, or one select)")
+        for c in items:
+            if len(c.get("custom_id") or "") > 100:
+                errors.append(f"custom_id over 100: {c['custom_id']}")
+            if len(c.get("label") or "") > 80:
+                errors.append(f"button label over 80: {c['label']}")
+            if c["type"] == 3:
+                options = c.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    errors.append("select needs 1..25 options")
+                if len(c.get("placeholder") or "") > 150:
+                    errors.append("placeholder over 150")
+                for o in options:
+                    if not 1 <= len(o.get("label") or "") <= 100 or len(o.get("value") or "") > 100:
+                        errors.append("select option label/value length")
+                    if len(o.get("description") or "") > 100:
+                        errors.append("select option description over 100")
+                if len({o["value"] for o in options}) != len(options):
+                    errors.append("duplicate select option values")
+    return errors
+
+
 class FakeDiscord:
     """The recording, answering stand-in for Discord's HTTP API."""
 
@@ -111,8 +159,14 @@ class FakeDiscord:
 
     # -- message store ------------------------------------------------------------------------------
 
+    def _check(self, payload: dict | None) -> None:
+        errors = limit_errors(payload)
+        if errors:
+            raise FakeHTTPError(400, 50035, "Invalid Form Body: " + "; ".join(errors))
+
     def _message(self, channel_id: int, payload: dict | None, files: dict[str, bytes], flags: int = 0,
                  message_id: int | None = None) -> dict:
+        self._check(payload)
         payload = payload or {}
         mid = message_id or self.new_id()
         msg = {
@@ -131,9 +185,10 @@ class FakeDiscord:
         return msg
 
     def _edit(self, mid: int, payload: dict | None, files: dict[str, bytes]) -> dict:
+        self._check(payload)
         msg = self.messages.get(mid)
         if msg is None:
-            raise KeyError(mid)
+            raise FakeHTTPError(404, 10008, "Unknown Message")
         payload = payload or {}
         for key in ("content", "embeds", "components"):
             if key in payload:

@@ -1,0 +1,178 @@
+"""The slash commands around the games: limits of the command tree, lobby life, status, list, rules."""
+
+from __future__ import annotations
+
+import copy
+
+import discord
+
+from tests.cogs.driver import latest_board
+from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, live_state, thread_of
+from tests.discord_harness import CHANNEL_ID, button, components
+
+EVERYONE = "1071698660929"
+NO_MANAGE = str(int(EVERYONE) & ~int(discord.Permissions(manage_guild=True).value))
+MANAGE = str(int(EVERYONE) | discord.Permissions(manage_guild=True).value)
+
+
+def replies_since(h, before: int) -> list[dict]:
+    return list(h.fake.messages.values())[before:]
+
+
+def _check_command(cmd: dict, problems: list[str], path: str) -> None:
+    name = cmd["name"]
+    if not (1 <= len(name) <= 32 and name == name.lower()):
+        problems.append(f"{path}{name}: bad name")
+    desc = cmd.get("description", "")
+    if not 1 <= len(desc) <= 100 or desc == "…":
+        problems.append(f"{path}{name}: description {desc!r}")
+    options = cmd.get("options") or []
+    if len(options) > 25:
+        problems.append(f"{path}{name}: {len(options)} options")
+    for opt in options:
+        if opt["type"] in (1, 2):
+            _check_command(opt, problems, f"{path}{name} ")
+            continue
+        odesc = opt.get("description", "")
+        if not 1 <= len(odesc) <= 100 or odesc == "…":
+            problems.append(f"{path}{name} {opt['name']}: description {odesc!r}")
+        choices = opt.get("choices") or []
+        if len(choices) > 25:
+            problems.append(f"{path}{name} {opt['name']}: {len(choices)} choices")
+        for c in choices:
+            if not 1 <= len(c["name"]) <= 100 or len(str(c["value"])) > 100:
+                problems.append(f"{path}{name} {opt['name']}: choice {c['name']!r}")
+
+
+async def test_command_tree_is_within_discord_limits(harness):
+    tree = harness.bot.tree
+    payload = [c.to_dict(tree) for c in tree.get_commands()]
+    problems: list[str] = []
+    for cmd in payload:
+        _check_command(cmd, problems, "/")
+    assert not problems, problems
+    game = next(c for c in payload if c["name"] == "game")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    assert "hector-achilles" in {o["name"] for o in new["options"]}
+    assert {o["name"] for o in game["options"]} >= {"new", "join", "start", "status", "hand", "leave",
+                                                    "abandon", "list"}
+    assert "rules" in {c["name"] for c in payload}
+
+
+async def test_rules_are_paged_and_pages_turn(harness):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "rules", game="hector-achilles")
+    reply = replies_since(h, before)[-1]
+    assert reply["flags"] & 64
+    first_title = reply["embeds"][0]["title"]
+    assert first_title.startswith("Hector and Achilles")
+    assert "Page 1/" in reply["embeds"][0]["footer"]["text"]
+    await h.click(ANN, reply, button(reply, "▶")["custom_id"])
+    turned = h.fake.messages[int(reply["id"])]
+    assert "Page 2/" in turned["embeds"][0]["footer"]["text"]
+    assert turned["embeds"][0]["title"] != first_title
+    h.assert_no_errors()
+
+
+async def test_lobby_refuses_bad_requests_with_clear_messages(harness):
+    h = harness
+    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    # the host cannot start alone; the lobby names the open seat
+    before = len(h.fake.messages)
+    await h.click(ANN, lobby, button(lobby, "Start")["custom_id"], name="Ann")
+    assert any("needs at least 2 players" in m["content"] for m in replies_since(h, before))
+    assert "open" in lobby["embeds"][0]["fields"][0]["value"]
+    # joining twice is refused
+    before = len(h.fake.messages)
+    await h.click(ANN, lobby, button(lobby, "Join")["custom_id"], name="Ann")
+    assert any("already have a seat" in m["content"] for m in replies_since(h, before))
+    # /game join inside the thread finds the game without a number; Bob's join fills it and it starts
+    await h.slash(BOB, "game join", channel_id=thread, name="Bob")
+    game, _ = await live_state(h)
+    assert game.status == "running"
+    lobby = h.fake.messages[int(lobby["id"])]
+    assert not components(lobby), "a started game's lobby keeps no Join/Start buttons"
+    assert "running" in lobby["embeds"][0]["footer"]["text"]
+    before = len(h.fake.messages)
+    await h.slash(CAROL, "game join", channel_id=thread, name="Carol")
+    assert any("already started" in m["content"] for m in replies_since(h, before))
+    h.assert_no_errors()
+
+
+async def test_status_list_and_hand_commands(harness):
+    h = harness
+    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    thread = thread_of(h)
+    before = len(h.fake.messages)
+    await h.slash(CAROL, "game list", name="Carol")
+    listing = replies_since(h, before)[-1]
+    assert "#1" in listing["embeds"][0]["description"] and "Hector and Achilles" in listing["embeds"][0]["description"]
+    before = len(h.fake.messages)
+    await h.slash(CAROL, "game status", channel_id=thread, name="Carol")
+    status = [m for m in replies_since(h, before) if m["attachments"]]
+    assert status and status[-1]["flags"] & 64 and "running" in status[-1]["content"]
+    # /game hand for someone without a game
+    before = len(h.fake.messages)
+    await h.slash(CAROL, "game hand", name="Carol")
+    assert any("No game of yours" in m["content"] for m in replies_since(h, before))
+    # Ann's hand, from the main channel (her only game is found)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game hand", name="Ann")
+    mine = [m for m in replies_since(h, before) if m["attachments"]]
+    assert mine and mine[-1]["flags"] & 64
+    assert any(c["custom_id"].startswith("gh:a:") for c in components(mine[-1])), "on her turn: choices"
+    h.assert_no_errors()
+
+
+async def test_abandon_needs_the_host_or_manage_server(harness):
+    h = harness
+    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    thread = thread_of(h)
+    board_before = copy.deepcopy(latest_board(h, thread))
+    before = len(h.fake.messages)
+    await h.slash(CAROL, "game abandon", channel_id=thread, name="Carol", permissions=NO_MANAGE)
+    assert any("Only the host" in m["content"] for m in replies_since(h, before))
+    assert (await live_state(h))[0].status == "running"
+    await h.slash(CAROL, "game abandon", channel_id=thread, name="Mod", permissions=MANAGE)
+    game, _ = await live_state(h)
+    assert game.status == "abandoned"
+    assert not components(latest_board(h, thread)), "an abandoned game's board loses its buttons"
+    # a click on the board as it was before is now refused
+    action = next(c for c in components(board_before) if c["custom_id"].startswith("gh:a:"))
+    before = len(h.fake.messages)
+    await h.click(ANN, board_before, action["custom_id"], name="Ann")
+    assert any("is over" in m["content"] for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == game.version
+    h.assert_no_errors()
+
+
+async def test_leaving_a_running_game_hands_the_seat_to_the_ai(harness):
+    h = harness
+    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    await h.slash(ANN, "game leave", channel_id=thread, name="Ann")
+    game, _ = await live_state(h)
+    assert game.seats[0].is_ai and game.status in ("running", "finished")
+    assert any("the AI takes over" in m["content"] for m in h.messages_in(thread))
+    # Bob is now the only person asked to act
+    assert f"<@{BOB}>" in latest_board(h, thread)["content"]
+    h.assert_no_errors()
+
+
+async def test_invite_reserves_the_second_seat(harness):
+    h = harness
+    bob = {"id": str(BOB), "username": "bob", "discriminator": "0", "global_name": "Bob", "avatar": None}
+    resolved = {"users": {str(BOB): bob},
+                "members": {str(BOB): {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                                       "mute": False, "flags": 0, "nick": None, "avatar": None,
+                                       "pending": False, "permissions": EVERYONE}}}
+    await h.slash(ANN, "game new hector-achilles", name="Ann", invite=discord.Object(BOB), resolved=resolved)
+    game, _ = await live_state(h)
+    assert [s.user_id for s in game.seats] == [ANN, BOB] and game.status == "running"
+    assert CHANNEL_ID != thread_of(h)
+    h.assert_no_errors()
