@@ -104,9 +104,7 @@ class _Eval:
         elif tie == "defender":
             pd, pt = pd + pt, 0.0
         gain = rules.glory_of(fight) + rules.win_bonus(hero, fight)
-        loss = HEROES[hero["hero"]]["glory"] - sum(e["amount"] for e in rules.hero_effects(hero)
-                                                   if e["op"] == "loss_reduction")
-        loss = max(1, loss + sum(e["amount"] for e in rules.card_effects(fight) if e["op"] == "extra_loss"))
+        loss = rules.hero_loss(hero, fight)
         value = pd * self.gp_value(target, gain) + pa * self.gp_value(target, -loss)
         if odds_only:
             return value

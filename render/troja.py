@@ -226,9 +226,13 @@ def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
             draw.ellipse((x + i * 30 - 12, y + 54, x + i * 30 + 12, y + 78), outline=kit.rgb("grey"), width=2)
     x += 64
     _text(img, (x, y + 66), f"Hand {p['hand_size']}", 18, "ink", anchor="lm")
-    _glory_track(img, draw, 20, y + 88, p["gp"], 560)
+    _glory_track(img, draw, 20, y + 88, p["gp"], 470)
     ability = HEROES[p["hero"]]["text"].get(lang) or HEROES[p["hero"]]["text"]["en"]
-    _text(img, (660, y + 97), kit.fit_text(ability, W - 680, 16), 16, "dark_grey", anchor="lm")
+    lines = _wrap(ability, W - 600, 16)
+    if len(lines) > 2:
+        lines = [lines[0], kit.fit_text(" ".join(lines[1:]), W - 600, 16)]
+    for i, line in enumerate(lines):
+        _text(img, (580, y + (97 if len(lines) == 1 else 88 + 19 * i)), line, 16, "dark_grey", anchor="lm")
     # attachments (left) and waiting Trojans/beasts (right)
     x = 20
     row_y = y + 122
@@ -354,10 +358,12 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
             who = "attacker" if totals["attacker"] > totals["defender"] else "defender"
             if who == "defender":
                 note = f"{right} leads: +{fight.get('glory', 0)} Glory if it stays so"
+                if fight["duel"]:
+                    note += f", {left} would lose {fight['loss']['attacker']}"
             elif fight["duel"]:
-                note = f"{left} leads: +{fight.get('glory', 0)} Glory if it stays so"
+                note = f"{left} leads: +{fight.get('glory', 0)} Glory, {right} would lose {fight['loss']['defender']}"
             else:
-                note = f"The Trojan side leads: {right} loses {HEROES[players[fight['defender']]['hero']]['glory']}+ Glory"
+                note = f"The Trojan side leads: {right} would lose {fight['loss']['defender']} Glory"
         if fight["cancelled"]:
             note = "Fight cancelled"
         _text(img, (W // 2, by + 88), note, 18, "troja_wine", True, "mm")

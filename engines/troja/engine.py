@@ -425,13 +425,7 @@ def _dispose(ctx: _Ctx, fight: dict, hero_won: bool, fought: bool) -> None:
 
 
 def _hero_loss(player: dict, fight: dict) -> int:
-    """A beaten hero loses his own GLORY value, less armour, plus what the opponent's ability adds;
-    decision: a defeat always costs at least 1 GP."""
-    loss = HEROES[player["hero"]]["glory"]
-    loss -= sum(e["amount"] for e in rules.hero_effects(player) if e["op"] == "loss_reduction")
-    if not fight["duel"]:
-        loss += sum(e["amount"] for e in rules.card_effects(fight) if e["op"] == "extra_loss")
-    return max(1, loss)
+    return rules.hero_loss(player, fight)
 
 
 def _win_bonus(player: dict, fight: dict) -> int:
@@ -1066,6 +1060,9 @@ class TrojaEngine(BaseEngine):
             out["totals"] = rules.totals(s["players"], fight, a["mods"])
             out["tie_to"] = rules.tie_winner(s["players"], fight)
             out["glory"] = rules.glory_of(fight) if not fight["duel"] else DUEL_GLORY
+            out["loss"] = {side: rules.hero_loss(s["players"][seat], fight)
+                           for side, seat in (("defender", fight["defender"]), ("attacker", fight["attacker"]))
+                           if seat is not None}
         out["mods_cards"] = [m["card"] for m in a["mods"]]
         return out
 

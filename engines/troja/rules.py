@@ -211,3 +211,13 @@ def win_bonus(player: dict, fight: dict) -> int:
     return sum(e["amount"] for e in hero_effects(player, False)
                if e["op"] == "glory_on_win" and _fight_ok(e, fight["kind"])
                and ("vs" not in e or set(e["vs"]) & against))
+
+
+def hero_loss(player: dict, fight: dict) -> int:
+    """GP a beaten hero loses: his own GLORY, less armour, plus what the opponent's ability adds (Hector,
+    the Chimera); decision: a defeat always costs at least 1 GP."""
+    loss = HEROES[player["hero"]]["glory"]
+    loss -= sum(e["amount"] for e in hero_effects(player) if e["op"] == "loss_reduction")
+    if not fight.get("duel"):
+        loss += sum(e["amount"] for e in card_effects(fight) if e["op"] == "extra_loss")
+    return max(1, loss)
