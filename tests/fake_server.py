@@ -125,3 +125,50 @@ class FakeDiscordServer:
         assert self.ws is not None, "no bot connected"
         self._seq += 1
         await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+
+class RemoteBot:
+    """The harness interface (``click``, ``slash``, ``messages_in``...) for a bot in another process,
+    reached through the fake server's gateway; waits until the bot has stopped sending after each input."""
+
+    def __init__(self, server: FakeDiscordServer) -> None:
+        self.server = server
+        self.fake = server.fake
+
+    async def _settle(self, before: int, timeout: float = 30.0, quiet: float = 0.12) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while len(self.fake.sent) == before:
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not answer")
+            await asyncio.sleep(0.02)
+        last = len(self.fake.sent)
+        while True:
+            await asyncio.sleep(quiet)
+            if len(self.fake.sent) == last:
+                return
+            last = len(self.fake.sent)
+            if loop.time() > deadline:
+                raise AssertionError("the bot did not settle")
+
+    async def slash(self, user_id: int, path: str, channel_id: int | None = None, **kwargs) -> None:
+        before = len(self.fake.sent)
+        args = (user_id, path) if channel_id is None else (user_id, path, channel_id)
+        await self.server.dispatch("INTERACTION_CREATE", self.server.payloads.slash(*args, **kwargs))
+        await self._settle(before)
+
+    async def click(self, user_id: int, message: dict, custom_id: str, **kwargs) -> None:
+        before = len(self.fake.sent)
+        await self.server.dispatch("INTERACTION_CREATE",
+                                   self.server.payloads.click(user_id, message, custom_id, **kwargs))
+        await self._settle(before)
+
+    def messages_in(self, channel_id: int) -> list[dict]:
+        return [m for m in self.fake.messages.values() if int(m["channel_id"]) == channel_id]
+
+    def dm_messages(self, user_id: int) -> list[dict]:
+        channels = {c for c, u in self.fake.dm_channels.items() if u == user_id}
+        return [m for m in self.fake.messages.values() if int(m["channel_id"]) in channels]
+
+    def assert_no_errors(self) -> None:
+        """Errors of the remote bot are checked in its log by the test."""
