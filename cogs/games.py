@@ -222,6 +222,21 @@ class Games(commands.Cog):
             except discord.HTTPException:
                 pass
 
+    @game.command(name="settings", description="Your own settings for every game (only you see them)")
+    @app_commands.describe(dm="Send me my hand and choices by direct message on my turn",
+                           auto_pass="Pass for me when I can do nothing but pass (reaction windows)",
+                           stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)")
+    async def settings(self, interaction: discord.Interaction, dm: bool | None = None,
+                       auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None) -> None:
+        current = await self.bot.service.settings(interaction.user.id, dm=dm, auto_pass=auto_pass,
+                                                  stop_on_opponent=stop_when_opponent_acts)
+        on = {True: "on", False: "off"}
+        lines = [t("settings_title"),
+                 t("settings_dm", value=on[current.get("dm", True)]),
+                 t("settings_auto_pass", value=on[current.get("auto_pass", True)]),
+                 t("settings_stop", value=on[current.get("stop_on_opponent", True)])]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.service.store.list_games(guild_id=interaction.guild_id)

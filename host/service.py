@@ -293,16 +293,39 @@ class GameService:
         engine = ENGINES[game.engine]
         if game.status == "running":
             state = await self._state(game)
+            presenter = presenter_for(game.engine)
+            settings: dict[int, dict] = {}
             while True:
                 acting = engine.to_act(state)
                 ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
-                if ai_seat is None:
+                if ai_seat is not None:
+                    rng = Rng(game.seed * 1_000_003 + game.version * 7 + ai_seat)
+                    action = await asyncio.to_thread(ai.choose, engine, state, ai_seat, rng)
+                    lines += await self._commit(game, state, ai_seat, None, action)
+                    continue
+                passing = await self._auto_pass(game, state, acting, presenter, settings)
+                if passing is None:
                     break
-                rng = Rng(game.seed * 1_000_003 + game.version * 7 + ai_seat)
-                action = await asyncio.to_thread(ai.choose, engine, state, ai_seat, rng)
-                lines += await self._commit(game, state, ai_seat, None, action)
+                seat, action = passing
+                lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action)
             game = await self.game(game.id)
         return await self._outcome(game, lines)
+
+    async def _auto_pass(self, game: GameRow, state, acting: list[int], presenter, cache: dict[int, dict]):
+        """(seat, pass action) for a person whose own settings say to pass now, else None."""
+        if not presenter.supports_auto_pass:
+            return None
+        engine = ENGINES[game.engine]
+        for seat in acting:
+            user = game.seat_row(seat).user_id
+            if user not in cache:
+                cache[user] = await self.store.user_settings(user)
+            legal = engine.legal_actions(state, seat)
+            if presenter.auto_pass(engine.view(state, seat), legal, cache[user]):
+                action = next((a for a in legal if a["type"] == "pass"), None)
+                if action is not None:
+                    return seat, action
+        return None
 
     def _waiting_for(self, game: GameRow, acting: list[int]) -> str:
         return ", ".join(game.seat_row(s).name for s in acting)
@@ -399,6 +422,15 @@ class GameService:
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
+
+    async def settings(self, user_id: int, **changes) -> dict:
+        """A person's settings (``dm``, ``auto_pass``, game-specific ones), updated with ``changes``."""
+        current = await self.store.user_settings(user_id)
+        updates = {k: v for k, v in changes.items() if v is not None}
+        if updates:
+            current.update(updates)
+            await self.store.set_user_settings(user_id, current)
+        return current
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)

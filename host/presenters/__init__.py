@@ -34,6 +34,8 @@ class Presenter:
     seat_labels: list[str] | None = None
     #: whether render_private says anything (False for perfect-information games)
     has_private = True
+    #: whether the per-player "auto-pass when I can do nothing" setting applies (reaction-window games)
+    supports_auto_pass = False
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options)."""
@@ -68,6 +70,14 @@ class Presenter:
 
     def status_line(self, view: dict) -> str:
         return ""
+
+    def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
+        """Whether to pass for this seat without asking. By default: the player's "auto_pass" setting (on
+        unless turned off) and nothing but passing is possible. A game may add its own rules (e.g. a
+        "stop when the opponent acts" setting); the decision uses the seat's own view only."""
+        if not self.supports_auto_pass or not settings.get("auto_pass", True):
+            return False
+        return bool(legal) and all(a["type"] == "pass" for a in legal)
 
 
 class _Default(Presenter):

@@ -176,3 +176,17 @@ async def test_invite_reserves_the_second_seat(harness):
     assert [s.user_id for s in game.seats] == [ANN, BOB] and game.status == "running"
     assert CHANNEL_ID != thread_of(h)
     h.assert_no_errors()
+
+
+async def test_settings_are_personal_and_stored(harness):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game settings", name="Ann", dm=False)
+    reply = replies_since(h, before)[-1]
+    assert reply["flags"] & 64 and "Direct messages on your turn: **off**" in reply["content"]
+    assert (await h.bot.service.store.user_settings(ANN))["dm"] is False
+    assert await h.bot.service.store.user_settings(BOB) == {}
+    # with DMs off, Ann's turn in a new game sends her no DM
+    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    assert h.dm_messages(ANN) == []
+    h.assert_no_errors()

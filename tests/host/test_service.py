@@ -1,0 +1,178 @@
+"""The game service without Discord: lobby rules, the action pipeline, AI turns, auto-pass, restarts."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines import ENGINES
+from engines.base import BaseEngine
+from host import presenters as presenter_registry
+from host.presenters import Presenter
+from host.service import GameError, GameService, StaleBoard
+from store import Store
+
+ANN, BOB = 1, 2
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await Store.open(tmp_path / "g.db")
+    yield s
+    await s.close()
+
+
+async def test_lobby_start_and_refusals(store):
+    service = GameService(store, seed_source=lambda: 5, render=False)
+    game, outcome = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1)
+    assert game.status == "lobby" and outcome is None
+    with pytest.raises(GameError, match="needs at least 2 players"):
+        await service.start(game.id, ANN)
+    with pytest.raises(GameError, match="not started"):
+        await service.act(game.id, ANN, 0, 0)
+    game, outcome = await service.join(game.id, BOB, "Bob")
+    assert game.status == "running" and outcome is not None
+    assert outcome.board.mentions == [ANN]  # the Achaeans (seat 0) take the first vanguard
+    with pytest.raises(GameError, match="already started"):
+        await service.join(game.id, 3, "Carol")
+    with pytest.raises(GameError, match="not your turn"):
+        await service.act(game.id, BOB, game.version, 0)
+    with pytest.raises(GameError, match="not playing"):
+        await service.act(game.id, 3, game.version, 0)
+    with pytest.raises(GameError, match="no longer exists"):
+        await service.act(game.id, ANN, game.version, 99)
+
+
+async def test_unknown_options_are_refused_before_anyone_joins(store):
+    service = GameService(store, render=False)
+    with pytest.raises(GameError, match="no options"):
+        await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                             options={"speed": 3})
+    assert await store.list_games(guild_id=1) == []
+
+
+async def test_actions_are_versioned_and_logged(store):
+    service = GameService(store, seed_source=lambda: 9, render=False)
+    game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    game, _ = await service.join(game.id, BOB, "Bob")
+    outcome = await service.act(game.id, ANN, 0, 0)
+    assert outcome.game.version >= 1 and outcome.done_label.startswith("Vanguard from")
+    assert any("takes a vanguard" in line for line in outcome.lines)
+    with pytest.raises(StaleBoard):
+        await service.act(game.id, ANN, 0, 0)
+    log = await store.actions(game.id)
+    assert [a["seq"] for a in log] == list(range(1, outcome.game.version + 1))
+    assert log[0]["action"]["type"] == "take_vanguard" and log[0]["user_id"] == ANN
+
+
+async def test_ai_seats_move_by_themselves_and_a_new_service_resumes(store):
+    service = GameService(store, seed_source=lambda: 3, render=False)
+    game, outcome = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1, opponent="ai")
+    assert game.status == "running" and game.seats[1].is_ai
+    engine = ENGINES["hector-achilles"]
+    # Ann plays the first legal action whenever asked; the AI answers inside the same call
+    fresh = service
+    for step in range(400):
+        game = await fresh.game(game.id)
+        if game.status != "running":
+            break
+        if step == 20:  # a restart: a new service on the same store continues from the snapshot
+            fresh = GameService(store, render=False)
+        state = await fresh._state(game)
+        assert engine.to_act(state) == [0], "only the person is ever waited for"
+        await fresh.act(game.id, ANN, game.version, 0)
+    assert (await fresh.game(game.id)).status == "finished"
+
+
+async def test_ai_match_and_observers(store):
+    service = GameService(store, seed_source=lambda: 1, render=False)
+    seen = []
+    service.observers.append(lambda game, state, events: seen.append(game.version))
+    outcome = await service.ai_match("hector-achilles")
+    assert outcome.game.status == "finished" and outcome.game.result["places"] in ([1, 2], [2, 1], [1, 1])
+    assert seen == list(range(1, outcome.game.version + 1))
+
+
+async def test_leaving_hands_the_seat_to_the_ai(store):
+    service = GameService(store, seed_source=lambda: 2, render=False)
+    game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    await service.join(game.id, BOB, "Bob")
+    game, outcome = await service.leave(game.id, ANN)
+    assert game.seats[0].is_ai and any("AI takes over" in line for line in outcome.lines)
+    assert ANN not in outcome.board.mentions
+
+
+# -- auto-pass, on a tiny reaction-window game ------------------------------------------------------------
+
+class Window(BaseEngine):
+    """Seat 0 plays or passes; then seat 1 may only pass (a reaction window with nothing to play)."""
+
+    key, title, min_players, max_players = "test-window", "Window", 2, 2
+
+    def new_game(self, num_players, seed, options=None):
+        return {"rules_version": 1, "turn": 0, "plays": 0, "over": False}
+
+    def to_act(self, state):
+        return [] if state["over"] else [state["turn"]]
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "play"}, {"type": "pass"}] if seat == 0 else [{"type": "pass"}]
+
+    def _apply(self, state, seat, action):
+        if action["type"] == "play":
+            state["plays"] += 1
+        state["turn"] = 1 - state["turn"]
+        state["over"] = state["plays"] >= 2
+        return [{"type": action["type"], "seat": seat}]
+
+    def view(self, state, seat):
+        return {"seat": seat, "turn": state["turn"]}
+
+    def result(self, state):
+        return {"places": [1, 2], "scores": [state["plays"], 0], "reason": "done"} if state["over"] else None
+
+    def to_json(self, state):
+        return dict(state)
+
+    def from_json(self, data):
+        return dict(data)
+
+    def secrets(self, state, seat):
+        return set()
+
+
+class WindowPresenter(Presenter):
+    game = "test-window"
+    supports_auto_pass = True
+
+
+@pytest.fixture
+def window_game(monkeypatch):
+    monkeypatch.setitem(ENGINES, "test-window", Window())
+    monkeypatch.setitem(presenter_registry.PRESENTERS, "test-window", WindowPresenter())
+
+
+async def _window(store):
+    service = GameService(store, seed_source=lambda: 1, render=False)
+    game, _ = await service.create("test-window", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    game, _ = await service.join(game.id, BOB, "Bob")
+    return service, game
+
+
+async def test_auto_pass_answers_a_window_with_nothing_to_play(store, window_game):
+    service, game = await _window(store)
+    outcome = await service.act(game.id, ANN, game.version, 0)  # Ann plays
+    # Bob could only pass: his setting (on by default) passed for him, so Ann is asked again
+    assert outcome.game.version == 2 and outcome.board.mentions == [ANN]
+    log = await store.actions(game.id)
+    assert log[-1]["seat"] == 1 and log[-1]["action"] == {"type": "pass"} and log[-1]["user_id"] == BOB
+
+
+async def test_auto_pass_off_asks_the_player(store, window_game):
+    service, game = await _window(store)
+    await service.settings(BOB, auto_pass=False)
+    outcome = await service.act(game.id, ANN, game.version, 0)
+    assert outcome.game.version == 1 and outcome.board.mentions == [BOB]
