@@ -51,7 +51,7 @@ class GameService:
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, _Live] = {}
-        self._render = render
+        self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
 
@@ -330,41 +330,43 @@ class GameService:
     def _waiting_for(self, game: GameRow, acting: list[int]) -> str:
         return ", ".join(game.seat_row(s).name for s in acting)
 
-    def panel(self, game: GameRow, state, seat: int) -> Panel | None:
+    def panel(self, game: GameRow, state, seat: int, view: dict | None = None) -> Panel | None:
         """The choices of ``seat`` now, or None when it is not to act."""
         engine = ENGINES[game.engine]
         if game.status != "running" or seat not in engine.to_act(state):
             return None
         presenter = presenter_for(game.engine)
-        view = engine.view(state, seat)
+        view = view if view is not None else engine.view(state, seat)
         choices: list[Choice] = [presenter.describe(view, a, i)
                                  for i, a in enumerate(engine.legal_actions(state, seat))]
         return Panel(game.id, game.version, seat, presenter.prompt(view), choices)
 
-    async def _render_public(self, game: GameRow, state) -> bytes | None:
+    async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
+        """Render public (seat None) and private views in worker threads, in parallel (Pillow's encoder
+        releases the GIL), keeping the event loop free."""
         renderer = RENDERERS.get(game.engine)
-        if renderer is None or not self._render:
-            return None
-        view = ENGINES[game.engine].view(state, None)
-        return await asyncio.to_thread(renderer.render_public, view)
+        if renderer is None or not self._render_enabled:
+            return [None] * len(views)
+        has_private = presenter_for(game.engine).has_private
 
-    async def _render_private(self, game: GameRow, state, seat: int) -> bytes | None:
-        renderer = RENDERERS.get(game.engine)
-        if renderer is None or not self._render or not presenter_for(game.engine).has_private:
-            return None
-        view = ENGINES[game.engine].view(state, seat)
-        return await asyncio.to_thread(renderer.render_private, view)
+        async def one(seat, view):
+            if seat is None:
+                return await asyncio.to_thread(renderer.render_public, view)
+            if not has_private:
+                return None
+            return await asyncio.to_thread(renderer.render_private, view)
+
+        return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
 
     async def _outcome(self, game: GameRow, lines: list[str]) -> Outcome:
         engine = ENGINES[game.engine]
         presenter = presenter_for(game.engine)
         state = await self._state(game)
-        image = await self._render_public(game, state)
         text_lines = list(lines)
         mentions: list[int] = []
-        nudges: list[Nudge] = []
         public_panel = None
         turn_button = False
+        asked: list[tuple[int, dict, Panel]] = []
         if game.status == "finished":
             result = engine.result(state)
             text_lines.append("**" + t("finished") + "**")
@@ -373,21 +375,24 @@ class GameService:
             if mentions:
                 text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
         else:
-            acting = engine.to_act(state)
-            humans = [s for s in acting if not game.seat_row(s).is_ai]
+            humans = [s for s in engine.to_act(state) if not game.seat_row(s).is_ai]
             for seat in humans:
                 row = game.seat_row(seat)
-                panel = self.panel(game, state, seat)
+                view = engine.view(state, seat)
+                panel = self.panel(game, state, seat, view)
+                asked.append((seat, view, panel))
                 mentions.append(row.user_id)
                 text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
                 if len(humans) == 1 and panel.public_safe:
                     public_panel = panel
                 else:
                     turn_button = True
-                nudges.append(Nudge(row.user_id, seat, t("dm_turn", game=game.id, title=engine.title,
-                                                          prompt=panel.prompt),
-                                    await self._render_private(game, state, seat), panel))
-        board = Board(text="\n".join(text_lines), image=image, mentions=mentions, panel=public_panel,
+        images = await self._render(game, [(None, engine.view(state, None)),
+                                           *((seat, view) for seat, view, _ in asked)])
+        nudges = [Nudge(game.seat_row(seat).user_id, seat,
+                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt), image, panel)
+                  for (seat, _, panel), image in zip(asked, images[1:])]
+        board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
@@ -403,10 +408,12 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             state = await self._state(game)
-            panel = self.panel(game, state, seat)
-            image = await self._render_private(game, state, seat)
-            if image is None and self._render:
-                image = await self._render_public(game, state)
+            engine = ENGINES[game.engine]
+            view = engine.view(state, seat)
+            panel = self.panel(game, state, seat, view)
+            (image,) = await self._render(game, [(seat, view)])
+            if image is None:
+                (image,) = await self._render(game, [(None, engine.view(state, None))])
         text = panel.prompt if panel else t("turn_of", names=self._waiting_for(
             game, ENGINES[game.engine].to_act(state))) if game.status == "running" else t("finished")
         return PrivateView(game, seat, text, image, panel)

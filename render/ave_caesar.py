@@ -11,7 +11,6 @@ chariot to move with, under each card, the destinations it reaches; for a seat n
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from functools import lru_cache
@@ -32,49 +31,15 @@ INFIELD = (214, 196, 154)
 ALLEY = (222, 200, 232)
 IMPERIAL = (96, 44, 120)
 NUMERAL = (186, 164, 120)
-# Still registered with the kit: renderers on the kit's shared palette have golden snapshots made with these
-# colours in it (this renderer itself encodes with the fixed palette below).
 kit.register_colours({"ac_sand": SAND, "ac_sand_line": SAND_LINE, "ac_stone": STONE, "ac_infield": INFIELD,
                       "ac_alley": ALLEY, "ac_imperial": IMPERIAL, "ac_numeral": NUMERAL})
 OWN_COLOURS = [SAND, SAND_LINE, STONE, INFIELD, ALLEY, IMPERIAL, NUMERAL]
-# the kit's named colours this renderer uses (their values are fixed in render/kit.py)
-KIT_COLOURS = ["ink", "paper", "panel", "panel_dark", "white", "grey", "dark_grey", "gold", "highlight", "danger",
-               "ok", "table", *kit.PLAYER_COLOURS]
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """This game's own fixed 256-colour palette, built like the kit's (named colours, a 6x6x6 cube, greys).
-
-    The kit's shared palette changes whenever another game registers colours, which would change the bytes of
-    these pictures (and break their golden snapshots); with a palette of its own the output stays stable.
-    """
-    colours: list[tuple[int, int, int]] = []
-    for c in [*(kit.rgb(name) for name in KIT_COLOURS), *OWN_COLOURS]:
-        if c not in colours:
-            colours.append(c)
-    steps = (0, 51, 102, 153, 204, 255)
-    for r in steps:
-        for g in steps:
-            for b in steps:
-                if (r, g, b) not in colours:
-                    colours.append((r, g, b))
-    grey = 8
-    while len(colours) < 256 and grey <= 255:
-        if (grey, grey, grey) not in colours:
-            colours.append((grey, grey, grey))
-        grey += 17
-    flat = [v for c in colours[:256] for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
-    return pal
+PALETTE = kit.make_palette([*OWN_COLOURS, *kit.PLAYER_COLOURS])
 
 
 def _encode(img: Image.Image) -> bytes:
-    """Like ``kit.encode`` (no dithering, PNG level 3) with this game's own palette; the image is RGB already."""
-    out = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    return kit.encode(img, PALETTE)
+
 
 W = 1000
 HEADER = 56

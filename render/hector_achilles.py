@@ -10,7 +10,6 @@ sprites so a picture takes a few milliseconds.
 
 from __future__ import annotations
 
-import io
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -50,9 +49,6 @@ HIGHLIGHT = (255, 214, 0)
 
 _OWN_COLOURS = [*ARMY.values(), *ARMY_DARK.values(), TABLE, TABLE_LINE, CARD_BACK, CARD_BACK_LINE, HERO_FRAME,
                 HERO_BG, GOLD, SHAME, ACHAEAN_PANEL, TROJAN_PANEL]
-# kit's own named colours that these pictures use (their values are fixed by the kit)
-_KIT_NAMES = ("ink", "paper", "panel", "panel_dark", "white", "grey", "light_grey", "dark_grey", "gold",
-              "highlight", "danger", "ok", "black")
 
 kit.register_colours({f"ha_{k}": v for k, v in ARMY.items()})
 kit.register_colours({f"ha_{k}_dark": v for k, v in ARMY_DARK.items()})
@@ -73,39 +69,12 @@ def colour_name(key: str) -> str:
     return _COLOURS[key]["en"].capitalize()
 
 
-# ------------------------------------------------------------------------------------------------ encoding
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """This game's fixed 256-colour palette: its own colours, the kit colours it uses, a colour cube and
-    greys. The kit's shared palette grows with every game's registered colours, which would change these
-    pictures' bytes (and break their snapshots) whenever another game's renderer is added."""
-    colours: list[tuple[int, int, int]] = []
-    for c in [*(kit.rgb(n) for n in _KIT_NAMES), *_OWN_COLOURS]:
-        if c not in colours:
-            colours.append(c)
-    steps = (0, 51, 102, 153, 204, 255)
-    for r in steps:
-        for g in steps:
-            for b in steps:
-                if (r, g, b) not in colours:
-                    colours.append((r, g, b))
-    grey = 8
-    while len(colours) < 256 and grey <= 255:
-        if (grey, grey, grey) not in colours:
-            colours.append((grey, grey, grey))
-        grey += 17
-    flat = [v for c in colours[:256] for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
-    return pal
+PALETTE = kit.make_palette(_OWN_COLOURS)
 
 
 def _encode(img: Image.Image) -> bytes:
-    """Like ``kit.encode`` (quantise without dithering, PNG level 3) but with this game's own palette."""
-    out = io.BytesIO()
-    img.convert("RGB").quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    return kit.encode(img, PALETTE)
+
 
 
 # ------------------------------------------------------------------------------------------------ cached text

@@ -18,7 +18,6 @@ The board scales with the radius (the HEX circumradius is fixed in pixels) so la
 
 from __future__ import annotations
 
-import io
 import math
 from functools import lru_cache
 
@@ -43,45 +42,12 @@ EDGE = (120, 104, 80)
 MANA = (40, 90, 170)
 CONTEST = (190, 30, 45)
 OWN_COLOURS = [*VALUE_SHADES.values(), TRI_FILL, RIM_FILL, EDGE, MANA]
-# the kit's shared colours this renderer uses, by name (their values are fixed in render/kit.py)
-KIT_COLOURS = ["ink", "paper", "panel", "panel_dark", "white", "grey", "light_grey", "dark_grey", "gold",
-               "highlight", "danger", "ok", "black", *kit.PLAYER_COLOURS]
-
-
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """This game's own fixed 256-colour palette.
-
-    The kit's shared palette grows with every game's ``register_colours``, so its bytes (and every golden
-    snapshot) would change whenever another game adds a renderer; a palette of our own keeps HEX-TRI's
-    pictures byte-stable. Same recipe as the kit's: named colours first, then a 6x6x6 cube, then greys.
-    """
-    colours: list[tuple[int, int, int]] = []
-    for c in [*(kit.rgb(name) for name in KIT_COLOURS), *OWN_COLOURS]:
-        if c not in colours:
-            colours.append(c)
-    steps = (0, 51, 102, 153, 204, 255)
-    for r in steps:
-        for g in steps:
-            for b in steps:
-                if (r, g, b) not in colours:
-                    colours.append((r, g, b))
-    grey = 8
-    while len(colours) < 256 and grey <= 255:
-        if (grey, grey, grey) not in colours:
-            colours.append((grey, grey, grey))
-        grey += 17
-    flat = [v for c in colours[:256] for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
-    return pal
+PALETTE = kit.make_palette([*OWN_COLOURS, *kit.PLAYER_COLOURS])
 
 
 def _encode(img: Image.Image) -> bytes:
-    """Like ``kit.encode`` (same quantisation and PNG settings) but with this game's own palette."""
-    out = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
-    return out.getvalue()
+    return kit.encode(img, PALETTE)
+
 
 PHASES = {"move": "Movement", "losses": "Battle losses", "over": "Game over"}
 REASONS = {"leader_down": "enemy leader down", "first_blood": "first blood", "last_leader": "last leader standing",

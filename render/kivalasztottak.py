@@ -30,6 +30,8 @@ TYPE_LETTER = {"tower": "T", "adventurer": "K", "action": "A", "quest": "Q", "bu
 kit.register_colours({f"kv_{k}": v for k, v in TYPE_COLOURS.items()}
                      | {"kv_side": (236, 229, 210), "kv_rest": (214, 206, 186), "kv_inj": (236, 196, 186),
                         "kv_thread": (250, 246, 236), "kv_hidden": (120, 100, 80)})
+PALETTE = kit.make_palette([*TYPE_COLOURS.values(), (236, 229, 210), (214, 206, 186), (236, 196, 186),
+                            (250, 246, 236), (120, 100, 80), *kit.PLAYER_COLOURS])
 
 STATE_LABEL = {"alert": "ALERT", "resting": "RESTING", "injured": "INJURED"}
 STAGE_LABEL = {"towers": "placing tower levels", "mulligan": "mulligan", "open": "round opening",
@@ -367,7 +369,7 @@ def render_public(view: dict) -> bytes:
     _middle(draw, y, mid_h, view)
     y += mid_h + 8
     _side(draw, y, view, bottom, viewer)
-    return kit.encode(img)
+    return kit.encode(img, PALETTE)
 
 
 def _hand_card(draw, x, y, w, h, c: dict, playable: bool) -> None:
@@ -428,4 +430,4 @@ def render_private(view: dict) -> bytes | None:
         x = PAD + (i % cols) * (cw + 8)
         y = 42 + (i // cols) * (ch + 8)
         _hand_card(draw, x, y, cw, ch, c, c["id"] in playable)
-    return kit.encode(img)
+    return kit.encode(img, PALETTE)

@@ -27,6 +27,8 @@ kit.register_colours({
     "troja_sand": (236, 224, 196),
     "troja_playable": (24, 150, 80),
 })
+PALETTE = kit.make_palette(["troja_bronze", "troja_wine", "troja_sea", "troja_olive", "troja_night", "troja_sand",
+                            "troja_playable", *kit.PLAYER_COLOURS])
 
 W = 1000
 PANEL_H = 168
@@ -428,7 +430,7 @@ def render_public(view: dict, lang: str = "en") -> bytes:
         _fight_panel(img, draw, view, y + 4, lang)
         y += fight_h
     _last_line(img, draw, view, y + 4)
-    return kit.encode(img)
+    return kit.encode(img, PALETTE)
 
 
 # -------------------------------------------------------------------------------------------------- hand
@@ -521,4 +523,4 @@ def render_private(view: dict, lang: str = "en") -> bytes | None:
         if ok:
             draw.rectangle((x - 3, y + CARD_H + 4, x + CARD_W + 2, y + CARD_H + 32), fill=kit.rgb("troja_playable"))
             _text(img, (x + CARD_W // 2, y + CARD_H + 18), "✓ PLAYABLE", 17, "white", True, "mm")
-    return kit.encode(img)
+    return kit.encode(img, PALETTE)
