@@ -123,13 +123,62 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        try:
-            panel = await interaction.client.service.panel_for(self.game_id, interaction.user.id, self.version)
-        except GameError as exc:
-            await _refuse(interaction, str(exc))
-            return
         group = int(values[0]) if values and values[0].isdigit() else None
-        await interaction.response.edit_message(view=panel_view(panel, group=group))
+        await show_group(interaction, self.game_id, self.version, group, 0)
+
+
+class GroupButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"gh:gb:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<group>\d+)"):
+    """First step of a two-step choice as a button (e.g. the card to play); shows that group's choices."""
+
+    def __init__(self, game_id: int, version: int, seat: int, group: int, name: str, selected: bool) -> None:
+        super().__init__(discord.ui.Button(
+            label=clip(name), custom_id=f"gh:gb:{game_id}:{version}:{seat}:{group}",
+            style=discord.ButtonStyle.primary if selected else discord.ButtonStyle.secondary))
+        self.game_id, self.version, self.group = game_id, version, group
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        self.game_id, self.version, self.group = int(match["game"]), int(match["version"]), int(match["group"])
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await show_group(interaction, self.game_id, self.version, self.group, 0)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"gh:pg:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<group>\d+):(?P<page>\d+)"):
+    """Turns the page of a group with more choices than fit in one message."""
+
+    def __init__(self, game_id: int, version: int, seat: int, group: int, page: int, label: str,
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, disabled=disabled,
+                                           custom_id=f"gh:pg:{game_id}:{version}:{seat}:{group}:{page}"))
+        self.game_id, self.version, self.group, self.page = game_id, version, group, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        self.game_id, self.version = int(match["game"]), int(match["version"])
+        self.group, self.page = int(match["group"]), int(match["page"])
+        return self
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await show_group(interaction, self.game_id, self.version, self.group, self.page)
+
+
+async def show_group(interaction: discord.Interaction, game_id: int, version: int, group: int | None,
+                     page: int) -> None:
+    """Re-draw a private panel with one group of choices opened (two-step choices, paging)."""
+    try:
+        panel = await interaction.client.service.panel_for(game_id, interaction.user.id, version)
+    except GameError as exc:
+        await _refuse(interaction, str(exc))
+        return
+    await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
 
 
 class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:t:(?P<game>\d+)"):
@@ -192,27 +241,35 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?
         await publish.start(interaction, self.game_id)
 
 
-DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, TurnButton, HandButton, JoinButton, StartButton)
+DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
+                 StartButton)
 
 
-def panel_view(panel: Panel | None, *, group: int | None = None, extra: list[discord.ui.Item] = ()) -> discord.ui.View:
+def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
+               extra: list[discord.ui.Item] = ()) -> discord.ui.View:
     """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row."""
     view = discord.ui.View(timeout=None)
-    rows = layout(panel, reserved_rows=1 if extra else 0, group=group) if panel else []
+    rows = layout(panel, reserved_rows=1 if extra else 0, group=group, page=page) if panel else []
     selects = 0
     for r, row in enumerate(rows):
+        items: list[discord.ui.Item] = []
         if row.kind == "buttons":
-            for choice in row.choices:
-                item = ActButton(panel.game_id, panel.version, panel.seat, choice)
-                item.item.row = r
-                view.add_item(item)
+            items = [ActButton(panel.game_id, panel.version, panel.seat, choice) for choice in row.choices]
         elif row.kind == "select":
-            item = ActSelect(panel.game_id, panel.version, panel.seat, row, selects)
+            items = [ActSelect(panel.game_id, panel.version, panel.seat, row, selects)]
             selects += 1
-            item.item.row = r
-            view.add_item(item)
-        else:
-            item = GroupSelect(panel.game_id, panel.version, panel.seat, row.group_names)
+        elif row.kind == "groups":
+            items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.group_names)]
+        elif row.kind == "group_buttons":
+            items = [GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)
+                     for i, name in enumerate(row.group_names)]
+        elif row.kind == "pager":
+            items = [PageButton(panel.game_id, panel.version, panel.seat, row.group, max(row.page - 1, 0), "◀",
+                                disabled=row.page == 0),
+                     PageButton(panel.game_id, panel.version, panel.seat, row.group, row.page + 1,
+                                f"{row.page + 2}/{row.pages} ▶" if row.page + 1 < row.pages else "▶",
+                                disabled=row.page + 1 >= row.pages)]
+        for item in items:
             item.item.row = r
             view.add_item(item)
     for item in extra:

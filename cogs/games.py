@@ -152,6 +152,20 @@ class Games(commands.Cog):
             return
         await publish.start(interaction, game_id)
 
+    @game.command(name="play", description="Type your move instead of clicking (e.g. the text of a button)")
+    @app_commands.describe(move="What to do, e.g. \"play red 3\" or a field name", game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def play(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game_id = await self._which(interaction, game)
+            outcome = await self.bot.service.act_text(game_id, interaction.user.id, move)
+        except GameError as exc:
+            await interaction.followup.send(str(exc), ephemeral=True)
+            return
+        await interaction.followup.send(t("done_action", label=outcome.done_label), ephemeral=True)
+        await publish.publish(self.bot, outcome)
+
     @game.command(name="status", description="Show a game's board and whose turn it is")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)

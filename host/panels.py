@@ -34,6 +34,8 @@ class Panel:
     seat: int
     prompt: str
     choices: list[Choice] = field(default_factory=list)
+    #: first pick a group (e.g. a card), then one of its choices (e.g. a destination), even when all would fit
+    two_step: bool = False
 
     @property
     def public_safe(self) -> bool:
@@ -49,10 +51,14 @@ class Panel:
 
 @dataclass
 class Row:
-    kind: str  # "buttons" | "select" | "groups"
+    kind: str  # "buttons" | "select" | "groups" (a select) | "group_buttons" | "pager"
     choices: list[Choice] = field(default_factory=list)
     placeholder: str = ""
     group_names: list[str] = field(default_factory=list)
+    selected: int | None = None  # the picked group (group rows)
+    group: int = 0  # pager: the group being paged
+    page: int = 0  # pager: the page shown
+    pages: int = 1
 
 
 def _rows_for(group: str, choices: list[Choice]) -> list[Row]:
@@ -62,23 +68,36 @@ def _rows_for(group: str, choices: list[Choice]) -> list[Row]:
             for i in range(0, len(choices), MAX_OPTIONS)]
 
 
-def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None) -> list[Row]:
+def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page: int = 0) -> list[Row]:
     """Rows of components for ``panel`` within ``MAX_ROWS - reserved_rows`` rows.
 
-    Each group becomes a row of buttons (up to 5 choices) or a select. When that does not fit, the first row
-    is a select of groups and, once a group is picked (``group`` = its index), that group's choices follow.
+    Each group becomes a row of buttons (up to 5 choices) or selects (25 choices each). When that does not
+    fit, or the panel is ``two_step``, the first row picks a group (buttons for up to 5 groups, else a
+    select) and, once a group is picked (``group`` = its index), that group's choices follow, in pages with
+    a pager row when they need more rows than are left.
     """
     budget = MAX_ROWS - reserved_rows
     groups = panel.groups()
-    rows = [row for name, choices in groups for row in _rows_for(name, choices)]
-    if len(rows) <= budget:
-        return rows
+    if not panel.two_step:
+        rows = [row for name, choices in groups for row in _rows_for(name, choices)]
+        if len(rows) <= budget:
+            return rows
     names = [name or "…" for name, _ in groups]
-    out = [Row("groups", group_names=names[:MAX_OPTIONS])]
-    if group is not None and 0 <= group < len(groups):
-        name, choices = groups[group]
-        out += _rows_for(name, choices)[: budget - 1]
-    return out
+    if len(names) <= MAX_BUTTONS:
+        out = [Row("group_buttons", group_names=names, selected=group)]
+    else:
+        out = [Row("groups", group_names=names[:MAX_OPTIONS], selected=group)]
+    if group is None or not 0 <= group < len(groups):
+        return out
+    name, choices = groups[group]
+    rows = _rows_for(name, choices)
+    space = budget - 1
+    if len(rows) <= space:
+        return out + rows
+    per = space - 1  # one row for the pager
+    pages = -(-len(rows) // per)
+    page = max(0, min(page, pages - 1))
+    return out + rows[page * per:(page + 1) * per] + [Row("pager", group=group, page=page, pages=pages)]
 
 
 def clip(label: str, limit: int = MAX_LABEL) -> str:

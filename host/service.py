@@ -263,6 +263,28 @@ class GameService:
             outcome.done_label = label
             return outcome
 
+    async def act_text(self, game_id: int, user_id: int, text: str) -> Outcome:
+        """A typed move (``/game play``): the game's presenter turns the text into one of the choices."""
+        game = await self.game(game_id)
+        if game.status != "running":
+            raise GameError(t("game_over", game=game_id) if game.status != "lobby" else
+                            t("not_started", game=game_id))
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError(t("not_playing", game=game_id))
+        async with self.lock(game_id):
+            state = await self._state(game)
+            engine = ENGINES[game.engine]
+            if seat not in engine.to_act(state):
+                raise GameError(t("not_your_turn", names=self._waiting_for(game, engine.to_act(state))))
+            view = engine.view(state, seat)
+            panel = self.panel(game, state, seat, view)
+            try:
+                index = presenter_for(game.engine).parse(view, panel.choices, text)
+            except ValueError as exc:
+                raise GameError(str(exc)) from exc
+        return await self.act(game_id, user_id, game.version, index)
+
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict) -> list[str]:
         """Apply and persist one action (one transaction); returns its narration."""
         engine = ENGINES[game.engine]
@@ -339,7 +361,7 @@ class GameService:
         view = view if view is not None else engine.view(state, seat)
         choices: list[Choice] = [presenter.describe(view, a, i)
                                  for i, a in enumerate(engine.legal_actions(state, seat))]
-        return Panel(game.id, game.version, seat, presenter.prompt(view), choices)
+        return Panel(game.id, game.version, seat, presenter.prompt(view), choices, two_step=presenter.two_step)
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
         """Render public (seat None) and private views in worker threads, in parallel (Pillow's encoder

@@ -36,6 +36,8 @@ class Presenter:
     has_private = True
     #: whether the per-player "auto-pass when I can do nothing" setting applies (reaction-window games)
     supports_auto_pass = False
+    #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
+    two_step = False
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options)."""
@@ -51,6 +53,24 @@ class Presenter:
         details = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
         label = action["type"].replace("_", " ").capitalize() + (f": {details}" if details else "")
         return Choice(index=index, label=label, group=action["type"])
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """The index of the choice a player typed (``/game play``). By default the text is matched against
+        the choice labels: an exact label, else the only label containing it. Raise ValueError with a
+        helpful message otherwise; games may accept their own notation (e.g. field names)."""
+        wanted = " ".join(text.lower().split())
+        if not wanted:
+            raise ValueError("Type what you want to do, e.g. the text of one of your buttons.")
+        exact = [c for c in choices if c.label.lower() == wanted]
+        if len(exact) == 1:
+            return exact[0].index
+        found = [c for c in choices if wanted in c.label.lower()]
+        if len(found) == 1:
+            return found[0].index
+        sample = "; ".join(c.label for c in (found or choices)[:8])
+        if found:
+            raise ValueError(f"“{text}” matches {len(found)} choices: {sample} …")
+        raise ValueError(f"“{text}” matches none of your choices. You can: {sample}")
 
     def prompt(self, view: dict) -> str:
         """What the seat in ``view`` is asked to decide."""

@@ -209,3 +209,35 @@ async def test_play_alone_against_the_ai(harness):
     game, _ = await live_state(h)
     assert game.seats[1].is_ai and game.status == "finished"
     h.assert_no_errors()
+
+
+async def test_typed_moves_with_game_play(harness):
+    h = harness
+    thread = await open_two_player_game(h)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="deck")
+    assert any("matches" in m["content"] and m["flags"] & 64 for m in list(h.fake.messages.values())[before:])
+    assert (await live_state(h))[0].version == 0, "an ambiguous text changes nothing"
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="vanguard from deck 2")
+    game, state = await live_state(h)
+    assert game.version >= 1
+    assert (await h.bot.service.store.actions(1))[0]["action"] == {"type": "take_vanguard", "deck": "2"}
+    h.assert_no_errors()
+
+
+async def test_two_step_panels_open_a_group_then_act(harness, monkeypatch):
+    from host.presenters import PRESENTERS
+
+    monkeypatch.setattr(PRESENTERS["hector-achilles"], "two_step", True)
+    h = harness
+    thread = await open_two_player_game(h)
+    board = latest_board(h, thread)
+    groups = [c for c in components(board) if c["custom_id"].startswith("gh:gb:")]
+    assert [g["label"] for g in groups] == ["Vanguard"]
+    await h.click(ANN, board, groups[0]["custom_id"], name="Ann")
+    opened = h.fake.messages[int(board["id"])]
+    actions = [c for c in components(opened) if c["custom_id"].startswith("gh:a:")]
+    assert actions and all(a["label"].startswith("Vanguard from") for a in actions)
+    await h.click(ANN, opened, actions[0]["custom_id"], name="Ann")
+    assert (await live_state(h))[0].version >= 1
+    h.assert_no_errors()

@@ -1,0 +1,56 @@
+"""Panels always fit Discord's component limits, whatever the number of choices."""
+
+from host.panels import MAX_OPTIONS, Choice, Panel, layout
+
+
+def panel(groups: dict[str, int], two_step: bool = False) -> Panel:
+    choices, i = [], 0
+    for name, count in groups.items():
+        for _ in range(count):
+            choices.append(Choice(i, f"{name} choice {i}", name))
+            i += 1
+    return Panel(1, 3, 0, "choose", choices, two_step=two_step)
+
+
+def check(rows, budget=5):
+    assert len(rows) <= budget
+    for row in rows:
+        assert len(row.choices) <= (5 if row.kind == "buttons" else MAX_OPTIONS)
+        assert len(row.group_names) <= (5 if row.kind == "group_buttons" else MAX_OPTIONS)
+
+
+def test_small_panels_are_one_row_per_group():
+    rows = layout(panel({"Play": 4, "Swap": 3, "Retreat": 1}))
+    assert [r.kind for r in rows] == ["buttons", "buttons", "buttons"]
+    check(rows)
+
+
+def test_big_groups_become_selects():
+    rows = layout(panel({"Play": 5, "Destinations": 30}))
+    assert [r.kind for r in rows] == ["buttons", "select", "select"]
+    assert [len(r.choices) for r in rows] == [5, 25, 5]
+
+
+def test_two_step_shows_groups_then_the_chosen_group():
+    p = panel({"Card 2": 1, "Card 4": 3, "Card 6": 7}, two_step=True)
+    first = layout(p, reserved_rows=1)
+    assert [r.kind for r in first] == ["group_buttons"] and first[0].group_names == ["Card 2", "Card 4", "Card 6"]
+    opened = layout(p, reserved_rows=1, group=2)
+    assert [r.kind for r in opened] == ["group_buttons", "select"] and opened[0].selected == 2
+    assert {c.index for c in opened[1].choices} == set(range(4, 11))
+
+
+def test_many_groups_use_a_group_select_and_huge_groups_are_paged():
+    p = panel({f"Field {i}": (150 if i == 0 else 2) for i in range(9)})
+    first = layout(p)
+    assert [r.kind for r in first] == ["groups"] and len(first[0].group_names) == 9
+    page0 = layout(p, group=0)
+    assert [r.kind for r in page0] == ["groups", "select", "select", "select", "pager"]
+    assert page0[-1].pages == 2 and page0[-1].page == 0
+    seen = {c.index for r in page0 for c in r.choices}
+    page1 = layout(p, group=0, page=1)
+    seen |= {c.index for r in page1 for c in r.choices}
+    assert seen == set(range(150)), "every choice is reachable through the pages"
+    check(page0)
+    check(page1)
+    assert layout(p, group=0, page=99)[-1].page == 1  # a stale page number is clamped
