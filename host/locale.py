@@ -32,3 +32,18 @@ def t(key: str, lang: str | None = None, **fields) -> str:
     if template is None:
         raise KeyError(f"missing string {key!r}")
     return template.format(**fields)
+
+
+@lru_cache(maxsize=32)
+def _game_table(game: str, lang: str) -> dict[str, str]:
+    path = LOCALES / game / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def game_text(game: str, key: str, lang: str | None = None, **fields) -> str:
+    """A game's own string (``data/locales/<game>/<lang>.json``), English when missing in ``lang``."""
+    table = _game_table(game, language(lang))
+    template = table.get(key) or _game_table(game, DEFAULT).get(key)
+    if template is None:
+        raise KeyError(f"missing string {key!r} of {game}")
+    return template.format(**fields)

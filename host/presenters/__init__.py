@@ -9,6 +9,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.locale import game_text
 from host.panels import Choice
 
 
@@ -42,6 +43,10 @@ class Presenter:
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options)."""
         return None, {k: v for k, v in raw.items() if v is not None}
+
+    def text(self, key: str, **fields) -> str:
+        """This game's string ``key`` from ``data/locales/<game>/en.json``."""
+        return game_text(self.game, key, **fields)
 
     def seat_label(self, seat: int) -> str:
         if self.seat_labels and seat < len(self.seat_labels):
