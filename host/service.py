@@ -109,7 +109,8 @@ class GameService:
         engine = ENGINES[key]
         presenter = presenter_for(key)
         num_players, engine_options = presenter.engine_options(dict(options or {}))
-        num = num_players or engine.max_players
+        # without a player count, a lobby waits for a full table, and a game against the AI is the smallest
+        num = num_players or (engine.min_players if opponent == "ai" else engine.max_players)
         try:  # options are checked now, not when the last player has joined
             engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
         except (ValueError, IllegalAction) as exc:
