@@ -1,0 +1,30 @@
+"""`python bot.py` (what `make run` runs) and the settings it reads."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_without_a_token_the_bot_exits_and_says_how_to_get_one():
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    run = subprocess.run([sys.executable, "bot.py"], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2
+    assert "DISCORD_TOKEN" in run.stderr and "discord.com/developers/applications" in run.stderr
+
+
+def test_settings_defaults_and_values():
+    assert Settings.from_env({}) == Settings(token=None, database_path="var/gamehost.db", log_level="INFO",
+                                             dev_guild_id=None)
+    s = Settings.from_env({"DISCORD_TOKEN": " abc ", "DATABASE_PATH": "/data/g.db", "LOG_LEVEL": "debug",
+                           "DEV_GUILD_ID": "123"})
+    assert (s.token, s.database_path, s.log_level, s.dev_guild_id) == ("abc", "/data/g.db", "DEBUG", 123)
+    with pytest.raises(SystemExit, match="DEV_GUILD_ID"):
+        Settings.from_env({"DEV_GUILD_ID": "my-server"})
