@@ -259,7 +259,6 @@ class GameService:
             presenter = presenter_for(game.engine)
             label = presenter.describe(engine.view(state, seat), action, index).label
             lines = await self._commit(game, state, seat, user_id, action)
-            game = await self.game(game_id)
             outcome = await self._advance(game, lines)
             outcome.done_label = label
             return outcome
@@ -293,10 +292,11 @@ class GameService:
             events = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
+        result = engine.result(state)
         try:
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=engine.result(state))
+                events=events, snapshot=engine.to_json(state), result=result)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
             raise StaleBoard(t("stale")) from exc
@@ -304,7 +304,10 @@ class GameService:
             self._live.pop(game.id, None)
             raise
         self._live[game.id] = _Live(new_version, state)
+        # keep the caller's row in step with what was just committed (no re-read needed)
         game.version = new_version
+        if result is not None:
+            game.status, game.result = "finished", result
         for observer in self.observers:
             observer(game, state, events)
         presenter = presenter_for(game.engine)
@@ -331,7 +334,6 @@ class GameService:
                     break
                 seat, action = passing
                 lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action)
-            game = await self.game(game.id)
         return await self._outcome(game, lines)
 
     async def _auto_pass(self, game: GameRow, state, acting: list[int], presenter, cache: dict[int, dict]):

@@ -74,7 +74,8 @@ def _now() -> str:
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    # no sort_keys: dicts keep their order through JSON, and sorting a large snapshot costs time per action
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 class Store:
