@@ -479,12 +479,20 @@ def _card_image(cid_key: str, card_face: int, lang: str) -> Image.Image:
     if card["kind"] == "modifier":
         facts.append(("+" + str(card["amount"])) + (" hero" if card["side"] == "defender" else " Trojans"))
     y += 2
-    _text(img, (8, y), kit.fit_text("  ".join(facts), CARD_W - 16, 16, True), 16, "troja_wine", True)
-    y += 24
+    # the facts wrap between items (never inside one): a beast's POWER must not be cut off
+    fact_lines: list[str] = []
+    for fact in facts:
+        trial = f"{fact_lines[-1]}  {fact}" if fact_lines else fact
+        if fact_lines and kit.text_width(trial, 16, True) <= CARD_W - 16:
+            fact_lines[-1] = trial
+        else:
+            fact_lines.append(fact)
+    for line in fact_lines[:2] or [""]:
+        _text(img, (8, y), kit.fit_text(line, CARD_W - 16, 16, True), 16, "troja_wine", True)
+        y += 20
+    y += 4
     text = card.get("text", {}).get(lang) or card.get("text", {}).get("en", "")
-    if "patrons" in card:
-        pass  # the text names the patron condition
-    for line in _wrap(text, CARD_W - 16, 15)[:5]:
+    for line in _wrap(text, CARD_W - 16, 15)[:6 - len(fact_lines)]:
         _text(img, (8, y), line, 15, "dark_grey")
         y += 19
     img.paste(_die(card_face, 30), (CARD_W - 38, CARD_H - 38))

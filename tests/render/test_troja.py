@@ -53,6 +53,13 @@ def test_hand_snapshot_marks_playable_cards():
     assert_snapshot("troja-hand", render_private(view))
 
 
+def test_hand_snapshot_wraps_long_card_facts():
+    """A beast's POWER (why it may not be playable) is never cut off: the facts wrap to a second line."""
+    s = table(["achilles", "nestor"])
+    give(s, 0, "ketos", "sphinx", "hector", "phalanx", "aegis", "hera_intrigue")
+    assert_snapshot("troja-hand-facts", render_private(E.view(s, 0)))
+
+
 def test_table_camp_snapshot_two_players():
     s = E.new_game(2, 7)
     assert_snapshot("troja-table-camp", render_public(E.view(s, None)))

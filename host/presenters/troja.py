@@ -1,0 +1,449 @@
+"""Troja on Discord: labels for its actions, narration of its events, prompts and the /game new options.
+Every sentence lives in ``data/locales/troja/en.json``.
+
+Every choice of Troja is marked secret, so its panels only ever open privately ("Take your turn", DMs, "My
+hand"): most decisions offer cards from the hand, and a public panel for the rest (e.g. only "Pass" or only
+"End your turn") would tell the table that the hand holds nothing playable. Prompts are shown on the public
+board, so they are built from public parts of the view only.
+"""
+
+from __future__ import annotations
+
+from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
+from engines.troja import name as card_name
+from host.panels import MAX_LABEL, Choice, clip
+from host.presenters import OptionSpec, Presenter
+
+LETTERS = "ABCD"
+WINDOWS = ("join", "fate", "start")
+#: action type -> (group key, button style)
+ACTIONS = {
+    "attach": ("group_attach", "primary"),
+    "challenge": ("group_challenge", "primary"),
+    "duel": ("group_duel", "danger"),
+    "intervene": ("group_intervene", "primary"),
+    "event": ("group_event", "primary"),
+    "end_turn": ("group_end_turn", "secondary"),
+    "combine": ("group_combine", "primary"),
+    "launch": ("group_launch", "success"),
+    "add": ("group_add", "primary"),
+    "wrath": ("group_wrath", "danger"),
+    "pass": ("group_pass", "secondary"),
+    "discard": ("group_discard", "secondary"),
+}
+
+
+def letter(seat: int) -> str:
+    return LETTERS[seat] if 0 <= seat < len(LETTERS) else str(seat + 1)
+
+
+def key_of(card_id: str) -> str:
+    """The card type of a physical card id ("spearmen#2" -> "spearmen")."""
+    return PHYSICAL[card_id]["key"] if card_id in PHYSICAL else card_id.split("#")[0]
+
+
+class TrojaPresenter(Presenter):
+    game = "troja"
+    supports_auto_pass = True
+    two_step = False
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        return [
+            OptionSpec("players", "int", self.text("opt_players"), None, min_value=2, max_value=4),
+            OptionSpec("max_rounds", "int", self.text("opt_max_rounds"), 30, min_value=5, max_value=200),
+        ]
+
+    @property
+    def seat_labels(self) -> list[str]:
+        return [self.text("seat_label", letter=c) for c in LETTERS]
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        players = raw.get("players")
+        if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
+            from host.service import GameError  # late: host.service imports the presenters
+
+            raise GameError(self.text("bad_players", value=players))
+        options = {"max_rounds": raw["max_rounds"]} if raw.get("max_rounds") is not None else {}
+        return players, options
+
+    # -- words for things -----------------------------------------------------------------------------
+
+    def card(self, key: str) -> str:
+        return card_name(key_of(key) if "#" in key else key)
+
+    def stats(self, key: str) -> str:
+        """"STR 7, Glory 4, POWER 3" for a challenge card type."""
+        card = TYPES[key]
+        parts = []
+        if card.get("strength"):
+            parts.append(self.text("stat_str", value=card["strength"]))
+        if card.get("tactics"):
+            parts.append(self.text("stat_tac", value=card["tactics"]))
+        if card.get("glory") is not None:
+            parts.append(self.text("stat_glory", value=card["glory"]))
+        if card["kind"] == "beast":
+            parts.append(self.text("stat_power", value=card["power"]))
+        return ", ".join(parts)
+
+    def card_description(self, key: str) -> str:
+        """Kind, numbers and rules text of a card type: the grey line under a select option."""
+        card = TYPES[key]
+        head = [self.text(f"kind_{card['kind']}")]
+        if card["kind"] in ("unit", "trojan", "beast"):
+            head.append(self.stats(key))
+        elif card.get("power"):
+            head.append(self.text("stat_power", value=card["power"]))
+        elif card.get("cost") is not None:
+            head.append(self.text("stat_cost", value=card["cost"]))
+        text = (card.get("text") or {}).get("en", "")
+        return " · ".join(head) + (f" — {text}" if text else "")
+
+    def hero_at(self, view: dict, seat: int) -> str:
+        hero = card_name(view["players"][seat]["hero"])
+        if seat == view.get("seat"):
+            return self.text("you_hero", hero=hero)
+        return self.text("hero_at", hero=hero, letter=letter(seat))
+
+    def side_name(self, view: dict, side: str) -> str:
+        """Who "attacker"/"defender" is in the current fight: the Trojans or a hero."""
+        fight = view.get("fight") or {}
+        if fight.get("duel"):
+            seat = fight["attacker"] if side == "attacker" else fight["defender"]
+            return self.hero_at(view, seat)
+        if side == "defender" and fight.get("defender") is not None:
+            return self.hero_at(view, fight["defender"])
+        return self.text("trojans") if side == "attacker" else self.text("defender")
+
+    def holder_of(self, view: dict, card_id: str) -> int | None:
+        for p in view["players"]:
+            if card_id in p["attached"] or any(r["card"] == card_id for r in p["roamers"]):
+                return p["seat"]
+        return None
+
+    def effect(self, view: dict, effect: dict, action: dict) -> str:
+        """What an intervention, event or wrath does with this action's parameters."""
+        op = effect["op"]
+        me = view["players"][view["seat"]]
+        side = self.side_name(view, action["side"]) if "side" in action else ""
+        if op == "fight_mod":
+            amount = effect.get("by_patron", {}).get(me["patron"], effect["amount"])
+            return self.text("fx_fight_mod", amount=f"{amount:+d}", side=side)
+        if op in ("redraw_fate", "extra_fate"):
+            return self.text(f"fx_{op}", side=side)
+        if op in ("banish", "move_roamer", "wreck"):
+            target = action["target"]
+            holder = self.holder_of(view, target)
+            return self.text(f"fx_{op}", card=self.card(target),
+                             holder=self.hero_at(view, holder) if holder is not None else "?",
+                             to=self.hero_at(view, action["to"]) if "to" in action else "")
+        if op == "discard_random":
+            return self.text("fx_discard_random", target=self.hero_at(view, action["target"]),
+                             amount=effect["amount"])
+        if op == "gain":
+            return self.text("fx_gain", amount=effect.get("by_patron", {}).get(me["patron"], effect["amount"]))
+        return self.text(f"fx_{op}", amount=effect.get("amount", ""))
+
+    def modifier_effect(self, key: str) -> str:
+        card = TYPES[key]
+        amount = card.get("amount", 0)
+        where = self.text(f"fx_where_{card.get('fight') or 'any'}")
+        return self.text(f"fx_mod_{card.get('side', 'defender')}", amount=amount, where=where)
+
+    # -- buttons ---------------------------------------------------------------------------------------
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        kind = action["type"]
+        step = view.get("step")
+        description = None
+        key = key_of(action["card"]) if "card" in action else None
+        if key is not None:
+            description = self.card_description(key)
+        if kind == "done":
+            group = "group_camp_done" if step == "camp" else "group_discard_done"
+            label = self.text("label_camp_done" if step == "camp" else "label_discard_done")
+            style = "success" if step == "camp" else "secondary"
+        elif kind in ACTIONS:
+            group, style = ACTIONS[kind]
+            label = self._label(view, action, key)
+        else:
+            return super().describe(view, action, index)
+        if kind == "wrath":
+            patron = view["players"][view["seat"]]["patron"]
+            description = PATRONS[patron]["text"]["en"]
+        # every choice stays private: see the module docstring
+        return Choice(index, clip(label, MAX_LABEL), self.text(group), style=style, secret=True,
+                      description=description)
+
+    def _label(self, view: dict, action: dict, key: str | None) -> str:
+        kind = action["type"]
+        step = view.get("step")
+        if kind == "attach":
+            cost = self._attach_cost(view, key)
+            return self.text("label_attach", card=self.card(key), cost=cost)
+        if kind == "challenge":
+            target = self.text("yourself") if action["target"] == view["seat"] else \
+                self.hero_at(view, action["target"])
+            return self.text("label_challenge", card=self.card(key), stats=self.stats(key), target=target)
+        if kind == "duel":
+            return self.text("label_duel", target=self.hero_at(view, action["target"]))
+        if kind in ("combine", "add"):
+            if TYPES[key]["kind"] == "modifier":
+                return self.text("label_add_modifier", card=self.card(key), effect=self.modifier_effect(key))
+            return self.text(f"label_{kind}", card=self.card(key), stats=self.stats(key))
+        if kind in ("intervene", "event"):
+            return self.text("label_play", card=self.card(key), effect=self.effect(view, TYPES[key]["effect"], action))
+        if kind == "wrath":
+            patron = view["players"][view["seat"]]["patron"]
+            return self.text("label_wrath", patron=card_name(patron),
+                             effect=self.effect(view, PATRONS[patron]["wrath"], action))
+        if kind == "pass":
+            return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
+        if kind == "discard":
+            return self.text("label_discard", card=self.card(key))
+        return self.text(f"label_{kind}")
+
+    @staticmethod
+    def _attach_cost(view: dict, key: str) -> int:
+        me = view["players"][view["seat"]]
+        cost = TYPES[key]["cost"]
+        for eff in HEROES[me["hero"]]["ability"]:
+            if eff["op"] == "cost_discount" and eff["kind"] == TYPES[key]["kind"]:
+                cost -= eff["amount"]
+        return max(0, cost)
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """Button text, or its words in any order ("spearmen nestor", "duel b", "pass")."""
+        try:
+            return super().parse(view, choices, text)
+        except ValueError as exc:
+            error = exc
+        words = [w for w in _words(text) if w not in ("the", "a", "an", "on", "to", "with")]
+        if words:
+            found = [c for c in choices if all(w in _words(c.label) for w in words)]
+            if len({c.label for c in found}) == 1:  # the same card twice in hand: the same move
+                return found[0].index
+        raise error
+
+    # -- prompts (shown on the public board: public parts of the view only) ----------------------------
+
+    def prompt(self, view: dict) -> str:
+        step = view.get("step")
+        seat = view.get("seat")
+        players = view.get("players") or []
+        if seat is None or seat >= len(players):
+            return self.text("prompt_other")
+        me = players[seat]
+        hero = card_name(me["hero"])
+        assault = view.get("assault") or {}
+        if step == "camp":
+            return self.text("prompt_camp", hero=hero, gp=me["gp"])
+        if step == "main":
+            return self.text("prompt_main_used" if view.get("turn_used") else "prompt_main", hero=hero)
+        if step == "build":
+            if assault["target"] == seat:
+                return self.text("prompt_build_self", cards=self._cards(assault["cards"]))
+            return self.text("prompt_build", target=self._target(view, assault["target"]),
+                             cards=self._cards(assault["cards"]))
+        if step == "join":
+            cards = self._cards(assault["cards"] + assault.get("joined", []))
+            by = self.hero_at(view, assault["by"])
+            if assault["target"] == seat:
+                return self.text("prompt_join_target", by=by, cards=cards)
+            if assault["target"] == assault["by"]:
+                return self.text("prompt_join_self", by=by, cards=cards)
+            return self.text("prompt_join", by=by, target=self._target(view, assault["target"]), cards=cards)
+        if step == "fate" and view.get("fight"):
+            fight = view["fight"]
+            totals = fight.get("totals") or {"attacker": "?", "defender": "?"}
+            number = (assault.get("index") or 0) + 1
+            count = len(assault.get("fights") or []) or 1
+            which = self.text("fight_of", number=number, count=count) if count > 1 else self.text("fight_one")
+            return self.text("prompt_fate", fight=which,
+                             attacker=self.side_name(view, "attacker"), defender=self.side_name(view, "defender"),
+                             attacker_total=totals["attacker"], defender_total=totals["defender"])
+        if step == "start" and view.get("turn") is not None:
+            turn = players[view["turn"]]
+            count = sum(1 for r in turn["roamers"] if r.get("arrived"))
+            return self.text("prompt_start", count=count, hero=card_name(turn["hero"]), letter=letter(view["turn"]))
+        if step == "discard":
+            return self.text("prompt_discard", round=view.get("round"), count=2)
+        return self.text("prompt_other")
+
+    def _target(self, view: dict, seat: int) -> str:
+        return self.hero_at(view, seat)
+
+    def _cards(self, entries: list[dict]) -> str:
+        return self.text("and").join(self.card(e["card"]) for e in entries) or "—"
+
+    def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
+        """Only in reaction windows, only by the player's own setting, only when the seat's own view says it
+        can play nothing (no card and, in a fate window, no wrath token)."""
+        if not settings.get("auto_pass", True) or view.get("step") not in WINDOWS:
+            return False
+        return not view.get("can_play", True) and any(a["type"] == "pass" for a in legal)
+
+    # -- narration -------------------------------------------------------------------------------------
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        kind = event["type"]
+
+        def who(seat: int | None) -> str:
+            if seat is None or not 0 <= seat < len(names):
+                return "?"
+            return self.text("who", name=names[seat], letter=letter(seat))
+
+        def side(name: str) -> str:
+            return self.text(name) if name in ("attacker", "defender") else str(name)
+
+        def card(key) -> str:
+            return card_name(key) if key else "?"
+
+        seat = event.get("seat")
+        if kind == "first_player":
+            return self.text("ev_first_player", who=who(seat))
+        if kind == "round":
+            return self.text("ev_round", round=event["round"], who=who(event["first"]))
+        if kind == "draw":
+            return self.text("ev_draw", who=who(seat), count=event["count"])
+        if kind == "reshuffle":
+            return self.text("ev_reshuffle", size=event["size"])
+        if kind == "attach":
+            return self.text("ev_attach", who=who(seat), card=card(event["card"]), cost=event["cost"], gp=event["gp"])
+        if kind in ("turn", "end_turn", "camp_done", "discard_done"):
+            return self.text(f"ev_{kind}", who=who(seat))
+        if kind == "challenge":
+            if event["target"] == seat:
+                return self.text("ev_challenge_self", who=who(seat), card=card(event["card"]))
+            return self.text("ev_challenge", who=who(seat), target=who(event["target"]), card=card(event["card"]))
+        if kind == "combine":
+            return self.text("ev_combine", who=who(seat), card=card(event["card"]))
+        if kind == "launch":
+            return self.text("ev_launch", who=who(seat), target=who(event["target"]))
+        if kind == "add":
+            return self.text("ev_add", who=who(seat), card=card(event["card"]), target=who(event["target"]))
+        if kind == "pass":
+            return self.text(f"ev_pass_{event.get('window')}", who=who(seat)) \
+                if event.get("window") in WINDOWS else None
+        if kind == "duel":
+            return self.text("ev_duel", who=who(seat), target=who(event["target"]))
+        if kind == "roam_attack":
+            return self.text("ev_roam_attack", card=card(event["card"]), target=who(event["target"]))
+        if kind == "fight":
+            if event.get("duel"):
+                return self.text("ev_fight_duel", attacker=who(event["attacker"]), target=who(event["target"]))
+            return self.text(f"ev_fight_{event['kind']}", target=who(event["target"]),
+                             cards=self.text("and").join(card(k) for k in event["cards"]) or "?")
+        if kind == "fate":
+            return self._narrate_fate(event, who, side, card)
+        if kind in ("intervene", "event"):
+            detail = ""
+            if "side" in event:
+                detail = self.text("detail_side", side=side(event["side"]))
+            elif "to" in event:
+                detail = self.text("detail_move", target=card(event["target"]), to=who(event["to"]))
+            elif "target" in event:
+                target = event["target"]
+                detail = self.text("detail_target", target=who(target) if isinstance(target, int) else card(target))
+            return self.text(f"ev_{kind}", who=who(seat), card=card(event["card"]), detail=detail)
+        if kind == "wrath":
+            return self.text("ev_wrath", who=who(seat), patron=card(event["patron"]), side=side(event.get("side")))
+        if kind == "fight_mod":
+            return self.text("ev_fight_mod", Side=side(event["side"]).capitalize(), amount=f"{event['amount']:+d}")
+        if kind == "fate_redrawn":
+            return self.text("ev_fate_redrawn", Side=side(event["side"]).capitalize(), face=event["face"])
+        if kind == "fight_cancelled":
+            return self.text("ev_fight_cancelled")
+        if kind == "fight_result":
+            return self._narrate_result(event, who)
+        if kind == "glory":
+            delta = event["delta"]
+            reason = self.text(f"reason_{event['reason']}") if event.get("reason") else ""
+            key = "ev_glory_gain" if delta > 0 else "ev_glory_loss"
+            return self.text(key, who=who(seat), delta=abs(delta), gp=event["gp"], reason=reason)
+        if kind == "escape":
+            return self.text("ev_escape", card=card(event["card"]), target=who(event["target"]))
+        if kind == "grows":
+            return self.text("ev_grows", card=card(event["card"]), grow=event["grow"])
+        if kind in ("wrath_lost", "wrath_restored"):
+            return self.text(f"ev_{kind}", who=who(seat), wrath=event["wrath"])
+        if kind == "wrecked":
+            return self.text("ev_wrecked", who=who(seat), card=card(event["card"]))
+        if kind == "discard":
+            cards = ", ".join(card(k) for k in event["cards"])
+            return self.text("ev_discard_random" if event.get("random") else "ev_discard", who=who(seat), cards=cards)
+        if kind == "banished":
+            return self.text("ev_banished", card=card(event["card"]), holder=who(event["holder"]))
+        if kind == "moved":
+            return self.text("ev_moved", card=card(event["card"]), holder=who(event["holder"]), to=who(event["to"]))
+        if kind == "roamers_move":
+            return self.text("ev_roamers_move", count=event["count"])
+        if kind == "disgrace":
+            returned = ", ".join(card(k) for k in event.get("returned") or [])
+            return self.text("ev_disgrace", who=who(seat), old=card(event["old"]), new=card(event["new"]),
+                             returned=self.text("disgrace_returned", cards=returned) if returned else "")
+        if kind == "game_over":
+            winner = event.get("winner")
+            if event["reason"] == "glory":
+                return self.text("ev_game_over_glory", who=who(winner))
+            if winner is not None:
+                return self.text("ev_game_over_limit", who=who(winner))
+            scores = event.get("scores") or []
+            best = max(scores) if scores else 0
+            return self.text("ev_game_over_limit_tie",
+                             who=", ".join(who(s) for s, gp in enumerate(scores) if gp == best))
+        return None
+
+    def _narrate_fate(self, event: dict, who, side, card) -> str:
+        reason = event.get("reason")
+        if event.get("card") is None:
+            return self.text("ev_fate_empty", who=who(event.get("seat")))
+        fields = {"who": who(event.get("seat")), "face": event["face"], "card": card(event["card"])}
+        if reason in ("attacker", "defender"):
+            return self.text("ev_fate_side", side=side(reason), **fields)
+        if reason in ("extra", "escape", "start"):
+            return self.text(f"ev_fate_{reason}", **fields)
+        return self.text("ev_fate_roll", **fields)
+
+    def _narrate_result(self, event: dict, who) -> str | None:
+        if event.get("cancelled"):
+            return None  # fight_cancelled said it
+        winner = event.get("winner")
+        totals = {"attacker_total": event["attacker_total"], "defender_total": event["defender_total"]}
+        if event.get("duel"):
+            if winner is None:
+                return self.text("ev_result_duel_tie", **totals)
+            win, lose = (event["attacker"], event["target"]) if winner == "attacker" else \
+                (event["target"], event["attacker"])
+            return self.text("ev_result_duel", winner=who(win), loser=who(lose),
+                             win_total=totals[f"{winner}_total"],
+                             lose_total=totals["defender_total" if winner == "attacker" else "attacker_total"])
+        if winner == "defender":
+            return self.text("ev_result_hero", target=who(event["target"]), **totals)
+        if winner == "attacker":
+            return self.text("ev_result_trojans", target=who(event["target"]), **totals)
+        return self.text("ev_result_tie", **totals)
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        places = result.get("places", [])
+        scores = result.get("scores", [])
+        heroes = result.get("heroes") or [None] * len(places)
+        rounds = result.get("rounds", "?")
+        winner = result.get("winner")
+        if winner is not None and winner < len(names):
+            key = "result_winner_glory" if result.get("reason") == "glory" else "result_winner_limit"
+            head = self.text(key, name=names[winner], letter=letter(winner), rounds=rounds)
+        else:
+            head = self.text("result_shared", rounds=rounds)
+        order = sorted(range(min(len(places), len(names))), key=lambda s: (places[s], s))
+        return [head, *(self.text("result_line", place=places[s], name=names[s], letter=letter(s),
+                                  hero=card_name(heroes[s]) if heroes[s] else "?", gp=scores[s])
+                        for s in order)]
+
+
+def _words(text: str) -> list[str]:
+    cleaned = "".join(ch.lower() if ch.isalnum() or ch in "'’" else " " for ch in text)
+    return cleaned.split()
+
+
+PRESENTER = TrojaPresenter()
