@@ -1,0 +1,334 @@
+"""HEX-TRI on Discord: the options of ``/game new hextri``, moves as a two-step choice (first the figure, by
+its field, then the destination with its mana cost), battle losses, narration of moves, production and
+battles, and typed moves in field notation (``/game play H-C4 T-B5``). Perfect information: nothing is secret.
+Every sentence lives in ``data/locales/hextri/en.json``."""
+
+from __future__ import annotations
+
+import re
+
+from engines import IllegalAction
+from engines.hextri import ENGINE
+from host.panels import Choice
+from host.presenters import OptionSpec, Presenter
+
+LETTERS = "ABCDEF"
+OFF = "off"
+FREE = "free"
+REASONS = ("leader_down", "first_blood", "last_leader", "leaders_fell_together", "round_limit", "stalemate")
+#: a field as typed: "off", "H-C4", "h c4", "hex c4", "TB5", "c4"
+FIELD = re.compile(r"(?<![a-z0-9])(?:off(?:-?board)?|(?:hex|tri|h|t)?[\s_-]*[a-z][\s-]*\d{1,2})(?![a-z0-9])")
+FILLER = {"move", "moves", "from", "to", "my", "the", "a", "go", "->", "→", "-", ",", "onto", "on", "at", "enter",
+          "enters"}
+LEADER_WORDS = {"leader", "king", "👑"}
+FIGURE_WORDS = {"figure", "ordinary", "piece", "pawn"}
+
+
+def _spec(name: str) -> dict:
+    return ENGINE.options_spec()[name]
+
+
+class HexTriPresenter(Presenter):
+    game = "hextri"
+    has_private = False
+    two_step = True
+
+    @property
+    def seat_labels(self) -> list[str]:
+        return [self.text(f"seat_{i}") for i in range(6)]
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        radius, limit = _spec("radius"), _spec("round_limit")
+        return [
+            OptionSpec("players", "int", self.text("opt_players"), 2, min_value=ENGINE.min_players,
+                       max_value=ENGINE.max_players),
+            OptionSpec("radius", "int", self.text("opt_radius"), radius["default"], min_value=radius["min"],
+                       max_value=radius["max"]),
+            OptionSpec("leader_escape", "bool", self.text("opt_leader_escape"), _spec("leader_escape")["default"]),
+            OptionSpec("victory", "choice", self.text("opt_victory"), _spec("victory")["default"],
+                       choices=[(self.text(f"victory_{v}"), v) for v in _spec("victory")["choices"]]),
+            OptionSpec("round_limit", "int", self.text("opt_round_limit"), limit["default"],
+                       min_value=limit["min"], max_value=limit["max"]),
+        ]
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        """``players`` is the number of seats (2 unless given); the rest are the engine's own options."""
+        values = {k: v for k, v in raw.items() if v is not None}
+        players = values.pop("players", 2)
+        if not isinstance(players, int) or not ENGINE.min_players <= players <= ENGINE.max_players:
+            from host.service import GameError  # late: host.service imports the presenters
+
+            raise GameError(self.text("bad_players", min=ENGINE.min_players, max=ENGINE.max_players))
+        return players, values
+
+    # -- words for things -----------------------------------------------------------------------------
+
+    def who(self, seat: int | None, names: list[str]) -> str:
+        if seat is None or not 0 <= seat < len(names):
+            return "?"
+        return self.text("who", name=names[seat], letter=LETTERS[seat])
+
+    def _cost(self, cost: int, sources: list[str]) -> str:
+        if FREE in sources:
+            return self.text("cost_free") if cost == 0 else self.text("cost_free_plus", mana=cost)
+        return self.text("cost", mana=cost)
+
+    def _group(self, view: dict, origin: str, leader: bool) -> str:
+        me = view["players"][view["seat"]] if view.get("seat") is not None else {}
+        if origin == OFF:
+            if leader:
+                return self.text("group_enter_leader")
+            return self.text("group_enter", waiting=me.get("waiting", 0) - (1 if me.get("leader") == OFF else 0))
+        if leader:
+            return self.text("group_leader", field=origin)
+        here = next((p["count"] for p in view.get("pieces", ())
+                     if p["field"] == origin and p["seat"] == view.get("seat")), 0)
+        if me.get("leader") == origin:
+            here -= 1
+        return self.text("group_figure", field=origin, count=here)
+
+    # -- buttons ---------------------------------------------------------------------------------------
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        kind = action["type"]
+        if kind == "pass":
+            return Choice(index, self.text("label_pass"), self.text("group_pass"), style="secondary",
+                          description=self.text("desc_pass"))
+        if kind == "losses":
+            key = "label_lose_leader" if action["leader"] else "label_keep_leader"
+            return Choice(index, self.text(key, count=action["count"]),
+                          self.text("group_losses", field=action["field"]),
+                          style="danger" if action["leader"] else "success",
+                          description=self.text("desc_losses", field=action["field"], count=action["count"]))
+        if kind != "move":
+            return super().describe(view, action, index)
+        dest, sources = action["to"], action.get("sources") or []
+        enemies = [p for p in view.get("pieces", ()) if p["field"] == dest and p["seat"] != view.get("seat")]
+        label = self.text("label_move", to=dest, cost=self._cost(action["cost"], sources))
+        steps = len(sources)
+        paid = [s for s in sources if s != FREE]
+        detail = [self.text("desc_steps", steps=steps)]
+        if paid:
+            counted = {s: paid.count(s) for s in dict.fromkeys(paid)}
+            detail.append(self.text("desc_sources", fields=", ".join(
+                f + (f" ×{n}" if n > 1 else "") for f, n in counted.items())))
+        if FREE in sources:
+            detail.append(self.text("desc_free"))
+        emoji = None
+        if enemies:
+            emoji = "⚔️"
+            detail.append(self.text("desc_attack", who=", ".join(
+                f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies)))
+        return Choice(index, label, self._group(view, action["from"], action["leader"]), style="primary",
+                      emoji=emoji, description=" · ".join(detail))
+
+    def prompt(self, view: dict) -> str:
+        seat = view.get("seat")
+        legal = view.get("legal") or []
+        if view.get("phase") == "losses" and legal and legal[0]["type"] == "losses":
+            a = legal[0]
+            before = next((int(b["before"][str(seat)]) for b in (view.get("battle") or {}).get("battles", ())
+                           if b["field"] == a["field"]), a["count"])
+            return self.text("prompt_losses", field=a["field"], count=a["count"], before=before)
+        if view.get("phase") != "move" or seat is None:
+            return self.text("prompt_other")
+        me = view["players"][seat]
+        limit = view.get("round_limit") or 0
+        rnd = self.text("round_of", round=view["round"], limit=limit) if limit else \
+            self.text("round_only", round=view["round"])
+        free = self.text("prompt_free") if me.get("free_step") and me.get("leader") is not None else ""
+        return self.text("prompt_move", round=rnd, mana=me.get("mana", 0), free=free)
+
+    def status_line(self, view: dict) -> str:
+        return self.prompt(view)
+
+    # -- typed moves -----------------------------------------------------------------------------------
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """``/game play``: "pass"; a move as "<from> <to>" in field notation ("H-C4 T-B5", "off T-A1"),
+        "leader" to move the leader, or just the destination when only one figure can get there;
+        in a battle "keep" (the leader stays) or "lose leader"."""
+        legal = view.get("legal") or []
+        words = " ".join(text.lower().replace("→", " ").replace("->", " ").replace(",", " ").split())
+        if not words:
+            raise ValueError(self.text("parse_empty"))
+        if words in ("pass", "p", "skip"):
+            return next(i for i, a in enumerate(legal) if a["type"] == "pass") if any(
+                a["type"] == "pass" for a in legal) else self._refuse("parse_no_pass")
+        if legal and legal[0]["type"] == "losses":
+            return self._parse_losses(legal, choices, words, text)
+        leader = None
+        rest = FIELD.sub(" ", words)
+        for word in rest.split():
+            if word in LEADER_WORDS:
+                leader = True
+            elif word in FIGURE_WORDS:
+                leader = False
+            elif word not in FILLER:
+                raise ValueError(self.text("parse_unknown", word=word))
+        fields = []
+        for m in FIELD.finditer(words):
+            try:
+                fields.append(ENGINE.parse_field(view, m.group(0)))
+            except IllegalAction as exc:
+                raise ValueError(str(exc)) from None
+        moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
+        if not fields or len(fields) > 2:
+            raise ValueError(self.text("parse_fields"))
+        if not moves:
+            raise ValueError(self.text("parse_no_moves"))
+        if len(fields) == 1:
+            dest = fields[0]
+            found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
+            if not found:
+                raise ValueError(self.text("parse_unreachable", to=dest))
+            origins = {(a["from"], a["leader"]) for _, a in found}
+            if len(origins) > 1:
+                ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
+                example = ("leader " if ordered[0][1] else "") + ordered[0][0]
+                raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
+                    self._origin(o, lead) for o, lead in ordered)))
+            return found[0][0]
+        origin, dest = fields
+        mine = [(i, a) for i, a in moves if a["from"] == origin]
+        if not mine:
+            raise ValueError(self.text("parse_no_figure", field=origin) if origin != OFF
+                             else self.text("parse_none_waiting"))
+        if leader is None:  # an ordinary figure unless only the leader can go
+            kinds = {a["leader"] for _, a in mine}
+            leader = kinds == {True}
+        mine = [(i, a) for i, a in mine if a["leader"] == leader]
+        if not mine:
+            raise ValueError(self.text("parse_no_leader", field=origin) if leader
+                             else self.text("parse_only_leader", field=origin))
+        found = [i for i, a in mine if a["to"] == dest]
+        if not found:
+            raise ValueError(self.text("parse_cannot_reach", who=self._origin(origin, leader, hint=False), to=dest))
+        return found[0]
+
+    def _origin(self, origin: str, leader: bool, hint: bool = True) -> str:
+        """"a figure on H-C4", "your leader from off the board (`leader off`)"."""
+        if origin == OFF:
+            key = "origin_off_leader" if leader else "origin_off"
+        else:
+            key = "origin_leader" if leader else "origin_figure"
+        text = self.text(key, field=origin)
+        if hint and (leader or origin == OFF):
+            text += " " + self.text("origin_hint", typed=("leader " if leader else "") + origin)
+        return text
+
+    def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int:
+        lose = re.search(r"\b(lose|sacrifice|die|dies|yes)\b", words) and "leader" in words
+        keep = re.search(r"\b(keep|save|no|spare)\b", words)
+        if lose and not keep:
+            return next(i for i, a in enumerate(legal) if a["leader"])
+        if keep and not lose:
+            return next(i for i, a in enumerate(legal) if not a["leader"])
+        try:
+            return super().parse({}, choices, text)
+        except ValueError:
+            raise ValueError(self.text("parse_losses")) from None
+
+    def _refuse(self, key: str) -> int:
+        raise ValueError(self.text(key))
+
+    # -- narration -------------------------------------------------------------------------------------
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        kind = event["type"]
+        seat = event.get("seat")
+        who = self.who(seat, names)
+        if kind == "move":
+            path = " → ".join(event["path"][1:]) if event["from"] == OFF else " → ".join(event["path"])
+            cost = self._cost(event["cost"], event.get("sources") or [])
+            if event["from"] == OFF:
+                key = "ev_enter_leader" if event["leader"] else "ev_enter"
+            else:
+                key = "ev_move_leader" if event["leader"] else "ev_move"
+            return self.text(key, who=who, path=path, cost=cost)
+        if kind in ("pass", "cannot_move", "losses_chosen"):
+            return self.text(f"ev_{kind}", who=who)
+        if kind == "round":
+            return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
+        if kind == "figures_return":
+            return self.text("ev_figures_return", who=who, count=event["count"])
+        if kind == "production":
+            return self._production(event, names)
+        if kind == "choose_losses":
+            fields = ", ".join(b["field"] for b in event["battles"]
+                               if any(str(s) in b["losses"] for s in event["seats"]))
+            return self.text("ev_choose_losses", fields=fields,
+                             who=", ".join(self.who(s, names) for s in event["seats"]))
+        if kind == "battle":
+            return self._battle(event, names)
+        if kind == "encircled":
+            key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
+            return self.text(key, who=who, count=event["count"], field=event["field"])
+        if kind == "eliminated":
+            by = ", ".join(self.who(s, names) for s in event.get("by") or ())
+            return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
+                             count=event["figures_removed"], by=by)
+        if kind == "game_over":
+            return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
+        return None
+
+    def _production(self, event: dict, names: list[str]) -> str:
+        per: dict[int, list[dict]] = {}
+        for f in event["fields"]:
+            per.setdefault(f["seat"], []).append(f)
+        if not per:
+            return self.text("ev_production_none", round=event["round"])
+        parts = []
+        for seat in sorted(per):
+            fields = ", ".join(f"{f['field']} +{f['mana']}" for f in per[seat])
+            parts.append(self.text("production_part", who=self.who(seat, names),
+                                   total=sum(f["mana"] for f in per[seat]), fields=fields))
+        return self.text("ev_production", round=event["round"], parts="; ".join(parts))
+
+    def _battle(self, event: dict, names: list[str]) -> str:
+        before = {int(s): n for s, n in event["before"].items()}
+        losses = {int(s): n for s, n in event["losses"].items()}
+        sides = " · ".join(self.text("battle_side", who=self.who(s, names), count=n) for s, n in before.items())
+        if not any(losses.values()):
+            return self.text("ev_battle_standoff", field=event["field"], sides=sides)
+        lost = ", ".join(self.text("battle_loss", who=self.who(s, names), count=n)
+                         for s, n in losses.items() if n)
+        left = [s for s in before if before[s] - losses.get(s, 0) > 0]
+        if len(left) == 1:
+            after = self.text("battle_holds", who=self.who(left[0], names), field=event["field"])
+        elif left:
+            after = self.text("battle_contested")
+        else:
+            after = self.text("battle_empty")
+        fallen = "".join(self.text("battle_leader_falls", who=self.who(s, names))
+                         for s in event.get("leaders_lost") or ())
+        return self.text("ev_battle", field=event["field"], sides=sides, lost=lost, after=after, fallen=fallen)
+
+    def _game_over(self, reason: str, winners: list[int], names: list[str], places: list[int]) -> str:
+        why = self.text(f"reason_{reason}") if reason in REASONS else reason
+        if not winners or len(winners) == len(places):
+            return self.text("ev_game_over_draw", reason=why)
+        who = " & ".join(self.who(s, names) for s in winners)
+        return self.text("ev_game_over" if len(winners) == 1 else "ev_game_over_shared", who=who, reason=why)
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        places = result.get("places", [])
+        scores = result.get("scores", [])
+        mana = result.get("mana", [0] * len(places))
+        winners = result.get("winners") or [s for s, p in enumerate(places) if p == 1]
+        rounds = result.get("round", "?")
+        if not winners or len(winners) == len(places):
+            head = self.text("result_draw", round=rounds)
+        else:
+            head = self.text("result_winner" if len(winners) == 1 else "result_shared", round=rounds,
+                             who=" & ".join(self.who(s, names) for s in winners))
+        lines = [head]
+        for s in sorted(range(len(places)), key=lambda s: (places[s], s)):
+            if s >= len(names):
+                continue
+            lines.append(self.text("result_line", place=places[s], who=self.who(s, names), figures=scores[s],
+                                   mana=mana[s] if s < len(mana) else 0))
+        return lines
+
+PRESENTER = HexTriPresenter()

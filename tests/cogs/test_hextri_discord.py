@@ -1,0 +1,429 @@
+"""HEX-TRI played through Discord only: slash commands and clicks in, recorded requests out.
+
+Moves are a two-step choice on the public board (the figure's field, then the destination with its mana
+cost); battle losses are a simultaneous decision that each involved player makes privately."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from engines import ENGINES
+from engines.rng import Rng
+from tests.cogs.driver import boards, game_over, latest_board, to_act
+from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, live_state, thread_of
+from tests.discord_harness import button, components
+
+ENGINE = ENGINES["hextri"]
+
+
+def replies_since(h, before: int) -> list[dict]:
+    return list(h.fake.messages.values())[before:]
+
+
+def group_controls(message: dict) -> list[dict]:
+    """The first step of a two-step panel: group buttons, or the group select."""
+    return [c for c in components(message) if c["custom_id"].startswith(("gh:gb:", "gh:g:"))]
+
+
+def action_controls(message: dict) -> list[dict]:
+    return [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))]
+
+
+async def open_group(h, user: int, message: dict, name: str) -> dict:
+    """Click the group called ``name`` (a button, or an option of the group select); the opened message."""
+    for c in group_controls(message):
+        if c["type"] == 2 and c["label"] == name:
+            await h.click(user, message, c["custom_id"])
+            break
+        if c["type"] == 3:
+            value = next((o["value"] for o in c["options"] if o["label"] == name), None)
+            if value is not None:
+                await h.click(user, message, c["custom_id"], values=[value])
+                break
+    else:
+        raise AssertionError(f"no group {name!r} in {[c.get('label') or c.get('options') for c in group_controls(message)]}")
+    return h.fake.messages[int(message["id"])]
+
+
+def group_names(message: dict) -> list[str]:
+    out = []
+    for c in group_controls(message):
+        out += [c["label"]] if c["type"] == 2 else [o["label"] for o in c["options"]]
+    return out
+
+
+async def act_on(h, user: int, message: dict, label: str) -> None:
+    """Click the action ``label`` (a button, or an option of one of the selects) of an opened panel."""
+    for c in action_controls(message):
+        if c["type"] == 2 and c["label"] == label:
+            await h.click(user, message, c["custom_id"])
+            return
+        if c["type"] == 3:
+            value = next((o["value"] for o in c["options"] if o["label"] == label), None)
+            if value is not None:
+                await h.click(user, message, c["custom_id"], values=[value])
+                return
+    raise AssertionError(f"no action {label!r}")
+
+
+async def play_two_step(h, user: int, message: dict, rng: Rng, pass_weight: float = 0.3) -> None:
+    """A person's decision on a two-step panel: maybe pass, else a random figure and a random destination."""
+    names = group_names(message)
+    assert names, f"panel without groups: {message['content']!r}"
+    movers = [n for n in names if n != "Pass"]
+    name = "Pass" if "Pass" in names and (not movers or rng.below(100) < pass_weight * 100) else rng.choice(
+        movers)
+    opened = await open_group(h, user, message, name)
+    comps = action_controls(opened)
+    assert comps, "an opened group offers its choices"
+    choice = rng.choice(comps)
+    if choice["type"] == 3:
+        await h.click(user, opened, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
+    else:
+        await h.click(user, opened, choice["custom_id"])
+
+
+def board_pngs(h) -> list[bytes]:
+    """Every board picture posted, in order."""
+    return [data for sent in h.fake.sent for name, data in sent.files.items() if name.startswith("hextri-")]
+
+
+# -- /game new hextri ----------------------------------------------------------------------------------
+
+
+async def test_new_game_offers_the_options_with_descriptions(harness):
+    tree = harness.bot.tree
+    game = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "game")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    hextri = next(o for o in new["options"] if o["name"] == "hextri")
+    options = {o["name"]: o for o in hextri["options"]}
+    assert set(options) >= {"players", "radius", "leader_escape", "victory", "round_limit"}
+    assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
+    assert (options["radius"]["min_value"], options["radius"]["max_value"]) == (2, 5)
+    assert (options["round_limit"]["min_value"], options["round_limit"]["max_value"]) == (0, 999)
+    assert options["leader_escape"]["type"] == 5
+    assert {c["value"] for c in options["victory"]["choices"]} == {"first_blood", "last_leader"}
+    for name in ("players", "radius", "leader_escape", "victory", "round_limit"):
+        assert 10 <= len(options[name]["description"]) <= 100, name
+
+
+@pytest.mark.parametrize("opts, message", [
+    ({"radius": 9}, "radius must be a whole number from 2 to 5"),
+    ({"players": 7}, "played by 2 to 6 players"),
+    ({"round_limit": -1}, "round_limit must be a whole number from 0 to 999"),
+    ({"victory": "sudden_death"}, "victory must be one of"),
+])
+async def test_bad_options_are_refused_clearly_and_open_nothing(harness, opts, message):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game new hextri", name="Ann", **opts)
+    refusals = [m for m in replies_since(h, before) if m["flags"] & 64]
+    assert any(message in m["content"] for m in refusals), [m["content"] for m in replies_since(h, before)]
+    assert await h.bot.service.store.get_game(1) is None, "a refused game is not created"
+    h.assert_no_errors()
+
+
+async def test_lobby_waits_for_the_chosen_number_of_players_and_uses_the_options(harness):
+    h = harness
+    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, leader_escape=True,
+                  victory="last_leader", round_limit=9)
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    assert "Seats (1/3)" in lobby["embeds"][0]["fields"][0]["name"]
+    assert "Vermilion A: Ann" in lobby["embeds"][0]["fields"][0]["value"]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    await h.click(CAROL, lobby, button(lobby, "Join")["custom_id"], name="Carol")
+    game, state = await live_state(h)
+    assert game.status == "running" and state["num_players"] == 3
+    assert state["options"] == {"radius": 2, "leader_escape": True, "victory": "last_leader", "round_limit": 9}
+    board = latest_board(h, thread)
+    assert "round 1/9" in board["content"]
+    assert "Ann (Vermilion A), Bob (Blue B), Carol (Green C)" in board["content"]
+    h.assert_no_errors()
+
+
+# -- a whole game ----------------------------------------------------------------------------------------
+
+
+async def test_complete_game_against_the_ai_by_clicks(harness):
+    h = harness
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=4)
+    thread = thread_of(h)
+    rng = Rng(11)
+    for _ in range(200):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        assert to_act(board) == [ANN], "only the person is asked; the AI moves by itself"
+        # perfect information: the choices sit on the public board, no Take your turn / My hand buttons
+        labels = [c.get("label") for c in components(board)]
+        assert "Take your turn" not in labels and "My hand" not in labels
+        assert group_controls(board) and "Pass" in group_names(board)
+        assert "movement" in board["content"] and "mana to spend" in board["content"]
+        await play_two_step(h, ANN, board, rng)
+        h.assert_no_errors()
+    board = latest_board(h, thread)
+    assert game_over(board), "the game did not finish"
+    game, state = await live_state(h)
+    assert game.status == "finished" and game.seats[1].is_ai
+    assert game.result["reason"] in ("round_limit", "leader_down", "leaders_fell_together")
+    text = "\n".join(m["content"] for m in boards(h, thread))
+    # a per-round summary of production (and the rounds themselves) in the thread
+    for rnd in range(1, game.result["round"] + 1):
+        assert f"💎 Round {rnd}" in text, f"no production summary for round {rnd}"
+    assert "**Round 2**" in text and "moves first" in text
+    assert "leader enters the board at" in text
+    assert ("Winner:" in board["content"]) or ("draw" in board["content"])
+    assert "figure(s) on the board" in board["content"] and f"<@{ANN}>" in board["content"]
+    assert not components(board), "a finished game offers no buttons"
+    # every board carried a picture, one per accepted click (and the first)
+    log = await h.bot.service.store.actions(1)
+    human = [a for a in log if a["user_id"] == ANN]
+    assert len(boards(h, thread)) == len(human) + 1
+    assert all(m["attachments"][0]["filename"].endswith(".png") for m in boards(h, thread))
+    h.assert_no_errors()
+
+
+# -- battles: two people decide at once ------------------------------------------------------------------
+
+
+def battle_start(real_new_game):
+    """A new game in which Ann's and Bob's leaders each stand with two figures on the centre HEX H-D4; each
+    has one more figure on a HEX of his own with 2 mana."""
+
+    def new_game(num_players, seed, options=None):
+        state = real_new_game(num_players, seed, options)
+        for p, home in zip(state["players"][:2], ("H-A1", "H-G1")):
+            p["on"] = {"H-D4": 3, home: 1}
+            p["leader"] = "H-D4"
+            p["waiting"] = 5
+            state["mana"][home] = 2
+        return state
+
+    return new_game
+
+
+async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(ENGINE, "new_game", battle_start(ENGINE.new_game))
+    await h.slash(ANN, "game new hextri", name="Ann")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    _, state = await live_state(h)
+    first = ENGINE.to_act(state)[0]
+    users = [ANN, BOB] if first == 0 else [BOB, ANN]
+    # both pass: the movement phase ends, nothing is produced on the contested HEX, the battle begins
+    for user in users:
+        board = latest_board(h, thread)
+        assert to_act(board) == [user]
+        opened = await open_group(h, user, board, "Pass")
+        await act_on(h, user, opened, "Pass this go")
+    board = latest_board(h, thread)
+    assert set(to_act(board)) == {ANN, BOB}, "both players are asked at once"
+    assert "Battle on H-D4" in board["content"] and "must decide whether their leader" in board["content"]
+    assert "you lose 2 of your 3 figures there" in board["content"]
+    assert "💎 Round 1 production: **Ann** (A) +1 (H-A1 +1); **Bob** (B) +1 (H-G1 +1)." in board["content"]
+    labels = [c.get("label") for c in components(board)]
+    assert "Take your turn" in labels and not action_controls(board) and not group_controls(board), \
+        "several players decide: the choices are private, the board only has Take your turn"
+    _, state = await live_state(h)
+    assert state["phase"] == "losses" and sorted(ENGINE.to_act(state)) == [0, 1]
+    # each got the decision by DM as well
+    dm_ann, dm_bob = h.dm_messages(ANN)[-1], h.dm_messages(BOB)[-1]
+    assert "battle on H-D4" in dm_ann["content"] and group_controls(dm_ann)
+    assert "battle on H-D4" in dm_bob["content"] and group_controls(dm_bob)
+    # Ann decides through Take your turn (an ephemeral panel only she sees)
+    before = len(h.fake.messages)
+    await h.click(ANN, board, button(board, "Take your turn")["custom_id"], name="Ann")
+    panel = next(m for m in replies_since(h, before) if m["flags"] & 64 and components(m))
+    opened = await open_group(h, ANN, panel, "Battle on H-D4")
+    assert {c["label"] for c in action_controls(opened)} == {
+        "Lose 2 ordinary figure(s), keep the leader", "Lose the leader among the 2 (your team leaves!)"}
+    await act_on(h, ANN, opened, "Lose 2 ordinary figure(s), keep the leader")
+    board = latest_board(h, thread)
+    assert to_act(board) == [BOB], "Ann has decided; Bob still must"
+    assert "**Ann** (A) has chosen their losses." in board["content"]
+    assert "keep the leader" not in board["content"] and "Done" not in board["content"], \
+        "Ann's choice stays hidden until Bob decides"
+    # Ann's DM panel is now out of date; Bob decides from his DM
+    before = len(h.fake.messages)
+    await h.click(ANN, dm_ann, group_controls(dm_ann)[0]["custom_id"], name="Ann")
+    assert any("out of date" in m["content"] for m in replies_since(h, before))
+    before = len(h.fake.messages)
+    await h.click(BOB, dm_bob, group_controls(dm_bob)[0]["custom_id"], name="Bob")
+    assert any("out of date" in m["content"] for m in replies_since(h, before)), \
+        "the DM was sent before Ann decided: its version is stale"
+    fresh = [m for m in h.dm_messages(BOB) if group_controls(m)]
+    assert fresh[-1] is not dm_bob, "Bob got a fresh DM panel after Ann's decision"
+    dm_bob = fresh[-1]
+    opened = await open_group(h, BOB, dm_bob, "Battle on H-D4")
+    await act_on(h, BOB, opened, "Lose 2 ordinary figure(s), keep the leader")
+    board = latest_board(h, thread)
+    assert "⚔️ Battle on H-D4 (**Ann** (A) 3 · **Bob** (B) 3): **Ann** (A) loses 2, **Bob** (B) loses 2; " \
+           "the HEX stays contested." in board["content"]
+    assert "**Round 2**" in board["content"]
+    _, state = await live_state(h)
+    assert state["phase"] == "move" and state["round"] == 2
+    assert state["players"][0]["on"]["H-D4"] == 1 and state["players"][1]["on"]["H-D4"] == 1
+    assert state["mana"]["H-D4"] == 4, "every removed figure leaves 1 mana"
+    h.assert_no_errors()
+
+
+async def test_a_leader_given_up_in_battle_ends_a_two_player_game(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(ENGINE, "new_game", battle_start(ENGINE.new_game))
+    await h.slash(ANN, "game new hextri", name="Ann")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    for _ in range(2):
+        await h.slash(to_act(latest_board(h, thread))[0], "game play", channel_id=thread, move="pass")
+    await h.slash(BOB, "game play", channel_id=thread, move="lose leader")
+    await h.slash(ANN, "game play", channel_id=thread, move="keep")
+    board = latest_board(h, thread)
+    assert game_over(board)
+    assert "💀 **Bob** (B)'s leader falls!" in board["content"]
+    assert "🏆 **Ann** (A) wins — the enemy leader is down." in board["content"]
+    assert "Winner: **Ann** (A)" in board["content"]
+    h.assert_no_errors()
+
+
+# -- typed moves, groups and paging ----------------------------------------------------------------------
+
+
+async def test_typed_moves_with_field_names(harness, monkeypatch):
+    h = harness
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=5)
+    thread = thread_of(h)
+    game, state = await live_state(h)
+    version = game.version
+
+    async def refused(move: str, words: str) -> None:
+        before = len(h.fake.messages)
+        await h.slash(ANN, "game play", channel_id=thread, name="Ann", move=move)
+        replies = [m["content"] for m in replies_since(h, before) if m["flags"] & 64]
+        assert any(words in r for r in replies), (move, replies)
+        assert (await live_state(h))[0].version == version, f"{move!r} changed the game"
+
+    await refused("H-D4 T-A1", "You have no figure on H-D4")
+    await refused("off H-Z9", "There is no field H-Z9")
+    await refused("off H-D4", "H-D4 is out of reach for your leader from off the board")
+    await refused("fly away", "I do not understand")
+    await refused("off T-A1 T-A2 T-A4", "Name the figure's field and where it goes")
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="leader off t a1")
+    log = await h.bot.service.store.actions(1)
+    mine = [a for a in log if a["user_id"] == ANN]
+    assert mine[0]["action"]["to"] == "T-A1" and mine[0]["action"]["leader"] is True
+    board = latest_board(h, thread)
+    assert "👑 **Ann** (A)'s leader enters the board at T-A1 (free step)." in board["content"]
+    # nobody has mana in round 1: both are passed over, round 2 gives the leaders a new free step
+    board = latest_board(h, thread)
+    assert "cannot move this round and passes" in board["content"] and "**Round 2**" in board["content"]
+    game, _ = await live_state(h)
+    version = game.version
+    await refused("off T-A4", "None of your figures can enter the board now")
+    await refused("leader T-A1 T-A2", "T-A2 is out of reach for your leader on T-A1")
+    # only the leader stands on T-A1: "T-A1 H-A1" moves him without saying so
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="t-a1 → h-a1")
+    game, state = await live_state(h)
+    assert game.version > version and state["players"][0]["leader"] == "H-A1"
+    assert "👑 **Ann** (A)'s leader moves T-A1 → H-A1 (free step)." in latest_board(h, thread)["content"]
+    if ANN in to_act(latest_board(h, thread)):
+        version = game.version
+        await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="pass")
+        assert (await live_state(h))[0].version > version
+    h.assert_no_errors()
+
+
+def rich_start(real_new_game):
+    """Radius 5, Ann's leader and four figures on the centre HEX with plenty of mana."""
+
+    def new_game(num_players, seed, options=None):
+        state = real_new_game(num_players, seed, options)
+        p = state["players"][0]
+        p["on"] = {"H-F6": 5}
+        p["leader"] = "H-F6"
+        p["waiting"] = 4
+        state["mana"] = {"H-F6": 60}
+        state["turn"] = 0
+        state["first"] = 0
+        return state
+
+    return new_game
+
+
+async def test_huge_destination_lists_are_grouped_and_paged(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(ENGINE, "new_game", rich_start(ENGINE.new_game))
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", radius=5, round_limit=3)
+    thread = thread_of(h)
+    board = latest_board(h, thread)
+    _, state = await live_state(h)
+    legal = ENGINE.legal_actions(state, 0)
+    figure_moves = [a for a in legal if a["type"] == "move" and a["from"] == "H-F6" and not a["leader"]]
+    assert len(figure_moves) > 100
+    names = group_names(board)
+    assert names == ["Enter a figure (4 waiting)", "Figure on H-F6 (4 here)", "Leader 👑 on H-F6", "Pass"]
+    opened = await open_group(h, ANN, board, "Figure on H-F6 (4 here)")
+    selects = [c for c in action_controls(opened) if c["type"] == 3]
+    pager = [c for c in components(opened) if c["custom_id"].startswith("gh:pg:")]
+    assert selects and pager and len(components(opened)) <= 25
+    first_page = {o["label"] for s in selects for o in s["options"]}
+    assert "H-A1 (10 mana)" in first_page, "destinations in board order, each with its mana cost"
+    # turn the pages to the last one: together they offer every destination of the figure exactly once
+    nxt = next(c for c in pager if "▶" in c["label"])
+    pages = int(nxt["label"].split("/")[1].split()[0])
+    assert pages >= 2
+    seen = sorted(first_page)
+    for _ in range(pages - 1):
+        await h.click(ANN, opened, next(c for c in components(opened)
+                                         if c["custom_id"].startswith("gh:pg:") and "▶" in c["label"])["custom_id"])
+        opened = h.fake.messages[int(board["id"])]
+        seen += [o["label"] for s in action_controls(opened) if s["type"] == 3 for o in s["options"]]
+    assert sorted(label.split()[0] for label in seen) == sorted(a["to"] for a in figure_moves)
+    last_page = {o["label"] for s in action_controls(opened) if s["type"] == 3 for o in s["options"]}
+    target = sorted(last_page)[-1]
+    await act_on(h, ANN, opened, target)
+    log = await h.bot.service.store.actions(1)
+    assert log[0]["action"]["from"] == "H-F6" and log[0]["action"]["to"] == target.split()[0]
+    assert "**Ann** (A) moves a figure H-F6 → " in latest_board(h, thread)["content"]
+    h.assert_no_errors()
+
+
+async def test_other_players_cannot_use_the_public_panel(harness):
+    h = harness
+    await h.slash(ANN, "game new hextri", name="Ann")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    board = copy.deepcopy(latest_board(h, thread))
+    acting = to_act(board)[0]
+    other = BOB if acting == ANN else ANN
+    group = group_controls(board)[0]
+    for user, words in ((other, "not your turn"), (CAROL, "not playing")):
+        before = len(h.fake.messages)
+        await h.click(user, board, group["custom_id"], name="someone")
+        assert any(words in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == 0
+    h.assert_no_errors()
+
+
+async def test_rules_pages(harness):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "rules", game="hextri")
+    reply = replies_since(h, before)[-1]
+    embed = reply["embeds"][0]
+    assert reply["flags"] & 64 and embed["title"] == "HEX-TRI — The game in short"
+    pages = int(embed["footer"]["text"].split("/")[1].split()[0])
+    titles = [embed["title"]]
+    for _ in range(pages - 1):
+        await h.click(ANN, reply, button(reply, "▶")["custom_id"])
+        reply = h.fake.messages[int(reply["id"])]
+        titles.append(reply["embeds"][0]["title"])
+    assert titles[-1] == "HEX-TRI — Playing it here" and len(set(titles)) == pages >= 6
+    assert "/game play" in reply["embeds"][0]["description"]
+    h.assert_no_errors()
