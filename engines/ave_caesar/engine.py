@@ -232,15 +232,34 @@ class AveCaesarEngine(BaseEngine):
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         c = action["chariot"]
         race = state["race"]
-        race["last"] = []
+        # "last" keeps what happened since this player's previous decision (his own move included), so the
+        # picture he gets after deciding shows every move the thread narrates since then
+        previous = [i for i, item in enumerate(race["last"]) if item.get("by") == seat]
+        if previous:
+            del race["last"][:previous[-1] + 1]
         events: list[dict] = []
         for ch in self.choices(state, c):
             if ch["to"] == action["to"]:
                 move = next(m for m in ch["moves"] if m["card"] == action["card"])
                 self._do_move(state, c, action["card"], move["path"], events)
+                race["last"][-1]["by"] = seat
                 break
         self._advance(state, events, advance_first=True)
+        self._label(state, events)
         return events
+
+    @staticmethod
+    def _label(state: dict, events: list[dict]) -> None:
+        """Name the chariots in events, so narration needs no state: ``label`` next to every ``chariot``;
+        ``labels`` and ``owners`` (per chariot id) on the events that list several chariots."""
+        labels = [ch["label"] for ch in state["chariots"]]
+        owners = [ch["owner"] for ch in state["chariots"]]
+        for event in events:
+            if "chariot" in event:
+                event["label"] = labels[event["chariot"]]
+            if event["type"] in ("race_started", "race_over", "race_stalled"):
+                event["labels"] = list(labels)
+                event["owners"] = list(owners)
 
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
@@ -578,7 +597,8 @@ class AveCaesarEngine(BaseEngine):
         record = {"race": race["no"], "track": race["track"], "direction": race["direction"],
                   "ranking": ranking, "laurels": gained, "status": [car["status"] for car in race["cars"]]}
         state["history"].append(record)
-        events.append({"type": "race_over", "race": race["no"], "ranking": ranking, "laurels": gained,
+        events.append({"type": "race_over", "race": race["no"], "races": state["options"]["races"],
+                       "ranking": ranking, "laurels": gained, "status": list(record["status"]),
                        "totals": self._seat_scores(state)})
         if race["no"] < state["options"]["races"]:
             self._start_race(state, events)
@@ -601,7 +621,8 @@ class AveCaesarEngine(BaseEngine):
         places = [1 + sum(1 for other in scores if other > s) for s in scores]
         return {"places": places, "scores": scores,
                 "reason": "race" if state["options"]["races"] == 1 else "championship",
-                "laurels": list(state["laurels"]), "races": [dict(r) for r in state["history"]]}
+                "laurels": list(state["laurels"]), "races": [dict(r) for r in state["history"]],
+                "chariots": [{"label": ch["label"], "owner": ch["owner"]} for ch in state["chariots"]]}
 
     # ------------------------------------------------------------------ views and persistence
     def view(self, state: dict, seat: int | None) -> dict:

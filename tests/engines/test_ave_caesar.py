@@ -329,5 +329,5 @@ def test_the_leader_is_the_one_furthest_along_laps_first():
 def test_crossing_the_line_starts_the_next_lap():
     s = race(c0=dict(where=top(2, 1), hand=[2, 3, 4], crossings=1), c1=dict(where=bottom(0, 0)))
     events = move(s, 2, top(4, 1))
-    assert {"type": "new_lap", "chariot": 0, "seat": 0, "lap": 2} in events
+    assert {"type": "new_lap", "chariot": 0, "seat": 0, "lap": 2, "label": "A"} in events
     assert s["race"]["cars"][0]["crossings"] == 2 and E.view(s, None)["chariots"][0]["lap"] == 2

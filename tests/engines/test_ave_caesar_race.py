@@ -53,7 +53,7 @@ def test_stopping_in_the_alley_salutes_and_pays():
     s = race(c0=dict(where=ACCESS, hand=[2, 4, 5]), c1=dict(where=top(0, 0)))
     events = move(s, 2, alley(1))
     assert types(events)[:2] == ["moved", "ave_caesar"]
-    assert events[1] == {"type": "ave_caesar", "chariot": 0, "seat": 0}
+    assert events[1] == {"type": "ave_caesar", "chariot": 0, "seat": 0, "label": "A"}
     assert s["race"]["cars"][0]["paid"]
     assert E.view(s, None)["chariots"][0]["paid"]
 
@@ -103,7 +103,7 @@ def test_lap_two_chariot_unable_to_enter_passes_and_is_disqualified_at_the_line(
     s["race"]["turn"] = 0
     s["race"]["cars"][0]["hand"] = s["race"]["cars"][0]["hand"][:1] + ["AC0-2a", "AC0-3a"]
     events = move(s, 2, top(3, 1))
-    assert {"type": "disqualified", "chariot": 0, "seat": 0, "reason": "caesar_wrath"} in events
+    assert {"type": "disqualified", "chariot": 0, "seat": 0, "reason": "caesar_wrath", "label": "A"} in events
     car = s["race"]["cars"][0]
     assert car["status"] == "disqualified" and car["space"] is None
 
@@ -114,7 +114,7 @@ def test_a_disqualified_chariot_scores_nothing_even_if_first_across():
     move(s, 2, top(3, 1))
     assert s["race"]["cars"][0]["status"] == "disqualified"
     events = move(s, 3, top(3, 0))
-    assert {"type": "finished", "chariot": 1, "seat": 1, "place": 1, "laurels": 6} in events
+    assert {"type": "finished", "chariot": 1, "seat": 1, "place": 1, "laurels": 6, "label": "B"} in events
     assert E.result(s)["scores"] == [0, 6]
 
 
@@ -130,7 +130,7 @@ def test_crossing_the_line_after_three_laps_wins_and_the_race_goes_on():
     s = race(3, c0=dict(where=top(1, 0), hand=[2, 3, 4], crossings=3, paid=True),
              c1=dict(where=top(4, 1), crossings=3, paid=True), c2=dict(where=bottom(3, 0), paid=True))
     events = move(s, 2, top(3, 0))
-    assert {"type": "finished", "chariot": 0, "seat": 0, "place": 1, "laurels": 6} in events
+    assert {"type": "finished", "chariot": 0, "seat": 0, "place": 1, "laurels": 6, "label": "A"} in events
     assert s["race"]["cars"][0]["space"] is None  # finished chariots leave the track
     assert E.result(s) is None and E.to_act(s) == [1]
 
@@ -154,7 +154,7 @@ def test_laurels_six_four_three_two_one_nothing():
 def test_a_chariot_out_of_cards_is_taken_off_and_scores_nothing():
     s = race(c0=dict(where=top(4, 1), hand=[2], deck=[]), c1=dict(where=top(0, 0), hand=[1, 1, 1], deck=[]))
     events = move(s, 2, top(6, 1))
-    assert {"type": "out_of_cards", "chariot": 0, "seat": 0} in events
+    assert {"type": "out_of_cards", "chariot": 0, "seat": 0, "label": "A"} in events
     assert s["race"]["cars"][0]["status"] == "removed" and s["race"]["cars"][0]["space"] is None
 
 
@@ -166,7 +166,8 @@ def test_race_ends_when_every_chariot_has_finished_or_stopped():
     events = move(s, 3, top(4, 1))
     assert types(events) == ["moved", "finished", "race_over", "game_over"]
     assert E.result(s) == {"places": [2, 1], "scores": [0, 6], "reason": "race", "laurels": [0, 6],
-                           "races": s["history"]}
+                           "races": s["history"],
+                           "chariots": [{"label": "A", "owner": 0}, {"label": "B", "owner": 1}]}
     assert E.to_act(s) == [] and E.legal_actions(s, 0) == []
 
 
@@ -240,7 +241,7 @@ def test_neutral_chariots_take_no_laurels():
     events = advance(s)
     assert {"type": "finished", "chariot": 3, "seat": None, "place": None, "laurels": None} in events
     events = move(s, 3, top(3, 0))
-    assert {"type": "finished", "chariot": 0, "seat": 0, "place": 1, "laurels": 6} in events
+    assert {"type": "finished", "chariot": 0, "seat": 0, "place": 1, "laurels": 6, "label": "A"} in events
 
 
 # ---------------------------------------------------------------- championships

@@ -1,0 +1,287 @@
+"""Ave Caesar on Discord: the options of ``/game new ave-caesar``, card-then-destination choices, race
+narration and championship results. Every sentence lives in ``data/locales/ave-caesar/en.json``.
+
+A move is chosen in two steps (``two_step``): a button per card value the chariot can play, then that card's
+destinations, labelled with the numbers the private picture shows on its markers ("4 → 2"). Every move
+choice names a card of the hand, so all of them are ``secret`` and only appear in the private panel.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
+from engines.ave_caesar.track import get_track
+from host.panels import Choice
+from host.presenters import OptionSpec, Presenter
+
+LETTERS = "ABCDEF"
+ROMAN = ("I", "II", "III", "IV", "V", "VI")
+LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
+NUMBER = re.compile(r"\d+")
+
+
+class AveCaesarPresenter(Presenter):
+    game = "ave-caesar"
+    two_step = True
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        return [
+            OptionSpec("players", "int", self.text("opt_players"), min_value=2, max_value=6),
+            OptionSpec("chariots_per_player", "int", self.text("opt_chariots"), min_value=1, max_value=3),
+            OptionSpec("races", "int", self.text("opt_races"), default=1, min_value=1, max_value=4),
+            OptionSpec("neutral_chariots", "bool", self.text("opt_neutral"), default=False),
+            OptionSpec("turn_order", "choice", self.text("opt_turn_order"), default="seat",
+                       choices=[(self.text("opt_turn_order_seat"), "seat"),
+                                (self.text("opt_turn_order_results"), "previous_results")]),
+            OptionSpec("track", "choice", self.text("opt_track"), default="A",
+                       choices=[(get_track("A").title, "A"), (get_track("B").title, "B")]),
+        ]
+
+    @property
+    def seat_labels(self) -> list[str]:
+        return [self.text("seat", letter=letter) for letter in LETTERS]
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        """``players`` seats; without it the host's default (a full table for a lobby, the smallest against
+        the AI) when six players fit the options, else as many as fit (e.g. three with two chariots each);
+        the host may start a lobby with fewer."""
+        opts = {k: v for k, v in raw.items() if k in OPTION_NAMES and v is not None}
+        players = raw.get("players")
+        if players is not None:
+            return max(2, min(6, int(players))), opts
+        for count in range(6, 1, -1):
+            try:
+                normalize_options(count, opts)
+            except ValueError:
+                continue
+            return (None if count == 6 else count), opts
+        return 2, opts  # no count fits: the engine's message explains why when the game is created
+
+    # -- words for things -----------------------------------------------------------------------------
+
+    def chariot(self, label: str, seat: int | None, names: list[str]) -> str:
+        """"A1 (**Ann**)" / "N1 (neutral)"."""
+        if seat is None:
+            return self.text("chariot_neutral", label=label)
+        name = names[seat] if 0 <= seat < len(names) else self.seat_label(seat)
+        return self.text("chariot", label=label, name=name)
+
+    def _who(self, event: dict, names: list[str]) -> str:
+        return self.chariot(event.get("label") or f"#{event['chariot'] + 1}", event.get("seat"), names)
+
+    def _listed(self, event: dict, c: int, names: list[str]) -> str:
+        labels = event.get("labels") or []
+        owners = event.get("owners") or []
+        label = labels[c] if c < len(labels) else f"#{c + 1}"
+        return self.chariot(label, owners[c] if c < len(owners) else None, names)
+
+    def direction(self, d: str) -> str:
+        return self.text("clockwise" if d == "cw" else "counter_clockwise")
+
+    def laurels(self, n: int) -> str:
+        return self.text("laurels_none" if n == 0 else "laurels_one" if n == 1 else "laurels_many", n=n)
+
+    @staticmethod
+    def place(n: int) -> str:
+        return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+    # -- buttons ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _choice_for(view: dict, action: dict) -> dict | None:
+        return next((c for c in view.get("choices") or [] if c["to"] == action.get("to")), None)
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        if action.get("type") != "move":
+            return super().describe(view, action, index)
+        choice = self._choice_for(view, action) or {}
+        card = action["card"]
+        n = choice.get("n", "?")
+        flags, style, emoji = [], "primary", None
+        me = view["chariots"][action["chariot"]] if action.get("chariot") is not None else {}
+        if choice.get("finishes"):
+            flags.append(self.text("flag_finishes"))
+            style, emoji = "success", "🏁"
+        elif choice.get("lap", 0) > me.get("lap", 0) and me.get("crossings", 0) >= 1:
+            flags.append(self.text("flag_new_lap", lap=choice["lap"]))
+        if choice.get("enters_alley"):
+            flags.append(self.text("flag_enters_alley"))
+            style, emoji = "success", "🏛️"
+        if choice.get("misses_alley"):
+            flags.append(self.text("flag_misses_alley"))
+            style, emoji = "danger", "⚠️"
+        label = self.text("label_move", card=card, n=n)
+        if flags:
+            label += self.text("label_flags", flags=", ".join(flags))
+        lane = None
+        try:
+            lane = get_track(view["track"], view["direction"]).spaces[action["to"]]["lane"]
+        except (KeyError, TypeError):
+            pass
+        lane_text = self.text(LANES.get(lane, "lane_unknown"))
+        if choice.get("finishes"):
+            description = self.text("description_finish", lane=lane_text)
+        else:
+            description = self.text("description_move", lane=lane_text, lap=choice.get("lap", "?"),
+                                    remaining=choice.get("remaining", "?"))
+        return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
+                      description=description)
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """``/game play``: "4 2" or "4 -> 2" (card 4 to the marker numbered 2); one number alone when it
+        leaves no doubt (a card with one destination, or a marker only one card reaches)."""
+        numbers = [int(x) for x in NUMBER.findall(text)]
+        if not numbers:
+            return super().parse(view, choices, text)
+        legal = view.get("legal") or []
+        marker = {c["to"]: c["n"] for c in view.get("choices") or []}
+        moves = [(i, a["card"], marker.get(a["to"])) for i, a in enumerate(legal)]
+        cards = sorted({card for _, card, _ in moves})
+        if len(numbers) >= 2:
+            card, n = numbers[0], numbers[1]
+            if card not in cards:
+                raise ValueError(self.text("parse_no_card", card=card, cards=self._cards(cards)))
+            found = [i for i, c, m in moves if c == card and m == n]
+            if not found:
+                ns = ", ".join(str(m) for _, c, m in moves if c == card)
+                raise ValueError(self.text("parse_no_marker", card=card, n=n, markers=ns))
+            return found[0]
+        k = numbers[0]
+        by_card = [i for i, c, _ in moves if c == k]
+        by_marker = [i for i, _, m in moves if m == k]
+        candidates = set(by_card if len(by_card) == 1 else []) | set(by_marker if len(by_marker) == 1 else [])
+        if len(candidates) == 1:
+            return candidates.pop()
+        raise ValueError(self.text("parse_help", cards=self._cards(cards)))
+
+    @staticmethod
+    def _cards(cards: list[int]) -> str:
+        return ", ".join(str(c) for c in cards) or "-"
+
+    def prompt(self, view: dict) -> str:
+        c = view.get("turn")
+        if c is None:
+            return self.text("prompt_other")
+        me = view["chariots"][c]
+        coin = self.text("coin_paid" if me["paid"] else "coin_due")
+        text = self.text("prompt_move", label=me["label"], lap=me["lap"], to_go=me["to_go"], coin=coin)
+        if view.get("races", 1) > 1:
+            text = self.text("prompt_race", race=view["race"], races=view["races"]) + text
+        notes = []
+        grid = view.get("grid") or []
+        if view.get("first_move") and grid and grid[0] == c:
+            if view.get("race") == 1 and len(view.get("reveal") or []) > 0:
+                notes.append(self.text("prompt_reveal", label=me["label"],
+                                       value=max(v for x, v in view["reveal"][-1] if x == c)))
+            notes.append(self.text("prompt_first_move"))
+        elif me.get("leader"):
+            notes.append(self.text("prompt_leader"))
+        if not me["paid"] and me["crossings"] == 2:
+            notes.append(self.text("prompt_alley_due"))
+        return " ".join([text, *notes])
+
+    # -- narration -------------------------------------------------------------------------------------
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        kind = event["type"]
+        if kind == "moved":
+            key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
+            return self.text(key, who=self._who(event, names), card=event["card"])
+        if kind == "new_lap":
+            return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
+        if kind == "ave_caesar":
+            return self.text("ev_ave_caesar", who=self._who(event, names))
+        if kind == "alley_missed":
+            return self.text("ev_alley_missed", who=self._who(event, names))
+        if kind == "disqualified":
+            return self.text("ev_disqualified", who=self._who(event, names))
+        if kind == "finished":
+            if event.get("place") is None:
+                return self.text("ev_finished_neutral", who=self._who(event, names))
+            return self.text("ev_finished", who=self._who(event, names), place=self.place(event["place"]),
+                             laurels=self.laurels(event["laurels"]))
+        if kind == "out_of_cards":
+            return self.text("ev_out_of_cards", who=self._who(event, names))
+        if kind == "skipped":
+            reason = event.get("reason", "blocked")
+            if event.get("seat") is None:
+                key = f"ev_skipped_neutral_{reason}" if event.get("card") is not None else "ev_skipped_neutral"
+            else:
+                key = f"ev_skipped_{reason}"
+            return self.text(key, who=self._who(event, names), card=event.get("card"))
+        if kind == "race_stalled":
+            left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
+            return self.text("ev_race_stalled", chariots=left)
+        if kind == "race_started":
+            return self._race_started(event, names)
+        if kind == "race_over":
+            return self._race_over(event, names)
+        return None  # game_over: the result lines follow
+
+    def _race_started(self, event: dict, names: list[str]) -> str:
+        track = get_track(event["track"], event["direction"])
+        grid = ", ".join(f"{ROMAN[i]} {self._listed(event, c, names)}" for i, c in enumerate(event["grid"]))
+        head = self.text("ev_race_started", race=event["race"], races=event["races"], track=track.title,
+                         direction=self.direction(event["direction"]))
+        return head + "\n" + self.text("ev_grid", grid=grid)
+
+    def _race_over(self, event: dict, names: list[str]) -> str:
+        status = event.get("status") or []
+        parts = []
+        place = 0
+        for c in event["ranking"]:
+            who = self._listed(event, c, names)
+            st = status[c] if c < len(status) else "finished"
+            if st == "finished":
+                place += 1
+                parts.append(self.text("ev_rank_finished", place=self.place(place), who=who,
+                                       laurels=event["laurels"][c]))
+            else:
+                parts.append(self.text(f"ev_rank_{st}" if st in ("disqualified", "removed", "stopped")
+                                       else "ev_rank_stopped", who=who))
+        lines = [self.text("ev_race_over", race=event["race"], ranking=" · ".join(parts))]
+        races = event.get("races", 1)
+        if races > 1:
+            totals = event.get("totals") or []
+            order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+            board = ", ".join(self.text("ev_total", name=names[s] if s < len(names) else self.seat_label(s),
+                                        laurels=totals[s]) for s in order)
+            key = "ev_standings_final" if event["race"] >= races else "ev_standings"
+            lines.append(self.text(key, race=event["race"], races=races, standings=board))
+        return "\n".join(lines)
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        places, scores = result["places"], result["scores"]
+        order = sorted(range(len(places)), key=lambda s: (places[s], s))
+        what = self.text("the_race" if result.get("reason") == "race" else "the_championship")
+        winners = [s for s in order if places[s] == 1]
+        if not any(scores):
+            lines = [self.text("result_nobody", what=what)]
+        elif len(winners) == len(places):
+            lines = [self.text("result_all_tied", what=what, laurels=self.laurels(scores[winners[0]]))]
+        elif len(winners) > 1:
+            lines = [self.text("result_shared", names=" & ".join(f"**{names[s]}**" for s in winners), what=what,
+                               laurels=self.laurels(scores[winners[0]]))]
+        else:
+            lines = [self.text("result_winner", name=names[winners[0]], what=what,
+                               laurels=self.laurels(scores[winners[0]]))]
+        chariots = result.get("chariots") or []
+        laurels = result.get("laurels") or []
+        races = result.get("races") or []
+        for s in order:
+            details = []
+            mine = [c for c, ch in enumerate(chariots) if ch["owner"] == s]
+            if len(mine) > 1:
+                details.append(", ".join(f"{chariots[c]['label']} {laurels[c]}" for c in mine))
+            if len(races) > 1:
+                per = [sum(r["laurels"][c] for c in mine) for r in races]
+                details.append(self.text("result_per_race", per=" + ".join(str(p) for p in per)))
+            detail = self.text("result_detail", detail="; ".join(details)) if details else ""
+            lines.append(self.text("result_line", place=places[s], name=names[s], laurels=self.laurels(scores[s]),
+                                   detail=detail))
+        return lines
+
+
+PRESENTER = AveCaesarPresenter()

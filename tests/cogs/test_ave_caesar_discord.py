@@ -1,0 +1,361 @@
+"""Ave Caesar played through Discord only: slash commands and clicks in, recorded requests out."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+from engines import ENGINES
+from engines.rng import Rng
+from host.presenters import PRESENTERS
+from tests.cogs.driver import boards, game_over, latest_board, to_act
+from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, public_messages, strings, thread_of
+from tests.discord_harness import button, components
+
+ENGINE = ENGINES["ave-caesar"]
+PRESENTER = PRESENTERS["ave-caesar"]
+MOVE = re.compile(r"^(\d) → (\d+)")
+
+
+async def live(h, game_id: int = 1):
+    game = await h.bot.service.store.get_game(game_id)
+    return game, ENGINE.from_json(game.snapshot)
+
+
+def since(h, before: int) -> list[dict]:
+    return list(h.fake.messages.values())[before:]
+
+
+def ephemeral_panel(h, before: int) -> dict | None:
+    found = [m for m in since(h, before) if m["flags"] & 64 and components(m)]
+    return found[-1] if found else None
+
+
+def prefixed(message: dict, *prefixes: str) -> list[dict]:
+    return [c for c in components(message) if c["custom_id"].startswith(prefixes)]
+
+
+async def open_panel(h, thread: int, user: int) -> dict:
+    """Press "Take your turn" on the newest board; returns the private (ephemeral) panel."""
+    board = latest_board(h, thread)
+    before = len(h.fake.messages)
+    await h.click(user, board, button(board, "Take your turn")["custom_id"])
+    panel = ephemeral_panel(h, before)
+    assert panel is not None, "Take your turn gave no panel"
+    return panel
+
+
+async def wish(h, rng: Rng) -> tuple[int, int] | None:
+    """(card, marker number) a sensible driver picks: what the AI driver would play in this position."""
+    import ai
+
+    game, state = await live(h)
+    seat = ENGINE.to_act(state)[0]
+    action = ai.choose(ENGINE, state, seat, rng)
+    marker = next(c["n"] for c in ENGINE.view(state, seat)["choices"] if c["to"] == action["to"])
+    return action["card"], marker
+
+
+async def drive(h, thread: int, rng: Rng, *, checks: bool = True, smart: bool = False) -> int:
+    """One move the way a person makes it: Take your turn, a card button, then a destination (at random, or
+    with ``smart`` the card and marker a good driver would pick, found by their labels)."""
+    board = latest_board(h, thread)
+    users = to_act(board)
+    assert users, f"nobody to act: {board['content']!r}"
+    user = users[0]
+    wanted = await wish(h, rng) if smart else None
+    panel = await open_panel(h, thread, user)
+    cards = prefixed(panel, "gh:gb:")
+    assert cards and not prefixed(panel, "gh:a:", "gh:s:"), "first step: only the cards"
+    assert all(c["label"].startswith("Card ") for c in cards)
+    card = next(c for c in cards if c["label"] == f"Card {wanted[0]}") if wanted else rng.choice(cards)
+    await h.click(user, panel, card["custom_id"])
+    opened = h.fake.messages[int(panel["id"])]
+    buttons, selects = prefixed(opened, "gh:a:"), prefixed(opened, "gh:s:")
+    value = card["label"].split()[-1]
+    if checks:
+        labels = [b["label"] for b in buttons] + [o["label"] for s in selects for o in s["options"]]
+        assert labels and all(MOVE.match(x) and MOVE.match(x)[1] == value for x in labels), labels
+    if wanted:
+        prefix = f"{wanted[0]} → {wanted[1]}"
+        for select in selects:
+            option = next((o for o in select["options"] if MOVE.match(o["label"])[0] == prefix), None)
+            if option:
+                await h.click(user, opened, select["custom_id"], values=[option["value"]])
+                return user
+        await h.click(user, opened, next(b for b in buttons if MOVE.match(b["label"])[0] == prefix)["custom_id"])
+    elif selects:
+        select = rng.choice(selects)
+        await h.click(user, opened, select["custom_id"], values=[rng.choice(select["options"])["value"]])
+    else:
+        await h.click(user, opened, rng.choice(buttons)["custom_id"])
+    return user
+
+
+def lines_of(h, thread: int) -> str:
+    return "\n".join(m["content"] for m in public_messages(h, thread))
+
+
+def board_images(h) -> list[bytes]:
+    return [data for sent in h.fake.sent for name, data in sent.files.items()
+            if name.startswith("ave-caesar-")]
+
+
+async def test_options_of_game_new_are_described_with_their_limits(harness):
+    tree = harness.bot.tree
+    game = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "game")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    command = next(o for o in new["options"] if o["name"] == "ave-caesar")
+    options = {o["name"]: o for o in command["options"]}
+    assert set(options) == {"opponent", "invite", "players", "chariots_per_player", "races", "neutral_chariots",
+                            "turn_order", "track"}
+    assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
+    assert (options["chariots_per_player"]["min_value"], options["chariots_per_player"]["max_value"]) == (1, 3)
+    assert (options["races"]["min_value"], options["races"]["max_value"]) == (1, 4)
+    assert options["neutral_chariots"]["type"] == 5
+    assert {c["value"] for c in options["turn_order"]["choices"]} == {"seat", "previous_results"}
+    assert any("Previous results" in c["name"] for c in options["turn_order"]["choices"])
+    assert {c["value"] for c in options["track"]["choices"]} == {"A", "B"}
+    assert all(1 <= len(o["description"]) <= 100 for o in options.values())
+
+
+async def test_impossible_option_combinations_are_refused_with_a_clear_message(harness):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game new ave-caesar", name="Ann", players=3, chariots_per_player=3)
+    assert any("3 players x 3 chariots is more than the 6 chariots" in m["content"] and m["flags"] & 64
+               for m in since(h, before))
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game new ave-caesar", name="Ann", players=6, neutral_chariots=True)
+    assert any("Neutral chariots need a free start space" in m["content"] for m in since(h, before))
+    assert not [c for c in h.fake.channels.values() if c["type"] == 11], "a refused game opens no thread"
+    assert await h.bot.service.store.list_games() == []
+    h.assert_no_errors()
+
+
+async def test_lobby_waits_for_as_many_seats_as_the_options_allow(harness):
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", chariots_per_player=2)
+    lobby = h.messages_in(thread_of(h))[0]
+    seats = lobby["embeds"][0]["fields"][0]
+    assert seats["name"] == "Seats (1/3):" and "Chariots A: Ann" in seats["value"]
+    await h.slash(BOB, "game new ave-caesar", name="Bob")
+    lobby = h.messages_in(thread_of(h))[0]
+    assert lobby["embeds"][0]["fields"][0]["name"] == "Seats (1/6):"
+    # the host starts with two: the engine's default for two players is three chariots each
+    await h.click(CAROL, lobby, button(lobby, "Join")["custom_id"], name="Carol")
+    await h.click(BOB, lobby, button(lobby, "Start")["custom_id"], name="Bob")
+    game, state = await live(h, 2)
+    assert game.status == "running" and len(state["chariots"]) == 6
+    assert [ch["label"] for ch in state["chariots"]] == ["A1", "B1", "A2", "B2", "A3", "B3"]
+    h.assert_no_errors()
+
+
+async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(harness):
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=4, track="B")
+    thread = thread_of(h)
+    game, state = await live(h)
+    assert game.status == "running" and game.num_players == 4
+    assert [s.is_ai for s in sorted(game.seats, key=lambda s: s.seat)] == [False, True, True, True]
+    assert state["race"]["track"] == "B" and len(state["chariots"]) == 4
+    board = latest_board(h, thread)
+    assert to_act(board) == [ANN]
+    assert "begins!" in h.messages_in(thread)[1]["content"] or "begins!" in board["content"]
+    # the AI chariots that start before Ann have moved already, narrated with their labels
+    moved_before = [e for a in await h.bot.service.store.actions(1) for e in a["events"] if e["type"] == "moved"]
+    for event in moved_before:
+        assert f"{event['label']} (**AI**) plays a {event['card']}." in lines_of(h, thread)
+    assert "move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
+    h.assert_no_errors()
+
+
+async def test_two_step_private_panel_card_then_numbered_destination(harness):
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    thread = thread_of(h)
+    board = latest_board(h, thread)
+    # the public board never offers a move: every move names a card of the hidden hand
+    assert not prefixed(board, "gh:a:", "gh:s:", "gh:g:", "gh:gb:")
+    assert button(board, "Take your turn") and button(board, "My hand")
+    game, state = await live(h)
+    view = ENGINE.view(state, 0)
+    panel = await open_panel(h, thread, ANN)
+    assert panel["attachments"], "the private picture with the numbered markers comes with the panel"
+    cards = prefixed(panel, "gh:gb:")
+    as_shown = copy.deepcopy(panel)  # the panel as Ann's client keeps showing it
+    playable = sorted({a["card"] for a in view["legal"]})
+    assert [c["label"] for c in cards] == [f"Card {v}" for v in playable]
+    # Bob may not open Ann's groups
+    before = len(h.fake.messages)
+    await h.click(BOB, panel, cards[-1]["custom_id"], name="Bob")
+    assert any("not playing" in m["content"] for m in since(h, before))
+    await h.click(ANN, panel, cards[-1]["custom_id"])
+    opened = h.fake.messages[int(panel["id"])]
+    value = playable[-1]
+    expected = sorted(c["n"] for c in view["choices"] if any(m["card"] == value for m in c["moves"]))
+    labels = [b["label"] for b in prefixed(opened, "gh:a:")] + \
+             [o["label"] for s in prefixed(opened, "gh:s:") for o in s["options"]]
+    assert sorted(int(MOVE.match(x)[2]) for x in labels) == expected
+    assert all(x.startswith(f"{value} → ") for x in labels)
+    # choose the first destination: the panel says what was done, the thread gets the new board
+    action = prefixed(opened, "gh:a:")
+    before_boards = len(boards(h, thread))
+    if action:
+        label = action[0]["label"]
+        await h.click(ANN, opened, action[0]["custom_id"])
+    else:
+        select = prefixed(opened, "gh:s:")[0]
+        label = select["options"][0]["label"]
+        await h.click(ANN, opened, select["custom_id"], values=[select["options"][0]["value"]])
+    assert h.fake.messages[int(panel["id"])]["content"] == f"Done: {label}"
+    assert len(boards(h, thread)) > before_boards
+    me = view["chariots"][view["turn"]]["label"]
+    assert f"{me} (**Ann**) plays a {value}." in latest_board(h, thread)["content"]
+    # the spent panel's card buttons are out of date now
+    before = len(h.fake.messages)
+    await h.click(ANN, as_shown, cards[0]["custom_id"])
+    assert any("out of date" in m["content"] for m in since(h, before))
+    h.assert_no_errors()
+
+
+async def test_complete_race_two_people_three_chariots_each(harness):
+    """Ann and Bob drive three chariots each, every move by clicks; hands never reach the thread; every
+    event a player cares about is a line in the thread; the race ends with the results."""
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", players=2)
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    rng = Rng(3)
+    for step in range(400):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        game, state = await live(h)
+        assert to_act(board) == [game.seat_row(s).user_id for s in ENGINE.to_act(state)]
+        if step % 10 == 0:  # hidden cards never travel in a public message
+            hidden = set().union(*(ENGINE.secrets(state, s) for s in (0, 1)), ENGINE.secrets(state, None))
+            assert not strings(public_messages(h, thread)) & hidden
+        await drive(h, thread, rng, checks=step < 30, smart=True)
+    board = latest_board(h, thread)
+    assert game_over(board), "the race did not finish"
+    game, state = await live(h)
+    assert game.status == "finished" and not components(board)
+    text = lines_of(h, thread)
+    assert "wins the race with" in board["content"] or "share first place" in board["content"]
+    assert "🏁" in text and "finishes **1st**" in text
+    assert "**Race 1 result:**" in board["content"]
+    assert f"<@{ANN}>" in board["content"] and f"<@{BOB}>" in board["content"]
+    # every logged event of interest was announced in the thread, by chariot label
+    log = await h.bot.service.store.actions(1)
+    assert len(log) == game.version and all(a["user_id"] in (ANN, BOB) for a in log)
+    events = [e for a in log for e in a["events"]]
+    names = ["Ann", "Bob"]
+    kinds = {e["type"] for e in events}
+    assert {"moved", "ave_caesar", "new_lap", "finished", "race_over", "game_over"} <= kinds
+    for event in events:
+        line = PRESENTER.narrate(event, names)
+        if event["type"] != "game_over":
+            assert line and line.split("\n")[0] in text, event
+    assert text.count("**Ave Caesar!**") == sum(e["type"] == "ave_caesar" for e in events)
+    for event in events:
+        if event["type"] == "skipped":
+            assert PRESENTER.narrate(event, names) in text
+    # both players got their private picture by DM on their turns
+    assert h.dm_messages(ANN) and h.dm_messages(BOB)
+    assert all(m["attachments"] for m in h.dm_messages(ANN))
+    h.assert_no_errors()
+
+
+async def test_complete_race_alone_against_ai_with_neutral_chariots(harness):
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=3, neutral_chariots=True)
+    thread = thread_of(h)
+    game, state = await live(h)
+    assert [ch["label"] for ch in state["chariots"]] == ["A", "B", "C", "N1", "N2", "N3"]
+    rng = Rng(11)
+    for _ in range(200):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        assert to_act(board) == [ANN], "only the person is asked; AI and neutral chariots move by themselves"
+        await drive(h, thread, rng, checks=False)
+    board = latest_board(h, thread)
+    assert game_over(board)
+    text = lines_of(h, thread)
+    assert "(neutral) turns up a" in text
+    assert "Race 1 result:" in text and "laurels" in board["content"]
+    game, _ = await live(h)
+    assert game.status == "finished" and game.seats[1].is_ai
+    h.assert_no_errors()
+
+
+async def test_typed_moves_card_and_marker(harness):
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    thread = thread_of(h)
+    game, state = await live(h)
+    version = game.version
+    view = ENGINE.view(state, 0)
+    playable = sorted({a["card"] for a in view["legal"]})
+    missing = next(v for v in range(1, 7) if v not in playable)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move=f"{missing} 1")
+    refusal = [m for m in since(h, before) if m["flags"] & 64]
+    assert any(f"no playable {missing}" in m["content"] for m in refusal)
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="fast please")
+    assert (await live(h))[0].version == version, "a text that is no move changes nothing"
+    card = playable[0]
+    target = next(c for c in view["choices"] if any(m["card"] == card for m in c["moves"]))
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move=f"{card} -> {target['n']}")
+    assert any(m["content"].startswith(f"Done: {card} → {target['n']}") for m in since(h, before))
+    log = await h.bot.service.store.actions(1)
+    mine = [a for a in log if a["user_id"] == ANN]
+    assert mine[0]["action"] == {"type": "move", "chariot": view["turn"], "card": card, "to": target["to"]}
+    h.assert_no_errors()
+
+
+async def test_board_pictures_match_the_narration(harness, tmp_path):
+    """The posted boards show the chariots where the engine has them: the picture after a move is the one
+    rendered from that version's public view (and a few are written out for a look)."""
+    from render import ave_caesar as R
+
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, races=1)
+    thread = thread_of(h)
+    rng = Rng(4)
+    for _ in range(4):
+        await drive(h, thread, rng, checks=False)
+    game, state = await live(h)
+    images = board_images(h)
+    assert images[-1] == R.render_public(ENGINE.view(state, None))
+    for i, data in enumerate(images[-3:]):
+        (tmp_path / f"board-{i}.png").write_bytes(data)
+    h.assert_no_errors()
+
+
+async def test_rules_pages_exist_and_fit(harness):
+    from cogs.rules import pages
+
+    found = pages("ave-caesar")
+    assert [title for title, _ in found][-1] == "Playing it here"
+    assert len(found) >= 5 and all(len(body) < 4000 for _, body in found)
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(ANN, "rules", game="ave-caesar")
+    reply = since(h, before)[-1]
+    assert reply["embeds"][0]["title"].startswith("Ave Caesar")
+    h.assert_no_errors()
+
+
+def test_hands_are_secret_choices():
+    state = ENGINE.new_game(2, 1, {})
+    seat = ENGINE.to_act(state)[0]
+    view = ENGINE.view(state, seat)
+    choices = [PRESENTER.describe(view, a, i) for i, a in enumerate(ENGINE.legal_actions(state, seat))]
+    assert choices and all(c.secret for c in choices)
+    assert json.dumps(PRESENTER.prompt(view)).find("AC") == -1
+

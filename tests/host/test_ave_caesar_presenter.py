@@ -1,0 +1,170 @@
+"""Ave Caesar's presenter without Discord: options, choices, prompts, typed moves, narration, results."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai
+from engines import ENGINES
+from engines.rng import Rng
+from host.presenters import PRESENTERS
+from tests.engines.test_ave_caesar_support import race, space
+
+E = ENGINES["ave-caesar"]
+P = PRESENTERS["ave-caesar"]
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def play_out(n: int, options: dict, seed: int) -> list[dict]:
+    """Every event of a whole game between AI drivers."""
+    state = E.new_game(n, seed, options)
+    rng = Rng(seed)
+    events = []
+    while E.to_act(state):
+        seat = E.to_act(state)[0]
+        events += E.apply(state, seat, ai.choose(E, state, seat, rng))
+    return events
+
+
+def test_engine_options_fill_the_table_the_options_allow():
+    assert P.engine_options({"players": None, "races": None}) == (None, {})
+    assert P.engine_options({"players": 4, "races": 2, "track": "B"}) == (4, {"races": 2, "track": "B"})
+    assert P.engine_options({"chariots_per_player": 2}) == (3, {"chariots_per_player": 2})
+    assert P.engine_options({"chariots_per_player": 3}) == (2, {"chariots_per_player": 3})
+    assert P.engine_options({"neutral_chariots": True})[0] == 5
+    assert P.engine_options({"turn_order": "previous_results"}) == (None, {"turn_order": "previous_results"})
+    names = {o.name for o in P.options}
+    assert names == {"players", "chariots_per_player", "races", "neutral_chariots", "turn_order", "track"}
+    assert all(1 <= len(o.description) <= 100 for o in P.options)
+
+
+def test_alley_choices_are_flagged_and_every_move_is_secret():
+    state = race(3, c0=dict(where=space("A", "bottom", 1, 0), hand=[2, 6, 6], crossings=2),
+                 c1=dict(where=space("A", "west", 2, 0), crossings=2, paid=True),
+                 c2=dict(where=space("A", "east", 3, 2), crossings=2, paid=False))
+    view = E.view(state, 0)
+    choices = [P.describe(view, a, i) for i, a in enumerate(view["legal"])]
+    assert all(c.secret and 1 <= len(c.label) <= 80 for c in choices)
+    alley = [c for c in choices if "enters Caesar's alley" in c.label]
+    passing = [c for c in choices if "passes the alley unpaid" in c.label]
+    assert alley and passing
+    assert all(c.style == "success" and c.emoji == "🏛️" for c in alley)
+    assert all(c.style == "danger" and c.emoji == "⚠️" for c in passing)
+    assert any(c.label.startswith("6 → ") for c in passing)
+    # labels carry the numbers of the picture's markers, groups the card
+    for c, action in zip(choices, view["legal"]):
+        n = next(ch["n"] for ch in view["choices"] if ch["to"] == action["to"])
+        assert c.label.startswith(f"{action['card']} → {n}") and c.group == f"Card {action['card']}"
+    prompt = P.prompt(view)
+    assert "stop in Caesar's alley this lap" in prompt and "AC" not in prompt
+
+
+def test_prompt_names_the_chariot_and_the_first_move_exception():
+    state = E.new_game(2, 3, {"races": 2})
+    view = E.view(state, E.to_act(state)[0])
+    me = view["chariots"][view["turn"]]
+    prompt = P.prompt(view)
+    assert prompt.startswith(f"race 1/2: move **{me['label']}** (lap 1/3")
+    assert "turned up the highest card" in prompt and "even a 6 may be played" in prompt
+
+
+def test_typed_moves():
+    state = E.new_game(2, 3, {})
+    seat = E.to_act(state)[0]
+    view = E.view(state, seat)
+    choices = [P.describe(view, a, i) for i, a in enumerate(view["legal"])]
+    for i, action in enumerate(view["legal"]):
+        n = next(ch["n"] for ch in view["choices"] if ch["to"] == action["to"])
+        for text in (f"{action['card']} {n}", f"{action['card']}->{n}", f"card {action['card']} to {n}",
+                     f"{action['card']} → {n}"):
+            assert P.parse(view, choices, text) == i
+    cards = sorted({a["card"] for a in view["legal"]})
+    missing = next(v for v in range(1, 7) if v not in cards)
+    with pytest.raises(ValueError, match=f"no playable {missing}"):
+        P.parse(view, choices, f"{missing} 1")
+    with pytest.raises(ValueError, match="cannot take you to marker 99"):
+        P.parse(view, choices, f"{cards[0]} 99")
+    with pytest.raises(ValueError, match="Type the card and the destination"):
+        P.parse(view, choices, "99")
+
+
+def test_narration_of_a_championship_with_neutral_chariots():
+    events = play_out(2, {"races": 2, "neutral_chariots": True, "chariots_per_player": 2}, seed=6)
+    lines = [line for e in events if (line := P.narrate(e, NAMES[:2]))]
+    assert all("{" not in line and "None" not in line for line in lines)
+    text = "\n".join(lines)
+    assert "🏛️ **Ave Caesar!** A1 (**Ann**) stops in Caesar's alley" in text or "**Ave Caesar!** A" in text
+    assert "N1 (neutral)" in text and "(no laurels for neutral chariots)" in text
+    assert "🏟️ **Race 2 of 2** — Track B (Circus Flaminius), clockwise." in text
+    assert "Start: I " in text and "**Race 1 result:** 1st " in text
+    assert "Championship after race 1 of 2: " in text and "Final championship laurels: " in text
+    for e in events:
+        if e["type"] in ("moved", "ave_caesar", "finished", "disqualified", "skipped", "new_lap", "race_over",
+                         "out_of_cards", "alley_missed", "race_started", "race_stalled"):
+            assert P.narrate(e, NAMES[:2]), e
+
+
+def test_narration_of_every_special_event():
+    who = {"chariot": 0, "seat": 0, "label": "A1"}
+    neutral = {"chariot": 4, "seat": None, "label": "N1"}
+    assert P.narrate({"type": "ave_caesar", **who}, NAMES).startswith("🏛️ **Ave Caesar!** A1 (**Ann**)")
+    assert "Caesar's wrath" in P.narrate({"type": "disqualified", "reason": "caesar_wrath", **who}, NAMES)
+    assert "without paying" in P.narrate({"type": "alley_missed", **who}, NAMES)
+    assert P.narrate({"type": "finished", "place": 2, "laurels": 4, **who}, NAMES) == \
+        "🏁 A1 (**Ann**) finishes **2nd**: 4 laurels!"
+    assert "no laurels" in P.narrate({"type": "finished", "place": 6, "laurels": 0, **who}, NAMES)
+    assert "1 laurel!" in P.narrate({"type": "finished", "place": 5, "laurels": 1, **who}, NAMES)
+    assert "lap 3" in P.narrate({"type": "new_lap", "lap": 3, **who}, NAMES)
+    assert "used up all its cards" in P.narrate({"type": "out_of_cards", **who}, NAMES)
+    reasons = {"blocked": "boxed in", "leader_six": "may not play a 6", "alley_wait": "entrance is blocked"}
+    for reason, words in reasons.items():
+        line = P.narrate({"type": "skipped", "reason": reason, "card": None, **who}, NAMES)
+        assert words in line and line.startswith("A1 (**Ann**)")
+    assert "turns up a 3 but cannot drive it" in P.narrate(
+        {"type": "skipped", "reason": "blocked", "card": 3, **neutral}, NAMES)
+    assert "turns up a 6: the card is discarded" in P.narrate(
+        {"type": "skipped", "reason": "leader_six", "card": 6, **neutral}, NAMES)
+    assert "turns up no card" in P.narrate({"type": "skipped", "reason": "blocked", "card": None, **neutral}, NAMES)
+    stalled = P.narrate({"type": "race_stalled", "chariots": [1], "labels": ["A", "B"], "owners": [0, 1]}, NAMES)
+    assert "race is stopped" in stalled and "B (**Bob**)" in stalled
+    over = P.narrate({"type": "race_over", "race": 1, "races": 1, "ranking": [1, 0], "laurels": [0, 6],
+                      "status": ["disqualified", "finished"], "totals": [0, 6], "labels": ["A", "B"],
+                      "owners": [0, 1]}, NAMES)
+    assert over == "🏆 **Race 1 result:** 1st B (**Bob**) +6 · A (**Ann**) disqualified."
+    assert P.narrate({"type": "game_over", "places": [2, 1], "scores": [0, 6]}, NAMES) is None
+
+
+def test_result_lines():
+    base = {"chariots": [{"label": "A1", "owner": 0}, {"label": "B1", "owner": 1}, {"label": "A2", "owner": 0},
+                         {"label": "B2", "owner": 1}],
+            "races": [{"laurels": [6, 4, 0, 3]}, {"laurels": [0, 6, 4, 3]}]}
+    lines = P.result_lines({"places": [2, 1], "scores": [10, 16], "reason": "championship",
+                            "laurels": [6, 10, 4, 6], **base}, NAMES[:2])
+    assert lines[0] == "🏆 **Bob** wins the championship with 16 laurels!"
+    assert lines[1] == "1. Bob — 16 laurels (B1 10, B2 6; races: 7 + 9)"
+    assert lines[2] == "2. Ann — 10 laurels (A1 6, A2 4; races: 6 + 4)"
+    tied = P.result_lines({"places": [1, 1], "scores": [4, 4], "reason": "race", "laurels": [4, 0, 0, 4],
+                           "chariots": base["chariots"], "races": [{"laurels": [4, 0, 0, 4]}]}, NAMES[:2])
+    assert tied[0] == "Everyone ties in the race with 4 laurels."
+    nobody = P.result_lines({"places": [1, 1], "scores": [0, 0], "reason": "race", "laurels": [0] * 4,
+                             "chariots": base["chariots"], "races": [{"laurels": [0] * 4}]}, NAMES[:2])
+    assert "no laurels in the race" in nobody[0]
+
+
+def test_events_name_their_chariots_and_pictures_keep_the_moves_since_the_last_decision():
+    state = E.new_game(2, 5, {"chariots_per_player": 1, "neutral_chariots": True})
+    rng = Rng(5)
+    seen_moves = 0
+    for _ in range(12):
+        seat = E.to_act(state)[0]
+        events = E.apply(state, seat, ai.choose(E, state, seat, rng))
+        labels = [ch["label"] for ch in state["chariots"]]
+        assert all(e["label"] == labels[e["chariot"]] for e in events if "chariot" in e)
+        moves = [e for e in events if e["type"] == "moved"]
+        seen_moves += len(moves)
+        last = E.view(state, None)["last"]
+        # the public picture shows this player's move and everything after it, up to his next decision
+        mine = [i for i, item in enumerate(last) if item.get("by") == seat]
+        assert len(mine) == 1
+        assert [item["chariot"] for item in last[mine[0]:] if item["kind"] == "move"] == \
+            [e["chariot"] for e in moves]
