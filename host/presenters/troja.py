@@ -113,6 +113,9 @@ class TrojaPresenter(Presenter):
             return self.hero_at(view, seat)
         if side == "defender" and fight.get("defender") is not None:
             return self.hero_at(view, fight["defender"])
+        cards = fight.get("cards") or []
+        if side == "attacker" and len(cards) == 1:  # a beast or a Trojan hero alone: its name
+            return self.card(cards[0]["card"])
         return self.text("trojans") if side == "attacker" else self.text("defender")
 
     def holder_of(self, view: dict, card_id: str) -> int | None:

@@ -222,7 +222,7 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     assert "Fate for the attacker" in content and "Fate for the defender" in content
     # the fate window: both may answer (Ann holds wrath tokens, Bob a card and wrath); one board mentions both
     assert sorted(to_act(board)) == sorted([ANN, BOB])
-    assert board["content"].count("your turn: the fight: the Trojans") == 2
+    assert board["content"].count("your turn: the fight: Trojan Spearmen") == 2
     assert button(board, "Take your turn") and button(board, "My hand")
     assert_board_is_public_safe(board)
     assert "Hermes" not in json.dumps(public_messages(h, thread)), "Bob's card never shows in the thread"
@@ -252,7 +252,7 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     await choose(h, ANN, panel, "Pass")
     content = latest_board(h, thread)["content"]
     assert "**Ann** (A) passes." in content
-    assert ("beats the Trojans" in content) or ("The Trojans beat" in content) or ("A tie" in content)
+    assert ("beats the challenge" in content) or ("The challenge beats" in content) or ("A tie" in content)
     game, state = await live_state(h)
     assert state["step"] == "main" and state["assault"] is None
     h.assert_no_errors()

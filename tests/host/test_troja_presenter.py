@@ -1,0 +1,230 @@
+"""The Troja presenter on real game states: private choices, public prompts, public narration, auto-pass."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import ai.troja as troja_ai
+from engines import ENGINES
+from engines.rng import Rng
+from engines.troja import HEROES, PATRONS, TYPES, name
+from host.panels import MAX_ROWS, Panel, layout
+from host.presenters import PRESENTERS
+from tests.engines.test_troja_support import challenge, give, pass_all, roamer, table
+
+E = ENGINES["troja"]
+P = PRESENTERS["troja"]
+NAMES = ["Ann", "Bob", "Carol", "Dan"]
+PRIVATE_KEYS = ("hand", "legal", "playable", "can_play")
+CARD_NAMES = {name(k) for k in (*TYPES, *HEROES, *PATRONS)}
+
+
+def played_states(seeds=range(4)):
+    """(state, seat, view, events of the previous action) along AI games of 2, 3 and 4 heroes."""
+    for seed in seeds:
+        n = 2 + seed % 3
+        state = E.new_game(n, seed, {"max_rounds": 10})
+        rng = Rng(seed)
+        events: list[dict] = []
+        while E.to_act(state):
+            for seat in E.to_act(state):
+                yield state, seat, E.view(state, seat), events
+            seat = E.to_act(state)[0]
+            events = E.apply(state, seat, troja_ai.choose(E, state, seat, rng))
+        yield state, None, E.view(state, None), events
+
+
+@pytest.fixture(scope="module")
+def samples():
+    out = []
+    for state, seat, view, events in played_states():
+        if seat is not None:
+            legal = E.legal_actions(state, seat)
+            out.append((view, legal, [P.describe(view, a, i) for i, a in enumerate(legal)], events))
+        else:
+            out.append((view, [], [], events))
+    return out
+
+
+def test_every_choice_is_private_labelled_and_fits_discord(samples):
+    steps = set()
+    for view, _legal, choices, _ in samples:
+        if not choices:
+            continue
+        steps.add(view["step"])
+        assert all(c.secret for c in choices), "a public panel would show whether the hand holds anything"
+        for c in choices:
+            assert 1 <= len(c.label) <= 80 and "{" not in c.label and "#" not in c.label, c.label
+            assert c.description is None or "{" not in c.description
+        panel = Panel(1, 1, view["seat"], P.prompt(view), choices)
+        assert not panel.public_safe
+        assert len(layout(panel)) <= MAX_ROWS
+    assert steps == {"camp", "main", "build", "join", "fate", "start", "discard"}
+
+
+def test_reaction_windows_keep_pass_apart_from_the_card_plays(samples):
+    for view, _legal, choices, _ in samples:
+        if view.get("step") not in ("join", "fate", "start") or not choices:
+            continue
+        groups = dict(Panel(1, 1, view["seat"], "", choices).groups())
+        assert [c.label.split(":")[0] for c in groups["Pass"]] == ["Pass"]
+        plays = [c for c in choices if c.group != "Pass"]
+        assert all(c.group in ("Play a card", "Play an intervention", "Wrath of your patron") for c in plays)
+
+
+def test_prompts_use_public_information_only(samples):
+    """The prompt is printed on the public board after the mention: it must not depend on the hand."""
+    for view, _, choices, _ in samples:
+        if not choices:
+            continue
+        public = {k: v for k, v in view.items() if k not in PRIVATE_KEYS}
+        assert P.prompt(view) == P.prompt(public)
+        assert "{" not in P.prompt(view) and "None" not in P.prompt(view)
+
+
+def test_narration_names_only_cards_the_event_names(samples):
+    """Narration is public: a line may name a card only when its event does (events never carry a hand)."""
+    seen = set()
+    for _, _, _, events in samples:
+        for event in events:
+            line = P.narrate(event, NAMES)
+            if line is None:
+                continue
+            seen.add(event["type"])
+            assert "{" not in line and "None" not in line, line
+            named = {name(v) for v in _strings(event) if v in TYPES or v in HEROES or v in PATRONS}
+            for card in CARD_NAMES:
+                if re.search(rf"\b{re.escape(card)}\b", line):
+                    assert any(card in allowed for allowed in named), (card, line, event)
+    assert {"challenge", "fight", "fate", "fight_result", "glory", "turn", "round", "draw"} <= seen
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+
+
+def test_narration_of_the_decisive_moments():
+    fight = {"type": "fight_result", "winner": "attacker", "cancelled": False, "target": 1, "duel": True,
+             "attacker": 0, "attacker_total": 11, "defender_total": 9}
+    assert P.narrate(fight, NAMES) == "🏅 **Ann** (A) wins the duel against **Bob** (B), **11–9**."
+    lost = dict(fight, duel=False, attacker=None, winner="attacker", attacker_total=10, defender_total=7)
+    assert P.narrate(lost, NAMES) == "💥 The challenge beats **Bob** (B), **10–7**."
+    tie = dict(lost, winner=None, attacker_total=8, defender_total=8)
+    assert "A tie, 8–8" in P.narrate(tie, NAMES)
+    assert P.narrate({"type": "glory", "seat": 2, "delta": -3, "gp": 9, "reason": "challenge_lost"}, NAMES) == \
+        "🩸 **Carol** (C) −3 Glory for the defeat → **9**."
+    fate = {"type": "fate", "seat": 0, "card": "hydra", "face": 5, "reason": "defender"}
+    assert P.narrate(fate, NAMES) == "🎲 Fate for the defender: **5** (Hydra, drawn by **Ann** (A))."
+    disgrace = {"type": "disgrace", "seat": 1, "old": "ajax", "new": "nestor", "returned": ["myrmidons"]}
+    line = P.narrate(disgrace, NAMES)
+    assert "Ajax" in line and "disgrace" in line and "Myrmidons go back into the deck" in line and "Nestor" in line
+    win = {"type": "game_over", "reason": "glory", "winner": 3, "scores": [12, 9, 20, 24]}
+    assert P.narrate(win, NAMES) == "👑 **Dan** (D) reaches **24 Glory** and wins the war!"
+    limit = {"type": "game_over", "reason": "round_limit", "winner": None, "scores": [15, 15, 3]}
+    assert "**Ann** (A), **Bob** (B) share the most Glory" in P.narrate(limit, NAMES[:3])
+    # the same AI name twice is told apart by the seat letters
+    assert P.narrate({"type": "turn", "seat": 2}, ["Ann", "AI", "AI"]) == "⚔️ **AI** (C)'s turn."
+
+
+def test_result_lines():
+    result = {"places": [2, 1, 3], "scores": [14, 24, 3], "reason": "glory", "winner": 1,
+              "heroes": ["ajax", "odysseus", "nestor"], "rounds": 7}
+    assert P.result_lines(result, NAMES[:3]) == [
+        "Winner: Bob (B) with 24 Glory, after 7 round(s).",
+        "1. Bob (B) — Odysseus — 24 Glory", "2. Ann (A) — Ajax — 14 Glory", "3. Carol (C) — Nestor — 3 Glory"]
+    shared = {"places": [1, 1], "scores": [15, 15], "reason": "round_limit", "winner": None,
+              "heroes": ["ajax", "nestor"], "rounds": 30}
+    assert P.result_lines(shared, NAMES[:2])[0] == "First place shared after 30 rounds."
+
+
+def test_labels_name_the_sides_of_the_fight():
+    s = table(["achilles", "nestor", "odysseus"])
+    unit, = give(s, 0, "spearmen")
+    give(s, 2, "aegis")
+    challenge(s, 0, 1, unit)
+    pass_all(s, ("join",))
+    view = E.view(s, 2)
+    labels = [P.describe(view, a, i).label for i, a in enumerate(E.legal_actions(s, 2))]
+    assert "Athena's Aegis: +4 for Trojan Spearmen" in labels  # Odysseus serves Athena: +4
+    assert "Athena's Aegis: +4 for Nestor (B)" in labels
+    assert "Wrath of Athena: +3 for Nestor (B)" in labels
+    assert labels[-1] == "Pass: let the fight be decided"
+    mine = E.view(s, 1)
+    assert "Wrath of Athena: +3 for you (Nestor)" in [P.describe(mine, a, i).label
+                                                     for i, a in enumerate(E.legal_actions(s, 1))]
+
+
+def test_auto_pass_follows_the_seats_own_view_and_setting():
+    s = table(["achilles", "nestor"])
+    unit, = give(s, 0, "spearmen")
+    give(s, 1, "hermes_gift")
+    challenge(s, 0, 1, unit)
+    # join window: Nestor may add nothing (an intervention is no challenge card)
+    view, legal = E.view(s, 1), E.legal_actions(s, 1)
+    assert P.auto_pass(view, legal, {}) and P.auto_pass(view, legal, {"auto_pass": True})
+    assert not P.auto_pass(view, legal, {"auto_pass": False})
+    pass_all(s, ("join",))
+    # fate window: wrath tokens (and here a card) are something to play
+    assert not P.auto_pass(E.view(s, 1), E.legal_actions(s, 1), {})
+    s["players"][0]["wrath"] = 0
+    s["players"][0]["hand"] = []
+    assert P.auto_pass(E.view(s, 0), E.legal_actions(s, 0), {})
+    # never outside a reaction window (e.g. the discard of the end phase)
+    s2 = table(["achilles", "nestor"])
+    give(s2, 0, "spearmen")
+    E.apply(s2, 0, {"type": "end_turn"})
+    E.apply(s2, 1, {"type": "end_turn"})
+    assert s2["step"] == "discard"
+    assert not P.auto_pass(E.view(s2, 0), E.legal_actions(s2, 0), {})
+
+
+def test_start_window_prompt_counts_the_waiting_attackers():
+    s = table(["achilles", "nestor"])
+    roamer(s, 1, "hydra", by=0)
+    E.apply(s, 0, {"type": "end_turn"})
+    assert s["step"] == "start"
+    assert P.prompt(E.view(s, 0)) == \
+        "1 waiting Trojan(s) will attack Nestor (B): play an intervention first, or pass."
+
+
+def test_typed_moves_accept_the_words_of_a_label_in_any_order():
+    s = table(["achilles", "nestor"])
+    give(s, 0, "spearmen", "spearmen", "hermes_gift")
+    view = E.view(s, 0)
+    legal = E.legal_actions(s, 0)
+    choices = [P.describe(view, a, i) for i, a in enumerate(legal)]
+
+    def parsed(text: str) -> dict:
+        return legal[P.parse(view, choices, text)]
+
+    assert parsed("end turn") == {"type": "end_turn"}
+    assert parsed("duel b") == {"type": "duel", "target": 1}
+    # two Spearmen in hand make two identical choices: the same move, whichever copy
+    assert parsed("spearmen nestor")["type"] == "challenge" and parsed("spearmen nestor")["target"] == 1
+    assert parsed("Spearmen yourself")["target"] == 0
+    assert parsed("hermes") == {"type": "intervene", "card": legal[-2]["card"]}
+    with pytest.raises(ValueError, match="matches"):
+        P.parse(view, choices, "spearmen")
+    with pytest.raises(ValueError, match="none of your choices"):
+        P.parse(view, choices, "zeus")
+
+
+def test_options_are_checked_with_clear_messages():
+    from host.service import GameError
+
+    assert P.engine_options({"players": None, "max_rounds": None}) == (None, {})
+    assert P.engine_options({"players": 3, "max_rounds": 12}) == (3, {"max_rounds": 12})
+    with pytest.raises(GameError, match="2 to 4 heroes"):
+        P.engine_options({"players": 5, "max_rounds": None})
+    specs = {o.name: o for o in P.options}
+    assert all(1 <= len(o.description) <= 100 for o in specs.values())
+    assert (specs["players"].min_value, specs["players"].max_value) == (2, 4)
