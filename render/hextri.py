@@ -278,9 +278,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int) -> None:
              size=24, bold=True, anchor="lm")
     result = view.get("result")
     if result:
-        winners = " ".join(_letter(s) for s in result["winners"])
-        label = ("Draw" if len(result["winners"]) > 1 else f"{winners} wins") + \
-            f" ({REASONS.get(result['reason'], result['reason'])})"
+        label = _result_label(result, view["num_players"])
         colour = "ok"
     elif view["phase"] == "losses":
         label = "Choosing losses: " + " ".join(_letter(s) for s in view["to_act"])
@@ -289,6 +287,16 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int) -> None:
         label = f"{' '.join(_letter(s) for s in view['to_act'])} to move"
         colour = "ink"
     kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=22, bold=True, anchor="rm", fill=colour)
+
+
+def _result_label(result: dict, num_players: int) -> str:
+    """"B wins (round limit)", "A C win (first blood)", "Draw (...)" (nobody, or everybody, came first)."""
+    winners = result["winners"]
+    if not winners or len(winners) == num_players:
+        who = "Draw"
+    else:
+        who = " ".join(_letter(s) for s in winners) + (" wins" if len(winners) == 1 else " win")
+    return f"{who} ({REASONS.get(result['reason'], result['reason'])})"
 
 
 def _legend(draw: ImageDraw.ImageDraw, y: int, width: int) -> None:

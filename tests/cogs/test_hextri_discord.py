@@ -186,6 +186,27 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     h.assert_no_errors()
 
 
+async def test_three_players_two_of_them_ai_on_a_small_board(harness):
+    h = harness
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", players=3, radius=2, round_limit=3)
+    thread = thread_of(h)
+    game, state = await live_state(h)
+    assert [s.is_ai for s in game.seats] == [False, True, True] and state["options"]["radius"] == 2
+    rng = Rng(4)
+    for _ in range(100):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        assert to_act(board) == [ANN]
+        await play_two_step(h, ANN, board, rng, pass_weight=0.5)
+    board = latest_board(h, thread)
+    assert game_over(board)
+    text = "\n".join(m["content"] for m in boards(h, thread))
+    assert "**AI** (B)" in text and "**AI** (C)" in text, "both AI seats moved and were narrated"
+    assert len([line for line in board["content"].splitlines() if line[:2] in ("1.", "2.", "3.")]) == 3
+    h.assert_no_errors()
+
+
 # -- battles: two people decide at once ------------------------------------------------------------------
 
 

@@ -107,3 +107,13 @@ def test_private_picture_is_none():
     s = _midgame()
     assert R.render_private(E.view(s, 0)) is None
     assert R.GAME == "hextri"
+
+
+def test_result_header_names_single_and_shared_winners_and_draws():
+    def label(winners, n=3, reason="first_blood"):
+        return R._result_label({"winners": winners, "reason": reason}, n)
+
+    assert label([1], 2, "round_limit") == "B wins (round limit)"
+    assert label([0, 2]) == "A C win (first blood)"
+    assert label([], 2, "leaders_fell_together") == "Draw (both leaders fell together)"
+    assert label([0, 1], 2, "round_limit") == "Draw (round limit)"
