@@ -135,7 +135,7 @@ def _adventurer(draw, x, y, a: dict, rank: str | None = None, highlight=False) -
     elif st == "injured":
         _hatch(draw, (x + 1, y + 28, x + CARD_W - 1, y + CARD_H - 1), "danger", 14, cross=True)
     draw.rectangle((x, y, x + CARD_W, y + 26), fill=kit.rgb("kv_adventurer"), outline=kit.rgb("ink"))
-    name = ("★ " if a.get("named") else "") + a["name"]
+    name = ("★ " if a.get("named") else "") + a.get("label", a["name"])
     _t(draw, (x + 4, y + 4), _fit(name, CARD_W - 8, 16, True), 16, "white", True)
     # level: current / base, damage in red
     _t(draw, (x + 5, y + 31), f"Lv {a['level']}/{a['base_level']}", 20, "ink", True)
@@ -185,8 +185,8 @@ def _attach_text(items: list[dict]) -> str:
 def _quest(draw, x, y, w, h, q: dict) -> None:
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"), outline=kit.rgb("ink"))
     draw.rectangle((x, y, x + w, y + 20), fill=kit.rgb("kv_quest"))
-    _t(draw, (x + 4, y + 1), _fit("Q " + q["name"], w - 8, 16, True), 16, "ink", True)
-    for i, cond in enumerate(q.get("conditions", [])[:3]):
+    _t(draw, (x + 4, y + 1), _fit("Q " + q.get("label", q["name"]), w - 8, 16, True), 16, "ink", True)
+    for i, cond in enumerate((q.get("conditions_en") or q.get("conditions", []))[:3]):
         _t(draw, (x + 4, y + 21 + 18 * i), _fit(f"{i + 1}. {cond}", w - 8, 16), 16)
     tag = f"DP {q['dp']} · {q.get('mp', 0)} MP"
     _t(draw, (x + w - 4, y + h - 19), tag, 16, "ink", True, "ra")
@@ -256,10 +256,10 @@ def _side(draw, y, view: dict, seat: int, viewer) -> None:
     # buildings, allies, store, solved quests, cards in play
     cy = ry + CARD_H + 8
     x = PAD + 8
-    chips = [(f"B {b['name']} DP{b['dp']}" + (" ▲" * len(b.get("attached", []))), "kv_building")
+    chips = [(f"B {b.get('label', b['name'])} DP{b['dp']}" + (" ▲" * len(b.get("attached", []))), "kv_building")
              for b in p["buildings"]]
     chips += [(f"S {a['name']} SZP {a['szp']}", "kv_ally") for a in p["allies"]]
-    chips += [(f"Store: {c['name']}", "kv_action") for c in p["store"]]
+    chips += [(f"Store: {c.get('label', c['name'])}", "kv_action") for c in p["store"]]
     chips += [(f"Solved: {q['name']} DP{q['dp']}", "kv_quest") for q in p["solved"]]
     chips += [(f"E {e['name']}", "kv_event") for e in p["events"]]
     if not chips:
@@ -378,20 +378,21 @@ def _hand_card(draw, x, y, w, h, c: dict, playable: bool) -> None:
                    outline=kit.rgb("highlight" if playable else "ink"), width=4 if playable else 1)
     draw.rectangle((x, y, x + w, y + 28), fill=kit.rgb(f"kv_{t}"))
     dark = t in ("event", "omen", "obstacle", "adventurer")
-    _t(draw, (x + 6, y + 4), _fit(f"{TYPE_LETTER[t]} {c['name']}", w - 50, 18, True), 18,
+    _t(draw, (x + 6, y + 4), _fit(f"{TYPE_LETTER[t]} {c.get('label', c['name'])}", w - 50, 18, True), 18,
        "white" if dark else "ink", True)
     cost = "free" if t in ("quest", "building", "ally", "obstacle") else f"{c.get('mp', 0)} MP"
     _t(draw, (x + w - 6, y + 5), cost, 16, "white" if dark else "ink", True, "ra")
     _t(draw, (x + 6, y + 32), _fit(c["name_hu"], w - 12, 16), 16, "dark_grey")
     info = ""
     if t == "adventurer":
-        info = (f"Lv {c['base_level']} · P{c['phys']} A{c['astral']} M{c['mental']} · {c['subcaste']}")
-        body = ", ".join(c["skills"]) + (" · " + c["text"] if c.get("text") else "")
+        info = (f"Lv {c['base_level']} · P{c['phys']} A{c['astral']} M{c['mental']} · "
+                f"{c.get('subcaste_en', c['subcaste'])}")
+        body = ", ".join(c.get("skills_en") or c["skills"]) + (" · " + c["text"] if c.get("text") else "")
     elif t == "quest":
         info = f"DP {c['dp']} · solve {c['mp']} MP · {c['location']}"
-        body = " | ".join(c["conditions"]) + " · " + c["text"]
+        body = " | ".join(c.get("conditions_en") or c["conditions"]) + " · " + c["text"]
     elif t in ("building", "ally"):
-        info = (f"DP {c['dp']}" if t == "building" else f"SZP {c['szp']}") + f" · needs {c['condition']}"
+        info = (f"DP {c['dp']}" if t == "building" else f"SZP {c['szp']}") + f" · needs {c.get('condition_en', c['condition'])}"
         body = c["text"]
     elif t == "obstacle":
         info = f"{c['kind']}" + (" · ANIMATE" if c.get("animate") else "")

@@ -93,6 +93,22 @@ def deck_problems(deck_id: str) -> list[str]:
     return problems
 
 
+@lru_cache(maxsize=1)
+def _terms() -> list[tuple[str, str]]:
+    raw = json.loads((DATA / "cards.json").read_text(encoding="utf-8"))
+    return sorted(raw.get("terms_en", {}).items(), key=lambda kv: -len(kv[0]))
+
+
+@lru_cache(maxsize=512)
+def english(text: str) -> str:
+    """A condition, skill, trait or caste in English ("2x vadász + Fizikum>8" -> "2x hunter + Physique>8")."""
+    import re
+
+    for hu, en in _terms():
+        text = re.sub(rf"(?<![\wÀ-ž]){re.escape(hu)}(?![\wÀ-ž])", en, text)
+    return text
+
+
 def name_of(key: str) -> str:
     """English name of a card definition."""
     return card_defs()[key]["name_en"]

@@ -32,6 +32,7 @@ from .cards import (
     SIEGE_COST,
     START_MP,
     card_defs,
+    deck_file,
     deck_ids,
     deck_list,
     deck_problems,
@@ -69,9 +70,12 @@ class KivalasztottakEngine(BaseEngine):
         if unknown:
             raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}. Known: decks, round_limit.")
         decks = options.get("decks", default_decks())
-        if (not isinstance(decks, list) or len(decks) != 2
-                or any(not isinstance(d, str) or d not in deck_ids() for d in decks)):
+        if not isinstance(decks, list) or len(decks) != 2:
             raise ValueError(f"decks must be a list of two deck ids from {deck_ids()}.")
+        for d in decks:
+            if not isinstance(d, str) or d not in deck_ids():
+                known = ", ".join(f"{k} ({v['name_en']})" for k, v in deck_file()["decks"].items())
+                raise ValueError(f"Unknown deck {d!r}: choose one of {known}.")
         limit = options.get("round_limit", DEFAULT_ROUND_LIMIT)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise ValueError("round_limit must be a whole number >= 0 (0 = no limit).")
@@ -268,16 +272,41 @@ class KivalasztottakEngine(BaseEngine):
 
     def _scrub(self, state: dict, ev: list) -> None:
         """Events are public: a card that is hidden once the action is over (a besieged level turned face
-        down again, say) is named by its place, never by its id."""
-        hidden = {cid for cid, c in state["cards"].items()
+        down again, say) is named by its place, never by its id. Every card that may be shown gets its English
+        name next to its id (``<field>_name`` / ``<field>_names``; ``card_key`` for the card itself), and a
+        thread item named as a target gets the name of what it is (``target_name``), so a narrator needs no
+        state."""
+        cards = state["cards"]
+        hidden = {cid for cid, c in cards.items()
                   if c["zone"] in ("hand", "future", "setaside")
                   or (not c["up"] and c["zone"] in ("towers", "attached", "thread"))}
+        items = {it["uid"]: it for it in state["thread"] or ()}
+
+        def name(x):
+            if not isinstance(x, str) or x in hidden:
+                return None
+            if x in cards:
+                return card_defs()[cards[x]["k"]]["name_en"]
+            return None
+
         for e in ev:
+            extra = {}
             for k, v in e.items():
                 if isinstance(v, str) and v in hidden:
                     e[k] = self._pub(state, v)
+                elif isinstance(v, str) and v in cards and k != "type":
+                    extra[f"{k}_name"] = name(v)
+                    if k == "card":
+                        extra["card_key"] = cards[v]["k"]
+                elif isinstance(v, str) and k == "target" and v in items:
+                    it = items[v]
+                    extra["target_name"] = ("face-down obstacle" if it.get("hidden")
+                                            else card_defs()[cards[it["card"]]["k"]]["name_en"])
                 elif isinstance(v, list):
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
+                    if any(isinstance(x, str) and x in cards for x in v):
+                        extra[f"{k}_names"] = [name(x) for x in v]
+            e.update(extra)
 
     # ------------------------------------------------------------------ helpers: rng, events
     def _roll(self, state: dict) -> tuple[int, int]:
@@ -562,7 +591,7 @@ class KivalasztottakEngine(BaseEngine):
         state["prio"] = S.active(state)
 
     def _pass(self, state: dict, seat: int, ev: list) -> None:
-        ev.append({"type": "passed", "seat": seat})
+        ev.append({"type": "passed", "seat": seat, "open": state["thread"] is not None})
         state["passes"] += 1
         th = state["thread"]
         if state["passes"] < 2:
@@ -1444,7 +1473,8 @@ class KivalasztottakEngine(BaseEngine):
                 for tg in targets:
                     victim = next(it for it in state["thread"] if it["uid"] == tg)
                     state["thread"].remove(victim)
-                    ev.append({"type": "neutralised", "uid": tg})
+                    victim_def = S.cdef(state, victim["card"])
+                    ev.append({"type": "neutralised", "uid": tg, "name": victim_def["name_en"]})
                     if victim["kind"] in ("summon", "obstacle"):
                         vc = state["cards"][victim["card"]]
                         vc["zone"] = None

@@ -7,7 +7,7 @@ player (shown as face-down placeholders), mulligan set-asides. Everything else i
 from __future__ import annotations
 
 from . import state as S
-from .cards import card_defs, deck_file
+from .cards import card_defs, deck_file, english
 
 
 def _card(state: dict, cid: str, viewer: int | None) -> dict:
@@ -28,17 +28,21 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
                     "astral": S.attr(state, cid, "astral"), "mental": S.attr(state, cid, "mental"),
                     "threshold": S.threshold(state, cid), "caste": d["caste"], "subcaste": d["subcaste"],
                     "skills": d["skills"], "traits": d["traits"], "token": bool(d.get("token")),
+                    "skills_en": [english(k) for k in d["skills"]], "traits_en": [english(k) for k in d["traits"]],
+                    "subcaste_en": english(d["subcaste"]),
                     "worn": [_card(state, w, viewer) for w in c.get("worn", ())], "wards": len(c.get("wards", ()))})
     elif t == "tower":
         out.update({"wall": d["wall"], "obstacles": d["obstacles"]})
     elif t == "quest":
         out.update({"dp": d["dp"], "location": d["location"], "obstacles": d["obstacles"],
-                    "conditions": [cd["text"] for cd in d["conditions"]]})
+                    "conditions": [cd["text"] for cd in d["conditions"]],
+                    "conditions_en": [english(cd["text"]) for cd in d["conditions"]]})
     elif t == "building":
         out.update({"dp": d["dp"], "location": d["location"], "obstacles": d["obstacles"],
-                    "condition": d["condition"]["text"]})
+                    "condition": d["condition"]["text"], "condition_en": english(d["condition"]["text"])})
     elif t == "ally":
-        out.update({"szp": c.get("szp", 0), "condition": d["condition"]["text"]})
+        out.update({"szp": c.get("szp", 0), "condition": d["condition"]["text"],
+                    "condition_en": english(d["condition"]["text"])})
     elif t == "omen":
         out.update({"op": c.get("op", 0)})
     elif t == "obstacle":
@@ -52,7 +56,7 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
             if d.get("attack"):
                 out.update({"range": d["attack"]["range"], "damage": d["attack"]["damage"]})
     if c.get("att"):
-        out["attached"] = [_card(state, a, viewer) for a in c["att"]]
+        out["attached"] = _label([_card(state, a, viewer) for a in c["att"]])
     return out
 
 
@@ -71,6 +75,8 @@ def _thread_item(state: dict, it: dict, viewer: int | None) -> dict:
         out.update({"name": "face-down obstacle", "hidden": True})
     else:
         out.update({"card": it["card"], "name": d["name_en"], "name_hu": d["name_hu"]})
+        if it.get("hidden"):
+            out["face_down"] = True  # the viewer's own face-down obstacle: the opponent does not see its name
         if it["kind"] in ("ability", "trigger"):
             ab = d["abilities"][it["ab"]]
             out["ability"] = it["ab"]
@@ -79,6 +85,21 @@ def _thread_item(state: dict, it: dict, viewer: int | None) -> dict:
     if it.get("by"):
         out["by"] = it["by"]
     return out
+
+
+def _label(cards: list[dict]) -> list[dict]:
+    """Every visible card gets a ``label``: its name, with "#n" when the same zone shows the name twice (so a
+    button and the picture can tell two Hunters apart)."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        if "name" in c:
+            counts[c["name"]] = counts.get(c["name"], 0) + 1
+    seen: dict[str, int] = {}
+    for c in cards:
+        if "name" in c:
+            seen[c["name"]] = seen.get(c["name"], 0) + 1
+            c["label"] = c["name"] if counts[c["name"]] == 1 else f"{c['name']} #{seen[c['name']]}"
+    return cards
 
 
 def build_view(engine, state: dict, seat: int | None) -> dict:
@@ -96,15 +117,17 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
             "towers": [_card(state, c, seat) for c in p["towers"]],
             "row": [_card(state, c, seat) for c in p["row"]],
             "team": [_card(state, c, seat) for c in p["team"]],
-            "store": [_card(state, c, seat) for c in p["store"]],
-            "quests": [_card(state, c, seat) for c in p["quests"]],
-            "solved": [_card(state, c, seat) for c in p["solved"]],
-            "buildings": [_card(state, c, seat) for c in p["buildings"]],
-            "allies": [_card(state, c, seat) for c in p["allies"]],
-            "events": [_card(state, c, seat) for c in p["events"]],
+            "store": _label([_card(state, c, seat) for c in p["store"]]),
+            "quests": _label([_card(state, c, seat) for c in p["quests"]]),
+            "solved": _label([_card(state, c, seat) for c in p["solved"]]),
+            "buildings": _label([_card(state, c, seat) for c in p["buildings"]]),
+            "allies": _label([_card(state, c, seat) for c in p["allies"]]),
+            "events": _label([_card(state, c, seat) for c in p["events"]]),
             "omen": [_card(state, c, seat) for c in p["omen"]],
             "mulligans": p["mulligans"],
         })
+        _label(players[-1]["row"] + players[-1]["team"])
+        _label(players[-1]["towers"])
     m = state["maneuver"]
     man = None
     if m is not None:
@@ -126,7 +149,7 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
         "result": state["result"],
     }
     if seat is not None:
-        out["hand"] = [_card(state, c, seat) for c in state["p"][seat]["hand"]]
+        out["hand"] = _label([_card(state, c, seat) for c in state["p"][seat]["hand"]])
         if seat in to_act:
             out["legal"] = engine.legal_actions(state, seat)
             out["can_act"] = any(a["type"] != "pass" for a in out["legal"])

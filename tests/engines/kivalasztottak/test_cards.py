@@ -441,7 +441,8 @@ def test_pit_deals_two_damage():
     act(st, 1, {"type": "activate_obstacle", "card": o, "target": b})
     assert st["p"][1]["mp"] == 9
     ev = settle(st)
-    assert {"type": "damaged", "card": b, "amount": 2, "level": 1, "anyway": False} in ev
+    assert {"type": "damaged", "card": b, "amount": 2, "level": 1, "anyway": False, "card_name": "Bounty Hunter",
+            "card_key": "fejvadasz"} in ev
     assert st["cards"][b]["state"] == "injured"  # back in the Row after the siege, hurt
 
 

@@ -1,0 +1,670 @@
+"""Kiválasztottak on Discord: buttons for every decision (priority actions grouped by card, team selection,
+ranks, targets, the order of timed effects), a line per thing that happens, and the two priority settings.
+Every sentence lives in ``data/locales/kivalasztottak/en.json``; card names are the English ones of the card
+data (the Hungarian names stay in the data and on the pictures).
+
+Secrecy: every choice of a priority decision is ``secret`` (the panel shows what your hand and your face-down
+obstacles allow, so it only ever opens privately), as are choices naming a hand card or a face-down level.
+Narration comes from events only, which the engine scrubs of hidden cards.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from engines.kivalasztottak.cards import card_defs, deck_file, english
+from host.panels import MAX_BUTTONS, MAX_OPTIONS, Choice
+from host.presenters import OptionSpec, Presenter
+
+GAME = "kivalasztottak"
+FREE_TYPES = ("quest", "building", "ally", "obstacle")
+#: decision kinds whose choices show hidden cards of the deciding player (hand, face-down levels)
+SECRET_DECISIONS = ("tower_order", "mulligan", "adjust_discard", "omen_bottom", "close_discard")
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents and extra spaces: "Kráni  Sniper" -> "krani sniper"."""
+    text = unicodedata.normalize("NFKD", text)
+    return " ".join("".join(ch for ch in text if not unicodedata.combining(ch)).lower().split())
+
+
+class KivalasztottakPresenter(Presenter):
+    game = GAME
+    supports_auto_pass = True
+    has_private = True
+
+    def __init__(self) -> None:
+        self._index_for: tuple[dict, dict] | None = None
+        self._plan_for: tuple[dict, dict] | None = None
+        self._two_step = False
+
+    # -- options of /game new kivalasztottak -----------------------------------------------------------
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        decks = [(f"{d['name_en']} ({d['name_hu']})", key) for key, d in deck_file()["decks"].items()]
+        return [
+            OptionSpec("deck", "choice", self.text("opt_deck"), choices=decks),
+            OptionSpec("opponent_deck", "choice", self.text("opt_opponent_deck"), choices=decks),
+            OptionSpec("round_limit", "int", self.text("opt_round_limit"), min_value=0, max_value=200),
+        ]
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's; a missing one is the deck
+        the other does not play (so a game always pits the two decks against each other unless both are
+        given). Bad values pass through to the engine, which refuses them with a clear message."""
+        decks = list(deck_file()["decks"])
+        mine, theirs = raw.get("deck"), raw.get("opponent_deck")
+
+        def other(deck):
+            return next((d for d in decks if d != deck), deck)
+
+        if mine is None and theirs is None:
+            mine, theirs = list(deck_file()["default"])
+        elif mine is None:
+            mine = other(theirs)
+        elif theirs is None:
+            theirs = other(mine)
+        options: dict = {"decks": [mine, theirs]}
+        if raw.get("round_limit") is not None:
+            options["round_limit"] = raw["round_limit"]
+        return 2, options
+
+    @property
+    def seat_labels(self) -> list[str]:
+        return [self.text("seat_0"), self.text("seat_1")]
+
+    # -- names of things in a view ---------------------------------------------------------------------
+
+    def _index(self, view: dict) -> dict[str, dict]:
+        """Card id -> the card as the view shows it (with ``label``, ``zone`` and ``seat`` added)."""
+        if self._index_for is not None and self._index_for[0] is view:
+            return self._index_for[1]
+        out: dict[str, dict] = {}
+        for p in view.get("players", []):
+            for zone in ("towers", "row", "team", "store", "quests", "solved", "buildings", "allies", "events",
+                         "omen"):
+                for c in p.get(zone, []):
+                    if "id" in c:
+                        out[c["id"]] = {**c, "zone": zone, "seat": p["seat"]}
+                        for w in c.get("worn", []):
+                            if "id" in w:
+                                out[w["id"]] = {**w, "zone": "worn", "seat": p["seat"], "on": c["id"]}
+                        for a in c.get("attached", []):
+                            if "id" in a:
+                                out[a["id"]] = {**a, "zone": "attached", "seat": p["seat"], "on": c["id"]}
+        for c in view.get("hand", []) or []:
+            out[c["id"]] = {**c, "zone": "hand", "seat": view.get("seat")}
+        self._index_for = (view, out)
+        return out
+
+    def _label(self, view: dict, cid) -> str:
+        """How a card, a thread item or a place is called on a button."""
+        if cid is None:
+            return "?"
+        card = self._index(view).get(cid)
+        if card is not None:
+            if card["zone"] == "towers":
+                return self.text("tower_named", whose=self._whose(card["seat"], None, view),
+                                 place=self._tower_place(view, cid), name=card["name"])
+            return card.get("label") or card["name"]
+        return self._place(cid, view=view)
+
+    def _tower_place(self, view: dict, cid: str) -> int:
+        for p in view["players"]:
+            for i, t in enumerate(p["towers"]):
+                if t.get("id") == cid:
+                    return i + 1
+        return 0
+
+    def _place(self, ref: str, names: list[str] | None = None, view: dict | None = None,
+               name: str | None = None) -> str:
+        """A reference that is not a visible card: a tower place, a face-down card, a thread item,
+        the i-th obstacle at the maneuver's location."""
+        ref = str(ref)
+        if ref.startswith("tower-"):
+            _, seat, i = ref.split("-")
+            whose = self._whose(int(seat), names, view)
+            return self.text("tower_place", whose=whose, place=int(i) + 1)
+        if ref.startswith("hidden-"):
+            return self.text("face_down_card")
+        if ref.startswith("obstacle-"):
+            return self.text("face_down_obstacle_n", n=int(ref.split("-")[1]) + 1)
+        if ref.startswith("T") and ref[1:].isdigit():
+            if name is None and view is not None:
+                item = next((it for it in view.get("thread") or [] if it["uid"] == ref), None)
+                name = item["name"] if item else None
+            return self.text("thread_item", name=name or self.text("an_effect"))
+        return name or ref
+
+    def _whose(self, seat: int, names: list[str] | None, view: dict | None) -> str:
+        if names is not None and seat < len(names):
+            return f"**{names[seat]}**'s"
+        if view is not None and view.get("seat") is not None:
+            return self.text("your") if seat == view["seat"] else self.text("the_enemy")
+        return self.seat_label(seat) + "'s"
+
+    # -- what a card or ability does, in a few words -----------------------------------------------------
+
+    def _effects(self, effects: list[dict]) -> str:
+        parts = []
+        for eff in effects:
+            op = eff["op"]
+            fields = dict(eff)
+            if op == "token":
+                fields["name"] = card_defs()[eff["card"]]["name_en"]
+            if op == "buff" or op == "buff_team":
+                fields["stat"] = self.text(f"stat_{eff['stat']}")
+                fields["sign"] = "+" if eff["amount"] >= 0 else "−"
+                fields["abs"] = abs(eff["amount"])
+            if op == "free_maneuver":
+                fields["kind"] = self.text(f"maneuver_{eff['kind']}")
+            key = f"eff_{op}_anyway" if op == "damage" and eff.get("anyway") else f"eff_{op}"
+            parts.append(self.text(key, **fields))
+        return ", ".join(parts)
+
+    def _cost(self, ab: dict) -> str:
+        parts = []
+        if ab.get("mp"):
+            parts.append(self.text("cost_mp", n=ab["mp"]))
+        if ab.get("szp"):
+            parts.append(self.text("cost_szp", n=ab["szp"]))
+        if "TAP" in ab.get("sym", ()):
+            parts.append(self.text("cost_tap"))
+        if ab.get("sacrifice"):
+            parts.append(self.text("cost_sacrifice"))
+        return ", ".join(parts)
+
+    def ability_text(self, key: str, index: int) -> str:
+        ab = card_defs()[key]["abilities"][index]
+        what = self._effects(ab.get("effect", []))
+        cost = self._cost(ab)
+        return f"{what} ({cost})" if cost else what
+
+    def _card_cost(self, card: dict) -> str:
+        if card["type"] in FREE_TYPES or not card.get("mp"):
+            return self.text("free")
+        return self.text("cost_mp", n=card.get("mp", 0))
+
+    # -- buttons ---------------------------------------------------------------------------------------
+
+    def _decision(self, view: dict) -> dict | None:
+        seat = view.get("seat")
+        return next((d for d in view.get("pending") or [] if d["seat"] == seat), None)
+
+    def _plan(self, view: dict) -> dict[int, str]:
+        """Group names of the priority actions of ``view`` (by action index): one group per hand card (its
+        summons and reward attachments), per card with abilities, per face-down obstacle, then maneuvers,
+        equipment and passing. Coarser when that would make more than 25 groups."""
+        if self._plan_for is not None and self._plan_for[0] is view:
+            return self._plan_for[1]
+        legal = view.get("legal") or []
+        index = self._index(view)
+        fine: dict[int, str] = {}
+        coarse: dict[int, str] = {}
+        for i, a in enumerate(legal):
+            t = a["type"]
+            if t == "pass":
+                fine[i] = coarse[i] = self.text("group_pass")
+            elif t in ("summon", "attach_reward"):
+                card = index.get(a["card"], {"name": "?", "type": "action", "label": "?"})
+                fine[i] = coarse[i] = self.text("group_card", card=card.get("label") or card["name"],
+                                                cost=self._card_cost(card))
+            elif t == "activate":
+                fine[i] = self.text("group_ability", card=self._label(view, a["card"]))
+                coarse[i] = self.text("group_abilities")
+            elif t == "activate_obstacle":
+                fine[i] = self.text("group_obstacle", card=self._label(view, a["card"]))
+                coarse[i] = self.text("group_obstacles")
+            elif t == "maneuver":
+                fine[i] = coarse[i] = self.text("group_maneuver")
+            else:
+                fine[i] = coarse[i] = self.text("group_equipment")
+        plan = fine if len(set(fine.values())) <= MAX_OPTIONS else coarse
+        self._plan_for = (view, plan)
+        return plan
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        dec = self._decision(view)
+        if dec is None:
+            group = self._plan(view).get(index, self.text("group_pass"))
+            label, style = self._priority_label(view, action)
+            return Choice(index, label[:80], group, style=style, secret=True)
+        label, group, style = self._decision_label(view, dec, action)
+        return Choice(index, label[:80], group, style=style, secret=dec["kind"] in SECRET_DECISIONS)
+
+    def _priority_label(self, view: dict, a: dict) -> tuple[str, str]:
+        t = a["type"]
+        index = self._index(view)
+        if t == "pass":
+            thread = view.get("thread")
+            key = "label_pass" if thread is None else ("label_pass_resolve" if thread else "label_pass_close")
+            return self.text(key), "secondary"
+        if t == "summon":
+            card = index.get(a["card"], {"name": "?", "type": "action"})
+            name = card.get("label") or card["name"]
+            if card["type"] == "obstacle":
+                return self.text("label_summon_obstacle", card=name, place=self._label(view, a["target"])), "primary"
+            if a.get("by"):
+                return self.text("label_summon_by", card=name, by=self._label(view, a["by"]),
+                                 target=self._label(view, a.get("target"))), "primary"
+            if a.get("target"):
+                return self.text("label_summon_target", card=name, target=self._label(view, a["target"])), "primary"
+            key = "label_summon_item" if card.get("action_type") in ("item", "magic_item") else "label_summon"
+            return self.text(key, card=name, cost=self._card_cost(card)), "primary"
+        if t == "attach_reward":
+            return self.text("label_attach_reward", card=self._label(view, a["card"]),
+                             quest=self._label(view, a["quest"])), "secondary"
+        if t == "activate":
+            card = index.get(a["card"], {"key": None})
+            what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
+            key = "label_activate_target" if a.get("target") else "label_activate"
+            return self.text(key, card=self._label(view, a["card"]), what=what,
+                             target=self._label(view, a.get("target"))), "success"
+        if t == "activate_obstacle":
+            card = index.get(a["card"], {"name": "?"})
+            key = "label_obstacle_target" if a.get("target") else "label_obstacle"
+            name = card.get("label") or card["name"]
+            if card.get("on") and card["on"] != (view.get("maneuver") or {}).get("target"):
+                name = self.text("obstacle_at", card=name, place=self._label(view, card["on"]))
+            label = self.text(key, card=name, cost=self.text("cost_mp", n=card.get("mp", 0)),
+                              target=self._label(view, a.get("target")))
+            if a.get("tap"):
+                label += self.text("label_obstacle_tap", tap=self._label(view, a["tap"]))
+            return label, "danger"
+        if t == "maneuver":
+            if a["kind"] == "siege":
+                opp = 1 - view["seat"]
+                return self.text("label_siege", place=self._place(f"tower-{opp}-0", view=view)), "danger"
+            target = index.get(a.get("target"), {})
+            if a["kind"] == "quest":
+                key = "label_quest_own" if target.get("seat") == view["seat"] else "label_quest_enemy"
+                return self.text(key, quest=self._label(view, a["target"]), dp=target.get("dp", "?")), "danger"
+            return self.text("label_capture", building=self._label(view, a["target"]),
+                             cost=target.get("dp", "?")), "danger"
+        if t == "equip":
+            return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
+                "secondary"
+        if t == "unequip":
+            item = index.get(a["item"], {})
+            return self.text("label_unequip", item=self._label(view, a["item"]),
+                             wearer=self._label(view, item.get("on"))), "secondary"
+        return super().describe(view, a, 0).label, "secondary"
+
+    def _decision_label(self, view: dict, dec: dict, a: dict) -> tuple[str, str, str]:
+        kind = dec["kind"]
+        t = a["type"]
+        index = self._index(view)
+        if kind == "tower_order":
+            parts = []
+            for cid in a["order"]:
+                tower = index.get(cid, {"name": "?", "wall": "?"})
+                parts.append(self.text("tower_wall", name=tower["name"], wall=tower.get("wall", "?")))
+            return self.text("label_tower_order", bottom=parts[0], middle=parts[1], top=parts[2]), \
+                self.text("group_towers"), "secondary"
+        if kind == "mulligan":
+            n = len(view.get("hand") or [])
+            key = "label_keep" if t == "keep" else "label_mulligan"
+            return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
+                "success" if t == "keep" else "secondary"
+        if kind in ("adjust_discard", "close_discard", "omen_bottom"):
+            if t == "no_discard":
+                return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
+            key = "label_bottom" if t == "bottom" else "label_discard"
+            return self.text(key, card=self._label(view, a["card"])), self.text(f"group_{kind}"), "secondary"
+        if kind == "team":
+            if t == "team_add":
+                card = index.get(a["card"], {})
+                return self.text("label_team_add", card=self._label(view, a["card"]), level=card.get("level", "?")), \
+                    self.text("group_team_add"), "primary"
+            if t == "equip":
+                return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
+                    self.text("group_team_gear"), "secondary"
+            if t == "team_done":
+                me = view["players"][view["seat"]]
+                return self.text("label_team_done", n=len(me["team"]),
+                                 level=sum(max(0, c.get("level", 0)) for c in me["team"])), \
+                    self.text("group_team_done"), "success"
+            return self.text("label_no_block"), self.text("group_team_done"), "secondary"
+        if kind == "wall_choice":
+            return self.text(f"label_{t}"), self.text("group_wall"), "success" if t == "end_siege" else "secondary"
+        if kind == "ranks":
+            me = view["players"][view["seat"]]
+            back = [self._label(view, c["id"]) for c in me["team"] if c["id"] not in a["front"]]
+            front = ", ".join(self._label(view, c) for c in a["front"])
+            key = "label_ranks" if back else "label_ranks_all"
+            return self.text(key, front=front, back=", ".join(back)), self.text("group_ranks"), "secondary"
+        if kind == "continue_quest":
+            return self.text(f"label_{t}"), self.text("group_quest"), "success" if t == "continue" else "secondary"
+        if kind == "solve":
+            if t == "decline":
+                return self.text("label_decline"), self.text("group_solve"), "secondary"
+            quest = self._maneuver_target(view)
+            conds = quest.get("conditions_en") or quest.get("conditions") or []
+            cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
+            return self.text("label_solve", n=a["condition"] + 1, condition=cond, mp=quest.get("mp", "?")), \
+                self.text("group_solve"), "success"
+        if kind == "beast_target":
+            return self.text("label_beast_target", card=self._label(view, a["card"])), \
+                self.text("group_beast"), "danger"
+        if kind == "trigger_order":
+            card = index.get(a["card"], {"key": None})
+            what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
+            return self.text("label_order_trigger", card=self._label(view, a["card"]), what=what), \
+                self.text("group_trigger"), "primary"
+        if kind == "destroy_building":
+            return self.text("label_destroy_building", card=self._label(view, a["card"])), \
+                self.text("group_destroy"), "danger"
+        return super().describe(view, a, 0).label, kind, "secondary"
+
+    def _maneuver_target(self, view: dict) -> dict:
+        m = view.get("maneuver") or {}
+        return self._index(view).get(m.get("target"), {})
+
+    @property
+    def two_step(self) -> bool:  # noqa: D401 - decided per panel by ``prompt``
+        """First the card, then how (summoner → target) — when some card has more choices than a row of
+        buttons; otherwise every choice is shown at once. Set by ``prompt``, which the host calls for the
+        same view just before it reads this (see the report: a per-view ``two_step`` would be cleaner)."""
+        return self._two_step
+
+    def _wants_two_step(self, view: dict) -> bool:
+        legal = view.get("legal") or []
+        if self._decision(view) is not None or not legal:
+            return False
+        plan = self._plan(view)
+        sizes: dict[str, int] = {}
+        for i in range(len(legal)):
+            sizes[plan.get(i, "")] = sizes.get(plan.get(i, ""), 0) + 1
+        return len(sizes) > 1 and max(sizes.values()) > MAX_BUTTONS
+
+    # -- prompts ---------------------------------------------------------------------------------------
+
+    def prompt(self, view: dict) -> str:
+        self._two_step = self._wants_two_step(view)
+        dec = self._decision(view)
+        seat = view.get("seat")
+        m = view.get("maneuver") or {}
+        if dec is not None:
+            kind = dec["kind"]
+            if kind == "team":
+                role = "init" if m.get("initiator") == seat else "block"
+                return self.text(f"prompt_team_{role}", maneuver=self._maneuver_name(view))
+            if kind == "adjust_discard":
+                n = len(view.get("hand") or [])
+                return self.text("prompt_adjust_discard", n=n, extra=max(0, n - 7))
+            if kind == "wall_choice":
+                return self.text("prompt_wall_choice", wall=m.get("wall", "?"))
+            if kind == "solve":
+                quest = self._maneuver_target(view)
+                return self.text("prompt_solve", quest=quest.get("name", "?"), mp=quest.get("mp", "?"))
+            return self.text(f"prompt_{kind}")
+        thread = view.get("thread")
+        me = view["players"][seat] if seat is not None else None
+        opp = view["players"][1 - seat] if seat is not None else None
+        if thread:
+            top = thread[-1]
+            who = self.text("you") if top["seat"] == seat else self.text("your_opponent")
+            targets = ", ".join(self._label(view, t) for t in top.get("targets", []))
+            # the prompt is posted in the thread: the player's own face-down obstacle stays unnamed
+            name = self.text("face_down_obstacle") if top.get("hidden") or top.get("face_down") else top["name"]
+            what = name + (f" → {targets}" if targets else "")
+            return self.text("prompt_thread", who=who, what=what, n=len(thread))
+        if thread is not None:
+            return self.text("prompt_thread_empty")
+        if m.get("step") == "rounds":
+            return self.text("prompt_combat_round", round=m.get("combat_round"), mp=me["mp"], opp_mp=opp["mp"])
+        return self.text("prompt_maneuvers", mp=me["mp"], opp_mp=opp["mp"])
+
+    def _maneuver_name(self, view: dict) -> str:
+        m = view.get("maneuver") or {}
+        kind = m.get("kind", "siege")
+        target = m.get("target")
+        return self.text(f"maneuver_{kind}_of", target=self._label(view, target) if target else "?")
+
+    def status_line(self, view: dict) -> str:
+        p = view["players"]
+        return self.text("status", round=view["round"], mp0=p[0]["mp"], mp1=p[1]["mp"], dp0=p[0]["dp"],
+                         dp1=p[1]["dp"])
+
+    # -- typed moves -----------------------------------------------------------------------------------
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """Like the default, but accents and case do not matter, and a unique beginning or a set of words
+        that only one choice contains is enough ("sniper clan", "pass", "siege")."""
+        wanted = _fold(text)
+        if not wanted:
+            raise ValueError(self.text("parse_empty"))
+        folded = [(_fold(c.label), c) for c in choices]
+        for test in (lambda lab: lab == wanted, lambda lab: lab.startswith(wanted), lambda lab: wanted in lab,
+                     lambda lab: all(w in lab for w in wanted.split())):
+            found = [c for lab, c in folded if test(lab)]
+            if len(found) == 1:
+                return found[0].index
+            if len(found) > 1:
+                sample = "; ".join(c.label for c in found[:8])
+                raise ValueError(self.text("parse_ambiguous", text=text, n=len(found), sample=sample))
+        sample = "; ".join(c.label for c in choices[:8])
+        raise ValueError(self.text("parse_none", text=text, sample=sample))
+
+    # -- the priority settings -------------------------------------------------------------------------
+
+    def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
+        """Whether to pass for this seat now, from its own view and settings only.
+
+        * ``auto_pass`` (on by default): pass when passing is the only choice.
+        * ``stop_on_opponent`` (on by default): when off, inside an open time thread — answering what the
+          opponent put on it, or the last chance before an item resolves or the thread closes — pass unless
+          the player could use a hidden fast effect (a card from the hand, a face-down obstacle) or one of
+          his adventurers is at level 0 or less (it dies when the thread closes, so a heal may matter).
+          His own actions outside a thread and every other decision are always asked.
+        """
+        if not any(a["type"] == "pass" for a in legal):
+            return False
+        if settings.get("auto_pass", True) and all(a["type"] == "pass" for a in legal):
+            return True
+        if settings.get("stop_on_opponent", True) or view.get("thread") is None:
+            return False
+        if any(a["type"] in ("summon", "activate_obstacle", "attach_reward") for a in legal):
+            return False
+        me = view["players"][view["seat"]]
+        if any(c.get("level", 1) < 1 for c in [*me["row"], *me["team"]]):
+            return False
+        return True
+
+    # -- narration -------------------------------------------------------------------------------------
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        kind = event["type"]
+
+        def who(seat) -> str:
+            return f"**{names[seat]}**" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+        def ref(field: str) -> str:
+            value = event.get(field)
+            if value is None:
+                return "?"
+            name = event.get(f"{field}_name")
+            if name:
+                return name
+            return self._place(value, names, name=None)
+
+        def refs(field: str) -> str:
+            values = event.get(field) or []
+            got = event.get(f"{field}_names") or [None] * len(values)
+            return ", ".join(n or self._place(v, names) for v, n in zip(values, got)) or self.text("nobody")
+
+        seat = event.get("seat")
+        if kind in ("towers_set", "card_to_bottom", "no_block", "quest_continued", "quest_not_solved",
+                    "siege_repelled_by_wall", "maneuver_no_teams", "combat_started", "turned_back"):
+            return self.text(f"ev_{kind}", who=who(seat))
+        if kind in ("mulligan", "kept_hand"):
+            return self.text(f"ev_{kind}", who=who(seat), n=event["hand"])
+        if kind == "round_started":
+            return self.text("ev_round_started", round=event["round"])
+        if kind == "resources":
+            mp = event["mp"]
+            return self.text("ev_resources", who0=who(0), who1=who(1), mp0=mp[0], mp1=mp[1])
+        if kind == "drew":
+            return self.text("ev_drew_one" if event["n"] == 1 else "ev_drew", who=who(seat), n=event["n"])
+        if kind == "discarded":
+            return self.text("ev_discarded", who=who(seat), card=ref("card"))
+        if kind == "phase":
+            if event["phase"] == "maneuvers":
+                return self.text("ev_phase_maneuvers", who=who(event.get("active")))
+            return self.text("ev_phase_close")
+        if kind == "omen_point_lost":
+            return self.text("ev_omen_point_lost", who=who(seat), card=ref("card"), left=event["left"])
+        if kind == "passed":
+            return None if event.get("open", True) else self.text("ev_passed", who=who(seat))
+        if kind == "summoned":
+            cost = self.text("free") if not event.get("cost") else self.text("cost_mp", n=event["cost"])
+            if event.get("by"):
+                return self.text("ev_summoned_by", who=who(seat), card=event["name"], cost=cost, by=ref("by"),
+                                 target=ref("target"))
+            if event.get("target"):
+                return self.text("ev_summoned_target", who=who(seat), card=event["name"], cost=cost,
+                                 target=ref("target"))
+            return self.text("ev_summoned", who=who(seat), card=event["name"], cost=cost)
+        if kind in ("summoned_hidden", "obstacle_attached"):
+            place = str(event.get("location"))
+            if place.startswith(f"tower-{seat}-"):
+                place = self.text("their_tower", place=int(place.rsplit("-", 1)[1]) + 1)
+            else:
+                place = ref("location")
+            return self.text(f"ev_{kind}", who=who(seat), place=place)
+        if kind == "activated":
+            key = event.get("card_key")
+            what = self.ability_text(key, event["ability"]) if key in card_defs() else ""
+            if event.get("target"):
+                return self.text("ev_activated_target", who=who(seat), card=event["name"], what=what,
+                                 target=ref("target"))
+            return self.text("ev_activated", who=who(seat), card=event["name"], what=what)
+        if kind == "obstacle_activated":
+            key = "ev_obstacle_activated_target" if event.get("target") else "ev_obstacle_activated"
+            return self.text(key, who=who(seat), card=event["name"], kind=self.text(f"kind_{event['kind']}"),
+                             target=ref("target"))
+        if kind == "trigger":
+            return self.text("ev_trigger", card=event["name"], who=who(seat), on=self.text(f"on_{event['on']}"))
+        if kind == "resolved":
+            return self.text("ev_resolved", card=event["name"], who=who(seat))
+        if kind == "fizzled":
+            name = event.get("name")
+            return self.text("ev_fizzled", card=self.text("an_obstacle") if name == "obstacle" else name)
+        if kind == "neutralised":
+            return self.text("ev_neutralised", card=event.get("name") or self.text("an_effect"))
+        if kind == "entered":
+            zone = event["zone"]
+            d = card_defs().get(event.get("card_key"), {})
+            if zone == "buildings":
+                return self.text("ev_entered_building", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
+            if zone == "allies":
+                return self.text("ev_entered_ally", who=who(seat), card=event["name"], szp=d.get("szp", "?"))
+            return self.text(f"ev_entered_{zone}", who=who(seat), card=event["name"])
+        if kind == "named_rule":
+            return self.text("ev_named_rule", who=who(seat), card=event["name"])
+        if kind == "attack_roll":
+            a, b = event["dice"]
+            return self.text("ev_attack_hit" if event["hit"] else "ev_attack_miss", by=ref("by"),
+                             target=ref("target"), card=event["name"], a=a, b=b, sum=a + b,
+                             threshold=event["threshold"])
+        if kind == "damaged":
+            key = "ev_damaged_anyway" if event.get("anyway") else "ev_damaged"
+            line = self.text(key, card=ref("card"), n=event["amount"], level=event["level"])
+            if event["level"] < 1:
+                line += self.text("ev_dying")
+            return line
+        if kind in ("damage_prevented", "warded", "beast_victorious"):
+            return self.text(f"ev_{kind}", card=ref("card"))
+        if kind == "healed":
+            return self.text("ev_healed_one" if event["amount"] == 1 else "ev_healed", card=ref("card"),
+                             n=event["amount"])
+        if kind == "turned":
+            return self.text("ev_turned", card=ref("card"), state=self.text(f"state_{event['state']}"))
+        if kind == "modified":
+            amount = event["amount"]
+            return self.text("ev_modified", card=ref("card"), stat=self.text(f"stat_{event['stat']}"),
+                             sign="+" if amount >= 0 else "−", n=abs(amount))
+        if kind == "destroyed":
+            return self.text("ev_destroyed", card=event.get("name") or ref("card"))
+        if kind in ("mp_gained", "mp_lost"):
+            return self.text(f"ev_{kind}", who=who(seat), n=event["amount"])
+        if kind in ("token_created", "sacrificed", "ally_exhausted", "died"):
+            return self.text(f"ev_{kind}", who=who(seat), card=event["name"])
+        if kind == "equipped":
+            return self.text("ev_equipped", who=who(seat), item=ref("item"), to=ref("to"))
+        if kind == "unequipped":
+            return self.text("ev_unequipped", who=who(seat), item=ref("item"))
+        if kind == "reward_attached":
+            return self.text("ev_reward_attached", who=who(seat), card=ref("card"), quest=ref("quest"))
+        if kind == "maneuver_declared":
+            cost = self.text("ev_cost", n=event["cost"]) if event.get("cost") else ""
+            return self.text(f"ev_declared_{event['kind']}", who=who(seat), target=ref("target"), cost=cost)
+        if kind == "maneuver_impossible":
+            return self.text("ev_maneuver_impossible", who=who(seat), kind=self.text(f"maneuver_{event['kind']}"))
+        if kind == "team_joined":
+            return self.text("ev_team_joined", who=who(seat), card=ref("card"))
+        if kind == "team_left_row":
+            cost = self.text("ev_paid", n=event["cost"]) if event.get("cost") else ""
+            return self.text("ev_team_left_row", who=who(seat), team=refs("team"), cost=cost)
+        if kind == "tower_revealed":
+            return self.text("ev_tower_revealed", who=who(seat), card=event["name"], wall=event["wall"])
+        if kind == "beast_attacks":
+            return self.text("ev_beast_attacks", who=who(seat), card=event["name"], n=event["number"],
+                             attack=event["attack"], damage=event["damage"])
+        if kind == "beast_roll":
+            a, b = event["dice"]
+            return self.text("ev_beast_hit" if event["hit"] else "ev_beast_miss", card=ref("card"),
+                             target=ref("target"), a=a, b=b, sum=a + b, attack=event["attack"])
+        if kind == "beast_reattached":
+            return self.text("ev_beast_reattached", card=event["card_name"], place=self._place(
+                event["location"], names, name=event.get("location_name")))
+        if kind == "ranks":
+            if not event.get("back"):
+                return self.text("ev_ranks_all", who=who(seat), front=refs("front"))
+            return self.text("ev_ranks", who=who(seat), front=refs("front"), back=refs("back"))
+        if kind == "combat_round":
+            return self.text("ev_combat_round", round=event["round"])
+        if kind == "combat_result":
+            lv = event["levels"]
+            if event.get("winner") is None:
+                return self.text("ev_combat_draw", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1])
+            return self.text("ev_combat_result", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1],
+                             who=who(event["winner"]))
+        if kind == "team_returned":
+            return self.text("ev_team_returned", who=who(seat), team=refs("cards"))
+        if kind == "quest_solved":
+            d = card_defs().get(event.get("card_key"), {})
+            conds = d.get("conditions") or []
+            cond = english(conds[event["condition"]]["text"]) if event["condition"] < len(conds) else "?"
+            return self.text("ev_quest_solved", who=who(seat), card=event["name"], condition=cond,
+                             mp=event["mp"], dp=event["dp"])
+        if kind == "reward_taken":
+            return self.text("ev_reward_taken", who=who(seat), card=event["name"])
+        if kind == "tower_destroyed":
+            return self.text("ev_tower_destroyed", who=who(seat), card=event["name"])
+        if kind == "building_captured":
+            d = card_defs().get(event.get("card_key"), {})
+            return self.text("ev_building_captured", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
+        if kind == "building_destroyed":
+            return self.text("ev_building_destroyed", who=who(seat), card=ref("card"))
+        if kind == "maneuver_ended":
+            return self.text("ev_maneuver_ended", kind=self.text(f"maneuver_{event['kind']}"))
+        if kind == "game_over":
+            reason = self.text(f"reason_{event['reason']}")
+            if event.get("winner") is None:
+                return self.text("ev_game_over_draw", reason=reason)
+            return self.text("ev_game_over", who=who(event["winner"]), reason=reason)
+        return None  # thread_closed: the lines about deaths and damage say what matters
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        scores = result.get("scores", [0, 0])
+        lines = [self.text("result_line", name=names[s], side=self.seat_label(s), dp=scores[s]) for s in (0, 1)]
+        reason = self.text(f"reason_{result.get('reason')}")
+        if result.get("winner") is None:
+            return [self.text("result_draw", reason=reason), *lines]
+        w = result["winner"]
+        return [self.text("result_winner", name=names[w], side=self.seat_label(w), reason=reason), *lines]
+
+
+PRESENTER = KivalasztottakPresenter()
