@@ -64,6 +64,10 @@ class HexTriPresenter(Presenter):
 
     # -- words for things -----------------------------------------------------------------------------
 
+    def count(self, noun: str, n: int) -> str:
+        """"1 figure", "3 figures" (``noun``: figure, ordinary, step, round)."""
+        return self.text(f"{noun}_1" if n == 1 else f"{noun}_n", n=n)
+
     def who(self, seat: int | None, names: list[str]) -> str:
         if seat is None or not 0 <= seat < len(names):
             return "?"
@@ -96,8 +100,10 @@ class HexTriPresenter(Presenter):
             return Choice(index, self.text("label_pass"), self.text("group_pass"), style="secondary",
                           description=self.text("desc_pass"))
         if kind == "losses":
-            key = "label_lose_leader" if action["leader"] else "label_keep_leader"
-            return Choice(index, self.text(key, count=action["count"]),
+            count = action["count"]
+            key = ("label_lose_leader_1" if count == 1 else "label_lose_leader") if action["leader"] \
+                else "label_keep_leader"
+            return Choice(index, self.text(key, count=count, figures=self.count("ordinary", count)),
                           self.text("group_losses", field=action["field"]),
                           style="danger" if action["leader"] else "success",
                           description=self.text("desc_losses", field=action["field"], count=action["count"]))
@@ -108,7 +114,7 @@ class HexTriPresenter(Presenter):
         label = self.text("label_move", to=dest, cost=self._cost(action["cost"], sources))
         steps = len(sources)
         paid = [s for s in sources if s != FREE]
-        detail = [self.text("desc_steps", steps=steps)]
+        detail = [self.text("desc_steps", steps=self.count("step", steps))]
         if paid:
             counted = {s: paid.count(s) for s in dict.fromkeys(paid)}
             detail.append(self.text("desc_sources", fields=", ".join(
@@ -140,9 +146,6 @@ class HexTriPresenter(Presenter):
         free = self.text("prompt_free") if me.get("free_step") and me.get("leader") is not None else ""
         return self.text("prompt_move", round=rnd, mana=me.get("mana", 0), free=free)
 
-    def status_line(self, view: dict) -> str:
-        return self.prompt(view)
-
     # -- typed moves -----------------------------------------------------------------------------------
 
     def parse(self, view: dict, choices: list[Choice], text: str) -> int:
@@ -150,10 +153,11 @@ class HexTriPresenter(Presenter):
         "leader" to move the leader, or just the destination when only one figure can get there;
         in a battle "keep" (the leader stays) or "lose leader"."""
         legal = view.get("legal") or []
-        words = " ".join(text.lower().replace("→", " ").replace("->", " ").replace(",", " ").split())
+        words = re.sub(r"\([^)]*\)", " ", text.lower())  # a copied label's "(2 mana)"
+        words = " ".join(words.replace("→", " ").replace("->", " ").replace(",", " ").split())
         if not words:
             raise ValueError(self.text("parse_empty"))
-        if words in ("pass", "p", "skip"):
+        if re.fullmatch(r"(pass|p|skip)( this go)?", words):
             return next(i for i, a in enumerate(legal) if a["type"] == "pass") if any(
                 a["type"] == "pass" for a in legal) else self._refuse("parse_no_pass")
         if legal and legal[0]["type"] == "losses":
@@ -252,7 +256,7 @@ class HexTriPresenter(Presenter):
         if kind == "round":
             return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
         if kind == "figures_return":
-            return self.text("ev_figures_return", who=who, count=event["count"])
+            return self.text("ev_figures_return", who=who, figures=self.count("figure", event["count"]))
         if kind == "production":
             return self._production(event, names)
         if kind == "choose_losses":
@@ -264,11 +268,11 @@ class HexTriPresenter(Presenter):
             return self._battle(event, names)
         if kind == "encircled":
             key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
-            return self.text(key, who=who, count=event["count"], field=event["field"])
+            return self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
         if kind == "eliminated":
             by = ", ".join(self.who(s, names) for s in event.get("by") or ())
             return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
-                             count=event["figures_removed"], by=by)
+                             figures=self.count("figure", event["figures_removed"]), by=by)
         if kind == "game_over":
             return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
         return None
@@ -294,7 +298,8 @@ class HexTriPresenter(Presenter):
             return self.text("ev_battle_standoff", field=event["field"], sides=sides)
         lost = ", ".join(self.text("battle_loss", who=self.who(s, names), count=n)
                          for s, n in losses.items() if n)
-        left = [s for s in before if before[s] - losses.get(s, 0) > 0]
+        fallen_seats = set(event.get("leaders_lost") or ())  # their whole team leaves the board too
+        left = [s for s in before if before[s] - losses.get(s, 0) > 0 and s not in fallen_seats]
         if len(left) == 1:
             after = self.text("battle_holds", who=self.who(left[0], names), field=event["field"])
         elif left:
@@ -317,17 +322,18 @@ class HexTriPresenter(Presenter):
         scores = result.get("scores", [])
         mana = result.get("mana", [0] * len(places))
         winners = result.get("winners") or [s for s, p in enumerate(places) if p == 1]
-        rounds = result.get("round", "?")
+        rounds = self.count("round", int(result.get("round") or 0))
         if not winners or len(winners) == len(places):
-            head = self.text("result_draw", round=rounds)
+            head = self.text("result_draw", rounds=rounds)
         else:
-            head = self.text("result_winner" if len(winners) == 1 else "result_shared", round=rounds,
+            head = self.text("result_winner" if len(winners) == 1 else "result_shared", rounds=rounds,
                              who=" & ".join(self.who(s, names) for s in winners))
         lines = [head]
         for s in sorted(range(len(places)), key=lambda s: (places[s], s)):
             if s >= len(names):
                 continue
-            lines.append(self.text("result_line", place=places[s], who=self.who(s, names), figures=scores[s],
+            lines.append(self.text("result_line", place=places[s], who=self.who(s, names),
+                                   figures=self.count("figure", scores[s]),
                                    mana=mana[s] if s < len(mana) else 0))
         return lines
 

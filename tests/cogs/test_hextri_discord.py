@@ -176,7 +176,7 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     assert "**Round 2**" in text and "moves first" in text
     assert "leader enters the board at" in text
     assert ("Winner:" in board["content"]) or ("draw" in board["content"])
-    assert "figure(s) on the board" in board["content"] and f"<@{ANN}>" in board["content"]
+    assert " on the board, " in board["content"] and f"<@{ANN}>" in board["content"]
     assert not components(board), "a finished game offers no buttons"
     # every board carried a picture, one per accepted click (and the first)
     log = await h.bot.service.store.actions(1)
@@ -262,8 +262,8 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     panel = next(m for m in replies_since(h, before) if m["flags"] & 64 and components(m))
     opened = await open_group(h, ANN, panel, "Battle on H-D4")
     assert {c["label"] for c in action_controls(opened)} == {
-        "Lose 2 ordinary figure(s), keep the leader", "Lose the leader among the 2 (your team leaves!)"}
-    await act_on(h, ANN, opened, "Lose 2 ordinary figure(s), keep the leader")
+        "Lose 2 ordinary figures, keep the leader", "Lose the leader among the 2 (your team leaves!)"}
+    await act_on(h, ANN, opened, "Lose 2 ordinary figures, keep the leader")
     board = latest_board(h, thread)
     assert to_act(board) == [BOB], "Ann has decided; Bob still must"
     assert "**Ann** (A) has chosen their losses." in board["content"]
@@ -281,7 +281,7 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     assert fresh[-1] is not dm_bob, "Bob got a fresh DM panel after Ann's decision"
     dm_bob = fresh[-1]
     opened = await open_group(h, BOB, dm_bob, "Battle on H-D4")
-    await act_on(h, BOB, opened, "Lose 2 ordinary figure(s), keep the leader")
+    await act_on(h, BOB, opened, "Lose 2 ordinary figures, keep the leader")
     board = latest_board(h, thread)
     assert "⚔️ Battle on H-D4 (**Ann** (A) 3 · **Bob** (B) 3): **Ann** (A) loses 2, **Bob** (B) loses 2; " \
            "the HEX stays contested." in board["content"]

@@ -52,7 +52,7 @@ def test_first_panel_groups_the_leader_and_a_pass_and_says_what_is_decided():
     assert panel.public_safe, "HEX-TRI choices reveal nothing"
     leader = panel.groups()[0][1]
     assert len(leader) == 24 and leader[0].label == "T-A1 (free step)"
-    assert leader[0].description == "1 step(s) · uses the leader's free step"
+    assert leader[0].description == "1 step · uses the leader's free step"
     assert panel.prompt == ("round 1/9, movement: move one figure (pick it, then where to) or pass — 0 mana to "
                             "spend, the leader's free step is left.")
     rows = layout(panel)
@@ -110,6 +110,9 @@ def test_typed_moves():
     assert (a["from"], a["to"], a["leader"]) == ("H-D4", "T-D8", True)
     a = parsed("off T-A1")
     assert (a["from"], a["to"], a["leader"]) == ("off", "T-A1", False)
+    assert parsed("Pass this go") == {"type": "pass"}
+    a = parsed("T-C6 → H-C3 (1 mana)")
+    assert (a["from"], a["to"]) == ("T-C6", "H-C3")
     a = parsed("tc6 hc3")
     assert (a["from"], a["to"]) == ("T-C6", "H-C3")
     errors = {
@@ -140,7 +143,7 @@ def test_loss_choices_and_their_words():
     assert panel.prompt == ("battle on H-D4: you lose 2 of your 3 figures there — keep your leader or lose him "
                             "with them?")
     assert [(c.label, c.group, c.style) for c in panel.choices] == [
-        ("Lose 2 ordinary figure(s), keep the leader", "Battle on H-D4", "success"),
+        ("Lose 2 ordinary figures, keep the leader", "Battle on H-D4", "success"),
         ("Lose the leader among the 2 (your team leaves!)", "Battle on H-D4", "danger")]
     legal = ENGINE.legal_actions(state, 1)
     assert legal[P.parse(view, panel.choices, "keep")]["leader"] is False
@@ -154,13 +157,14 @@ def test_loss_choices_and_their_words():
     rest = ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[0])
     lines = [line for e in rest if (line := P.narrate(e, NAMES))]
     assert lines[1] == ("⚔️ Battle on H-D4 (**Ann** (A) 3 · **Bob** (B) 3): **Ann** (A) loses 2, **Bob** (B) loses 2; "
-                        "the HEX stays contested. 💀 **Bob** (B)'s leader falls!")
-    assert "💀 **Bob** (B)'s leader has fallen to **Ann** (A): 1 figure(s) leave the board and **Bob** (B) is out." \
+                        "**Ann** (A) holds H-D4. 💀 **Bob** (B)'s leader falls!")
+    assert "💀 **Bob** (B)'s leader has fallen to **Ann** (A): the team (1 figure) leaves the board and **Bob** (B) is " \
+        "out." \
         in lines
     assert lines[-1] == "🏆 **Ann** (A) wins — the enemy leader is down."
     result = P.result_lines(ENGINE.result(state), NAMES[:2])
-    assert result[0] == "Winner: **Ann** (A), after 1 round(s)."
-    assert result[1].startswith("1. **Ann** (A): 1 figure(s) on the board")
+    assert result[0] == "Winner: **Ann** (A), after 1 round."
+    assert result[1].startswith("1. **Ann** (A): 1 figure on the board")
 
 
 def test_narration_of_moves_production_encirclement_and_shared_ends():
@@ -185,8 +189,7 @@ def test_narration_of_moves_production_encirclement_and_shared_ends():
                 "leaders_lost": []}
     assert "nobody falls" in P.narrate(standoff, NAMES)
     circle = {"type": "encircled", "seat": 2, "field": "T-C4", "count": 1, "leader": True}
-    assert P.narrate(circle, NAMES) == ("⭕ **Cy** (C)'s 1 figure(s) on T-C4 are encircled and removed — the leader "
-                                        "among them!")
+    assert P.narrate(circle, NAMES) == "⭕ **Cy** (C): 1 figure on T-C4 encircled and removed — the leader among them!"
     assert P.narrate({"type": "round", "round": 3, "first": 2}, NAMES) == "🔔 **Round 3** — **Cy** (C) moves first."
     assert P.narrate({"type": "figures_return", "seat": 0, "count": 2}, NAMES).startswith("↩️ **Ann** (A): 2")
     over = {"type": "game_over", "reason": "first_blood", "places": [1, 1, 3], "winners": [0, 1]}
@@ -197,4 +200,4 @@ def test_narration_of_moves_production_encirclement_and_shared_ends():
     together = {"type": "game_over", "reason": "leaders_fell_together", "places": [1, 1], "winners": []}
     assert P.narrate(together, NAMES).startswith("🤝")
     assert P.result_lines({"places": [1, 1], "scores": [3, 3], "mana": [2, 2], "reason": "round_limit",
-                           "round": 60, "winners": [0, 1]}, NAMES[:2])[0] == "A draw after 60 round(s)."
+                           "round": 60, "winners": [0, 1]}, NAMES[:2])[0] == "A draw after 60 rounds."
