@@ -183,7 +183,8 @@ def _player_panel(view: dict, seat: int, lang: str) -> Image.Image:
 def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
     p = view["players"][seat]
     hero = HEROES[p["hero"]]
-    active = view["turn"] == seat or view.get("camp_seat") == seat
+    over = bool(view.get("result"))  # a finished game has no turn player
+    active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
     to_act = seat in view["to_act"]
     border = "highlight" if active else "panel_dark"
     draw.rounded_rectangle((8, y + 4, W - 8, y + PANEL_H - 4), 10, fill=kit.rgb("troja_sand"),
@@ -195,7 +196,7 @@ def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
     nx = 58 + kit.text_width(name, 24, True) + 12
     _text(img, (nx, y + 31), f"patron {patron}", 17, "dark_grey", anchor="lm")
     tags = []
-    if view["turn"] == seat:
+    if view["turn"] == seat and not over:
         tags.append("TURN")
     if to_act:
         tags.append("TO ACT")

@@ -326,8 +326,9 @@ class TrojaPresenter(Presenter):
         if kind == "add":
             return self.text("ev_add", who=who(seat), card=card(event["card"]), target=who(event["target"]))
         if kind == "pass":
-            return self.text(f"ev_pass_{event.get('window')}", who=who(seat)) \
-                if event.get("window") in WINDOWS else None
+            # passing in a fight or before the attacks: the result follows at once, and every pass line would
+            # push the fights out of a board's 2000 characters in a game of four
+            return self.text("ev_pass_join", who=who(seat)) if event.get("window") == "join" else None
         if kind == "duel":
             return self.text("ev_duel", who=who(seat), target=who(event["target"]))
         if kind == "roam_attack":

@@ -123,7 +123,7 @@ def test_narration_of_the_decisive_moments():
     assert P.narrate({"type": "glory", "seat": 2, "delta": -3, "gp": 9, "reason": "challenge_lost"}, NAMES) == \
         "🩸 **Carol** (C) −3 Glory for the defeat → **9**."
     fate = {"type": "fate", "seat": 0, "card": "hydra", "face": 5, "reason": "defender"}
-    assert P.narrate(fate, NAMES) == "🎲 Fate for the defender: **5** (Hydra, drawn by **Ann** (A))."
+    assert P.narrate(fate, NAMES) == "🎲 Fate for the defender: **5** (Hydra)."
     disgrace = {"type": "disgrace", "seat": 1, "old": "ajax", "new": "nestor", "returned": ["myrmidons"]}
     line = P.narrate(disgrace, NAMES)
     assert "Ajax" in line and "disgrace" in line and "Myrmidons go back into the deck" in line and "Nestor" in line
@@ -131,6 +131,8 @@ def test_narration_of_the_decisive_moments():
     assert P.narrate(win, NAMES) == "👑 **Dan** (D) reaches **24 Glory** and wins the war!"
     limit = {"type": "game_over", "reason": "round_limit", "winner": None, "scores": [15, 15, 3]}
     assert "**Ann** (A), **Bob** (B) share the most Glory" in P.narrate(limit, NAMES[:3])
+    assert P.narrate({"type": "pass", "seat": 1, "window": "join"}, NAMES) == "**Bob** (B) adds nothing."
+    assert P.narrate({"type": "pass", "seat": 1, "window": "fate"}, NAMES) is None  # the result follows at once
     # the same AI name twice is told apart by the seat letters
     assert P.narrate({"type": "turn", "seat": 2}, ["Ann", "AI", "AI"]) == "⚔️ **AI** (C)'s turn."
 
