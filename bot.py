@@ -12,6 +12,7 @@ import sys
 import discord
 from discord.ext import commands
 
+from cogs.translator import Translator
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
 from store import Store
@@ -40,6 +41,7 @@ class GameBot(commands.Bot):
             self.store = await Store.open(self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store)
+        await self.tree.set_translator(Translator())
         for name in COGS:
             await self.load_extension(name)
         if self.settings.sync_commands:

@@ -39,7 +39,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
     try:
         outcome = await service.act(game_id, interaction.user.id, version, index)
     except GameError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     message = interaction.message
     private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
@@ -98,7 +98,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values or not values[0].isdigit():
-            await _refuse(interaction, t("bad_choice"))
+            await _refuse(interaction, t("bad_choice", str(interaction.locale)))
             return
         await play(interaction, self.game_id, self.version, int(values[0]))
 
@@ -176,7 +176,7 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
     try:
         panel = await interaction.client.service.panel_for(game_id, interaction.user.id, version)
     except GameError as exc:
-        await _refuse(interaction, str(exc))
+        await _refuse(interaction, exc.text(interaction.locale))
         return
     await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
 
@@ -285,7 +285,7 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
     try:
         private = await service.private(game_id, interaction.user.id)
     except GameError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     if require_turn and private.panel is None:
         await interaction.followup.send(private.text, ephemeral=True)

@@ -81,7 +81,7 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
             options=options, opponent=values.get("opponent") or "open",
             invite=(invite.id, invite.display_name) if invite else None)
     except GameError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     title = ENGINES[key].title
     thread = None
@@ -137,7 +137,7 @@ class Games(commands.Cog):
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
         await publish.join(interaction, game_id)
 
@@ -148,7 +148,7 @@ class Games(commands.Cog):
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
         await publish.start(interaction, game_id)
 
@@ -161,7 +161,7 @@ class Games(commands.Cog):
             game_id = await self._which(interaction, game)
             outcome = await self.bot.service.act_text(game_id, interaction.user.id, move)
         except GameError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         await interaction.followup.send(t("done_action", label=outcome.done_label), ephemeral=True)
         await publish.publish(self.bot, outcome)
@@ -175,10 +175,12 @@ class Games(commands.Cog):
             game_id = await self._which(interaction, game)
             outcome = await self.bot.service.status(game_id)
         except GameError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         row = outcome.game
-        head = t("status_title", title=ENGINES[row.engine].title, game=row.id, status=t("status_" + row.status))
+        lang = str(interaction.locale)
+        head = t("status_title", lang, title=ENGINES[row.engine].title, game=row.id,
+                 status=t("status_" + row.status, lang))
         if outcome.board is None:
             await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
             return
@@ -195,7 +197,7 @@ class Games(commands.Cog):
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
-            await interaction.response.send_message(str(exc), ephemeral=True)
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
         await send_private(interaction, game_id, require_turn=False)
 
@@ -208,7 +210,7 @@ class Games(commands.Cog):
             game_id = await self._which(interaction, game)
             row, outcome = await self.bot.service.leave(game_id, interaction.user.id)
         except GameError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         await interaction.followup.send(t("left", name=interaction.user.display_name, game=game_id), ephemeral=True)
         if outcome is not None:
@@ -226,7 +228,7 @@ class Games(commands.Cog):
             game_id = await self._which(interaction, game)
             row = await self.bot.service.abandon(game_id, interaction.user.id, moderator=moderator)
         except GameError as exc:
-            await interaction.followup.send(str(exc), ephemeral=True)
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         text = t("abandoned", game=game_id, name=interaction.user.display_name)
         await interaction.followup.send(text)
@@ -244,20 +246,21 @@ class Games(commands.Cog):
                        auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None) -> None:
         current = await self.bot.service.settings(interaction.user.id, dm=dm, auto_pass=auto_pass,
                                                   stop_on_opponent=stop_when_opponent_acts)
-        on = {True: "on", False: "off"}
-        lines = [t("settings_title"),
-                 t("settings_dm", value=on[current.get("dm", True)]),
-                 t("settings_auto_pass", value=on[current.get("auto_pass", True)]),
-                 t("settings_stop", value=on[current.get("stop_on_opponent", True)])]
+        on = {True: "✅", False: "—"}
+        lang = str(interaction.locale)
+        lines = [t("settings_title", lang),
+                 t("settings_dm", lang, value=on[current.get("dm", True)]),
+                 t("settings_auto_pass", lang, value=on[current.get("auto_pass", True)]),
+                 t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)])]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.service.store.list_games(guild_id=interaction.guild_id)
         if not games:
-            await interaction.response.send_message(t("list_empty"), ephemeral=True)
+            await interaction.response.send_message(t("list_empty", str(interaction.locale)), ephemeral=True)
             return
-        embed = discord.Embed(title=t("list_title"), colour=discord.Colour.dark_gold())
+        embed = discord.Embed(title=t("list_title", str(interaction.locale)), colour=discord.Colour.dark_gold())
         lines = []
         for g in games[:25]:
             where = f"<#{g.thread_id}>" if g.thread_id else ""

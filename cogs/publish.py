@@ -151,7 +151,7 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
         game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
                                                               interaction.user.display_name)
     except GameError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.followup.send(t("joined", name=interaction.user.display_name, game=game_id), ephemeral=True)
     await _refresh_lobby(interaction.client, game)
@@ -165,7 +165,7 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
     try:
         outcome = await service.start(game_id, interaction.user.id)
     except GameError as exc:
-        await interaction.followup.send(str(exc), ephemeral=True)
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.followup.send(t("status_running").capitalize() + ".", ephemeral=True)
     await _refresh_lobby(interaction.client, outcome.game)

@@ -29,7 +29,21 @@ AI_LEVEL = "normal"
 
 
 class GameError(Exception):
-    """A refusal with a message for the person who asked; nothing was changed."""
+    """A refusal with a message for the person who asked; nothing was changed.
+
+    Made from a locale key (``GameError.of("not_your_turn", names=...)``) it can be told in the asker's
+    language with :meth:`text`; made from a plain message (an engine's explanation) it stays as it is."""
+
+    def __init__(self, message: str, key: str | None = None, fields: dict | None = None) -> None:
+        super().__init__(message)
+        self.key, self.fields = key, fields or {}
+
+    @classmethod
+    def of(cls, key: str, **fields) -> GameError:
+        return cls(t(key, **fields), key, fields)
+
+    def text(self, locale: object | None = None) -> str:
+        return t(self.key, str(locale) if locale else None, **self.fields) if self.key else str(self)
 
 
 class StaleBoard(GameError):
@@ -63,7 +77,7 @@ class GameService:
     async def game(self, game_id: int) -> GameRow:
         game = await self.store.get_game(game_id, with_snapshot=False)
         if game is None:
-            raise GameError(t("no_game", game=game_id))
+            raise GameError.of("no_game", game=game_id)
         return game
 
     async def _state(self, game: GameRow):
@@ -95,7 +109,7 @@ class GameService:
         mine = await self.store.list_games(user_id=user_id, guild_id=guild_id)
         if len(mine) == 1:
             return await self.game(mine[0].id)
-        raise GameError(t("no_game_here"))
+        raise GameError.of("no_game_here")
 
     # -- lobby --------------------------------------------------------------------------------------
 
@@ -105,7 +119,7 @@ class GameService:
         """Open a lobby with the creator in seat 0. ``opponent="ai"`` fills every other seat with the AI and
         starts at once; ``invite`` reserves seat 1 for a person."""
         if key not in ENGINES:
-            raise GameError(t("unknown_game", key=key))
+            raise GameError.of("unknown_game", key=key)
         engine = ENGINES[key]
         presenter = presenter_for(key)
         num_players, engine_options = presenter.engine_options(dict(options or {}))
@@ -154,12 +168,12 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status != "lobby":
-                raise GameError(t("already_started", game=game_id))
+                raise GameError.of("already_started", game=game_id)
             if game.seat_of(user_id) is not None:
-                raise GameError(t("already_seated", game=game_id))
+                raise GameError.of("already_seated", game=game_id)
             taken = {s.seat for s in game.seats}
             if len(taken) >= game.num_players:
-                raise GameError(t("game_full", game=game_id))
+                raise GameError.of("game_full", game=game_id)
             seat = min(set(range(game.num_players)) - taken)
             await self.store.set_seat(game_id, seat, user_id=user_id, name=name)
             game = await self.game(game_id)
@@ -175,7 +189,7 @@ class GameService:
             game = await self.game(game_id)
             seat = game.seat_of(user_id)
             if seat is None:
-                raise GameError(t("not_playing", game=game_id))
+                raise GameError.of("not_playing", game=game_id)
             if game.status == "lobby":
                 if user_id == game.host_user_id:
                     await self.store.set_status(game_id, "abandoned")
@@ -185,7 +199,7 @@ class GameService:
                 await self.store.reseat(game_id, remaining)
                 return await self.game(game_id), None
             if game.status != "running":
-                raise GameError(t("game_over", game=game_id))
+                raise GameError.of("game_over", game=game_id)
             name = game.seat_row(seat).name
             await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
                                       name=f"{t('ai_name')} ({name})")
@@ -198,14 +212,14 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status != "lobby":
-                raise GameError(t("already_started", game=game_id))
+                raise GameError.of("already_started", game=game_id)
             engine = ENGINES[game.engine]
             if user_id != game.host_user_id:
                 host = next((s.name for s in game.seats if s.user_id == game.host_user_id), "the host")
-                raise GameError(t("only_host_starts", host=host, game=game_id))
+                raise GameError.of("only_host_starts", host=host, game=game_id)
             count = len(game.seats)
             if count < engine.min_players:
-                raise GameError(t("need_players", title=engine.title, min=engine.min_players, count=count))
+                raise GameError.of("need_players", title=engine.title, min=engine.min_players, count=count)
             seats = sorted(s.seat for s in game.seats)
             if seats != list(range(count)):
                 await self.store.reseat(game_id, seats)
@@ -225,9 +239,9 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status in ("finished", "abandoned"):
-                raise GameError(t("game_over", game=game_id))
+                raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
-                raise GameError(t("only_host_abandons", game=game_id))
+                raise GameError.of("only_host_abandons", game=game_id)
             await self.store.set_status(game_id, "abandoned")
             self._live.pop(game_id, None)
             return await self.game(game_id)
@@ -239,22 +253,22 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status == "lobby":
-                raise GameError(t("not_started", game=game_id))
+                raise GameError.of("not_started", game=game_id)
             if game.status != "running":
-                raise GameError(t("game_over", game=game_id))
+                raise GameError.of("game_over", game=game_id)
             if version != game.version:
-                raise StaleBoard(t("stale"))
+                raise StaleBoard.of("stale")
             seat = game.seat_of(user_id)
             if seat is None:
-                raise GameError(t("not_playing", game=game_id))
+                raise GameError.of("not_playing", game=game_id)
             engine = ENGINES[game.engine]
             state = await self._state(game)
             acting = engine.to_act(state)
             if seat not in acting:
-                raise GameError(t("not_your_turn", names=self._waiting_for(game, acting)))
+                raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
             legal = engine.legal_actions(state, seat)
             if not 0 <= index < len(legal):
-                raise GameError(t("bad_choice"))
+                raise GameError.of("bad_choice")
             action = legal[index]
             presenter = presenter_for(game.engine)
             label = presenter.describe(engine.view(state, seat), action, index).label
@@ -267,16 +281,16 @@ class GameService:
         """A typed move (``/game play``): the game's presenter turns the text into one of the choices."""
         game = await self.game(game_id)
         if game.status != "running":
-            raise GameError(t("game_over", game=game_id) if game.status != "lobby" else
-                            t("not_started", game=game_id))
+            raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game_id))
         seat = game.seat_of(user_id)
         if seat is None:
-            raise GameError(t("not_playing", game=game_id))
+            raise GameError.of("not_playing", game=game_id)
         async with self.lock(game_id):
             state = await self._state(game)
             engine = ENGINES[game.engine]
             if seat not in engine.to_act(state):
-                raise GameError(t("not_your_turn", names=self._waiting_for(game, engine.to_act(state))))
+                raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
             view = engine.view(state, seat)
             panel = self.panel(game, state, seat, view)
             try:
@@ -299,7 +313,7 @@ class GameService:
                 events=events, snapshot=engine.to_json(state), result=result)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
-            raise StaleBoard(t("stale")) from exc
+            raise StaleBoard.of("stale") from exc
         except BaseException:
             self._live.pop(game.id, None)
             raise
@@ -427,9 +441,9 @@ class GameService:
         game = await self.game(game_id)
         seat = game.seat_of(user_id)
         if seat is None:
-            raise GameError(t("not_playing", game=game_id))
+            raise GameError.of("not_playing", game=game_id)
         if game.status == "lobby":
-            raise GameError(t("not_started", game=game_id))
+            raise GameError.of("not_started", game=game_id)
         async with self.lock(game_id):
             game = await self.game(game_id)
             state = await self._state(game)
@@ -471,16 +485,16 @@ class GameService:
         """The user's current panel, provided the board they look at (``version``) is still current."""
         game = await self.game(game_id)
         if game.status != "running":
-            raise GameError(t("game_over", game=game_id) if game.status != "lobby" else
-                            t("not_started", game=game_id))
+            raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game_id))
         if game.version != version:
-            raise StaleBoard(t("stale"))
+            raise StaleBoard.of("stale")
         seat = game.seat_of(user_id)
         if seat is None:
-            raise GameError(t("not_playing", game=game_id))
+            raise GameError.of("not_playing", game=game_id)
         async with self.lock(game_id):
             state = await self._state(game)
             panel = self.panel(game, state, seat)
         if panel is None:
-            raise GameError(t("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state))))
+            raise GameError.of("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state)))
         return panel

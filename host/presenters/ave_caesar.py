@@ -68,6 +68,14 @@ class AveCaesarPresenter(Presenter):
         name = names[seat] if 0 <= seat < len(names) else self.seat_label(seat)
         return self.text("chariot", label=label, name=name)
 
+    @staticmethod
+    def player(seat: int, names: list[str]) -> str:
+        """A seat's name, with its letter when another seat has the same name (several AI seats)."""
+        name = names[seat] if 0 <= seat < len(names) else "?"
+        if sum(1 for other in names if other == name) > 1:
+            return f"{name} {LETTERS[seat]}"
+        return name
+
     def _who(self, event: dict, names: list[str]) -> str:
         return self.chariot(event.get("label") or f"#{event['chariot'] + 1}", event.get("seat"), names)
 
@@ -246,8 +254,7 @@ class AveCaesarPresenter(Presenter):
         if races > 1:
             totals = event.get("totals") or []
             order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
-            board = ", ".join(self.text("ev_total", name=names[s] if s < len(names) else self.seat_label(s),
-                                        laurels=totals[s]) for s in order)
+            board = ", ".join(self.text("ev_total", name=self.player(s, names), laurels=totals[s]) for s in order)
             key = "ev_standings_final" if event["race"] >= races else "ev_standings"
             lines.append(self.text(key, race=event["race"], races=races, standings=board))
         return "\n".join(lines)
@@ -262,10 +269,10 @@ class AveCaesarPresenter(Presenter):
         elif len(winners) == len(places):
             lines = [self.text("result_all_tied", what=what, laurels=self.laurels(scores[winners[0]]))]
         elif len(winners) > 1:
-            lines = [self.text("result_shared", names=" & ".join(f"**{names[s]}**" for s in winners), what=what,
-                               laurels=self.laurels(scores[winners[0]]))]
+            shared = " & ".join(f"**{self.player(s, names)}**" for s in winners)
+            lines = [self.text("result_shared", names=shared, what=what, laurels=self.laurels(scores[winners[0]]))]
         else:
-            lines = [self.text("result_winner", name=names[winners[0]], what=what,
+            lines = [self.text("result_winner", name=self.player(winners[0], names), what=what,
                                laurels=self.laurels(scores[winners[0]]))]
         chariots = result.get("chariots") or []
         laurels = result.get("laurels") or []
@@ -279,8 +286,8 @@ class AveCaesarPresenter(Presenter):
                 per = [sum(r["laurels"][c] for c in mine) for r in races]
                 details.append(self.text("result_per_race", per=" + ".join(str(p) for p in per)))
             detail = self.text("result_detail", detail="; ".join(details)) if details else ""
-            lines.append(self.text("result_line", place=places[s], name=names[s], laurels=self.laurels(scores[s]),
-                                   detail=detail))
+            lines.append(self.text("result_line", place=places[s], name=self.player(s, names),
+                                   laurels=self.laurels(scores[s]), detail=detail))
         return lines
 
 

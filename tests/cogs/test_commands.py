@@ -183,10 +183,30 @@ async def test_settings_are_personal_and_stored(harness):
     before = len(h.fake.messages)
     await h.slash(ANN, "game settings", name="Ann", dm=False)
     reply = replies_since(h, before)[-1]
-    assert reply["flags"] & 64 and "Direct messages on your turn: **off**" in reply["content"]
+    assert reply["flags"] & 64 and "Direct messages on your turn: **—**" in reply["content"]
     assert (await h.bot.service.store.user_settings(ANN))["dm"] is False
     assert await h.bot.service.store.user_settings(BOB) == {}
     # with DMs off, Ann's turn in a new game sends her no DM
     await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
     assert h.dm_messages(ANN) == []
+    h.assert_no_errors()
+
+
+async def test_commands_are_described_in_hungarian_and_polish_and_replies_follow_the_locale(harness):
+    h = harness
+    tree = h.bot.tree
+    translator = tree.translator
+    payload = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+    game = next(c for c in payload if c["name"] == "game")
+    assert game["description_localizations"]["hu"] == "Társasjátékok ezen a szerveren"
+    join = next(o for o in game["options"] if o["name"] == "join")
+    assert join["description_localizations"]["pl"] == "Dołącz do otwartej gry"
+    assert "name_localizations" not in join or not join["name_localizations"]
+    # a refusal is told in the clicking user's language
+    payload = h.payloads.slash(CAROL, "game hand", name="Carol")
+    payload["locale"] = "hu"
+    before = len(h.fake.messages)
+    h.bot._connection.parse_interaction_create(payload)
+    await h.settle()
+    assert any("Itt nem található játékod" in m["content"] for m in replies_since(h, before))
     h.assert_no_errors()
