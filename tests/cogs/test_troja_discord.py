@@ -65,8 +65,9 @@ async def open_panel(h, thread: int, user: int) -> dict:
 
 @pytest.fixture
 def arranged(monkeypatch):
-    """Games start at a fixed table: Achilles (Ann, seat A) to play with Trojan Spearmen and Archers in hand,
-    Nestor (Bob, seat B) holding only Hermes' Gift (an intervention: nothing he may add to a challenge)."""
+    """Games start at a fixed table: Achilles (Ann, seat A) to play with Trojan Spearmen, Archers and Hermes'
+    Gift in hand, Nestor (Bob, seat B) holding only Apollo's Arrow (an intervention: nothing he may add to a
+    challenge)."""
     real_new_game = type(ENGINE).new_game.__get__(ENGINE)
 
     def new_game(num_players, seed, options=None):
@@ -76,8 +77,8 @@ def arranged(monkeypatch):
         finally:
             monkeypatch.setattr(ENGINE, "new_game", new_game)
         state["options"] = {"max_rounds": (options or {}).get("max_rounds", 30)}
-        give(state, 0, "spearmen", "archers")
-        give(state, 1, "hermes_gift")
+        give(state, 0, "spearmen", "archers", "hermes_gift")
+        give(state, 1, "apollo_arrow")
         return state
 
     monkeypatch.setattr(ENGINE, "new_game", new_game)
@@ -220,49 +221,56 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     assert "**Ann** (A) launches the challenge on **Bob** (B)" in content and "**Bob** (B) adds nothing." in content
     assert "🥊 Battle on TACTICS — attacker: Trojan Spearmen; defender: **Bob** (B)." in content
     assert "Fate for the attacker" in content and "Fate for the defender" in content
-    # the fate window: both may answer (Ann holds wrath tokens, Bob a card and wrath); one board mentions both
+    # the fate window: both may answer; one board mentions both, and its only buttons open private panels
     assert sorted(to_act(board)) == sorted([ANN, BOB])
     assert board["content"].count("your turn: the fight: Trojan Spearmen") == 2
     assert button(board, "Take your turn") and button(board, "My hand")
     assert_board_is_public_safe(board)
-    assert "Hermes" not in json.dumps(public_messages(h, thread)), "Bob's card never shows in the thread"
     # each gets the choices privately by DM: Pass is a button of its own, the card plays are grouped apart
     bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
     ann_dm = [m for m in h.dm_messages(ANN) if components(m)][-1]
-    rows = bob_dm["components"]
-    pass_rows = [r for r in rows if any(c.get("label", "").startswith("Pass") for c in r["components"])]
+    pass_rows = [r for r in bob_dm["components"] if any(c.get("label", "").startswith("Pass") for c in r["components"])]
     assert len(pass_rows) == 1 and len(pass_rows[0]["components"]) == 1 and pass_rows[0]["components"][0]["type"] == 2
     labels = [c[0] for c in choices_of(bob_dm)]
-    assert "Hermes' Gift: draw 2" in labels and "Pass: let the fight be decided" in labels
-    assert any(label.startswith("Wrath of Athena: +3 for") for label in labels)
-    assert "Hermes" not in json.dumps(ann_dm), "Ann's panel never shows Bob's cards"
+    assert "Apollo's Arrow: -3 for Trojan Spearmen" in labels and "Pass: let the fight be decided" in labels
+    assert "Wrath of Athena: +3 for you (Nestor)" in labels
+    assert "Hermes' Gift: draw 2" in [c[0] for c in choices_of(ann_dm)]
+    # nobody sees another's cards: not in the thread, not in the other's DM
+    assert "Apollo" not in json.dumps(public_messages(h, thread)) + json.dumps(h.dm_messages(ANN))
+    assert "Hermes" not in json.dumps(public_messages(h, thread)) + json.dumps(h.dm_messages(BOB))
     # Bob passes from his DM; the window stays open for Ann alone
     version = (await live_state(h))[0].version
     await choose(h, BOB, bob_dm, "Pass")
     board = latest_board(h, thread)
     assert to_act(board) == [ANN] and f"<@{BOB}>" not in board["content"]
     assert (await live_state(h))[0].version == version + 1
-    # Ann's DM panel was for the board before Bob's pass: it is out of date and changes nothing
+    # Ann's DM panel was for the board before Bob's pass: out of date, it changes nothing ...
     before = len(h.fake.messages)
     await choose(h, ANN, ann_dm, "Pass")
     assert any("out of date" in m["content"] for m in replies_since(h, before))
     assert (await live_state(h))[0].version == version + 1
+    # ... but Bob's pass brought her a fresh DM: she plays her card, and that reopens the window for Bob
+    ann_dm = [m for m in h.dm_messages(ANN) if components(m)][-1]
+    await choose(h, ANN, ann_dm, "Hermes")
+    board = latest_board(h, thread)
+    assert "✨ **Ann** (A) plays Hermes' Gift." in board["content"] and "**Ann** (A) draws 2 card(s)." in board["content"]
+    assert sorted(to_act(board)) == sorted([ANN, BOB])
+    bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
+    await choose(h, BOB, bob_dm, "Pass")
     # from the newest board Ann passes too: the fight is resolved and narrated
     panel = await open_panel(h, thread, ANN)
     await choose(h, ANN, panel, "Pass")
     content = latest_board(h, thread)["content"]
     assert ("beats the challenge" in content) or ("The challenge beats" in content) or ("A tie" in content)
     game, state = await live_state(h)
-    assert state["step"] == "main" and state["assault"] is None
+    assert state["step"] == "main" and state["assault"] is None and state["turn"] == 0
     h.assert_no_errors()
 
 
 async def test_auto_pass_only_by_the_players_own_setting(harness, arranged):
     h = harness
-    before = len(h.fake.messages)
     await h.slash(BOB, "game settings", name="Bob", auto_pass=False)
-    assert any("Auto-pass when you can do nothing but pass: **off**" in m["content"]
-               for m in replies_since(h, before))
+    assert (await h.bot.service.store.user_settings(BOB))["auto_pass"] is False
     thread = await open_two_humans(h)
     panel = await open_panel(h, thread, ANN)
     await choose(h, ANN, panel, "Spearmen", "Nestor")
