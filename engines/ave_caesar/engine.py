@@ -232,21 +232,40 @@ class AveCaesarEngine(BaseEngine):
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         c = action["chariot"]
         race = state["race"]
-        # "last" keeps what happened since this player's previous decision (his own move included), so the
-        # picture he gets after deciding shows every move the thread narrates since then
-        previous = [i for i, item in enumerate(race["last"]) if item.get("by") == seat]
-        if previous:
-            del race["last"][:previous[-1] + 1]
         events: list[dict] = []
         for ch in self.choices(state, c):
             if ch["to"] == action["to"]:
                 move = next(m for m in ch["moves"] if m["card"] == action["card"])
                 self._do_move(state, c, action["card"], move["path"], events)
-                race["last"][-1]["by"] = seat
+                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
                 break
         self._advance(state, events, advance_first=True)
+        self._trim_last(state)
         self._label(state, events)
         return events
+
+    def _trim_last(self, state: dict) -> None:
+        """Forget moves that no view shows any more: those before every racing player's latest decision."""
+        race = state["race"]
+        latest = {item["by"]: i for i, item in enumerate(race["last"]) if "by" in item}
+        racing = {state["chariots"][c]["owner"] for c, car in enumerate(race["cars"])
+                  if car["status"] == "racing" and state["chariots"][c]["owner"] is not None}
+        if racing and racing <= latest.keys():
+            del race["last"][:min(latest[s] for s in racing)]
+
+    def recent(self, state: dict) -> list[dict]:
+        """The moves and skips a picture shows: since the latest decision of the player to act now (that
+        decision included; the whole race so far if he has not decided yet), or since the last decision once
+        the game is over. After a person's move that is his move plus the AI moves up to his next turn."""
+        last = state["race"]["last"]
+        acting = self.to_act(state)
+        decided = [i for i, item in enumerate(last) if "by" in item]
+        if acting:
+            mine = [i for i in decided if last[i]["by"] == acting[0]]
+            start = mine[-1] if mine else 0
+        else:
+            start = decided[-1] if decided else 0
+        return json.loads(json.dumps(last[start:]))
 
     @staticmethod
     def _label(state: dict, events: list[dict]) -> None:
@@ -656,7 +675,7 @@ class AveCaesarEngine(BaseEngine):
             "track": race["track"], "track_title": track.title, "direction": race["direction"],
             "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
             "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0, "reveal": json.loads(json.dumps(race["reveal"])),
-            "last": json.loads(json.dumps(race["last"])),
+            "last": self.recent(state),
             "standings": [{"seat": s, "laurels": scores[s],
                            "place": 1 + sum(1 for o in scores if o > scores[s])} for s in range(state["num_players"])],
             "history": json.loads(json.dumps(state["history"])), "over": state["over"],

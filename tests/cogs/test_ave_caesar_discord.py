@@ -97,6 +97,18 @@ def lines_of(h, thread: int) -> str:
     return "\n".join(m["content"] for m in public_messages(h, thread))
 
 
+async def all_narrated(h, thread: int, names: list[str]) -> list[dict]:
+    """Every logged event that a player cares about has its line in the thread; returns the events."""
+    text = lines_of(h, thread)
+    events = [e for a in await h.bot.service.store.actions(1) for e in a["events"]]
+    for event in events:
+        line = PRESENTER.narrate(event, names)
+        if event["type"] != "game_over":
+            assert line and all(part in text for part in line.split("\n")), event
+    assert text.count("**Ave Caesar!**") == sum(e["type"] == "ave_caesar" for e in events)
+    return events
+
+
 def board_images(h) -> list[bytes]:
     return [data for sent in h.fake.sent for name, data in sent.files.items()
             if name.startswith("ave-caesar-")]
@@ -251,21 +263,39 @@ async def test_complete_race_two_people_three_chariots_each(harness):
     # every logged event of interest was announced in the thread, by chariot label
     log = await h.bot.service.store.actions(1)
     assert len(log) == game.version and all(a["user_id"] in (ANN, BOB) for a in log)
-    events = [e for a in log for e in a["events"]]
-    names = ["Ann", "Bob"]
+    events = await all_narrated(h, thread, ["Ann", "Bob"])
     kinds = {e["type"] for e in events}
-    assert {"moved", "ave_caesar", "new_lap", "finished", "race_over", "game_over"} <= kinds
-    for event in events:
-        line = PRESENTER.narrate(event, names)
-        if event["type"] != "game_over":
-            assert line and line.split("\n")[0] in text, event
-    assert text.count("**Ave Caesar!**") == sum(e["type"] == "ave_caesar" for e in events)
-    for event in events:
-        if event["type"] == "skipped":
-            assert PRESENTER.narrate(event, names) in text
+    assert {"moved", "ave_caesar", "new_lap", "finished", "skipped", "race_over", "game_over"} <= kinds
+    assert "sits this turn out" in text
     # both players got their private picture by DM on their turns
     assert h.dm_messages(ANN) and h.dm_messages(BOB)
     assert all(m["attachments"] for m in h.dm_messages(ANN))
+    h.assert_no_errors()
+
+
+async def test_careless_driver_meets_caesars_wrath_and_skips_are_explained(harness):
+    """Ann clicks at random against the AI: she misses the alley (warned, then disqualified at the line),
+    gets boxed in; each skip happens by itself with a line saying why, and she is never asked for it."""
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    thread = thread_of(h)
+    rng = Rng(2)
+    asked = 0
+    for _ in range(200):
+        if game_over(latest_board(h, thread)):
+            break
+        await drive(h, thread, rng, checks=False)
+        asked += 1
+    assert game_over(latest_board(h, thread))
+    events = await all_narrated(h, thread, ["Ann", "AI"])
+    text = lines_of(h, thread)
+    wrath = [e for e in events if e["type"] == "disqualified"]
+    assert wrath and "**Caesar's wrath!**" in text and "without paying" in text
+    assert all(f"{e['label']} (**Ann**) disqualified" in text for e in wrath if e["seat"] == 0)
+    skips = [e for e in events if e["type"] == "skipped"]
+    assert skips and "sits this turn out" in text
+    log = await h.bot.service.store.actions(1)
+    assert asked == sum(1 for a in log if a["user_id"] == ANN), "skipped turns never reach a person"
     h.assert_no_errors()
 
 

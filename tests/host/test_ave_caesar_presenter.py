@@ -146,25 +146,31 @@ def test_result_lines():
     tied = P.result_lines({"places": [1, 1], "scores": [4, 4], "reason": "race", "laurels": [4, 0, 0, 4],
                            "chariots": base["chariots"], "races": [{"laurels": [4, 0, 0, 4]}]}, NAMES[:2])
     assert tied[0] == "Everyone ties in the race with 4 laurels."
+    ais = P.result_lines({"places": [2, 1, 1], "scores": [3, 6, 6], "reason": "race", "laurels": [3, 6, 6],
+                          "chariots": [{"label": x, "owner": i} for i, x in enumerate("ABC")],
+                          "races": [{"laurels": [3, 6, 6]}]}, ["Ann", "AI", "AI"])
+    assert ais == ["🏆 **AI B** & **AI C** share first place in the race with 6 laurels each!",
+                   "1. AI B — 6 laurels", "1. AI C — 6 laurels", "2. Ann — 3 laurels"]
     nobody = P.result_lines({"places": [1, 1], "scores": [0, 0], "reason": "race", "laurels": [0] * 4,
                              "chariots": base["chariots"], "races": [{"laurels": [0] * 4}]}, NAMES[:2])
     assert "no laurels in the race" in nobody[0]
 
 
-def test_events_name_their_chariots_and_pictures_keep_the_moves_since_the_last_decision():
-    state = E.new_game(2, 5, {"chariots_per_player": 1, "neutral_chariots": True})
+def test_events_name_their_chariots_and_pictures_show_the_moves_since_the_next_players_last_decision():
+    state = E.new_game(3, 5, {"chariots_per_player": 1, "neutral_chariots": True})
     rng = Rng(5)
-    seen_moves = 0
-    for _ in range(12):
+    for step in range(40):
         seat = E.to_act(state)[0]
         events = E.apply(state, seat, ai.choose(E, state, seat, rng))
         labels = [ch["label"] for ch in state["chariots"]]
         assert all(e["label"] == labels[e["chariot"]] for e in events if "chariot" in e)
-        moves = [e for e in events if e["type"] == "moved"]
-        seen_moves += len(moves)
         last = E.view(state, None)["last"]
-        # the public picture shows this player's move and everything after it, up to his next decision
-        mine = [i for i, item in enumerate(last) if item.get("by") == seat]
-        assert len(mine) == 1
-        assert [item["chariot"] for item in last[mine[0]:] if item["kind"] == "move"] == \
-            [e["chariot"] for e in moves]
+        decisions = [item["by"] for item in last if "by" in item]
+        nxt = E.to_act(state)[0]
+        if step >= 3:  # everybody has decided once: the picture starts at the next player's latest decision
+            assert decisions[0] == nxt and decisions.count(nxt) == 1
+        # ... so it shows every move of this action (what the new post narrates)
+        moves = [e["chariot"] for e in events if e["type"] == "moved"]
+        shown = [item["chariot"] for item in last if item["kind"] == "move"]
+        assert shown[len(shown) - len(moves):] == moves
+    assert len(state["race"]["last"]) <= 12, "old moves are forgotten"
