@@ -436,7 +436,8 @@ class TrojaPresenter(Presenter):
         winner = result.get("winner")
         if winner is not None and winner < len(names):
             key = "result_winner_glory" if result.get("reason") == "glory" else "result_winner_limit"
-            head = self.text(key, name=names[winner], letter=letter(winner), rounds=rounds)
+            head = self.text(key, name=names[winner], letter=letter(winner), rounds=rounds,
+                             gp=scores[winner] if winner < len(scores) else "?")
         else:
             head = self.text("result_shared", rounds=rounds)
         order = sorted(range(min(len(places), len(names))), key=lambda s: (places[s], s))

@@ -138,11 +138,11 @@ def test_narration_of_the_decisive_moments():
 
 
 def test_result_lines():
-    result = {"places": [2, 1, 3], "scores": [14, 24, 3], "reason": "glory", "winner": 1,
+    result = {"places": [2, 1, 3], "scores": [14, 26, 3], "reason": "glory", "winner": 1,
               "heroes": ["ajax", "odysseus", "nestor"], "rounds": 7}
     assert P.result_lines(result, NAMES[:3]) == [
-        "Winner: Bob (B) with 24 Glory, after 7 round(s).",
-        "1. Bob (B) — Odysseus — 24 Glory", "2. Ann (A) — Ajax — 14 Glory", "3. Carol (C) — Nestor — 3 Glory"]
+        "Winner: Bob (B) with 26 Glory, after 7 round(s).",
+        "1. Bob (B) — Odysseus — 26 Glory", "2. Ann (A) — Ajax — 14 Glory", "3. Carol (C) — Nestor — 3 Glory"]
     shared = {"places": [1, 1], "scores": [15, 15], "reason": "round_limit", "winner": None,
               "heroes": ["ajax", "nestor"], "rounds": 30}
     assert P.result_lines(shared, NAMES[:2])[0] == "First place shared after 30 rounds."
