@@ -37,6 +37,9 @@ STATE_LABEL = {"alert": "ALERT", "resting": "RESTING", "injured": "INJURED"}
 STAGE_LABEL = {"towers": "placing tower levels", "mulligan": "mulligan", "open": "round opening",
                "adjust": "resource phase", "omen_bottom": "resource phase", "maneuvers": "maneuvers phase",
                "close": "round close", "over": "game over"}
+REASONS = {"dp11": "most DP (11+) at round close", "dp19": "19 DP", "towers": "no tower level left",
+           "future": "a Future ran out", "future_draw": "both Futures ran out", "round_limit": "round limit",
+           "simultaneous": "both won at once"}
 MANEUVER_LABEL = {"siege": "SIEGE", "quest": "QUEST SOLVING", "capture": "BUILDING CAPTURE"}
 
 
@@ -301,9 +304,7 @@ def _event_line(e: dict, names: dict[str, str]) -> str | None:
         return f"tower level {e['name']} destroyed"
     if t == "game_over":
         w = e.get("winner")
-        reason = {"dp11": "most DP (11+) at round close", "dp19": "19 DP", "towers": "no tower level left",
-                  "future": "a Future ran out", "future_draw": "both Futures ran out",
-                  "round_limit": "round limit", "simultaneous": "both won at once"}.get(e["reason"], e["reason"])
+        reason = REASONS.get(e["reason"], e["reason"])
         return ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins") + f": {reason}"
     return None
 
@@ -356,7 +357,8 @@ def render_public(view: dict) -> bytes:
     res = view.get("result")
     if res:
         w = res.get("winner")
-        title = "GAME OVER · " + ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins") + f" ({res['reason']})"
+        title = ("GAME OVER · " + ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins")
+                 + f" ({REASONS.get(res['reason'], res['reason'])})")
     _t(draw, (PAD + 4, 8), title, 20, "white", True)
     if view.get("to_act") and not res:
         acting = "".join(kit.PLAYER_LETTERS[s] for s in view["to_act"])

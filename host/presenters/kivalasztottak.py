@@ -411,6 +411,9 @@ class KivalasztottakPresenter(Presenter):
             what = name + (f" → {targets}" if targets else "")
             return self.text("prompt_thread", who=who, what=what, n=len(thread))
         if thread is not None:
+            step = m.get("step")
+            if step in ("init_thread", "reveal", "obstacles", "block_thread", "prep", "result", "solve_thread"):
+                return self.text(f"prompt_step_{step}", maneuver=self._maneuver_name(view), wall=m.get("wall", "?"))
             return self.text("prompt_thread_empty")
         if m.get("step") == "rounds":
             return self.text("prompt_combat_round", round=m.get("combat_round"), mp=me["mp"], opp_mp=opp["mp"])
@@ -485,9 +488,9 @@ class KivalasztottakPresenter(Presenter):
             if value is None:
                 return "?"
             name = event.get(f"{field}_name")
-            if name:
+            if name and not (str(value).startswith("T") and str(value)[1:].isdigit()):
                 return name
-            return self._place(value, names, name=None)
+            return self._place(value, names, name=name)
 
         def refs(field: str) -> str:
             values = event.get(field) or []
@@ -525,7 +528,10 @@ class KivalasztottakPresenter(Presenter):
             if event.get("target"):
                 return self.text("ev_summoned_target", who=who(seat), card=event["name"], cost=cost,
                                  target=ref("target"))
-            return self.text("ev_summoned", who=who(seat), card=event["name"], cost=cost)
+            d = card_defs().get(event.get("card_key"), {})
+            plays = d.get("type") == "event" or (d.get("type") == "action"
+                                                  and d.get("action_type") not in ("item", "magic_item"))
+            return self.text("ev_played" if plays else "ev_summoned", who=who(seat), card=event["name"], cost=cost)
         if kind in ("summoned_hidden", "obstacle_attached"):
             place = str(event.get("location"))
             if place.startswith(f"tower-{seat}-"):

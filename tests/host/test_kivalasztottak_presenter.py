@@ -114,7 +114,7 @@ def test_a_face_down_obstacle_is_never_named_in_public_words():
     act(st, 1, {"type": "pass"})  # Ann's own item is on top: her prompt (posted in the thread) hides its name
     assert "Pit" not in P.prompt(E.view(st, 0)) and "face-down obstacle" in P.prompt(E.view(st, 0))
     lines = [P.narrate(e, NAMES) for e in settle(st)]
-    assert "↳ A face-down obstacle of **Ann** now guards Wolf Hunt." in lines
+    assert "↳ **Ann**'s face-down obstacle is in place at Wolf Hunt." in lines
     assert not any("Pit" in (line or "") for line in lines)
 
 
