@@ -57,6 +57,26 @@ async def wish(h, rng: Rng) -> tuple[int, int] | None:
     return action["card"], marker
 
 
+def opened(message: dict, *prefixes: str) -> list[dict]:
+    """Components below the card row (the opened card's destinations)."""
+    return [c for row in (message.get("components") or [])[1:] for c in row.get("components", [])
+            if c.get("custom_id", "").startswith(prefixes)]
+
+
+def first_step(panel: dict) -> dict[int, dict]:
+    """The card row of a private panel: card value -> its "Card v" group button, or the move's own button
+    when that card reaches only one destination (one click instead of two)."""
+    row = {}
+    for c in prefixed(panel, "gh:gb:", "gh:a:", "gh:s:"):
+        if c["custom_id"].startswith("gh:gb:"):
+            assert c["label"].startswith("Card "), c["label"]
+            row[int(c["label"].split()[-1])] = c
+        else:
+            assert c["custom_id"].startswith("gh:a:") and MOVE.match(c["label"]), "first step: only the cards"
+            row[int(MOVE.match(c["label"])[1])] = c
+    return row
+
+
 async def drive(h, thread: int, rng: Rng, *, checks: bool = True, smart: bool = False) -> int:
     """One move the way a person makes it: Take your turn, a card button, then a destination (at random, or
     with ``smart`` the card and marker a good driver would pick, found by their labels)."""
@@ -66,30 +86,31 @@ async def drive(h, thread: int, rng: Rng, *, checks: bool = True, smart: bool = 
     user = users[0]
     wanted = await wish(h, rng) if smart else None
     panel = await open_panel(h, thread, user)
-    cards = prefixed(panel, "gh:gb:")
-    assert cards and not prefixed(panel, "gh:a:", "gh:s:"), "first step: only the cards"
-    assert all(c["label"].startswith("Card ") for c in cards)
-    card = next(c for c in cards if c["label"] == f"Card {wanted[0]}") if wanted else rng.choice(cards)
+    cards = first_step(panel)
+    assert cards
+    value = wanted[0] if wanted else rng.choice(sorted(cards))
+    card = cards[value]
     await h.click(user, panel, card["custom_id"])
-    opened = h.fake.messages[int(panel["id"])]
-    buttons, selects = prefixed(opened, "gh:a:"), prefixed(opened, "gh:s:")
-    value = card["label"].split()[-1]
+    if card["custom_id"].startswith("gh:a:"):
+        return user  # the card's only destination
+    shown = h.fake.messages[int(panel["id"])]
+    buttons, selects = opened(shown, "gh:a:"), opened(shown, "gh:s:")
     if checks:
         labels = [b["label"] for b in buttons] + [o["label"] for s in selects for o in s["options"]]
-        assert labels and all(MOVE.match(x) and MOVE.match(x)[1] == value for x in labels), labels
+        assert labels and all(MOVE.match(x) and int(MOVE.match(x)[1]) == value for x in labels), labels
     if wanted:
         prefix = f"{wanted[0]} → {wanted[1]}"
         for select in selects:
             option = next((o for o in select["options"] if MOVE.match(o["label"])[0] == prefix), None)
             if option:
-                await h.click(user, opened, select["custom_id"], values=[option["value"]])
+                await h.click(user, shown, select["custom_id"], values=[option["value"]])
                 return user
-        await h.click(user, opened, next(b for b in buttons if MOVE.match(b["label"])[0] == prefix)["custom_id"])
+        await h.click(user, shown, next(b for b in buttons if MOVE.match(b["label"])[0] == prefix)["custom_id"])
     elif selects:
         select = rng.choice(selects)
-        await h.click(user, opened, select["custom_id"], values=[rng.choice(select["options"])["value"]])
+        await h.click(user, shown, select["custom_id"], values=[rng.choice(select["options"])["value"]])
     else:
-        await h.click(user, opened, rng.choice(buttons)["custom_id"])
+        await h.click(user, shown, rng.choice(buttons)["custom_id"])
     return user
 
 
@@ -166,12 +187,15 @@ async def test_lobby_waits_for_as_many_seats_as_the_options_allow(harness):
 
 async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=4, track="B")
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=4, track="B", races=2,
+                  turn_order="previous_results")
     thread = thread_of(h)
     game, state = await live(h)
     assert game.status == "running" and game.num_players == 4
     assert [s.is_ai for s in sorted(game.seats, key=lambda s: s.seat)] == [False, True, True, True]
     assert state["race"]["track"] == "B" and len(state["chariots"]) == 4
+    assert state["options"] == {"chariots_per_player": 1, "races": 2, "neutral_chariots": False,
+                                "turn_order": "previous_results", "track": "B"}
     board = latest_board(h, thread)
     assert to_act(board) == [ANN]
     assert "begins!" in h.messages_in(thread)[1]["content"] or "begins!" in board["content"]
@@ -179,7 +203,7 @@ async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(har
     moved_before = [e for a in await h.bot.service.store.actions(1) for e in a["events"] if e["type"] == "moved"]
     for event in moved_before:
         assert f"{event['label']} (**AI**) plays a {event['card']}." in lines_of(h, thread)
-    assert "move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
+    assert "race 1/2: move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
     h.assert_no_errors()
 
 
@@ -195,39 +219,43 @@ async def test_two_step_private_panel_card_then_numbered_destination(harness):
     view = ENGINE.view(state, 0)
     panel = await open_panel(h, thread, ANN)
     assert panel["attachments"], "the private picture with the numbered markers comes with the panel"
-    cards = prefixed(panel, "gh:gb:")
+    cards = first_step(panel)
     as_shown = copy.deepcopy(panel)  # the panel as Ann's client keeps showing it
     playable = sorted({a["card"] for a in view["legal"]})
-    assert [c["label"] for c in cards] == [f"Card {v}" for v in playable]
+    assert sorted(cards) == playable
+    reach = {v: sorted(c["n"] for c in view["choices"] if any(m["card"] == v for m in c["moves"]))
+             for v in playable}
+    for v, c in cards.items():  # a card button, or the move itself when the card has one destination
+        assert c["label"] == (f"Card {v}" if len(reach[v]) > 1 else f"{v} → {reach[v][0]}")
+    value = max(playable, key=lambda v: len(reach[v]))
+    assert len(reach[value]) > 1
     # Bob may not open Ann's groups
     before = len(h.fake.messages)
-    await h.click(BOB, panel, cards[-1]["custom_id"], name="Bob")
+    await h.click(BOB, panel, cards[value]["custom_id"], name="Bob")
     assert any("not playing" in m["content"] for m in since(h, before))
-    await h.click(ANN, panel, cards[-1]["custom_id"])
-    opened = h.fake.messages[int(panel["id"])]
-    value = playable[-1]
-    expected = sorted(c["n"] for c in view["choices"] if any(m["card"] == value for m in c["moves"]))
-    labels = [b["label"] for b in prefixed(opened, "gh:a:")] + \
-             [o["label"] for s in prefixed(opened, "gh:s:") for o in s["options"]]
-    assert sorted(int(MOVE.match(x)[2]) for x in labels) == expected
+    await h.click(ANN, panel, cards[value]["custom_id"])
+    shown = h.fake.messages[int(panel["id"])]
+    labels = [b["label"] for b in opened(shown, "gh:a:")] + \
+             [o["label"] for s in opened(shown, "gh:s:") for o in s["options"]]
+    assert sorted(int(MOVE.match(x)[2]) for x in labels) == reach[value]
     assert all(x.startswith(f"{value} → ") for x in labels)
     # choose the first destination: the panel says what was done, the thread gets the new board
-    action = prefixed(opened, "gh:a:")
+    action = opened(shown, "gh:a:")
     before_boards = len(boards(h, thread))
     if action:
         label = action[0]["label"]
-        await h.click(ANN, opened, action[0]["custom_id"])
+        await h.click(ANN, shown, action[0]["custom_id"])
     else:
-        select = prefixed(opened, "gh:s:")[0]
+        select = opened(shown, "gh:s:")[0]
         label = select["options"][0]["label"]
-        await h.click(ANN, opened, select["custom_id"], values=[select["options"][0]["value"]])
+        await h.click(ANN, shown, select["custom_id"], values=[select["options"][0]["value"]])
     assert h.fake.messages[int(panel["id"])]["content"] == f"Done: {label}"
     assert len(boards(h, thread)) > before_boards
     me = view["chariots"][view["turn"]]["label"]
     assert f"{me} (**Ann**) plays a {value}." in latest_board(h, thread)["content"]
     # the spent panel's card buttons are out of date now
     before = len(h.fake.messages)
-    await h.click(ANN, as_shown, cards[0]["custom_id"])
+    await h.click(ANN, as_shown, cards[value]["custom_id"])
     assert any("out of date" in m["content"] for m in since(h, before))
     h.assert_no_errors()
 
