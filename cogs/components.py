@@ -107,9 +107,10 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
                   template=r"gh:g:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+)"):
     """First step of a two-step choice when a panel does not fit five rows: pick a group of actions."""
 
-    def __init__(self, game_id: int, version: int, seat: int, names: list[str]) -> None:
-        options = [discord.SelectOption(label=clip(name, MAX_OPTION_LABEL), value=str(i))
-                   for i, name in enumerate(names)]
+    def __init__(self, game_id: int, version: int, seat: int, groups: list[tuple[int, str]],
+                 selected: int | None = None) -> None:
+        options = [discord.SelectOption(label=clip(name, MAX_OPTION_LABEL), value=str(i), default=i == selected)
+                   for i, name in groups]
         super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}",
                                            placeholder=t("select_group"), options=options))
         self.game_id, self.version = game_id, version
@@ -259,10 +260,11 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
             items = [ActSelect(panel.game_id, panel.version, panel.seat, row, selects)]
             selects += 1
         elif row.kind == "groups":
-            items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.group_names)]
+            items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.groups, row.selected)]
         elif row.kind == "group_buttons":
-            items = [GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)
-                     for i, name in enumerate(row.group_names)]
+            items = [ActButton(panel.game_id, panel.version, panel.seat, row.direct[i]) if i in row.direct
+                     else GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)
+                     for i, name in row.groups]
         elif row.kind == "pager":
             items = [PageButton(panel.game_id, panel.version, panel.seat, row.group, max(row.page - 1, 0), "◀",
                                 disabled=row.page == 0),

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import publish
-from cogs.components import DYNAMIC_ITEMS, send_private
+from cogs.components import DYNAMIC_ITEMS, JoinButton, send_private
 from engines import ENGINES
 from host.locale import t
 from host.presenters import OptionSpec, presenter_for
@@ -66,8 +66,10 @@ def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
 
 
 async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str]) -> None:
-    """Open the game's thread, post the lobby there (or the first board when the AI fills the seats)."""
-    await interaction.response.defer(thinking=True)
+    """Open the game's thread, post the lobby there (or the first board when the AI fills the seats) and
+    announce it in the channel. The command itself is answered privately: a refusal (bad option) must not
+    replace a public "thinking…" message."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent is not None:
@@ -97,7 +99,20 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     game = await bot.service.game(game.id)
     lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
     await bot.service.attach(game.id, board_message_id=lobby.id)
-    await interaction.followup.send(t("created", game=game.id, title=title, place=f"<#{place_id}>"))
+    await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
+                                      place=f"<#{place_id}>"), ephemeral=True)
+    if thread is not None:
+        announce = {"content": t("announce", name=interaction.user.display_name, title=title, game=game.id,
+                                 place=f"<#{place_id}>"),
+                    "allowed_mentions": discord.AllowedMentions.none()}
+        if game.status == "lobby":
+            view = discord.ui.View(timeout=None)
+            view.add_item(JoinButton(game.id))
+            announce["view"] = view
+        try:
+            await channel.send(**announce)
+        except discord.HTTPException:
+            log.info("could not announce game %s in channel %s", game.id, channel.id)
     if outcome is not None:
         outcome.game = await bot.service.game(game.id)
         await publish.publish(bot, outcome)

@@ -54,7 +54,10 @@ class Row:
     kind: str  # "buttons" | "select" | "groups" (a select) | "group_buttons" | "pager"
     choices: list[Choice] = field(default_factory=list)
     placeholder: str = ""
-    group_names: list[str] = field(default_factory=list)
+    #: group rows: (group index, name) of the groups to open
+    groups: list[tuple[int, str]] = field(default_factory=list)
+    #: group_buttons: group index -> its only choice, shown as that choice's own button (one click)
+    direct: dict[int, Choice] = field(default_factory=dict)
     selected: int | None = None  # the picked group (group rows)
     group: int = 0  # pager: the group being paged
     page: int = 0  # pager: the page shown
@@ -64,8 +67,12 @@ class Row:
 def _rows_for(group: str, choices: list[Choice]) -> list[Row]:
     if len(choices) <= MAX_BUTTONS:
         return [Row("buttons", choices)]
-    return [Row("select", choices[i:i + MAX_OPTIONS], placeholder=group or "Choose…")
-            for i in range(0, len(choices), MAX_OPTIONS)]
+    chunks = [choices[i:i + MAX_OPTIONS] for i in range(0, len(choices), MAX_OPTIONS)]
+    if len(chunks) == 1:
+        return [Row("select", chunks[0], placeholder=group or "Choose…")]
+    # several selects of one group: say which part of the list each one holds
+    return [Row("select", chunk, placeholder=f"{group or 'Choose'}: {chunk[0].label} … {chunk[-1].label}")
+            for chunk in chunks]
 
 
 def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page: int = 0) -> list[Row]:
@@ -82,16 +89,22 @@ def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page:
         rows = [row for name, choices in groups for row in _rows_for(name, choices)]
         if len(rows) <= budget:
             return rows
-    names = [name or "…" for name, _ in groups]
-    if len(names) <= MAX_BUTTONS:
-        out = [Row("group_buttons", group_names=names, selected=group)]
+    named = [(i, name or "…") for i, (name, _) in enumerate(groups)]
+    # a group of one choice (e.g. "Pass") is that choice's own button: one click, not two
+    direct = {i: choices[0] for i, (_, choices) in enumerate(groups) if len(choices) == 1}
+    if len(named) <= MAX_BUTTONS:
+        out = [Row("group_buttons", groups=named, direct=direct, selected=group)]
     else:
-        out = [Row("groups", group_names=names[:MAX_OPTIONS], selected=group)]
-    if group is None or not 0 <= group < len(groups):
+        # up to five one-choice groups get a row of their own buttons; any others stay in the select
+        direct = dict(list(direct.items())[:MAX_BUTTONS])
+        out = [Row("groups", groups=[g for g in named if g[0] not in direct][:MAX_OPTIONS], selected=group)]
+        if direct:
+            out.append(Row("buttons", list(direct.values())))
+    if group is None or not 0 <= group < len(groups) or group in direct:
         return out
     name, choices = groups[group]
     rows = _rows_for(name, choices)
-    space = budget - 1
+    space = budget - len(out)
     if len(rows) <= space:
         return out + rows
     per = space - 1  # one row for the pager

@@ -122,7 +122,10 @@ class GameService:
             raise GameError.of("unknown_game", key=key)
         engine = ENGINES[key]
         presenter = presenter_for(key)
-        num_players, engine_options = presenter.engine_options(dict(options or {}))
+        try:
+            num_players, engine_options = presenter.engine_options(dict(options or {}))
+        except ValueError as exc:
+            raise GameError(str(exc)) from exc
         # without a player count, a lobby waits for a full table, and a game against the AI is the smallest
         num = num_players or (engine.min_players if opponent == "ai" else engine.max_players)
         try:  # options are checked now, not when the last player has joined
@@ -428,8 +431,10 @@ class GameService:
                     turn_button = True
         images = await self._render(game, [(None, engine.view(state, None)),
                                            *((seat, view) for seat, view, _ in asked)])
+        # without private pictures (perfect information) a DM shows the public board
         nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt), image, panel)
+                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
+                        image if image is not None else images[0], panel)
                   for (seat, _, panel), image in zip(asked, images[1:])]
         board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",

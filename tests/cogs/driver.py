@@ -33,18 +33,25 @@ def newest_ephemeral(h, since: int) -> dict | None:
     return eph[-1] if eph else None
 
 
+CHOICES = ("gh:a:", "gh:s:")
+GROUPS = ("gh:g:", "gh:gb:")
+
+
 async def pick(h, user_id: int, message: dict, rng: Rng) -> None:
-    """Choose one component of a panel message: a button, an option of a select, or a group first."""
-    comps = [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:", "gh:g:"))]
+    """Choose one component of a panel message: a button, an option of a select, or a group first (then one
+    of its choices)."""
+    comps = [c for c in components(message) if c["custom_id"].startswith(CHOICES + GROUPS)]
     assert comps, f"panel without choices: {message['content']!r}"
-    groups = [c for c in comps if c["custom_id"].startswith("gh:g:")]
-    if groups:
-        select = groups[0]
-        value = rng.choice(select["options"])["value"]
-        await h.click(user_id, message, select["custom_id"], values=[value])
-        message = h.fake.messages[int(message["id"])]
-        comps = [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))]
     choice = rng.choice(comps)
+    if choice["custom_id"].startswith(GROUPS):
+        if choice["custom_id"].startswith("gh:g:"):
+            await h.click(user_id, message, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
+        else:
+            await h.click(user_id, message, choice["custom_id"])
+        message = h.fake.messages[int(message["id"])]
+        comps = [c for c in components(message) if c["custom_id"].startswith(CHOICES)]
+        assert comps, "an opened group offers no choice"
+        choice = rng.choice(comps)
     if choice["custom_id"].startswith("gh:s:"):
         await h.click(user_id, message, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
     else:
@@ -57,7 +64,7 @@ async def take_turn(h, thread_id: int, rng: Rng) -> int:
     users = to_act(board)
     assert users, f"nobody to act on the newest board: {board['content']!r}"
     user = users[0]
-    public = [c for c in components(board) if c["custom_id"].startswith(("gh:a:", "gh:s:", "gh:g:"))]
+    public = [c for c in components(board) if c["custom_id"].startswith(CHOICES + GROUPS)]
     if public:
         await pick(h, user, board, rng)
         return user

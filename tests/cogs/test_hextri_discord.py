@@ -16,6 +16,7 @@ from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, live_state,
 from tests.discord_harness import button, components
 
 ENGINE = ENGINES["hextri"]
+PASS = "Pass this go"
 
 
 def replies_since(h, before: int) -> list[dict]:
@@ -31,8 +32,13 @@ def action_controls(message: dict) -> list[dict]:
     return [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))]
 
 
-async def open_group(h, user: int, message: dict, name: str) -> dict:
-    """Click the group called ``name`` (a button, or an option of the group select); the opened message."""
+async def open_group(h, user: int, message: dict, name: str) -> dict | None:
+    """Click the group called ``name`` (a button, or an option of the group select); the opened message.
+    A group of one choice is that choice's own button: clicking it acts at once (None is returned)."""
+    for c in action_controls(message):
+        if c["type"] == 2 and c["label"] == name:
+            await h.click(user, message, c["custom_id"])
+            return None
     for c in group_controls(message):
         if c["type"] == 2 and c["label"] == name:
             await h.click(user, message, c["custom_id"])
@@ -48,9 +54,13 @@ async def open_group(h, user: int, message: dict, name: str) -> dict:
 
 
 def group_names(message: dict) -> list[str]:
+    """The first step's entries: groups to open, and one-choice groups shown as their action's button."""
     out = []
-    for c in group_controls(message):
-        out += [c["label"]] if c["type"] == 2 else [o["label"] for o in c["options"]]
+    for row in message.get("components") or []:
+        for c in row.get("components", []):
+            if c.get("custom_id", "").startswith(("gh:gb:", "gh:g:")) or (
+                    c.get("custom_id", "").startswith("gh:a:") and c["type"] == 2):
+                out += [c["label"]] if c["type"] == 2 else [o["label"] for o in c["options"]]
     return out
 
 
@@ -72,10 +82,11 @@ async def play_two_step(h, user: int, message: dict, rng: Rng, pass_weight: floa
     """A person's decision on a two-step panel: maybe pass, else a random figure and a random destination."""
     names = group_names(message)
     assert names, f"panel without groups: {message['content']!r}"
-    movers = [n for n in names if n != "Pass"]
-    name = "Pass" if "Pass" in names and (not movers or rng.below(100) < pass_weight * 100) else rng.choice(
-        movers)
+    movers = [n for n in names if n != PASS]
+    name = PASS if PASS in names and (not movers or rng.below(100) < pass_weight * 100) else rng.choice(movers)
     opened = await open_group(h, user, message, name)
+    if opened is None:
+        return
     comps = action_controls(opened)
     assert comps, "an opened group offers its choices"
     choice = rng.choice(comps)
@@ -160,7 +171,7 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
         # perfect information: the choices sit on the public board, no Take your turn / My hand buttons
         labels = [c.get("label") for c in components(board)]
         assert "Take your turn" not in labels and "My hand" not in labels
-        assert group_controls(board) and "Pass" in group_names(board)
+        assert PASS in group_names(board), "passing is one click"
         assert "movement" in board["content"] and "mana to spend" in board["content"]
         await play_two_step(h, ANN, board, rng)
         h.assert_no_errors()
@@ -240,8 +251,7 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     for user in users:
         board = latest_board(h, thread)
         assert to_act(board) == [user]
-        opened = await open_group(h, user, board, "Pass")
-        await act_on(h, user, opened, "Pass this go")
+        assert await open_group(h, user, board, PASS) is None, "passing is one click"
     board = latest_board(h, thread)
     assert set(to_act(board)) == {ANN, BOB}, "both players are asked at once"
     assert "Battle on H-D4" in board["content"] and "must decide whether their leader" in board["content"]
@@ -387,7 +397,7 @@ async def test_huge_destination_lists_are_grouped_and_paged(harness, monkeypatch
     figure_moves = [a for a in legal if a["type"] == "move" and a["from"] == "H-F6" and not a["leader"]]
     assert len(figure_moves) > 100
     names = group_names(board)
-    assert names == ["Enter a figure (4 waiting)", "Figure on H-F6 (4 here)", "Leader 👑 on H-F6", "Pass"]
+    assert names == ["Enter a figure (4 waiting)", "Figure on H-F6 (4 here)", "Leader 👑 on H-F6", PASS]
     opened = await open_group(h, ANN, board, "Figure on H-F6 (4 here)")
     selects = [c for c in action_controls(opened) if c["type"] == 3]
     pager = [c for c in components(opened) if c["custom_id"].startswith("gh:pg:")]

@@ -57,8 +57,9 @@ def test_first_panel_groups_the_leader_and_a_pass_and_says_what_is_decided():
                             "spend, the leader's free step is left.")
     rows = layout(panel)
     assert [r.kind for r in rows] == ["group_buttons"]
+    assert list(rows[0].direct) == [1], "Pass is a group of one: its own button, one click"
     assert [r.kind for r in layout(panel, group=0)] == ["group_buttons", "select"]
-    assert [r.kind for r in layout(panel, group=1)] == ["group_buttons", "buttons"]
+    assert [r.kind for r in layout(panel, group=1)] == ["group_buttons"]
 
 
 def test_groups_per_figure_field_with_costs_and_attacks():
