@@ -19,6 +19,7 @@ LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
 NUMBER = re.compile(r"\d+")
+CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
 
 
 class AveCaesarPresenter(Presenter):
@@ -140,7 +141,7 @@ class AveCaesarPresenter(Presenter):
     def parse(self, view: dict, choices: list[Choice], text: str) -> int:
         """``/game play``: "4 2" or "4 -> 2" (card 4 to the marker numbered 2); one number alone when it
         leaves no doubt (a card with one destination, or a marker only one card reaches)."""
-        numbers = [int(x) for x in NUMBER.findall(text)]
+        numbers = [int(x) for x in NUMBER.findall(CHARIOT.sub(" ", text))]
         if not numbers:
             return super().parse(view, choices, text)
         legal = view.get("legal") or []

@@ -76,7 +76,7 @@ def test_typed_moves():
     for i, action in enumerate(view["legal"]):
         n = next(ch["n"] for ch in view["choices"] if ch["to"] == action["to"])
         for text in (f"{action['card']} {n}", f"{action['card']}->{n}", f"card {action['card']} to {n}",
-                     f"{action['card']} → {n}"):
+                     f"{action['card']} → {n}", f"A1 {action['card']} {n}"):
             assert P.parse(view, choices, text) == i
     cards = sorted({a["card"] for a in view["legal"]})
     missing = next(v for v in range(1, 7) if v not in cards)
