@@ -53,7 +53,20 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
     await publish.publish(interaction.client, outcome)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button],
+class _FromCustomId:
+    """Rebuilds a clicked item from its custom_id: every named group of the template (all numbers) becomes
+    an attribute of the same name (``game``, ``version``, ``index``, ...)."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        self = cls.__new__(cls)
+        discord.ui.DynamicItem.__init__(self, item)
+        for name, value in match.groupdict().items():
+            setattr(self, name, int(value))
+        return self
+
+
+class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
                 template=r"gh:a:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<index>\d+)"):
     """One legal action of one seat at one state version."""
 
@@ -61,21 +74,13 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button],
         super().__init__(discord.ui.Button(
             label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
             emoji=choice.emoji, custom_id=f"gh:a:{game_id}:{version}:{seat}:{choice.index}"))
-        self.game_id, self.version, self.index = game_id, version, choice.index
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        self = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(self, item)
-        self.game_id, self.version, self.index = (int(match["game"]), int(match["version"]),
-                                                  int(match["index"]))
-        return self
+        self.game, self.version, self.index = game_id, version, choice.index
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await play(interaction, self.game_id, self.version, self.index)
+        await play(interaction, self.game, self.version, self.index)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
+class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
                 template=r"gh:s:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<n>\d+)"):
     """A select of legal actions (used when a group has more than five)."""
 
@@ -86,24 +91,17 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select],
                    for c in row.choices]
         super().__init__(discord.ui.Select(custom_id=f"gh:s:{game_id}:{version}:{seat}:{n}",
                                            placeholder=clip(row.placeholder, 150), options=options))
-        self.game_id, self.version = game_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        self = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(self, item)
-        self.game_id, self.version = int(match["game"]), int(match["version"])
-        return self
+        self.game, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values or not values[0].isdigit():
             await _refuse(interaction, t("bad_choice", str(interaction.locale)))
             return
-        await play(interaction, self.game_id, self.version, int(values[0]))
+        await play(interaction, self.game, self.version, int(values[0]))
 
 
-class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
+class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
                   template=r"gh:g:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+)"):
     """First step of a two-step choice when a panel does not fit five rows: pick a group of actions."""
 
@@ -113,22 +111,15 @@ class GroupSelect(discord.ui.DynamicItem[discord.ui.Select],
                    for i, name in groups]
         super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}",
                                            placeholder=t("select_group"), options=options))
-        self.game_id, self.version = game_id, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        self = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(self, item)
-        self.game_id, self.version = int(match["game"]), int(match["version"])
-        return self
+        self.game, self.version = game_id, version
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         group = int(values[0]) if values and values[0].isdigit() else None
-        await show_group(interaction, self.game_id, self.version, group, 0)
+        await show_group(interaction, self.game, self.version, group, 0)
 
 
-class GroupButton(discord.ui.DynamicItem[discord.ui.Button],
+class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
                   template=r"gh:gb:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<group>\d+)"):
     """First step of a two-step choice as a button (e.g. the card to play); shows that group's choices."""
 
@@ -136,20 +127,13 @@ class GroupButton(discord.ui.DynamicItem[discord.ui.Button],
         super().__init__(discord.ui.Button(
             label=clip(name), custom_id=f"gh:gb:{game_id}:{version}:{seat}:{group}",
             style=discord.ButtonStyle.primary if selected else discord.ButtonStyle.secondary))
-        self.game_id, self.version, self.group = game_id, version, group
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        self = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(self, item)
-        self.game_id, self.version, self.group = int(match["game"]), int(match["version"]), int(match["group"])
-        return self
+        self.game, self.version, self.group = game_id, version, group
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_group(interaction, self.game_id, self.version, self.group, 0)
+        await show_group(interaction, self.game, self.version, self.group, 0)
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button],
+class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
                  template=r"gh:pg:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<group>\d+):(?P<page>\d+)"):
     """Turns the page of a group with more choices than fit in one message."""
 
@@ -157,18 +141,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button],
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
                                            custom_id=f"gh:pg:{game_id}:{version}:{seat}:{group}:{page}"))
-        self.game_id, self.version, self.group, self.page = game_id, version, group, page
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        self = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(self, item)
-        self.game_id, self.version = int(match["game"]), int(match["version"])
-        self.group, self.page = int(match["group"]), int(match["page"])
-        return self
+        self.game, self.version, self.group, self.page = game_id, version, group, page
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_group(interaction, self.game_id, self.version, self.group, self.page)
+        await show_group(interaction, self.game, self.version, self.group, self.page)
 
 
 async def show_group(interaction: discord.Interaction, game_id: int, version: int, group: int | None,
