@@ -195,32 +195,48 @@ class KivalasztottakPresenter(Presenter):
     def _plan(self, view: dict) -> dict[int, str]:
         """Group names of the priority actions of ``view`` (by action index): one group per hand card (its
         summons and reward attachments), per card with abilities, per face-down obstacle, then maneuvers,
-        equipment and passing. Coarser when that would make more than 25 groups."""
+        equipment and passing.
+
+        Discord fits at most five one-choice groups as direct buttons next to the group select, and 25 groups
+        in it: beyond that, one-choice groups of a kind are merged ("Cards from your hand", ...), and with more
+        than 25 groups abilities and obstacles are grouped by kind."""
         if self._plan_for is not None and self._plan_for[0] is view:
             return self._plan_for[1]
         legal = view.get("legal") or []
         index = self._index(view)
+        kinds: dict[int, str] = {}
         fine: dict[int, str] = {}
-        coarse: dict[int, str] = {}
         for i, a in enumerate(legal):
             t = a["type"]
             if t == "pass":
-                fine[i] = coarse[i] = self.text("group_pass")
+                kinds[i], fine[i] = "pass", self.text("group_pass")
             elif t in ("summon", "attach_reward"):
                 card = index.get(a["card"], {"name": "?", "type": "action", "label": "?"})
-                fine[i] = coarse[i] = self.text("group_card", card=card.get("label") or card["name"],
-                                                cost=self._card_cost(card))
+                kinds[i] = "card"
+                fine[i] = self.text("group_card", card=card.get("label") or card["name"], cost=self._card_cost(card))
             elif t == "activate":
-                fine[i] = self.text("group_ability", card=self._label(view, a["card"]))
-                coarse[i] = self.text("group_abilities")
+                kinds[i], fine[i] = "ability", self.text("group_ability", card=self._label(view, a["card"]))
             elif t == "activate_obstacle":
-                fine[i] = self.text("group_obstacle", card=self._label(view, a["card"]))
-                coarse[i] = self.text("group_obstacles")
+                kinds[i], fine[i] = "obstacle", self.text("group_obstacle", card=self._label(view, a["card"]))
             elif t == "maneuver":
-                fine[i] = coarse[i] = self.text("group_maneuver")
+                kinds[i], fine[i] = "maneuver", self.text("group_maneuver")
             else:
-                fine[i] = coarse[i] = self.text("group_equipment")
-        plan = fine if len(set(fine.values())) <= MAX_OPTIONS else coarse
+                kinds[i], fine[i] = "equipment", self.text("group_equipment")
+        plan = dict(fine)
+        if len(set(plan.values())) > MAX_OPTIONS:
+            for i, kind in kinds.items():
+                if kind in ("ability", "obstacle"):
+                    plan[i] = self.text(f"group_{kind}_all")
+        for kind in ("card", "ability", "obstacle", "equipment", "maneuver", None):
+            sizes: dict[str, int] = {}
+            for g in plan.values():
+                sizes[g] = sizes.get(g, 0) + 1
+            singles = {g for g, n in sizes.items() if n == 1}
+            if len(singles) <= MAX_BUTTONS:
+                break
+            for i in plan:
+                if plan[i] in singles and kinds[i] != "pass" and (kind is None or kinds[i] == kind):
+                    plan[i] = self.text(f"group_{kind or 'more'}_all")
         self._plan_for = (view, plan)
         return plan
 
@@ -250,7 +266,8 @@ class KivalasztottakPresenter(Presenter):
                                  target=self._label(view, a.get("target"))), "primary"
             if a.get("target"):
                 return self.text("label_summon_target", card=name, target=self._label(view, a["target"])), "primary"
-            key = "label_summon_item" if card.get("action_type") in ("item", "magic_item") else "label_summon"
+            key = "label_summon_item" if card.get("action_type") in ("item", "magic_item") else \
+                "label_play" if card["type"] in ("event", "action") else "label_summon"
             return self.text(key, card=name, cost=self._card_cost(card)), "primary"
         if t == "attach_reward":
             return self.text("label_attach_reward", card=self._label(view, a["card"]),

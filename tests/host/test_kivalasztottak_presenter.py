@@ -9,7 +9,19 @@ from engines.kivalasztottak.cards import card_defs
 from engines.rng import Rng
 from host.panels import MAX_LABEL, MAX_OPTIONS, Panel, layout
 from host.presenters import PRESENTERS
-from tests.engines.kivalasztottak.helpers import act, add, blank, settle
+from tests.engines.kivalasztottak.helpers import (
+    act,
+    add,
+    blank,
+    force_dice,
+    lowest,
+    pass_,
+    settle,
+    team,
+    to_decision,
+    until_step,
+    who,
+)
 
 E = ENGINES["kivalasztottak"]
 P = PRESENTERS["kivalasztottak"]
@@ -76,10 +88,11 @@ def test_every_decision_of_ai_games_fits_discord_and_hides_what_it_must():
             for g in [None, *range(len(panel.groups()))]:
                 rows = layout(panel, reserved_rows=1, group=g)
                 assert len(rows) <= 4
-                reachable |= {c.index for r in rows for c in r.choices}
+                reachable |= {c.index for r in rows for c in [*r.choices, *r.direct.values()]}
                 pages = max((r.pages for r in rows if r.kind == "pager"), default=1)
                 for page in range(1, pages):
                     reachable |= {c.index for r in layout(panel, 1, g, page) for c in r.choices}
+                assert all(len(r.choices) <= 5 or r.kind == "select" for r in rows)
             assert reachable == set(range(len(panel.choices)))
             E.apply(st, seat, ai.choose(E, st, seat, rng))
     assert {"priority", "tower_order", "mulligan", "team", "ranks", "close_discard"} <= seen_kinds
@@ -142,6 +155,21 @@ def test_summon_choices_cascade_card_then_summoner_and_target():
     assert not P.two_step
 
 
+def test_many_one_choice_cards_are_merged_so_that_every_choice_stays_reachable():
+    st = blank(mp=(30, 10))
+    add(st, 0, "vadasz", "row")
+    for key in ("fejvadasz", "csapdaallito", "torpepajzsos", "kraniorvlovesz", "dorgan", "jozsakmany"):
+        add(st, 0, key, "hand")
+    panel = panel_of(st, 0)
+    groups = dict(panel.groups())
+    assert [c.label for c in groups["Cards from your hand"]] == [
+        "Summon Bounty Hunter (3 MP)", "Summon Trapper (2 MP)", "Summon Dwarf Shieldbearer (3 MP)",
+        "Summon Kráni Sniper (3 MP)", "Summon Dorgan Bloodhand (5 MP)", "Play Good Bounty (free)"]
+    rows = layout(panel)
+    assert rows[0].kind == "group_buttons" and rows[0].direct  # Pass and the siege: one click each
+    assert {c.label for c in rows[0].direct.values()} == {"Pass", "Siege the enemy's tower level 1 (2 MP)"}
+
+
 def test_team_ranks_beast_and_trigger_decisions_have_words():
     st = blank(mp=(20, 20))
     a = [add(st, 0, k, "row") for k in ("dorgan", "vadasz")]
@@ -170,6 +198,67 @@ def test_team_ranks_beast_and_trigger_decisions_have_words():
     labels = [c.label for c in panel_of(st, 0).choices]
     assert labels == ["Front: Dorgan Bloodhand · back: Hunter", "Front: Hunter · back: Dorgan Bloodhand",
                       "Everyone in front: Dorgan Bloodhand, Hunter"]
+
+
+def test_quest_reward_solving_and_building_decisions_have_words():
+    st = blank(mp=(12, 10))
+    quest = add(st, 0, "szerzodes", "quests")
+    reward = add(st, 0, "borpancel", "hand")
+    labels = {c.label for c in panel_of(st, 0).choices}
+    assert "Leather Armour as the reward of The Bounty Contract" in labels
+    act(st, 0, {"type": "attach_reward", "card": reward, "quest": quest})
+    hunter = add(st, 0, "fejvadasz", "row")
+    labels = {c.label for c in panel_of(st, 0).choices}
+    assert "Solve your quest The Bounty Contract (DP 3)" in labels
+    act(st, 0, {"type": "maneuver", "kind": "quest", "target": quest})
+    team(st, 0, [hunter])
+    to_decision(st)
+    assert P.prompt(E.view(st, 0)) == ("solve The Bounty Contract: choose a condition your team fulfils "
+                                       "(you pay 2 MP), or do not solve it.")
+    assert [c.label for c in panel_of(st, 0).choices] == [
+        "Condition 1: bounty hunter + Ambushing II (pay 2 MP)", "Do not solve it"]
+    lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "solve", "condition": 0})]
+    assert ("🏆 **Ann** solves **The Bounty Contract** (bounty hunter + Ambushing II), paying 2 MP: **+3 DP**."
+            in lines)
+    assert "**Ann** takes the reward Leather Armour into their Store." in lines
+    # a fourth building: its new controller destroys one
+    st = blank(mp=(10, 10))
+    pen = add(st, 1, "szeliditokaram", "buildings")
+    for key in ("vadaszkunyho", "vadaszkunyho", "orhaz"):
+        add(st, 0, key, "buildings")
+    dorgan = add(st, 0, "dorgan", "row")
+    assert "Capture Taming Pen (2 MP)" in {c.label for c in panel_of(st, 0).choices}
+    act(st, 0, {"type": "maneuver", "kind": "capture", "target": pen})
+    team(st, 0, [dorgan])
+    lines = [P.narrate(e, NAMES) for e in to_decision(st)]
+    assert "🏴 **Ann** captures **Taming Pen** (DP 2)!" in lines
+    assert [c.label for c in panel_of(st, 0).choices] == [
+        "Destroy Hunting Lodge #1", "Destroy Hunting Lodge #2", "Destroy Guardhouse on the Pass",
+        "Destroy Taming Pen"]
+
+
+def test_beast_victims_are_chosen_by_buttons_and_narrated_with_their_rolls():
+    st = blank(mp=(10, 10))
+    tower = lowest(st, 1, "karamszint")
+    wolves = add(st, 1, "farkasfalka", "attached", on=tower, up=False)
+    a1, a2 = add(st, 0, "dorgan", "row"), add(st, 0, "fejvadasz", "row")
+    act(st, 0, {"type": "maneuver", "kind": "siege"})
+    team(st, 0, [a1, a2])
+    until_step(st, "obstacles")
+    while who(st) != 1:
+        pass_(st)
+    assert "Reveal Wolf Pack (2 MP)" in {c.label for c in panel_of(st, 1).choices}
+    assert P.prompt(E.view(st, 1)).startswith("obstacles of the siege of")
+    act(st, 1, {"type": "activate_obstacle", "card": wolves})
+    force_dice(st, [(3, 3)])
+    lines = [P.narrate(e, NAMES) for e in pass_(st) + pass_(st)]
+    assert "🐾 **Bob**'s **Wolf Pack** attacks 3× (ATTACK 6, DAMAGE 1)." in lines
+    panel = panel_of(st, 0)
+    assert [c.label for c in panel.choices] == ["Dorgan Bloodhand faces the attack", "Bounty Hunter faces the attack"]
+    assert not any(c.secret for c in panel.choices)
+    lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "beast_target", "card": a2})]
+    assert "🎲 Wolf Pack attacks Bounty Hunter: 3+3 = 6 against ATTACK 6 — **hit**." in lines
+    assert "Bounty Hunter takes 1 damage (level 2)." in lines
 
 
 def test_trigger_order_names_each_timed_effect():
