@@ -51,7 +51,9 @@ class AveCaesarPresenter(Presenter):
         opts = {k: v for k, v in raw.items() if k in OPTION_NAMES and v is not None}
         players = raw.get("players")
         if players is not None:
-            return max(2, min(6, int(players))), opts
+            if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
+                raise ValueError(self.text("error_players", players=players))
+            return players, opts
         for count in range(6, 1, -1):
             try:
                 normalize_options(count, opts)

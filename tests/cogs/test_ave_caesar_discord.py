@@ -162,6 +162,9 @@ async def test_impossible_option_combinations_are_refused_with_a_clear_message(h
     before = len(h.fake.messages)
     await h.slash(ANN, "game new ave-caesar", name="Ann", players=6, neutral_chariots=True)
     assert any("Neutral chariots need a free start space" in m["content"] for m in since(h, before))
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game new ave-caesar", name="Ann", players=7)  # Discord's own range check aside
+    assert any("for 2 to 6 players, not 7" in m["content"] for m in since(h, before))
     assert not [c for c in h.fake.channels.values() if c["type"] == 11], "a refused game opens no thread"
     assert await h.bot.service.store.list_games() == []
     h.assert_no_errors()

@@ -33,6 +33,8 @@ def test_engine_options_fill_the_table_the_options_allow():
     assert P.engine_options({"chariots_per_player": 3}) == (2, {"chariots_per_player": 3})
     assert P.engine_options({"neutral_chariots": True})[0] == 5
     assert P.engine_options({"turn_order": "previous_results"}) == (None, {"turn_order": "previous_results"})
+    with pytest.raises(ValueError, match="2 to 6 players, not 1"):
+        P.engine_options({"players": 1})
     names = {o.name for o in P.options}
     assert names == {"players", "chariots_per_player", "races", "neutral_chariots", "turn_order", "track"}
     assert all(1 <= len(o.description) <= 100 for o in P.options)
