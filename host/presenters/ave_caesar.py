@@ -190,8 +190,20 @@ class AveCaesarPresenter(Presenter):
         elif me.get("leader"):
             notes.append(self.text("prompt_leader"))
         if not me["paid"] and me["crossings"] == 2:
-            notes.append(self.text("prompt_alley_due"))
+            notes.append(self.text("prompt_doomed" if self._past_alley(view, me) else "prompt_alley_due"))
         return " ".join([text, *notes])
+
+    @staticmethod
+    def _past_alley(view: dict, me: dict) -> bool:
+        """Has this chariot already driven past Caesar's alley on this lap (public: its place on the track)?"""
+        space = me.get("space")
+        try:
+            track = get_track(view["track"], view["direction"])
+        except (KeyError, ValueError):
+            return False
+        if space is None or space in track.alley_set or space not in track.to_line:
+            return False
+        return track.to_line[space] < min(track.to_line[g] for g in track.gate)
 
     # -- narration -------------------------------------------------------------------------------------
 

@@ -176,3 +176,10 @@ def test_events_name_their_chariots_and_pictures_show_the_moves_since_the_next_p
         shown = [item["chariot"] for item in last if item["kind"] == "move"]
         assert shown[len(shown) - len(moves):] == moves
     assert len(state["race"]["last"]) <= 12, "old moves are forgotten"
+
+
+def test_prompt_warns_a_chariot_that_passed_the_alley_unpaid():
+    state = race(2, c0=dict(where=space("A", "west", 2, 0), hand=[1, 2, 3], crossings=2),
+                 c1=dict(where=space("A", "east", 3, 2), crossings=2, paid=True))
+    prompt = P.prompt(E.view(state, 0))
+    assert "drove past Caesar's alley without paying" in prompt and "stop in Caesar's alley" not in prompt
