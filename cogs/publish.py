@@ -25,10 +25,22 @@ CANNOT_DM = 50007
 
 
 def clip_content(text: str) -> str:
-    """Discord's 2000-character limit; keep the end (the newest lines and whose turn it is)."""
+    """Discord's 2000-character limit: keep the first line and the newest lines (and whose turn it is),
+    saying how many lines in between were left out."""
     if len(text) <= MAX_CONTENT:
         return text
-    return "…\n" + text[-(MAX_CONTENT - 2):]
+    lines = text.split("\n")
+    head, tail = lines[:1], []
+    budget = MAX_CONTENT - len(head[0]) - 40
+    for line in reversed(lines[1:]):
+        if len(line) + 1 > budget:
+            break
+        tail.insert(0, line)
+        budget -= len(line) + 1
+    skipped = len(lines) - 1 - len(tail)
+    if budget < 0 or not tail:
+        return "…\n" + text[-(MAX_CONTENT - 2):]
+    return "\n".join([*head, f"… ({skipped} more lines)", *tail])
 
 
 def mentions(user_ids: list[int]) -> discord.AllowedMentions:
@@ -77,8 +89,11 @@ async def publish(bot, outcome: Outcome) -> None:
         view = board_view(outcome)
         if view.children:
             kwargs["view"] = view
-        if board.image is not None:
-            kwargs["file"] = discord.File(BytesIO(board.image), filename=board.filename)
+        files = [discord.File(BytesIO(board.image), filename=board.filename)] if board.image is not None else []
+        files += [discord.File(BytesIO(png), filename=f"{board.filename[:-4]}-{i + 1}.png")
+                  for i, png in enumerate(board.extras[:9])]  # Discord takes 10 files per message
+        if files:
+            kwargs["files"] = files
         message = await place.send(**kwargs)
         await bot.service.attach(game.id, board_message_id=message.id)
         for nudge in outcome.nudges:

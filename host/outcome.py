@@ -20,6 +20,8 @@ class Board:
     turn_button: bool = False
     hand_button: bool = False
     filename: str = "board.png"
+    #: further pictures for what just happened (e.g. standings after a race)
+    extras: list[bytes] = field(default_factory=list)
 
 
 @dataclass

@@ -8,6 +8,7 @@ Every method returns data (``Outcome``/``PrivateView``) that the cogs turn into 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import secrets as _secrets
 from collections.abc import Callable
@@ -123,7 +124,10 @@ class GameService:
         engine = ENGINES[key]
         presenter = presenter_for(key)
         try:
-            num_players, engine_options = presenter.engine_options(dict(options or {}))
+            if "opponent" in inspect.signature(presenter.engine_options).parameters:
+                num_players, engine_options = presenter.engine_options(dict(options or {}), opponent=opponent)
+            else:
+                num_players, engine_options = presenter.engine_options(dict(options or {}))
         except ValueError as exc:
             raise GameError(str(exc)) from exc
         # without a player count, a lobby waits for a full table, and a game against the AI is the smallest
@@ -139,9 +143,11 @@ class GameService:
         if invite is not None and invite[0] != user_id:
             await self.store.set_seat(game_id, 1, user_id=invite[0], name=invite[1])
         if opponent == "ai":
-            for seat in range(1 if invite is None else 2, num):
-                await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
-                                          name=t("ai_name"))
+            ai_seats = range(1 if invite is None else 2, num)
+            for seat in ai_seats:
+                # one AI is "AI"; several are told apart by their seat number
+                name = t("ai_name") if len(ai_seats) == 1 else f"{t('ai_name')} {seat + 1}"
+                await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL, name=name)
         game = await self.game(game_id)
         if len(game.seats) >= num:
             outcome = await self.start(game_id, user_id)
@@ -236,7 +242,9 @@ class GameService:
             self._live[game_id] = _Live(game.version, state)
             presenter = presenter_for(game.engine)
             players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
-            return await self._advance(game, [t("started", game=game_id, title=engine.title, players=players)])
+            lines = [t("started", game=game_id, title=engine.title, players=players),
+                     *presenter.opening_lines(engine.view(state, None), self.names(game))]
+            return await self._advance(game, lines)
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         async with self.lock(game_id):
@@ -275,8 +283,9 @@ class GameService:
             action = legal[index]
             presenter = presenter_for(game.engine)
             label = presenter.describe(engine.view(state, seat), action, index).label
-            lines = await self._commit(game, state, seat, user_id, action)
-            outcome = await self._advance(game, lines)
+            events: list[dict] = []
+            lines = await self._commit(game, state, seat, user_id, action, events)
+            outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
 
@@ -302,8 +311,10 @@ class GameService:
                 raise GameError(str(exc)) from exc
         return await self.act(game_id, user_id, game.version, index)
 
-    async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict) -> list[str]:
-        """Apply and persist one action (one transaction); returns its narration."""
+    async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
+                      events_out: list[dict] | None = None) -> list[str]:
+        """Apply and persist one action (one transaction); returns its narration (and adds its events to
+        ``events_out``)."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
@@ -327,13 +338,16 @@ class GameService:
             game.status, game.result = "finished", result
         for observer in self.observers:
             observer(game, state, events)
+        if events_out is not None:
+            events_out.extend(events)
         presenter = presenter_for(game.engine)
         names = self.names(game)
         return [line for e in events if (line := presenter.narrate(e, names))]
 
-    async def _advance(self, game: GameRow, lines: list[str]) -> Outcome:
+    async def _advance(self, game: GameRow, lines: list[str], events: list[dict] | None = None) -> Outcome:
         """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
         engine = ENGINES[game.engine]
+        events = [] if events is None else events
         if game.status == "running":
             state = await self._state(game)
             presenter = presenter_for(game.engine)
@@ -344,14 +358,14 @@ class GameService:
                 if ai_seat is not None:
                     rng = Rng(game.seed * 1_000_003 + game.version * 7 + ai_seat)
                     action = await asyncio.to_thread(ai.choose, engine, state, ai_seat, rng)
-                    lines += await self._commit(game, state, ai_seat, None, action)
+                    lines += await self._commit(game, state, ai_seat, None, action, events)
                     continue
                 passing = await self._auto_pass(game, state, acting, presenter, settings)
                 if passing is None:
                     break
                 seat, action = passing
-                lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action)
-        return await self._outcome(game, lines)
+                lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action, events)
+        return await self._outcome(game, lines, events)
 
     async def _auto_pass(self, game: GameRow, state, acting: list[int], presenter, cache: dict[int, dict]):
         """(seat, pass action) for a person whose own settings say to pass now, else None."""
@@ -400,7 +414,16 @@ class GameService:
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
 
-    async def _outcome(self, game: GameRow, lines: list[str]) -> Outcome:
+    async def _render_extras(self, game: GameRow, view: dict, events: list[dict]) -> list[bytes]:
+        """Pictures a game adds to a board for what just happened (e.g. the standings after a race):
+        the renderer's optional ``render_extras(view, events) -> list[bytes]``."""
+        renderer = RENDERERS.get(game.engine)
+        extra = getattr(renderer, "render_extras", None)
+        if extra is None or not self._render_enabled or not events:
+            return []
+        return await asyncio.to_thread(extra, view, events)
+
+    async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None) -> Outcome:
         engine = ENGINES[game.engine]
         presenter = presenter_for(game.engine)
         state = await self._state(game)
@@ -436,7 +459,9 @@ class GameService:
                         t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
                         image if image is not None else images[0], panel)
                   for (seat, _, panel), image in zip(asked, images[1:])]
+        extras = await self._render_extras(game, engine.view(state, None), events or [])
         board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
+                      extras=extras,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)

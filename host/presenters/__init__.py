@@ -41,7 +41,8 @@ class Presenter:
     two_step = False
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
-        """Slash-command option values -> (number of players or None for "as many as join", engine options)."""
+        """Slash-command option values -> (number of players or None for "as many as join", engine options).
+        A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
     def text(self, key: str, **fields) -> str:
@@ -80,6 +81,10 @@ class Presenter:
     def prompt(self, view: dict) -> str:
         """What the seat in ``view`` is asked to decide."""
         return "choose your action."
+
+    def opening_lines(self, view: dict, names: list[str]) -> list[str]:
+        """Lines for the first board of a game (what set-up decided: a start grid, who begins...)."""
+        return []
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
         """One line of narration for an event, or None to stay silent about it."""

@@ -61,9 +61,7 @@ class TrojaPresenter(Presenter):
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
         players = raw.get("players")
         if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
-            from host.service import GameError  # late: host.service imports the presenters
-
-            raise GameError(self.text("bad_players", value=players))
+            raise ValueError(self.text("bad_players", value=players))  # the host tells the player
         options = {"max_rounds": raw["max_rounds"]} if raw.get("max_rounds") is not None else {}
         return players, options
 

@@ -204,8 +204,10 @@ async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(har
     assert "begins!" in h.messages_in(thread)[1]["content"] or "begins!" in board["content"]
     # the AI chariots that start before Ann have moved already, narrated with their labels
     moved_before = [e for a in await h.bot.service.store.actions(1) for e in a["events"] if e["type"] == "moved"]
+    game, _ = await live(h)
     for event in moved_before:
-        assert f"{event['label']} (**AI**) plays a {event['card']}." in lines_of(h, thread)
+        ai_name = game.seat_row(event["seat"]).name
+        assert f"{event['label']} (**{ai_name}**) plays a {event['card']}." in lines_of(h, thread)
     assert "race 1/2: move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
     h.assert_no_errors()
 

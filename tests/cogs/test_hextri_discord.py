@@ -213,7 +213,7 @@ async def test_three_players_two_of_them_ai_on_a_small_board(harness):
     board = latest_board(h, thread)
     assert game_over(board)
     text = "\n".join(m["content"] for m in boards(h, thread))
-    assert "**AI** (B)" in text and "**AI** (C)" in text, "both AI seats moved and were narrated"
+    assert "**AI 2** (B)" in text and "**AI 3** (C)" in text, "both AI seats moved and were narrated"
     assert len([line for line in board["content"].splitlines() if line[:2] in ("1.", "2.", "3.")]) == 3
     h.assert_no_errors()
 

@@ -176,3 +176,42 @@ async def test_auto_pass_off_asks_the_player(store, window_game):
     await service.settings(BOB, auto_pass=False)
     outcome = await service.act(game.id, ANN, game.version, 0)
     assert outcome.game.version == 1 and outcome.board.mentions == [BOB]
+
+
+async def test_opening_lines_extra_pictures_and_ai_names(store, window_game, monkeypatch):
+    import types
+
+    from render import RENDERERS
+
+    def extras(view, events):
+        return [b"\x89PNG-extra"] if any(e["type"] == "play" for e in events) else []
+
+    monkeypatch.setitem(RENDERERS, "test-window", types.SimpleNamespace(
+        render_public=lambda view: b"\x89PNG-board", render_private=lambda view: None, render_extras=extras))
+    monkeypatch.setattr(WindowPresenter, "opening_lines", lambda self, view, names: [f"{names[0]} opens."],
+                        raising=False)
+    service = GameService(store, seed_source=lambda: 1)
+    game, outcome = await service.create("test-window", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1, opponent="ai")
+    assert "Ann opens." in outcome.board.text and outcome.board.extras == []
+    assert [s.name for s in game.seats] == ["Ann", "AI"]
+    outcome = await service.act(game.id, ANN, outcome.game.version, 0)  # Ann plays: an extra picture
+    assert outcome.board.image == b"\x89PNG-board" and outcome.board.extras == [b"\x89PNG-extra"]
+
+
+async def test_several_ai_seats_are_told_apart(store):
+    service = GameService(store, seed_source=lambda: 1, render=False)
+    game, _ = await service.create("ave-caesar", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                   options={"players": 3}, opponent="ai")
+    assert [s.name for s in game.seats] == ["Ann", "AI 2", "AI 3"]
+
+
+def test_long_narration_keeps_the_first_and_newest_lines():
+    from cogs.publish import clip_content
+
+    text = "\n".join(["Game #1 begins!", *[f"move {i}: " + "x" * 40 for i in range(200)], "@Ann, your turn."])
+    clipped = clip_content(text)
+    assert len(clipped) <= 2000
+    lines = clipped.split("\n")
+    assert lines[0] == "Game #1 begins!" and lines[-1] == "@Ann, your turn."
+    assert lines[1].startswith("… (") and "more lines" in lines[1]
