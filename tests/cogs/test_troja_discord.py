@@ -184,7 +184,9 @@ async def test_four_seats_with_three_ai_heroes(harness):
     await h.slash(ANN, "game new troja", name="Ann", opponent="ai", players=4, max_rounds=5)
     thread = thread_of(h)
     first = latest_board(h, thread)
-    assert "Ann (Seat A), AI (Seat B), AI (Seat C), AI (Seat D)" in first["content"]
+    game, _ = await live_state(h)
+    names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+    assert ", ".join(f"{n} (Seat {c})" for n, c in zip(names, "ABCD")) in first["content"]
     rng = Rng(3)
     for _ in range(1500):
         board = latest_board(h, thread)
@@ -194,9 +196,9 @@ async def test_four_seats_with_three_ai_heroes(harness):
         await take_turn(h, thread, rng)
     game, _ = await live_state(h)
     assert game.status == "finished" and len(game.seats) == 4
-    # the three AI seats are told apart by their letters
+    # the three AI seats are named with their letters, as on the picture
     text = "\n".join(m["content"] for m in public_messages(h, thread))
-    assert "**AI** (B)" in text and "**AI** (C)" in text and "**AI** (D)" in text
+    assert all(f"**{n}** ({c})" in text for n, c in zip(names[1:], "BCD"))
     h.assert_no_errors()
 
 

@@ -221,11 +221,9 @@ def test_typed_moves_accept_the_words_of_a_label_in_any_order():
 
 
 def test_options_are_checked_with_clear_messages():
-    from host.service import GameError
-
     assert P.engine_options({"players": None, "max_rounds": None}) == (None, {})
     assert P.engine_options({"players": 3, "max_rounds": 12}) == (3, {"max_rounds": 12})
-    with pytest.raises(GameError, match="2 to 4 heroes"):
+    with pytest.raises(ValueError, match="2 to 4 heroes"):
         P.engine_options({"players": 5, "max_rounds": None})
     specs = {o.name: o for o in P.options}
     assert all(1 <= len(o.description) <= 100 for o in specs.values())
