@@ -286,6 +286,19 @@ class TrojaPresenter(Presenter):
 
     # -- narration -------------------------------------------------------------------------------------
 
+    def opening_lines(self, view: dict, names: list[str]) -> list[str]:
+        """Who plays which hero (the picture shows heroes by seat letter), who begins and why."""
+        heroes = [self.text("opening_hero", who=self.text("who", name=names[p["seat"]], letter=letter(p["seat"])),
+                            hero=card_name(p["hero"]), patron=card_name(p["patron"]))
+                  for p in view.get("players", []) if p["seat"] < len(names)]
+        lines = [self.text("opening_heroes", heroes=", ".join(heroes))] if heroes else []
+        for event in view.get("last") or []:
+            if event["type"] in ("fate", "first_player", "round"):
+                line = self.narrate(event, names)
+                if line:
+                    lines.append(line)
+        return lines
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
 

@@ -8,6 +8,7 @@ import pytest
 
 from engines import ENGINES
 from engines.rng import Rng
+from engines.troja import name as troja_name
 from tests.cogs.driver import boards, game_over, latest_board, take_turn, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import button, components
@@ -184,9 +185,13 @@ async def test_four_seats_with_three_ai_heroes(harness):
     await h.slash(ANN, "game new troja", name="Ann", opponent="ai", players=4, max_rounds=5)
     thread = thread_of(h)
     first = latest_board(h, thread)
-    game, _ = await live_state(h)
+    game, state = await live_state(h)
     names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
     assert ", ".join(f"{n} (Seat {c})" for n, c in zip(names, "ABCD")) in first["content"]
+    # the first board says who plays which hero (the picture shows heroes by letter) and who begins
+    hero = ENGINE.view(state, None)["players"][3]["hero"]
+    assert f"**{names[3]}** (D) — {troja_name(hero)} (patron" in first["content"]
+    assert "has the highest POWER and begins" in first["content"]
     rng = Rng(3)
     for _ in range(1500):
         board = latest_board(h, thread)

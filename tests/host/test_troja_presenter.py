@@ -228,3 +228,16 @@ def test_options_are_checked_with_clear_messages():
     specs = {o.name: o for o in P.options}
     assert all(1 <= len(o.description) <= 100 for o in specs.values())
     assert (specs["players"].min_value, specs["players"].max_value) == (2, 4)
+
+
+def test_opening_lines_say_who_plays_which_hero_and_who_begins():
+    state = E.new_game(3, 3, {})  # Agamemnon and Menelaus tie on POWER 3: fate cards decide
+    lines = P.opening_lines(E.view(state, None), ["Ann", "AI 2", "AI 3"])
+    heroes = [name(p["hero"]) for p in state["players"]]
+    assert lines[0] == (f"🛡️ The heroes: **Ann** (A) — {heroes[0]} (patron {name(HEROES[state['players'][0]['hero']]['patron'])}), "
+                        f"**AI 2** (B) — {heroes[1]} (patron {name(HEROES[state['players'][1]['hero']]['patron'])}), "
+                        f"**AI 3** (C) — {heroes[2]} (patron {name(HEROES[state['players'][2]['hero']]['patron'])}).")
+    first = "ABC"[state["first"]]
+    assert any(line.startswith("🎲 Equal POWER:") for line in lines)
+    assert f"({first}) has the highest POWER and begins." in lines[-2]
+    assert lines[-1].startswith("📜 **Round 1**")
