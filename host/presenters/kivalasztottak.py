@@ -134,6 +134,8 @@ class KivalasztottakPresenter(Presenter):
             if name is None and view is not None:
                 item = next((it for it in view.get("thread") or [] if it["uid"] == ref), None)
                 name = item["name"] if item else None
+            if name == "face-down obstacle":  # how the engine calls a hidden thread item
+                name = self.text("face_down_obstacle")
             return self.text("thread_item", name=name or self.text("an_effect"))
         return name or ref
 
