@@ -32,12 +32,13 @@ async def _refuse(interaction: discord.Interaction, message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
-async def play(interaction: discord.Interaction, game_id: int, version: int, index: int) -> None:
+async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
+               digest: str | None = None) -> None:
     """A chosen action: defer within the 3 s limit, apply through the service, confirm, publish."""
     await interaction.response.defer()
     service = interaction.client.service
     try:
-        outcome = await service.act(game_id, interaction.user.id, version, index)
+        outcome = await service.act(game_id, interaction.user.id, version, index, digest)
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
@@ -62,43 +63,47 @@ class _FromCustomId:
         self = cls.__new__(cls)
         discord.ui.DynamicItem.__init__(self, item)
         for name, value in match.groupdict().items():
-            setattr(self, name, int(value))
+            setattr(self, name, int(value) if value and value.isdigit() else value)
         return self
 
 
 class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                template=r"gh:a:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<index>\d+)"):
-    """One legal action of one seat at one state version."""
+                template=r"gh:a:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<index>\d+)(?::(?P<digest>[0-9a-f]+))?"):
+    """One legal action of one seat at one state version (and the digest of the choices it was one of)."""
 
-    def __init__(self, game_id: int, version: int, seat: int, choice: Choice) -> None:
+    def __init__(self, panel: Panel, choice: Choice) -> None:
+        tail = f":{panel.digest}" if panel.digest else ""
         super().__init__(discord.ui.Button(
             label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
-            emoji=choice.emoji, custom_id=f"gh:a:{game_id}:{version}:{seat}:{choice.index}"))
-        self.game, self.version, self.index = game_id, version, choice.index
+            emoji=choice.emoji,
+            custom_id=f"gh:a:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}{tail}"))
+        self.game, self.version, self.index, self.digest = panel.game_id, panel.version, choice.index, panel.digest
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await play(interaction, self.game, self.version, self.index)
+        await play(interaction, self.game, self.version, self.index, self.digest or None)
 
 
 class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
-                template=r"gh:s:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<n>\d+)"):
+                template=r"gh:s:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+):(?P<n>\d+)(?::(?P<digest>[0-9a-f]+))?"):
     """A select of legal actions (used when a group has more than five)."""
 
-    def __init__(self, game_id: int, version: int, seat: int, row: Row, n: int) -> None:
+    def __init__(self, panel: Panel, row: Row, n: int) -> None:
+        game_id, version, seat = panel.game_id, panel.version, panel.seat
+        tail = f":{panel.digest}" if panel.digest else ""
         options = [discord.SelectOption(label=clip(c.label, MAX_OPTION_LABEL), value=str(c.index),
                                         description=clip(c.description, MAX_OPTION_LABEL) if c.description
                                         else None, emoji=c.emoji)
                    for c in row.choices]
-        super().__init__(discord.ui.Select(custom_id=f"gh:s:{game_id}:{version}:{seat}:{n}",
+        super().__init__(discord.ui.Select(custom_id=f"gh:s:{game_id}:{version}:{seat}:{n}{tail}",
                                            placeholder=clip(row.placeholder, 150), options=options))
-        self.game, self.version = game_id, version
+        self.game, self.version, self.digest = game_id, version, panel.digest
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values or not values[0].isdigit():
             await _refuse(interaction, t("bad_choice", str(interaction.locale)))
             return
-        await play(interaction, self.game, self.version, int(values[0]))
+        await play(interaction, self.game, self.version, int(values[0]), self.digest or None)
 
 
 class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
@@ -231,14 +236,14 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
     for r, row in enumerate(rows):
         items: list[discord.ui.Item] = []
         if row.kind == "buttons":
-            items = [ActButton(panel.game_id, panel.version, panel.seat, choice) for choice in row.choices]
+            items = [ActButton(panel, choice) for choice in row.choices]
         elif row.kind == "select":
-            items = [ActSelect(panel.game_id, panel.version, panel.seat, row, selects)]
+            items = [ActSelect(panel, row, selects)]
             selects += 1
         elif row.kind == "groups":
             items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.groups, row.selected)]
         elif row.kind == "group_buttons":
-            items = [ActButton(panel.game_id, panel.version, panel.seat, row.direct[i]) if i in row.direct
+            items = [ActButton(panel, row.direct[i]) if i in row.direct
                      else GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)
                      for i, name in row.groups]
         elif row.kind == "pager":

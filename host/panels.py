@@ -36,6 +36,10 @@ class Panel:
     choices: list[Choice] = field(default_factory=list)
     #: first pick a group (e.g. a card), then one of its choices (e.g. a destination), even when all would fit
     two_step: bool = False
+    #: fingerprint of the legal actions the choices index into (lets a click survive others' passes)
+    digest: str = ""
+    #: groups always shown as a select, whatever their size (e.g. "play a card" beside a Pass button)
+    select_groups: set[str] = field(default_factory=set)
 
     @property
     def public_safe(self) -> bool:
@@ -64,8 +68,8 @@ class Row:
     pages: int = 1
 
 
-def _rows_for(group: str, choices: list[Choice]) -> list[Row]:
-    if len(choices) <= MAX_BUTTONS:
+def _rows_for(group: str, choices: list[Choice], select: bool = False) -> list[Row]:
+    if len(choices) <= MAX_BUTTONS and not select:
         return [Row("buttons", choices)]
     chunks = [choices[i:i + MAX_OPTIONS] for i in range(0, len(choices), MAX_OPTIONS)]
     if len(chunks) == 1:
@@ -86,7 +90,7 @@ def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page:
     budget = MAX_ROWS - reserved_rows
     groups = panel.groups()
     if not panel.two_step:
-        rows = [row for name, choices in groups for row in _rows_for(name, choices)]
+        rows = [row for name, choices in groups for row in _rows_for(name, choices, name in panel.select_groups)]
         if len(rows) <= budget:
             return rows
     named = [(i, name or "…") for i, (name, _) in enumerate(groups)]
@@ -103,7 +107,7 @@ def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page:
     if group is None or not 0 <= group < len(groups) or group in direct:
         return out
     name, choices = groups[group]
-    rows = _rows_for(name, choices)
+    rows = _rows_for(name, choices, name in panel.select_groups)
     space = budget - len(out)
     if len(rows) <= space:
         return out + rows

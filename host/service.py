@@ -8,7 +8,9 @@ Every method returns data (``Outcome``/``PrivateView``) that the cogs turn into 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
+import json
 import logging
 import secrets as _secrets
 from collections.abc import Callable
@@ -27,6 +29,11 @@ from store import GameRow, Store, VersionConflict
 log = logging.getLogger(__name__)
 
 AI_LEVEL = "normal"
+
+
+def choices_digest(legal: list[dict]) -> str:
+    """A short fingerprint of a seat's legal actions, carried by its buttons (see ``GameService.act``)."""
+    return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
 
 
 class GameError(Exception):
@@ -259,25 +266,34 @@ class GameService:
 
     # -- playing ------------------------------------------------------------------------------------
 
-    async def act(self, game_id: int, user_id: int, version: int, index: int) -> Outcome:
-        """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render."""
+    async def act(self, game_id: int, user_id: int, version: int, index: int,
+                  digest: str | None = None) -> Outcome:
+        """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+
+        A click on an older board is refused as stale, with one exception that keeps simultaneous decisions
+        (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
+        action since ``version`` was another seat's pass, nothing the player saw has changed."""
         async with self.lock(game_id):
             game = await self.game(game_id)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
             if game.status != "running":
                 raise GameError.of("game_over", game=game_id)
-            if version != game.version:
-                raise StaleBoard.of("stale")
             seat = game.seat_of(user_id)
+            if version != game.version and (seat is None or digest is None):
+                raise StaleBoard.of("stale")
             if seat is None:
                 raise GameError.of("not_playing", game=game_id)
             engine = ENGINES[game.engine]
             state = await self._state(game)
             acting = engine.to_act(state)
             if seat not in acting:
+                if version != game.version:
+                    raise StaleBoard.of("stale")
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
             legal = engine.legal_actions(state, seat)
+            if version != game.version and not await self._only_passes_since(game, version, seat, legal, digest):
+                raise StaleBoard.of("stale")
             if not 0 <= index < len(legal):
                 raise GameError.of("bad_choice")
             action = legal[index]
@@ -288,6 +304,14 @@ class GameService:
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
+
+    async def _only_passes_since(self, game: GameRow, version: int, seat: int, legal: list[dict],
+                                 digest: str) -> bool:
+        """Whether a board of ``version`` still holds for ``seat``: same choices, only others' passes since."""
+        if version > game.version or choices_digest(legal) != digest:
+            return False
+        since = [a for a in await self.store.actions(game.id) if a["seq"] > version]
+        return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
 
     async def act_text(self, game_id: int, user_id: int, text: str) -> Outcome:
         """A typed move (``/game play``): the game's presenter turns the text into one of the choices."""
@@ -395,7 +419,9 @@ class GameService:
         view = view if view is not None else engine.view(state, seat)
         choices: list[Choice] = [presenter.describe(view, a, i)
                                  for i, a in enumerate(engine.legal_actions(state, seat))]
-        return Panel(game.id, game.version, seat, presenter.prompt(view), choices, two_step=presenter.two_step)
+        return Panel(game.id, game.version, seat, presenter.prompt(view), choices, two_step=presenter.two_step,
+                     digest=choices_digest(engine.legal_actions(state, seat)),
+                     select_groups=set(presenter.select_groups))
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
         """Render public (seat None) and private views in worker threads, in parallel (Pillow's encoder

@@ -39,6 +39,8 @@ class Presenter:
     supports_auto_pass = False
     #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
     two_step = False
+    #: names of groups always offered as a select (e.g. "Play a card" next to a Pass button)
+    select_groups: tuple[str, ...] = ()
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options).

@@ -496,6 +496,16 @@ class KivalasztottakPresenter(Presenter):
 
     # -- narration -------------------------------------------------------------------------------------
 
+    def opening_lines(self, view: dict, names: list[str]) -> list[str]:
+        """Who plays which deck, and whom the die made the first player."""
+        players = view.get("players") or []
+        if len(players) < 2 or len(names) < 2:
+            return []
+        decks = [self.text("deck_of", who=f"**{names[p['seat']]}**", deck=p["deck_name"], hu=p["deck_name_hu"])
+                 for p in players]
+        return [self.text("opening_decks", decks="; ".join(decks)),
+                self.text("opening_first", who=f"**{names[view['first']]}**")]
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
 

@@ -130,6 +130,8 @@ async def test_new_game_offers_a_deck_per_player_and_refuses_bad_values(harness)
     assert state["options"] == {"decks": ["medveklan", "vadaszhaz"], "round_limit": 7}
     board = latest_board(h, thread_of(h))
     assert "Ann (A), AI (B)" in board["content"] and to_act(board) == [ANN]
+    assert ("Decks: **Ann** plays The Bear Clan (A Medve-klán); **AI** plays The Hunters' Lodge (A Vadászház)."
+            in board["content"]) and "🎲 The die makes **" in board["content"]
     h.assert_no_errors()
 
 
@@ -153,7 +155,7 @@ async def test_complete_game_against_the_ai(harness):
         # choices that show the hand or face-down cards never sit on the public board
         for comp in components(board):
             if comp["custom_id"].startswith("gh:a:"):
-                _, _, _, version, seat, index = comp["custom_id"].split(":")
+                _, _, _, version, seat, index = comp["custom_id"].split(":")[:6]
                 action = ENGINE.legal_actions(state, int(seat))[int(index)]
                 assert action["type"] not in ("pass", "summon", "activate_obstacle", "attach_reward",
                                               "discard", "bottom", "tower_order", "keep", "mulligan"), action

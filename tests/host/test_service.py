@@ -215,3 +215,55 @@ def test_long_narration_keeps_the_first_and_newest_lines():
     lines = clipped.split("\n")
     assert lines[0] == "Game #1 begins!" and lines[-1] == "@Ann, your turn."
     assert lines[1].startswith("… (") and "more lines" in lines[1]
+
+
+class Both(Window):
+    """Both seats decide at once: play (reopens the window for everybody) or pass; two passes end a round."""
+
+    key = "test-both"
+
+    def new_game(self, num_players, seed, options=None):
+        return {"rules_version": 1, "passed": [], "plays": 0, "rounds": 0}
+
+    def to_act(self, state):
+        return [] if state["rounds"] >= 2 else [s for s in (0, 1) if s not in state["passed"]]
+
+    def legal_actions(self, state, seat):
+        return [{"type": "play"}, {"type": "pass"}] if seat in self.to_act(state) else []
+
+    def _apply(self, state, seat, action):
+        if action["type"] == "play":
+            state["plays"] += 1
+            state["passed"] = []
+        else:
+            state["passed"].append(seat)
+            if len(state["passed"]) == 2:
+                state["passed"], state["rounds"] = [], state["rounds"] + 1
+        return [{"type": action["type"], "seat": seat}]
+
+    def result(self, state):
+        return {"places": [1, 1], "scores": [0, 0], "reason": "done"} if state["rounds"] >= 2 else None
+
+    def view(self, state, seat):
+        return {"seat": seat, "passed": list(state["passed"])}
+
+
+async def test_a_click_survives_other_players_passes_but_not_their_plays(store, monkeypatch):
+    monkeypatch.setitem(ENGINES, "test-both", Both())
+    service = GameService(store, seed_source=lambda: 1, render=False)
+    game, outcome = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    game, outcome = await service.join(game.id, BOB, "Bob")
+    ann_panel = next(n.panel for n in outcome.nudges if n.user_id == ANN)
+    bob_panel = next(n.panel for n in outcome.nudges if n.user_id == BOB)
+    # Bob passes: Ann's panel (an older version) still acts, her choices have not changed
+    await service.act(game.id, BOB, bob_panel.version, 1, bob_panel.digest)
+    outcome = await service.act(game.id, ANN, ann_panel.version, 0, ann_panel.digest)  # Ann plays
+    assert outcome.game.version == 2
+    # after a play, a panel from before it is refused (the situation changed), whatever its choices
+    bob_old = next(n.panel for n in outcome.nudges if n.user_id == BOB)
+    ann_now = next(n.panel for n in outcome.nudges if n.user_id == ANN)
+    await service.act(game.id, ANN, ann_now.version, 0, ann_now.digest)  # Ann plays again
+    with pytest.raises(StaleBoard):
+        await service.act(game.id, BOB, bob_old.version, 1, bob_old.digest)
+    with pytest.raises(StaleBoard):  # without a digest any older version is stale
+        await service.act(game.id, BOB, ann_now.version, 1)
