@@ -430,8 +430,11 @@ class GameService:
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
         has_private = presenter_for(game.engine).has_private
+        names = self.names(game)
 
         async def one(seat, view):
+            # the pictures name the players: the host adds their display names (public anyway) to the view
+            view = {**view, "player_names": names}
             if seat is None:
                 return await asyncio.to_thread(renderer.render_public, view)
             if not has_private:
@@ -447,7 +450,7 @@ class GameService:
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await asyncio.to_thread(extra, view, events)
+        return await asyncio.to_thread(extra, {**view, "player_names": self.names(game)}, events)
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None) -> Outcome:
         engine = ENGINES[game.engine]
