@@ -380,8 +380,7 @@ class GameService:
                 acting = engine.to_act(state)
                 ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
                 if ai_seat is not None:
-                    rng = Rng(game.seed * 1_000_003 + game.version * 7 + ai_seat)
-                    action = await asyncio.to_thread(ai.choose, engine, state, ai_seat, rng)
+                    action = await self._ai_action(game, state, ai_seat)
                     lines += await self._commit(game, state, ai_seat, None, action, events)
                     continue
                 passing = await self._auto_pass(game, state, acting, presenter, settings)
@@ -390,6 +389,20 @@ class GameService:
                 seat, action = passing
                 lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action, events)
         return await self._outcome(game, lines, events)
+
+    async def _ai_action(self, game: GameRow, state, seat: int) -> dict:
+        """The AI's choice for ``seat``; a failing or confused AI falls back to a random legal action so a
+        game can never get stuck on it (and the failure is logged)."""
+        engine = ENGINES[game.engine]
+        rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
+        try:
+            action = await asyncio.to_thread(ai.choose, engine, state, seat, rng)
+            if action in engine.legal_actions(state, seat):
+                return action
+            log.error("AI of %s proposed an illegal action %r in game %s", game.engine, action, game.id)
+        except Exception:
+            log.exception("AI of %s failed in game %s", game.engine, game.id)
+        return ai.random_player(engine, state, seat, rng)
 
     async def _auto_pass(self, game: GameRow, state, acting: list[int], presenter, cache: dict[int, dict]):
         """(seat, pass action) for a person whose own settings say to pass now, else None."""

@@ -267,3 +267,23 @@ async def test_a_click_survives_other_players_passes_but_not_their_plays(store, 
         await service.act(game.id, BOB, bob_old.version, 1, bob_old.digest)
     with pytest.raises(StaleBoard):  # without a digest any older version is stale
         await service.act(game.id, BOB, ann_now.version, 1)
+
+
+async def test_a_failing_ai_never_blocks_the_game(store, monkeypatch, caplog):
+    import ai
+
+    def broken(engine, state, seat, rng):
+        raise RuntimeError("bug in the AI")
+
+    monkeypatch.setitem(ai.AI_PLAYERS, "hector-achilles", broken)
+    service = GameService(store, seed_source=lambda: 3, render=False)
+    game, outcome = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1, opponent="ai")
+    for _ in range(30):
+        game = await service.game(game.id)
+        if ENGINES["hector-achilles"].to_act(await service._state(game)) != [0]:
+            break
+        await service.act(game.id, ANN, game.version, 0)
+    log = await store.actions(game.id)
+    assert any(a["seat"] == 1 for a in log), "the AI seat still moved (randomly)"
+    assert "AI of hector-achilles failed" in caplog.text
