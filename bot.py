@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from cogs.translator import Translator
+from host.locale import t
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
 from store import Store
@@ -42,10 +43,24 @@ class GameBot(commands.Bot):
         if self.service is None:
             self.service = GameService(self.store)
         await self.tree.set_translator(Translator())
+        self.tree.on_error = self.on_app_command_error
         for name in COGS:
             await self.load_extension(name)
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: discord.app_commands.AppCommandError) -> None:
+        """Unexpected errors in slash commands: logged, and the user gets a short apology, not silence."""
+        log.error("error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        message = t("error_generic", str(interaction.locale))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            pass
 
     async def sync_commands(self) -> None:
         """Register the slash commands: instantly on DEV_GUILD_ID, else globally (may take up to an hour)."""

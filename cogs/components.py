@@ -5,6 +5,7 @@ custom_id through ``DynamicItem.from_custom_id``. Register with ``bot.add_dynami
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -23,6 +24,24 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+
+
+def guarded(callback):
+    """An unexpected error in a click is logged and answered with a short apology (instead of Discord's
+    "This interaction failed"); the game is unchanged unless the store committed before the error."""
+
+    @functools.wraps(callback)
+    async def wrapper(self, interaction: discord.Interaction):
+        try:
+            await callback(self, interaction)
+        except Exception:
+            log.exception("error in %s", type(self).__name__)
+            try:
+                await _refuse(interaction, t("error_generic", str(interaction.locale)))
+            except discord.HTTPException:
+                pass
+
+    return wrapper
 
 
 async def _refuse(interaction: discord.Interaction, message: str) -> None:
@@ -79,6 +98,7 @@ class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=f"gh:a:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}{tail}"))
         self.game, self.version, self.index, self.digest = panel.game_id, panel.version, choice.index, panel.digest
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await play(interaction, self.game, self.version, self.index, self.digest or None)
 
@@ -98,6 +118,7 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
                                            placeholder=clip(row.placeholder, 150), options=options))
         self.game, self.version, self.digest = game_id, version, panel.digest
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values or not values[0].isdigit():
@@ -118,6 +139,7 @@ class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
                                            placeholder=t("select_group"), options=options))
         self.game, self.version = game_id, version
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         group = int(values[0]) if values and values[0].isdigit() else None
@@ -134,6 +156,7 @@ class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
             style=discord.ButtonStyle.primary if selected else discord.ButtonStyle.secondary))
         self.game, self.version, self.group = game_id, version, group
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_group(interaction, self.game, self.version, self.group, 0)
 
@@ -148,6 +171,7 @@ class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
                                            custom_id=f"gh:pg:{game_id}:{version}:{seat}:{group}:{page}"))
         self.game, self.version, self.group, self.page = game_id, version, group, page
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await show_group(interaction, self.game, self.version, self.group, self.page)
 
@@ -175,6 +199,7 @@ class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:t:(?P<
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["game"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await send_private(interaction, self.game_id, require_turn=True)
 
@@ -191,6 +216,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:h:(?P<
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["game"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await send_private(interaction, self.game_id, require_turn=False)
 
@@ -205,6 +231,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:j:(?P<
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["game"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await publish.join(interaction, self.game_id)
 
@@ -219,6 +246,7 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(int(match["game"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await publish.start(interaction, self.game_id)
 

@@ -210,3 +210,23 @@ async def test_commands_are_described_in_hungarian_and_polish_and_replies_follow
     await h.settle()
     assert any("Itt nem található játékod" in m["content"] for m in replies_since(h, before))
     h.assert_no_errors()
+
+
+async def test_an_unexpected_error_is_answered_not_silent(harness, monkeypatch):
+    h = harness
+
+    async def boom(*args, **kwargs):
+        raise RuntimeError("database on fire")
+
+    monkeypatch.setattr(h.bot.service, "private", boom)
+    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    thread = thread_of(h)
+    board = latest_board(h, thread)
+    before = len(h.fake.messages)
+    await h.click(ANN, board, button(board, "My hand")["custom_id"], name="Ann")
+    assert any("Something went wrong" in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game hand", channel_id=thread, name="Ann")
+    assert any("Something went wrong" in m["content"] for m in replies_since(h, before))
+    assert len(h.errors.records) == 2  # both logged with their traceback
+    h.errors.records.clear()
