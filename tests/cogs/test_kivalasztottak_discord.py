@@ -412,3 +412,23 @@ async def test_rules_pages_explain_the_game_and_the_priority_settings(harness):
     assert titles[0] == "Kiválasztottak — The game in short"
     assert "Kiválasztottak — Priority settings" in titles and "Kiválasztottak — Playing it here" in titles
     h.assert_no_errors()
+
+
+async def test_a_face_down_obstacle_is_attached_privately_and_never_named_in_the_thread(harness):
+    h = harness
+    thread = await two_players(h)
+    st = blank(mp=(10, 10))
+    add(st, 0, "farkasvadaszat", "quests")
+    add(st, 0, "verem", "hand")
+    rig(h, st)
+    panel = await open_panel(h, thread, ANN)
+    assert panel["flags"] & 64
+    await choose(h, ANN, panel, "Pit face down on Wolf Hunt")
+    board = latest_board(h, thread)
+    assert "**Ann** attaches a face-down obstacle to Wolf Hunt." in board["content"]
+    assert "Pit" not in json.dumps(public_messages(h, thread))
+    # Bob's view of the table shows a face-down card, Ann's hand picture still names her own cards only
+    game, state = await live(h)
+    quest = ENGINE.view(state, 1)["players"][0]["quests"][0]
+    assert quest["attached"] == [{"hidden": True, "owner": 0, "type": "obstacle"}]
+    h.assert_no_errors()
