@@ -218,7 +218,10 @@ def _side(draw, y, view: dict, seat: int, viewer) -> None:
     to_act = seat in view.get("to_act", [])
     kit.badge(draw, (PAD + 22, y + 22), 16, colour, kit.PLAYER_LETTERS[seat],
               outline="highlight" if to_act else "ink")
+    names = view.get("player_names") or []
     who = "you" if own else f"seat {seat + 1}"
+    if seat < len(names):  # the host adds the players' display names
+        who = f"{names[seat]}, you" if own else names[seat]
     head = _fit(f"{p['deck_name']} ({who})", 330, 18, True)
     _t(draw, (PAD + 46, y + 5), head, 18, "ink", True)
     if to_act:
@@ -361,7 +364,9 @@ def render_public(view: dict) -> bytes:
                  + f" ({REASONS.get(res['reason'], res['reason'])})")
     _t(draw, (PAD + 4, 8), title, 20, "white", True)
     if view.get("to_act") and not res:
-        acting = "".join(kit.PLAYER_LETTERS[s] for s in view["to_act"])
+        names = view.get("player_names") or []
+        acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, 18, True) if s < len(names)
+                           else kit.PLAYER_LETTERS[s] for s in view["to_act"])
         pend = view.get("pending") or []
         what = pend[0]["kind"].replace("_", " ") if pend else "priority"
         _t(draw, (W - PAD - 4, 8), f"to act: {acting} ({what})", 18, "highlight", True, "ra")
