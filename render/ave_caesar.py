@@ -6,7 +6,9 @@ label (A1, B2, N1...), the last move(s) as arrows, and a table of the chariots i
 denarius (due / paid), cards left, distance to go and result. ``render_private(view)``: for the seat to act,
 the same track with numbered destination markers (the numbers of ``view["choices"]``) and the hand of the
 chariot to move with, under each card, the destinations it reaches; for a seat not to act, its hands.
-``render_standings(view)``: laurels per race and in total. The static track is drawn once and cached.
+``render_standings(view)``: laurels per race and in total, posted with the board by ``render_extras`` when a
+race ends. Players are named by ``view["player_names"]`` (added by the host), else by seat letter. The static
+track is drawn once and cached.
 """
 
 from __future__ import annotations
@@ -74,6 +76,14 @@ def _ink_on(c: int) -> str:
 
 def _place(n: int) -> str:
     return PLACE.get(n, f"{n}th")
+
+
+def _owner(view: dict, seat: int) -> str:
+    """The player's display name (``view["player_names"]``, added by the host), else his seat letter."""
+    names = view.get("player_names") or []
+    if 0 <= seat < len(names) and str(names[seat]).strip():
+        return str(names[seat]).strip()
+    return f"seat {'ABCDEF'[seat]}"
 
 
 def _shift(pts, dy):
@@ -239,7 +249,8 @@ def _race_order(view: dict) -> list[dict]:
     return sorted(view["chariots"], key=key)
 
 
-COLS = (16, 150, 240, 400, 490, 590)
+COLS = (16, 232, 300, 425, 500, 590)
+NAME_X = 58  # the owner's name next to the chariot's badge
 
 
 @lru_cache(maxsize=16)
@@ -260,8 +271,9 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, base
         if ch["id"] == view.get("turn"):
             draw.rectangle((6, ry - ROW_H / 2 + 2, W - 6, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
         _badge(img, (34, ry), ch["id"], ch["label"], radius=15)
-        owner = "neutral" if ch["neutral"] else f"seat {'ABCDEF'[ch['owner']]}"
-        _text(img, (58, ry), owner, size=16, fill="dark_grey", anchor="lm")
+        owner = "neutral" if ch["neutral"] else _owner(view, ch["owner"])
+        _text(img, (NAME_X, ry), kit.fit_text(owner, COLS[1] - NAME_X - 12, 16), size=16, fill="dark_grey",
+              anchor="lm")
         racing = ch["status"] == "racing"
         _text(img, (COLS[1], ry), f"{ch['lap']}/3" if racing else "-", size=18, bold=True, anchor="lm")
         if ch["neutral"]:
@@ -441,7 +453,7 @@ def render_standings(view: dict) -> bytes:
     y = HEADER + 22
     _text(img, (16, y), "place", size=16, bold=True, fill="dark_grey", anchor="lm")
     _text(img, (100, y), "player", size=16, bold=True, fill="dark_grey", anchor="lm")
-    xs = [420 + i * 125 for i in range(races)]
+    xs = [460 + i * 125 for i in range(races)]
     for i, x in enumerate(xs):
         _text(img, (x, y - 9), f"race {i + 1}", size=16, bold=True, fill="dark_grey", anchor="mm")
         if i < len(history):
@@ -453,12 +465,20 @@ def render_standings(view: dict) -> bytes:
         if i % 2 == 0:
             draw.rectangle((6, ry - row_h / 2, W - 6, ry + row_h / 2), fill=kit.rgb("panel"))
         _text(img, (16, ry), _place(place), size=20, bold=place == 1, anchor="lm")
-        _text(img, (100, ry), f"seat {'ABCDEF'[seat]}", size=18, bold=True, anchor="lm")
+        _text(img, (100, ry), kit.fit_text(_owner(view, seat), 170, 18, True), size=18, bold=True, anchor="lm")
         for k, ch in enumerate(mine):
-            _badge(img, (210 + k * 38, ry), ch["id"], ch["label"], radius=16)
+            _badge(img, (296 + k * 38, ry), ch["id"], ch["label"], radius=16)
         for x, got in zip(xs, per_race):
             _text(img, (x, ry), str(got), size=20, anchor="mm")
         for x in xs[len(per_race):]:
             _text(img, (x, ry), "-", size=20, fill="grey", anchor="mm")
         _text(img, (W - 24, ry), str(total), size=22, bold=True, anchor="rm")
     return _encode(img)
+
+
+def render_extras(view: dict, events: list[dict]) -> list[bytes]:
+    """Pictures posted with the board besides the circus: the standings (laurels per race and in all) when
+    a race has just ended, so the result stays visible while the board already shows the next race."""
+    if any(e.get("type") == "race_over" for e in events):
+        return [render_standings(view)]
+    return []

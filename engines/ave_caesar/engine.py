@@ -184,7 +184,8 @@ class AveCaesarEngine(BaseEngine):
                          "turn": 0, "moves": 0, "idle": 0, "finish": [], "cars": cars, "reveal": reveal,
                          "last": []}
         events.append({"type": "race_started", "race": no, "races": opts["races"], "track": name,
-                       "direction": direction, "grid": grid, "order": order, "reveal": reveal})
+                       "direction": direction, "grid": grid, "order": order, "reveal": reveal,
+                       "turn_order": "reveal" if prev is None else opts["turn_order"]})
         self._advance(state, events, advance_first=False)
 
     # ------------------------------------------------------------------ protocol

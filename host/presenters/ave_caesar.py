@@ -44,17 +44,18 @@ class AveCaesarPresenter(Presenter):
     def seat_labels(self) -> list[str]:
         return [self.text("seat", letter=letter) for letter in LETTERS]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
-        """``players`` seats; without it the host's default (a full table for a lobby, the smallest against
-        the AI) when six players fit the options, else as many as fit (e.g. three with two chariots each);
-        the host may start a lobby with fewer."""
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
+        """``players`` seats. Without it, a game against the AI is the smallest table the options allow (you
+        and one AI driver), and a lobby waits for the largest (six players when they fit, else e.g. three
+        with two chariots each; None = the host's full table); the host may start a lobby with fewer."""
         opts = {k: v for k, v in raw.items() if k in OPTION_NAMES and v is not None}
         players = raw.get("players")
         if players is not None:
             if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
                 raise ValueError(self.text("error_players", players=players))
             return players, opts
-        for count in range(6, 1, -1):
+        counts = range(2, 7) if opponent == "ai" else range(6, 1, -1)
+        for count in counts:
             try:
                 normalize_options(count, opts)
             except ValueError:
@@ -68,16 +69,12 @@ class AveCaesarPresenter(Presenter):
         """"A1 (**Ann**)" / "N1 (neutral)"."""
         if seat is None:
             return self.text("chariot_neutral", label=label)
-        name = names[seat] if 0 <= seat < len(names) else self.seat_label(seat)
+        name = self.player(seat, names)
         return self.text("chariot", label=label, name=name)
 
-    @staticmethod
-    def player(seat: int, names: list[str]) -> str:
-        """A seat's name, with its letter when another seat has the same name (several AI seats)."""
-        name = names[seat] if 0 <= seat < len(names) else "?"
-        if sum(1 for other in names if other == name) > 1:
-            return f"{name} {LETTERS[seat]}"
-        return name
+    def player(self, seat: int, names: list[str]) -> str:
+        """A seat's display name (the host numbers several AI seats: "AI 2", "AI 3")."""
+        return names[seat] if 0 <= seat < len(names) else self.seat_label(seat)
 
     def _who(self, event: dict, names: list[str]) -> str:
         return self.chariot(event.get("label") or f"#{event['chariot'] + 1}", event.get("seat"), names)
@@ -183,10 +180,7 @@ class AveCaesarPresenter(Presenter):
         notes = []
         grid = view.get("grid") or []
         if view.get("first_move") and grid and grid[0] == c:
-            if view.get("race") == 1 and len(view.get("reveal") or []) > 0:
-                notes.append(self.text("prompt_reveal", label=me["label"],
-                                       value=max(v for x, v in view["reveal"][-1] if x == c)))
-            notes.append(self.text("prompt_first_move"))
+            notes.append(self.text("prompt_first_move"))  # the opening lines told who starts on I and why
         elif me.get("leader"):
             notes.append(self.text("prompt_leader"))
         if not me["paid"] and me["crossings"] == 2:
@@ -246,9 +240,65 @@ class AveCaesarPresenter(Presenter):
     def _race_started(self, event: dict, names: list[str]) -> str:
         track = get_track(event["track"], event["direction"])
         grid = ", ".join(f"{ROMAN[i]} {self._listed(event, c, names)}" for i, c in enumerate(event["grid"]))
-        head = self.text("ev_race_started", race=event["race"], races=event["races"], track=track.title,
-                         direction=self.direction(event["direction"]))
-        return head + "\n" + self.text("ev_grid", grid=grid)
+        lines = [self.text("ev_race_started", race=event["race"], races=event["races"], track=track.title,
+                           direction=self.direction(event["direction"]))]
+        how = event.get("turn_order")
+        if how == "seat" and event["grid"]:
+            lines.append(self.text("ev_grid_last", who=self._listed(event, event["grid"][0], names),
+                                   race=event["race"] - 1))
+        elif how == "previous_results":
+            lines.append(self.text("ev_grid_results", race=event["race"] - 1))
+        lines.append(self.text("ev_grid", grid=grid))
+        return "\n".join(lines)
+
+    # -- the first board -------------------------------------------------------------------------------
+
+    def opening_lines(self, view: dict, names: list[str]) -> list[str]:
+        """Race 1's start: track and laps, the cards turned up for the start (ties turn again), who takes
+        start space I, the start grid, and the neutral chariots' moves made before the first player's turn."""
+        chariots = view.get("chariots") or []
+        if not chariots:
+            return []
+
+        def who(c: int) -> str:
+            return self.chariot(chariots[c]["label"], chariots[c]["owner"], names)
+
+        track = get_track(view["track"], view["direction"])
+        races = view.get("races", 1)
+        if races > 1:
+            lines = [self.text("opening_championship", races=races, track=track.title,
+                               direction=self.direction(view["direction"]))]
+        else:
+            lines = [self.text("opening_single", track=track.title, direction=self.direction(view["direction"]))]
+        reveal = view.get("reveal") or []
+        for k, shown in enumerate(reveal):
+            cards = ", ".join(self.text("opening_card", who=who(c), value=v) for c, v in shown)
+            if k == 0:
+                lines.append(self.text("opening_reveal", cards=cards))
+            else:
+                tied = max(v for _, v in reveal[k - 1])
+                lines.append(self.text("opening_reveal_tie", value=tied, cards=cards))
+        grid = view.get("grid") or []
+        if grid:
+            top = next((v for c, v in (reveal[-1] if reveal else []) if c == grid[0]), None)
+            if top is not None:
+                key = "opening_first_tie" if len(reveal) > 1 else "opening_first"
+                lines.append(self.text(key, who=who(grid[0]), value=top))
+            lines.append(self.text("ev_grid", grid=", ".join(f"{ROMAN[i]} {who(c)}" for i, c in enumerate(grid))))
+        for item in view.get("last") or []:  # chariots that drove before anybody was asked (neutral ones)
+            if "by" in item:  # a player's decision: narrated by its own events
+                continue
+            c = item["chariot"]
+            seat = chariots[c]["owner"]
+            event = {"chariot": c, "seat": seat, "label": chariots[c]["label"]}
+            if item.get("kind") == "move":
+                line = self.narrate({"type": "moved", "card": item["card"], **event}, names)
+            else:
+                line = self.narrate({"type": "skipped", "reason": item.get("reason", "blocked"),
+                                     "card": item.get("card"), **event}, names)
+            if line:
+                lines.append(line)
+        return lines
 
     def _race_over(self, event: dict, names: list[str]) -> str:
         status = event.get("status") or []

@@ -338,6 +338,8 @@ async def test_complete_race_alone_against_ai_with_neutral_chariots(harness):
     thread = thread_of(h)
     game, state = await live(h)
     assert [ch["label"] for ch in state["chariots"]] == ["A", "B", "C", "N1", "N2", "N3"]
+    names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+    assert names == ["Ann", "AI 2", "AI 3"], "the host numbers several AI seats"
     rng = Rng(11)
     for _ in range(200):
         board = latest_board(h, thread)
@@ -350,6 +352,10 @@ async def test_complete_race_alone_against_ai_with_neutral_chariots(harness):
     text = lines_of(h, thread)
     assert "(neutral) turns up a" in text
     assert "Race 1 result:" in text and "laurels" in board["content"]
+    await all_narrated(h, thread, names)
+    assert "B (**AI 2**)" in text and "C (**AI 3**)" in text and "AI B" not in text and "AI C" not in text
+    result = "\n".join(board["content"].split("\n")[-4:])
+    assert "AI 2 — " in result and "AI 3 — " in result and "Ann — " in result
     game, _ = await live(h)
     assert game.status == "finished" and game.seats[1].is_ai
     h.assert_no_errors()
@@ -394,9 +400,105 @@ async def test_board_pictures_match_the_narration(harness, tmp_path):
         await drive(h, thread, rng, checks=False)
     game, state = await live(h)
     images = board_images(h)
-    assert images[-1] == R.render_public(ENGINE.view(state, None))
+    # the host adds the players' names: the picture's table names Ann and the AI, not "seat A"
+    named = R.render_public({**ENGINE.view(state, None), "player_names": ["Ann", "AI"]})
+    assert images[-1] == named != R.render_public(ENGINE.view(state, None))
     for i, data in enumerate(images[-3:]):
         (tmp_path / f"board-{i}.png").write_bytes(data)
+    h.assert_no_errors()
+
+
+async def test_first_board_tells_the_start_cards_the_grid_and_the_neutral_moves_before_anyone_is_asked(harness):
+    """Against the AI with neutral chariots (seed 1005: a tie-break puts neutral N2 on start space I; N2, N3
+    and N4 drive before Ann is asked): the first board says all of it, in order, and shows those moves."""
+    from render import ave_caesar as R
+
+    h = harness
+    h.bot.service._seed = lambda: 1005
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", neutral_chariots=True)
+    thread = thread_of(h)
+    game, state = await live(h)
+    assert [s.name for s in sorted(game.seats, key=lambda s: s.seat)] == ["Ann", "AI"]
+    assert [ch["label"] for ch in state["chariots"]] == ["A", "B", "N1", "N2", "N3", "N4"]
+    board = latest_board(h, thread)
+    assert len(boards(h, thread)) == 1 and to_act(board) == [ANN]
+    lines = board["content"].split("\n")
+    assert lines[0].startswith("Game #1 of Ave Caesar begins!")
+    assert lines[1] == "🏟️ **One race, three laps** — Track A (Circus Maximus), clockwise."
+    assert lines[2] == ("For the start every chariot turned up a card: A (**Ann**) 5, B (**AI**) 5, "
+                        "N1 (neutral) 4, N2 (neutral) 5, N3 (neutral) 1, N4 (neutral) 2.")
+    assert lines[3] == "Tied at 5, they turned again: A (**Ann**) 4, B (**AI**) 6, N2 (neutral) 6."
+    assert lines[4] == "Tied at 6, they turned again: B (**AI**) 1, N2 (neutral) 2."
+    assert lines[5].startswith("N2 (neutral) won the tie-break with a 2 and takes start space I")
+    assert lines[6] == ("Start: I N2 (neutral), II N3 (neutral), III N4 (neutral), IV A (**Ann**), "
+                        "V B (**AI**), VI N1 (neutral).")
+    assert lines[7:10] == ["N2 (neutral) turns up a 2 and drives on.", "N3 (neutral) turns up a 4 and drives on.",
+                           "N4 (neutral) turns up a 4 and drives on."]
+    assert lines[10].startswith(f"<@{ANN}>, your turn: move **A** (lap 1/3")
+    assert "highest card" not in lines[10]  # said once, above
+    # the picture shows those three moves (and names the players in its table)
+    view = {**ENGINE.view(state, None), "player_names": ["Ann", "AI"]}
+    assert [item["chariot"] for item in view["last"]] == [3, 4, 5]
+    assert board_images(h)[-1] == R.render_public(view)
+    h.assert_no_errors()
+
+
+async def test_against_the_ai_the_table_is_the_smallest_the_options_allow(harness):
+    """Without `players`, opponent:AI seats you and one AI driver, whatever the other options."""
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", chariots_per_player=2)
+    game, state = await live(h)
+    assert game.status == "running" and game.num_players == 2
+    assert [s.name for s in sorted(game.seats, key=lambda s: s.seat)] == ["Ann", "AI"]
+    assert [ch["label"] for ch in state["chariots"]] == ["A1", "B1", "A2", "B2"]
+    await h.slash(BOB, "game new ave-caesar", name="Bob", opponent="ai", neutral_chariots=True, races=2)
+    game, state = await live(h, 2)
+    assert game.num_players == 2 and [ch["label"] for ch in state["chariots"]] == ["A", "B", "N1", "N2", "N3", "N4"]
+    board = latest_board(h, thread_of(h))
+    assert "Game #2 of Ave Caesar begins! Bob (Chariots A), AI (Chariots B)" in board["content"]
+    assert "**A championship of 2 races.** Race 1" in board["content"]
+    # an open lobby still waits for the largest table the options allow
+    await h.slash(CAROL, "game new ave-caesar", name="Carol", chariots_per_player=2)
+    lobby = h.messages_in(thread_of(h))[0]
+    assert lobby["embeds"][0]["fields"][0]["name"] == "Seats (1/3):"
+    h.assert_no_errors()
+
+
+async def test_standings_picture_comes_with_the_board_when_a_race_ends(harness, tmp_path):
+    """A two-race championship against the AI: the board that ends race 1 carries a second picture, the
+    standings by player name, next to the race result, the championship laurels and the start of race 2
+    (who came last and starts on I). Boards before it carry one picture only."""
+    from render import ave_caesar as R
+
+    h = harness
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, chariots_per_player=1,
+                  races=2)
+    thread = thread_of(h)
+    rng = Rng(5)
+    for _ in range(60):
+        board = latest_board(h, thread)
+        if "**Race 1 result:**" in board["content"]:
+            break
+        assert len(board["attachments"]) == 1, "no standings picture while race 1 runs"
+        await drive(h, thread, rng, checks=False, smart=True)
+    board = latest_board(h, thread)
+    assert "**Race 1 result:**" in board["content"], "race 1 did not end"
+    game, state = await live(h)
+    names = [a["filename"] for a in board["attachments"]]
+    assert names == [f"ave-caesar-1-v{game.version}.png", f"ave-caesar-1-v{game.version}-1.png"]
+    sent = next(s for s in reversed(h.fake.sent) if names[1] in s.files)
+    standings = sent.files[names[1]]
+    assert standings == R.render_standings({**ENGINE.view(state, None), "player_names": ["Ann", "AI"]})
+    assert sent.files[names[0]] == R.render_public({**ENGINE.view(state, None), "player_names": ["Ann", "AI"]})
+    (tmp_path / "standings.png").write_bytes(standings)
+    (tmp_path / "board.png").write_bytes(sent.files[names[0]])
+    text = board["content"]
+    assert "Championship after race 1 of 2: " in text and "🏟️ **Race 2 of 2** — Track B" in text
+    last = ENGINE.view(state, None)["grid"][0]
+    who = f"{'AB'[last]} (**{['Ann', 'AI'][last]}**)"
+    assert f"{who} came last in race 1 and starts on I; the others follow in table order." in text
+    assert f"Start: I {who}, II " in text
+    assert not game_over(board) and to_act(board) == [ANN]
     h.assert_no_errors()
 
 

@@ -32,6 +32,12 @@ def test_engine_options_fill_the_table_the_options_allow():
     assert P.engine_options({"chariots_per_player": 2}) == (3, {"chariots_per_player": 2})
     assert P.engine_options({"chariots_per_player": 3}) == (2, {"chariots_per_player": 3})
     assert P.engine_options({"neutral_chariots": True})[0] == 5
+    # against the AI without `players`: the smallest table the options allow (you and one AI driver)
+    assert P.engine_options({}, opponent="ai") == (2, {})
+    assert P.engine_options({"chariots_per_player": 2}, opponent="ai") == (2, {"chariots_per_player": 2})
+    assert P.engine_options({"neutral_chariots": True}, opponent="ai") == (2, {"neutral_chariots": True})
+    assert P.engine_options({"players": 4}, opponent="ai") == (4, {})
+    assert P.engine_options({"chariots_per_player": 2}, opponent="open") == (3, {"chariots_per_player": 2})
     assert P.engine_options({"turn_order": "previous_results"}) == (None, {"turn_order": "previous_results"})
     with pytest.raises(ValueError, match="2 to 6 players, not 1"):
         P.engine_options({"players": 1})
@@ -67,7 +73,8 @@ def test_prompt_names_the_chariot_and_the_first_move_exception():
     me = view["chariots"][view["turn"]]
     prompt = P.prompt(view)
     assert prompt.startswith(f"race 1/2: move **{me['label']}** (lap 1/3")
-    assert "turned up the highest card" in prompt and "even a 6 may be played" in prompt
+    assert "even a 6 may be played" in prompt
+    assert "highest card" not in prompt  # the opening lines say who starts on I and why
 
 
 def test_typed_moves():
@@ -150,9 +157,9 @@ def test_result_lines():
     assert tied[0] == "Everyone ties in the race with 4 laurels."
     ais = P.result_lines({"places": [2, 1, 1], "scores": [3, 6, 6], "reason": "race", "laurels": [3, 6, 6],
                           "chariots": [{"label": x, "owner": i} for i, x in enumerate("ABC")],
-                          "races": [{"laurels": [3, 6, 6]}]}, ["Ann", "AI", "AI"])
-    assert ais == ["🏆 **AI B** & **AI C** share first place in the race with 6 laurels each!",
-                   "1. AI B — 6 laurels", "1. AI C — 6 laurels", "2. Ann — 3 laurels"]
+                          "races": [{"laurels": [3, 6, 6]}]}, ["Ann", "AI 2", "AI 3"])
+    assert ais == ["🏆 **AI 2** & **AI 3** share first place in the race with 6 laurels each!",
+                   "1. AI 2 — 6 laurels", "1. AI 3 — 6 laurels", "2. Ann — 3 laurels"]
     nobody = P.result_lines({"places": [1, 1], "scores": [0, 0], "reason": "race", "laurels": [0] * 4,
                              "chariots": base["chariots"], "races": [{"laurels": [0] * 4}]}, NAMES[:2])
     assert "no laurels in the race" in nobody[0]
@@ -183,3 +190,59 @@ def test_prompt_warns_a_chariot_that_passed_the_alley_unpaid():
                  c1=dict(where=space("A", "east", 3, 2), crossings=2, paid=True))
     prompt = P.prompt(E.view(state, 0))
     assert "drove past Caesar's alley without paying" in prompt and "stop in Caesar's alley" not in prompt
+
+
+def test_opening_lines_name_the_start_cards_the_grid_and_the_early_neutral_moves():
+    names = ["Ann", "AI 2", "AI 3"]
+    # a start decided by a tie-break (several rounds of turned cards) and neutral chariots on I and II
+    seed = next(s for s in range(200) if len(E.new_game(3, s, {"neutral_chariots": True})["race"]["reveal"]) > 1
+                and E.new_game(3, s, {"neutral_chariots": True})["race"]["grid"][0] >= 3)
+    state = E.new_game(3, seed, {"neutral_chariots": True})
+    view = E.view(state, None)
+    lines = P.opening_lines(view, names)
+    text = "\n".join(lines)
+    assert lines[0] == "🏟️ **One race, three laps** — Track A (Circus Maximus), clockwise."
+    first_round = ", ".join(f"{P.chariot(view['chariots'][c]['label'], view['chariots'][c]['owner'], names)} {v}"
+                            for c, v in view["reveal"][0])
+    assert lines[1] == f"For the start every chariot turned up a card: {first_round}."
+    assert "A (**Ann**) " in lines[1] and "B (**AI 2**) " in lines[1] and "N1 (neutral) " in lines[1]
+    assert text.count("they turned again: ") == len(view["reveal"]) - 1
+    starter = view["chariots"][view["grid"][0]]
+    assert f"{starter['label']} (neutral) won the tie-break with a " in text
+    grid = ", ".join(f"{r} {P.chariot(view['chariots'][c]['label'], view['chariots'][c]['owner'], names)}"
+                     for r, c in zip(["I", "II", "III", "IV", "V", "VI"], view["grid"]))
+    assert f"Start: {grid}." in lines
+    # the neutral chariot(s) on I (and behind) drove before anybody was asked: one line per move
+    early = [item for item in view["last"]]
+    assert early and all(item["chariot"] >= 3 for item in early)
+    moves = [ln for ln in lines if "(neutral) turns up a" in ln or "(neutral) is boxed in" in ln]
+    assert len(moves) == len(early)
+    assert all("{" not in ln and "None" not in ln for ln in lines)
+
+
+def test_opening_lines_of_a_championship_without_ties_or_neutral_chariots():
+    seed = next(s for s in range(200) if len(E.new_game(2, s, {"races": 3})["race"]["reveal"]) == 1)
+    view = E.view(E.new_game(2, seed, {"races": 3}), None)
+    lines = P.opening_lines(view, ["Ann", "Bob"])
+    assert lines[0] == "🏟️ **A championship of 3 races.** Race 1 — Track A (Circus Maximus), clockwise, three laps."
+    starter = view["chariots"][view["grid"][0]]
+    top = max(v for _, v in view["reveal"][0])
+    assert lines[2].startswith(f"{starter['label']} (**{['Ann', 'Bob'][starter['owner']]}**) turned the highest "
+                               f"card ({top}) and takes start space I")
+    assert lines[3].startswith("Start: I ") and len(lines) == 4
+
+
+def test_later_races_say_why_their_grid_is_as_it_is():
+    for order, words in (("seat", "came last in race 1 and starts on I"),
+                         ("previous_results", "The grid follows the results of race 1: its winner on I")):
+        events = play_out(2, {"races": 2, "chariots_per_player": 1, "turn_order": order}, seed=4)
+        started = [e for e in events if e["type"] == "race_started"]
+        assert len(started) == 1 and started[0]["race"] == 2
+        line = P.narrate(started[0], ["Ann", "Bob"])
+        assert words in line, line
+        over = next(e for e in events if e["type"] == "race_over")
+        first = started[0]["grid"][0]
+        expect = over["ranking"][-1] if order == "seat" else over["ranking"][0]
+        assert first == expect
+        if order == "seat":
+            assert line.split("\n")[1].startswith(f"{'AB'[first]} (**{['Ann', 'Bob'][first]}**) came last")

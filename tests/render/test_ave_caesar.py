@@ -120,3 +120,27 @@ def test_every_picture_of_whole_games_renders():
             E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
             step += 1
         assert R.render_public(E.view(state, None))[:4] == b"\x89PNG"
+
+
+def test_players_are_named_in_the_table_and_the_standings_snapshots():
+    """The host adds the display names: the table and the standings show them (long ones shortened)."""
+    state = E.new_game(2, 5, {"races": 2})
+    finish_race(state)
+    _played_on(state, 9, seed=2)
+    names = ["Ann", "Maximilian Aurelius Longname"]
+    view = {**E.view(state, None), "player_names": names}
+    public = R.render_public(view)
+    assert public != R.render_public(E.view(state, None))  # without names: the seat letters
+    assert_snapshot("ave-caesar-names", public)
+    assert_snapshot("ave-caesar-standings-names", R.render_standings(view))
+
+
+def test_extras_are_the_standings_when_a_race_ends():
+    state = E.new_game(3, 5, {"races": 2, "chariots_per_player": 1})
+    view = E.view(state, None)
+    assert R.render_extras(view, []) == []
+    assert R.render_extras(view, [{"type": "moved"}, {"type": "finished"}]) == []
+    events = finish_race(state)
+    view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Cy"]}
+    assert any(e["type"] == "race_over" for e in events)
+    assert R.render_extras(view, events) == [R.render_standings(view)]
