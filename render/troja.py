@@ -77,6 +77,23 @@ def _name(key: str, lang: str) -> str:
     return key
 
 
+def player_name(view: dict, seat: int) -> str:
+    """The display name of a seat's player (the host adds ``view["player_names"]``), without characters the
+    font cannot draw (emoji); empty when the view has no names (e.g. snapshot tests)."""
+    names = view.get("player_names") or []
+    if not 0 <= seat < len(names) or not names[seat]:
+        return ""
+    cleaned = "".join(ch for ch in str(names[seat]) if ord(ch) <= 0xFFFF and ch not in "\u200d\ufe0f\ufe0e")
+    return " ".join(cleaned.split())
+
+
+def _who(view: dict, seat: int) -> str:
+    """"Ann (A)", or just the seat letter when the name is unknown."""
+    name = player_name(view, seat)
+    letter = kit.PLAYER_LETTERS[seat]
+    return f"{name} ({letter})" if name else letter
+
+
 def _seat_badge(draw, xy, seat: int, radius: int = 17) -> None:
     kit.badge(draw, xy, radius, kit.PLAYER_COLOURS[seat], kit.PLAYER_LETTERS[seat], size=20)
 
@@ -168,7 +185,7 @@ _PANELS: dict[str, Image.Image] = {}
 def _player_panel(view: dict, seat: int, lang: str) -> Image.Image:
     """One hero's panel; panels are cached by their content, so an action redraws only what changed."""
     p = view["players"][seat]
-    key = json.dumps([p, lang, view["turn"] == seat, view.get("camp_seat") == seat, seat in view["to_act"],
+    key = json.dumps([p, lang, player_name(view, seat), view["turn"] == seat, view.get("camp_seat") == seat, seat in view["to_act"],
                       view["phase"]], sort_keys=True)
     panel = _PANELS.get(key)
     if panel is None:
@@ -194,6 +211,11 @@ def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
     patron = _name(p["patron"], lang)
     _text(img, (58, y + 30), name, 24, "ink", True, "lm")
     nx = 58 + kit.text_width(name, 24, True) + 12
+    player = player_name(view, seat)
+    if player:  # who plays this hero, next to it (long names are shortened)
+        player = kit.fit_text(player, 260, 20, True)
+        _text(img, (nx, y + 31), player, 20, "troja_sea", True, "lm")
+        nx += kit.text_width(player, 20, True) + 12
     _text(img, (nx, y + 31), f"patron {patron}", 17, "dark_grey", anchor="lm")
     tags = []
     if view["turn"] == seat and not over:
@@ -297,8 +319,8 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
         title = f"ATTACK at turn start on {tname}"
     else:
         own = " (on himself)" if a["by"] == target else ""
-        title = f"CHALLENGE on {tname}{own} by {kit.PLAYER_LETTERS[a['by']]}"
-    _text(img, (24, y + 22), title, 21, "troja_wine", True, "lm")
+        title = f"CHALLENGE on {tname}{own} by {_who(view, a['by'])}"
+    _text(img, (24, y + 22), kit.fit_text(title, W - 290, 21, True), 21, "troja_wine", True, "lm")
     step = {"build": "being built", "join": "others may add a card", "fate": "fate window: play or pass"}.get(
         view["step"], "")
     if step:
@@ -377,11 +399,11 @@ def _result_panel(img, draw, view: dict, y: int, lang: str) -> int:
     r = view["result"]
     draw.rounded_rectangle((8, y, W - 8, y + 60), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
     if r["winner"] is not None:
-        s = f"{kit.PLAYER_LETTERS[r['winner']]} wins with {_name(view['players'][r['winner']]['hero'], lang)}"
+        s = f"{_who(view, r['winner'])} wins with {_name(view['players'][r['winner']]['hero'], lang)}"
     else:
         s = "Game over: shared first place"
     reason = {"glory": "24 Glory", "round_limit": "round limit: most Glory"}.get(r["reason"], r["reason"])
-    _text(img, (W // 2, y + 30), f"{s} ({reason})", 22, "ink", True, "mm")
+    _text(img, (W // 2, y + 30), kit.fit_text(f"{s} ({reason})", W - 48, 22, True), 22, "ink", True, "mm")
     return y + 68
 
 

@@ -330,7 +330,7 @@ def _next_roam(ctx: _Ctx) -> None:
         fight["roaming"] = True
         s["assault"] = {"origin": "roam", "by": found["by"], "target": seat, "cards": [entry], "mods": [],
                         "joined": [], "fights": [fight], "index": 0, "broken": False}
-        ctx.emit("roam_attack", card=_key(found["card"]), target=seat)
+        ctx.emit("roam_attack", card=_key(found["card"]), target=seat, kind=fight["kind"])
         _run_fight(ctx)
         return
     s["step"] = "main"
@@ -385,7 +385,8 @@ def _run_fight(ctx: _Ctx) -> None:
     fight = a["fights"][a["index"]]
     fight["fate_by"]["attacker"] = _attacker_drawer(s, fight, a)
     ctx.emit("fight", kind=fight["kind"], target=fight["defender"], duel=fight["duel"],
-             attacker=fight["attacker"], cards=[_key(e["card"]) for e in fight["cards"]])
+             attacker=fight["attacker"], cards=[_key(e["card"]) for e in fight["cards"]],
+             roaming=fight["roaming"])
     _side_fate(ctx, fight, "attacker")
     _side_fate(ctx, fight, "defender")
     _open_window(ctx, "fate", list(range(s["n"])))

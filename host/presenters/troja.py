@@ -48,6 +48,12 @@ class TrojaPresenter(Presenter):
     two_step = False
 
     @property
+    def select_groups(self) -> tuple[str, ...]:
+        """A reaction window offers "Play a card" as a select (whatever the number of cards) beside the Pass
+        button: one look tells what can be played, and the select says what each card does."""
+        return (self.text("group_window_play"),)
+
+    @property
     def options(self) -> list[OptionSpec]:
         return [
             OptionSpec("players", "int", self.text("opt_players"), None, min_value=2, max_value=4),
@@ -166,6 +172,8 @@ class TrojaPresenter(Presenter):
             style = "success" if step == "camp" else "secondary"
         elif kind in ACTIONS:
             group, style = ACTIONS[kind]
+            if step in WINDOWS and kind in ("add", "intervene"):
+                group = "group_window_play"  # the card plays of a reaction window: one select
             label = self._label(view, action, key)
         else:
             return super().describe(view, action, index)
@@ -324,7 +332,9 @@ class TrojaPresenter(Presenter):
             return self.text("ev_reshuffle", size=event["size"])
         if kind == "attach":
             return self.text("ev_attach", who=who(seat), card=card(event["card"]), cost=event["cost"], gp=event["gp"])
-        if kind in ("turn", "end_turn", "camp_done", "discard_done"):
+        if kind == "end_turn":
+            return None  # the next line says whose turn it is (or that the round ends): boards stay short
+        if kind in ("turn", "camp_done", "discard_done"):
             return self.text(f"ev_{kind}", who=who(seat))
         if kind == "challenge":
             if event["target"] == seat:
@@ -343,10 +353,15 @@ class TrojaPresenter(Presenter):
         if kind == "duel":
             return self.text("ev_duel", who=who(seat), target=who(event["target"]))
         if kind == "roam_attack":
+            if event.get("kind") in ("strength", "tactics"):
+                return self.text(f"ev_roam_attack_{event['kind']}", card=card(event["card"]),
+                                 target=who(event["target"]))
             return self.text("ev_roam_attack", card=card(event["card"]), target=who(event["target"]))
         if kind == "fight":
-            if event.get("duel"):
-                return self.text("ev_fight_duel", attacker=who(event["attacker"]), target=who(event["target"]))
+            # a duel and a roaming attack were just announced with both sides and the stat: no second line
+            # (4-player chains of AI turns fill a board's 2000 characters quickly)
+            if event.get("duel") or (event.get("roaming") and len(event.get("cards") or []) == 1):
+                return None
             return self.text(f"ev_fight_{event['kind']}", target=who(event["target"]),
                              cards=self.text("and").join(card(k) for k in event["cards"]) or "?")
         if kind == "fate":

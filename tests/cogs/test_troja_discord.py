@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
 from engines import ENGINES
 from engines.rng import Rng
 from engines.troja import name as troja_name
+from render import troja as troja_render
 from tests.cogs.driver import boards, game_over, latest_board, take_turn, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import button, components
@@ -64,6 +66,11 @@ async def open_panel(h, thread: int, user: int) -> dict:
     return panels[-1]
 
 
+#: the copy of Hermes' Gift in Ann's arranged hand: it decides the digest of her fate-window choices
+#: ("hermes_gift#2" gives an all-digit one, see test_an_all_digit_digest_survives_a_pass_too)
+ARRANGED_HERMES = "hermes_gift#1"
+
+
 @pytest.fixture
 def arranged(monkeypatch):
     """Games start at a fixed table: Achilles (Ann, seat A) to play with Trojan Spearmen, Archers and Hermes'
@@ -78,7 +85,7 @@ def arranged(monkeypatch):
         finally:
             monkeypatch.setattr(ENGINE, "new_game", new_game)
         state["options"] = {"max_rounds": (options or {}).get("max_rounds", 30)}
-        give(state, 0, "spearmen", "archers", "hermes_gift")
+        give(state, 0, "spearmen", "archers", ARRANGED_HERMES)
         give(state, 1, "apollo_arrow")
         return state
 
@@ -146,10 +153,20 @@ async def test_rules_pages(harness):
 # -- complete games -----------------------------------------------------------------------------------------
 
 
-async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness):
+async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monkeypatch):
     h = harness
+    pictured = []  # the players' names each table picture is drawn with
+    real_render = troja_render.render_public
+    monkeypatch.setattr(troja_render, "render_public",
+                        lambda view, *a, **k: pictured.append(view.get("player_names")) or real_render(view, *a, **k))
     await h.slash(ANN, "game new troja", name="Ann", opponent="ai", max_rounds=12)  # two heroes
     thread = thread_of(h)
+    # the first board says who plays which hero and who begins
+    game, state = await live_state(h)
+    first = latest_board(h, thread)["content"]
+    heroes = [troja_name(p["hero"]) for p in state["players"]]
+    assert f"🛡️ The heroes: **Ann** (A) — {heroes[0]} (patron " in first and f"**AI** (B) — {heroes[1]}" in first
+    assert "and begins." in first and "📜 **Round 1**" in first
     rng = Rng(7)
     for _ in range(3000):
         board = latest_board(h, thread)
@@ -176,6 +193,10 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness):
     assert "1. " in board["content"] and f"<@{ANN}>" in board["content"]
     assert not components(board), "a finished game offers no buttons"
     assert all(m["attachments"][0]["filename"].endswith(".png") for m in boards(h, thread))
+    # every table picture names the players next to their heroes
+    assert pictured and all(names == ["Ann", "AI"] for names in pictured)
+    # routine lines are left out: the end of a turn (the next line says whose turn), a duel's second line
+    assert "ends the turn" not in text and "🥊 Duel on STRENGTH — attacker: **" not in text
     assert h.dm_messages(ANN) and all(m["attachments"] for m in h.dm_messages(ANN))
     h.assert_no_errors()
 
@@ -204,10 +225,21 @@ async def test_four_seats_with_three_ai_heroes(harness):
     # the three AI seats are named with their letters, as on the picture
     text = "\n".join(m["content"] for m in public_messages(h, thread))
     assert all(f"**{n}** ({c})" in text for n, c in zip(names[1:], "BCD"))
+    # chains of AI turns stay readable: a duel or a turn-start attack is one line, no "ends the turn" lines
+    assert "to a duel on STRENGTH!" in text and "at the start of the turn: a " in text
+    assert "ends the turn" not in text and "🥊 Duel on STRENGTH — attacker: **" not in text
+    assert all(len(m["content"]) <= 2000 for m in public_messages(h, thread))
     h.assert_no_errors()
 
 
 # -- reaction windows -----------------------------------------------------------------------------------------
+
+
+def digest_of(message: dict) -> str:
+    """The digest of the choices a panel carries (the custom_ids' last part)."""
+    found = {c["custom_id"].split(":")[6] for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))}
+    assert len(found) == 1, found
+    return found.pop()
 
 
 async def test_reaction_window_asks_two_humans_privately(harness, arranged):
@@ -233,15 +265,20 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     assert board["content"].count("your turn: the fight: Trojan Spearmen") == 2
     assert button(board, "Take your turn") and button(board, "My hand")
     assert_board_is_public_safe(board)
-    # each gets the choices privately by DM: Pass is a button of its own, the card plays are grouped apart
+    # each gets one private message (DM): a "Play a card" select and a Pass button of its own
     bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
     ann_dm = [m for m in h.dm_messages(ANN) if components(m)][-1]
-    pass_rows = [r for r in bob_dm["components"] if any(c.get("label", "").startswith("Pass") for c in r["components"])]
-    assert len(pass_rows) == 1 and len(pass_rows[0]["components"]) == 1 and pass_rows[0]["components"][0]["type"] == 2
+    for dm in (bob_dm, ann_dm):
+        rows = [[c for c in row["components"]] for row in dm["components"]]
+        selects = [row[0] for row in rows if row[0]["type"] == 3]
+        assert len(selects) == 1 and selects[0]["placeholder"] == "Play a card"
+        pass_rows = [row for row in rows if any(c.get("label", "").startswith("Pass") for c in row)]
+        assert len(pass_rows) == 1 and len(pass_rows[0]) == 1 and pass_rows[0][0]["type"] == 2
     labels = [c[0] for c in choices_of(bob_dm)]
     assert "Apollo's Arrow: -3 for Trojan Spearmen" in labels and "Pass: let the fight be decided" in labels
     assert "Wrath of Athena: +3 for you (Nestor)" in labels
-    assert "Hermes' Gift: draw 2" in [c[0] for c in choices_of(ann_dm)]
+    hermes = next(opt for _, comp, opt in choices_of(ann_dm) if opt and opt["label"] == "Hermes' Gift: draw 2")
+    assert hermes["description"].startswith("Intervention · POWER")  # the select says what the card is
     # nobody sees another's cards: not in the thread, not in the other's DM
     assert "Apollo" not in json.dumps(public_messages(h, thread)) + json.dumps(h.dm_messages(ANN))
     assert "Hermes" not in json.dumps(public_messages(h, thread)) + json.dumps(h.dm_messages(BOB))
@@ -251,20 +288,35 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     board = latest_board(h, thread)
     assert to_act(board) == [ANN] and f"<@{BOB}>" not in board["content"]
     assert (await live_state(h))[0].version == version + 1
-    # Ann's DM panel was for the board before Bob's pass: out of date, it changes nothing ...
+    # Ann's DM is from before Bob's pass, but a pass changes nothing she saw: her card play from it works
+    # (the arranged Hermes' Gift copy gives her choices a digest with a letter: see the report on all-digit ones)
+    assert not digest_of(ann_dm).isdigit()
     before = len(h.fake.messages)
-    await choose(h, ANN, ann_dm, "Pass")
-    assert any("out of date" in m["content"] for m in replies_since(h, before))
-    assert (await live_state(h))[0].version == version + 1
-    # ... but Bob's pass brought her a fresh DM: she plays her card, and that reopens the window for Bob
-    ann_dm = [m for m in h.dm_messages(ANN) if components(m)][-1]
     await choose(h, ANN, ann_dm, "Hermes")
+    assert not any("out of date" in m["content"] for m in replies_since(h, before))
     board = latest_board(h, thread)
     assert "✨ **Ann** (A) plays Hermes' Gift." in board["content"] and "**Ann** (A) draws 2 card(s)." in board["content"]
+    assert (await live_state(h))[0].version == version + 2
+    # a card played reopens the window for Bob, who had passed
     assert sorted(to_act(board)) == sorted([ANN, BOB])
+    ann_panel = [m for m in h.dm_messages(ANN) if components(m)][-1]
+    bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
+    # Bob plays Apollo's Arrow: a play changes the fight, so Ann's panel from before it is refused ...
+    await choose(h, BOB, bob_dm, "Apollo")
+    board = latest_board(h, thread)
+    assert "✨ **Bob** (B) plays Apollo's Arrow for the attacker." in board["content"]
+    game, state = await live_state(h)
+    assert game.version == version + 3
+    before = len(h.fake.messages)
+    await choose(h, ANN, ann_panel, "Pass")
+    assert any("out of date" in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == version + 3, "the refused click changed nothing"
+    # ... even though her choices are the same: it is the play that makes it stale
+    from host.service import choices_digest
+    assert digest_of(ann_panel) == choices_digest(ENGINE.legal_actions(state, 0))
+    # both pass from the newest panels: the fight is resolved and narrated
     bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
     await choose(h, BOB, bob_dm, "Pass")
-    # from the newest board Ann passes too: the fight is resolved and narrated
     panel = await open_panel(h, thread, ANN)
     await choose(h, ANN, panel, "Pass")
     content = latest_board(h, thread)["content"]
@@ -272,6 +324,24 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     game, state = await live_state(h)
     assert state["step"] == "main" and state["assault"] is None and state["turn"] == 0
     h.assert_no_errors()
+
+
+@pytest.mark.xfail(strict=False, reason="shared bug: cogs/components.py _FromCustomId.from_custom_id turns an "
+                   "all-digit digest into an int, which never equals choices_digest(): the click is refused as stale")
+async def test_an_all_digit_digest_survives_a_pass_too(harness, arranged, monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "ARRANGED_HERMES", "hermes_gift#2")
+    h = harness
+    thread = await open_two_humans(h)
+    await choose(h, ANN, await open_panel(h, thread, ANN), "Spearmen", "Nestor")
+    await choose(h, ANN, await open_panel(h, thread, ANN), "Launch")
+    bob_dm = [m for m in h.dm_messages(BOB) if components(m)][-1]
+    ann_dm = [m for m in h.dm_messages(ANN) if components(m)][-1]
+    assert digest_of(ann_dm).isdigit()
+    await choose(h, BOB, bob_dm, "Pass")
+    before = len(h.fake.messages)
+    await choose(h, ANN, ann_dm, "Hermes")
+    assert not any("out of date" in m["content"] for m in replies_since(h, before))
+    assert "✨ **Ann** (A) plays Hermes' Gift." in latest_board(h, thread)["content"]
 
 
 async def test_auto_pass_only_by_the_players_own_setting(harness, arranged):

@@ -312,6 +312,9 @@ def test_undefeated_trojans_move_clockwise_and_attack_at_the_next_turn_start_in_
     stack(s, 1, 6, 1, 6)
     events = pass_all(s)
     assert [e["card"] for e in of(events, "roam_attack")] == ["hector", "boar"]
+    # the events say which stat each attack is fought on, and that its fight is the roaming attack's
+    assert [e["kind"] for e in of(events, "roam_attack")] == ["strength", "strength"]
+    assert [e["roaming"] for e in of(events, "fight")] == [True, True]
     # the roaming challenge's fate card is drawn by the player who first played it
     assert of(events, "fate")[0]["seat"] == 0
     results = of(events, "fight_result")

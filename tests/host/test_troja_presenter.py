@@ -71,7 +71,35 @@ def test_reaction_windows_keep_pass_apart_from_the_card_plays(samples):
         groups = dict(Panel(1, 1, view["seat"], "", choices).groups())
         assert [c.label.split(":")[0] for c in groups["Pass"]] == ["Pass"]
         plays = [c for c in choices if c.group != "Pass"]
-        assert all(c.group in ("Play a card", "Play an intervention", "Wrath of your patron") for c in plays)
+        assert all(c.group in ("Play a card", "Wrath of your patron") for c in plays)
+
+
+def test_reaction_windows_show_a_pass_button_and_a_play_a_card_select(samples):
+    """The issue's reaction window: "Play a card" is a select however few cards (each option says what the
+    card does), Pass a button of its own; outside the windows a few interventions stay buttons."""
+    assert P.select_groups == ("Play a card",)
+    seen = set()
+    for view, _legal, choices, _ in samples:
+        if not choices:
+            continue
+        panel = Panel(1, 1, view["seat"], "", choices, select_groups=set(P.select_groups))
+        rows = layout(panel)
+        window = view["step"] in ("join", "fate", "start")
+        plays = [c for c in choices if c.group == "Play a card"]
+        if not window:
+            assert not plays, "only reaction windows have the Play a card select"
+            continue
+        pass_rows = [r for r in rows if r.kind == "buttons" and any(c.label.startswith("Pass") for c in r.choices)]
+        assert len(pass_rows) == 1 and len(pass_rows[0].choices) == 1
+        selects = [r for r in rows if r.kind == "select"]
+        if plays:
+            seen.add(view["step"])
+            assert selects and selects[0].placeholder == "Play a card"
+            assert {c.index for r in selects for c in r.choices} == {c.index for c in plays}
+            assert all(c.description for c in plays), "a select option says what the card does"
+        else:
+            assert not selects
+    assert seen == {"join", "fate", "start"}
 
 
 def test_prompts_use_public_information_only(samples):
@@ -133,6 +161,34 @@ def test_narration_of_the_decisive_moments():
     assert "**Ann** (A), **Bob** (B) share the most Glory" in P.narrate(limit, NAMES[:3])
     assert P.narrate({"type": "pass", "seat": 1, "window": "join"}, NAMES) == "**Bob** (B) adds nothing."
     assert P.narrate({"type": "pass", "seat": 1, "window": "fate"}, NAMES) is None  # the result follows at once
+
+
+def test_duels_and_roaming_attacks_are_announced_once():
+    """A duel or a Trojan attacking at the turn start says both sides and the stat in one line; the fight
+    event adds nothing (boards of 4-player AI chains stay short). A challenge's fights keep their lines."""
+    assert P.narrate({"type": "duel", "seat": 0, "target": 1}, NAMES) == \
+        "⚔️ **Ann** (A) challenges **Bob** (B) to a duel on STRENGTH!"
+    duel = {"type": "fight", "kind": "strength", "target": 1, "duel": True, "attacker": 0, "cards": [],
+            "roaming": False}
+    assert P.narrate(duel, NAMES) is None
+    roam = {"type": "roam_attack", "card": "hydra", "target": 2, "kind": "strength"}
+    assert P.narrate(roam, NAMES) == \
+        "🐗 Hydra attacks **Carol** (C) at the start of the turn: a duel on STRENGTH!"
+    assert P.narrate(dict(roam, kind="tactics"), NAMES).endswith("a battle on TACTICS!")
+    fight = {"type": "fight", "kind": "strength", "target": 2, "duel": False, "attacker": None, "cards": ["hydra"]}
+    assert P.narrate(dict(fight, roaming=True), NAMES) is None
+    assert P.narrate(dict(fight, roaming=False), NAMES) == \
+        "🥊 Duel on STRENGTH — attacker: Hydra; defender: **Carol** (C)."
+    # on a real table: Hydra waits before Nestor and attacks when his turn starts
+    s = table(["achilles", "nestor"])
+    roamer(s, 1, "hydra", by=0)
+    events = E.apply(s, 0, {"type": "end_turn"}) + pass_all(s, ("start",))
+    lines = [line for line in (P.narrate(e, NAMES) for e in events) if line]
+    assert "🐗 Hydra attacks **Bob** (B) at the start of the turn: a duel on STRENGTH!" in lines
+    assert not any(line.startswith("🥊") for line in lines)
+    # nor is the end of a turn: the next line says whose turn it is
+    assert P.narrate({"type": "end_turn", "seat": 0}, NAMES) is None
+    assert lines[0] == "⚔️ **Bob** (B)'s turn."
     # the same AI name twice is told apart by the seat letters
     assert P.narrate({"type": "turn", "seat": 2}, ["Ann", "AI", "AI"]) == "⚔️ **AI** (C)'s turn."
 

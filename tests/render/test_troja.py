@@ -41,9 +41,25 @@ def test_registered():
     assert RENDERERS["troja"].render_public is render_public
 
 
-def test_table_fight_snapshot():
+#: display names as the host adds them (view["player_names"]): a long one, an emoji, an AI seat
+NAMES = ["Ann", "Bartholomew the Unbreakable of Thessaly", "Cili 🐙", "AI 3"]
+
+
+def test_table_fight_snapshot_names_the_players():
     s = fight_view()
-    assert_snapshot("troja-table-fight", render_public(E.view(s, 1)))
+    view = {**E.view(s, 1), "player_names": NAMES}
+    assert_snapshot("troja-table-fight", render_public(view))
+
+
+def test_player_names_on_the_picture():
+    """Next to each hero its player's name (no emoji: the font has none); the seat letter when unknown."""
+    from render.troja import _who, player_name
+
+    view = {**E.view(fight_view(), None), "player_names": NAMES}
+    assert [player_name(view, s) for s in range(4)] == ["Ann", NAMES[1], "Cili", "AI 3"]
+    assert _who(view, 0) == "Ann (A)" and _who(E.view(fight_view(), None), 0) == "A"
+    # the names change the picture (the panels are cached by their content, names included)
+    assert render_public(view) != render_public(E.view(fight_view(), None))
 
 
 def test_hand_snapshot_marks_playable_cards():
@@ -79,7 +95,7 @@ def test_join_window_and_game_over_snapshots():
     challenge(s, 0, 1, *ids)
     pass_all(s)
     assert E.result(s) is not None
-    assert_snapshot("troja-table-over", render_public(E.view(s, None)))
+    assert_snapshot("troja-table-over", render_public({**E.view(s, None), "player_names": ["Ann", "AI"]}))
 
 
 def test_spectator_has_no_hand_picture_and_pictures_are_small_and_fast():
