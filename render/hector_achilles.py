@@ -344,6 +344,16 @@ def _deck_block(img: Image.Image, side: dict, top: int, trojan: bool, bg) -> Non
         img.paste(sprite, (x - 5, (home_y if key == "home" else front_y) - 5))
 
 
+def player_name(view: dict, seat: int) -> str | None:
+    """The display name the host put into the view for ``seat`` (``view["player_names"]``), or None when the
+    view has none (snapshot tests, tools): the pictures then name the sides only."""
+    names = view.get("player_names") or []
+    if not 0 <= seat < len(names) or not isinstance(names[seat], str):
+        return None
+    name = " ".join(names[seat].split())
+    return name or None
+
+
 def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int) -> None:
     side = view["sides"][seat]
     top, bg = PANEL_TOP[seat], PANEL_BG[seat]
@@ -352,6 +362,16 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int)
     name = side["name"].upper()
     _text(img, (x, top + 8), name, 26, bold=True, bg=bg)
     nx = x + kit.text_width(name, 26, True) + 14
+    won = f"Battles won: {side['battles_won']}"
+    player = player_name(view, seat)
+    if player:
+        # the player's name beside the side's, shortened to leave room for the badge and "Battles won"
+        room = W - 20 - kit.text_width(won, 18, True) - 16 - nx
+        if view["attacker"] is not None:
+            room -= 116 + 14
+        player = kit.fit_text(player, room, 22)
+        _text(img, (nx, top + 23), player, 22, bg=bg, anchor="lm")
+        nx += kit.text_width(player, 22) + 14
     if view["attacker"] is not None:
         attacking = view["attacker"] == seat
         d.rounded_rectangle((nx, top + 8, nx + 116, top + 36), radius=6,
@@ -359,7 +379,7 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int)
                             outline=None if attacking else kit.rgb("dark_grey"), width=2)
         _text(img, (nx + 58, top + 22), "ATTACKER" if attacking else "DEFENDER", 16, bold=True,
               fill="white" if attacking else "dark_grey", bg="danger" if attacking else bg, anchor="mm")
-    _text(img, (W - 20, top + 10), f"Battles won: {side['battles_won']}", 18, bold=True, anchor="ra", bg=bg)
+    _text(img, (W - 20, top + 10), won, 18, bold=True, anchor="ra", bg=bg)
     y = top + 58
     placed = sum(1 for c in side["played"] if c["token"])
     states = ["reserve"] * side["favour"] + ["placed"] * placed + ["lost"] * side["favour_lost"]
@@ -599,11 +619,18 @@ def render_private(view: dict) -> bytes | None:
         cards.append(("hero", view["hand_hero"]))
     img, d = kit.canvas(W, ch + 160 if cards else 150, "paper")
     d.rectangle((0, 0, W, 54), fill=kit.rgb("ink"))
-    _text(img, (16, 27), f"Your hand · {SIDE_NAMES[seat]}", 24, bold=True, fill="white", bg="ink", anchor="lm")
+    title = f"Your hand · {SIDE_NAMES[seat]}"
     dec = view.get("decision")
-    if dec and dec["seat"] == seat:
-        _text(img, (W - 16, 27), "▶ your turn: " + DECISIONS.get(dec["kind"], ""), 20, bold=True,
-              fill="highlight", bg="ink", anchor="rm")
+    turn = "▶ your turn: " + DECISIONS.get(dec["kind"], "") if dec and dec["seat"] == seat else ""
+    if turn:
+        _text(img, (W - 16, 27), turn, 20, bold=True, fill="highlight", bg="ink", anchor="rm")
+    player = player_name(view, seat)
+    if player:
+        room = W - 16 - (kit.text_width(turn, 20, True) + 24 if turn else 0) - 16
+        room -= kit.text_width(title + " · ", 24, True)
+        if room >= kit.text_width("M…", 24, True):
+            title += " · " + kit.fit_text(player, room, 24, True)
+    _text(img, (16, 27), title, 24, bold=True, fill="white", bg="ink", anchor="lm")
     scoring = view.get("scoring_colours") or []
     y = 78
     if scoring:

@@ -316,7 +316,24 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int) -> None:
     kit.text(draw, (x + 496, yy), "→ moves this round (bold: the last)", size=16, anchor="lm")
 
 
+NAME_W = 190      # the widest a player's name may be in the panel; longer names are shortened
+
+
+def player_names(view: dict) -> list[str | None]:
+    """The players' display names by seat from ``view["player_names"]`` (the host adds them), None for a seat
+    without one: the panel then shows the seat's letter only, as in views made outside the host."""
+    given = view.get("player_names") or []
+    out = []
+    for seat in range(view["num_players"]):
+        name = given[seat] if seat < len(given) and isinstance(given[seat], str) else ""
+        out.append(" ".join(name.split()) or None)
+    return out
+
+
 def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int) -> None:
+    names = [kit.fit_text(n, NAME_W, 18, bold=True) if n else None for n in player_names(view)]
+    # one column for the names, as wide as the longest (shortened) one, so the rows line up
+    column = max((kit.text_width(n, 18, bold=True) for n in names if n), default=0)
     for p in view["players"]:
         seat = p["seat"]
         top = y + seat * ROW_H
@@ -325,18 +342,31 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int) -> None:
         draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + ROW_H - 4), fill=kit.rgb(fill))
         kit.badge(draw, (MARGIN + 12, top + ROW_H / 2 - 2), 14, _colour(seat), _letter(seat), size=16)
         x = MARGIN + 34
-        if not p["alive"]:
-            status = f"OUT: leader fell in round {p['out_round']}"
-        else:
-            leader = "off board" if p["leader"] == "off" else p["leader"]
-            bits = [f"leader {leader}", f"on board {p['on_board']}", f"waiting {p['waiting']}"]
-            if p["resting"]:
-                bits.append(f"{p['resting']} sitting out (back in round {p['resting_until']})")
-            bits.append(f"mana {p['mana']}")
-            if p["free_step"] and view["phase"] == "move":
-                bits.append("free step")
-            status = " · ".join(bits)
-        if acting:
-            status = "▶ " + status
-        kit.text(draw, (x, top + ROW_H / 2 - 2), kit.fit_text(status, width - x - MARGIN, 18, bold=acting),
+        if column:
+            if names[seat]:
+                kit.text(draw, (x, top + ROW_H / 2 - 2), names[seat], size=18, anchor="lm", bold=True)
+            x += column + 14
+        room = width - x - MARGIN
+        status = _status(view, p, acting, short=False)
+        if kit.text_width(status, 18, bold=acting) > room:
+            status = _status(view, p, acting, short=True)
+        kit.text(draw, (x, top + ROW_H / 2 - 2), kit.fit_text(status, room, 18, bold=acting),
                  size=18, anchor="lm", bold=acting)
+
+
+def _status(view: dict, p: dict, acting: bool, short: bool) -> str:
+    """A player's row: leader, figures, mana; ``short`` words it tighter for a row that also holds a name."""
+    if not p["alive"]:
+        status = f"OUT: leader fell in round {p['out_round']}"
+    else:
+        leader = "off board" if p["leader"] == "off" else p["leader"]
+        bits = [f"leader {leader}", f"{'board' if short else 'on board'} {p['on_board']}",
+                f"waiting {p['waiting']}"]
+        if p["resting"]:
+            bits.append(f"{p['resting']} out till round {p['resting_until']}" if short else
+                        f"{p['resting']} sitting out (back in round {p['resting_until']})")
+        bits.append(f"mana {p['mana']}")
+        if p["free_step"] and view["phase"] == "move":
+            bits.append("free step")
+        status = " · ".join(bits)
+    return "▶ " + status if acting else status

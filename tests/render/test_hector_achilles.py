@@ -99,8 +99,14 @@ def _hand_view() -> dict:
     return ENGINE.view(state, 0)
 
 
+NAMES = ["Agamemnon the Wide-Ruling King of Mycenae and Lord of Men", "Hécuba"]
+
+
 CASES = {
     "battle": lambda: R.render_public(_battle_view()),
+    # the host adds the players' display names: beside ACHAEANS / TROJANS and in the hand's header, shortened
+    "names": lambda: R.render_public({**_battle_view(), "player_names": NAMES}),
+    "hand-names": lambda: R.render_private({**_hand_view(), "player_names": NAMES}),
     "result": lambda: R.render_public(ENGINE.view(_result_state(), None)),
     "opening": lambda: R.render_public(_opening_view()),
     "retreat": lambda: R.render_public(_retreat_view()),
@@ -115,6 +121,16 @@ def test_snapshot(name):
     assert_snapshot(f"hector-achilles-{name}", png)
     img = Image.open(io.BytesIO(png))
     assert img.width == 1000 and len(png) < 150_000
+
+
+def test_names_are_drawn_only_when_the_host_gives_them():
+    view = _battle_view()
+    assert R.render_public({**view, "player_names": ["Ann", "Bob"]}) != R.render_public(view)
+    # missing or blank names fall back to the sides alone
+    for names in ([], ["  ", None]):
+        assert R.render_public({**view, "player_names": names}) == R.render_public(view)
+    assert R.player_name({"player_names": ["  Ann\n  Lee "]}, 0) == "Ann Lee"
+    assert R.player_name({}, 1) is None and R.player_name({"player_names": ["Ann"]}, 1) is None
 
 
 def test_renderer_is_registered():

@@ -33,6 +33,24 @@ def test_midgame_snapshot():
     assert_snapshot("hextri-r3-midgame", R.render_public(E.view(s, 1)))
 
 
+def test_player_names_snapshot():
+    # the host adds the display names; a long one is shortened, and the rows keep their facts
+    s = _midgame()
+    s["players"][0]["resting"] = [[14, 2]]
+    view = {**E.view(s, 1), "player_names": ["Ann", "Bartholomew the Magnificent, Keeper of Hexagons"]}
+    assert_snapshot("hextri-r3-names", R.render_public(view))
+
+
+def test_names_fall_back_to_letters_when_missing():
+    s = _midgame()
+    view = E.view(s, None)
+    assert R.player_names(view) == [None, None]
+    assert R.player_names({**view, "player_names": ["  Ann  Lee ", ""]}) == ["Ann Lee", None]
+    plain = R.render_public(view)
+    assert R.render_public({**view, "player_names": ["", " "]}) == plain
+    assert R.render_public({**view, "player_names": ["Ann", "Bob"]}) != plain
+
+
 def test_losses_phase_and_last_combat_snapshot():
     enemy = {t: 1 for t in CENTRE_TRIS[:5]}
     s = position({0: {"H-B2": 3, "T-A1": 1, "H-D4": 1, "H-E4": 2}, 1: {"H-B2": 3, **enemy, "T-E9": 1}},
