@@ -82,7 +82,8 @@ class _FromCustomId:
         self = cls.__new__(cls)
         discord.ui.DynamicItem.__init__(self, item)
         for name, value in match.groupdict().items():
-            setattr(self, name, int(value) if value and value.isdigit() else value)
+            # the digest is hex text (it may look like a number); everything else is a number
+            setattr(self, name, value if name == "digest" or value is None else int(value))
         return self
 
 
@@ -128,14 +129,14 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
 
 
 class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select],
-                  template=r"gh:g:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+)"):
+                  template=r"gh:g:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+)(?::(?P<n>\d+))?"):
     """First step of a two-step choice when a panel does not fit five rows: pick a group of actions."""
 
     def __init__(self, game_id: int, version: int, seat: int, groups: list[tuple[int, str]],
-                 selected: int | None = None) -> None:
+                 selected: int | None = None, n: int = 0) -> None:
         options = [discord.SelectOption(label=clip(name, MAX_OPTION_LABEL), value=str(i), default=i == selected)
                    for i, name in groups]
-        super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}",
+        super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}:{n}",
                                            placeholder=t("select_group"), options=options))
         self.game, self.version = game_id, version
 
@@ -269,7 +270,7 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
             items = [ActSelect(panel, row, selects)]
             selects += 1
         elif row.kind == "groups":
-            items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.groups, row.selected)]
+            items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.groups, row.selected, r)]
         elif row.kind == "group_buttons":
             items = [ActButton(panel, row.direct[i]) if i in row.direct
                      else GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)

@@ -99,9 +99,12 @@ def layout(panel: Panel, reserved_rows: int = 0, group: int | None = None, page:
     if len(named) <= MAX_BUTTONS:
         out = [Row("group_buttons", groups=named, direct=direct, selected=group)]
     else:
-        # up to five one-choice groups get a row of their own buttons; any others stay in the select
+        # up to five one-choice groups get a row of their own buttons; any others stay in the group selects
         direct = dict(list(direct.items())[:MAX_BUTTONS])
-        out = [Row("groups", groups=[g for g in named if g[0] not in direct][:MAX_OPTIONS], selected=group)]
+        openable = [g for g in named if g[0] not in direct]
+        room = budget - (1 if direct else 0) - 1  # keep a row for the opened group's choices
+        out = [Row("groups", groups=openable[i:i + MAX_OPTIONS], selected=group)
+               for i in range(0, len(openable), MAX_OPTIONS)][:max(1, room)]
         if direct:
             out.append(Row("buttons", list(direct.values())))
     if group is None or not 0 <= group < len(groups) or group in direct:

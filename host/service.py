@@ -432,7 +432,8 @@ class GameService:
         view = view if view is not None else engine.view(state, seat)
         choices: list[Choice] = [presenter.describe(view, a, i)
                                  for i, a in enumerate(engine.legal_actions(state, seat))]
-        return Panel(game.id, game.version, seat, presenter.prompt(view), choices, two_step=presenter.two_step,
+        prompt = presenter.prompt(view)
+        return Panel(game.id, game.version, seat, prompt, choices, two_step=presenter.two_step_for(view),
                      digest=choices_digest(engine.legal_actions(state, seat)),
                      select_groups=set(presenter.select_groups))
 

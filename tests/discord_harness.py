@@ -117,6 +117,9 @@ def limit_errors(payload: dict | None) -> list[str]:
     rows = payload.get("components") or []
     if len(rows) > 5:
         errors.append("more than 5 action rows")
+    ids = [c.get("custom_id") for row in rows for c in row.get("components") or [] if c.get("custom_id")]
+    if len(ids) != len(set(ids)):
+        errors.append("duplicate custom_id in one message")
     for row in rows:
         items = row.get("components") or []
         if len(items) > 5 or (any(c["type"] != 2 for c in items) and len(items) > 1):

@@ -47,6 +47,10 @@ class Presenter:
         A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
+    def two_step_for(self, view: dict) -> bool:
+        """Whether this seat's panel is a two-step choice now; by default the class's ``two_step``."""
+        return self.two_step
+
     def text(self, key: str, **fields) -> str:
         """This game's string ``key`` from ``data/locales/<game>/en.json``."""
         return game_text(self.game, key, **fields)

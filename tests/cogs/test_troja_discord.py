@@ -326,8 +326,6 @@ async def test_reaction_window_asks_two_humans_privately(harness, arranged):
     h.assert_no_errors()
 
 
-@pytest.mark.xfail(strict=False, reason="shared bug: cogs/components.py _FromCustomId.from_custom_id turns an "
-                   "all-digit digest into an int, which never equals choices_digest(): the click is refused as stale")
 async def test_an_all_digit_digest_survives_a_pass_too(harness, arranged, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "ARRANGED_HERMES", "hermes_gift#2")
     h = harness

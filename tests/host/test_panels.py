@@ -87,3 +87,13 @@ def test_every_choice_stays_reachable_with_many_one_choice_groups():
         for page in range(1, 4):
             reachable |= {c.index for r in layout(p, reserved_rows=1, group=index, page=page) for c in r.choices}
     assert reachable == set(range(48))
+
+
+def test_more_than_25_groups_get_several_group_selects():
+    p = panel({f"Card {i}": 2 for i in range(40)}, two_step=True)
+    rows = layout(p, reserved_rows=1)
+    assert [r.kind for r in rows] == ["groups", "groups"]
+    assert sum(len(r.groups) for r in rows) == 40
+    opened = layout(p, reserved_rows=1, group=33)
+    assert [r.kind for r in opened] == ["groups", "groups", "buttons"]
+    assert {c.index for c in opened[-1].choices} == {66, 67}
