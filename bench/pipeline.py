@@ -58,6 +58,8 @@ async def pipeline(key: str, folder: Path) -> dict:
         game_no = 0
         while len(timings) < ACTIONS_PER_GAME:
             users = [10_000 * (game_no + 1) + i for i in range(engine.min_players)]
+            for user in users:  # one measured action per call: no automatic passes in between
+                await service.settings(user, auto_pass=False)
             game, _ = await service.create(key, user_id=users[0], user_name="P0", guild_id=1, channel_id=1)
             for i, user in enumerate(users[1:], start=1):
                 game, _ = await service.join(game.id, user, f"P{i}")
