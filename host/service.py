@@ -430,12 +430,12 @@ class GameService:
             return None
         presenter = presenter_for(game.engine)
         view = view if view is not None else engine.view(state, seat)
-        choices: list[Choice] = [presenter.describe(view, a, i)
-                                 for i, a in enumerate(engine.legal_actions(state, seat))]
+        # a seat's view carries its legal actions when it is to act (the protocol); computing them can be dear
+        legal = view["legal"] if "legal" in view else engine.legal_actions(state, seat)
+        choices: list[Choice] = [presenter.describe(view, a, i) for i, a in enumerate(legal)]
         prompt = presenter.prompt(view)
         return Panel(game.id, game.version, seat, prompt, choices, two_step=presenter.two_step_for(view),
-                     digest=choices_digest(engine.legal_actions(state, seat)),
-                     select_groups=set(presenter.select_groups))
+                     digest=choices_digest(legal), select_groups=set(presenter.select_groups))
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
         """Render public (seat None) and private views in worker threads, in parallel (Pillow's encoder
