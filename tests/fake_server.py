@@ -145,11 +145,18 @@ class RemoteBot:
         last = len(self.fake.sent)
         while True:
             await asyncio.sleep(quiet)
-            if len(self.fake.sent) == last:
+            if len(self.fake.sent) == last and not self._deferred_only():
                 return
             last = len(self.fake.sent)
             if loop.time() > deadline:
                 raise AssertionError("the bot did not settle")
+
+    def _deferred_only(self) -> bool:
+        """True while the newest request is a deferral: the bot still owes its real answer (it may be
+        busy applying, letting the AI move and rendering, with nothing to send meanwhile)."""
+        sent = self.fake.sent[-1]
+        return (sent.via == "webhook" and sent.path.endswith("/callback")
+                and (sent.json or {}).get("type") in (5, 6))
 
     async def slash(self, user_id: int, path: str, channel_id: int | None = None, **kwargs) -> None:
         before = len(self.fake.sent)
