@@ -76,6 +76,8 @@ class GameService:
         self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
+        #: (game, seat) -> (version, digest) of the last DM panel sent
+        self._nudged: dict[tuple[int, int], tuple[int, str]] = {}
 
     # -- helpers ------------------------------------------------------------------------------------
 
@@ -292,7 +294,8 @@ class GameService:
                     raise StaleBoard.of("stale")
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
             legal = engine.legal_actions(state, seat)
-            if version != game.version and not await self._only_passes_since(game, version, seat, legal, digest):
+            if version != game.version and not await self._only_passes_since(
+                    game, version, seat, choices_digest(legal), digest):
                 raise StaleBoard.of("stale")
             if not 0 <= index < len(legal):
                 raise GameError.of("bad_choice")
@@ -305,10 +308,10 @@ class GameService:
             outcome.done_label = label
             return outcome
 
-    async def _only_passes_since(self, game: GameRow, version: int, seat: int, legal: list[dict],
-                                 digest: str) -> bool:
-        """Whether a board of ``version`` still holds for ``seat``: same choices, only others' passes since."""
-        if version > game.version or choices_digest(legal) != digest:
+    async def _only_passes_since(self, game: GameRow, version: int, seat: int, current: str, digest: str) -> bool:
+        """Whether a board of ``version`` still holds for ``seat``: the same choices (``current`` digest equals
+        the board's ``digest``) and only other seats' passes since."""
+        if version > game.version or current != digest:
             return False
         since = [a for a in await self.store.actions(game.id) if a["seq"] > version]
         return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
@@ -466,7 +469,8 @@ class GameService:
             return []
         return await asyncio.to_thread(extra, {**view, "player_names": self.names(game)}, events)
 
-    async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None) -> Outcome:
+    async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
+                       record_nudges: bool = True) -> Outcome:
         engine = ENGINES[game.engine]
         presenter = presenter_for(game.engine)
         state = await self._state(game)
@@ -498,10 +502,17 @@ class GameService:
         images = await self._render(game, [(None, engine.view(state, None)),
                                            *((seat, view) for seat, view, _ in asked)])
         # without private pictures (perfect information) a DM shows the public board
-        nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
-                        image if image is not None else images[0], panel)
-                  for (seat, _, panel), image in zip(asked, images[1:])]
+        nudges = []
+        for (seat, _, panel), image in zip(asked, images[1:]):
+            # the DM of a simultaneous decision still works after others' passes: no need to send it again
+            earlier = self._nudged.get((game.id, seat))
+            if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
+                continue
+            if record_nudges:
+                self._nudged[(game.id, seat)] = (game.version, panel.digest)
+            nudges.append(Nudge(game.seat_row(seat).user_id, seat,
+                                t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
+                                image if image is not None else images[0], panel))
         extras = await self._render_extras(game, engine.view(state, None), events or [])
         board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
                       extras=extras,
@@ -537,7 +548,7 @@ class GameService:
             return Outcome(game=game)
         async with self.lock(game_id):
             game = await self.game(game_id)
-            outcome = await self._outcome(game, [])
+            outcome = await self._outcome(game, [], record_nudges=False)
         outcome.board.panel = None
         outcome.nudges = []
         return outcome

@@ -287,3 +287,15 @@ async def test_a_failing_ai_never_blocks_the_game(store, monkeypatch, caplog):
     log = await store.actions(game.id)
     assert any(a["seat"] == 1 for a in log), "the AI seat still moved (randomly)"
     assert "AI of hector-achilles failed" in caplog.text
+
+
+async def test_a_dm_is_not_sent_again_when_only_others_passed(store, monkeypatch):
+    monkeypatch.setitem(ENGINES, "test-both", Both())
+    service = GameService(store, seed_source=lambda: 1, render=False)
+    game, _ = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    game, outcome = await service.join(game.id, BOB, "Bob")
+    assert {n.user_id for n in outcome.nudges} == {ANN, BOB}
+    bob = next(n.panel for n in outcome.nudges if n.user_id == BOB)
+    outcome = await service.act(game.id, BOB, bob.version, 1, bob.digest)  # Bob passes
+    assert outcome.nudges == [], "Ann's DM still works: no second DM"
+    assert outcome.board.mentions == [ANN], "the board still says whom it waits for"
