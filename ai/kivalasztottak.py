@@ -68,7 +68,6 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
     """Higher is better; passing scores 0."""
     t = a["type"]
     v = ctx.v
-    m = v.get("maneuver")
     thread = v.get("thread")
     card = ctx.cards.get(a.get("card", ""), {})
     key = card.get("key", "")
@@ -94,6 +93,8 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
             kill = d["attack"]["damage"] >= lvl
             if d["attack"]["range"] == "row":
                 return 50 if kill else 8
+            if not kill and not _worth_fighting(ctx, d["attack"]["damage"]):
+                return -1
             return 70 + (20 if kill else 0) - lvl
         if ty == "event":
             op = d["effect"][0]["op"]
@@ -113,11 +114,12 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
         op = ab["effect"][0]["op"]
         target = ctx.cards.get(a.get("target"), {})
         if op == "attack":
+            dmg = ab["effect"][0]["damage"]
+            if target.get("level", 9) > dmg and not _worth_fighting(ctx, dmg):
+                return -1
             return 60 - target.get("level", 5)
         if op == "damage":
-            if thread is None and m is None and target.get("level", 9) > 1:
-                return 5
-            return 45 if target else 30
+            return _damage_score(ctx, ab["effect"][0], target)
         if op == "heal":
             return 50 if target.get("dmg", 0) > 0 else -1
         if op == "counter":
@@ -150,6 +152,51 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
     if t == "attach_reward":
         return -2
     return 0
+
+
+def _armour(adv: dict) -> int:
+    return sum(ab.get("amount", 0) for w in adv.get("worn", ()) for ab in card_defs()[w["key"]]["abilities"]
+               if ab["kind"] == "static" and ab.get("stat") == "armour")
+
+
+def _margin(ctx: _Ctx) -> int | None:
+    """My team's level minus the enemy's (with a siege's WALL for the defender) while a combat is on."""
+    m = ctx.v.get("maneuver")
+    if not m or not m.get("combat") or m["step"] not in ("prep", "ranks", "rounds"):
+        return None
+    mine = sum(max(0, a["level"]) for a in ctx.me["team"])
+    theirs = sum(max(0, a["level"]) for a in ctx.opp["team"])
+    if m["kind"] == "siege":
+        wall = m.get("wall", 0)
+        if m["initiator"] == ctx.seat:
+            theirs += wall
+        else:
+            mine += wall
+    return mine - theirs
+
+
+def _worth_fighting(ctx: _Ctx, amount: int) -> bool:
+    """Spend MP or a card on damage only while the combat is close: not when it is safely won or lost."""
+    margin = _margin(ctx)
+    return margin is None or -(amount + 3) <= margin <= 3
+
+
+def _damage_score(ctx: _Ctx, eff: dict, target: dict) -> float:
+    """Damage to one enemy adventurer. In a close combat it lowers the enemy team's level; in the Row only a
+    kill is worth paying for (Row damage is gone when the thread closes, leaving a mere injury)."""
+    if not target:
+        return 30
+    amount = eff["amount"] if eff.get("anyway") else max(0, eff["amount"] - _armour(target))
+    if amount <= 0:
+        return -1
+    kills = target["level"] - amount < 1
+    if target["id"] in {a["id"] for a in ctx.opp["team"]}:
+        if kills:
+            return 55
+        return 45 if _worth_fighting(ctx, amount) else -1
+    if kills:
+        return 50
+    return -1
 
 
 def _siege_good(ctx: _Ctx) -> bool:

@@ -146,7 +146,7 @@ def test_summon_choices_cascade_card_then_summoner_and_target():
     assert len(labels) == 9 and "Ambush: Bounty Hunter #1 → Clan Warrior #2" in labels
     assert "Ambush: Kráni Sniper → Ugra Bearthroat" in labels
     assert [c.label for c in groups["Kráni Sniper: ability"]][0] == \
-        "Kráni Sniper: 1 damage (2 MP, tap) → Clan Warrior #1"
+        "Kráni Sniper: 1 damage (1 MP, tap) → Clan Warrior #1"
     assert ambush and me and them
     # a panel of single choices shows everything at once
     st = blank(mp=(10, 10))
@@ -216,9 +216,9 @@ def test_quest_reward_solving_and_building_decisions_have_words():
     assert P.prompt(E.view(st, 0)) == ("solve The Bounty Contract: choose a condition your team fulfils "
                                        "(you pay 2 MP), or do not solve it.")
     assert [c.label for c in panel_of(st, 0).choices] == [
-        "Condition 1: bounty hunter + Ambushing II (pay 2 MP)", "Do not solve it"]
+        "Condition 1: mercenary + Ambushing II (pay 2 MP)", "Do not solve it"]
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "solve", "condition": 0})]
-    assert ("🏆 **Ann** solves **The Bounty Contract** (bounty hunter + Ambushing II), paying 2 MP: **+3 DP**."
+    assert ("🏆 **Ann** solves **The Bounty Contract** (mercenary + Ambushing II), paying 2 MP: **+3 DP**."
             in lines)
     assert "**Ann** takes the reward Leather Armour into their Store." in lines
     # a fourth building: its new controller destroys one

@@ -123,7 +123,7 @@ def test_kráni_sniper_deals_one_damage_as_a_fast_effect():
     act(st, 1, {"type": "summon", "card": adv})
     # seat 0 answers in seat 1's thread
     act(st, 0, {"type": "activate", "card": sniper, "ability": 0, "target": target})
-    assert st["p"][0]["mp"] == 8 and st["cards"][sniper]["state"] == "resting"
+    assert st["p"][0]["mp"] == 9 and st["cards"][sniper]["state"] == "resting"  # 1 MP
     settle(st)
     assert st["cards"][target]["state"] == "injured"
 
@@ -133,6 +133,7 @@ def test_beast_tamer_brings_a_wild_dog_token_that_can_be_sacrificed_to_heal():
     st = blank(mp=(10, 10))
     tamer = add(st, 0, "bestiaszelidito", "hand")
     act(st, 0, {"type": "summon", "card": tamer})
+    assert st["p"][0]["mp"] == 6  # 4 MP
     settle(st)
     dog = next(c for c in st["p"][0]["row"] if c.startswith("KVT-"))
     assert S.cdef(st, dog)["token"] and S.level(st, dog) == 1
@@ -299,19 +300,19 @@ def _group(st, seat, keys, **f):
     return [S.adv_desc(st, add(st, seat, k, "row", **f)) for k in keys]
 
 
-QUEST_CASES = {
+QUEST_CASES = {  # (condition, a group that fulfils it, a group that does not)
     "farkasvadaszat": [(0, ["vadasz", "fejvadasz"], ["vadasz"]), (1, ["vadasz", "nyomkereso"], ["vadasz"]),
-                       (2, ["dorgan"], ["fejvadasz"])],
-    "szerzodes": [(0, ["fejvadasz"], ["vadasz"]), (1, ["dorgan"], ["fejvadasz"]),
-                  (2, ["vadasz", "csapdaallito"], ["vadasz", "klanharcos"])],
-    "trofea": [(0, ["vadasz", "vadasz", "vadasz"], ["vadasz", "vadasz"]),
-               (1, ["torpepajzsos", "vadasz"], ["vadasz"]), (2, ["ugra"], ["dorgan"])],
+                       (2, ["orkfejvadasz", "bestiaszelidito"], ["dorgan"])],
+    "szerzodes": [(0, ["fejvadasz"], ["orkfejvadasz", "nyomkereso"]), (1, ["dorgan"], ["fejvadasz"]),
+                  (2, ["orkfejvadasz", "nyomkereso"], ["orkfejvadasz", "dorgan"])],
+    "trofea": [(0, ["vadasz", "csapdaallito", "fejvadasz"], ["vadasz", "vadasz", "dorgan"]),
+               (1, ["torpepajzsos", "vadasz"], ["vadasz"]), (2, ["ugra", "klanharcos"], ["ugra"])],
     "feherszarvas": [(0, ["klanharcos", "nyomkereso"], ["klanharcos"]), (1, ["bestiaszelidito"], ["klanharcos"]),
-                     (2, ["nyomkereso"], ["klanharcos"])],
-    "griff": [(0, ["bestiaszelidito", "klanharcos"], ["bestiaszelidito"]), (1, ["ugra"], ["torpepajzsos"]),
-              (2, ["orkfejvadasz", "vadasz", "klanharcos"], ["orkfejvadasz", "vadasz"])],
-    "verbosszu": [(0, ["fejvadasz", "orkfejvadasz", "nyomkereso"], ["fejvadasz", "orkfejvadasz"]),
-                  (1, ["orkfejvadasz", "fejvadasz"], ["orkfejvadasz"]), (2, ["csapdaallito"], ["vadasz"])],
+                     (2, ["kraniorvlovesz", "fejvadasz"], ["nyomkereso"])],
+    "griff": [(0, ["bestiaszelidito", "klanharcos"], ["bestiaszelidito"]), (1, ["ugra"], ["dorgan"]),
+              (2, ["dorgan", "fejvadasz"], ["dorgan"])],
+    "verbosszu": [(0, ["orkfejvadasz", "orkfejvadasz"], ["orkfejvadasz", "nyomkereso"]),
+                  (1, ["orkfejvadasz", "nyomkereso"], ["orkfejvadasz"]), (2, ["csapdaallito", "vadasz"], ["csapdaallito"])],
 }
 cards(*QUEST_CASES)
 

@@ -161,10 +161,11 @@ def test_quest_blocker_who_wins_the_combat_may_solve_the_quest_himself():
     q = add(st, 0, "farkasvadaszat", "quests")
     v = add(st, 0, "vadasz", "row")
     u = add(st, 1, "ugra", "row")
+    tamer = add(st, 1, "bestiaszelidito", "row")
     act(st, 0, {"type": "maneuver", "kind": "quest", "target": q})
     _team(st, 0, [v])
     _to_decision(st)
-    _team(st, 1, [u])
+    _team(st, 1, [u, tamer])
     _to_decision(st)
     act(st, 0, {"type": "ranks", "front": [v]})
     act(st, 1, {"type": "ranks", "front": [u]})
@@ -175,7 +176,7 @@ def test_quest_blocker_who_wins_the_combat_may_solve_the_quest_himself():
     assert st["pending"][0] == {"kind": "continue_quest", "seat": 1}
     act(st, 1, {"type": "continue"})
     _to_decision(st)
-    act(st, 1, {"type": "solve", "condition": 2})  # Fizikum>8
+    act(st, 1, {"type": "solve", "condition": 2})  # Fizikum>8 (Ugra) + Nyomolvasás (the Beast Tamer)
     assert q in st["p"][1]["solved"] and S.dp(st, 1) == 2
 
 
