@@ -30,7 +30,8 @@ async def demo_game(key: str, store: Store, seed: int) -> dict:
         nonlocal count
         count += 1
         if renderer is not None:
-            (folder / f"{count:04d}.png").write_bytes(renderer.render_public(engine.view(state, None)))
+            view = {**engine.view(state, None), "player_names": service.names(game)}
+            (folder / f"{count:04d}.png").write_bytes(renderer.render_public(view))
 
     service.observers.append(record)
     outcome = await service.ai_match(key)
