@@ -39,9 +39,11 @@ def test_never_gives_up_its_leader_in_a_battle():
 
 
 def test_does_not_walk_its_lone_leader_into_a_stronger_enemy():
-    s = position({0: {"T-D7": 1}, 1: {"H-D4": 2, "H-C3": 2, "H-D3": 2, "T-H9": 1}}, {0: "T-D7", 1: "T-H9"})
-    action = H.choose(E, s, 0, Rng(3))
-    assert action == {"type": "pass"}
+    # H-D3, the third HEX around T-D7, is free: the leader is not encircled yet and need not gamble
+    s = position({0: {"T-D7": 1}, 1: {"H-D4": 2, "H-C3": 2, "T-H9": 1}}, {0: "T-D7", 1: "T-H9"})
+    for seed in range(5):
+        action = H.choose(E, s, 0, Rng(seed))
+        assert action["type"] == "pass" or action["to"] not in ("H-D4", "H-C3"), action
 
 
 def test_passes_when_nothing_is_worth_the_mana():
@@ -58,3 +60,9 @@ def test_fills_empty_seats_of_a_multi_player_game():
         state, result = play(E, [H.choose] * n, 3, options)
         assert result is not None and len(result["places"]) == n
         assert sum(result["scores"]) > 0  # the AIs brought figures onto the board
+
+
+def test_two_ais_play_for_a_decision():
+    # games between two AIs end with a fallen leader, not at the round limit with nobody attacking
+    reasons = [play(E, [H.choose, H.choose], seed, {})[1]["reason"] for seed in range(6)]
+    assert reasons.count("leader_down") >= 5, reasons
