@@ -14,7 +14,7 @@ import json
 import logging
 import secrets as _secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import ai
 from engines import ENGINES, IllegalAction
@@ -60,8 +60,13 @@ class StaleBoard(GameError):
 
 @dataclass
 class _Live:
+    """A game's engine state at ``version``, with the views and legal actions already computed for it: one
+    action asks for the same view several times (label, panel, picture), and some engines pay for each."""
+
     version: int
     state: object
+    views: dict = field(default_factory=dict)
+    legal: dict = field(default_factory=dict)
 
 
 class GameService:
@@ -98,6 +103,28 @@ class GameService:
             live = _Live(version, ENGINES[game.engine].from_json(snapshot))
             self._live[game.id] = live
         return live.state
+
+    def _memo(self, game: GameRow, state) -> _Live | None:
+        live = self._live.get(game.id)
+        return live if live is not None and live.state is state and live.version == game.version else None
+
+    def _view(self, game: GameRow, state, seat: int | None) -> dict:
+        """``engine.view(state, seat)``, computed once per version (callers must not change it)."""
+        live = self._memo(game, state)
+        if live is None:
+            return ENGINES[game.engine].view(state, seat)
+        if seat not in live.views:
+            live.views[seat] = ENGINES[game.engine].view(state, seat)
+        return live.views[seat]
+
+    def _legal(self, game: GameRow, state, seat: int) -> list[dict]:
+        """``engine.legal_actions(state, seat)``, computed once per version."""
+        live = self._memo(game, state)
+        if live is None:
+            return ENGINES[game.engine].legal_actions(state, seat)
+        if seat not in live.legal:
+            live.legal[seat] = ENGINES[game.engine].legal_actions(state, seat)
+        return live.legal[seat]
 
     @staticmethod
     def names(game: GameRow) -> list[str]:
@@ -252,7 +279,7 @@ class GameService:
             presenter = presenter_for(game.engine)
             players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
             lines = [t("started", game=game_id, title=engine.title, players=players),
-                     *presenter.opening_lines(engine.view(state, None), self.names(game))]
+                     *presenter.opening_lines(self._view(game, state, None), self.names(game))]
             return await self._advance(game, lines)
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
@@ -293,7 +320,7 @@ class GameService:
                 if version != game.version:
                     raise StaleBoard.of("stale")
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
-            legal = engine.legal_actions(state, seat)
+            legal = self._legal(game, state, seat)
             if version != game.version and not await self._only_passes_since(
                     game, version, seat, choices_digest(legal), digest):
                 raise StaleBoard.of("stale")
@@ -301,7 +328,7 @@ class GameService:
                 raise GameError.of("bad_choice")
             action = legal[index]
             presenter = presenter_for(game.engine)
-            label = presenter.describe(engine.view(state, seat), action, index).label
+            label = presenter.describe(self._view(game, state, seat), action, index).label
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events)
             outcome = await self._advance(game, lines, events)
@@ -313,7 +340,7 @@ class GameService:
         the board's ``digest``) and only other seats' passes since."""
         if version > game.version or current != digest:
             return False
-        since = [a for a in await self.store.actions(game.id) if a["seq"] > version]
+        since = await self.store.actions(game.id, after=version)
         return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
 
     async def act_text(self, game_id: int, user_id: int, text: str) -> Outcome:
@@ -330,7 +357,7 @@ class GameService:
             engine = ENGINES[game.engine]
             if seat not in engine.to_act(state):
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
-            view = engine.view(state, seat)
+            view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
             try:
                 index = presenter_for(game.engine).parse(view, panel.choices, text)
@@ -400,7 +427,7 @@ class GameService:
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
         try:
             action = await asyncio.to_thread(ai.choose, engine, state, seat, rng)
-            if action in engine.legal_actions(state, seat):
+            if action in self._legal(game, state, seat):
                 return action
             log.error("AI of %s proposed an illegal action %r in game %s", game.engine, action, game.id)
         except Exception:
@@ -411,13 +438,12 @@ class GameService:
         """(seat, pass action) for a person whose own settings say to pass now, else None."""
         if not presenter.supports_auto_pass:
             return None
-        engine = ENGINES[game.engine]
         for seat in acting:
             user = game.seat_row(seat).user_id
             if user not in cache:
                 cache[user] = await self.store.user_settings(user)
-            legal = engine.legal_actions(state, seat)
-            if presenter.auto_pass(engine.view(state, seat), legal, cache[user]):
+            legal = self._legal(game, state, seat)
+            if presenter.auto_pass(self._view(game, state, seat), legal, cache[user]):
                 action = next((a for a in legal if a["type"] == "pass"), None)
                 if action is not None:
                     return seat, action
@@ -432,10 +458,10 @@ class GameService:
         if game.status != "running" or seat not in engine.to_act(state):
             return None
         presenter = presenter_for(game.engine)
-        view = view if view is not None else engine.view(state, seat)
+        view = view if view is not None else self._view(game, state, seat)
         # a seat's view carries its legal actions when it is to act (the protocol); computing them can be dear
-        legal = view["legal"] if "legal" in view else engine.legal_actions(state, seat)
-        choices: list[Choice] = [presenter.describe(view, a, i) for i, a in enumerate(legal)]
+        legal = view["legal"] if "legal" in view else self._legal(game, state, seat)
+        choices: list[Choice] = presenter.describe_all(view, legal)
         prompt = presenter.prompt(view)
         return Panel(game.id, game.version, seat, prompt, choices, two_step=presenter.two_step_for(view),
                      digest=choices_digest(legal), select_groups=set(presenter.select_groups))
@@ -490,7 +516,7 @@ class GameService:
             humans = [s for s in engine.to_act(state) if not game.seat_row(s).is_ai]
             for seat in humans:
                 row = game.seat_row(seat)
-                view = engine.view(state, seat)
+                view = self._view(game, state, seat)
                 panel = self.panel(game, state, seat, view)
                 asked.append((seat, view, panel))
                 mentions.append(row.user_id)
@@ -499,7 +525,7 @@ class GameService:
                     public_panel = panel
                 else:
                     turn_button = True
-        images = await self._render(game, [(None, engine.view(state, None)),
+        images = await self._render(game, [(None, self._view(game, state, None)),
                                            *((seat, view) for seat, view, _ in asked)])
         # without private pictures (perfect information) a DM shows the public board
         nudges = []
@@ -513,7 +539,7 @@ class GameService:
             nudges.append(Nudge(game.seat_row(seat).user_id, seat,
                                 t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
                                 image if image is not None else images[0], panel))
-        extras = await self._render_extras(game, engine.view(state, None), events or [])
+        extras = await self._render_extras(game, self._view(game, state, None), events or [])
         board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
                       extras=extras,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
@@ -531,12 +557,11 @@ class GameService:
         async with self.lock(game_id):
             game = await self.game(game_id)
             state = await self._state(game)
-            engine = ENGINES[game.engine]
-            view = engine.view(state, seat)
+            view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
             (image,) = await self._render(game, [(seat, view)])
             if image is None:
-                (image,) = await self._render(game, [(None, engine.view(state, None))])
+                (image,) = await self._render(game, [(None, self._view(game, state, None))])
         text = panel.prompt if panel else t("turn_of", names=self._waiting_for(
             game, ENGINES[game.engine].to_act(state))) if game.status == "running" else t("finished")
         return PrivateView(game, seat, text, image, panel)

@@ -273,9 +273,11 @@ class Store:
             g.seats = await self._seats(g.id)
         return games
 
-    async def actions(self, game_id: int) -> list[dict]:
-        """The action log in order: ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+    async def actions(self, game_id: int, after: int = 0) -> list[dict]:
+        """The action log in order (from sequence number ``after + 1`` on):
+        ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
+        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                    (game_id, after)) as cur:
             rows = await cur.fetchall()
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
                  "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]

@@ -41,13 +41,16 @@ class Mover:
         self.enemy_leader_fields = {p["leader"] for s, p in enumerate(state["players"])
                                     if s != seat and p["leader"] not in (None, OFF)}
 
+        # the searches ask these counts a hundred times per field: count once
+        self._own = {f: seats.get(seat, 0) - (f == origin) for f, seats in occ.items()}
+        self._enemies = {f: sum(c for s, c in seats.items() if s != seat) for f, seats in occ.items()}
+
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
-        n = self.occ.get(field, {}).get(self.seat, 0)
-        return n - 1 if field == self.origin else n
+        return self._own.get(field, 0)
 
     def enemies(self, field: str) -> int:
-        return sum(c for s, c in self.occ.get(field, {}).items() if s != self.seat)
+        return self._enemies.get(field, 0)
 
     def can_leave(self, field: str) -> bool:
         if field == OFF:

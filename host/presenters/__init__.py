@@ -66,6 +66,10 @@ class Presenter:
         label = action["type"].replace("_", " ").capitalize() + (f": {details}" if details else "")
         return Choice(index=index, label=label, group=action["type"])
 
+    def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
+        """The buttons for all legal actions; a game with hundreds of them may share work between them."""
+        return [self.describe(view, a, i) for i, a in enumerate(legal)]
+
     def parse(self, view: dict, choices: list[Choice], text: str) -> int:
         """The index of the choice a player typed (``/game play``). By default the text is matched against
         the choice labels: an exact label, else the only label containing it. Raise ValueError with a

@@ -109,8 +109,36 @@ class HexTriPresenter(Presenter):
                           description=self.text("desc_losses", field=action["field"], count=action["count"]))
         if kind != "move":
             return super().describe(view, action, index)
+        return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []),
+                                   self._group(view, action["from"], action["leader"]))
+
+    def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
+        """A figure may have a hundred destinations: who stands where and the group names are worked out
+        once for all of them."""
+        enemies = self._enemies(view)
+        groups: dict[tuple[str, bool], str] = {}
+        out = []
+        for index, action in enumerate(legal):
+            if action["type"] != "move":
+                out.append(self.describe(view, action, index))
+                continue
+            key = (action["from"], action["leader"])
+            if key not in groups:
+                groups[key] = self._group(view, *key)
+            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), groups[key]))
+        return out
+
+    @staticmethod
+    def _enemies(view: dict) -> dict[str, list[dict]]:
+        """Field -> the other players' pieces on it."""
+        found: dict[str, list[dict]] = {}
+        for p in view.get("pieces", ()):
+            if p["seat"] != view.get("seat"):
+                found.setdefault(p["field"], []).append(p)
+        return found
+
+    def _describe_move(self, view: dict, action: dict, index: int, enemies: list[dict], group: str) -> Choice:
         dest, sources = action["to"], action.get("sources") or []
-        enemies = [p for p in view.get("pieces", ()) if p["field"] == dest and p["seat"] != view.get("seat")]
         label = self.text("label_move", to=dest, cost=self._cost(action["cost"], sources))
         steps = len(sources)
         paid = [s for s in sources if s != FREE]
@@ -126,8 +154,7 @@ class HexTriPresenter(Presenter):
             emoji = "⚔️"
             detail.append(self.text("desc_attack", who=", ".join(
                 f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies)))
-        return Choice(index, label, self._group(view, action["from"], action["leader"]), style="primary",
-                      emoji=emoji, description=" · ".join(detail))
+        return Choice(index, label, group, style="primary", emoji=emoji, description=" · ".join(detail))
 
     def prompt(self, view: dict) -> str:
         seat = view.get("seat")

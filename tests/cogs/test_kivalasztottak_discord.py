@@ -44,7 +44,8 @@ async def live(h, game_id: int = 1):
 
 def rig(h, state: dict, game_id: int = 1) -> None:
     """Put a hand-built position in place of the live game (same version: the next panel is built from it)."""
-    h.bot.service._live[game_id].state = state
+    live = h.bot.service._live[game_id]
+    h.bot.service._live[game_id] = type(live)(live.version, state)  # a fresh entry: nothing computed for it yet
 
 
 def offered(message: dict) -> dict[str, tuple[str, str | None]]:

@@ -67,6 +67,20 @@ async def test_stale_version_is_refused_and_writes_nothing(tmp_path):
         await store.close()
 
 
+async def test_the_log_can_be_read_from_a_version_on(tmp_path):
+    store = await Store.open(tmp_path / "g.db")
+    try:
+        gid = await _new_game(store)
+        await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
+        for v in range(4):
+            await store.commit_action(gid, expected_version=v, seat=v % 2, user_id=100, action={"n": v},
+                                      events=[], snapshot={"turn": v + 1}, result=None)
+        assert [a["action"]["n"] for a in await store.actions(gid, after=2)] == [2, 3]
+        assert await store.actions(gid, after=4) == []
+    finally:
+        await store.close()
+
+
 async def test_finishing_action_closes_the_game(tmp_path):
     store = await Store.open(tmp_path / "g.db")
     try:
