@@ -1,6 +1,7 @@
 """The store keeps games across reopenings of the file, writes each action atomically and refuses stale
 writes."""
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -133,5 +134,30 @@ async def test_user_settings_round_trip(tmp_path):
     try:
         assert await store.user_settings(5) == {"dm": False}
         assert await store.user_settings(6) == {}
+    finally:
+        await store.close()
+
+
+async def test_the_wal_is_checkpointed_when_writes_pause_not_inside_a_commit(tmp_path, monkeypatch):
+    import store.db as db
+
+    def file_only_version(gid):
+        # immutable=1 reads the database file alone, ignoring the WAL: it sees only checkpointed data
+        with sqlite3.connect(f"file:{tmp_path / 'g.db'}?immutable=1", uri=True) as raw:
+            return raw.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()[0]
+
+    monkeypatch.setattr(db, "CHECKPOINT_IDLE_S", 0.05)
+    store = await Store.open(tmp_path / "g.db")
+    try:
+        gid = await _new_game(store)
+        await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
+        await store.checkpoint()
+        for v in range(3):
+            await store.commit_action(gid, expected_version=v, seat=0, user_id=100, action={"n": v},
+                                      events=[], snapshot={"turn": v + 1}, result=None)
+        assert file_only_version(gid) == 0  # just committed: in the WAL, no checkpoint in the commit path
+        await asyncio.sleep(0.3)
+        assert file_only_version(gid) == 3
+        assert (await store.get_game(gid)).version == 3
     finally:
         await store.close()
