@@ -1,14 +1,34 @@
-"""Player-facing strings of the host and the cogs, from ``data/locales/<lang>.json`` (English first;
-missing keys fall back to English)."""
+"""Player-facing strings of the host and the cogs, from ``data/locales/<lang>.json``, and each game's own
+sentences from ``data/locales/<game>/<lang>.json`` (English first; missing keys fall back to English).
+
+Whom a string is for decides its language: a reply to one person is in that person's Discord language (the
+caller passes it); everything said about a game in its thread - narration, prompts, buttons - is in the
+game's language, chosen when the game was created. The game service sets that language for the task that
+handles the game (:func:`use_language`), so presenters need not pass it around."""
 
 from __future__ import annotations
 
 import json
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
 LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales"
 DEFAULT = "en"
+#: the languages a game can be played in, with their own names (the /game new "language" option)
+LANGUAGES = {"en": "English", "hu": "Magyar", "pl": "Polski"}
+
+_GAME_LANGUAGE: ContextVar[str | None] = ContextVar("game_language", default=None)
+
+
+def use_language(lang: str | None) -> None:
+    """Make ``lang`` the language of strings asked for without one, for the rest of the current task."""
+    _GAME_LANGUAGE.set(language(lang) if lang else None)
+
+
+def current_language() -> str:
+    """The language set by :func:`use_language` for this task, else English."""
+    return _GAME_LANGUAGE.get() or DEFAULT
 
 
 @lru_cache(maxsize=8)
@@ -22,12 +42,12 @@ def language(locale: str | None) -> str:
     if not locale:
         return DEFAULT
     lang = str(locale).split("-")[0].lower()
-    return lang if (LOCALES / f"{lang}.json").exists() else DEFAULT
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 def t(key: str, lang: str | None = None, **fields) -> str:
-    """The string ``key`` in ``lang`` with ``{fields}`` filled in."""
-    table = _table(language(lang))
+    """The string ``key`` in ``lang`` (default: the current game's language) with ``{fields}`` filled in."""
+    table = _table(language(lang or _GAME_LANGUAGE.get()))
     template = table.get(key) or _table(DEFAULT).get(key)
     if template is None:
         raise KeyError(f"missing string {key!r}")
@@ -41,8 +61,9 @@ def _game_table(game: str, lang: str) -> dict[str, str]:
 
 
 def game_text(game: str, key: str, lang: str | None = None, **fields) -> str:
-    """A game's own string (``data/locales/<game>/<lang>.json``), English when missing in ``lang``."""
-    table = _game_table(game, language(lang))
+    """A game's own string (``data/locales/<game>/<lang>.json``; default: the current game's language),
+    English when missing in ``lang``."""
+    table = _game_table(game, language(lang or _GAME_LANGUAGE.get()))
     template = table.get(key) or _game_table(game, DEFAULT).get(key)
     if template is None:
         raise KeyError(f"missing string {key!r} of {game}")
