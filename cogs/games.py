@@ -14,12 +14,13 @@ from discord.ext import commands
 from cogs import publish
 from cogs.components import DYNAMIC_ITEMS, JoinButton, send_private
 from engines import ENGINES
-from host.locale import t
+from host.locale import LANGUAGES, t
 from host.presenters import OptionSpec, presenter_for
 from host.service import GameError
 
 log = logging.getLogger(__name__)
 
+LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
 OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
                     app_commands.Choice(name="Open — others join with the Join button", value="open")]
 
@@ -46,10 +47,13 @@ def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 annotation=discord.Interaction)]
     descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
-                    "invite": "Reserve the second seat for this member"}
-    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES}
+                    "invite": "Reserve the second seat for this member",
+                    "language": "Language of the game's messages and buttons (default: your Discord language)"}
+    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES}
     params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
     params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
+                                    default=None))
+    params.append(inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
                                     default=None))
     for spec in specs:
         params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(spec),
@@ -81,7 +85,8 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
             key, user_id=interaction.user.id, user_name=interaction.user.display_name,
             guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
             options=options, opponent=values.get("opponent") or "open",
-            invite=(invite.id, invite.display_name) if invite else None)
+            invite=(invite.id, invite.display_name) if invite else None,
+            lang=values.get("language") or str(interaction.locale))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return

@@ -9,7 +9,7 @@ from io import BytesIO
 import discord
 
 from engines import ENGINES
-from host.locale import t
+from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.presenters import presenter_for
 from host.service import GameError
@@ -69,6 +69,7 @@ async def publish(bot, outcome: Outcome) -> None:
     """Post the new board in the game's thread (the previous board loses its buttons), then DM the seats
     to act. Boards are posted in version order; an outcome overtaken by a newer one is dropped."""
     game = outcome.game
+    use_language(game.lang)
     if outcome.board is None:
         return
     lock = bot.publish_locks.setdefault(game.id, asyncio.Lock())
@@ -129,6 +130,7 @@ def lobby_message(game: GameRow) -> dict:
     """Embed and buttons of a lobby (or of a started/abandoned game's first message)."""
     from cogs.components import JoinButton, StartButton
 
+    use_language(game.lang)
     engine = ENGINES[game.engine]
     presenter = presenter_for(game.engine)
     embed = discord.Embed(title=t("lobby_title", title=engine.title, game=game.id),

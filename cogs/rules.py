@@ -1,5 +1,6 @@
 """/rules <game>: a paged embed of the game's rules digest, written in the bot's own words
-(``data/rules/<key>.md``, one page per ``## `` section)."""
+(``data/rules/<key>.md``, one page per ``## `` section), in the reader's Discord language when a translation
+``data/rules/<key>.<lang>.md`` exists."""
 
 from __future__ import annotations
 
@@ -11,14 +12,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from engines import ENGINES
-from host.locale import t
+from host.locale import DEFAULT, language, t
 
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
 
 
-def pages(key: str) -> list[tuple[str, str]]:
+def rules_file(key: str, locale: str | None = None) -> Path:
+    """The rules page of ``key`` in the language of ``locale`` if translated, else the English one."""
+    lang = language(locale)
+    translated = RULES / f"{key}.{lang}.md"
+    return translated if lang != DEFAULT and translated.exists() else RULES / f"{key}.md"
+
+
+def pages(key: str, locale: str | None = None) -> list[tuple[str, str]]:
     """(heading, body) pages of a game's rules, each within an embed's limits."""
-    path = RULES / f"{key}.md"
+    path = rules_file(key, locale)
     if not path.exists():
         return [(ENGINES[key].title, "No rules summary yet.")]
     text = path.read_text(encoding="utf-8")
@@ -34,13 +42,13 @@ def pages(key: str) -> list[tuple[str, str]]:
     return out or [(ENGINES[key].title, text[:4000])]
 
 
-def rules_embed(key: str, page: int) -> tuple[discord.Embed, discord.ui.View]:
-    all_pages = pages(key)
+def rules_embed(key: str, page: int, locale: str | None = None) -> tuple[discord.Embed, discord.ui.View]:
+    all_pages = pages(key, locale)
     page = max(0, min(page, len(all_pages) - 1))
     heading, body = all_pages[page]
     embed = discord.Embed(title=f"{ENGINES[key].title} — {heading}"[:256], description=body,
                           colour=discord.Colour.dark_gold())
-    embed.set_footer(text=t("rules_footer", page=page + 1, pages=len(all_pages)))
+    embed.set_footer(text=t("rules_footer", language(locale), page=page + 1, pages=len(all_pages)))
     view = discord.ui.View(timeout=None)
     if len(all_pages) > 1:
         view.add_item(RulesPage(key, page - 1, "◀", disabled=page == 0))
@@ -62,9 +70,10 @@ class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<k
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.key not in ENGINES:
-            await interaction.response.send_message(t("unknown_game", key=self.key), ephemeral=True)
+            await interaction.response.send_message(t("unknown_game", str(interaction.locale), key=self.key),
+                                                    ephemeral=True)
             return
-        embed, view = rules_embed(self.key, self.page)
+        embed, view = rules_embed(self.key, self.page, str(interaction.locale))
         await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -76,7 +85,7 @@ class Rules(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        embed, view = rules_embed(game, 0)
+        embed, view = rules_embed(game, 0, str(interaction.locale))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 

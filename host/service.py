@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import ai
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
-from host.locale import t
+from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
@@ -93,6 +93,7 @@ class GameService:
         game = await self.store.get_game(game_id, with_snapshot=False)
         if game is None:
             raise GameError.of("no_game", game=game_id)
+        use_language(game.lang)  # whatever this task says about the game next is in the game's language
         return game
 
     async def _state(self, game: GameRow):
@@ -152,9 +153,12 @@ class GameService:
 
     async def create(self, key: str, *, user_id: int, user_name: str, guild_id: int | None,
                      channel_id: int | None, options: dict | None = None, opponent: str = "open",
-                     invite: tuple[int, str] | None = None) -> tuple[GameRow, Outcome | None]:
+                     invite: tuple[int, str] | None = None, lang: str | None = None,
+                     ) -> tuple[GameRow, Outcome | None]:
         """Open a lobby with the creator in seat 0. ``opponent="ai"`` fills every other seat with the AI and
-        starts at once; ``invite`` reserves seat 1 for a person."""
+        starts at once; ``invite`` reserves seat 1 for a person; ``lang`` ("en", "hu", "pl" or a Discord
+        locale) is the language the game is played in."""
+        use_language(lang)
         if key not in ENGINES:
             raise GameError.of("unknown_game", key=key)
         engine = ENGINES[key]
@@ -172,7 +176,8 @@ class GameService:
             engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
-        game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players},
+        game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players,
+                                                                    "lang": language(lang)},
                                                seed=self._seed(), num_players=num, guild_id=guild_id,
                                                channel_id=channel_id, host_user_id=user_id)
         await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)

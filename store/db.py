@@ -64,6 +64,11 @@ class GameRow:
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
 
+    @property
+    def lang(self) -> str:
+        """The language the game is played in (narration, prompts, buttons): "en", "hu" or "pl"."""
+        return self.options.get("lang") or "en"
+
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
             if s.user_id == user_id:

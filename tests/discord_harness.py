@@ -320,6 +320,8 @@ class Payloads:
         self._interactions = itertools.count(1)
         fake._channel_of = {}
         fake._clicked = {}
+        #: user id -> Discord client language ("hu", "pl"...); everybody else uses "en-US"
+        self.locales: dict[int, str] = {}
 
     def interaction(self, user_id: int, channel_id: int, *, kind: int, data: dict, name: str | None = None,
                     dm: bool = False, permissions: str = "1071698660929") -> dict:
@@ -328,7 +330,7 @@ class Payloads:
         self.fake._channel_of[token] = channel_id
         payload = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
-            "data": data, "locale": "en-US", "app_permissions": "1071698660929",
+            "data": data, "locale": self.locales.get(user_id, "en-US"), "app_permissions": "1071698660929",
             "attachment_size_limit": 26_214_400, "entitlements": [], "authorizing_integration_owners": {},
             "context": 1 if dm else 0, "channel_id": str(channel_id),
         }
