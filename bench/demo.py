@@ -30,7 +30,7 @@ async def demo_game(key: str, store: Store, seed: int) -> dict:
         nonlocal count
         count += 1
         if renderer is not None:
-            view = {**engine.view(state, None), "player_names": service.names(game)}
+            view = {**engine.view(state, None), "player_names": service.names(game), "lang": game.lang}
             (folder / f"{count:04d}.png").write_bytes(renderer.render_public(view))
 
     service.observers.append(record)

@@ -482,7 +482,7 @@ class GameService:
 
         async def one(seat, view):
             # the pictures name the players: the host adds their display names (public anyway) to the view
-            view = {**view, "player_names": names}
+            view = {**view, "player_names": names, "lang": game.lang}
             if seat is None:
                 return await asyncio.to_thread(renderer.render_public, view)
             if not has_private:
@@ -498,7 +498,7 @@ class GameService:
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await asyncio.to_thread(extra, {**view, "player_names": self.names(game)}, events)
+        return await asyncio.to_thread(extra, {**view, "player_names": self.names(game), "lang": game.lang}, events)
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:

@@ -9,6 +9,7 @@ encoding: that keeps antialiased text, makes the bytes deterministic, and is 3-4
 from __future__ import annotations
 
 import io
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,6 +51,27 @@ BASE_COLOURS: tuple[tuple[int, int, int], ...] = tuple(COLOURS.values())
 
 PLAYER_COLOURS = ["vermillion", "blue", "bluish_green", "orange", "reddish_purple", "sky"]
 PLAYER_LETTERS = ["A", "B", "C", "D", "E", "F"]
+
+
+@lru_cache(maxsize=64)
+def _words_table(game: str, lang: str) -> dict[str, str]:
+    path = DATA / "locales" / game / "picture" / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def words(game: str, view: dict):
+    """``say(key, **fields)``: the picture's words (``data/locales/<game>/picture/<lang>.json``) in the
+    game's language (``view["lang"]``, added by the host; English without it), English when missing."""
+    lang = view.get("lang") or "en"
+    table, english = _words_table(game, lang), _words_table(game, "en")
+
+    def say(key: str, **fields) -> str:
+        template = table.get(key) or english.get(key)
+        if template is None:
+            raise KeyError(f"missing picture word {key!r} of {game}")
+        return template.format(**fields)
+
+    return say
 
 
 def make_palette(colours=()) -> Image.Image:

@@ -50,3 +50,16 @@ def test_a_translated_rules_page_has_the_english_sections(page):
     english = (RULES / f"{key}.md").read_text(encoding="utf-8")
     count = len(re.findall(r"^## ", english, flags=re.M))
     assert len(re.findall(r"^## ", page.read_text(encoding="utf-8"), flags=re.M)) == count
+
+
+def test_every_picture_word_a_renderer_asks_for_is_in_its_english_table():
+    # renderers say ``say("key", ...)`` with ``say = kit.words(game, view)``
+    for module in sorted((ROOT / "render").glob("*.py")):
+        source = module.read_text(encoding="utf-8")
+        keys = set(re.findall(r"\bsay\(\s*\"(\w+)\"", source))
+        if not keys:
+            continue
+        game = re.search(r"kit\.words\(\s*\"([\w-]+)\"", source) or re.search(r"^GAME = \"([\w-]+)\"", source, re.M)
+        assert game, f"{module.name}: which game's words?"
+        table = json.loads((LOCALES / game.group(1) / "picture" / "en.json").read_text(encoding="utf-8"))
+        assert keys <= set(table), f"{module.name}: missing {sorted(keys - set(table))}"
