@@ -20,7 +20,7 @@ from store import Store
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules"]
+COGS = ["cogs.games", "cogs.rules", "cogs.reminders"]
 
 
 class GameBot(commands.Bot):

@@ -14,6 +14,8 @@ class Settings:
     dev_guild_id: int | None = None
     #: push the slash commands to Discord at start-up (off in offline tests that never connect)
     sync_commands: bool = True
+    #: remind the players a game waits for after this many hours without a move (0: never)
+    remind_after_hours: float = 24.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -21,12 +23,21 @@ class Settings:
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        remind = env.get("REMIND_AFTER_HOURS", "").strip() or "24"
+        try:
+            remind_hours = float(remind)
+        except ValueError:
+            raise SystemExit(f"REMIND_AFTER_HOURS must be a number of hours (0 turns reminders off), "
+                             f"not {remind!r}.") from None
+        if remind_hours < 0:
+            raise SystemExit("REMIND_AFTER_HOURS cannot be negative (0 turns reminders off).")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
+            remind_after_hours=remind_hours,
         )
 
 

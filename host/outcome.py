@@ -58,3 +58,12 @@ class PrivateView:
     text: str
     image: bytes | None
     panel: Panel | None
+
+
+@dataclass
+class Reminder:
+    """A line for a game's thread reminding the people it waits for (``users``) that it is their move."""
+
+    game: GameRow
+    users: list[int]
+    text: str

@@ -15,12 +15,13 @@ import logging
 import secrets as _secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 import ai
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host.locale import language, t, use_language
-from host.outcome import Board, Nudge, Outcome, PrivateView
+from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
 from render import RENDERERS
@@ -582,6 +583,28 @@ class GameService:
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
+
+    async def due_reminders(self, after: timedelta, now: datetime | None = None) -> list[Reminder]:
+        """Reminders for the games that have waited for a person's move longer than ``after``: one per board
+        (a game is reminded of again only after someone has moved), in the game's language."""
+        now = now or datetime.now(UTC)
+        found = []
+        for row in await self.store.games_waiting_since(now - after):
+            async with self.lock(row.id):
+                game = await self.game(row.id)
+                if game.status != "running" or game.version != row.version:
+                    continue  # moved meanwhile
+                state = await self._state(game)
+                users = [game.seat_row(s).user_id for s in ENGINES[game.engine].to_act(state)
+                         if not game.seat_row(s).is_ai]
+                await self.store.set_reminded(game.id, game.version)
+            if users:
+                # a Discord timestamp: every reader sees "2 days ago" in their own language and time zone
+                since = int(datetime.fromisoformat(game.updated_at).timestamp())
+                found.append(Reminder(game, users, t(
+                    "reminder", mentions=" ".join(f"<@{u}>" for u in users), game=game.id,
+                    title=self._title(game), since=f"<t:{since}:R>")))
+        return found
 
     async def settings(self, user_id: int, **changes) -> dict:
         """A person's settings (``dm``, ``auto_pass``, game-specific ones), updated with ``changes``."""

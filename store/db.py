@@ -316,6 +316,20 @@ class Store:
             g.seats = await self._seats(g.id)
         return games
 
+    async def games_waiting_since(self, cutoff: datetime) -> list[GameRow]:
+        """Running games unchanged since ``cutoff`` whose current board has not been reminded of yet."""
+        async with self._db.execute(
+                "SELECT * FROM games WHERE status = 'running' AND updated_at < ? AND reminded_version < version"
+                " ORDER BY id", (cutoff.astimezone(UTC).isoformat(timespec="seconds"),)) as cur:
+            rows = await cur.fetchall()
+        games = [_game_row(r, with_snapshot=False) for r in rows]
+        for g in games:
+            g.seats = await self._seats(g.id)
+        return games
+
+    async def set_reminded(self, game_id: int, version: int) -> None:
+        await self._transaction([("UPDATE games SET reminded_version = ? WHERE id = ?", (version, game_id))])
+
     async def actions(self, game_id: int, after: int = 0) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""

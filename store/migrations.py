@@ -56,4 +56,8 @@ MIGRATIONS: list[str] = [
         settings    TEXT    NOT NULL DEFAULT '{}'
     );
     """,
+    # 2: the board version whose waiting players were last reminded (a reminder per board, not per hour)
+    """
+    ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
+    """,
 ]

@@ -28,3 +28,13 @@ def test_settings_defaults_and_values():
     assert (s.token, s.database_path, s.log_level, s.dev_guild_id) == ("abc", "/data/g.db", "DEBUG", 123)
     with pytest.raises(SystemExit, match="DEV_GUILD_ID"):
         Settings.from_env({"DEV_GUILD_ID": "my-server"})
+
+
+def test_reminder_delay_setting():
+    assert Settings.from_env({}).remind_after_hours == 24
+    assert Settings.from_env({"REMIND_AFTER_HOURS": "0"}).remind_after_hours == 0
+    assert Settings.from_env({"REMIND_AFTER_HOURS": "1.5"}).remind_after_hours == 1.5
+    with pytest.raises(SystemExit, match="REMIND_AFTER_HOURS"):
+        Settings.from_env({"REMIND_AFTER_HOURS": "a day"})
+    with pytest.raises(SystemExit, match="negative"):
+        Settings.from_env({"REMIND_AFTER_HOURS": "-3"})

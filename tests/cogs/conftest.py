@@ -14,7 +14,8 @@ async def harness(tmp_path, monkeypatch):
     store = await Store.open(tmp_path / "bot.db")
     seeds = iter(range(1000, 2000))
     service = GameService(store, seed_source=lambda: next(seeds))
-    bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False),
+    bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
+                              remind_after_hours=0),  # tests run reminders themselves (remind_once)
                      store=store, service=service)
     h = await Harness(bot, monkeypatch).start()
     yield h
