@@ -508,45 +508,50 @@ class GameService:
         state = await self._state(game)
         text_lines = list(lines)
         mentions: list[int] = []
-        public_panel = None
-        turn_button = False
         asked: list[tuple[int, dict, Panel]] = []
-        if game.status == "finished":
-            result = engine.result(state)
-            text_lines.append("**" + t("finished") + "**")
-            text_lines += presenter.result_lines(result, self.names(game))
-            mentions = [s.user_id for s in game.seats if s.user_id]
-            if mentions:
-                text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
-        else:
-            humans = [s for s in engine.to_act(state) if not game.seat_row(s).is_ai]
-            for seat in humans:
-                row = game.seat_row(seat)
-                view = self._view(game, state, seat)
-                panel = self.panel(game, state, seat, view)
-                asked.append((seat, view, panel))
-                mentions.append(row.user_id)
-                text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
-                if len(humans) == 1 and panel.public_safe:
-                    public_panel = panel
-                else:
-                    turn_button = True
-        images = await self._render(game, [(None, self._view(game, state, None)),
-                                           *((seat, view) for seat, view, _ in asked)])
-        # without private pictures (perfect information) a DM shows the public board
-        nudges = []
-        for (seat, _, panel), image in zip(asked, images[1:]):
-            # the DM of a simultaneous decision still works after others' passes: no need to send it again
-            earlier = self._nudged.get((game.id, seat))
-            if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
-                continue
-            if record_nudges:
+        # the public pictures need no panel: they are drawn in worker threads while the panels are built
+        public_view = self._view(game, state, None)
+        pictures = asyncio.gather(self._render(game, [(None, public_view)]),
+                                  self._render_extras(game, public_view, events or []))
+        try:
+            if game.status == "finished":
+                result = engine.result(state)
+                text_lines.append("**" + t("finished") + "**")
+                text_lines += presenter.result_lines(result, self.names(game))
+                mentions = [s.user_id for s in game.seats if s.user_id]
+                if mentions:
+                    text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
+            else:
+                for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
+                    row = game.seat_row(seat)
+                    view = self._view(game, state, seat)
+                    panel = self.panel(game, state, seat, view)
+                    asked.append((seat, view, panel))
+                    mentions.append(row.user_id)
+                    text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
+            # DMs (with the private picture) go to those whose choices are new: the DM of a simultaneous
+            # decision still works after others' passes. /game status (record_nudges off) sends none.
+            to_nudge = []
+            for seat, view, panel in asked if record_nudges else ():
+                earlier = self._nudged.get((game.id, seat))
+                if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
+                    continue
                 self._nudged[(game.id, seat)] = (game.version, panel.digest)
-            nudges.append(Nudge(game.seat_row(seat).user_id, seat,
-                                t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
-                                image if image is not None else images[0], panel))
-        extras = await self._render_extras(game, self._view(game, state, None), events or [])
-        board = Board(text="\n".join(text_lines), image=images[0], mentions=mentions, panel=public_panel,
+                to_nudge.append((seat, view, panel))
+            private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
+        except BaseException:
+            pictures.cancel()
+            raise
+        (board_image,), extras = await pictures
+        # one person to decide, with choices that reveal nothing: the buttons go on the board itself
+        public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
+        turn_button = bool(asked) and public_panel is None
+        # without private pictures (perfect information) a DM shows the public board
+        nudges = [Nudge(game.seat_row(seat).user_id, seat,
+                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
+                        image if image is not None else board_image, panel)
+                  for (seat, _, panel), image in zip(to_nudge, private_images)]
+        board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
                       extras=extras,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
