@@ -18,10 +18,40 @@ FREE = "free"
 REASONS = ("leader_down", "first_blood", "last_leader", "leaders_fell_together", "round_limit", "stalemate")
 #: a field as typed: "off", "H-C4", "h c4", "hex c4", "TB5", "c4"
 FIELD = re.compile(r"(?<![a-z0-9])(?:off(?:-?board)?|(?:hex|tri|h|t)?[\s_-]*[a-z][\s-]*\d{1,2})(?![a-z0-9])")
+#: a field name as the board spells it (what ``ENGINE.parse_field`` takes apart), to say what is wrong with one
+FIELD_NAME = re.compile(r"(HEX|TRI|H|T)?[\s\-_]*([A-Z])\s*-?\s*(\d{1,2})")
+#: words that may stand around fields in a typed move: English, Hungarian (also the case endings typed after a
+#: field: "H-D4-ről T-D8-ra"), Polish
 FILLER = {"move", "moves", "from", "to", "my", "the", "a", "go", "->", "→", "-", ",", "onto", "on", "at", "enter",
-          "enters"}
-LEADER_WORDS = {"leader", "king", "👑"}
-FIGURE_WORDS = {"figure", "ordinary", "piece", "pawn"}
+          "enters",
+          "az", "lép", "lépek", "lepek", "lépés", "mozgat", "mozgatom", "innen", "ide", "oda", "mező", "mezőn",
+          "mezőről", "mezőre", "belép", "behoz", "behozom", "-ről", "-ról", "-re", "-ra", "-ba", "-be", "-ből", "-ból",
+          "-hoz", "-hez", "-höz", "-ig", "-n", "-on", "-en", "-ön", "-nál", "-nél", "-t",
+          "ruch", "ruszam", "rusz", "idę", "idź", "z", "ze", "na", "do", "mój", "moj", "moim", "pole", "pola",
+          "wejdź", "wejdz", "wejście", "wejscie", "wchodzę", "wchodze", "wprowadź", "wprowadz"}
+LEADER_WORDS = {"leader", "king", "👑",
+                "vezér", "vezer", "vezért", "vezert", "vezérrel", "vezérem", "vezéremet", "vezéreddel",
+                "wódz", "wodz", "wodza", "wodzem", "przywódca", "przywódcę", "przywódcą", "lider", "lidera",
+                "liderem", "król", "króla", "królem"}
+#: parts of the leader's word in any of its forms, for the battle-loss answers ("lose leader", "vezér elesik")
+LEADER_STEMS = ("leader", "king", "👑", "vezér", "vezer", "wódz", "wodz", "przywódc", "przywodc", "lider", "król",
+                "krol")
+FIGURE_WORDS = {"figure", "ordinary", "piece", "pawn",
+                "bábu", "babu", "bábut", "bábuval", "bábum", "bábumat", "egyszerű", "figura", "figurát", "figurával",
+                "pionek", "pionka", "pionkiem", "zwykły", "zwykly", "zwykłego", "zwykłym", "figurę", "figurą"}
+#: words that stand for "off the board" as the origin of a move ("be T-A1", "spoza T-A1"); "off" itself is a field
+OFF_WORDS = {"be", "kívülről", "kivulrol", "kintről", "kintrol", "spoza", "poza"}
+OFF_WORD = re.compile(r"(?<![\w-])(?:" + "|".join(sorted(OFF_WORDS, key=len, reverse=True)) + r")(?![\w-])")
+PASS_WORDS = {"pass", "p", "skip", "pass this go", "skip this go",
+              "passz", "passzolok", "passzol", "kihagyom", "passz most",
+              "pas", "pasuję", "pasuje", "spasuj", "spasuję", "spasuje"}
+#: battle-loss answers: the leader falls with them / the leader stays
+LOSE_WORDS = re.compile(r"\b(lose|sacrifice|die|dies|yes|"
+                        r"veszít|veszit|elveszít|elveszit|elveszítem|feláldoz|feláldozom|elesik|igen|köztük|"
+                        r"trać|trac|tracę|trace|stracić|poświęć|poswiec|poświęcam|ginie|tak)\b")
+KEEP_WORDS = re.compile(r"\b(keep|save|no|spare|"
+                        r"megtart|megtartom|tartom|marad|megment|megmentem|nem|"
+                        r"zachowaj|zachowuję|zachowuje|zostaje|ratuj|nie)\b")
 
 
 def _spec(name: str) -> dict:
@@ -65,8 +95,15 @@ class HexTriPresenter(Presenter):
     # -- words for things -----------------------------------------------------------------------------
 
     def count(self, noun: str, n: int) -> str:
-        """"1 figure", "3 figures" (``noun``: figure, ordinary, step, round)."""
-        return self.text(f"{noun}_1" if n == 1 else f"{noun}_n", n=n)
+        """"1 figure", "3 figures" (``noun``: figure, ordinary, step, round). Besides one and many each table
+        has a "few" form, for 2-4, 22-24, ... but not 12-14 (Polish: "2 pionki", "5 pionków")."""
+        if n == 1:
+            form = "1"
+        elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            form = "few"
+        else:
+            form = "n"
+        return self.text(f"{noun}_{form}", n=n)
 
     def who(self, seat: int | None, names: list[str]) -> str:
         if seat is None or not 0 <= seat < len(names):
@@ -180,16 +217,16 @@ class HexTriPresenter(Presenter):
         "leader" to move the leader, or just the destination when only one figure can get there;
         in a battle "keep" (the leader stays) or "lose leader"."""
         legal = view.get("legal") or []
-        words = re.sub(r"\([^)]*\)", " ", text.lower())  # a copied label's "(2 mana)"
-        words = " ".join(words.replace("→", " ").replace("->", " ").replace(",", " ").split())
+        words = self._words(text)
         if not words:
             raise ValueError(self.text("parse_empty"))
-        if re.fullmatch(r"(pass|p|skip)( this go)?", words):
+        if words in PASS_WORDS or words == self._words(self.text("label_pass")):
             return next(i for i, a in enumerate(legal) if a["type"] == "pass") if any(
                 a["type"] == "pass" for a in legal) else self._refuse("parse_no_pass")
         if legal and legal[0]["type"] == "losses":
             return self._parse_losses(legal, choices, words, text)
         leader = None
+        words = OFF_WORD.sub("off", words)
         rest = FIELD.sub(" ", words)
         for word in rest.split():
             if word in LEADER_WORDS:
@@ -200,10 +237,7 @@ class HexTriPresenter(Presenter):
                 raise ValueError(self.text("parse_unknown", word=word))
         fields = []
         for m in FIELD.finditer(words):
-            try:
-                fields.append(ENGINE.parse_field(view, m.group(0)))
-            except IllegalAction as exc:
-                raise ValueError(str(exc)) from None
+            fields.append(self._field(view, m.group(0)))
         moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
         if not fields or len(fields) > 2:
             raise ValueError(self.text("parse_fields"))
@@ -217,7 +251,7 @@ class HexTriPresenter(Presenter):
             origins = {(a["from"], a["leader"]) for _, a in found}
             if len(origins) > 1:
                 ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
-                example = ("leader " if ordered[0][1] else "") + ordered[0][0]
+                example = self._typed(*ordered[0])
                 raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
                     self._origin(o, lead) for o, lead in ordered)))
             return found[0][0]
@@ -238,6 +272,36 @@ class HexTriPresenter(Presenter):
             raise ValueError(self.text("parse_cannot_reach", who=self._origin(origin, leader, hint=False), to=dest))
         return found[0]
 
+    @staticmethod
+    def _words(text: str) -> str:
+        """Typed text made comparable: lower case, a copied label's "(2 mana)" and arrows and commas gone."""
+        words = re.sub(r"\([^)]*\)", " ", text.lower())
+        return " ".join(words.replace("→", " ").replace("->", " ").replace(",", " ").split())
+
+    def _field(self, view: dict, typed: str) -> str:
+        """The canonical name of a typed field, or ValueError saying (in the game's language) what is wrong."""
+        try:
+            return ENGINE.parse_field(view, typed)
+        except IllegalAction:
+            pass
+        m = FIELD_NAME.fullmatch(typed.strip().upper())
+        if not m:
+            raise ValueError(self.text("parse_bad_field", text=typed.strip()))
+        prefix, letter, number = m.group(1), m.group(2), int(m.group(3))
+        if prefix:
+            raise ValueError(self.text("parse_no_such_field", field=f"{prefix[0]}-{letter}{number}"))
+        hexname, triname = f"H-{letter}{number}", f"T-{letter}{number}"
+        try:
+            ENGINE.parse_field(view, hexname), ENGINE.parse_field(view, triname)
+        except IllegalAction:
+            raise ValueError(self.text("parse_no_such_field", field=f"{letter}{number}")) from None
+        raise ValueError(self.text("parse_hex_or_tri", hexname=hexname, triname=triname))
+
+    def _typed(self, origin: str, leader: bool) -> str:
+        """How to type a figure's origin: "H-C4", "off", "leader H-D4" (in the game's language)."""
+        where = self.text("typed_off") if origin == OFF else origin
+        return f"{self.text('typed_leader')} {where}" if leader else where
+
     def _origin(self, origin: str, leader: bool, hint: bool = True) -> str:
         """"a figure on H-C4", "your leader from off the board (`leader off`)"."""
         if origin == OFF:
@@ -246,12 +310,12 @@ class HexTriPresenter(Presenter):
             key = "origin_leader" if leader else "origin_figure"
         text = self.text(key, field=origin)
         if hint and (leader or origin == OFF):
-            text += " " + self.text("origin_hint", typed=("leader " if leader else "") + origin)
+            text += " " + self.text("origin_hint", typed=self._typed(origin, leader))
         return text
 
     def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int:
-        lose = re.search(r"\b(lose|sacrifice|die|dies|yes)\b", words) and "leader" in words
-        keep = re.search(r"\b(keep|save|no|spare)\b", words)
+        lose = LOSE_WORDS.search(words) and any(stem in words for stem in LEADER_STEMS)
+        keep = KEEP_WORDS.search(words)
         if lose and not keep:
             return next(i for i, a in enumerate(legal) if a["leader"])
         if keep and not lose:

@@ -1,7 +1,8 @@
 """Kiválasztottak on Discord: buttons for every decision (priority actions grouped by card, team selection,
 ranks, targets, the order of timed effects), a line per thing that happens, and the two priority settings.
-Every sentence lives in ``data/locales/kivalasztottak/en.json``; card names are the English ones of the card
-data (the Hungarian names stay in the data and on the pictures).
+Every sentence lives in ``data/locales/kivalasztottak/<lang>.json`` (the game's language); card names are the
+English ones of the card data, or the Hungarian ones (``name_hu``) and the rulebook's condition words when the
+game is played in Hungarian (Polish has no card names of its own: it keeps the English ones).
 
 Secrecy: every choice of a priority decision is ``secret`` (the panel shows what your hand and your face-down
 obstacles allow, so it only ever opens privately), as are choices naming a hand card or a face-down level.
@@ -11,8 +12,10 @@ Narration comes from events only, which the engine scrubs of hidden cards.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from engines.kivalasztottak.cards import card_defs, deck_file, english
+from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_OPTIONS, Choice
 from host.presenters import OptionSpec, Presenter
 
@@ -20,6 +23,29 @@ GAME = "kivalasztottak"
 FREE_TYPES = ("quest", "building", "ally", "obstacle")
 #: decision kinds whose choices show hidden cards of the deciding player (hand, face-down levels)
 SECRET_DECISIONS = ("tower_order", "mulligan", "adjust_discard", "omen_bottom", "close_discard")
+
+
+@lru_cache(maxsize=1)
+def _hungarian_names() -> dict[str, str]:
+    """English card name -> Hungarian card name."""
+    return {d["name_en"]: d["name_hu"] for d in card_defs().values()}
+
+
+def _hungarian() -> bool:
+    return current_language() == "hu"
+
+
+def _local(name):
+    """A card name (English, as the engine says it; "#n" kept) in the game's language: Hungarian games use the
+    cards' Hungarian names, every other language the English ones. Anything that is not a card name (the
+    engine's "face-down obstacle", None) comes back as it is."""
+    if not isinstance(name, str) or not _hungarian():
+        return name
+    names = _hungarian_names()
+    base, sep, number = name.rpartition(" #")
+    if sep and number.isdigit() and base in names:
+        return f"{names[base]} #{number}"
+    return names.get(name, name)
 
 
 def _fold(text: str) -> str:
@@ -34,8 +60,8 @@ class KivalasztottakPresenter(Presenter):
     has_private = True
 
     def __init__(self) -> None:
-        self._index_for: tuple[dict, dict] | None = None
-        self._plan_for: tuple[dict, dict] | None = None
+        self._index_for: tuple[dict, dict, str] | None = None
+        self._plan_for: tuple[dict, dict, str] | None = None
         self._two_step = False
 
     # -- options of /game new kivalasztottak -----------------------------------------------------------
@@ -78,7 +104,8 @@ class KivalasztottakPresenter(Presenter):
 
     def _index(self, view: dict) -> dict[str, dict]:
         """Card id -> the card as the view shows it (with ``label``, ``zone`` and ``seat`` added)."""
-        if self._index_for is not None and self._index_for[0] is view:
+        lang = current_language()
+        if self._index_for is not None and self._index_for[0] is view and self._index_for[2] == lang:
             return self._index_for[1]
         out: dict[str, dict] = {}
         for p in view.get("players", []):
@@ -95,7 +122,11 @@ class KivalasztottakPresenter(Presenter):
                                 out[a["id"]] = {**a, "zone": "attached", "seat": p["seat"], "on": c["id"]}
         for c in view.get("hand", []) or []:
             out[c["id"]] = {**c, "zone": "hand", "seat": view.get("seat")}
-        self._index_for = (view, out)
+        for c in out.values():
+            for field in ("name", "label"):
+                if field in c:
+                    c[field] = _local(c[field])
+        self._index_for = (view, out, lang)
         return out
 
     def _label(self, view: dict, cid) -> str:
@@ -105,8 +136,8 @@ class KivalasztottakPresenter(Presenter):
         card = self._index(view).get(cid)
         if card is not None:
             if card["zone"] == "towers":
-                return self.text("tower_named", whose=self._whose(card["seat"], None, view),
-                                 place=self._tower_place(view, cid), name=card["name"])
+                tower = self._tower(card["seat"], self._tower_place(view, cid), None, view)
+                return self.text("tower_named", tower=tower, name=card["name"])
             return card.get("label") or card["name"]
         return self._place(cid, view=view)
 
@@ -124,8 +155,7 @@ class KivalasztottakPresenter(Presenter):
         ref = str(ref)
         if ref.startswith("tower-"):
             _, seat, i = ref.split("-")
-            whose = self._whose(int(seat), names, view)
-            return self.text("tower_place", whose=whose, place=int(i) + 1)
+            return self._tower(int(seat), int(i) + 1, names, view)
         if ref.startswith("hidden-"):
             return self.text("face_down_card")
         if ref.startswith("obstacle-"):
@@ -133,18 +163,20 @@ class KivalasztottakPresenter(Presenter):
         if ref.startswith("T") and ref[1:].isdigit():
             if name is None and view is not None:
                 item = next((it for it in view.get("thread") or [] if it["uid"] == ref), None)
-                name = item["name"] if item else None
+                name = _local(item["name"]) if item else None
             if name == "face-down obstacle":  # how the engine calls a hidden thread item
                 name = self.text("face_down_obstacle")
             return self.text("thread_item", name=name or self.text("an_effect"))
         return name or ref
 
-    def _whose(self, seat: int, names: list[str] | None, view: dict | None) -> str:
+    def _tower(self, seat: int, place: int, names: list[str] | None, view: dict | None) -> str:
+        """A tower level by its place (1 = bottom): the named player's in narration, else yours or the
+        enemy's as the viewer sees it (whole phrases, so each language can say the owner its own way)."""
         if names is not None and seat < len(names):
-            return f"**{names[seat]}**'s"
+            return self.text("tower_of", who=f"**{names[seat]}**", place=place)
         if view is not None and view.get("seat") is not None:
-            return self.text("your") if seat == view["seat"] else self.text("the_enemy")
-        return self.seat_label(seat) + "'s"
+            return self.text("tower_mine" if seat == view["seat"] else "tower_enemy", place=place)
+        return self.text("tower_of", who=self.seat_label(seat), place=place)
 
     # -- what a card or ability does, in a few words -----------------------------------------------------
 
@@ -154,7 +186,7 @@ class KivalasztottakPresenter(Presenter):
             op = eff["op"]
             fields = dict(eff)
             if op == "token":
-                fields["name"] = card_defs()[eff["card"]]["name_en"]
+                fields["name"] = _local(card_defs()[eff["card"]]["name_en"])
             if op == "buff" or op == "buff_team":
                 fields["stat"] = self.text(f"stat_{eff['stat']}")
                 fields["sign"] = "+" if eff["amount"] >= 0 else "−"
@@ -202,7 +234,8 @@ class KivalasztottakPresenter(Presenter):
         Discord fits at most five one-choice groups as direct buttons next to the group select, and 25 groups
         in it: beyond that, one-choice groups of a kind are merged ("Cards from your hand", ...), and with more
         than 25 groups abilities and obstacles are grouped by kind."""
-        if self._plan_for is not None and self._plan_for[0] is view:
+        lang = current_language()
+        if self._plan_for is not None and self._plan_for[0] is view and self._plan_for[2] == lang:
             return self._plan_for[1]
         legal = view.get("legal") or []
         index = self._index(view)
@@ -239,7 +272,7 @@ class KivalasztottakPresenter(Presenter):
             for i in plan:
                 if plan[i] in singles and kinds[i] != "pass" and (kind is None or kinds[i] == kind):
                     plan[i] = self.text(f"group_{kind or 'more'}_all")
-        self._plan_for = (view, plan)
+        self._plan_for = (view, plan, lang)
         return plan
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
@@ -359,7 +392,7 @@ class KivalasztottakPresenter(Presenter):
             if t == "decline":
                 return self.text("label_decline"), self.text("group_solve"), "secondary"
             quest = self._maneuver_target(view)
-            conds = quest.get("conditions_en") or quest.get("conditions") or []
+            conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
             cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
             return self.text("label_solve", n=a["condition"] + 1, condition=cond, mp=quest.get("mp", "?")), \
                 self.text("group_solve"), "success"
@@ -426,7 +459,7 @@ class KivalasztottakPresenter(Presenter):
             who = self.text("you") if top["seat"] == seat else self.text("your_opponent")
             targets = ", ".join(self._label(view, t) for t in top.get("targets", []))
             # the prompt is posted in the thread: the player's own face-down obstacle stays unnamed
-            name = self.text("face_down_obstacle") if top.get("hidden") or top.get("face_down") else top["name"]
+            name = self.text("face_down_obstacle") if top.get("hidden") or top.get("face_down") else _local(top["name"])
             what = name + (f" → {targets}" if targets else "")
             return self.text("prompt_thread", who=who, what=what, n=len(thread))
         if thread is not None:
@@ -508,6 +541,9 @@ class KivalasztottakPresenter(Presenter):
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
+        if _hungarian():  # the engine names cards in English: a Hungarian game says their Hungarian names
+            event = {k: [_local(x) for x in v] if k.endswith("_names") and isinstance(v, list)
+                     else _local(v) if k == "name" or k.endswith("_name") else v for k, v in event.items()}
 
         def who(seat) -> str:
             return f"**{names[seat]}**" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
@@ -671,7 +707,8 @@ class KivalasztottakPresenter(Presenter):
         if kind == "quest_solved":
             d = card_defs().get(event.get("card_key"), {})
             conds = d.get("conditions") or []
-            cond = english(conds[event["condition"]]["text"]) if event["condition"] < len(conds) else "?"
+            text = conds[event["condition"]]["text"] if event["condition"] < len(conds) else "?"
+            cond = text if _hungarian() else english(text)
             return self.text("ev_quest_solved", who=who(seat), card=event["name"], condition=cond,
                              mp=event["mp"], dp=event["dp"])
         if kind == "reward_taken":

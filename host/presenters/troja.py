@@ -1,5 +1,6 @@
 """Troja on Discord: labels for its actions, narration of its events, prompts and the /game new options.
-Every sentence lives in ``data/locales/troja/en.json``.
+Every sentence lives in ``data/locales/troja/en.json`` (``pl.json``, ``hu.json``: the same in the game's language);
+card, hero and patron names and card texts come from the card set in the game's language too.
 
 Every choice of Troja is marked secret, so its panels only ever open privately ("Take your turn", DMs, "My
 hand"): most decisions offer cards from the hand, and a public panel for the rest (e.g. only "Pass" or only
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
 from engines.troja import name as card_name
+from host.locale import current_language
 from host.panels import MAX_LABEL, Choice, clip
 from host.presenters import OptionSpec, Presenter
 
@@ -73,8 +75,19 @@ class TrojaPresenter(Presenter):
 
     # -- words for things -----------------------------------------------------------------------------
 
+    @staticmethod
+    def name(key: str) -> str:
+        """A card type's, hero's or patron's name in the game's language."""
+        return card_name(key, current_language())
+
+    @staticmethod
+    def rules_text(entry: dict) -> str:
+        """The rules text of a card type, hero or patron in the game's language (English when missing)."""
+        texts = entry.get("text") or {}
+        return texts.get(current_language()) or texts.get("en", "")
+
     def card(self, key: str) -> str:
-        return card_name(key_of(key) if "#" in key else key)
+        return self.name(key_of(key) if "#" in key else key)
 
     def stats(self, key: str) -> str:
         """"STR 7, Glory 4, POWER 3" for a challenge card type."""
@@ -100,11 +113,11 @@ class TrojaPresenter(Presenter):
             head.append(self.text("stat_power", value=card["power"]))
         elif card.get("cost") is not None:
             head.append(self.text("stat_cost", value=card["cost"]))
-        text = (card.get("text") or {}).get("en", "")
+        text = self.rules_text(card)
         return " · ".join(head) + (f" — {text}" if text else "")
 
     def hero_at(self, view: dict, seat: int) -> str:
-        hero = card_name(view["players"][seat]["hero"])
+        hero = self.name(view["players"][seat]["hero"])
         if seat == view.get("seat"):
             return self.text("you_hero", hero=hero)
         return self.text("hero_at", hero=hero, letter=letter(seat))
@@ -179,7 +192,7 @@ class TrojaPresenter(Presenter):
             return super().describe(view, action, index)
         if kind == "wrath":
             patron = view["players"][view["seat"]]["patron"]
-            description = PATRONS[patron]["text"]["en"]
+            description = self.rules_text(PATRONS[patron])
         # every choice stays private: see the module docstring
         return Choice(index, clip(label, MAX_LABEL), self.text(group), style=style, secret=True,
                       description=description)
@@ -204,7 +217,7 @@ class TrojaPresenter(Presenter):
             return self.text("label_play", card=self.card(key), effect=self.effect(view, TYPES[key]["effect"], action))
         if kind == "wrath":
             patron = view["players"][view["seat"]]["patron"]
-            return self.text("label_wrath", patron=card_name(patron),
+            return self.text("label_wrath", patron=self.name(patron),
                              effect=self.effect(view, PATRONS[patron]["wrath"], action))
         if kind == "pass":
             return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
@@ -243,7 +256,7 @@ class TrojaPresenter(Presenter):
         if seat is None or seat >= len(players):
             return self.text("prompt_other")
         me = players[seat]
-        hero = card_name(me["hero"])
+        hero = self.name(me["hero"])
         assault = view.get("assault") or {}
         if step == "camp":
             return self.text("prompt_camp", hero=hero, gp=me["gp"])
@@ -274,7 +287,7 @@ class TrojaPresenter(Presenter):
         if step == "start" and view.get("turn") is not None:
             turn = players[view["turn"]]
             count = sum(1 for r in turn["roamers"] if r.get("arrived"))
-            return self.text("prompt_start", count=count, hero=card_name(turn["hero"]), letter=letter(view["turn"]))
+            return self.text("prompt_start", count=count, hero=self.name(turn["hero"]), letter=letter(view["turn"]))
         if step == "discard":
             return self.text("prompt_discard", round=view.get("round"), count=2)
         return self.text("prompt_other")
@@ -297,7 +310,7 @@ class TrojaPresenter(Presenter):
     def opening_lines(self, view: dict, names: list[str]) -> list[str]:
         """Who plays which hero (the picture shows heroes by seat letter), who begins and why."""
         heroes = [self.text("opening_hero", who=self.text("who", name=names[p["seat"]], letter=letter(p["seat"])),
-                            hero=card_name(p["hero"]), patron=card_name(p["patron"]))
+                            hero=self.name(p["hero"]), patron=self.name(p["patron"]))
                   for p in view.get("players", []) if p["seat"] < len(names)]
         lines = [self.text("opening_heroes", heroes=", ".join(heroes))] if heroes else []
         for event in view.get("last") or []:
@@ -319,7 +332,7 @@ class TrojaPresenter(Presenter):
             return self.text(name) if name in ("attacker", "defender") else str(name)
 
         def card(key) -> str:
-            return card_name(key) if key else "?"
+            return self.name(key) if key else "?"
 
         seat = event.get("seat")
         if kind == "first_player":
@@ -468,7 +481,7 @@ class TrojaPresenter(Presenter):
             head = self.text("result_shared", rounds=rounds)
         order = sorted(range(min(len(places), len(names))), key=lambda s: (places[s], s))
         return [head, *(self.text("result_line", place=places[s], name=names[s], letter=letter(s),
-                                  hero=card_name(heroes[s]) if heroes[s] else "?", gp=scores[s])
+                                  hero=self.name(heroes[s]) if heroes[s] else "?", gp=scores[s])
                         for s in order)]
 
 
