@@ -2,6 +2,9 @@
 in front of him; the challenge being played and the current fight with both fate cards and totals) and a
 player's hand with the cards playable now marked.
 
+Every word drawn is in the game's language (``view["lang"]``): ``say = kit.words("troja", view)`` reads
+``data/locales/troja/picture/<lang>.json``; card, hero and patron names come in that language from the catalogue.
+
 Reads views only. Card names and stats come from the static card catalogue (public data). Colour is never
 the only cue: seats carry letters, card kinds a letter tag, playable cards a tick and a label.
 """
@@ -34,17 +37,48 @@ W = 1000
 PANEL_H = 168
 HEADER_H = 56
 
-KIND_STYLE = {  # colour, tag letter(s), label
-    "unit": ("troja_wine", "U", "Trojan unit"),
-    "trojan": ("reddish_purple", "TH", "Trojan hero"),
-    "beast": ("troja_night", "B", "Beast"),
-    "intervention": ("troja_sea", "I", "Intervention"),
-    "item": ("troja_bronze", "IT", "Item"),
-    "ally": ("troja_olive", "AU", "Achaean unit"),
-    "event": ("orange", "E", "Event"),
-    "modifier": ("dark_grey", "M", "Modifier"),
+KIND_COLOUR = {
+    "unit": "troja_wine",
+    "trojan": "reddish_purple",
+    "beast": "troja_night",
+    "intervention": "troja_sea",
+    "item": "troja_bronze",
+    "ally": "troja_olive",
+    "event": "orange",
+    "modifier": "dark_grey",
 }
-STAT_LETTER = {"strength": "STR", "tactics": "TAC"}
+
+
+def _lang(view: dict) -> str:
+    return view.get("lang") or "en"
+
+
+def _kind_tag(say, kind: str) -> str:
+    """The letter tag of a card kind (colour is never the only cue)."""
+    return {"unit": say("tag_unit"), "trojan": say("tag_trojan"), "beast": say("tag_beast"),
+            "intervention": say("tag_intervention"), "item": say("tag_item"), "ally": say("tag_ally"),
+            "event": say("tag_event"), "modifier": say("tag_modifier")}[kind]
+
+
+def _kind_label(say, kind: str) -> str:
+    return {"unit": say("kind_unit"), "trojan": say("kind_trojan"), "beast": say("kind_beast"),
+            "intervention": say("kind_intervention"), "item": say("kind_item"), "ally": say("kind_ally"),
+            "event": say("kind_event"), "modifier": say("kind_modifier")}[kind]
+
+
+def _stat_short(say, kind: str) -> str:
+    """The stat a fight is fought on, short ("STR"/"TAC" in English)."""
+    return say("fight_str") if kind == "strength" else say("fight_tac")
+
+
+def _fit(s: str, max_width: int, size: int, bold: bool = False, smallest: int | None = None) -> tuple[str, int]:
+    """``s`` at ``size`` when it fits, else at a smaller size down to ``smallest``, else shortened there with
+    an ellipsis: translated words are often longer, English keeps its size."""
+    for sz in range(size, (smallest or size) - 1, -1):
+        if kit.text_width(s, sz, bold) <= max_width:
+            return s, sz
+    sz = smallest or size
+    return kit.fit_text(s, max_width, sz, bold), sz
 
 
 @lru_cache(maxsize=4096)
@@ -98,27 +132,31 @@ def _seat_badge(draw, xy, seat: int, radius: int = 17) -> None:
     kit.badge(draw, xy, radius, kit.PLAYER_COLOURS[seat], kit.PLAYER_LETTERS[seat], size=20)
 
 
-def _card_stats(cid: str, grow: int = 0) -> str:
+def _card_stats(cid: str, say, grow: int = 0) -> str:
     card = card_type(cid)
     parts = []
     if card.get("strength"):
-        parts.append(f"S{card['strength'] + grow}")
+        parts.append(say("chip_str", value=card["strength"] + grow))
     if card.get("tactics"):
-        parts.append(f"T{card['tactics'] + (grow if not card.get('strength') else 0)}")
+        parts.append(say("chip_tac", value=card["tactics"] + (grow if not card.get("strength") else 0)))
     if "glory" in card:
-        parts.append(f"G{card['glory']}")
+        parts.append(say("chip_glory", value=card["glory"]))
     if card["kind"] == "beast":
-        parts.append(f"P{card['power']}")
+        parts.append(say("chip_power", value=card["power"]))
     return " ".join(parts)
 
 
-def _chip(img, draw, x: int, y: int, cid: str, lang: str, max_w: int, grow: int = 0, mark: str = "") -> int:
-    """A small card chip: kind tag, name, stats. Returns its width."""
+def _chip_words(cid: str, say, lang: str, grow: int = 0) -> list:
+    """What a chip shows: [kind, tag, name, stats tail]; part of the panel cache key."""
     card = card_type(cid)
-    colour, tag, _ = KIND_STYLE[card["kind"]]
-    stats = _card_stats(cid, grow) if card["kind"] in ("unit", "trojan", "beast") else _attach_bonus(cid)
-    label = f"{_name(card['key'], lang)}"
-    tail = f" {stats}{mark}" if stats or mark else ""
+    stats = _card_stats(cid, say, grow) if card["kind"] in ("unit", "trojan", "beast") else _attach_bonus(cid, say)
+    return [card["kind"], _kind_tag(say, card["kind"]), _name(card["key"], lang), f" {stats}" if stats else ""]
+
+
+def _chip(img, draw, x: int, y: int, words: list, max_w: int) -> int:
+    """A small card chip: kind tag, name, stats. Returns its width."""
+    kind, tag, label, tail = words
+    colour = KIND_COLOUR[kind]
     w_tag = kit.text_width(tag, 16, True) + 10
     label = kit.fit_text(label, max_w - w_tag - kit.text_width(tail, 16) - 14, 16)
     width = w_tag + kit.text_width(label + tail, 16) + 14
@@ -129,15 +167,18 @@ def _chip(img, draw, x: int, y: int, cid: str, lang: str, max_w: int, grow: int 
     return width
 
 
-def _attach_bonus(cid: str) -> str:
+def _attach_bonus(cid: str, say) -> str:
     out = []
     for eff in card_type(cid).get("ability", []):
         if eff["op"] == "stat":
-            letter = {"strength": "S", "tactics": "T", "power": "P"}[eff["stat"]]
-            vs = " vs beasts" if eff.get("vs") == ["beast"] else ""
-            out.append(f"+{eff['amount']}{letter}{vs}")
+            letter = {"strength": say("letter_str"), "tactics": say("letter_tac"),
+                      "power": say("letter_power")}[eff["stat"]]
+            if eff.get("vs") == ["beast"]:
+                out.append(say("bonus_vs_beasts", amount=eff["amount"], stat=letter))
+            else:
+                out.append(say("bonus", amount=eff["amount"], stat=letter))
         elif eff["op"] == "loss_reduction":
-            out.append(f"-{eff['amount']} loss")
+            out.append(say("bonus_loss", amount=eff["amount"]))
     return " ".join(out)
 
 
@@ -169,91 +210,125 @@ def _glory_track(img, draw, x: int, y: int, gp: int, width: int) -> None:
     _text(img, (x + width + 8, y + 9), f"{gp}/24", 18, "ink", True, "lm")
 
 
-def _header(img, draw, view: dict, lang: str) -> None:
+def _header(img, draw, view: dict, say) -> None:
     draw.rectangle((0, 0, W, HEADER_H), fill=kit.rgb("troja_night"))
-    phase = {"camp": "Camp", "battle": "Battlefield", "end": "End of round", "draw": "Draw", "setup": "Setup"}.get(
-        view["phase"], view["phase"])
-    title = f"TROJA  ·  Round {view['round']}/{view['max_rounds']}  ·  {phase}"
-    _text(img, (16, HEADER_H // 2), title, 22, "white", True, "lm")
-    info = f"Deck {view['deck_size']}  Discard {view['discard_size']}"
+    phase = {"camp": say("phase_camp"), "battle": say("phase_battle"), "end": say("phase_end"),
+             "draw": say("phase_draw"), "setup": say("phase_setup")}.get(view["phase"], view["phase"])
+    title = say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase)
+    info = say("piles", deck=view["deck_size"], discard=view["discard_size"])
+    title, size = _fit(title, W - 48 - kit.text_width(info, 18), 22, True, 18)
+    _text(img, (16, HEADER_H // 2), title, size, "white", True, "lm")
     _text(img, (W - 16, HEADER_H // 2), info, 18, "troja_sand", anchor="rm")
 
 
 _PANELS: dict[str, Image.Image] = {}
 
 
-def _player_panel(view: dict, seat: int, lang: str) -> Image.Image:
-    """One hero's panel; panels are cached by their content, so an action redraws only what changed."""
+def _panel_words(view: dict, seat: int, say) -> dict:
+    """Every word of a hero's panel, in the view's language (the panel cache key includes them)."""
     p = view["players"][seat]
-    key = json.dumps([p, lang, player_name(view, seat), view["turn"] == seat, view.get("camp_seat") == seat, seat in view["to_act"],
-                      view["phase"]], sort_keys=True)
+    lang = _lang(view)
+    hero = HEROES[p["hero"]]
+    over = bool(view.get("result"))
+    tags = []
+    if view["turn"] == seat and not over:
+        tags.append([say("tag_turn"), "ink"])
+    if seat in view["to_act"]:
+        tags.append([say("tag_to_act"), "troja_wine"])
+    if view.get("phase") == "end" and p.get("done"):
+        tags.append([say("tag_done"), "ink"])
+    stats = []
+    for label, value, base in ((say("stat_str", value=p["strength"]), p["strength"], hero["strength"]),
+                               (say("stat_tac", value=p["tactics"]), p["tactics"], hero["tactics"]),
+                               (say("stat_pow", value=p["power"]), p["power"], hero["power"])):
+        stats.append(label + ("*" if value != base else ""))
+    return {
+        "name": _name(p["hero"], lang),
+        "player": player_name(view, seat),
+        "patron": say("patron", name=_name(p["patron"], lang)),
+        "tags": tags,
+        "stats": stats,
+        "loss": say("stat_loss", value=hero["glory"]),
+        "wrath": say("wrath"),
+        "wrath_mark": say("wrath_mark"),
+        "hand": say("hand_size", count=p["hand_size"]),
+        "ability": hero["text"].get(lang) or hero["text"]["en"],
+        "no_attached": say("no_attachments"),
+        "attached": [_chip_words(cid, say, lang) for cid in p["attached"]],
+        "roamers": [[arrived, label, [_chip_words(r["card"], say, lang, r.get("grow", 0))
+                                      for r in p["roamers"] if r["arrived"] == arrived]]
+                    for arrived, label in ((True, say("roamers_attack")), (False, say("roamers_move")))],
+    }
+
+
+def _player_panel(view: dict, seat: int, say) -> Image.Image:
+    """One hero's panel; panels are cached by their content (words included), so an action redraws only what
+    changed."""
+    p = view["players"][seat]
+    words = _panel_words(view, seat, say)
+    over = bool(view.get("result"))
+    key = json.dumps([p, words, view["turn"] == seat, view.get("camp_seat") == seat, seat in view["to_act"],
+                      view["phase"], over], sort_keys=True)
     panel = _PANELS.get(key)
     if panel is None:
         if len(_PANELS) > 256:
             _PANELS.clear()
         panel, draw = kit.canvas(W, PANEL_H, "table")
-        _draw_panel(panel, draw, view, seat, 0, lang)
+        _draw_panel(panel, draw, view, seat, 0, words)
         _PANELS[key] = panel
     return panel
 
 
-def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
+def _draw_panel(img, draw, view: dict, seat: int, y: int, words: dict) -> None:
     p = view["players"][seat]
-    hero = HEROES[p["hero"]]
     over = bool(view.get("result"))  # a finished game has no turn player
     active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
-    to_act = seat in view["to_act"]
     border = "highlight" if active else "panel_dark"
     draw.rounded_rectangle((8, y + 4, W - 8, y + PANEL_H - 4), 10, fill=kit.rgb("troja_sand"),
                            outline=kit.rgb(border), width=4 if active else 2)
     _seat_badge(draw, (34, y + 30), seat)
-    name = _name(p["hero"], lang)
-    patron = _name(p["patron"], lang)
+    name = words["name"]
     _text(img, (58, y + 30), name, 24, "ink", True, "lm")
     nx = 58 + kit.text_width(name, 24, True) + 12
-    player = player_name(view, seat)
+    player = words["player"]
     if player:  # who plays this hero, next to it (long names are shortened)
         player = kit.fit_text(player, 260, 20, True)
         _text(img, (nx, y + 31), player, 20, "troja_sea", True, "lm")
         nx += kit.text_width(player, 20, True) + 12
-    _text(img, (nx, y + 31), f"patron {patron}", 17, "dark_grey", anchor="lm")
-    tags = []
-    if view["turn"] == seat and not over:
-        tags.append("TURN")
-    if to_act:
-        tags.append("TO ACT")
-    if view.get("phase") == "end" and p.get("done"):
-        tags.append("DONE")
+    tags = words["tags"]
+    tags_w = sum(kit.text_width(tag, 16, True) + 24 for tag, _ in tags)
+    _text(img, (nx, y + 31), kit.fit_text(words["patron"], W - 28 - tags_w - nx, 17), 17, "dark_grey", anchor="lm")
     tx = W - 20
-    for tag in reversed(tags):
+    for tag, fill in reversed(tags):
         tw = kit.text_width(tag, 16, True) + 16
-        fill = "troja_wine" if tag == "TO ACT" else "ink"
         draw.rounded_rectangle((tx - tw, y + 16, tx, y + 42), 6, fill=kit.rgb(fill))
         _text(img, (tx - tw // 2, y + 29), tag, 16, "white", True, "mm")
         tx -= tw + 8
-    # stats line
-    stats = [("STR", p["strength"], hero["strength"]), ("TAC", p["tactics"], hero["tactics"]),
-             ("POW", p["power"], hero["power"])]
+    # stats line (a smaller size when a language's words would run past the panel)
+    wrath_w = kit.text_width(words["wrath"], 17) + 16 + 64
+    size = 19
+    while size > 15 and (sum(kit.text_width(s, size, True) + 16 for s in words["stats"]) + 2
+                         + kit.text_width(words["loss"], size, True) + 18 + wrath_w
+                         + kit.text_width(words["hand"], size - 1) > W - 44):
+        size -= 1
     x = 20
-    for label, value, base in stats:
-        s = f"{label} {value}" + ("*" if value != base else "")
-        _text(img, (x, y + 66), s, 19, "ink", True, "lm")
-        x += kit.text_width(s, 19, True) + 16
-    _text(img, (x, y + 66), f"LOSS {hero['glory']}", 19, "troja_wine", True, "lm")
-    x += kit.text_width(f"LOSS {hero['glory']}", 19, True) + 18
-    # wrath tokens: filled discs with W, spent ones hollow
-    _text(img, (x, y + 66), "Wrath", 17, "dark_grey", anchor="lm")
-    x += kit.text_width("Wrath", 17) + 16
+    for s in words["stats"]:
+        _text(img, (x, y + 66), s, size, "ink", True, "lm")
+        x += kit.text_width(s, size, True) + 16
+    _text(img, (x, y + 66), words["loss"], size, "troja_wine", True, "lm")
+    x += kit.text_width(words["loss"], size, True) + 18
+    # wrath tokens: filled discs with a letter (W in English), spent ones hollow
+    _text(img, (x, y + 66), words["wrath"], 17, "dark_grey", anchor="lm")
+    x += kit.text_width(words["wrath"], 17) + 16
     for i in range(2):
         if i < p["wrath"]:
-            kit.badge(draw, (x + i * 30, y + 66), 12, "vermillion", "W", size=14)
+            kit.badge(draw, (x + i * 30, y + 66), 12, "vermillion", words["wrath_mark"], size=14)
         else:
             draw.ellipse((x + i * 30 - 12, y + 54, x + i * 30 + 12, y + 78), outline=kit.rgb("grey"), width=2)
     x += 64
-    _text(img, (x, y + 66), f"Hand {p['hand_size']}", 18, "ink", anchor="lm")
+    _text(img, (x, y + 66), words["hand"], size - 1, "ink", anchor="lm")
     _glory_track(img, draw, 20, y + 88, p["gp"], 470)
-    ability = HEROES[p["hero"]]["text"].get(lang) or HEROES[p["hero"]]["text"]["en"]
-    lines = _wrap(ability, W - 600, 16)
+    lines = _wrap(words["ability"], W - 600, 16)
     if len(lines) > 2:
         lines = [lines[0], kit.fit_text(" ".join(lines[1:]), W - 600, 16)]
     for i, line in enumerate(lines):
@@ -261,35 +336,35 @@ def _draw_panel(img, draw, view: dict, seat: int, y: int, lang: str) -> None:
     # attachments (left) and waiting Trojans/beasts (right)
     x = 20
     row_y = y + 122
-    if not p["attached"]:
-        _text(img, (x, row_y + 13), "No items or units", 16, "grey", anchor="lm")
-        x += kit.text_width("No items or units", 16)
-    for cid in p["attached"]:
+    if not words["attached"]:
+        empty = kit.fit_text(words["no_attached"], 440, 16)
+        _text(img, (x, row_y + 13), empty, 16, "grey", anchor="lm")
+        x += kit.text_width(empty, 16)
+    for chip in words["attached"]:
         if x > 470:
             _text(img, (x, row_y + 13), "…", 18, anchor="lm")
             break
-        x += _chip(img, draw, x, row_y, cid, lang, 200) + 6
+        x += _chip(img, draw, x, row_y, chip, 200) + 6
     # Trojan heroes and beasts in front of the hero: "Attacks" at his next turn start, or "Moves on" (placed
     # this round, they move clockwise at the end of the round)
     x = max(x + 10, 470)
-    for arrived, label in ((True, "Attacks:"), (False, "Moves on:")):
-        group = [r for r in p["roamers"] if r["arrived"] == arrived]
+    for arrived, label, group in words["roamers"]:
         if not group:
             continue
         _text(img, (x, row_y + 13), label, 17, "troja_wine" if arrived else "dark_grey", True, "lm")
         x += kit.text_width(label, 17, True) + 6
-        for r in group:
+        for chip in group:
             if x > W - 120:
                 _text(img, (x, row_y + 13), "…", 18, anchor="lm")
                 break
-            x += _chip(img, draw, x, row_y, r["card"], lang, W - 20 - x, r.get("grow", 0)) + 6
+            x += _chip(img, draw, x, row_y, chip, W - 20 - x) + 6
         x += 8
 
 
-def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict]) -> int:
+def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict], say) -> int:
     """Fate cards as dice (Cerberus' two, the better counts; extra fate cards after a +)."""
     if not cards:
-        _text(img, (x, y + 20), "fate ?", 18, "dark_grey", anchor="lm")
+        _text(img, (x, y + 20), say("fate_unknown"), 18, "dark_grey", anchor="lm")
         return x + 60
     best = max(c["face"] for c in cards)
     for c in cards:
@@ -304,7 +379,8 @@ def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict]) -
     return x
 
 
-def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
+def _fight_panel(img, draw, view: dict, y: int, say) -> int:
+    lang = _lang(view)
     a = view["assault"]
     fight = view["fight"]
     players = view["players"]
@@ -314,15 +390,17 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
     target = a["target"]
     tname = _name(players[target]["hero"], lang)
     if a["origin"] == "duel":
-        title = f"DUEL: {_name(players[a['by']]['hero'], lang)} challenges {tname}"
+        title = say("title_duel", attacker=_name(players[a["by"]]["hero"], lang), target=tname)
     elif a["origin"] == "roam":
-        title = f"ATTACK at turn start on {tname}"
+        title = say("title_attack", target=tname)
     else:
-        own = " (on himself)" if a["by"] == target else ""
-        title = f"CHALLENGE on {tname}{own} by {_who(view, a['by'])}"
-    _text(img, (24, y + 22), kit.fit_text(title, W - 290, 21, True), 21, "troja_wine", True, "lm")
-    step = {"build": "being built", "join": "others may add a card", "fate": "fate window: play or pass"}.get(
-        view["step"], "")
+        own = say("on_himself") if a["by"] == target else ""
+        title = say("title_challenge", target=tname, own=own, who=_who(view, a["by"]))
+    step = {"build": say("step_build"), "join": say("step_join"), "fate": say("step_fate")}.get(view["step"], "")
+    step = kit.fit_text(step, 380, 17)
+    step_w = kit.text_width(step, 17) if step else 0
+    title_w = min(W - 290, W - 72 - step_w)  # English: W - 290
+    _text(img, (24, y + 22), kit.fit_text(title, title_w, 21, True), 21, "troja_wine", True, "lm")
     if step:
         _text(img, (W - 24, y + 22), step, 17, "dark_grey", anchor="rm")
     # the fights of this challenge with their totals before fate
@@ -330,13 +408,14 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
     fy = y + 44
     for i, f in enumerate(a["fights"]):
         current = a["index"] == i
-        label = "Duel" if f["duel"] else ("Battle" if f["kind"] == "tactics" else "Duel")
-        names = " + ".join(_name(k, lang) for k in f["keys"]) or "hero"
-        s = f"{i + 1}. {label} ({STAT_LETTER[f['kind']]}): {names}  {f['attacker']} vs {f['defender']}"
+        label = say("fight_duel") if f["duel"] or f["kind"] != "tactics" else say("fight_battle")
+        names = " + ".join(_name(k, lang) for k in f["keys"]) or say("fight_hero")
+        s = say("fight_row", n=i + 1, label=label, stat=_stat_short(say, f["kind"]), names=names,
+                attacker=f["attacker"], defender=f["defender"])
         if f["glory"]:
-            s += f"  G{f['glory']}"
+            s += say("fight_row_glory", glory=f["glory"])
         if f["done"]:
-            s += "  done"
+            s += say("fight_row_done")
         colour = "ink" if current or a["index"] is None else "dark_grey"
         _text(img, (x, fy + 12), kit.fit_text(("▶ " if current else "") + s, W - 60, 17), 17, colour,
                  current, "lm")
@@ -345,14 +424,14 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
             break
     mods = a["mods"]
     if mods:
-        ms = "Modifiers: " + ", ".join(_name(card_type(m["card"])["key"], lang) for m in mods)
+        ms = say("modifiers", names=", ".join(_name(card_type(m["card"])["key"], lang) for m in mods))
         _text(img, (x, fy + 12), kit.fit_text(ms, W - 60, 16), 16, "dark_grey", anchor="lm")
         fy += 22
     if fight is None:
         return y + height
     # the current fight: two sides with fate cards and totals
     by = fy + 24
-    kind = STAT_LETTER[fight["kind"]]
+    kind = _stat_short(say, fight["kind"])
     if fight["duel"]:
         left = _name(players[fight["attacker"]]["hero"], lang)
     else:
@@ -361,13 +440,15 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
     base = fight.get("base", {})
     totals = fight.get("totals")
     for side, text_, x0 in (("attacker", left, 24), ("defender", right, W // 2 + 12)):
-        label = f"{kit.fit_text(text_, W // 2 - 110, 19, True)} ({kind})"
+        # the names shorten so that the stat (longer in some languages) still fits its half
+        room = min(W // 2 - 110, W // 2 - 40 - kit.text_width(say("side", name="", stat=kind), 19, True))
+        label = say("side", name=kit.fit_text(text_, room, 19, True), stat=kind)
         _text(img, (x0, by), label, 19, "ink", True, "lm")
         fx = x0
         if base:
             _text(img, (fx, by + 42), f"{base[side]} +", 22, "ink", True, "lm")
             fx += kit.text_width(f"{base[side]} +", 22, True) + 8
-        fx = _fate_box(img, draw, fx, by + 22, fight["fate"][side], fight["extra"][side])
+        fx = _fate_box(img, draw, fx, by + 22, fight["fate"][side], fight["extra"][side], say)
         mod = fight["mod"][side]
         if mod:
             _text(img, (fx + 6, by + 42), f"{mod:+d}", 22, "troja_sea", True, "lm")
@@ -377,54 +458,60 @@ def _fight_panel(img, draw, view: dict, y: int, lang: str) -> int:
             _text(img, (fx + 10, by + 42), f"= {totals[side]}", 26, "ok" if win else "ink", True, "lm")
     if totals:
         if totals["attacker"] == totals["defender"]:
-            tie = fight.get("tie_to")
-            note = "Tie: nothing happens" if tie is None else f"Tie: goes to the {tie}"
+            note = {None: say("tie_nothing"), "attacker": say("tie_attacker"),
+                    "defender": say("tie_defender")}[fight.get("tie_to")]
         else:
             who = "attacker" if totals["attacker"] > totals["defender"] else "defender"
             if who == "defender":
-                note = f"{right} leads: +{fight.get('glory', 0)} Glory if it stays so"
+                note = say("lead_defender", hero=right, glory=fight.get("glory", 0))
                 if fight["duel"]:
-                    note += f", {left} would lose {fight['loss']['attacker']}"
+                    note += say("lead_defender_duel", other=left, loss=fight["loss"]["attacker"])
             elif fight["duel"]:
-                note = f"{left} leads: +{fight.get('glory', 0)} Glory, {right} would lose {fight['loss']['defender']}"
+                note = say("lead_attacker_duel", hero=left, glory=fight.get("glory", 0), other=right,
+                           loss=fight["loss"]["defender"])
             else:
-                note = f"The Trojan side leads: {right} would lose {fight['loss']['defender']} Glory"
+                note = say("lead_trojans", hero=right, loss=fight["loss"]["defender"])
         if fight["cancelled"]:
-            note = "Fight cancelled"
-        _text(img, (W // 2, by + 88), note, 18, "troja_wine", True, "mm")
+            note = say("fight_cancelled")
+        note, size = _fit(note, W - 48, 18, True, 15)
+        _text(img, (W // 2, by + 88), note, size, "troja_wine", True, "mm")
     return y + height
 
 
-def _result_panel(img, draw, view: dict, y: int, lang: str) -> int:
+def _result_panel(img, draw, view: dict, y: int, say) -> int:
     r = view["result"]
     draw.rounded_rectangle((8, y, W - 8, y + 60), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
     if r["winner"] is not None:
-        s = f"{_who(view, r['winner'])} wins with {_name(view['players'][r['winner']]['hero'], lang)}"
+        s = say("result_winner", who=_who(view, r["winner"]), hero=_name(view["players"][r["winner"]]["hero"],
+                                                                          _lang(view)))
     else:
-        s = "Game over: shared first place"
-    reason = {"glory": "24 Glory", "round_limit": "round limit: most Glory"}.get(r["reason"], r["reason"])
-    _text(img, (W // 2, y + 30), kit.fit_text(f"{s} ({reason})", W - 48, 22, True), 22, "ink", True, "mm")
+        s = say("result_shared")
+    reason = {"glory": say("reason_glory"), "round_limit": say("reason_round_limit")}.get(r["reason"], r["reason"])
+    line, size = _fit(say("result_line", text=s, reason=reason), W - 48, 22, True, 18)
+    _text(img, (W // 2, y + 30), line, size, "ink", True, "mm")
     return y + 68
 
 
-def _last_line(img, draw, view: dict, y: int, lang: str = "en") -> int:
+def _last_line(img, draw, view: dict, y: int, say) -> int:
     results = [e for e in view.get("last", []) if e["type"] == "fight_result"]
     if not results:
         return y
     e = results[-1]
+    lang = _lang(view)
     hero = _name(view["players"][e["target"]]["hero"], lang)
+    att, dfd = e["attacker_total"], e["defender_total"]
     if e.get("cancelled"):
-        s = f"Last fight (against {hero}): cancelled"
+        s = say("last_cancelled", hero=hero)
     elif e["winner"] is None:
-        s = f"Last fight: {hero} tied {e['defender_total']} to {e['attacker_total']}"
+        s = say("last_tie", hero=hero, defender_total=dfd, attacker_total=att)
     elif e["winner"] == "defender":
-        s = f"Last fight: {hero} won {e['defender_total']} to {e['attacker_total']}"
+        s = say("last_won", hero=hero, defender_total=dfd, attacker_total=att)
     elif e.get("duel"):
         other = _name(view["players"][e["attacker"]]["hero"], lang)
-        s = f"Last fight: {other} beat {hero} {e['attacker_total']} to {e['defender_total']}"
+        s = say("last_beat", other=other, hero=hero, attacker_total=att, defender_total=dfd)
     else:
-        s = f"Last fight: {hero} was beaten {e['attacker_total']} to {e['defender_total']}"
-    _text(img, (20, y + 14), s, 17, "white", anchor="lm")
+        s = say("last_beaten", hero=hero, attacker_total=att, defender_total=dfd)
+    _text(img, (20, y + 14), kit.fit_text(s, W - 40, 17), 17, "white", anchor="lm")
     return y + 28
 
 
@@ -436,23 +523,26 @@ def _fight_height(view: dict) -> int:
     return 56 + 24 * rows + (150 if view.get("fight") else 0)
 
 
-def render_public(view: dict, lang: str = "en") -> bytes:
-    """The table everyone sees."""
+def render_public(view: dict, lang: str | None = None) -> bytes:
+    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it)."""
+    if lang:
+        view = {**view, "lang": lang}
+    say = kit.words("troja", view)
     n = len(view["players"])
     fight_h = _fight_height(view)
     height = HEADER_H + n * PANEL_H + fight_h + 16 + (68 if view.get("result") else 0) + 28
     img, draw = kit.canvas(W, height, "table")
-    _header(img, draw, view, lang)
+    _header(img, draw, view, say)
     y = HEADER_H + 6
     for seat in range(n):
-        img.paste(_player_panel(view, seat, lang), (0, y))
+        img.paste(_player_panel(view, seat, say), (0, y))
         y += PANEL_H
     if view.get("result"):
-        y = _result_panel(img, draw, view, y + 4, lang)
+        y = _result_panel(img, draw, view, y + 4, say)
     if view.get("assault"):
-        _fight_panel(img, draw, view, y + 4, lang)
+        _fight_panel(img, draw, view, y + 4, say)
         y += fight_h
-    _last_line(img, draw, view, y + 4)
+    _last_line(img, draw, view, y + 4, say)
     return kit.encode(img, PALETTE)
 
 
@@ -476,45 +566,72 @@ def _wrap(s: str, width: int, size: int) -> list[str]:
     return lines
 
 
-@lru_cache(maxsize=256)
-def _card_image(cid_key: str, card_face: int, lang: str) -> Image.Image:
+def _card_words(cid_key: str, say, lang: str) -> tuple:
+    """What a hand card shows, in the view's language: (kind, tag, kind label, name, facts, rules text)."""
     card = TYPES[cid_key]
-    colour, tag, label = KIND_STYLE[card["kind"]]
+    facts = []
+    if card.get("strength"):
+        facts.append(say("card_str", value=card["strength"]))
+    if card.get("tactics"):
+        facts.append(say("card_tac", value=card["tactics"]))
+    if "glory" in card:
+        facts.append(say("card_glory", value=card["glory"]))
+    if card["kind"] in ("beast", "intervention"):
+        facts.append(say("card_power", value=card["power"]))
+    if "cost" in card:
+        facts.append(say("card_cost", value=card["cost"]))
+    if card["kind"] == "modifier":
+        facts.append(say("card_mod_hero", amount=card["amount"]) if card["side"] == "defender"
+                     else say("card_mod_trojans", amount=card["amount"]))
+    text = card.get("text", {}).get(lang) or card.get("text", {}).get("en", "")
+    return (card["kind"], _kind_tag(say, card["kind"]), _kind_label(say, card["kind"]), _name(cid_key, lang),
+            tuple(facts), text)
+
+
+def _fact_lines(facts: tuple, size: int) -> list[str]:
+    """The facts wrap between items (never inside one)."""
+    lines: list[str] = []
+    for fact in facts:
+        trial = f"{lines[-1]}  {fact}" if lines else fact
+        if lines and kit.text_width(trial, size, True) <= CARD_W - 16:
+            lines[-1] = trial
+        else:
+            lines.append(fact)
+    return lines
+
+
+@lru_cache(maxsize=256)
+def _card_image(words: tuple, card_face: int) -> Image.Image:
+    """One hand card; cached by its words (``_card_words``) and die face."""
+    kind, tag, label, name, facts, text = words
+    colour = KIND_COLOUR[kind]
     img, d = kit.canvas(CARD_W, CARD_H, "white")
     d.rectangle((0, 0, CARD_W - 1, 34), fill=kit.rgb(colour))
     _text(img, (8, 17), tag, 18, "white", True, "lm")
-    _text(img, (CARD_W - 8, 17), kit.fit_text(label, CARD_W - 50, 16), 16, "white", anchor="rm")
+    label, size = _fit(label, CARD_W - 24 - kit.text_width(tag, 18, True), 16, False, 13)
+    _text(img, (CARD_W - 8, 17), label, size, "white", anchor="rm")
     y = 40
-    for line in _wrap(_name(cid_key, lang), CARD_W - 16, 18)[:2]:
-        _text(img, (8, y), line, 18, "ink", True)
+    lines = _wrap(name, CARD_W - 16, 18)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    for line in lines:
+        _text(img, (8, y), kit.fit_text(line, CARD_W - 16, 18, True), 18, "ink", True)
         y += 22
-    facts = []
-    if card.get("strength"):
-        facts.append(f"STR {card['strength']}")
-    if card.get("tactics"):
-        facts.append(f"TAC {card['tactics']}")
-    if "glory" in card:
-        facts.append(f"GLORY {card['glory']}")
-    if card["kind"] in ("beast", "intervention"):
-        facts.append(f"POWER {card['power']}")
-    if "cost" in card:
-        facts.append(f"COST {card['cost']}")
-    if card["kind"] == "modifier":
-        facts.append(("+" + str(card["amount"])) + (" hero" if card["side"] == "defender" else " Trojans"))
     y += 2
-    # the facts wrap between items (never inside one): a beast's POWER must not be cut off
-    fact_lines: list[str] = []
-    for fact in facts:
-        trial = f"{fact_lines[-1]}  {fact}" if fact_lines else fact
-        if fact_lines and kit.text_width(trial, 16, True) <= CARD_W - 16:
-            fact_lines[-1] = trial
-        else:
-            fact_lines.append(fact)
-    for line in fact_lines[:2] or [""]:
-        _text(img, (8, y), kit.fit_text(line, CARD_W - 16, 16, True), 16, "troja_wine", True)
+    # the facts wrap between items (never inside one): a beast's POWER must not be cut off, so longer words
+    # take a slightly smaller size, or else a third line (the rules text then gets one line less)
+    size = 16
+    fact_lines = _fact_lines(facts, size)
+    while len(fact_lines) > 2 and size > 14:
+        size -= 1
+        fact_lines = _fact_lines(facts, size)
+    if len(fact_lines) > 2:
+        size = 16
+        fact_lines = _fact_lines(facts, size)
+    for line in fact_lines[:3] or [""]:
+        _text(img, (8, y), kit.fit_text(line, CARD_W - 16, size, True), size, "troja_wine", True)
         y += 20
     y += 4
-    text = card.get("text", {}).get(lang) or card.get("text", {}).get("en", "")
     for line in _wrap(text, CARD_W - 16, 15)[:6 - len(fact_lines)]:
         _text(img, (8, y), line, 15, "dark_grey")
         y += 19
@@ -522,10 +639,15 @@ def _card_image(cid_key: str, card_face: int, lang: str) -> Image.Image:
     return img
 
 
-def render_private(view: dict, lang: str = "en") -> bytes | None:
-    """The viewer's hand; cards playable right now carry a green frame, a tick and the word PLAYABLE."""
+def render_private(view: dict, lang: str | None = None) -> bytes | None:
+    """The viewer's hand; cards playable right now carry a green frame, a tick and the word PLAYABLE (in
+    ``view["lang"]``; ``lang`` overrides it)."""
     if view.get("seat") is None or "hand" not in view:
         return None
+    if lang:
+        view = {**view, "lang": lang}
+    say = kit.words("troja", view)
+    lang = _lang(view)
     hand = view["hand"]
     playable = set(view.get("playable", []))
     per_row = 5
@@ -535,16 +657,17 @@ def render_private(view: dict, lang: str = "en") -> bytes | None:
     seat = view["seat"]
     me = view["players"][seat]
     _seat_badge(draw, (28, 30), seat)
-    title = f"Your hand ({len(hand)}/{me['hand_limit']}) · {_name(me['hero'], lang)} · POWER {me['power']} · " \
-            f"Wrath {me['wrath']}"
+    title = say("hand_title", count=len(hand), limit=me["hand_limit"], hero=_name(me["hero"], lang),
+                power=me["power"], wrath=me["wrath"])
     _text(img, (52, 30), kit.fit_text(title, W - 70, 20), 20, "white", True, "lm")
     if not hand:
-        _text(img, (W // 2, 64 + CARD_H // 2), "No cards in hand", 22, "white", True, "mm")
+        _text(img, (W // 2, 64 + CARD_H // 2), say("hand_empty"), 22, "white", True, "mm")
+    mark, mark_size = _fit(say("playable"), CARD_W, 17, True, 13)
     for i, cid in enumerate(hand):
         col, row = i % per_row, i // per_row
         x = 10 + col * (CARD_W + 8)
         y = 60 + row * (CARD_H + 44)
-        card = _card_image(card_type(cid)["key"], face(cid), lang)
+        card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid))
         ok = cid in playable
         if not ok and playable:
             card = Image.blend(card, Image.new("RGB", card.size, kit.rgb("grey")), 0.35)
@@ -553,5 +676,5 @@ def render_private(view: dict, lang: str = "en") -> bytes | None:
         draw.rectangle((x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2), outline=kit.rgb(outline), width=5 if ok else 2)
         if ok:
             draw.rectangle((x - 3, y + CARD_H + 4, x + CARD_W + 2, y + CARD_H + 32), fill=kit.rgb("troja_playable"))
-            _text(img, (x + CARD_W // 2, y + CARD_H + 18), "✓ PLAYABLE", 17, "white", True, "mm")
+            _text(img, (x + CARD_W // 2, y + CARD_H + 18), mark, mark_size, "white", True, "mm")
     return kit.encode(img, PALETTE)

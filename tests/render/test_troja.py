@@ -108,3 +108,35 @@ def test_spectator_has_no_hand_picture_and_pictures_are_small_and_fast():
     elapsed = time.perf_counter() - started
     assert len(png) < 150_000 and len(render_private(view)) < 150_000
     assert elapsed < 0.25  # typically 15-35 ms on a slow shared core; generous for CI
+
+
+# ------------------------------------------------------------------------------------------ languages
+
+
+def test_table_fight_snapshot_in_polish():
+    """The host adds view["lang"]: every word on the table and the card and hero names are Polish."""
+    view = {**E.view(fight_view(), 1), "player_names": NAMES, "lang": "pl"}
+    assert_snapshot("troja-table-fight-pl", render_public(view))
+
+
+def test_hand_snapshot_in_hungarian():
+    """Hungarian kinds, facts (a beast's HATALOM wraps, never cut off), rules text and the PLAYABLE mark."""
+    s = table(["achilles", "nestor"])
+    give(s, 0, "ketos", "sphinx", "hector", "phalanx", "aegis", "hera_intrigue")
+    assert_snapshot("troja-hand-hu", render_private({**E.view(s, 0), "lang": "hu"}))
+
+
+def test_a_polish_picture_differs_from_the_english_one():
+    from render import kit
+    from render.troja import _panel_words
+
+    s = fight_view()
+    english = {**E.view(s, 1), "player_names": NAMES}
+    polish = {**english, "lang": "pl"}
+    assert render_public(polish) != render_public(english)
+    assert render_private(polish) != render_private(english)
+    # no lang is English; the panel words (part of the panel cache key) follow the language
+    assert render_public({**english, "lang": "en"}) == render_public(english)
+    words = _panel_words(polish, 0, kit.words("troja", polish))
+    assert words["stats"][0].startswith("SIŁA") and words["wrath"] == "Gniew"
+    assert _panel_words({**english, "lang": "hu"}, 0, kit.words("troja", {"lang": "hu"}))["name"] == "Akhilleusz"
