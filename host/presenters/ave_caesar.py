@@ -37,7 +37,7 @@ class AveCaesarPresenter(Presenter):
                        choices=[(self.text("opt_turn_order_seat"), "seat"),
                                 (self.text("opt_turn_order_results"), "previous_results")]),
             OptionSpec("track", "choice", self.text("opt_track"), default="A",
-                       choices=[(get_track("A").title, "A"), (get_track("B").title, "B")]),
+                       choices=[(self.track_title("A"), "A"), (self.track_title("B"), "B")]),
         ]
 
     @property
@@ -89,11 +89,23 @@ class AveCaesarPresenter(Presenter):
         return self.text("clockwise" if d == "cw" else "counter_clockwise")
 
     def laurels(self, n: int) -> str:
-        return self.text("laurels_none" if n == 0 else "laurels_one" if n == 1 else "laurels_many", n=n)
+        """"no laurels", "1 laurel", "5 laurels"; Polish says "2 laury" but "5 laurów" ("laurels_few": a count
+        ending in 2-4, except 12-14)."""
+        if n in (0, 1):
+            return self.text("laurels_none" if n == 0 else "laurels_one", n=n)
+        few = n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14)
+        return self.text("laurels_few" if few else "laurels_many", n=n)
 
-    @staticmethod
-    def place(n: int) -> str:
-        return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    def place(self, n: int) -> str:
+        """"1st", "2nd", ... ("1." in Hungarian and Polish)."""
+        return self.text(f"place_{n}" if n in (1, 2, 3) else "place_n", n=n)
+
+    def track_title(self, name: str) -> str:
+        """"Track A (Circus Maximus)" in the game's language."""
+        try:
+            return self.text(f"track_{name}")
+        except KeyError:
+            return get_track(name).title
 
     # -- buttons ---------------------------------------------------------------------------------------
 
@@ -240,7 +252,8 @@ class AveCaesarPresenter(Presenter):
     def _race_started(self, event: dict, names: list[str]) -> str:
         track = get_track(event["track"], event["direction"])
         grid = ", ".join(f"{ROMAN[i]} {self._listed(event, c, names)}" for i, c in enumerate(event["grid"]))
-        lines = [self.text("ev_race_started", race=event["race"], races=event["races"], track=track.title,
+        lines = [self.text("ev_race_started", race=event["race"], races=event["races"],
+                           track=self.track_title(track.name),
                            direction=self.direction(event["direction"]))]
         how = event.get("turn_order")
         if how == "seat" and event["grid"]:
@@ -266,10 +279,11 @@ class AveCaesarPresenter(Presenter):
         track = get_track(view["track"], view["direction"])
         races = view.get("races", 1)
         if races > 1:
-            lines = [self.text("opening_championship", races=races, track=track.title,
+            lines = [self.text("opening_championship", races=races, track=self.track_title(track.name),
                                direction=self.direction(view["direction"]))]
         else:
-            lines = [self.text("opening_single", track=track.title, direction=self.direction(view["direction"]))]
+            lines = [self.text("opening_single", track=self.track_title(track.name),
+                               direction=self.direction(view["direction"]))]
         reveal = view.get("reveal") or []
         for k, shown in enumerate(reveal):
             cards = ", ".join(self.text("opening_card", who=who(c), value=v) for c, v in shown)

@@ -3,7 +3,8 @@ Every sentence lives in ``data/locales/hector-achilles/en.json``."""
 
 from __future__ import annotations
 
-from engines.hector_achilles.data import COLOURS, TROOPS
+from engines.hector_achilles.data import TROOPS
+from host.locale import DEFAULT, current_language, use_language
 from host.panels import Choice
 from host.presenters import Presenter
 
@@ -26,10 +27,6 @@ ACTIONS = {
 }
 
 
-def colour(key: str) -> str:
-    return COLOURS[key]["en"]
-
-
 class HectorAchillesPresenter(Presenter):
     game = "hector-achilles"
 
@@ -39,15 +36,28 @@ class HectorAchillesPresenter(Presenter):
 
     # -- words for things -----------------------------------------------------------------------------
 
+    def colour(self, key: str) -> str:
+        """A colour key ("red") in the game's language ("vörös", "czerwony")."""
+        return self.text(f"colour_{key}")
+
+    def name(self, name: str) -> str:
+        """A hero's name as the game's language spells it ("Hektor" in Polish)."""
+        try:
+            return self.text(f"name_{name}")
+        except KeyError:
+            return name
+
     def card(self, face: dict) -> str:
         """"red 3 (spearman)" from a troop face {colour, strength, kind}."""
-        return self.text("card", colour=colour(face["colour"]), strength=face["strength"], kind=face["kind"])
+        return self.text("card", colour=self.colour(face["colour"]), strength=face["strength"],
+                         kind=self.text(f"kind_{face['kind']}"))
 
     def short(self, face: dict) -> str:
-        return self.text("card_short", Colour=colour(face["colour"]).capitalize(), strength=face["strength"])
+        return self.text("card_short", Colour=self.colour(face["colour"]).capitalize(), strength=face["strength"])
 
     def hero(self, face: dict) -> str:
-        return self.text("hero", name=face["name"], colour=colour(face["colour"]), value=face["value"])
+        return self.text("hero", name=self.name(face["name"]), colour=self.colour(face["colour"]),
+                         value=face["value"])
 
     def deck(self, key) -> str:
         return self.text(f"deck_{key}")
@@ -72,13 +82,13 @@ class HectorAchillesPresenter(Presenter):
         elif kind == "orient_fate":
             colours = view["fate"]["colours"]
             them = colours[(colours.index(action["colour"]) + 2) % 4]
-            fields = {"Mine": colour(action["colour"]).capitalize(), "theirs": colour(them)}
+            fields = {"Mine": self.colour(action["colour"]).capitalize(), "theirs": self.colour(them)}
             emoji = EMOJI[action["colour"]]
         elif kind == "rotate_fate":
             facing = view["fate"]["after_" + action["direction"]]
             me = view["seat"]
-            fields = {"direction": self.direction(action["direction"]), "mine": colour(facing[me]),
-                      "theirs": colour(facing[1 - me])}
+            fields = {"direction": self.direction(action["direction"]), "mine": self.colour(facing[me]),
+                      "theirs": self.colour(facing[1 - me])}
             emoji = "↻" if action["direction"] == "cw" else "↺"
         elif kind in ("play", "swap_card"):
             face = TROOPS[action["card"]]
@@ -86,7 +96,8 @@ class HectorAchillesPresenter(Presenter):
             emoji = EMOJI[face["colour"]]
         elif kind in ("play_hero", "reinforce"):
             face = TROOPS[action["on"]]
-            fields = {"card": self.short(face), "hero": (view.get("hand_hero") or {}).get("name", "Hero")}
+            hero = (view.get("hand_hero") or {}).get("name")
+            fields = {"card": self.short(face), "hero": self.name(hero) if hero else self.text("hero_unknown")}
             emoji = EMOJI[face["colour"]]
         return Choice(index, self.text(f"label_{kind}", **fields), self.text(group), style=style, secret=secret,
                       emoji=emoji)
@@ -95,11 +106,33 @@ class HectorAchillesPresenter(Presenter):
         kind = (view.get("decision") or {}).get("kind")
         if kind == "save_hero":
             side = view["sides"][view["seat"]] if view.get("seat") is not None else None
-            name = side["hero"]["name"] if side and side.get("hero") else self.text("your_hero")
+            name = self.name(side["hero"]["name"]) if side and side.get("hero") else self.text("your_hero")
             return self.text("prompt_save_hero", hero=name)
         if kind in ("take_vanguard", "choose_active", "orient_fate", "optional_or_play", "play", "rotate_fate"):
             return self.text(f"prompt_{kind}", battle=view.get("battle"), round=view.get("round"))
         return self.text("prompt_other")
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+        """``/game play``: the text of a button in the game's language; in a Hungarian or Polish game the
+        English button texts are understood too."""
+        try:
+            return super().parse(view, choices, text)
+        except ValueError:
+            lang = current_language()
+            legal = view.get("legal") or []
+            if lang == DEFAULT or not legal:
+                raise
+            use_language(DEFAULT)
+            try:
+                english = [Choice(c.index, self.describe(view, legal[c.index], c.index).label, c.group)
+                           for c in choices if c.index < len(legal)]
+            finally:
+                use_language(lang)
+            try:
+                return super().parse(view, english, text)
+            except ValueError:
+                pass
+            raise
 
     # -- narration -------------------------------------------------------------------------------------
 
@@ -123,7 +156,7 @@ class HectorAchillesPresenter(Presenter):
                              deck1=self.deck(event["decks"][1]), **both)
         if kind in ("fate_oriented", "fate_rotated"):
             f = event["facing"]
-            return self.text(f"ev_{kind}", who=who(seat), colour0=colour(f[0]), colour1=colour(f[1]),
+            return self.text(f"ev_{kind}", who=who(seat), colour0=self.colour(f[0]), colour1=self.colour(f[1]),
                              direction=self.direction(event.get("direction", "cw")), **both)
         if kind == "vanguard_revealed":
             return self.text("ev_vanguard_revealed", who=who(seat), card=self.card(event["card"])) \
@@ -147,7 +180,7 @@ class HectorAchillesPresenter(Presenter):
         if kind == "hero_in_danger":
             return self.text("ev_hero_in_danger", who=who(seat), hero=self.hero(event["hero"]))
         if kind in ("hero_saved", "hero_lost"):
-            return self.text(f"ev_{kind}", who=who(seat), name=event["hero"]["name"])
+            return self.text(f"ev_{kind}", who=who(seat), name=self.name(event["hero"]["name"]))
         if kind in ("shame_losses", "shame_taken"):
             return self.text(f"ev_{kind}", who=who(seat), count=event.get("count"), shame=event.get("shame"))
         if kind == "battle_ended":
