@@ -9,7 +9,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.locale import game_text
+from host.locale import game_text, t
 from host.panels import Choice
 
 
@@ -58,7 +58,7 @@ class Presenter:
     def seat_label(self, seat: int) -> str:
         if self.seat_labels and seat < len(self.seat_labels):
             return self.seat_labels[seat]
-        return f"Seat {seat + 1}"
+        return t("seat_n", n=seat + 1)
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
         """A button for one legal action."""
@@ -76,7 +76,7 @@ class Presenter:
         helpful message otherwise; games may accept their own notation (e.g. field names)."""
         wanted = " ".join(text.lower().split())
         if not wanted:
-            raise ValueError("Type what you want to do, e.g. the text of one of your buttons.")
+            raise ValueError(t("parse_empty"))
         exact = [c for c in choices if c.label.lower() == wanted]
         if len(exact) == 1:
             return exact[0].index
@@ -85,12 +85,12 @@ class Presenter:
             return found[0].index
         sample = "; ".join(c.label for c in (found or choices)[:8])
         if found:
-            raise ValueError(f"“{text}” matches {len(found)} choices: {sample} …")
-        raise ValueError(f"“{text}” matches none of your choices. You can: {sample}")
+            raise ValueError(t("parse_ambiguous", text=text, count=len(found), sample=sample))
+        raise ValueError(t("parse_none", text=text, sample=sample))
 
     def prompt(self, view: dict) -> str:
         """What the seat in ``view`` is asked to decide."""
-        return "choose your action."
+        return t("prompt_default")
 
     def opening_lines(self, view: dict, names: list[str]) -> list[str]:
         """Lines for the first board of a game (what set-up decided: a start grid, who begins...)."""
@@ -105,7 +105,7 @@ class Presenter:
         scores = result.get("scores", [])
         order = sorted(range(len(places)), key=lambda s: places[s])
         if places and all(p == 1 for p in places):
-            return ["The game ends in a draw."]
+            return [t("result_draw")]
         return [f"{places[s]}. {names[s]} — {scores[s]}" for s in order]
 
     def status_line(self, view: dict) -> str:
