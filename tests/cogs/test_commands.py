@@ -202,6 +202,13 @@ async def test_commands_are_described_in_hungarian_and_polish_and_replies_follow
     join = next(o for o in game["options"] if o["name"] == "join")
     assert join["description_localizations"]["pl"] == "Dołącz do otwartej gry"
     assert "name_localizations" not in join or not join["name_localizations"]
+    # a game's own options are described in the game's translated words
+    new = next(o for o in game["options"] if o["name"] == "new")
+    hextri = next(o for o in new["options"] if o["name"] == "hextri")
+    radius = next(o for o in hextri["options"] if o["name"] == "radius")
+    from host.locale import game_text
+    assert radius["description_localizations"]["hu"] == game_text("hextri", "opt_radius", "hu")
+    assert radius["description_localizations"]["hu"] != radius["description"]
     # a refusal is told in the clicking user's language
     payload = h.payloads.slash(CAROL, "game hand", name="Carol")
     payload["locale"] = "hu"
