@@ -8,7 +8,8 @@ the same track with numbered destination markers (the numbers of ``view["choices
 chariot to move with, under each card, the destinations it reaches; for a seat not to act, its hands.
 ``render_standings(view)``: laurels per race and in total, posted with the board by ``render_extras`` when a
 race ends. Players are named by ``view["player_names"]`` (added by the host), else by seat letter. The static
-track is drawn once and cached.
+track is drawn once per language and cached. Every word comes from ``data/locales/ave-caesar/picture/<lang>.json``
+(``view["lang"]``, added by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
 
 from __future__ import annotations
@@ -52,9 +53,6 @@ CARD_W, FACE_H = 118, 118
 CARD_H = FACE_H + 56  # face and two lines of notes
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LIGHT = {"orange", "sky", "yellow"}
-STATUS_TEXT = {"removed": "out of cards", "disqualified": "disqualified (Caesar's wrath)",
-               "stopped": "stopped", "racing": ""}
-PLACE = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 @lru_cache(maxsize=4)
@@ -74,25 +72,74 @@ def _ink_on(c: int) -> str:
     return "ink" if _colour(c) in LIGHT else "white"
 
 
-def _place(n: int) -> str:
-    return PLACE.get(n, f"{n}th")
+def _lang(view: dict) -> str:
+    return view.get("lang") or "en"
 
 
-def _owner(view: dict, seat: int) -> str:
+def _place(say, n: int) -> str:
+    if n == 1:
+        return say("place_1")
+    if n == 2:
+        return say("place_2")
+    if n == 3:
+        return say("place_3")
+    return say("place_n", n=n)
+
+
+def _status_text(say, status: str) -> str:
+    if status == "removed":
+        return say("out_of_cards")
+    if status == "disqualified":
+        return say("disqualified")
+    if status == "stopped":
+        return say("stopped")
+    return "" if status == "racing" else status
+
+
+def _owner(view: dict, seat: int, say) -> str:
     """The player's display name (``view["player_names"]``, added by the host), else his seat letter."""
     names = view.get("player_names") or []
     if 0 <= seat < len(names) and str(names[seat]).strip():
         return str(names[seat]).strip()
-    return f"seat {'ABCDEF'[seat]}"
+    return say("seat", letter="ABCDEF"[seat])
+
+
+def _fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: bool = False,
+            smallest: int = 12) -> tuple[str, int, bool]:
+    """``s`` with the size (and, if need be, the condensed face) that fits ``max_width`` pixels, shortened
+    with an ellipsis only if even the smallest size is too wide. Words that fit keep their size and face."""
+    if kit.text_width(s, size, bold, condensed) <= max_width:
+        return s, size, condensed
+    for k in range(size, smallest - 1, -1):
+        if kit.text_width(s, k, bold, True) <= max_width:
+            return s, k, True
+    while s and kit.text_width(s + "…", smallest, bold, True) > max_width:
+        s = s[:-1]
+    return s + "…", smallest, True
+
+
+def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 18, fill="ink", bold: bool = False,
+             anchor: str = "la", condensed: bool = False) -> None:
+    """``_text`` made to fit ``max_width`` pixels (smaller, condensed, or at worst shortened)."""
+    s, size, condensed = _fitted(s, max_width, size, bold, condensed)
+    _text(img, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
+
+
+def _draw_in(draw: ImageDraw.ImageDraw, xy, s: str, max_width: float, size: int = 18, fill="ink",
+             bold: bool = False, anchor: str = "la") -> None:
+    """``kit.text`` made to fit ``max_width`` pixels (for the cached layers)."""
+    s, size, condensed = _fitted(s, max_width, size, bold)
+    kit.text(draw, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
 
 
 def _shift(pts, dy):
     return [(x, y + dy) for x, y in pts]
 
 
-@lru_cache(maxsize=8)
-def _track_layer(name: str, direction: str) -> Image.Image:
-    """The empty circus for one track and direction (TRACK_H high), drawn once."""
+@lru_cache(maxsize=24)
+def _track_layer(name: str, direction: str, lang: str) -> Image.Image:
+    """The empty circus for one track and direction (TRACK_H high) with its words in ``lang``, drawn once."""
+    say = kit.words("ave-caesar", {"lang": lang})
     data = _track(name)
     img, draw = kit.canvas(W, TRACK_H, INFIELD)
     # stands around the arena
@@ -118,11 +165,12 @@ def _track_layer(name: str, direction: str) -> Image.Image:
     for ox in (sx0 + 30, sx1 - 30):
         draw.polygon([(ox - 9, sy1 - 8), (ox + 9, sy1 - 8), (ox + 4, sy0 + 6), (ox - 4, sy0 + 6)],
                      fill=kit.rgb("gold"), outline=kit.rgb("ink"))
-    kit.text(draw, ((sx0 + sx1) / 2, (sy0 + sy1) / 2), data["title"], size=20, bold=True, fill="white",
-             anchor="mm")
+    title = say("track_A") if name == "A" else say("track_B")
+    _draw_in(draw, ((sx0 + sx1) / 2, (sy0 + sy1) / 2), title, sx1 - sx0 - 80, size=20, bold=True,
+             fill="white", anchor="mm")
     # Caesar's alley: tinted lane, imperial box and a label
     bx, by = data["alley"]["box"]
-    kit.text(draw, (bx, by), "CAESAR'S ALLEY", size=16, bold=True, fill=IMPERIAL, anchor="mm")
+    _draw_in(draw, (bx, by), say("alley"), 200, size=16, bold=True, fill=IMPERIAL, anchor="mm")
     # chequered finish line
     lx0, ly0, lx1, ly1 = data["line"]["draw"]
     sq = 8
@@ -131,7 +179,7 @@ def _track_layer(name: str, direction: str) -> Image.Image:
         for j in (0, 1):
             fill = "ink" if (i + j) % 2 == 0 else "white"
             draw.rectangle((lx0 - sq + j * sq, ly0 + i * sq, lx0 + j * sq, ly0 + (i + 1) * sq), fill=kit.rgb(fill))
-    kit.text(draw, (lx0, ly1 + 4), "FINISH", size=16, bold=True, fill="ink", anchor="mt")
+    kit.text(draw, (lx0, ly1 + 4), say("finish"), size=16, bold=True, fill="ink", anchor="mt")
     # start numerals of this direction, at the edge away from the line
     polys = {sp["id"]: sp["poly"] for sp in data["spaces"]}
     for i, sid in enumerate(data["start"][direction]):
@@ -207,7 +255,7 @@ def _arrow(draw: ImageDraw.ImageDraw, pts, colour: str, width: int = 6) -> None:
 
 def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool = True) -> ImageDraw.ImageDraw:
     if base:
-        img.paste(_track_layer(view["track"], view["direction"]), (0, oy))
+        img.paste(_track_layer(view["track"], view["direction"], _lang(view)), (0, oy))
     draw = ImageDraw.Draw(img)
     centres = _centres(view["track"])
     if paths:
@@ -222,21 +270,31 @@ def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool =
     return draw
 
 
-def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, title: str | None = None,
+def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, title: str | None = None,
             band: bool = True) -> None:
     if band:
         draw.rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
-    way = "clockwise" if view["direction"] == "cw" else "counter-clockwise"
-    race = f" · race {view['race']} of {view['races']}" if view["races"] > 1 else ""
-    _text(img, (16, HEADER / 2), title or f"Ave Caesar · Track {view['track']}, {way}{race}", size=20,
-          bold=True, fill="white", anchor="lm")
+    right = 0  # where the words on the right begin, from the right edge
     if view["over"]:
-        _text(img, (W - 16, HEADER / 2), "Race over" if view["races"] == 1 else "Championship over",
-              size=20, bold=True, fill="highlight", anchor="rm")
+        over = say("race_over") if view["races"] == 1 else say("championship_over")
+        over, size, condensed = _fitted(over, 300, 20, True)
+        _text(img, (W - 16, HEADER / 2), over, size=size, bold=True, fill="highlight", anchor="rm",
+              condensed=condensed)
+        right = 16 + kit.text_width(over, size, True, condensed)
     elif view.get("turn") is not None and title is None:
         ch = view["chariots"][view["turn"]]
-        _text(img, (W - 50, HEADER / 2), "to move:", size=20, bold=True, fill="white", anchor="rm")
+        to_move, size, condensed = _fitted(say("to_move"), 200, 20, True)
+        _text(img, (W - 50, HEADER / 2), to_move, size=size, bold=True, fill="white", anchor="rm",
+              condensed=condensed)
+        right = 50 + kit.text_width(to_move, size, True, condensed)
         _badge(img, (W - 28, HEADER / 2), ch["id"], ch["label"])
+    if title is None:
+        way = say("clockwise") if view["direction"] == "cw" else say("counter_clockwise")
+        if view["races"] > 1:
+            title = say("header_race", track=view["track"], way=way, race=view["race"], races=view["races"])
+        else:
+            title = say("header", track=view["track"], way=way)
+    _text_in(img, (16, HEADER / 2), title, W - 16 - right - 16, size=20, bold=True, fill="white", anchor="lm")
 
 
 def _race_order(view: dict) -> list[dict]:
@@ -253,25 +311,29 @@ COLS = (16, 232, 300, 425, 500, 590)
 NAME_X = 58  # the owner's name next to the chariot's badge
 
 
-@lru_cache(maxsize=16)
-def _table_layer(rows: int) -> Image.Image:
+@lru_cache(maxsize=48)
+def _table_layer(rows: int, lang: str) -> Image.Image:
+    say = kit.words("ave-caesar", {"lang": lang})
     height = TABLE_HEAD + ROW_H * rows + 10
     img, draw = kit.canvas(W, height, "paper")
-    for x, h in zip(COLS, ("chariot", "lap", "Caesar", "cards", "to go", "result")):
-        kit.text(draw, (x, TABLE_HEAD / 2 + 2), h, size=16, bold=True, fill="dark_grey", anchor="lm")
+    heads = (say("head_chariot"), say("head_lap"), say("head_caesar"), say("head_cards"), say("head_to_go"),
+             say("head_result"))
+    for x, right, h in zip(COLS, (*COLS[1:], W - 16), heads):
+        _draw_in(draw, (x, TABLE_HEAD / 2 + 2), h, right - x - 6, size=16, bold=True, fill="dark_grey",
+                 anchor="lm")
     draw.line((10, TABLE_HEAD, W - 10, TABLE_HEAD), fill=kit.rgb("panel_dark"), width=2)
     return img
 
 
-def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, base: bool = True) -> None:
+def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say, base: bool = True) -> None:
     if base:
-        img.paste(_table_layer(len(view["chariots"])), (0, y))
+        img.paste(_table_layer(len(view["chariots"]), _lang(view)), (0, y))
     for i, ch in enumerate(_race_order(view)):
         ry = y + TABLE_HEAD + i * ROW_H + ROW_H / 2
         if ch["id"] == view.get("turn"):
             draw.rectangle((6, ry - ROW_H / 2 + 2, W - 6, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
         _badge(img, (34, ry), ch["id"], ch["label"], radius=15)
-        owner = "neutral" if ch["neutral"] else _owner(view, ch["owner"])
+        owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
         _text(img, (NAME_X, ry), kit.fit_text(owner, COLS[1] - NAME_X - 12, 16), size=16, fill="dark_grey",
               anchor="lm")
         racing = ch["status"] == "racing"
@@ -279,46 +341,52 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, base
         if ch["neutral"]:
             _text(img, (COLS[2], ry), "-", size=18, fill="grey", anchor="lm")
         elif ch["paid"]:
-            _text(img, (COLS[2], ry), "paid ✓", size=18, bold=True, fill="ok", anchor="lm")
+            _text_in(img, (COLS[2], ry), say("paid"), COLS[3] - COLS[2] - 8, size=18, bold=True, fill="ok",
+                     anchor="lm")
         else:
             draw.ellipse((COLS[2], ry - 10, COLS[2] + 20, ry + 10), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
             _text(img, (COLS[2] + 10, ry + 1), "D", size=13, bold=True, anchor="mm")
-            _text(img, (COLS[2] + 26, ry), "due", size=18, bold=True, anchor="lm")
+            _text_in(img, (COLS[2] + 26, ry), say("due"), COLS[3] - COLS[2] - 38, size=18, bold=True, anchor="lm")
         _text(img, (COLS[3], ry), str(ch["cards_left"]), size=18, anchor="lm")
         _text(img, (COLS[4], ry), str(ch["to_go"]) if racing else "-", size=18, anchor="lm")
         if ch["status"] == "finished":
-            result = "finished"
+            result = say("finished")
             if ch["place"]:
                 gained = (6, 4, 3, 2, 1, 0)[ch["place"] - 1] if ch["place"] <= 6 else 0
-                result = f"finished {_place(ch['place'])} · +{gained} laurels"
+                result = say("finished_place", place=_place(say, ch["place"]), gained=gained)
         elif racing:
             opening = view.get("first_move") and view["grid"][0] == ch["id"]
-            result = ("leads" if opening else "leads: no 6") if ch["leader"] else ""
+            result = (say("leads") if opening else say("leads_no_6")) if ch["leader"] else ""
         else:
-            result = STATUS_TEXT.get(ch["status"], ch["status"])
+            result = _status_text(say, ch["status"])
         colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
-        if result:
-            _text(img, (COLS[5], ry), result, size=18, bold=ch["status"] == "finished", fill=colour, anchor="lm")
+        room = W - 16 - COLS[5]
         if view["races"] > 1 and not ch["neutral"]:
-            _text(img, (W - 16, ry), f"{ch['laurels']} in all", size=16, fill="dark_grey", anchor="rm")
+            in_all = say("in_all", laurels=ch["laurels"])
+            _text(img, (W - 16, ry), in_all, size=16, fill="dark_grey", anchor="rm")
+            room -= kit.text_width(in_all, 16) + 12
+        if result:
+            _text_in(img, (COLS[5], ry), result, room, size=18, bold=ch["status"] == "finished", fill=colour,
+                     anchor="lm")
 
 
-@lru_cache(maxsize=16)
-def _public_layer(track: str, direction: str, rows: int) -> Image.Image:
+@lru_cache(maxsize=48)
+def _public_layer(track: str, direction: str, rows: int, lang: str) -> Image.Image:
     """Header band, empty circus and table heading: everything of the public picture that never moves."""
     img = Image.new("RGB", (W, HEADER + TRACK_H + TABLE_HEAD + ROW_H * rows + 10), kit.rgb("paper"))
     ImageDraw.Draw(img).rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
-    img.paste(_track_layer(track, direction), (0, HEADER))
-    img.paste(_table_layer(rows), (0, HEADER + TRACK_H))
+    img.paste(_track_layer(track, direction, lang), (0, HEADER))
+    img.paste(_table_layer(rows, lang), (0, HEADER + TRACK_H))
     return img
 
 
 def render_public(view: dict) -> bytes:
     """The circus with every chariot, the last move and the race table."""
-    img = _public_layer(view["track"], view["direction"], len(view["chariots"])).copy()
+    say = kit.words("ave-caesar", view)
+    img = _public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view)).copy()
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
-    _header(img, draw, view, band=False)
-    _table(img, draw, view, HEADER + TRACK_H, base=False)
+    _header(img, draw, view, say, band=False)
+    _table(img, draw, view, HEADER + TRACK_H, say, base=False)
     return _encode(img)
 
 
@@ -358,12 +426,13 @@ def render_private(view: dict) -> bytes | None:
         return None
     if view.get("choices") is not None and view.get("turn") is not None:
         return _render_turn(view)
+    say = kit.words("ave-caesar", view)
     hands = view["hands"]
     row = FACE_H + 16
     height = 48 + len(hands) * row
     img, draw = kit.canvas(W, height, "paper")
-    _text(img, (16, 24), "Your hand" + ("s" if len(hands) > 1 else "") + " (not your turn)", size=20, bold=True,
-          anchor="lm")
+    _text_in(img, (16, 24), say("your_hands") if len(hands) > 1 else say("your_hand"), W - 32, size=20,
+             bold=True, anchor="lm")
     for k, h in enumerate(hands):
         ch = view["chariots"][h["chariot"]]
         y = 48 + k * row
@@ -371,15 +440,17 @@ def render_private(view: dict) -> bytes | None:
         for i, card in enumerate(h["cards"]):
             _card(img, draw, 90 + i * (CARD_W + 16), y, card["value"], ch["id"], [], True)
         x = 90 + 3 * (CARD_W + 16) + 10
-        _text(img, (x, y + 24), f"{ch['label']}: lap {ch['lap']}/3, {ch['to_go']} to go", size=18, bold=True,
-              anchor="lm")
-        _text(img, (x, y + 52), "Caesar: paid ✓" if ch["paid"] else "Caesar: denarius due", size=18,
-              fill="ok" if ch["paid"] else "ink", anchor="lm")
-        _text(img, (x, y + 80), f"{ch['cards_left']} cards left", size=18, anchor="lm")
+        room = W - 16 - x
+        _text_in(img, (x, y + 24), say("hand_line", label=ch["label"], lap=ch["lap"], to_go=ch["to_go"]), room,
+                 size=18, bold=True, anchor="lm")
+        _text_in(img, (x, y + 52), say("caesar_paid") if ch["paid"] else say("caesar_due"), room, size=18,
+                 fill="ok" if ch["paid"] else "ink", anchor="lm")
+        _text_in(img, (x, y + 80), say("cards_left", n=ch["cards_left"]), room, size=18, anchor="lm")
     return _encode(img)
 
 
 def _render_turn(view: dict) -> bytes:
+    say = kit.words("ave-caesar", view)
     c = view["turn"]
     ch = view["chariots"][c]
     height = HEADER + TRACK_H + CARD_H + 24
@@ -395,15 +466,15 @@ def _render_turn(view: dict) -> bytes:
         if choice["misses_alley"]:  # a second cue besides the red ring
             draw.ellipse((x + 8, y - 26, x + 26, y - 8), fill=kit.rgb("danger"))
             _text(img, (x + 17, y - 17), "!", size=16, bold=True, fill="white", anchor="mm")
-    _header(img, draw, view, f"Your move with {ch['label']}: pick a card, then a destination")
+    _header(img, draw, view, say, say("your_move", label=ch["label"]))
     hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
     y0 = HEADER + TRACK_H + 12
     _badge(img, (40, y0 + 26), c, ch["label"], radius=20)
-    _text(img, (72, y0 + 16), f"lap {ch['lap']}/3", size=18, bold=True, anchor="lm")
-    _text(img, (72, y0 + 40), f"{ch['to_go']} to go", size=16, anchor="lm")
-    _text(img, (16, y0 + 72), "Caesar: paid ✓" if ch["paid"] else "Caesar: denarius due", size=16,
-          fill="ok" if ch["paid"] else "ink", bold=True, anchor="lm")
-    _text(img, (16, y0 + 96), f"{ch['cards_left']} cards left", size=16, anchor="lm")
+    _text_in(img, (72, y0 + 16), say("lap", lap=ch["lap"]), 220 - 72 - 14, size=18, bold=True, anchor="lm")
+    _text_in(img, (72, y0 + 40), say("to_go", n=ch["to_go"]), 220 - 72 - 14, size=16, anchor="lm")
+    _text_in(img, (16, y0 + 72), say("caesar_paid") if ch["paid"] else say("caesar_due"), 220 - 16 - 6, size=16,
+             fill="ok" if ch["paid"] else "ink", bold=True, anchor="lm")
+    _text_in(img, (16, y0 + 96), say("cards_left", n=ch["cards_left"]), 220 - 16 - 6, size=16, anchor="lm")
     for i, card in enumerate(hand):
         v = card["value"]
         reach = [str(choice["n"]) for choice in view["choices"] if any(m["card"] == v for m in choice["moves"])]
@@ -412,21 +483,23 @@ def _render_turn(view: dict) -> bytes:
             if len(note) > 2:
                 note = [note[0], kit.fit_text(" ".join(note[1:]), CARD_W + 40, 18, True)]
         elif v == 6 and ch["leader"]:
-            note = ["leader:", "no 6"]
+            note = [say("leader"), say("no_6")]
         else:
-            note = ["no move"]
+            note = [say("no_move")]
         _card(img, draw, 220 + i * (CARD_W + 40), y0, v, c, note, bool(reach))
     notes = []
     if any(choice["enters_alley"] for choice in view["choices"]):
-        notes.append(("purple: stop in the alley,", IMPERIAL))
-        notes.append(("pay and salute: Ave Caesar!", IMPERIAL))
+        notes.append((say("note_alley_1"), IMPERIAL))
+        notes.append((say("note_alley_2"), IMPERIAL))
     if any(choice["misses_alley"] for choice in view["choices"]):
-        notes.append(("red with !: passes the alley", "danger"))
-        notes.append(("unpaid: out at the line", "danger"))
+        notes.append((say("note_misses_1"), "danger"))
+        notes.append((say("note_misses_2"), "danger"))
     if any(choice["finishes"] for choice in view["choices"]):
-        notes.append(("crosses the finish line!", "ok"))
+        notes.append((say("note_finishes"), "ok"))
+    # the notes stand right of the cards (and of the notes under the last card)
+    room = W - 16 - (220 + len(hand) * (CARD_W + 40) - 40 + 20 + 12) if hand else W - 32
     for i, (line, colour) in enumerate(notes):
-        _text(img, (W - 16, y0 + 12 + i * 24), line, size=16, bold=True, fill=colour, anchor="rm")
+        _text_in(img, (W - 16, y0 + 12 + i * 24), line, room, size=16, bold=True, fill=colour, anchor="rm")
     return _encode(img)
 
 
@@ -442,30 +515,37 @@ def render_standings(view: dict) -> bytes:
         total = next(s for s in view["standings"] if s["seat"] == seat)
         rows.append((total["place"], seat, mine, per_race, total["laurels"]))
     rows.sort(key=lambda r: (r[0], r[1]))
+    say = kit.words("ave-caesar", view)
     row_h = 46
     height = HEADER + 44 + row_h * n + 12
     img, draw = kit.canvas(W, height, "paper")
     draw.rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
-    title = "final standings" if view["over"] else f"standings after race {len(history)} of {races}"
+    title = (say("standings_final") if view["over"] else
+             say("standings_after", race=len(history), races=races))
     if not history:
-        title = f"standings: race 1 of {races} under way"
-    _text(img, (16, HEADER / 2), f"Ave Caesar · {title}", size=20, bold=True, fill="white", anchor="lm")
+        title = say("standings_under_way", races=races)
+    _text_in(img, (16, HEADER / 2), title, W - 32, size=20, bold=True, fill="white", anchor="lm")
     y = HEADER + 22
-    _text(img, (16, y), "place", size=16, bold=True, fill="dark_grey", anchor="lm")
-    _text(img, (100, y), "player", size=16, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (16, y), say("head_place"), 100 - 16 - 6, size=16, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (100, y), say("head_player"), 170, size=16, bold=True, fill="dark_grey", anchor="lm")
     xs = [460 + i * 125 for i in range(races)]
     for i, x in enumerate(xs):
-        _text(img, (x, y - 9), f"race {i + 1}", size=16, bold=True, fill="dark_grey", anchor="mm")
+        _text_in(img, (x, y - 9), say("head_race", n=i + 1), 112, size=16, bold=True, fill="dark_grey",
+                 anchor="mm")
         if i < len(history):
-            way = "clockw." if history[i]["direction"] == "cw" else "counter-cl."
-            _text(img, (x, y + 11), f"{history[i]['track']}, {way}", size=16, fill="dark_grey", anchor="mm")
-    _text(img, (W - 24, y), "laurels", size=16, bold=True, fill="dark_grey", anchor="rm")
+            track = history[i]["track"]
+            way = (say("clockwise_short", track=track) if history[i]["direction"] == "cw" else
+                   say("counter_clockwise_short", track=track))
+            _text_in(img, (x, y + 11), way, 112, size=16, fill="dark_grey", anchor="mm")
+    laurels = say("head_laurels")
+    room = W - 24 - (xs[-1] + 62 if xs else 460) - 6
+    _text_in(img, (W - 24, y), laurels, room, size=16, bold=True, fill="dark_grey", anchor="rm")
     for i, (place, seat, mine, per_race, total) in enumerate(rows):
         ry = HEADER + 44 + i * row_h + row_h / 2
         if i % 2 == 0:
             draw.rectangle((6, ry - row_h / 2, W - 6, ry + row_h / 2), fill=kit.rgb("panel"))
-        _text(img, (16, ry), _place(place), size=20, bold=place == 1, anchor="lm")
-        _text(img, (100, ry), kit.fit_text(_owner(view, seat), 170, 18, True), size=18, bold=True, anchor="lm")
+        _text(img, (16, ry), _place(say, place), size=20, bold=place == 1, anchor="lm")
+        _text(img, (100, ry), kit.fit_text(_owner(view, seat, say), 170, 18, True), size=18, bold=True, anchor="lm")
         for k, ch in enumerate(mine):
             _badge(img, (296 + k * 38, ry), ch["id"], ch["label"], radius=16)
         for x, got in zip(xs, per_race):

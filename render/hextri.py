@@ -13,7 +13,9 @@ which round), usable mana and whether the leader's free step is left.
 and their mana cost outlined.
 
 The board scales with the radius (the HEX circumradius is fixed in pixels) so labels keep their size: about
-1100 px wide at radius 3, 1600 px at radius 5. The empty board with names is a cached layer.
+1100 px wide at radius 3, 1600 px at radius 5. The empty board with names is a cached layer (per language:
+it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
+by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
 
 from __future__ import annotations
@@ -49,10 +51,33 @@ def _encode(img: Image.Image) -> bytes:
     return kit.encode(img, PALETTE)
 
 
-PHASES = {"move": "Movement", "losses": "Battle losses", "over": "Game over"}
-REASONS = {"leader_down": "enemy leader down", "first_blood": "first blood", "last_leader": "last leader standing",
-           "leaders_fell_together": "both leaders fell together", "round_limit": "round limit",
-           "stalemate": "frozen board"}
+
+
+def _lang(view: dict) -> str:
+    return view.get("lang") or "en"
+
+
+def _phase(say, phase: str) -> str:
+    return {"move": say("phase_move"), "losses": say("phase_losses"), "over": say("phase_over")}.get(phase, phase)
+
+
+def _reason(say, reason: str) -> str:
+    return {"leader_down": say("reason_leader_down"), "first_blood": say("reason_first_blood"),
+            "last_leader": say("reason_last_leader"), "leaders_fell_together": say("reason_leaders_fell_together"),
+            "round_limit": say("reason_round_limit"), "stalemate": say("reason_stalemate")}.get(reason, reason)
+
+
+def _fitted(s: str, max_width: float, size: int, bold: bool = False, smallest: int = 12) -> tuple[str, int, bool]:
+    """``s`` with the size (and, if need be, the condensed face) that fits ``max_width`` pixels, shortened
+    with an ellipsis only if even the smallest size is too wide. Words that fit keep their size and face."""
+    if kit.text_width(s, size, bold) <= max_width:
+        return s, size, False
+    for k in range(size, smallest - 1, -1):
+        if kit.text_width(s, k, bold, True) <= max_width:
+            return s, k, True
+    while s and kit.text_width(s + "…", smallest, bold, True) > max_width:
+        s = s[:-1]
+    return s + "…", smallest, True
 
 
 def _geometry(radius: int):
@@ -69,9 +94,10 @@ def _px(ox: float, oy: float, p: tuple[float, float]) -> tuple[float, float]:
     return ox + p[0] * S, oy + p[1] * S
 
 
-@lru_cache(maxsize=16)
-def _board_layer(radius: int, height: int, n_players: int) -> Image.Image:
-    """The empty board: shaded HEXes with value and name, TRIs with names, the rim lighter; the legend."""
+@lru_cache(maxsize=32)
+def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.Image:
+    """The empty board: shaded HEXes with value and name, TRIs with names, the rim lighter; the legend
+    (in ``lang``)."""
     b, width, ox, oy, _ = _geometry(radius)
     img, draw = kit.canvas(width, height, "paper")
     for t in b.tris:
@@ -88,7 +114,7 @@ def _board_layer(radius: int, height: int, n_players: int) -> Image.Image:
         cx, cy = _px(ox, oy, b.xy[t])
         kit.text(draw, (cx, cy + _toward_base(b, t, 11)), t[2:], size=16, anchor="mm", condensed=True,
                  fill="dark_grey")
-    _legend(draw, height - LEGEND_H - ROW_H * n_players - 16, width)
+    _legend(draw, height - LEGEND_H - ROW_H * n_players - 16, width, kit.words("hextri", {"lang": lang}))
     return img
 
 
@@ -160,6 +186,7 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
 
     An extra for the UI's "choose a destination" step; ``origin`` is a field name or ``"off"``.
     """
+    say = kit.words("hextri", view)
     img, draw, b, ox, oy = _draw_public(view)
     options = [a for a in view.get("legal", []) if a["type"] == "move" and a["from"] == origin
                and a["leader"] == leader]
@@ -177,26 +204,28 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
         else:
             # lower right, clear of the figures in the middle and the mana below them
             cx, cy = cx + S * 0.5, cy + S * 0.3
-        label = f"{a['cost']}◆" if a["cost"] else "free"
+        label = f"{a['cost']}◆" if a["cost"] else say("free")
         w = kit.text_width(label, 16, bold=True) + 8
         draw.rectangle((cx - w / 2, cy - 11, cx + w / 2, cy + 11), fill=kit.rgb("highlight"), outline=kit.rgb("ink"))
         kit.text(draw, (cx, cy), label, size=16, bold=True, anchor="mm")
-    who = "leader" if leader else "figure"
-    where = "off the board" if origin == "off" else origin
-    title = f"{len(options)} destination(s) for the {who} {where}; label = mana"
+    who = say("moves_leader") if leader else say("moves_figure")
+    where = say("moves_off_board") if origin == "off" else origin
+    title = say("moves_title", count=len(options), who=who, where=where)
     draw.rectangle((0, HEADER - 8, img.width, HEADER + 20), fill=kit.rgb("highlight"))
-    kit.text(draw, (MARGIN, HEADER + 6), title, size=18, bold=True, anchor="lm")
+    title, size, condensed = _fitted(title, img.width - 2 * MARGIN, 18, bold=True)
+    kit.text(draw, (MARGIN, HEADER + 6), title, size=size, bold=True, anchor="lm", condensed=condensed)
     return _encode(img)
 
 
 def _draw_public(view: dict):
+    say = kit.words("hextri", view)
     radius = view["radius"]
     n = view["num_players"]
     b, width, ox, oy, board_h = _geometry(radius)
     height = HEADER + board_h + LEGEND_H + ROW_H * n + 16
-    img = _board_layer(radius, height, n).copy()
+    img = _board_layer(radius, height, n, _lang(view)).copy()
     draw = ImageDraw.Draw(img)
-    _header(draw, view, width)
+    _header(draw, view, width, say)
 
     pieces: dict[str, list[dict]] = {}
     for piece in view["pieces"]:
@@ -261,7 +290,7 @@ def _draw_public(view: dict):
         else:
             _mana(draw, (cx - 18, cy + _toward_base(b, field, -12)), amount, size=6)
 
-    _panel(draw, view, HEADER + board_h + LEGEND_H, width)
+    _panel(draw, view, HEADER + board_h + LEGEND_H, width, say)
     return img, draw, b, ox, oy
 
 
@@ -270,50 +299,75 @@ def render_private(view: dict) -> bytes | None:
     return None
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict, width: int) -> None:
+def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say) -> None:
     draw.rectangle((0, 0, width, HEADER - 8), fill=kit.rgb("panel"))
     limit = view["round_limit"]
-    rnd = f"Round {view['round']}" + (f"/{limit}" if limit else "")
-    kit.text(draw, (MARGIN, HEADER / 2 - 4), f"HEX-TRI · {rnd} · {PHASES.get(view['phase'], view['phase'])}",
-             size=24, bold=True, anchor="lm")
+    rnd = say("round_of", round=view["round"], limit=limit) if limit else say("round", round=view["round"])
+    title = f"HEX-TRI · {rnd} · {_phase(say, view['phase'])}"
     result = view.get("result")
     if result:
-        label = _result_label(result, view["num_players"])
+        label = _result_label(result, view["num_players"], say)
         colour = "ok"
     elif view["phase"] == "losses":
-        label = "Choosing losses: " + " ".join(_letter(s) for s in view["to_act"])
+        label = say("choosing_losses", who=" ".join(_letter(s) for s in view["to_act"]))
         colour = "danger"
     else:
-        label = f"{' '.join(_letter(s) for s in view['to_act'])} to move"
+        label = say("to_move", who=" ".join(_letter(s) for s in view["to_act"]))
         colour = "ink"
-    kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=22, bold=True, anchor="rm", fill=colour)
+    # the title keeps its size while both fit; the label on the right gives way first, then the title
+    room = width - 2 * MARGIN - 24
+    title_w = kit.text_width(title, 24, bold=True)
+    label, lsize, lcond = _fitted(label, max(room - title_w, room * 0.45), 22, bold=True)
+    title, tsize, tcond = _fitted(title, room - kit.text_width(label, lsize, True, lcond), 24, bold=True)
+    kit.text(draw, (MARGIN, HEADER / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
+    kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
+             condensed=lcond)
 
 
-def _result_label(result: dict, num_players: int) -> str:
+def _result_label(result: dict, num_players: int, say=None) -> str:
     """"B wins (round limit)", "A C win (first blood)", "Draw (...)" (nobody, or everybody, came first)."""
+    say = say or kit.words("hextri", {})
     winners = result["winners"]
+    letters = " ".join(_letter(s) for s in winners)
     if not winners or len(winners) == num_players:
-        who = "Draw"
+        who = say("draw")
     else:
-        who = " ".join(_letter(s) for s in winners) + (" wins" if len(winners) == 1 else " win")
-    return f"{who} ({REASONS.get(result['reason'], result['reason'])})"
+        who = say("wins", who=letters) if len(winners) == 1 else say("win", who=letters)
+    return say("result", who=who, reason=_reason(say, result["reason"]))
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: int, width: int) -> None:
+def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say) -> None:
+    """What the marks mean. Each item stands where the English one stands, or further right when the words
+    before it are longer; if the row would run off the picture, all of it is drawn smaller and condensed."""
     x = MARGIN
-    kit.text(draw, (x, y + 12), "Type H-<label> for a hexagon, T-<label> for a triangle. Left corner: HEX value.",
-             size=16, anchor="lm")
+    names = say("legend_names")
+    names, size, condensed = _fitted(names, width - 2 * MARGIN, 16)
+    kit.text(draw, (x, y + 12), names, size=size, anchor="lm", condensed=condensed)
+    words = [say("legend_leader"), say("legend_mana"), say("legend_contested"), say("legend_encircled"),
+             say("legend_moves")]
+    # (mark x, its left edge, words x) of each item where the English one stands
+    items = ((x + 16, x + 1, x + 36), (x + 118, x + 109, x + 132), (x + 200, x + 191, x + 214),
+             (x + 386, x + 377, x + 400), (None, x + 496, x + 496))
+    for size, condensed, gap in ((16, False, 10), (15, True, 8), (14, True, 8), (13, True, 6)):
+        spots, end = [], 0
+        for (mark, left, at), w in zip(items, words):
+            shift = max(0, end + gap - left)  # pushed right by longer words before it
+            spots.append((None if mark is None else mark + shift, at + shift))
+            end = at + shift + kit.text_width(w, size, condensed=condensed)
+        if end <= width - MARGIN:
+            break
     yy = y + 46
-    _figure(draw, (x + 16, yy), 0, 1, True, r=11)
-    kit.text(draw, (x + 36, yy), "leader", size=16, anchor="lm")
-    _mana(draw, (x + 118, yy), 0, size=9)
-    draw.rectangle((x + 128, yy - 10, x + 146, yy + 10), fill=kit.rgb("paper"))
-    kit.text(draw, (x + 132, yy), "mana", size=16, anchor="lm")
-    kit.text(draw, (x + 200, yy), "⚔", size=18, anchor="mm", bold=True, fill=CONTEST)
-    kit.text(draw, (x + 214, yy), "contested / battle", size=16, anchor="lm")
-    kit.text(draw, (x + 386, yy), "✖", size=18, anchor="mm", bold=True, fill=CONTEST)
-    kit.text(draw, (x + 400, yy), "encircled", size=16, anchor="lm")
-    kit.text(draw, (x + 496, yy), "→ moves this round (bold: the last)", size=16, anchor="lm")
+    (m0, t0), (m1, t1), (m2, t2), (m3, t3), (_, t4) = spots
+    _figure(draw, (m0, yy), 0, 1, True, r=11)
+    kit.text(draw, (t0, yy), words[0], size=size, anchor="lm", condensed=condensed)
+    _mana(draw, (m1, yy), 0, size=9)
+    draw.rectangle((m1 + 10, yy - 10, m1 + 28, yy + 10), fill=kit.rgb("paper"))
+    kit.text(draw, (t1, yy), words[1], size=size, anchor="lm", condensed=condensed)
+    kit.text(draw, (m2, yy), "⚔", size=18, anchor="mm", bold=True, fill=CONTEST)
+    kit.text(draw, (t2, yy), words[2], size=size, anchor="lm", condensed=condensed)
+    kit.text(draw, (m3, yy), "✖", size=18, anchor="mm", bold=True, fill=CONTEST)
+    kit.text(draw, (t3, yy), words[3], size=size, anchor="lm", condensed=condensed)
+    kit.text(draw, (t4, yy), words[4], size=size, anchor="lm", condensed=condensed)
 
 
 NAME_W = 190      # the widest a player's name may be in the panel; longer names are shortened
@@ -330,7 +384,7 @@ def player_names(view: dict) -> list[str | None]:
     return out
 
 
-def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int) -> None:
+def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say) -> None:
     names = [kit.fit_text(n, NAME_W, 18, bold=True) if n else None for n in player_names(view)]
     # one column for the names, as wide as the longest (shortened) one, so the rows line up
     column = max((kit.text_width(n, 18, bold=True) for n in names if n), default=0)
@@ -347,26 +401,33 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int) -> None:
                 kit.text(draw, (x, top + ROW_H / 2 - 2), names[seat], size=18, anchor="lm", bold=True)
             x += column + 14
         room = width - x - MARGIN
-        status = _status(view, p, acting, short=False)
+        status = _status(view, p, acting, short=False, say=say)
         if kit.text_width(status, 18, bold=acting) > room:
-            status = _status(view, p, acting, short=True)
-        kit.text(draw, (x, top + ROW_H / 2 - 2), kit.fit_text(status, room, 18, bold=acting),
-                 size=18, anchor="lm", bold=acting)
+            status = _status(view, p, acting, short=True, say=say)
+        # too long even in short words: the condensed face, and only then an ellipsis
+        condensed = kit.text_width(status, 18, bold=acting) > room
+        if condensed and kit.text_width(status, 18, bold=acting, condensed=True) > room:
+            while status and kit.text_width(status + "…", 18, bold=acting, condensed=True) > room:
+                status = status[:-1]
+            status += "…"
+        kit.text(draw, (x, top + ROW_H / 2 - 2), status, size=18, anchor="lm", bold=acting, condensed=condensed)
 
 
-def _status(view: dict, p: dict, acting: bool, short: bool) -> str:
+def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
     """A player's row: leader, figures, mana; ``short`` words it tighter for a row that also holds a name."""
+    say = say or kit.words("hextri", view)
     if not p["alive"]:
-        status = f"OUT: leader fell in round {p['out_round']}"
+        status = say("status_out", round=p["out_round"])
     else:
-        leader = "off board" if p["leader"] == "off" else p["leader"]
-        bits = [f"leader {leader}", f"{'board' if short else 'on board'} {p['on_board']}",
-                f"waiting {p['waiting']}"]
+        leader = say("off_board") if p["leader"] == "off" else p["leader"]
+        bits = [say("status_leader", field=leader),
+                say("status_board_short", n=p["on_board"]) if short else say("status_on_board", n=p["on_board"]),
+                say("status_waiting", n=p["waiting"])]
         if p["resting"]:
-            bits.append(f"{p['resting']} out till round {p['resting_until']}" if short else
-                        f"{p['resting']} sitting out (back in round {p['resting_until']})")
-        bits.append(f"mana {p['mana']}")
+            bits.append(say("status_resting_short", count=p["resting"], round=p["resting_until"]) if short else
+                        say("status_resting", count=p["resting"], round=p["resting_until"]))
+        bits.append(say("status_mana", n=p["mana"]))
         if p["free_step"] and view["phase"] == "move":
-            bits.append("free step")
+            bits.append(say("status_free_step"))
         status = " · ".join(bits)
     return "▶ " + status if acting else status

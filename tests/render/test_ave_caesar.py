@@ -144,3 +144,30 @@ def test_extras_are_the_standings_when_a_race_ends():
     view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Cy"]}
     assert any(e["type"] == "race_over" for e in events)
     assert R.render_extras(view, events) == [R.render_standings(view)]
+
+
+def test_hungarian_midrace_snapshot():
+    """The host adds ``view["lang"]``: the circus, the header and the table speak Hungarian."""
+    state = _played(2, {"races": 3}, 40)
+    view = {**E.view(state, None), "lang": "hu", "player_names": ["Ann", "Maximilian Aurelius"]}
+    assert_snapshot("ave-caesar-midrace-hu", R.render_public(view))
+
+
+def test_polish_standings_snapshot():
+    state = E.new_game(3, 5, {"races": 2, "chariots_per_player": 1})
+    finish_race(state)
+    _played_on(state, 12, seed=5)
+    finish_race(state)
+    assert_snapshot("ave-caesar-standings-pl", R.render_standings({**E.view(state, None), "lang": "pl"}))
+
+
+def test_a_hungarian_picture_differs_from_the_english_one():
+    state = _played(2, {}, 40)
+    seat = E.to_act(state)[0]
+    for view in (E.view(state, None), E.view(state, seat), E.view(state, 1 - seat)):
+        pictures = {lang: (R.render_public(v), R.render_private(v), R.render_standings(v))
+                    for lang, v in (("none", view), ("en", {**view, "lang": "en"}), ("hu", {**view, "lang": "hu"}))}
+        assert pictures["en"] == pictures["none"]  # English without a language, and the cache keeps them apart
+        for en, hu in zip(pictures["en"], pictures["hu"]):
+            assert en is None and hu is None or en != hu
+    assert R.render_public({**E.view(state, None), "lang": "pl"}) != pictures["en"][0]

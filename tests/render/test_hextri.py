@@ -135,3 +135,23 @@ def test_result_header_names_single_and_shared_winners_and_draws():
     assert label([0, 2]) == "A C win (first blood)"
     assert label([], 2, "leaders_fell_together") == "Draw (both leaders fell together)"
     assert label([0, 1], 2, "round_limit") == "Draw (round limit)"
+
+
+def test_hungarian_midgame_snapshot():
+    """The host adds ``view["lang"]``: header, legend and panel speak Hungarian; field names stay."""
+    s = _midgame()
+    s["players"][1]["resting"] = [[3, 2]]  # two figures sit out until round 3
+    view = {**E.view(s, 1), "lang": "hu", "player_names": ["Ann", "Bartholomew"]}
+    assert_snapshot("hextri-r3-midgame-hu", R.render_public(view))
+
+
+def test_a_hungarian_picture_differs_from_the_english_one():
+    s = _midgame()
+    view = E.view(s, 1)
+    english = R.render_public(view)
+    assert R.render_public({**view, "lang": "hu"}) != english
+    assert R.render_public({**view, "lang": "pl"}) != english
+    assert R.render_moves({**view, "lang": "hu"}, "H-F2") != R.render_moves(view, "H-F2")
+    # the cached board with its legend is kept per language: English comes back unchanged
+    assert R.render_public({**view, "lang": "en"}) == english
+    assert R.render_public(view) == english
