@@ -9,6 +9,8 @@ and patterned (resting: one hatch, injured: cross-hatch), so colour is never the
 
 from __future__ import annotations
 
+import json
+import re
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -33,14 +35,55 @@ kit.register_colours({f"kv_{k}": v for k, v in TYPE_COLOURS.items()}
 PALETTE = kit.make_palette([*TYPE_COLOURS.values(), (236, 229, 210), (214, 206, 186), (236, 196, 186),
                             (250, 246, 236), (120, 100, 80), *kit.PLAYER_COLOURS])
 
-STATE_LABEL = {"alert": "ALERT", "resting": "RESTING", "injured": "INJURED"}
-STAGE_LABEL = {"towers": "placing tower levels", "mulligan": "mulligan", "open": "round opening",
-               "adjust": "resource phase", "omen_bottom": "resource phase", "maneuvers": "maneuvers phase",
-               "close": "round close", "over": "game over"}
-REASONS = {"dp11": "most DP (11+) at round close", "dp19": "19 DP", "towers": "no tower level left",
-           "future": "a Future ran out", "future_draw": "both Futures ran out", "round_limit": "round limit",
-           "simultaneous": "both won at once"}
-MANEUVER_LABEL = {"siege": "SIEGE", "quest": "QUEST SOLVING", "capture": "BUILDING CAPTURE"}
+# the rulebook's ability marks (an icon font in the printed cards) as words, for the Hungarian card texts
+HU_MARKS = {"Š": "ÁLLANDÓ", "ź": "ELFORGATÁS", "ś": "FORDULÓNKÉNT EGYSZERI", "Ž": "HARCI", "Ś": "MEGSZAKÍTÓ",
+            "▲": "JÁTÉKOSONKÉNT EGYSZERI", "Ë": "SZP", "Ť": "SZOLGA NYELV"}
+HU_SUBCASTE = {"fejvadasz": "fejvadász"}
+
+
+def _opt(say, key: str, default: str) -> str:
+    """A picture word chosen by a value of the view (a stage, a step...): the raw value when not listed."""
+    try:
+        return say(key)
+    except KeyError:
+        return default
+
+
+@lru_cache(maxsize=1)
+def _hu_by_en() -> dict[str, str]:
+    """English card name -> Hungarian name, for names the view gives in English only (events, the Past)."""
+    data = json.loads((kit.DATA / "kivalasztottak" / "cards.json").read_text(encoding="utf-8"))
+    return {c["name_en"]: c["name_hu"] for c in data["cards"]}
+
+
+def _nm(c: dict, hu: bool) -> str:
+    """A card's name in the picture's language (the cards have English and Hungarian names only)."""
+    if not hu:
+        return c["name"]
+    return c.get("name_hu") or _hu_by_en().get(c["name"], c["name"])
+
+
+def _lbl(c: dict, hu: bool) -> str:
+    """A card's label (its name, "#n" when a zone shows the name twice) in the picture's language."""
+    label = c.get("label", c["name"])
+    if not hu:
+        return label
+    return _nm(c, hu) + (label[len(c["name"]):] if label.startswith(c["name"]) else "")
+
+
+def _marks(text: str) -> str:
+    """Hungarian card text with the ability marks written out: "[1 MP, ź, Ž]" -> "[1 MP, ELFORGATÁS, HARCI]"."""
+    def one(m: re.Match) -> str:
+        inner = m.group(1)
+        for g in HU_MARKS:
+            inner = inner.replace(g, f",{g},")
+        parts = [HU_MARKS.get(x.strip(), x.strip()) for x in inner.split(",") if x.strip()]
+        return "[" + ", ".join(parts) + "]"
+    return re.sub(r"\[([^\]]*)\]", one, text)
+
+
+def _text(c: dict, hu: bool) -> str:
+    return _marks(c.get("text_hu") or "") if hu else c["text"]
 
 
 # ------------------------------------------------------------------ small drawing helpers
@@ -108,7 +151,7 @@ def _t(draw, xy, s, size=16, fill="ink", bold=False, anchor="la"):
     draw.bitmap((xy[0] + dx, xy[1] + dy), im, fill=kit.rgb(fill))
 
 
-def _names(view: dict) -> dict[str, str]:
+def _names(view: dict, say, hu: bool) -> dict[str, str]:
     """Card id -> name for every visible card (to name thread targets)."""
     out: dict[str, str] = {}
     stack: list = [view.get("players", []), view.get("hand", [])]
@@ -116,19 +159,19 @@ def _names(view: dict) -> dict[str, str]:
         x = stack.pop()
         if isinstance(x, dict):
             if "id" in x and "name" in x:
-                out[x["id"]] = x["name"]
+                out[x["id"]] = _nm(x, hu)
             stack.extend(v for v in x.values() if isinstance(v, (dict, list)))
         elif isinstance(x, list):
             stack.extend(x)
     for s in range(2):
         for i in range(3):
-            out[f"tower-{s}-{i}"] = f"tower level {i + 1}"
-        out[f"hidden-{s}"] = "a face-down card"
+            out[f"tower-{s}-{i}"] = say("tower_n", n=i + 1)
+        out[f"hidden-{s}"] = say("face_down_card")
     return out
 
 
 # ------------------------------------------------------------------ pieces
-def _adventurer(draw, x, y, a: dict, rank: str | None = None, highlight=False) -> None:
+def _adventurer(draw, x, y, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
     st = a.get("state", "alert")
     bg = {"alert": "white", "resting": "kv_rest", "injured": "kv_inj"}[st]
     draw.rectangle((x, y, x + CARD_W, y + CARD_H), fill=kit.rgb(bg),
@@ -138,62 +181,64 @@ def _adventurer(draw, x, y, a: dict, rank: str | None = None, highlight=False) -
     elif st == "injured":
         _hatch(draw, (x + 1, y + 28, x + CARD_W - 1, y + CARD_H - 1), "danger", 14, cross=True)
     draw.rectangle((x, y, x + CARD_W, y + 26), fill=kit.rgb("kv_adventurer"), outline=kit.rgb("ink"))
-    name = ("★ " if a.get("named") else "") + a.get("label", a["name"])
+    name = ("★ " if a.get("named") else "") + _lbl(a, hu)
     _t(draw, (x + 4, y + 4), _fit(name, CARD_W - 8, 16, True), 16, "white", True)
     # level: current / base, damage in red
-    _t(draw, (x + 5, y + 31), f"Lv {a['level']}/{a['base_level']}", 20, "ink", True)
+    level = say("level", level=a["level"], base=a["base_level"])
+    _t(draw, (x + 5, y + 31), _fit(level, CARD_W - (44 if a.get("dmg") else 10), 20, True), 20, "ink", True)
     if a.get("dmg"):
         kit.badge(draw, (x + CARD_W - 18, y + 42), 15, "danger", f"-{a['dmg']}", size=15)
-    _t(draw, (x + 5, y + 57), f"P{a['phys']} A{a['astral']} M{a['mental']}", 16)
-    label = STATE_LABEL[st]
+    _t(draw, (x + 5, y + 57), say("attrs", phys=a["phys"], astral=a["astral"], mental=a["mental"]), 16)
+    label = _fit(_opt(say, f"state_{st}", st.upper()), CARD_W - 16, 16, True)
     draw.rectangle((x + 4, y + 78, x + 4 + _width(label, 16, True) + 8, y + 98),
                    fill=kit.rgb("white"), outline=kit.rgb("ink"))
     _t(draw, (x + 8, y + 80), label, 16, "ink", True)
     yy = y + 102
     for w in a.get("worn", [])[:2]:
-        _t(draw, (x + 5, yy), _fit("⚔ " + w["name"], CARD_W - 10, 16), 16, "dark_grey")
+        _t(draw, (x + 5, yy), _fit("⚔ " + _nm(w, hu), CARD_W - 10, 16), 16, "dark_grey")
         yy += 18
     if rank:
         draw.rectangle((x, y + CARD_H - 20, x + CARD_W, y + CARD_H), fill=kit.rgb("ink"))
-        _t(draw, (x + CARD_W // 2, y + CARD_H - 10), rank, 16, "white", True, "mm")
+        _t(draw, (x + CARD_W // 2, y + CARD_H - 10), _fit(rank, CARD_W - 6, 16, True), 16, "white", True, "mm")
     elif a.get("token"):
-        _t(draw, (x + CARD_W - 6, y + CARD_H - 4), "token", 16, "dark_grey", False, "rd")
+        _t(draw, (x + CARD_W - 6, y + CARD_H - 4), say("token"), 16, "dark_grey", False, "rd")
 
 
-def _tower(draw, x, y, w, h, t: dict, place: int, own: bool) -> None:
+def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
     hidden = t.get("hidden") or not t.get("face_up", True)
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("kv_tower"), outline=kit.rgb("ink"))
     if hidden:
         _hatch(draw, (x + 1, y + 1, x + w - 1, y + h - 1), "kv_hidden", 8)
     _t(draw, (x + 4, y + 3), f"{place}", 18, "ink", True)
     if t.get("hidden"):
-        _t(draw, (x + w // 2, y + h // 2), "FACE DOWN", 16, "ink", True, "mm")
+        _t(draw, (x + w // 2, y + h // 2), _fit(say("tower_face_down"), w - 8, 16, True), 16, "ink", True, "mm")
         return
-    _t(draw, (x + 22, y + 4), _fit(t["name"], w - 26, 16, True), 16, "ink", True)
-    _t(draw, (x + 6, y + 26), f"WALL {t['wall']}", 16, "ink", True)
+    _t(draw, (x + 22, y + 4), _fit(_nm(t, hu), w - 26, 16, True), 16, "ink", True)
+    _t(draw, (x + 6, y + 26), _fit(say("tower_wall", wall=t["wall"]), w - 10, 16, True), 16, "ink", True)
     obst = [c for c in t.get("attached", [])]
-    _t(draw, (x + 6, y + 46), f"obstacles {len(obst)}/{t['obstacles']}", 16)
+    _t(draw, (x + 6, y + 46), _fit(say("tower_obstacles", n=len(obst), max=t["obstacles"]), w - 10, 16), 16)
     if hidden and own:
-        _t(draw, (x + 6, y + 68), "face down", 16, "ink", True)
+        _t(draw, (x + 6, y + 68), _fit(say("tower_hidden_own"), w - 10, 16, True), 16, "ink", True)
 
 
-def _attach_text(items: list[dict]) -> str:
+def _attach_text(items: list[dict], hu: bool) -> str:
     """Attached cards in a few characters: ▲×N obstacles (face down or not), +name for a reward."""
     obstacles = sum(1 for c in items if c.get("hidden") or c.get("type") == "obstacle")
     parts = [f"▲×{obstacles}"] if obstacles else []
-    parts += ["+" + c["name"] for c in items if not c.get("hidden") and c.get("type") != "obstacle"]
+    parts += ["+" + _nm(c, hu) for c in items if not c.get("hidden") and c.get("type") != "obstacle"]
     return " ".join(parts)
 
 
-def _quest(draw, x, y, w, h, q: dict) -> None:
+def _quest(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"), outline=kit.rgb("ink"))
     draw.rectangle((x, y, x + w, y + 20), fill=kit.rgb("kv_quest"))
-    _t(draw, (x + 4, y + 1), _fit("Q " + q.get("label", q["name"]), w - 8, 16, True), 16, "ink", True)
-    for i, cond in enumerate((q.get("conditions_en") or q.get("conditions", []))[:3]):
+    _t(draw, (x + 4, y + 1), _fit(say("quest_title", name=_lbl(q, hu)), w - 8, 16, True), 16, "ink", True)
+    conditions = q.get("conditions", []) if hu else (q.get("conditions_en") or q.get("conditions", []))
+    for i, cond in enumerate(conditions[:3]):
         _t(draw, (x + 4, y + 21 + 18 * i), _fit(f"{i + 1}. {cond}", w - 8, 16), 16)
-    tag = f"DP {q['dp']} · {q.get('mp', 0)} MP"
+    tag = say("quest_tag", dp=q["dp"], mp=q.get("mp", 0))
     _t(draw, (x + w - 4, y + h - 19), tag, 16, "ink", True, "ra")
-    att = _attach_text(q.get("attached", []))
+    att = _attach_text(q.get("attached", []), hu)
     if att:
         _t(draw, (x + 4, y + h - 19), _fit(att, w - 16 - _width(tag, 16, True), 16), 16, "dark_grey")
 
@@ -210,7 +255,7 @@ def _chip(draw, x, y, label: str, colour: str, max_w: int) -> int:
 SIDE_H = 44 + 104 + CARD_H + 12 + 64
 
 
-def _side(draw, y, view: dict, seat: int, viewer) -> None:
+def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> None:
     p = view["players"][seat]
     own = viewer == seat
     colour = kit.PLAYER_COLOURS[seat]
@@ -219,57 +264,65 @@ def _side(draw, y, view: dict, seat: int, viewer) -> None:
     kit.badge(draw, (PAD + 22, y + 22), 16, colour, kit.PLAYER_LETTERS[seat],
               outline="highlight" if to_act else "ink")
     names = view.get("player_names") or []
-    who = "you" if own else f"seat {seat + 1}"
+    who = say("you") if own else say("seat", n=seat + 1)
     if seat < len(names):  # the host adds the players' display names
-        who = f"{names[seat]}, you" if own else names[seat]
-    head = _fit(f"{p['deck_name']} ({who})", 330, 18, True)
+        who = say("name_you", name=names[seat]) if own else names[seat]
+    deck = (p.get("deck_name_hu") or p["deck_name"]) if hu else p["deck_name"]
+    head = _fit(say("side_head", deck=deck, who=who), 330, 18, True)
     _t(draw, (PAD + 46, y + 5), head, 18, "ink", True)
     if to_act:
-        _t(draw, (PAD + 56 + _width(head, 18, True), y + 5), "▶ TO ACT", 18, "danger", True)
-    stats = f"MP {p['mp']}   DP {p['dp']}   hand {p['hand_count']}   Future {p['future_count']}"
-    stats += f"   Past {p['past_count']}   Depth {p['depth_count']}"
-    _t(draw, (PAD + 46, y + 25), stats, 16, "ink")
+        _t(draw, (PAD + 56 + _width(head, 18, True), y + 5), say("to_act_mark"), 18, "danger", True)
+    stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
+                past=p["past_count"], depth=p["depth_count"])
+    omen_x = W - PAD - 8
     if p["omen"]:
         o = p["omen"][0]
-        label = f"Ó {o['name']} · OP {o['op']}"
-        _chip(draw, W - PAD - 8 - min(330, _width(label, 16, False) + 12), y + 8, label, "kv_omen", 330)
+        label = say("omen", name=_nm(o, hu), op=o["op"])
+        omen_x -= min(330, _width(label, 16, False) + 12)
+        _chip(draw, omen_x, y + 8, label, "kv_omen", 330)
+    if p["omen"] and PAD + 46 + _width(stats, 16, False) > omen_x - 6:  # a long line must not run under the omen
+        stats = _fit(stats, omen_x - 6 - PAD - 46, 16)
+    _t(draw, (PAD + 46, y + 25), stats, 16, "ink")
     # towers and quests
     ty = y + 46
     tw, th = 126, 96
     for i, t in enumerate(p["towers"]):
-        _tower(draw, PAD + 8 + i * (tw + 6), ty, tw, th, t, i + 1, own)
+        _tower(draw, PAD + 8 + i * (tw + 6), ty, tw, th, t, i + 1, own, say, hu)
     qx = PAD + 8 + 3 * (tw + 6) + 8
     qw = (W - PAD - 8 - qx - 12) // 3
     for i, q in enumerate(p["quests"][:3]):
-        _quest(draw, qx + i * (qw + 6), ty, qw, th, q)
+        _quest(draw, qx + i * (qw + 6), ty, qw, th, q, say, hu)
     if not p["quests"]:
-        _t(draw, (qx + 4, ty + 30), "no quests awaiting", 16, "dark_grey")
+        _t(draw, (qx + 4, ty + 30), _fit(say("no_quests"), W - PAD - 12 - qx, 16), 16, "dark_grey")
     # the Row (and the team while a maneuver runs)
     ry = ty + th + 8
     m = view.get("maneuver")
     front = set(m["front"]) if m else set()
     cards = [(a, None) for a in p["row"]]
-    cards += [(a, "TEAM·FRONT" if a["id"] in front else "TEAM·BACK") for a in p["team"]]
-    _t(draw, (PAD + 8, ry), "ROW", 16, "dark_grey", True)
+    cards += [(a, say("team_front") if a["id"] in front else say("team_back")) for a in p["team"]]
+    row, size = say("row"), 16
+    while size > 12 and _width(row, size, True) > 40:  # the label stands left of the first card
+        size -= 1
+    _t(draw, (PAD + 8, ry), row, size, "dark_grey", True)
     if not cards:
-        _t(draw, (PAD + 60, ry + 60), "no adventurers", 16, "dark_grey")
+        _t(draw, (PAD + 60, ry + 60), say("no_adventurers"), 16, "dark_grey")
     last_ids = {str(e.get("card")) for e in view.get("last", [])}
     per_line = (W - 2 * PAD - 56) // (CARD_W + 6)
     for i, (a, rank) in enumerate(cards[:per_line]):
-        _adventurer(draw, PAD + 48 + i * (CARD_W + 6), ry, a, rank, a["id"] in last_ids)
+        _adventurer(draw, PAD + 48 + i * (CARD_W + 6), ry, a, say, hu, rank, a["id"] in last_ids)
     if len(cards) > per_line:
-        _t(draw, (W - PAD - 8, ry + CARD_H - 18), f"+{len(cards) - per_line} more", 16, "ink", True, "ra")
+        _t(draw, (W - PAD - 8, ry + CARD_H - 18), say("more", n=len(cards) - per_line), 16, "ink", True, "ra")
     # buildings, allies, store, solved quests, cards in play
     cy = ry + CARD_H + 8
     x = PAD + 8
-    chips = [(f"B {b.get('label', b['name'])} DP{b['dp']}" + (" ▲" * len(b.get("attached", []))), "kv_building")
-             for b in p["buildings"]]
-    chips += [(f"S {a['name']} SZP {a['szp']}", "kv_ally") for a in p["allies"]]
-    chips += [(f"Store: {c.get('label', c['name'])}", "kv_action") for c in p["store"]]
-    chips += [(f"Solved: {q['name']} DP{q['dp']}", "kv_quest") for q in p["solved"]]
-    chips += [(f"E {e['name']}", "kv_event") for e in p["events"]]
+    chips = [(say("chip_building", name=_lbl(b, hu), dp=b["dp"]) + (" ▲" * len(b.get("attached", []))),
+              "kv_building") for b in p["buildings"]]
+    chips += [(say("chip_ally", name=_nm(a, hu), szp=a["szp"]), "kv_ally") for a in p["allies"]]
+    chips += [(say("chip_store", name=_lbl(c, hu)), "kv_action") for c in p["store"]]
+    chips += [(say("chip_solved", name=_nm(q, hu), dp=q["dp"]), "kv_quest") for q in p["solved"]]
+    chips += [(say("chip_event", name=_nm(e, hu)), "kv_event") for e in p["events"]]
     if not chips:
-        _t(draw, (x, cy + 4), "no buildings, allies, stored gear or solved quests", 16, "dark_grey")
+        _t(draw, (x, cy + 4), _fit(say("no_chips"), W - 2 * PAD - 16, 16), 16, "dark_grey")
     line = 0
     for label, colour in chips:
         w = _width(_fit(label, 300, 16), 16, False) + 12
@@ -282,66 +335,80 @@ def _side(draw, y, view: dict, seat: int, viewer) -> None:
         x += w + 6
 
 
-def _event_line(e: dict, names: dict[str, str]) -> str | None:
+def _event_line(e: dict, names: dict[str, str], say, hu: bool) -> str | None:
     t = e.get("type")
 
     def nm(k):
-        return names.get(str(e.get(k)), e.get("name") or "?")
+        return names.get(str(e.get(k)), name())
+
+    def name():
+        return _nm(e, hu) if e.get("name") else "?"
+
+    def outcome():
+        return say("hit") if e["hit"] else say("miss")
 
     if t == "attack_roll":
-        return (f"{e['name']}: {e['dice'][0]}+{e['dice'][1]} vs threshold {e['threshold']} — "
-                + ("HIT" if e["hit"] else "miss"))
+        return say("ev_attack", name=name(), a=e["dice"][0], b=e["dice"][1], threshold=e["threshold"],
+                   outcome=outcome())
     if t == "beast_roll":
-        return f"beast: {e['dice'][0]}+{e['dice'][1]} vs ATTACK {e['attack']} — " + ("HIT" if e["hit"] else "miss")
+        return say("ev_beast", a=e["dice"][0], b=e["dice"][1], attack=e["attack"], outcome=outcome())
     if t == "damaged":
-        return f"{nm('card')} takes {e['amount']} damage (level {e['level']})"
+        return say("ev_damaged", name=nm("card"), amount=e["amount"], level=e["level"])
     if t == "died":
-        return f"{e['name']} dies"
+        return say("ev_died", name=name())
     if t == "combat_result":
-        return f"combat: team levels {e['levels'][0]} : {e['levels'][1]}"
+        return say("ev_combat", a=e["levels"][0], b=e["levels"][1])
     if t in ("summoned", "activated", "obstacle_activated"):
-        return f"{kit.PLAYER_LETTERS[e['seat']]}: {e['name']}"
+        return say("ev_card", who=kit.PLAYER_LETTERS[e["seat"]], name=name())
     if t == "quest_solved":
-        return f"{kit.PLAYER_LETTERS[e['seat']]} solves {e['name']} (+{e['dp']} DP)"
+        return say("ev_solved", who=kit.PLAYER_LETTERS[e["seat"]], name=name(), dp=e["dp"])
     if t == "tower_destroyed":
-        return f"tower level {e['name']} destroyed"
+        return say("ev_tower", name=name())
     if t == "game_over":
-        w = e.get("winner")
-        reason = REASONS.get(e["reason"], e["reason"])
-        return ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins") + f": {reason}"
+        return say("ev_over", outcome=_outcome(e.get("winner"), say), reason=_reason(e["reason"], say))
     return None
 
 
-def _middle(draw, y, h, view: dict) -> None:
-    names = _names(view)
+def _outcome(winner, say) -> str:
+    return say("outcome_draw") if winner is None else say("outcome_wins", who=kit.PLAYER_LETTERS[winner])
+
+
+def _reason(reason: str, say) -> str:
+    return _opt(say, f"reason_{reason}", reason)
+
+
+def _middle(draw, y, h, view: dict, say, hu: bool) -> None:
+    names = _names(view, say, hu)
     draw.rectangle((PAD, y, W - PAD, y + h), fill=kit.rgb("kv_thread"), outline=kit.rgb("ink"))
     th = view.get("thread")
-    _t(draw, (PAD + 8, y + 6), "TIME THREAD" + (" (closed)" if th is None else f" · {len(th)} open"), 18,
+    _t(draw, (PAD + 8, y + 6), say("thread_closed") if th is None else say("thread_open", n=len(th)), 18,
        "ink", True)
     if th:
         for i, it in enumerate(reversed(th[-5:])):
             who = kit.PLAYER_LETTERS[it["seat"]]
             tg = ", ".join(names.get(t, t) for t in it.get("targets", []))
-            label = f"{'TOP ' if i == 0 else '    '}{who}: {it['name']}" + (f" → {tg}" if tg else "")
+            name = say("face_down_obstacle") if it.get("hidden") else _nm(it, hu)
+            label = say("thread_top" if i == 0 else "thread_below", who=who, name=name) + (f" → {tg}" if tg else "")
             if it["kind"] == "trigger":
-                label += " (timed)"
+                label += say("thread_timed")
             kit.badge(draw, (PAD + 20, y + 40 + i * 22), 9, kit.PLAYER_COLOURS[it["seat"]], who, size=11)
             _t(draw, (PAD + 34, y + 31 + i * 22), _fit(label, 440, 16), 16)
     elif th is not None:
-        _t(draw, (PAD + 20, y + 34), "empty: both passing closes it", 16, "dark_grey")
+        _t(draw, (PAD + 20, y + 34), _fit(say("thread_empty"), 460, 16), 16, "dark_grey")
     m = view.get("maneuver")
     x2 = W // 2 + 10
     if m:
         who = kit.PLAYER_LETTERS[m["initiator"]]
         tgt = names.get(m["target"], m["target"] or "")
-        _t(draw, (x2, y + 6), _fit(f"{MANEUVER_LABEL[m['kind']]} by {who} → {tgt}", W // 2 - 30, 18, True),
+        kind = _opt(say, f"maneuver_{m['kind']}", m["kind"].upper())
+        _t(draw, (x2, y + 6), _fit(say("maneuver_by", kind=kind, who=who, target=tgt), W // 2 - 30, 18, True),
            18, "danger", True)
-        step = m["step"].replace("_", " ")
-        extra = f" · combat round {m['combat_round']}" if m["combat_round"] else ""
+        step = _opt(say, f"step_{m['step']}", m["step"].replace("_", " "))
+        extra = say("maneuver_round", n=m["combat_round"]) if m["combat_round"] else ""
         if "wall" in m:
-            extra += f" · WALL {m['wall']}"
-        _t(draw, (x2, y + 30), f"step: {step}{extra}", 16)
-    lines = [ln for ln in (_event_line(e, names) for e in view.get("last", [])) if ln][-4:]
+            extra += say("maneuver_wall", wall=m["wall"])
+        _t(draw, (x2, y + 30), _fit(say("maneuver_step", step=step, extra=extra), W // 2 - 30, 16), 16)
+    lines = [ln for ln in (_event_line(e, names, say, hu) for e in view.get("last", [])) if ln][-4:]
     for i, ln in enumerate(lines):
         _t(draw, (x2, y + 54 + i * 19 - (0 if m else 48)), _fit(ln, W // 2 - 30, 16), 16, "dark_grey")
 
@@ -354,70 +421,96 @@ def render_public(view: dict) -> bytes:
     mid_h = 142
     height = 40 + SIDE_H + mid_h + 8 + SIDE_H
     img, draw = kit.canvas(W, height, "table")
-    title = f"Kiválasztottak · round {view['round']} · {STAGE_LABEL.get(view['stage'], view['stage'])}"
+    say = kit.words("kivalasztottak", view)
+    hu = view.get("lang") == "hu"
+    stage = _opt(say, f"stage_{view['stage']}", view["stage"])
+    title = say("title", round=view["round"], stage=stage)
     if view["stage"] == "maneuvers" or view.get("maneuver"):
-        title += f" · active: {kit.PLAYER_LETTERS[view['active']]}"
+        title += say("title_active", who=kit.PLAYER_LETTERS[view["active"]])
     res = view.get("result")
     if res:
-        w = res.get("winner")
-        title = ("GAME OVER · " + ("draw" if w is None else f"{kit.PLAYER_LETTERS[w]} wins")
-                 + f" ({REASONS.get(res['reason'], res['reason'])})")
-    _t(draw, (PAD + 4, 8), title, 20, "white", True)
+        title = say("game_over", outcome=_outcome(res.get("winner"), say), reason=_reason(res["reason"], say))
+    right = ""
     if view.get("to_act") and not res:
         names = view.get("player_names") or []
         acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, 18, True) if s < len(names)
                            else kit.PLAYER_LETTERS[s] for s in view["to_act"])
         pend = view.get("pending") or []
-        what = pend[0]["kind"].replace("_", " ") if pend else "priority"
-        _t(draw, (W - PAD - 4, 8), f"to act: {acting} ({what})", 18, "highlight", True, "ra")
+        kind = pend[0]["kind"] if pend else "priority"
+        what = _opt(say, f"pending_{kind}", kind.replace("_", " "))
+        right = say("to_act", who=acting, what=what)
+        _t(draw, (W - PAD - 4, 8), right, 18, "highlight", True, "ra")
+    room = W - 2 * PAD - 8 - (_width(right, 18, True) + 16 if right else 0)
+    _t(draw, (PAD + 4, 8), _fit(title, room, 20, True) if _width(title, 20, True) > room else title, 20, "white", True)
     y = 40
-    _side(draw, y, view, top, viewer)
+    _side(draw, y, view, top, viewer, say, hu)
     y += SIDE_H
-    _middle(draw, y, mid_h, view)
+    _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
-    _side(draw, y, view, bottom, viewer)
+    _side(draw, y, view, bottom, viewer, say, hu)
     return kit.encode(img, PALETTE)
 
 
-def _hand_card(draw, x, y, w, h, c: dict, playable: bool) -> None:
+def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool, english: bool) -> None:
+    """One card of the hand. English pictures keep their layout; other languages may shrink a long info line."""
     t = c["type"]
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"),
                    outline=kit.rgb("highlight" if playable else "ink"), width=4 if playable else 1)
     draw.rectangle((x, y, x + w, y + 28), fill=kit.rgb(f"kv_{t}"))
     dark = t in ("event", "omen", "obstacle", "adventurer")
-    _t(draw, (x + 6, y + 4), _fit(f"{TYPE_LETTER[t]} {c.get('label', c['name'])}", w - 50, 18, True), 18,
+    letter = _opt(say, f"type_{t}", TYPE_LETTER[t])
+    cost = say("cost_free") if t in ("quest", "building", "ally", "obstacle") else say("cost_mp", mp=c.get("mp", 0))
+    cost_w = _width(cost, 16, True)
+    _t(draw, (x + 6, y + 4), _fit(f"{letter} {_lbl(c, hu)}", w - 50 - max(0, cost_w - 39), 18, True), 18,
        "white" if dark else "ink", True)
-    cost = "free" if t in ("quest", "building", "ally", "obstacle") else f"{c.get('mp', 0)} MP"
     _t(draw, (x + w - 6, y + 5), cost, 16, "white" if dark else "ink", True, "ra")
-    _t(draw, (x + 6, y + 32), _fit(c["name_hu"], w - 12, 16), 16, "dark_grey")
+    # under the name: the Hungarian name (the cards' own), or in a Hungarian picture the card's type
+    sub = _opt(say, f"typename_{t}", t) if hu else c["name_hu"]
+    _t(draw, (x + 6, y + 32), _fit(sub, w - 12, 16), 16, "dark_grey")
     info = ""
+    text = _text(c, hu)
     if t == "adventurer":
-        info = (f"Lv {c['base_level']} · P{c['phys']} A{c['astral']} M{c['mental']} · "
-                f"{c.get('subcaste_en', c['subcaste'])}")
-        body = ", ".join(c.get("skills_en") or c["skills"]) + (" · " + c["text"] if c.get("text") else "")
+        sub = HU_SUBCASTE.get(c["subcaste"], c["subcaste"]) if hu else c.get("subcaste_en", c["subcaste"])
+        info = say("info_adventurer", level=c["base_level"], phys=c["phys"], astral=c["astral"], mental=c["mental"],
+                   subcaste=sub)
+        skills = c["skills"] if hu else (c.get("skills_en") or c["skills"])
+        body = ", ".join(skills) + (" · " + text if text else "")
     elif t == "quest":
-        info = f"DP {c['dp']} · solve {c['mp']} MP · {c['location']}"
-        body = " | ".join(c.get("conditions_en") or c["conditions"]) + " · " + c["text"]
+        info = say("info_quest", dp=c["dp"], mp=c["mp"], location=c["location"])
+        conditions = c["conditions"] if hu else (c.get("conditions_en") or c["conditions"])
+        body = " | ".join(conditions) + " · " + text
     elif t in ("building", "ally"):
-        info = (f"DP {c['dp']}" if t == "building" else f"SZP {c['szp']}") + f" · needs {c.get('condition_en', c['condition'])}"
-        body = c["text"]
+        cond = c["condition"] if hu else c.get("condition_en", c["condition"])
+        info = (say("info_building", dp=c["dp"], condition=cond) if t == "building"
+                else say("info_ally", szp=c["szp"], condition=cond))
+        body = text
     elif t == "obstacle":
-        info = f"{c['kind']}" + (" · ANIMATE" if c.get("animate") else "")
+        info = _opt(say, f"obstacle_{c['kind']}", c["kind"]) + (say("info_animate") if c.get("animate") else "")
         if c["kind"] == "beast":
-            info += f" · N{c['number']} A{c['attack']} D{c['damage']}"
-        body = c["text"]
+            info += say("info_beast", number=c["number"], attack=c["attack"], damage=c["damage"])
+        body = text
     else:
+        phase = _opt(say, f"phase_{c['phase']}", c["phase"])
+        duration = _opt(say, f"duration_{c['duration']}", c["duration"])
         if c.get("damage"):
-            info = f"{c['range']} attack {c['damage']} dmg · {c['phase']} phase · {c['duration']}"
+            info = say("info_attack", range=_opt(say, f"range_{c['range']}", c["range"]), damage=c["damage"],
+                       phase=phase, duration=duration)
         else:
-            kind = (c.get("action_type") or "event").replace("_", " ")
-            info = f"{kind} · {c['phase']} phase · {c['duration']}"
-        body = c["text"]
-    _t(draw, (x + 6, y + 52), _fit(info, w - 12, 16, True), 16, "ink", True)
-    for i, line in enumerate(_wrap(body, w - 12, 16, lines=3)):
+            kind = c.get("action_type") or "event"
+            info = say("info_action", kind=_opt(say, f"action_{kind}", kind.replace("_", " ")), phase=phase,
+                       duration=duration)
+        body = text
+    size = 16
+    while not english and size > 14 and _width(info, size, True) > w - 12:  # longer words: a size smaller first
+        size -= 1
+    _t(draw, (x + 6, y + 52), _fit(info, w - 12, size, True), size, "ink", True)
+    lines = _wrap(body, w - 12, 16, lines=3)
+    if playable and not english and len(lines) == 3:  # the third line stops short of the "playable" mark
+        lines[2] = _fit(lines[2], w - 20 - _width(say("playable"), 16, True), 16)
+    for i, line in enumerate(lines):
         _t(draw, (x + 6, y + 74 + 19 * i), line, 16)
     if playable:
-        _t(draw, (x + w - 6, y + h - 4), "playable now", 16, "ok", True, "rd")
+        _t(draw, (x + w - 6, y + h - 4), say("playable"), 16, "ok", True, "rd")
 
 
 def render_private(view: dict) -> bytes | None:
@@ -430,12 +523,14 @@ def render_private(view: dict) -> bytes | None:
     cw, ch = (W - 2 * PAD - (cols - 1) * 8) // cols, 150
     rows = max(1, (len(hand) + cols - 1) // cols)
     img, draw = kit.canvas(W, 46 + rows * (ch + 8), "table")
+    say = kit.words("kivalasztottak", view)
+    hu = view.get("lang") == "hu"
     p = view["players"][view["seat"]]
-    _t(draw, (PAD + 4, 10), f"Your hand ({len(hand)}) · MP {p['mp']} · DP {p['dp']}", 20, "white", True)
+    _t(draw, (PAD + 4, 10), say("hand_title", n=len(hand), mp=p["mp"], dp=p["dp"]), 20, "white", True)
     if not hand:
-        _t(draw, (PAD + 4, 60), "no cards in hand", 18, "white")
+        _t(draw, (PAD + 4, 60), say("hand_empty"), 18, "white")
     for i, c in enumerate(hand):
         x = PAD + (i % cols) * (cw + 8)
         y = 42 + (i // cols) * (ch + 8)
-        _hand_card(draw, x, y, cw, ch, c, c["id"] in playable)
+        _hand_card(draw, x, y, cw, ch, c, c["id"] in playable, say, hu, (view.get("lang") or "en") == "en")
     return kit.encode(img, PALETTE)

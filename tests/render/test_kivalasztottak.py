@@ -83,3 +83,37 @@ def test_random_game_views_render():
         if n % 40 == 0:
             for viewer in (0, 1, None):
                 assert R.render_public(E.view(st, viewer))[:4] == b"\x89PNG"
+
+
+def _hungarian(viewer=0):
+    view = E.view(_midgame(), viewer)
+    view["lang"] = "hu"
+    return view
+
+
+def test_hungarian_table_snapshot():
+    assert_snapshot("kivalasztottak-combat-hu", R.render_public(_hungarian()))
+
+
+def test_hungarian_hand_snapshot():
+    assert_snapshot("kivalasztottak-hand-hu", R.render_private(_hungarian()))
+
+
+def test_hungarian_picture_differs_and_names_cards_in_hungarian(monkeypatch):
+    english, hungarian = E.view(_midgame(), 0), _hungarian()
+    assert R.render_public(hungarian) != R.render_public(english)
+    assert R.render_private(hungarian) != R.render_private(english)
+    drawn: list[str] = []
+    real = R._t
+
+    def spy(draw, xy, s, *args, **kwargs):
+        drawn.append(s)
+        return real(draw, xy, s, *args, **kwargs)
+
+    monkeypatch.setattr(R, "_t", spy)
+    R.render_public(hungarian)
+    R.render_private(hungarian)
+    text = "\n".join(drawn)
+    assert "Vérkezű D" in text and "Nyílzápor" in text and "Bőrpáncél" in text  # name_hu, not name
+    assert "IDŐFONAL" in text and "Raktár: Bőrpáncél" in text
+    assert "Arrow Volley" not in text and "Leather Armour" not in text and "TIME THREAD" not in text
