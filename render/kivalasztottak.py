@@ -490,8 +490,9 @@ def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool, english
             info += say("info_beast", number=c["number"], attack=c["attack"], damage=c["damage"])
         body = text
     else:
-        phase = _opt(say, f"phase_{c['phase']}", c["phase"])
-        duration = _opt(say, f"duration_{c['duration']}", c["duration"])
+        # (an omen starts in play, never in a hand; drawn anyway, it shows without phase and duration)
+        phase = _opt(say, f"phase_{c.get('phase')}", c.get("phase") or "")
+        duration = _opt(say, f"duration_{c.get('duration')}", c.get("duration") or "")
         if c.get("damage"):
             info = say("info_attack", range=_opt(say, f"range_{c['range']}", c["range"]), damage=c["damage"],
                        phase=phase, duration=duration)
