@@ -6,6 +6,10 @@ cards, the fate tile with the colour facing each side, reserves, the attacker, t
 whose turn it is and, between battles, the last battle's result. ``render_private(view)``: one seat's hand and
 the colours that score for it now. Every colour also carries its letter and a pattern; card faces are cached
 sprites so a picture takes a few milliseconds.
+
+Every word on a picture comes from ``data/locales/hector-achilles/picture/<lang>.json`` in the game's language
+(``view["lang"]``): ``say = kit.words("hector-achilles", view)`` is read once per picture and handed down, and
+cached sprites take the drawn text itself as part of their key.
 """
 
 from __future__ import annotations
@@ -23,8 +27,6 @@ GAME = "hector-achilles"
 _DATA = Path(__file__).resolve().parent.parent / "data" / "hector_achilles"
 _COLOURS = {c["key"]: c for c in json.loads((_DATA / "colours.json").read_text("utf-8"))["colours"]}
 _KINDS = {k["strength"]: k for k in json.loads((_DATA / "troops.json").read_text("utf-8"))["kinds"]}
-_SIDES = json.loads((_DATA / "sides.json").read_text("utf-8"))["sides"]
-SIDE_NAMES = [s["en"] for s in sorted(_SIDES, key=lambda s: s["seat"])]
 
 
 def _shade(rgb: tuple[int, int, int], f: float) -> tuple[int, int, int]:
@@ -65,8 +67,36 @@ ROW_H = 184
 TILE = 124
 
 
-def colour_name(key: str) -> str:
-    return _COLOURS[key]["en"].capitalize()
+def colour_name(say, key: str) -> str:
+    return say(f"colour_{key}")
+
+
+def letter(say, key: str) -> str:
+    return say(f"letter_{key}")
+
+
+def kind_name(say, strength: int) -> str:
+    return say(f"kind_{strength}")
+
+
+def side_name(say, seat: int) -> str:
+    return say(f"side_{seat}")
+
+
+def hero_name(say, name: str) -> str:
+    """The hero's name as the game's language spells it (the name itself when the table has none)."""
+    try:
+        return say(f"hero_{name}")
+    except KeyError:
+        return name
+
+
+def _fit_size(s: str, max_width: int, size: int, bold: bool = False, condensed: bool = False,
+              least: int = 10) -> int:
+    """The largest size up to ``size`` at which ``s`` fits ``max_width`` (longer words in other languages)."""
+    while size > least and kit.text_width(s, size, bold, condensed) > max_width:
+        size -= 1
+    return size
 
 
 PALETTE = kit.make_palette(_OWN_COLOURS)
@@ -133,8 +163,10 @@ def _pattern(draw: ImageDraw.ImageDraw, box, pattern: str, fill) -> None:
 
 
 @lru_cache(maxsize=256)
-def troop_sprite(colour: str, strength: int, scale: float = 1.0, dim: bool = False) -> Image.Image:
-    """A face-up troop card: colour and pattern, the colour's letter and name, the strength and the kind."""
+def troop_sprite(colour: str, strength: int, scale: float, dim: bool, mark: str, name: str, kind: str,
+                 name_at: tuple[int, int]) -> Image.Image:
+    """A face-up troop card: colour and pattern, the colour's letter (``mark``) and ``name`` (at x and size
+    ``name_at``), the strength and the ``kind``."""
     w, h = int(CARD_W * scale), int(CARD_H * scale)
     img, d = kit.canvas(w, h, "paper")
     d.rectangle((0, 0, w - 1, h - 1), fill=ARMY[colour])
@@ -142,10 +174,9 @@ def troop_sprite(colour: str, strength: int, scale: float = 1.0, dim: bool = Fal
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=int(8 * scale), outline=kit.rgb("ink"), width=2)
     # letter badge and colour name on a white strip
     d.rectangle((4, 4, w - 5, int(30 * scale)), fill=kit.rgb("white"))
-    kit.badge(d, (int(17 * scale), int(17 * scale)), int(12 * scale), ARMY[colour], _COLOURS[colour]["letter"],
+    kit.badge(d, (int(17 * scale), int(17 * scale)), int(12 * scale), ARMY[colour], mark,
               size=int(16 * scale), text_fill="white" if colour not in ("yellow",) else "ink")
-    kit.text(d, (int(33 * scale), int(17 * scale)), colour_name(colour), size=int(16 * scale), bold=True,
-             anchor="lm", condensed=True)
+    kit.text(d, (name_at[0], int(17 * scale)), name, size=name_at[1], bold=True, anchor="lm", condensed=True)
     # strength in a white disc
     cx, cy, r = w // 2, int(72 * scale), int(27 * scale)
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=kit.rgb("white"), outline=kit.rgb("ink"), width=2)
@@ -153,23 +184,25 @@ def troop_sprite(colour: str, strength: int, scale: float = 1.0, dim: bool = Fal
     # troop kind on a strip
     y = int(108 * scale)
     d.rectangle((4, y, w - 5, y + int(24 * scale)), fill=kit.rgb("white"))
-    kit.text(d, (w // 2, y + int(12 * scale)), _KINDS[strength]["en"], size=int(16 * scale), bold=True,
-             anchor="mm", condensed=True)
+    size = _fit_size(kind, w - 12, int(16 * scale), True, True)
+    kit.text(d, (w // 2, y + int(12 * scale)), kind, size=size, bold=True, anchor="mm", condensed=True)
     if dim:
         img = Image.blend(img, Image.new("RGB", img.size, kit.rgb("dark_grey")), 0.55)
     return img
 
 
 @lru_cache(maxsize=64)
-def hero_sprite(name: str, colour: str, value: int, scale: float = 1.0, dim: bool = False,
-                bg=TABLE) -> Image.Image:
-    """A hero card: gold frame, the name, the hero's colour (letter and pattern) and value."""
+def hero_sprite(name: str, colour: str, value: int, scale: float, dim: bool, bg, title: str, mark: str,
+                colour_label: str) -> Image.Image:
+    """A hero card: gold frame, ``title`` ("HERO"), the name, the hero's colour (letter ``mark``, pattern and
+    ``colour_label``) and value."""
     w, h = int(CARD_W * scale), int(CARD_H * scale)
     img, d = kit.canvas(w, h, bg)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=int(8 * scale), fill=HERO_FRAME, outline=kit.rgb("ink"),
                         width=2)
     d.rectangle((5, 5, w - 6, h - 6), fill=HERO_BG)
-    kit.text(d, (w // 2, int(14 * scale)), "HERO", size=int(16 * scale), bold=True, anchor="mm", fill="ink")
+    kit.text(d, (w // 2, int(14 * scale)), title, size=_fit_size(title, w - 12, int(16 * scale), True), bold=True,
+             anchor="mm", fill="ink")
     size = int(17 * scale)
     while kit.text_width(name, size, True, True) > w - 12:
         size -= 1
@@ -177,10 +210,10 @@ def hero_sprite(name: str, colour: str, value: int, scale: float = 1.0, dim: boo
     band = (6, int(50 * scale), w - 7, int(74 * scale))
     d.rectangle(band, fill=ARMY[colour])
     _pattern(d, band, _COLOURS[colour]["pattern"], ARMY_DARK[colour])
-    kit.badge(d, (w // 2, int(62 * scale)), int(11 * scale), ARMY[colour], _COLOURS[colour]["letter"],
+    kit.badge(d, (w // 2, int(62 * scale)), int(11 * scale), ARMY[colour], mark,
               size=int(15 * scale), text_fill="white" if colour != "yellow" else "ink")
-    kit.text(d, (w // 2, int(84 * scale)), colour_name(colour), size=int(16 * scale), bold=True, anchor="mm",
-             condensed=True)
+    kit.text(d, (w // 2, int(84 * scale)), colour_label, size=_fit_size(colour_label, w - 12, int(16 * scale), True,
+             True), bold=True, anchor="mm", condensed=True)
     cx, cy, r = w // 2, int(116 * scale), int(20 * scale)
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=kit.rgb("ink"), width=2)
     kit.text(d, (cx, cy), str(value), size=int(28 * scale), bold=True, anchor="mm")
@@ -190,13 +223,13 @@ def hero_sprite(name: str, colour: str, value: int, scale: float = 1.0, dim: boo
 
 
 @lru_cache(maxsize=64)
-def covered_band(colour: str, strength: int) -> Image.Image:
+def covered_band(colour: str, strength: int, mark: str) -> Image.Image:
     """The strip of a troop card that peeks out above the hero covering it: letter, strength, 'covered'."""
     img, d = kit.canvas(CARD_W, 30, "light_grey")
     for x in range(-30, CARD_W, 8):  # hatching: this card no longer counts
         d.line((x, 30, x + 30, 0), fill=kit.rgb("grey"), width=2)
     d.rectangle((0, 0, CARD_W - 1, 29), outline=kit.rgb("ink"), width=2)
-    kit.badge(d, (16, 15), 12, ARMY[colour], _COLOURS[colour]["letter"], size=15,
+    kit.badge(d, (16, 15), 12, ARMY[colour], mark, size=15,
               text_fill="ink" if colour == "yellow" else "white")
     d.rounded_rectangle((34, 4, 56, 26), radius=4, fill=kit.rgb("white"), outline=kit.rgb("ink"))
     kit.text(d, (45, 15), str(strength), size=18, bold=True, anchor="mm")
@@ -236,8 +269,8 @@ def _token(img: Image.Image, centre, r: int, state: str, bg) -> None:
 
 
 @lru_cache(maxsize=512)
-def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg) -> Image.Image:
-    """One deck position: a card back with its number and card count, crossed out when eliminated,
+def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg, out: str) -> Image.Image:
+    """One deck position: a card back with its number and card count, crossed out (``out``) when eliminated,
     framed when it is the active deck of this battle."""
     w, h = 64, 46
     img = Image.new("RGB", (w + 10, h + 10), bg)
@@ -246,7 +279,9 @@ def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg) -> I
     if eliminated:
         d.rectangle((x, y, x + w, y + h), fill=kit.rgb("light_grey"), outline=kit.rgb("danger"), width=3)
         kit.text(d, (x + w // 2, y + 14), label, size=16, bold=True, anchor="mm", fill="dark_grey")
-        kit.text(d, (x + w // 2, y + 33), "OUT", size=16, bold=True, anchor="mm", fill="danger")
+        narrow = kit.text_width(out, 16, True) > w - 8  # a longer word than "OUT": condensed, smaller if need be
+        kit.text(d, (x + w // 2, y + 33), out, size=_fit_size(out, w - 8, 16, True, narrow), bold=True, anchor="mm",
+                 fill="danger", condensed=narrow)
         return img
     if size:
         img.paste(back_sprite(w, h, bg), (x, y))
@@ -269,8 +304,8 @@ ROW_TOP = {1: 180, 0: 418}
 TILE_CENTRE = (100, 404)
 
 
-@lru_cache(maxsize=1)
-def _base_cached() -> Image.Image:
+@lru_cache(maxsize=4)
+def _base_cached(favour: str, shame: str) -> Image.Image:
     img, d = kit.canvas(W, H, "paper")
     d.rectangle((0, Y_HEADER, W, Y_TROJAN), fill=kit.rgb("ink"))
     d.rectangle((0, Y_TROJAN, W, Y_TABLE), fill=TROJAN_PANEL)
@@ -281,18 +316,27 @@ def _base_cached() -> Image.Image:
         d.line((0, y, W, y), fill=kit.rgb("ink"), width=2)
     for seat in (0, 1):
         top, bg = PANEL_TOP[seat], PANEL_BG[seat]
-        _text(img, (250, top + 58), "Favour", 18, bold=True, anchor="lm", bg=bg)
-        _text(img, (446, top + 58), "Shame", 18, bold=True, anchor="lm", bg=bg)
+        # the tokens start at x 326 and the shame boxes at 530, a little gap before each
+        _text(img, (250, top + 58), favour, _fit_size(favour, 72, 18, True), bold=True, anchor="lm", bg=bg)
+        _text(img, (446, top + 58), shame, _fit_size(shame, 76, 18, True), bold=True, anchor="lm", bg=bg)
     return img
 
 
-def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, decision: dict | None) -> None:
+def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, decision: dict | None, say) -> None:
     cx, cy = TILE_CENTRE
     s = TILE // 2
+
+    def label(y, text: str, fill: str = "white", condensed: bool = False) -> None:
+        # the tile's column ends where the played cards start (x 200)
+        size = _fit_size(text, 2 * cx - 8, 16, True, condensed)
+        _text(img, (cx, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="mm", condensed=condensed)
+
     if not fate:
         d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=CARD_BACK, outline=kit.rgb("ink"), width=2)
-        _text(img, (cx, cy), "FATE", 18, fill="white", bg=CARD_BACK, bold=True, anchor="mm")
-        _text(img, (cx, cy + s + 14), "face down", 16, fill="white", bg=TABLE, bold=True, anchor="mm")
+        title = say("fate")
+        _text(img, (cx, cy), title, _fit_size(title, TILE - 12, 18, True), fill="white", bg=CARD_BACK, bold=True,
+              anchor="mm")
+        label(cy + s + 14, say("face_down"))
         return
     colours, k = fate["colours"], fate["orientation"]
     # clockwise from the Achaean edge (bottom): south, west, north, east
@@ -310,37 +354,36 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
         d.polygon(polys[edge], fill=ARMY[colour], outline=kit.rgb("ink"))
         d.ellipse((centres[edge][0] - 13, centres[edge][1] - 13, centres[edge][0] + 13, centres[edge][1] + 13),
                   fill=kit.rgb("white"), outline=kit.rgb("ink"), width=2)
-        _text(img, centres[edge], _COLOURS[colour]["letter"], 16, bg="white", bold=True, anchor="mm")
+        _text(img, centres[edge], letter(say, colour), 16, bg="white", bold=True, anchor="mm")
     d.rectangle((cx - inner, cy - inner, cx + inner, cy + inner), fill=kit.rgb("paper"), outline=kit.rgb("ink"))
-    _text(img, (cx, cy), "FATE", 12, bold=True, anchor="mm")
+    title = say("fate")
+    _text(img, (cx, cy), title, _fit_size(title, 2 * inner - 4, 12, True, least=8), bold=True, anchor="mm")
     d.rectangle((cx - s, cy - s, cx + s, cy + s), outline=kit.rgb("ink"), width=3)
     if fate.get("oriented", True):
-        _text(img, (cx, cy - s - 14), f"Trojans: {colour_name(north)}", 16, fill="white", bg=TABLE, bold=True,
-              anchor="mm")
-        _text(img, (cx, cy + s + 14), f"Achaeans: {colour_name(south)}", 16, fill="white", bg=TABLE,
-              bold=True, anchor="mm")
+        label(cy - s - 14, say("fate_trojans", colour=colour_name(say, north)))
+        label(cy + s + 14, say("fate_achaeans", colour=colour_name(say, south)))
     else:
-        _text(img, (cx, cy - s - 14), "Not laid yet:", 16, fill="highlight", bg=TABLE, bold=True, anchor="mm")
-        _text(img, (cx, cy + s + 14), "attacker picks", 16, fill="highlight", bg=TABLE, bold=True, anchor="mm")
+        label(cy - s - 14, say("not_laid"), "highlight")
+        label(cy + s + 14, say("attacker_picks"), "highlight")
     if decision and decision["kind"] == "rotate_fate":
         y = cy + s + 44
-        for label, key in (("Turn clockwise ↻", "after_cw"), ("Counter-clockwise ↺", "after_ccw")):
-            a, t = fate[key]
-            _text(img, (cx, y), label, 16, fill="highlight", bg=TABLE, bold=True, anchor="mm")
-            _text(img, (cx, y + 20), f"A {colour_name(a)} · T {colour_name(t)}", 16, fill="white", bg=TABLE,
-                  bold=True, anchor="mm", condensed=True)
+        for key, after in (("turn_cw", "after_cw"), ("turn_ccw", "after_ccw")):
+            a, t = fate[after]
+            label(y, say(key), "highlight")
+            label(y + 20, say("after_turn", achaeans=colour_name(say, a), trojans=colour_name(say, t)),
+                  condensed=True)
             y += 48
 
 
-def _deck_block(img: Image.Image, side: dict, top: int, trojan: bool, bg) -> None:
+def _deck_block(img: Image.Image, side: dict, top: int, trojan: bool, bg, say) -> None:
     """Fronts 1, 2, 3 left to right (so equal numbers face each other across the table); the home deck
     behind them (above for the Trojans at the top, below for the Achaeans)."""
     front_y = top + 64 if trojan else top + 6
     home_y = top + 6 if trojan else top + 64
     for key, x in (("1", 16), ("2", 86), ("3", 156), ("home", 86)):
         deck = side["decks"][key]
-        sprite = _deck_sprite("H" if key == "home" else key, deck["size"], deck["eliminated"],
-                              side["active_deck"] == key, kit.rgb(bg))
+        sprite = _deck_sprite(say("home_letter") if key == "home" else key, deck["size"], deck["eliminated"],
+                              side["active_deck"] == key, kit.rgb(bg), say("deck_out"))
         img.paste(sprite, (x - 5, (home_y if key == "home" else front_y) - 5))
 
 
@@ -354,15 +397,15 @@ def player_name(view: dict, seat: int) -> str | None:
     return name or None
 
 
-def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int) -> None:
+def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, say) -> None:
     side = view["sides"][seat]
     top, bg = PANEL_TOP[seat], PANEL_BG[seat]
-    _deck_block(img, side, top, seat == 1, bg)
+    _deck_block(img, side, top, seat == 1, bg, say)
     x = 250
-    name = side["name"].upper()
+    name = side_name(say, seat).upper()
     _text(img, (x, top + 8), name, 26, bold=True, bg=bg)
     nx = x + kit.text_width(name, 26, True) + 14
-    won = f"Battles won: {side['battles_won']}"
+    won = say("battles_won", count=side["battles_won"])
     player = player_name(view, seat)
     if player:
         # the player's name beside the side's, shortened to leave room for the badge and "Battles won"
@@ -377,7 +420,8 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int)
         d.rounded_rectangle((nx, top + 8, nx + 116, top + 36), radius=6,
                             fill=kit.rgb("danger") if attacking else bg,
                             outline=None if attacking else kit.rgb("dark_grey"), width=2)
-        _text(img, (nx + 58, top + 22), "ATTACKER" if attacking else "DEFENDER", 16, bold=True,
+        role = say("attacker") if attacking else say("defender")
+        _text(img, (nx + 58, top + 22), role, _fit_size(role, 108, 16, True), bold=True,
               fill="white" if attacking else "dark_grey", bg="danger" if attacking else bg, anchor="mm")
     _text(img, (W - 20, top + 10), won, 18, bold=True, anchor="ra", bg=bg)
     y = top + 58
@@ -385,38 +429,73 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int)
     states = ["reserve"] * side["favour"] + ["placed"] * placed + ["lost"] * side["favour_lost"]
     for i, st in enumerate(states[:3]):
         _token(img, (x + 90 + i * 34, y), 14, st, bg)
+    mark = say("shame_letter")
     for i in range(3):
         bx = 530 + i * 32
         if i < side["shame"]:
             d.rectangle((bx, y - 13, bx + 26, y + 13), fill=SHAME, outline=kit.rgb("ink"), width=2)
-            _text(img, (bx + 13, y), "S", 16, bold=True, fill="white", bg=SHAME, anchor="mm")
+            _text(img, (bx + 13, y), mark, _fit_size(mark, 22, 16, True), bold=True, fill="white", bg=SHAME,
+                  anchor="mm")
         else:
             d.rectangle((bx, y - 13, bx + 26, y + 13), outline=kit.rgb("grey"), width=2)
-    hand = f"Hand: {side['hand_size']}" + (" + hero" if side["has_hero"] else "")
-    _text(img, (640, y), hand, 18, bold=True, anchor="lm", bg=bg)
-    _text(img, (W - 20, y), f"Hero deck: {side['hero_deck']}", 18, anchor="rm", bg=bg)
-    line = f"Troops left: {side['troops_left']}   Lost: {side['removed']}"
+    hero_deck = say("hero_deck", count=side["hero_deck"])
+    hand = say("hand_hero" if side["has_hero"] else "hand", count=side["hand_size"])
+    room = W - 20 - kit.text_width(hero_deck, 18) - 16 - 640
+    _text(img, (640, y), hand, _fit_size(hand, room, 18, True, least=14), bold=True, anchor="lm", bg=bg)
+    _text(img, (W - 20, y), hero_deck, 18, anchor="rm", bg=bg)
     if side["lost_heroes"]:
-        line += "   Fallen heroes: " + ", ".join(h["name"] for h in side["lost_heroes"])
+        line = say("troops_fallen", left=side["troops_left"], lost=side["removed"],
+                   heroes=", ".join(hero_name(say, h["name"]) for h in side["lost_heroes"]))
+    else:
+        line = say("troops", left=side["troops_left"], lost=side["removed"])
     _text(img, (x, top + 94), kit.fit_text(line, W - x - 20, 18), 18, anchor="lm", bg=bg)
 
 
+def _hero_card(say, hero: dict, scale: float = 1.0, dim: bool = False, bg=TABLE) -> Image.Image:
+    c = hero["colour"]
+    return hero_sprite(hero_name(say, hero["name"]), c, hero["value"], scale, dim, bg, say("hero"), letter(say, c),
+                       colour_name(say, c))
+
+
+@lru_cache(maxsize=16)
+def _card_name_at(names: tuple[str, ...], scale: float) -> tuple[int, int]:
+    """Where and how large the colour names go on troop cards: one size for all six colours of a language, so a
+    row of cards looks even; names too long for the strip beside the letter start closer to it, smaller."""
+    w, size = int(CARD_W * scale), int(16 * scale)
+    x = int(33 * scale)
+    if all(kit.text_width(n, size, True, True) <= w - 7 - x for n in names):
+        return x, size
+    x = int(31 * scale)
+    return x, min(_fit_size(n, w - 5 - x, size, True, True) for n in names)
+
+
+def _troop_card(say, card: dict, scale: float = 1.0, dim: bool = False) -> Image.Image:
+    c, n = card["colour"], card["strength"]
+    at = _card_name_at(tuple(colour_name(say, k) for k in _COLOURS), scale)
+    return troop_sprite(c, n, scale, dim, letter(say, c), colour_name(say, c), kind_name(say, n), at)
+
+
+def _strip_label(img: Image.Image, x: int, top: int, text: str, bg: str) -> None:
+    """The dark strip above a card ("VANGUARD", "NOT PLAYED")."""
+    _text(img, (x + CARD_W // 2, top + 8), text, _fit_size(text, CARD_W, 16, True, True), bold=True, fill="white",
+          bg=bg, anchor="mm", condensed=True)
+
+
 def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], hero: dict | None,
-                top: int, highlight: set[str], revealed: dict | None = None) -> None:
+                top: int, highlight: set[str], say, revealed: dict | None = None) -> None:
     for i, card in enumerate(played):
         x = ROW_X + i * PITCH
         covered = hero is not None and hero["on"] == i
         y = top + 18
-        img.paste(troop_sprite(card["colour"], card["strength"], 1.0, covered), (x, y))
+        img.paste(_troop_card(say, card, 1.0, covered), (x, y))
         if covered:
-            img.paste(covered_band(card["colour"], card["strength"]), (x, y + 2))
+            img.paste(covered_band(card["colour"], card["strength"], letter(say, card["colour"])), (x, y + 2))
         if card.get("vanguard"):
             d.rectangle((x, top, x + CARD_W - 1, top + 15), fill=kit.rgb("ink"))
-            _text(img, (x + CARD_W // 2, top + 8), "VANGUARD", 16, bold=True, fill="white", bg="ink",
-                  anchor="mm", condensed=True)
+            _strip_label(img, x, top, say("vanguard"), "ink")
         if covered:
             hy = y + 32
-            img.paste(hero_sprite(hero["name"], hero["colour"], hero["value"]), (x, hy))
+            img.paste(_hero_card(say, hero), (x, hy))
             if "hero" in highlight:
                 d.rectangle((x - 3, hy - 3, x + CARD_W + 2, hy + CARD_H + 2), outline=HIGHLIGHT, width=4)
         elif f"slot{i}" in highlight:
@@ -425,122 +504,129 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
             _token(img, (x + CARD_W - 14, y + 46), 15, "reserve", ARMY[card["colour"]])
     if revealed:
         x, y = ROW_X + 5 * PITCH, top + 18
-        img.paste(hero_sprite(revealed["name"], revealed["colour"], revealed["value"], 1.0, True), (x, y))
+        img.paste(_hero_card(say, revealed, 1.0, True), (x, y))
         d.rectangle((x, top, x + CARD_W - 1, top + 15), fill=kit.rgb("dark_grey"))
-        _text(img, (x + CARD_W // 2, top + 8), "NOT PLAYED", 16, bold=True, fill="white", bg="dark_grey",
-              anchor="mm", condensed=True)
+        _strip_label(img, x, top, say("not_played"), "dark_grey")
 
 
 def _total_box(img: Image.Image, d: ImageDraw.ImageDraw, top: int, label: str, value, strong: bool) -> None:
     x0, x1 = 868, 988
     d.rounded_rectangle((x0, top + 38, x1, top + 138), radius=10, fill=kit.rgb("paper"),
                         outline=HIGHLIGHT if strong else kit.rgb("ink"), width=4 if strong else 2)
-    _text(img, ((x0 + x1) // 2, top + 58), label, 16, bold=True, anchor="mm")
+    _text(img, ((x0 + x1) // 2, top + 58), label, _fit_size(label, x1 - x0 - 10, 16, True), bold=True, anchor="mm")
     _text(img, ((x0 + x1) // 2, top + 100), str(value), 40, bold=True, anchor="mm")
 
 
-DECISIONS = {
-    "take_vanguard": "take a vanguard from a deck",
-    "choose_active": "vanguard is a 4: choose the battle deck",
-    "orient_fate": "lay the fate tile",
-    "optional_or_play": "optional action or play a troop",
-    "play": "play a troop",
-    "rotate_fate": "turn the fate tile",
-    "save_hero": "save the hero with a favour token?",
-}
+#: the decisions the header names (``decision_<kind>`` in the picture words)
+DECISIONS = ("take_vanguard", "choose_active", "orient_fate", "optional_or_play", "play", "rotate_fate",
+             "save_hero")
 
-REASONS = {
-    "front_decks_lost": "all front decks lost",
-    "home_deck_exhausted": "home deck exhausted",
-    "no_troops": "no troops left",
-    "draw": "both armies broken",
-}
+#: why a game ended (``reason_<reason>`` in the picture words)
+REASONS = ("front_decks_lost", "home_deck_exhausted", "no_troops", "draw")
 
 
-def _header(img: Image.Image, view: dict) -> None:
-    left = f"Battle {view['battle']}"
+def _decision(say, kind: str, unknown: str) -> str:
+    return say(f"decision_{kind}") if kind in DECISIONS else unknown
+
+
+def _header(img: Image.Image, view: dict, say) -> None:
     if view["round"]:
-        left += f" · Round {view['round']}/4"
+        left = say("battle_round", battle=view["battle"], round=view["round"])
+    else:
+        left = say("battle", battle=view["battle"])
     _text(img, (16, 27), left, 22, bold=True, fill="white", bg="ink", anchor="lm")
     room = W - 52 - kit.text_width(left, 22, True)
     result = view.get("result")
     if result:
-        msg = "Game over: a draw" if result["winner"] is None else f"Game over: {SIDE_NAMES[result['winner']]} win"
-        msg += f" ({REASONS.get(result['reason'], result['reason'])})"
+        reason = say(f"reason_{result['reason']}") if result["reason"] in REASONS else result["reason"]
+        if result["winner"] is None:
+            msg = say("game_over_draw", reason=reason)
+        else:
+            msg = say("game_over_win", side=side_name(say, result["winner"]), reason=reason)
         _text(img, (W - 16, 27), kit.fit_text(msg, room, 20, True), 20, bold=True, fill="highlight", bg="ink",
               anchor="rm")
         return
     dec = view.get("decision")
     if dec:
-        msg = f"▶ {SIDE_NAMES[dec['seat']]}: {DECISIONS.get(dec['kind'], dec['kind'])}"
+        msg = say("to_act", side=side_name(say, dec["seat"]), decision=_decision(say, dec["kind"], dec["kind"]))
         _text(img, (W - 16, 27), kit.fit_text(msg, room, 20, True), 20, bold=True, fill="highlight", bg="ink",
               anchor="rm")
 
 
-def _card_words(card: dict | None) -> str:
+def _card_words(say, card: dict | None) -> str:
     if not card:
-        return "no card"
-    return f"{colour_name(card['colour'])} {_KINDS[card['strength']]['en'].lower()} {card['strength']}"
+        return say("no_card")
+    return say("card", colour=colour_name(say, card["colour"]), kind=kind_name(say, card["strength"]).lower(),
+               strength=card["strength"])
 
 
-def describe(event: dict) -> str | None:
-    """A short English line for the picture's status strip (the host narrates events itself)."""
+def describe(event: dict, say) -> str | None:
+    """A short line for the picture's status strip in the picture's language (``say``); the host narrates
+    events itself."""
     t = event["type"]
-    who = SIDE_NAMES[event["seat"]] if event.get("seat") is not None else ""
+    who = side_name(say, event["seat"]) if event.get("seat") is not None else ""
     if t == "card_played":
-        return f"{who} played {_card_words(event['card'])}"
+        return say("ev_card_played", who=who, card=_card_words(say, event["card"]))
     if t == "hero_played":
         h = event["hero"]
-        return f"{who} played {h['name']} ({colour_name(h['colour'])} {h['value']})"
+        return say("ev_hero_played", who=who, hero=hero_name(say, h["name"]), colour=colour_name(say, h["colour"]),
+                   value=h["value"])
     if t == "reinforced":
-        return f"{who} put a favour token on a {_card_words(event['on'])}"
+        return say("ev_reinforced", who=who, card=_card_words(say, event["on"]))
     if t == "card_swapped":
-        return f"{who} swapped a card"
+        return say("ev_card_swapped", who=who)
     if t == "hero_swapped":
-        return f"{who} swapped their hero"
+        return say("ev_hero_swapped", who=who)
     if t == "fate_rotated":
         a, b = event["facing"]
-        return f"{who} turned the tile: Achaeans {colour_name(a)}, Trojans {colour_name(b)}"
+        return say("ev_fate_rotated", who=who, achaeans=colour_name(say, a), trojans=colour_name(say, b))
     if t == "fate_phase":
         a, b = event["totals"]
         if event["rotator"] is None:
-            return f"Equal strength {a} : {b}, the tile stays"
-        return f"{SIDE_NAMES[event['rotator']]} stronger ({max(a, b)} : {min(a, b)})"
+            return say("ev_fate_tie", a=a, b=b)
+        return say("ev_fate_stronger", side=side_name(say, event["rotator"]), high=max(a, b), low=min(a, b))
     if t == "vanguard_taken":
-        return f"{who} vanguard: {_card_words(event['card'])} from deck {event['deck']}"
+        deck = say("vanguard_home") if event["deck"] == "home" else say("deck_n", deck=event["deck"])
+        return say("ev_vanguard_taken", who=who, card=_card_words(say, event["card"]), deck=deck)
     if t == "vanguard_revealed":
-        return f"{who} vanguard: {_card_words(event['card'])}"
+        return say("ev_vanguard_revealed", who=who, card=_card_words(say, event["card"]))
     if t == "fate_oriented":
         a, b = event["facing"]
-        return f"Fate tile laid: Achaeans {colour_name(a)}, Trojans {colour_name(b)}"
+        return say("ev_fate_oriented", achaeans=colour_name(say, a), trojans=colour_name(say, b))
     if t == "passed":
-        return f"{who} had no troop to play"
+        return say("ev_passed", who=who)
     if t == "battle_started":
-        return f"Battle {event['battle']} begins: the {SIDE_NAMES[event['attacker']]} attack"
+        return say("ev_battle_started", battle=event["battle"], side=side_name(say, event["attacker"]))
     if t == "active_decks":
-        a, b = ("home" if d == "home" else f"deck {d}" for d in event["decks"])
-        return f"Both armies fight from {a}" if a == b else f"Achaeans fight from {a}, Trojans from {b}"
+        a, b = (say("deck_home") if d == "home" else say("deck_n", deck=d) for d in event["decks"])
+        if a == b:
+            return say("ev_active_same", deck=a)
+        return say("ev_active_decks", achaeans=a, trojans=b)
     if t == "hero_in_danger":
-        return f"{who} may spend a favour token to save {event['hero']['name']}"
+        return say("ev_hero_in_danger", who=who, hero=hero_name(say, event["hero"]["name"]))
     return None
 
 
-def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: bool) -> None:
+def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: bool, say) -> None:
     y = 396
     lb = view.get("last_battle")
     if showing_last and lb:
         if lb["kind"] == "retreat":
-            msg = f"Battle {lb['battle']}: {SIDE_NAMES[lb['retreated']]} retreated, {SIDE_NAMES[lb['winner']]} win"
+            msg = say("last_retreat", battle=lb["battle"], retreated=side_name(say, lb["retreated"]),
+                      winner=side_name(say, lb["winner"]))
         elif lb["kind"] == "tie":
-            msg = f"Battle {lb['battle']}: a tie, {lb['scores'][0]} : {lb['scores'][1]}"
+            msg = say("last_tie", battle=lb["battle"], a=lb["scores"][0], b=lb["scores"][1])
         else:
-            msg = f"Battle {lb['battle']}: {SIDE_NAMES[lb['winner']]} win, {lb['scores'][0]} : {lb['scores'][1]}"
+            msg = say("last_win", battle=lb["battle"], winner=side_name(say, lb["winner"]), a=lb["scores"][0],
+                      b=lb["scores"][1])
+        # the box ends before the strength boxes at x 868
+        msg = kit.fit_text(msg, 860 - ROW_X - 30, 22, True)
         w = kit.text_width(msg, 22, True) + 30
         d.rounded_rectangle((ROW_X, y - 20, ROW_X + w, y + 20), radius=8, fill=kit.rgb("paper"),
                             outline=HIGHLIGHT, width=3)
         _text(img, (ROW_X + 15, y), msg, 22, bold=True, anchor="lm")
         return
-    lines = [s for s in (describe(e) for e in view.get("last", [])) if s]
+    lines = [s for s in (describe(e, say) for e in view.get("last", [])) if s]
     if lines:
         msg = " · ".join(lines[-2:])
         if kit.text_width(msg, 18, True) > 860 - ROW_X:
@@ -562,11 +648,12 @@ def _highlights(view: dict) -> dict[int, set[str]]:
 
 def render_public(view: dict) -> bytes:
     """The battle table everyone sees."""
-    img = _base_cached().copy()
+    say = kit.words("hector-achilles", view)
+    img = _base_cached(say("favour"), say("shame")).copy()
     d = ImageDraw.Draw(img)
-    _header(img, view)
-    _side_panel(img, d, view, 1)
-    _side_panel(img, d, view, 0)
+    _header(img, view, say)
+    _side_panel(img, d, view, 1, say)
+    _side_panel(img, d, view, 0, say)
     lb = view.get("last_battle")
     # between battles (and at the end) the table shows how the last battle ended
     showing_last = lb is not None and view["phase"] in ("vanguard", "over")
@@ -578,32 +665,37 @@ def render_public(view: dict) -> bytes:
             elif hero:
                 revealed = hero
             top = ROW_TOP[seat]
-            _played_row(img, d, lb["played"][seat], on_table, top, set(), revealed)
+            _played_row(img, d, lb["played"][seat], on_table, top, set(), say, revealed)
             if lb["scores"] is not None:
-                _total_box(img, d, top, "Score", lb["scores"][seat], lb["winner"] == seat)
-                cols = " + ".join(_COLOURS[c]["letter"] for c in lb["scoring_colours"][seat])
-                _text(img, (928, top + 156), f"scoring {cols}", 16, bold=True, fill="white", bg=TABLE,
+                _total_box(img, d, top, say("score"), lb["scores"][seat], lb["winner"] == seat)
+                cols = " + ".join(letter(say, c) for c in lb["scoring_colours"][seat])
+                text = say("scoring", colours=cols)
+                # under the score box, clear of the sixth card (x 750-850)
+                _text(img, (928, top + 156), text, _fit_size(text, 140, 16, True), bold=True, fill="white", bg=TABLE,
                       anchor="mm")
             else:
                 retreated = lb["retreated"] == seat
-                _total_box(img, d, top, "Retreated" if retreated else "Won", "-" if retreated else "✓",
+                _total_box(img, d, top, say("retreated") if retreated else say("won"), "-" if retreated else "✓",
                            not retreated)
-        _fate_tile(img, d, {**lb["fate"], "oriented": True}, None)
+        _fate_tile(img, d, {**lb["fate"], "oriented": True}, None, say)
     else:
         hl = _highlights(view)
         for seat in (0, 1):
             side = view["sides"][seat]
-            _played_row(img, d, side["played"], side["hero"], ROW_TOP[seat], hl[seat])
+            _played_row(img, d, side["played"], side["hero"], ROW_TOP[seat], hl[seat], say)
             if side["played"]:
                 other = view["sides"][1 - seat]["total"]
-                _total_box(img, d, ROW_TOP[seat], "Strength", side["total"], side["total"] > other)
-        _fate_tile(img, d, view.get("fate"), view.get("decision"))
-    _status(img, d, view, showing_last)
-    foot = f"Fate tiles: {view['fate_stack']} in the stack, {view['fate_used']} set aside   Shame pool: {view['shame_pool']}"
-    _text(img, (16, 764), foot, 18, anchor="lm", bg="panel")
+                _total_box(img, d, ROW_TOP[seat], say("strength"), side["total"], side["total"] > other)
+        _fate_tile(img, d, view.get("fate"), view.get("decision"), say)
+    _status(img, d, view, showing_last, say)
+    room = W - 32
     if view.get("called_deck") and not showing_last:
-        deck = "home" if view["called_deck"] == "home" else view["called_deck"]
-        _text(img, (W - 16, 764), f"Battle deck: {deck}", 18, bold=True, anchor="rm", bg="panel")
+        deck = say("home") if view["called_deck"] == "home" else view["called_deck"]
+        called = say("battle_deck", deck=deck)
+        _text(img, (W - 16, 764), called, 18, bold=True, anchor="rm", bg="panel")
+        room -= kit.text_width(called, 18, True) + 24
+    foot = say("footer", stack=view["fate_stack"], used=view["fate_used"], pool=view["shame_pool"])
+    _text(img, (16, 764), kit.fit_text(foot, room, 18), 18, anchor="lm", bg="panel")
     return _encode(img)
 
 
@@ -611,6 +703,7 @@ def render_private(view: dict) -> bytes | None:
     """A seat's hand (up to four troops and the hero) and the colours that score for it now."""
     if view.get("seat") not in (0, 1) or "hand" not in view:
         return None
+    say = kit.words("hector-achilles", view)
     seat = view["seat"]
     scale = 1.5
     cw, ch = int(CARD_W * scale), int(CARD_H * scale)
@@ -619,10 +712,12 @@ def render_private(view: dict) -> bytes | None:
         cards.append(("hero", view["hand_hero"]))
     img, d = kit.canvas(W, ch + 160 if cards else 150, "paper")
     d.rectangle((0, 0, W, 54), fill=kit.rgb("ink"))
-    title = f"Your hand · {SIDE_NAMES[seat]}"
+    title = say("your_hand", side=side_name(say, seat))
     dec = view.get("decision")
-    turn = "▶ your turn: " + DECISIONS.get(dec["kind"], "") if dec and dec["seat"] == seat else ""
+    turn = say("your_turn", decision=_decision(say, dec["kind"], "")) if dec and dec["seat"] == seat else ""
     if turn:
+        # the title keeps its room; a long decision is shortened
+        turn = kit.fit_text(turn, W - 32 - 24 - kit.text_width(title, 24, True), 20, True)
         _text(img, (W - 16, 27), turn, 20, bold=True, fill="highlight", bg="ink", anchor="rm")
     player = player_name(view, seat)
     if player:
@@ -634,30 +729,39 @@ def render_private(view: dict) -> bytes | None:
     scoring = view.get("scoring_colours") or []
     y = 78
     if scoring:
-        label = "Scoring for you now:"
-        _text(img, (16, y), label, 20, bold=True, anchor="lm")
-        x = 16 + kit.text_width(label, 20, True) + 16
+        label = say("scoring_now")
         hero = view.get("hand_hero") or view["sides"][seat]["hero"]
         fate_colour = view["fate"]["facing"][seat]
+        texts = []
         for c in scoring:
-            why = (["fate"] if c == fate_colour else []) + ([hero["name"]] if hero and hero["colour"] == c else [])
-            _badge(img, (x + 14, y), 14, ARMY[c], _COLOURS[c]["letter"], text_fill="ink" if c == "yellow" else "white")
-            text = f"{colour_name(c)} ({', '.join(why)})"
-            _text(img, (x + 34, y), text, 20, bold=True, anchor="lm")
-            x += 34 + kit.text_width(text, 20, True) + 24
+            why = ([say("why_fate")] if c == fate_colour else []) + (
+                [hero_name(say, hero["name"])] if hero and hero["colour"] == c else [])
+            texts.append(say("scoring_colour", colour=colour_name(say, c), why=", ".join(why)))
+        # one line: smaller words when a language needs more room
+        size = 20
+        while size > 14 and 16 + kit.text_width(label, size, True) + 16 + sum(
+                34 + kit.text_width(t, size, True) + 24 for t in texts) - 24 > W - 16:
+            size -= 1
+        _text(img, (16, y), label, size, bold=True, anchor="lm")
+        x = 16 + kit.text_width(label, size, True) + 16
+        for c, text in zip(scoring, texts, strict=True):
+            _badge(img, (x + 14, y), 14, ARMY[c], letter(say, c), text_fill="ink" if c == "yellow" else "white")
+            _text(img, (x + 34, y), text, size, bold=True, anchor="lm")
+            x += 34 + kit.text_width(text, size, True) + 24
     else:
-        _text(img, (16, y), "Scoring colours: the fate tile is not laid yet", 20, bold=True, anchor="lm")
+        _text(img, (16, y), kit.fit_text(say("scoring_not_yet"), W - 32, 20, True), 20, bold=True, anchor="lm")
     x, top = 24, 106
     for kind, c in cards:
         if kind == "troop":
-            img.paste(troop_sprite(c["colour"], c["strength"], scale), (x, top))
+            img.paste(_troop_card(say, c, scale), (x, top))
         else:
-            img.paste(hero_sprite(c["name"], c["colour"], c["value"], scale, bg=kit.rgb("paper")), (x, top))
+            img.paste(_hero_card(say, c, scale, bg=kit.rgb("paper")), (x, top))
         if c["colour"] in scoring:
             d.rectangle((x, top + ch + 8, x + cw, top + ch + 38), fill=kit.rgb("ok"))
-            _text(img, (x + cw // 2, top + ch + 23), "★ scores now", 18, bold=True, fill="white", bg="ok",
-                  anchor="mm")
+            note = say("scores_now")
+            _text(img, (x + cw // 2, top + ch + 23), note, _fit_size(note, cw - 8, 18, True), bold=True, fill="white",
+                  bg="ok", anchor="mm")
         x += cw + 40
     if not cards:
-        _text(img, (16, 120), "No cards in hand: both hands are drawn once the fate tile is laid.", 20, anchor="lm")
+        _text(img, (16, 120), kit.fit_text(say("no_cards"), W - 32, 20), 20, anchor="lm")
     return _encode(img)

@@ -112,6 +112,9 @@ CASES = {
     "retreat": lambda: R.render_public(_retreat_view()),
     "over": lambda: R.render_public(_over_view()),
     "hand": lambda: R.render_private(_hand_view()),
+    # the host adds the game's language: every word on the picture follows it
+    "battle-hu": lambda: R.render_public({**_battle_view(), "lang": "hu"}),
+    "hand-pl": lambda: R.render_private({**_hand_view(), "lang": "pl"}),
 }
 
 
@@ -131,6 +134,15 @@ def test_names_are_drawn_only_when_the_host_gives_them():
         assert R.render_public({**view, "player_names": names}) == R.render_public(view)
     assert R.player_name({"player_names": ["  Ann\n  Lee "]}, 0) == "Ann Lee"
     assert R.player_name({}, 1) is None and R.player_name({"player_names": ["Ann"]}, 1) is None
+
+
+def test_pictures_speak_the_game_language():
+    for view, render in ((_battle_view(), R.render_public), (_over_view(), R.render_public),
+                         (_hand_view(), R.render_private)):
+        english = render(view)
+        assert render({**view, "lang": "en"}) == english
+        hungarian, polish = render({**view, "lang": "hu"}), render({**view, "lang": "pl"})
+        assert hungarian != english and polish != english and hungarian != polish
 
 
 def test_renderer_is_registered():
