@@ -509,40 +509,36 @@ class GameService:
         text_lines = list(lines)
         mentions: list[int] = []
         asked: list[tuple[int, dict, Panel]] = []
-        # the public pictures need no panel: they are drawn in worker threads while the panels are built
+        if game.status == "finished":
+            result = engine.result(state)
+            text_lines.append("**" + t("finished") + "**")
+            text_lines += presenter.result_lines(result, self.names(game))
+            mentions = [s.user_id for s in game.seats if s.user_id]
+            if mentions:
+                text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
+        else:
+            for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
+                row = game.seat_row(seat)
+                view = self._view(game, state, seat)
+                panel = self.panel(game, state, seat, view)
+                asked.append((seat, view, panel))
+                mentions.append(row.user_id)
+                text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
+        # DMs (with the private picture) go to those whose choices are new: the DM of a simultaneous
+        # decision still works after others' passes. /game status (record_nudges off) sends none.
+        to_nudge = []
+        for seat, view, panel in asked if record_nudges else ():
+            earlier = self._nudged.get((game.id, seat))
+            if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
+                continue
+            self._nudged[(game.id, seat)] = (game.version, panel.digest)
+            to_nudge.append((seat, view, panel))
+        # all pictures at once, in worker threads (drawing them while the panels are built was no faster:
+        # the threads only compete for the GIL)
         public_view = self._view(game, state, None)
-        pictures = asyncio.gather(self._render(game, [(None, public_view)]),
-                                  self._render_extras(game, public_view, events or []))
-        try:
-            if game.status == "finished":
-                result = engine.result(state)
-                text_lines.append("**" + t("finished") + "**")
-                text_lines += presenter.result_lines(result, self.names(game))
-                mentions = [s.user_id for s in game.seats if s.user_id]
-                if mentions:
-                    text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
-            else:
-                for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
-                    row = game.seat_row(seat)
-                    view = self._view(game, state, seat)
-                    panel = self.panel(game, state, seat, view)
-                    asked.append((seat, view, panel))
-                    mentions.append(row.user_id)
-                    text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
-            # DMs (with the private picture) go to those whose choices are new: the DM of a simultaneous
-            # decision still works after others' passes. /game status (record_nudges off) sends none.
-            to_nudge = []
-            for seat, view, panel in asked if record_nudges else ():
-                earlier = self._nudged.get((game.id, seat))
-                if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
-                    continue
-                self._nudged[(game.id, seat)] = (game.version, panel.digest)
-                to_nudge.append((seat, view, panel))
-            private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
-        except BaseException:
-            pictures.cancel()
-            raise
-        (board_image,), extras = await pictures
+        (board_image, *private_images), extras = await asyncio.gather(
+            self._render(game, [(None, public_view), *((seat, view) for seat, view, _ in to_nudge)]),
+            self._render_extras(game, public_view, events or []))
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
         turn_button = bool(asked) and public_panel is None

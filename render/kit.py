@@ -141,7 +141,9 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
     draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
 
 
+@lru_cache(maxsize=8192)
 def text_width(s: str, size: int = 18, bold: bool = False, condensed: bool = False) -> int:
+    """Width in pixels; cached, since the same labels are measured again on every picture (fitting them)."""
     return int(font(size, bold, condensed).getlength(s))
 
 
