@@ -25,6 +25,7 @@ demo: $(STAMP)
 	$(PY) -m bench.demo
 
 bench: $(STAMP)
+	$(PY) -m bench.concurrency
 	$(PY) -m bench.pipeline
 
 clean:

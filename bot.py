@@ -41,7 +41,8 @@ class GameBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         if self.service is None:
-            self.service = GameService(self.store)
+            self.service = GameService(self.store, render_processes=self.settings.render_processes)
+            await self.service.painter.warm_up()
         await self.tree.set_translator(Translator())
         self.tree.on_error = self.on_app_command_error
         for name in COGS:
@@ -80,6 +81,8 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self.service is not None:
+                self.service.close()
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()

@@ -16,6 +16,8 @@ class Settings:
     sync_commands: bool = True
     #: remind the players a game waits for after this many hours without a move (0: never)
     remind_after_hours: float = 24.0
+    #: worker processes that draw the pictures (0: worker threads in the bot's own process)
+    render_processes: int = 2
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -31,6 +33,9 @@ class Settings:
                              f"not {remind!r}.") from None
         if remind_hours < 0:
             raise SystemExit("REMIND_AFTER_HOURS cannot be negative (0 turns reminders off).")
+        processes = env.get("RENDER_PROCESSES", "").strip() or "2"
+        if not processes.isdigit():
+            raise SystemExit(f"RENDER_PROCESSES must be a whole number (0: draw in threads), not {processes!r}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
@@ -38,6 +43,7 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
+            render_processes=int(processes),
         )
 
 

@@ -1,7 +1,8 @@
 """Benchmark of every implemented game (``make bench``).
 
-Per game: the pipeline time of one player action through the real game service — validate, apply, commit
-(SQLite, WAL, one transaction), render the public board and the private view of the next seat to act —
+Per game: the pipeline time of one player action through the real game service, set up as the bot sets it up
+(pictures drawn by ``RENDER_PROCESSES`` worker processes, 2 by default) — validate, apply, commit (SQLite,
+WAL, one transaction), render the public board and the private view of the next seat to act —
 p50/p99 in ms; the public render alone (p50); the public PNG size (KB, mean); and the bare engine speed
 (random legal actions per second). The last line printed is one JSON object with those figures.
 """
@@ -20,6 +21,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
+from settings import Settings
 from store import Store
 
 ACTIONS_PER_GAME = 300
@@ -51,7 +53,8 @@ def engine_speed(engine) -> float:
 async def pipeline(key: str, folder: Path) -> dict:
     engine = ENGINES[key]
     store = await Store.open(folder / f"{key}.db")
-    service = GameService(store, seed_source=lambda: 4242)
+    service = GameService(store, seed_source=lambda: 4242, render_processes=Settings.from_env().render_processes)
+    await service.painter.warm_up()
     rng = Rng(7)
     timings: list[float] = []
     try:
@@ -77,6 +80,7 @@ async def pipeline(key: str, folder: Path) -> dict:
                 await service.act(game.id, users[seat], game.version, index)
                 timings.append((time.perf_counter() - start) * 1000)
     finally:
+        service.close()
         await store.close()
     return {"pipeline_p50_ms": round(statistics.median(timings), 2),
             "pipeline_p99_ms": round(percentile(timings, 0.99), 2)}

@@ -22,6 +22,7 @@ from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
+from host.painter import Painter
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
 from render import RENDERERS
@@ -74,8 +75,10 @@ class GameService:
     """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
-                 render: bool = True) -> None:
+                 render: bool = True, render_processes: int = 0) -> None:
         self.store = store
+        #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
+        self.painter = Painter(render_processes)
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, _Live] = {}
@@ -84,6 +87,10 @@ class GameService:
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = {}
+
+    def close(self) -> None:
+        """Stop the render processes, if any."""
+        self.painter.close()
 
     # -- helpers ------------------------------------------------------------------------------------
 
@@ -473,8 +480,7 @@ class GameService:
                      digest=choices_digest(legal), select_groups=set(presenter.select_groups))
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
-        """Render public (seat None) and private views in worker threads, in parallel (Pillow's encoder
-        releases the GIL), keeping the event loop free."""
+        """Render public (seat None) and private views off the event loop, in parallel (``self.painter``)."""
         renderer = RENDERERS.get(game.engine)
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
@@ -485,10 +491,10 @@ class GameService:
             # the pictures name the players: the host adds their display names (public anyway) to the view
             view = {**view, "player_names": names, "lang": game.lang}
             if seat is None:
-                return await asyncio.to_thread(renderer.render_public, view)
+                return await self.painter.draw(game.engine, "render_public", view)
             if not has_private:
                 return None
-            return await asyncio.to_thread(renderer.render_private, view)
+            return await self.painter.draw(game.engine, "render_private", view)
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
 
@@ -499,7 +505,8 @@ class GameService:
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await asyncio.to_thread(extra, {**view, "player_names": self.names(game), "lang": game.lang}, events)
+        return await self.painter.draw(game.engine, "render_extras",
+                                       {**view, "player_names": self.names(game), "lang": game.lang}, events)
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:
@@ -507,38 +514,18 @@ class GameService:
         presenter = presenter_for(game.engine)
         state = await self._state(game)
         text_lines = list(lines)
-        mentions: list[int] = []
-        asked: list[tuple[int, dict, Panel]] = []
-        if game.status == "finished":
-            result = engine.result(state)
-            text_lines.append("**" + t("finished") + "**")
-            text_lines += presenter.result_lines(result, self.names(game))
-            mentions = [s.user_id for s in game.seats if s.user_id]
-            if mentions:
-                text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
-        else:
-            for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
-                row = game.seat_row(seat)
-                view = self._view(game, state, seat)
-                panel = self.panel(game, state, seat, view)
-                asked.append((seat, view, panel))
-                mentions.append(row.user_id)
-                text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
-        # DMs (with the private picture) go to those whose choices are new: the DM of a simultaneous
-        # decision still works after others' passes. /game status (record_nudges off) sends none.
-        to_nudge = []
-        for seat, view, panel in asked if record_nudges else ():
-            earlier = self._nudged.get((game.id, seat))
-            if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
-                continue
-            self._nudged[(game.id, seat)] = (game.version, panel.digest)
-            to_nudge.append((seat, view, panel))
-        # all pictures at once, in worker threads (drawing them while the panels are built was no faster:
-        # the threads only compete for the GIL)
+        # the board needs no panel: with render processes it is drawn while the panels are built here
         public_view = self._view(game, state, None)
-        (board_image, *private_images), extras = await asyncio.gather(
-            self._render(game, [(None, public_view), *((seat, view) for seat, view, _ in to_nudge)]),
-            self._render_extras(game, public_view, events or []))
+        public = asyncio.gather(self._render(game, [(None, public_view)]),
+                                self._render_extras(game, public_view, events or []))
+        try:
+            mentions, asked = self._ask(game, state, text_lines)
+            to_nudge = await self._to_nudge(game, asked) if record_nudges else []
+            private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
+        except BaseException:
+            public.cancel()
+            raise
+        (board_image,), extras = await public
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
         turn_button = bool(asked) and public_panel is None
@@ -552,6 +539,39 @@ class GameService:
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
+
+    def _ask(self, game: GameRow, state, text_lines: list[str]) -> tuple[list[int], list[tuple[int, dict, Panel]]]:
+        """The people to mention and, for each person to decide, (seat, view, panel); adds the board's lines
+        (the result at the end, else "your turn" per person)."""
+        engine = ENGINES[game.engine]
+        if game.status == "finished":
+            text_lines.append("**" + t("finished") + "**")
+            text_lines += presenter_for(game.engine).result_lines(engine.result(state), self.names(game))
+            mentions = [s.user_id for s in game.seats if s.user_id]
+            if mentions:
+                text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
+            return mentions, []
+        mentions, asked = [], []
+        for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
+            row = game.seat_row(seat)
+            view = self._view(game, state, seat)
+            panel = self.panel(game, state, seat, view)
+            asked.append((seat, view, panel))
+            mentions.append(row.user_id)
+            text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
+        return mentions, asked
+
+    async def _to_nudge(self, game: GameRow, asked: list[tuple[int, dict, Panel]]) -> list[tuple[int, dict, Panel]]:
+        """Those of ``asked`` to DM: whose choices are new (the DM of a simultaneous decision still works after
+        others' passes, so it is not sent again)."""
+        out = []
+        for seat, view, panel in asked:
+            earlier = self._nudged.get((game.id, seat))
+            if earlier and await self._only_passes_since(game, earlier[0], seat, panel.digest, earlier[1]):
+                continue
+            self._nudged[(game.id, seat)] = (game.version, panel.digest)
+            out.append((seat, view, panel))
+        return out
 
     async def private(self, game_id: int, user_id: int) -> PrivateView:
         """The user's own view: private picture, and the panel when it is their turn."""

@@ -38,3 +38,10 @@ def test_reminder_delay_setting():
         Settings.from_env({"REMIND_AFTER_HOURS": "a day"})
     with pytest.raises(SystemExit, match="negative"):
         Settings.from_env({"REMIND_AFTER_HOURS": "-3"})
+
+
+def test_render_processes_setting():
+    assert Settings.from_env({}).render_processes == 2
+    assert Settings.from_env({"RENDER_PROCESSES": "0"}).render_processes == 0
+    with pytest.raises(SystemExit, match="RENDER_PROCESSES"):
+        Settings.from_env({"RENDER_PROCESSES": "many"})

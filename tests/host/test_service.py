@@ -299,3 +299,22 @@ async def test_a_dm_is_not_sent_again_when_only_others_passed(store, monkeypatch
     outcome = await service.act(game.id, BOB, bob.version, 1, bob.digest)  # Bob passes
     assert outcome.nudges == [], "Ann's DM still works: no second DM"
     assert outcome.board.mentions == [ANN], "the board still says whom it waits for"
+
+
+async def test_pictures_drawn_in_worker_processes_are_the_same_pictures(tmp_path):
+    """RENDER_PROCESSES: the bot draws in a process pool; the boards and hands must not change for it."""
+    boards = {}
+    for processes in (0, 2):
+        store = await Store.open(tmp_path / f"p{processes}.db")
+        service = GameService(store, seed_source=lambda: 11, render_processes=processes)
+        try:
+            await service.painter.warm_up()
+            game, _ = await service.create("ave-caesar", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                           opponent="ai")
+            outcome = await service.act(game.id, ANN, (await service.game(game.id)).version, 0)
+            boards[processes] = (outcome.board.image, [n.image for n in outcome.nudges])
+        finally:
+            service.close()
+            await store.close()
+    assert boards[0][0][:8] == b"\x89PNG\r\n\x1a\n"
+    assert boards[2] == boards[0]

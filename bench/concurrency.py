@@ -1,0 +1,83 @@
+"""Several games at once (``make bench`` runs it before the pipeline benchmark).
+
+Four games of each kind act at the same time through one game service, as on a busy server: per game, the
+time per action (p50/p99 ms) and the actions per second the service gets through, once with the pictures drawn
+in worker threads (``RENDER_PROCESSES=0``) and once in two worker processes (the bot's default). Threads share
+the GIL with the event loop and with each other; processes draw truly in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from engines import ENGINES
+from engines.rng import Rng
+from host.service import GameService
+from render import RENDERERS
+from store import Store
+
+GAMES_AT_ONCE = 4
+ACTIONS_PER_GAME = 40
+
+
+async def _run(key: str, processes: int) -> tuple[float, float, float]:
+    engine = ENGINES[key]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / "c.db")
+        service = GameService(store, seed_source=lambda: 4242, render_processes=processes)
+        await service.painter.warm_up()
+        timings: list[float] = []
+
+        async def one_game(k: int) -> None:
+            users = [1000 * (k + 1) + i for i in range(engine.min_players)]
+            for user in users:
+                await service.settings(user, auto_pass=False)
+            game, _ = await service.create(key, user_id=users[0], user_name="P0", guild_id=1, channel_id=1)
+            for i, user in enumerate(users[1:], start=1):
+                game, _ = await service.join(game.id, user, f"P{i}")
+            if game.status == "lobby":
+                await service.start(game.id, users[0])
+            rng = Rng(k)
+            for _ in range(ACTIONS_PER_GAME):
+                game = await service.game(game.id)
+                if game.status != "running":
+                    break
+                state = await service._state(game)
+                seat = engine.to_act(state)[0]
+                index = rng.below(len(engine.legal_actions(state, seat)))
+                start = time.perf_counter()
+                await service.act(game.id, users[seat], game.version, index)
+                timings.append((time.perf_counter() - start) * 1000)
+
+        try:
+            start = time.perf_counter()
+            await asyncio.gather(*(one_game(k) for k in range(GAMES_AT_ONCE)))
+            wall = time.perf_counter() - start
+        finally:
+            service.close()
+            await store.close()
+    timings.sort()
+    return (statistics.median(timings), timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))],
+            len(timings) / wall)
+
+
+def main() -> int:
+    for key in ENGINES:
+        if key not in RENDERERS:
+            continue
+        parts = []
+        for processes in (0, 2):
+            p50, p99, rate = asyncio.run(_run(key, processes))
+            parts.append(f"{'threads' if processes == 0 else '2 processes'}: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+                         f"{rate:.0f} actions/s")
+        print(f"{key}, {GAMES_AT_ONCE} games at once — " + "; ".join(parts), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
