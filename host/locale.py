@@ -63,8 +63,22 @@ def _game_table(game: str, lang: str) -> dict[str, str]:
 def game_text(game: str, key: str, lang: str | None = None, **fields) -> str:
     """A game's own string (``data/locales/<game>/<lang>.json``; default: the current game's language),
     English when missing in ``lang``."""
-    table = _game_table(game, language(lang or _GAME_LANGUAGE.get()))
-    template = table.get(key) or _game_table(game, DEFAULT).get(key)
+    lang = language(lang or _GAME_LANGUAGE.get())
+    try:
+        # a panel of hundreds of moves asks for the same few phrases again and again
+        # (with the types: 1, 1.0 and True are equal keys but are written differently)
+        return _game_text(game, lang, key, tuple((k, type(v), v) for k, v in fields.items()))
+    except TypeError:  # a field that cannot be a cache key
+        return _game_template(game, lang, key).format(**fields)
+
+
+@lru_cache(maxsize=16384)
+def _game_text(game: str, lang: str, key: str, fields: tuple) -> str:
+    return _game_template(game, lang, key).format(**{k: v for k, _, v in fields})
+
+
+def _game_template(game: str, lang: str, key: str) -> str:
+    template = _game_table(game, lang).get(key) or _game_table(game, DEFAULT).get(key)
     if template is None:
         raise KeyError(f"missing string {key!r} of {game}")
-    return template.format(**fields)
+    return template

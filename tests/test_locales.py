@@ -63,3 +63,12 @@ def test_every_picture_word_a_renderer_asks_for_is_in_its_english_table():
         assert game, f"{module.name}: which game's words?"
         table = json.loads((LOCALES / game.group(1) / "picture" / "en.json").read_text(encoding="utf-8"))
         assert keys <= set(table), f"{module.name}: missing {sorted(keys - set(table))}"
+
+
+def test_cached_game_strings_keep_their_fields_apart():
+    from host.locale import game_text
+
+    assert game_text("hextri", "label_move", "en", to="H-C4", cost="free") == "H-C4 (free)"
+    assert game_text("hextri", "label_move", "en", to="H-C4", cost=1) == "H-C4 (1)"
+    assert game_text("hextri", "label_move", "en", to="H-C4", cost=True) == "H-C4 (True)"  # not the cached 1
+    assert game_text("hextri", "label_move", "en", to=["H-C4"], cost=1) == "['H-C4'] (1)"  # unhashable: no cache

@@ -154,6 +154,7 @@ class HexTriPresenter(Presenter):
         once for all of them."""
         enemies = self._enemies(view)
         groups: dict[tuple[str, bool], str] = {}
+        paying: dict[tuple, tuple[str, list[str]]] = {}  # many moves are paid the same way
         out = []
         for index, action in enumerate(legal):
             if action["type"] != "move":
@@ -162,7 +163,8 @@ class HexTriPresenter(Presenter):
             key = (action["from"], action["leader"])
             if key not in groups:
                 groups[key] = self._group(view, *key)
-            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), groups[key]))
+            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), groups[key],
+                                           paying))
         return out
 
     @staticmethod
@@ -174,18 +176,28 @@ class HexTriPresenter(Presenter):
                 found.setdefault(p["field"], []).append(p)
         return found
 
-    def _describe_move(self, view: dict, action: dict, index: int, enemies: list[dict], group: str) -> Choice:
-        dest, sources = action["to"], action.get("sources") or []
-        label = self.text("label_move", to=dest, cost=self._cost(action["cost"], sources))
-        steps = len(sources)
+    def _paying(self, cost: int, sources: list[str]) -> tuple[str, list[str]]:
+        """The cost label and the description of how a move is paid (steps, mana sources, free step)."""
         paid = [s for s in sources if s != FREE]
-        detail = [self.text("desc_steps", steps=self.count("step", steps))]
+        detail = [self.text("desc_steps", steps=self.count("step", len(sources)))]
         if paid:
             counted = {s: paid.count(s) for s in dict.fromkeys(paid)}
             detail.append(self.text("desc_sources", fields=", ".join(
                 f + (f" ×{n}" if n > 1 else "") for f, n in counted.items())))
         if FREE in sources:
             detail.append(self.text("desc_free"))
+        return self._cost(cost, sources), detail
+
+    def _describe_move(self, view: dict, action: dict, index: int, enemies: list[dict], group: str,
+                       paying: dict | None = None) -> Choice:
+        dest, sources = action["to"], action.get("sources") or []
+        paying = {} if paying is None else paying
+        key = (action["cost"], tuple(sources))
+        if key not in paying:
+            paying[key] = self._paying(action["cost"], sources)
+        cost, paid_detail = paying[key]
+        label = self.text("label_move", to=dest, cost=cost)
+        detail = list(paid_detail)
         emoji = None
         if enemies:
             emoji = "⚔️"
