@@ -274,6 +274,25 @@ class Games(commands.Cog):
                  t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)])]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
+    @game.command(name="log", description="What happened in a game lately (the last moves, told again)")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)",
+                           moves="How many of the last moves (default 20)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def log(self, interaction: discord.Interaction, game: int | None = None,
+                  moves: app_commands.Range[int, 1, 200] = 20) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
+        try:
+            game_id = await self._which(interaction, game)
+            row, lines = await self.bot.service.history(game_id, moves)
+        except GameError as exc:
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            return
+        head = t("log_title", lang, game=row.id, title=ENGINES[row.engine].title, moves=moves)
+        body = "\n".join(lines) if lines else t("log_empty", lang)
+        await interaction.followup.send(publish.clip_content(head + "\n" + body), ephemeral=True,
+                                        allowed_mentions=discord.AllowedMentions.none())
+
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.service.store.list_games(guild_id=interaction.guild_id)

@@ -605,6 +605,19 @@ class GameService:
         outcome.nudges = []
         return outcome
 
+    async def history(self, game_id: int, moves: int = 20) -> tuple[GameRow, list[str]]:
+        """What happened in the last ``moves`` actions, told as the thread told it (narration is public by
+        construction, so anybody may read it): for players coming back to a game after days."""
+        game = await self.game(game_id)
+        if game.status == "lobby":
+            raise GameError.of("not_started", game=game_id)
+        presenter = presenter_for(game.engine)
+        names = self.names(game)
+        lines = []
+        for entry in await self.store.actions(game.id, after=max(0, game.version - moves)):
+            lines += [line for event in entry["events"] if (line := presenter.narrate(event, names))]
+        return game, lines
+
     async def due_reminders(self, after: timedelta, now: datetime | None = None) -> list[Reminder]:
         """Reminders for the games that have waited for a person's move longer than ``after``: one per board
         (a game is reminded of again only after someone has moved), in the game's language."""

@@ -237,3 +237,28 @@ async def test_an_unexpected_error_is_answered_not_silent(harness, monkeypatch):
     assert any("Something went wrong" in m["content"] for m in replies_since(h, before))
     assert len(h.errors.records) == 2  # both logged with their traceback
     h.errors.records.clear()
+
+
+async def test_game_log_retells_the_last_moves_privately(harness):
+    from engines.rng import Rng
+    from tests.cogs.driver import take_turn
+    from tests.cogs.test_hector_achilles_discord import open_two_player_game
+
+    h = harness
+    thread = await open_two_player_game(h)
+    told = []
+    for _ in range(4):
+        await take_turn(h, thread, Rng(2))
+        board = latest_board(h, thread)
+        told += [line for line in board["content"].split("\n") if line and "your turn" not in line]
+    assert told
+    before = len(h.fake.messages)
+    await h.slash(BOB, "game log", channel_id=thread, name="Bob")
+    (reply,) = [m for m in replies_since(h, before) if m["content"].startswith("**Game #1")]
+    assert reply["flags"] & 64, "the log is only for the one who asked"
+    assert all(line in reply["content"] for line in told), (told, reply["content"])
+    before = len(h.fake.messages)
+    await h.slash(BOB, "game log", channel_id=thread, name="Bob", moves=1)
+    (short,) = [m for m in replies_since(h, before) if m["content"].startswith("**Game #1")]
+    assert len(short["content"]) < len(reply["content"])
+    h.assert_no_errors()
