@@ -232,7 +232,8 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        await interaction.followup.send(t("left", name=interaction.user.display_name, game=game_id), ephemeral=True)
+        await interaction.followup.send(t("left", str(interaction.locale), name=interaction.user.display_name,
+                                          game=game_id), ephemeral=True)
         if outcome is not None:
             await publish.publish(self.bot, outcome)
         elif row.board_message_id:
@@ -301,10 +302,11 @@ class Games(commands.Cog):
             return
         embed = discord.Embed(title=t("list_title", str(interaction.locale)), colour=discord.Colour.dark_gold())
         lines = []
+        lang = str(interaction.locale)
         for g in games[:25]:
             where = f"<#{g.thread_id}>" if g.thread_id else ""
             players = ", ".join(s.name for s in g.seats)
-            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status)} — {players} {where}")
+            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status, lang)} — {players} {where}")
         embed.description = "\n".join(lines)[:4000]
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

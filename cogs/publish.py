@@ -170,7 +170,8 @@ async def join(interaction: discord.Interaction, game_id: int) -> None:
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.followup.send(t("joined", name=interaction.user.display_name, game=game_id), ephemeral=True)
+    await interaction.followup.send(t("joined", str(interaction.locale), name=interaction.user.display_name,
+                                      game=game_id), ephemeral=True)
     await _refresh_lobby(interaction.client, game)
     if outcome is not None:
         await publish(interaction.client, outcome)
@@ -184,6 +185,6 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.followup.send(t("status_running").capitalize() + ".", ephemeral=True)
+    await interaction.followup.send(t("status_running", str(interaction.locale)).capitalize() + ".", ephemeral=True)
     await _refresh_lobby(interaction.client, outcome.game)
     await publish(interaction.client, outcome)
