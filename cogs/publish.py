@@ -40,7 +40,7 @@ def clip_content(text: str) -> str:
     skipped = len(lines) - 1 - len(tail)
     if budget < 0 or not tail:
         return "…\n" + text[-(MAX_CONTENT - 2):]
-    return "\n".join([*head, f"… ({skipped} more lines)", *tail])
+    return "\n".join([*head, t("more_lines", count=skipped), *tail])
 
 
 def mentions(user_ids: list[int]) -> discord.AllowedMentions:
