@@ -1,10 +1,12 @@
 """``make demo``: AI-vs-AI games of every implemented game through the game service (store, AI turns,
-rendering), writing every public image and the final result into ``demo/<game>/``."""
+rendering), writing every public image and the final result into ``demo/<game>/``. ``DEMO_LANG=hu`` (or
+``pl``) plays them in Hungarian (Polish): pictures and narration (``demo/<game>/narration.txt``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -34,13 +36,15 @@ async def demo_game(key: str, store: Store, seed: int) -> dict:
             (folder / f"{count:04d}.png").write_bytes(renderer.render_public(view))
 
     service.observers.append(record)
-    outcome = await service.ai_match(key)
+    outcome = await service.ai_match(key, lang=os.environ.get("DEMO_LANG") or None)
     game = outcome.game
     presenter = presenter_for(key)
     summary = {"game": key, "title": engine.title, "seed": seed, "actions": count,
                "players": service.names(game), "result": game.result,
                "summary": presenter.result_lines(game.result, service.names(game))}
     (folder / "result.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    _, told = await service.history(game.id, moves=count)
+    (folder / "narration.txt").write_text("\n".join(told) + "\n", encoding="utf-8")
     return summary
 
 

@@ -204,12 +204,14 @@ class GameService:
         return game, None
 
     async def ai_match(self, key: str, num_players: int | None = None, options: dict | None = None,
-                       guild_id: int | None = None) -> Outcome:
+                       guild_id: int | None = None, lang: str | None = None) -> Outcome:
         """A game between AI seats only, played to the end at once (the demo; AI tournaments)."""
         engine = ENGINES[key]
         presenter = presenter_for(key)
         num = num_players or engine.min_players
-        game_id = await self.store.create_game(engine=key, options={"engine": dict(options or {}), "players": num},
+        use_language(lang)
+        game_id = await self.store.create_game(engine=key, options={"engine": dict(options or {}), "players": num,
+                                                                    "lang": language(lang)},
                                                seed=self._seed(), num_players=num, guild_id=guild_id,
                                                channel_id=None, host_user_id=0)
         for seat in range(num):
