@@ -27,6 +27,7 @@ from host.panels import Choice, Panel
 from host.presenters import presenter_for
 from render import RENDERERS
 from store import GameRow, Store, VersionConflict
+from tournaments.ratings import Rating, leaderboard
 
 log = logging.getLogger(__name__)
 
@@ -606,6 +607,19 @@ class GameService:
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
+
+    async def leaderboard(self, key: str, guild_id: int | None) -> list[tuple[Rating, str]]:
+        """Elo ratings of the people who finished games of ``key`` on this server, best first, with the name
+        each used last (``tournaments.ratings``; games against the AI do not count)."""
+        if key not in ENGINES:
+            raise GameError.of("unknown_game", key=key)
+        games, names = [], {}
+        for game in await self.store.finished_games(engine=key, guild_id=guild_id):
+            places = (game.result or {}).get("places") or []
+            people = [(s.user_id, places[s.seat]) for s in game.seats if s.user_id and s.seat < len(places)]
+            games.append(people)
+            names.update({s.user_id: s.name for s in game.seats if s.user_id})
+        return [(r, names.get(r.player, str(r.player))) for r in leaderboard(games)]
 
     async def history(self, game_id: int, moves: int = 20) -> tuple[GameRow, list[str]]:
         """What happened in the last ``moves`` actions, told as the thread told it (narration is public by

@@ -316,6 +316,17 @@ class Store:
             g.seats = await self._seats(g.id)
         return games
 
+    async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
+        """A server's finished games of one kind, in the order they ended, with seats and results."""
+        async with self._db.execute(
+                "SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
+                " ORDER BY updated_at, id", (engine, guild_id)) as cur:
+            rows = await cur.fetchall()
+        games = [_game_row(r, with_snapshot=False) for r in rows]
+        for g in games:
+            g.seats = await self._seats(g.id)
+        return games
+
     async def games_waiting_since(self, cutoff: datetime) -> list[GameRow]:
         """Running games unchanged since ``cutoff`` whose current board has not been reminded of yet."""
         async with self._db.execute(

@@ -13,6 +13,8 @@ FORBIDDEN = {
     "ai": {"discord", "asyncio", "sqlite3", "aiosqlite", "PIL", "host", "cogs", "store", "render"},
     "host": {"discord", "sqlite3", "aiosqlite", "PIL", "cogs"},
     "store": {"discord", "PIL", "host", "cogs", "engines", "render", "ai"},
+    "tournaments": {"discord", "asyncio", "sqlite3", "aiosqlite", "PIL", "host", "cogs", "store", "engines",
+                    "render", "ai"},
 }
 
 
