@@ -252,8 +252,37 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?
         await publish.start(interaction, self.game_id)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rm:(?P<game>\d+)"):
+    """On a finished game's last board: a player opens the same game again (same options, language, AI seats)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_rematch"), style=discord.ButtonStyle.success,
+                                           emoji="🔁", custom_id=f"gh:rm:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["game"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.games import open_game  # late: cogs.games imports this module
+
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game, outcome, call = await interaction.client.service.rematch(
+                self.game_id, interaction.user.id, interaction.user.display_name)
+        except GameError as exc:
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            return
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent
+        await open_game(interaction, channel, game, outcome, call)
+
+
 DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton)
+                 StartButton, RematchButton)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import publish
-from cogs.components import DYNAMIC_ITEMS, JoinButton, send_private
+from cogs.components import DYNAMIC_ITEMS, JoinButton, RematchButton, send_private
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.presenters import OptionSpec, presenter_for
@@ -90,7 +90,14 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    title = ENGINES[key].title
+    await open_game(interaction, channel, game, outcome)
+
+
+async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
+    """A new game's place: its thread (or the channel), the lobby or first board, the private confirmation and
+    the announcement in the channel; ``call``: people to mention (e.g. the players of a rematch)."""
+    bot = interaction.client
+    title = ENGINES[game.engine].title
     thread = None
     if isinstance(channel, discord.TextChannel):
         try:
@@ -104,6 +111,9 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     game = await bot.service.game(game.id)
     lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
     await bot.service.attach(game.id, board_message_id=lobby.id)
+    if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
+        await publish.game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
+                                                 allowed_mentions=publish.mentions(call))
     await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
                                       place=f"<#{place_id}>"), ephemeral=True)
     if thread is not None:
@@ -208,6 +218,8 @@ class Games(commands.Cog):
                   "allowed_mentions": discord.AllowedMentions.none()}
         if outcome.board.image is not None:
             kwargs["file"] = discord.File(BytesIO(outcome.board.image), filename=outcome.board.filename)
+        if row.status == "finished" and row.seat_of(interaction.user.id) is not None:
+            kwargs["view"] = discord.ui.View(timeout=None).add_item(RematchButton(row.id))
         await interaction.followup.send(**kwargs)
 
     @game.command(name="hand", description="See your hand (only you see it) and take your turn")

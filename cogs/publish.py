@@ -54,10 +54,12 @@ def game_place(bot, game: GameRow) -> discord.abc.Messageable:
 
 
 def board_view(outcome: Outcome) -> discord.ui.View:
-    from cogs.components import HandButton, TurnButton, panel_view
+    from cogs.components import HandButton, RematchButton, TurnButton, panel_view
 
     board = outcome.board
     extra = []
+    if outcome.finished:
+        extra.append(RematchButton(outcome.game.id))
     if board.turn_button:
         extra.append(TurnButton(outcome.game.id))
     if board.hand_button:

@@ -220,6 +220,31 @@ class GameService:
                                       name=f"{t('ai_name')} {presenter.seat_label(seat)}")
         return await self.start(game_id, 0)
 
+    async def rematch(self, game_id: int, user_id: int, user_name: str) -> tuple[GameRow, Outcome | None, list[int]]:
+        """A new game like a finished one (same game, options, language and AI seats), opened by one of its
+        players in seat 0; the other people are not seated for them but called to join. Returns the new game,
+        its first Outcome when it could start at once (only AI opponents), and whom to call."""
+        old = await self.game(game_id)
+        if old.seat_of(user_id) is None:
+            raise GameError.of("not_playing", game=game_id)
+        if old.status != "finished":
+            raise GameError.of("rematch_not_over", game=game_id)
+        options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
+                   "lang": old.lang}
+        new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
+                                              num_players=old.num_players, guild_id=old.guild_id,
+                                              channel_id=old.channel_id, host_user_id=user_id)
+        await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
+        ai_seats = [s for s in old.seats if s.is_ai]
+        for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
+            await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
+        call = [s.user_id for s in old.seats if s.user_id and s.user_id != user_id]
+        game = await self.game(new_id)
+        if len(game.seats) >= game.num_players:
+            outcome = await self.start(new_id, user_id)
+            return outcome.game, outcome, call
+        return game, None, call
+
     async def attach(self, game_id: int, *, thread_id: int | None = None,
                      board_message_id: int | None = None) -> None:
         await self.store.set_places(game_id, thread_id=thread_id, board_message_id=board_message_id)
@@ -549,7 +574,8 @@ class GameService:
         engine = ENGINES[game.engine]
         if game.status == "finished":
             text_lines.append("**" + t("finished") + "**")
-            text_lines += presenter_for(game.engine).result_lines(engine.result(state), self.names(game))
+            result = engine.result(state) or game.result or {}  # (the stored result, should the state lag)
+            text_lines += presenter_for(game.engine).result_lines(result, self.names(game))
             mentions = [s.user_id for s in game.seats if s.user_id]
             if mentions:
                 text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))

@@ -85,7 +85,7 @@ async def test_complete_game_between_two_users_through_commands_and_clicks(harne
     assert game.status == "finished" and game.result["places"] in ([1, 2], [2, 1], [1, 1])
     assert ("Winner" in board["content"]) or ("draw" in board["content"])
     assert f"<@{ANN}>" in board["content"] and f"<@{BOB}>" in board["content"]
-    assert not [c for c in components(board)], "a finished game offers no buttons"
+    assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"
     # every accepted click is one logged action, and every board carried a picture
     log = await h.bot.service.store.actions(1)
     assert len(log) == game.version >= 40

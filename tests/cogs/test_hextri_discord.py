@@ -188,7 +188,7 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     assert "leader enters the board at" in text
     assert ("Winner:" in board["content"]) or ("draw" in board["content"])
     assert " on the board, " in board["content"] and f"<@{ANN}>" in board["content"]
-    assert not components(board), "a finished game offers no buttons"
+    assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"
     # every board carried a picture, one per accepted click (and the first)
     log = await h.bot.service.store.actions(1)
     human = [a for a in log if a["user_id"] == ANN]

@@ -167,7 +167,7 @@ async def test_complete_game_against_the_ai(harness):
     game, state = await live(h)
     assert game.status == "finished" and state["result"]["reason"] in ("round_limit", "dp11", "towers", "dp19")
     assert ("Winner:" in board["content"] or "A draw" in board["content"]) and "DP" in board["content"]
-    assert not components(board), "a finished game offers no buttons"
+    assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"
     narration = "\n".join(m["content"] for m in public_messages(h, thread))
     for line in ("🌅 **Round 1** begins.", "🌅 **Round 3** begins.", "Maneuvers phase:", "Resource phase: +4 MP",
                  "summons **", "resolves.", "enters **"):

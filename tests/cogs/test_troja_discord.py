@@ -191,7 +191,7 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monk
     if game.result["reason"] == "glory":
         assert "reaches **24 Glory** and wins" in board["content"]
     assert "1. " in board["content"] and f"<@{ANN}>" in board["content"]
-    assert not components(board), "a finished game offers no buttons"
+    assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"
     assert all(m["attachments"][0]["filename"].endswith(".png") for m in boards(h, thread))
     # every table picture names the players next to their heroes
     assert pictured and all(names == ["Ann", "AI"] for names in pictured)
