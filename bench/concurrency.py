@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.pipeline import open_table, timed_random_action
 from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
@@ -35,24 +36,13 @@ async def _run(key: str, processes: int) -> tuple[float, float, float]:
 
         async def one_game(k: int) -> None:
             users = [1000 * (k + 1) + i for i in range(engine.min_players)]
-            for user in users:
-                await service.settings(user, auto_pass=False)
-            game, _ = await service.create(key, user_id=users[0], user_name="P0", guild_id=1, channel_id=1)
-            for i, user in enumerate(users[1:], start=1):
-                game, _ = await service.join(game.id, user, f"P{i}")
-            if game.status == "lobby":
-                await service.start(game.id, users[0])
+            game = await open_table(service, key, users)
             rng = Rng(k)
             for _ in range(ACTIONS_PER_GAME):
-                game = await service.game(game.id)
-                if game.status != "running":
+                took = await timed_random_action(service, game.id, users, rng)
+                if took is None:
                     break
-                state = await service._state(game)
-                seat = engine.to_act(state)[0]
-                index = rng.below(len(engine.legal_actions(state, seat)))
-                start = time.perf_counter()
-                await service.act(game.id, users[seat], game.version, index)
-                timings.append((time.perf_counter() - start) * 1000)
+                timings.append(took)
 
         try:
             start = time.perf_counter()

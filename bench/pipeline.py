@@ -50,6 +50,32 @@ def engine_speed(engine) -> float:
     return count / (time.perf_counter() - start)
 
 
+async def open_table(service: GameService, key: str, users: list[int]):
+    """A running game of ``key`` between ``users`` (who never pass automatically: one action per call)."""
+    for user in users:
+        await service.settings(user, auto_pass=False)
+    game, _ = await service.create(key, user_id=users[0], user_name="P0", guild_id=1, channel_id=1)
+    for i, user in enumerate(users[1:], start=1):
+        game, _ = await service.join(game.id, user, f"P{i}")
+    if game.status == "lobby":
+        await service.start(game.id, users[0])
+    return game
+
+
+async def timed_random_action(service: GameService, game_id: int, users: list[int], rng: Rng) -> float | None:
+    """One random legal action of whoever is to act, through the service: its time in ms (None: game over)."""
+    game = await service.game(game_id)
+    if game.status != "running":
+        return None
+    engine = ENGINES[game.engine]
+    state = await service._state(game)
+    seat = engine.to_act(state)[0]
+    index = rng.below(len(engine.legal_actions(state, seat)))
+    start = time.perf_counter()
+    await service.act(game.id, users[seat], game.version, index)
+    return (time.perf_counter() - start) * 1000
+
+
 async def pipeline(key: str, folder: Path) -> dict:
     engine = ENGINES[key]
     store = await Store.open(folder / f"{key}.db")
@@ -61,24 +87,13 @@ async def pipeline(key: str, folder: Path) -> dict:
         game_no = 0
         while len(timings) < ACTIONS_PER_GAME:
             users = [10_000 * (game_no + 1) + i for i in range(engine.min_players)]
-            for user in users:  # one measured action per call: no automatic passes in between
-                await service.settings(user, auto_pass=False)
-            game, _ = await service.create(key, user_id=users[0], user_name="P0", guild_id=1, channel_id=1)
-            for i, user in enumerate(users[1:], start=1):
-                game, _ = await service.join(game.id, user, f"P{i}")
-            if game.status == "lobby":
-                await service.start(game.id, users[0])
+            game = await open_table(service, key, users)
             game_no += 1
             while len(timings) < ACTIONS_PER_GAME:
-                game = await service.game(game.id)
-                if game.status != "running":
+                took = await timed_random_action(service, game.id, users, rng)
+                if took is None:
                     break
-                state = await service._state(game)
-                seat = engine.to_act(state)[0]
-                index = rng.below(len(engine.legal_actions(state, seat)))
-                start = time.perf_counter()
-                await service.act(game.id, users[seat], game.version, index)
-                timings.append((time.perf_counter() - start) * 1000)
+                timings.append(took)
     finally:
         service.close()
         await store.close()

@@ -104,31 +104,17 @@ def _owner(view: dict, seat: int, say) -> str:
     return say("seat", letter="ABCDEF"[seat])
 
 
-def _fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: bool = False,
-            smallest: int = 12) -> tuple[str, int, bool]:
-    """``s`` with the size (and, if need be, the condensed face) that fits ``max_width`` pixels, shortened
-    with an ellipsis only if even the smallest size is too wide. Words that fit keep their size and face."""
-    if kit.text_width(s, size, bold, condensed) <= max_width:
-        return s, size, condensed
-    for k in range(size, smallest - 1, -1):
-        if kit.text_width(s, k, bold, True) <= max_width:
-            return s, k, True
-    while s and kit.text_width(s + "…", smallest, bold, True) > max_width:
-        s = s[:-1]
-    return s + "…", smallest, True
-
-
 def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 18, fill="ink", bold: bool = False,
              anchor: str = "la", condensed: bool = False) -> None:
     """``_text`` made to fit ``max_width`` pixels (smaller, condensed, or at worst shortened)."""
-    s, size, condensed = _fitted(s, max_width, size, bold, condensed)
+    s, size, condensed = kit.fitted(s, max_width, size, bold, condensed)
     _text(img, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
 
 
 def _draw_in(draw: ImageDraw.ImageDraw, xy, s: str, max_width: float, size: int = 18, fill="ink",
              bold: bool = False, anchor: str = "la") -> None:
     """``kit.text`` made to fit ``max_width`` pixels (for the cached layers)."""
-    s, size, condensed = _fitted(s, max_width, size, bold)
+    s, size, condensed = kit.fitted(s, max_width, size, bold)
     kit.text(draw, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
 
 
@@ -277,13 +263,13 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, title:
     right = 0  # where the words on the right begin, from the right edge
     if view["over"]:
         over = say("race_over") if view["races"] == 1 else say("championship_over")
-        over, size, condensed = _fitted(over, 300, 20, True)
+        over, size, condensed = kit.fitted(over, 300, 20, True)
         _text(img, (W - 16, HEADER / 2), over, size=size, bold=True, fill="highlight", anchor="rm",
               condensed=condensed)
         right = 16 + kit.text_width(over, size, True, condensed)
     elif view.get("turn") is not None and title is None:
         ch = view["chariots"][view["turn"]]
-        to_move, size, condensed = _fitted(say("to_move"), 200, 20, True)
+        to_move, size, condensed = kit.fitted(say("to_move"), 200, 20, True)
         _text(img, (W - 50, HEADER / 2), to_move, size=size, bold=True, fill="white", anchor="rm",
               condensed=condensed)
         right = 50 + kit.text_width(to_move, size, True, condensed)

@@ -51,8 +51,6 @@ def _encode(img: Image.Image) -> bytes:
     return kit.encode(img, PALETTE)
 
 
-
-
 def _lang(view: dict) -> str:
     return view.get("lang") or "en"
 
@@ -65,19 +63,6 @@ def _reason(say, reason: str) -> str:
     return {"leader_down": say("reason_leader_down"), "first_blood": say("reason_first_blood"),
             "last_leader": say("reason_last_leader"), "leaders_fell_together": say("reason_leaders_fell_together"),
             "round_limit": say("reason_round_limit"), "stalemate": say("reason_stalemate")}.get(reason, reason)
-
-
-def _fitted(s: str, max_width: float, size: int, bold: bool = False, smallest: int = 12) -> tuple[str, int, bool]:
-    """``s`` with the size (and, if need be, the condensed face) that fits ``max_width`` pixels, shortened
-    with an ellipsis only if even the smallest size is too wide. Words that fit keep their size and face."""
-    if kit.text_width(s, size, bold) <= max_width:
-        return s, size, False
-    for k in range(size, smallest - 1, -1):
-        if kit.text_width(s, k, bold, True) <= max_width:
-            return s, k, True
-    while s and kit.text_width(s + "…", smallest, bold, True) > max_width:
-        s = s[:-1]
-    return s + "…", smallest, True
 
 
 def _geometry(radius: int):
@@ -212,7 +197,7 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     where = say("moves_off_board") if origin == "off" else origin
     title = say("moves_title", count=len(options), who=who, where=where)
     draw.rectangle((0, HEADER - 8, img.width, HEADER + 20), fill=kit.rgb("highlight"))
-    title, size, condensed = _fitted(title, img.width - 2 * MARGIN, 18, bold=True)
+    title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, 18, bold=True)
     kit.text(draw, (MARGIN, HEADER + 6), title, size=size, bold=True, anchor="lm", condensed=condensed)
     return _encode(img)
 
@@ -317,8 +302,8 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say) -> None:
     # the title keeps its size while both fit; the label on the right gives way first, then the title
     room = width - 2 * MARGIN - 24
     title_w = kit.text_width(title, 24, bold=True)
-    label, lsize, lcond = _fitted(label, max(room - title_w, room * 0.45), 22, bold=True)
-    title, tsize, tcond = _fitted(title, room - kit.text_width(label, lsize, True, lcond), 24, bold=True)
+    label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), 22, bold=True)
+    title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), 24, bold=True)
     kit.text(draw, (MARGIN, HEADER / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
     kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)
@@ -341,7 +326,7 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say) -> None:
     before it are longer; if the row would run off the picture, all of it is drawn smaller and condensed."""
     x = MARGIN
     names = say("legend_names")
-    names, size, condensed = _fitted(names, width - 2 * MARGIN, 16)
+    names, size, condensed = kit.fitted(names, width - 2 * MARGIN, 16)
     kit.text(draw, (x, y + 12), names, size=size, anchor="lm", condensed=condensed)
     words = [say("legend_leader"), say("legend_mana"), say("legend_contested"), say("legend_encircled"),
              say("legend_moves")]

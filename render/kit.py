@@ -147,6 +147,21 @@ def text_width(s: str, size: int = 18, bold: bool = False, condensed: bool = Fal
     return int(font(size, bold, condensed).getlength(s))
 
 
+def fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: bool = False,
+           smallest: int = 12) -> tuple[str, int, bool]:
+    """``(s, size, condensed)`` that fit ``max_width`` pixels: the given size and face if they fit, else a
+    condensed face at the largest size that fits, and only if even ``smallest`` is too wide, ``s`` shortened
+    with an ellipsis. (Translated words are often longer than the English ones a layout was made for.)"""
+    if text_width(s, size, bold, condensed) <= max_width:
+        return s, size, condensed
+    for k in range(size, smallest - 1, -1):
+        if text_width(s, k, bold, True) <= max_width:
+            return s, k, True
+    while s and text_width(s + "…", smallest, bold, True) > max_width:
+        s = s[:-1]
+    return s + "…", smallest, True
+
+
 def fit_text(s: str, max_width: int, size: int = 18, bold: bool = False) -> str:
     """Shorten ``s`` with an ellipsis so it fits ``max_width`` pixels."""
     if text_width(s, size, bold) <= max_width:
