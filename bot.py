@@ -20,7 +20,7 @@ from store import Store
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard"]
+COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments"]
 
 
 class GameBot(commands.Bot):

@@ -101,6 +101,13 @@ async def publish(bot, outcome: Outcome) -> None:
         await bot.service.attach(game.id, board_message_id=message.id)
         for nudge in outcome.nudges:
             await send_nudge(bot, game, nudge)
+    if outcome.finished and game.tournament_id:
+        from cogs.tournaments import match_over  # late: the tournaments cog imports this module
+
+        try:
+            await match_over(bot, game)
+        except (discord.HTTPException, GameError):
+            log.exception("could not post the table of league %s", game.tournament_id)
 
 
 async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:

@@ -63,6 +63,7 @@ class GameRow:
     created_at: str
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
+    tournament_id: int | None = None
 
     @property
     def lang(self) -> str:
@@ -80,6 +81,18 @@ class GameRow:
             if s.seat == seat:
                 return s
         return None
+
+
+@dataclass
+class Tournament:
+    id: int
+    engine: str
+    lang: str
+    status: str
+    guild_id: int | None
+    channel_id: int | None
+    organizer_id: int
+    entries: list[tuple[int, str]]  # (user id, name) in the order they joined
 
 
 def _now() -> str:
@@ -316,6 +329,45 @@ class Store:
             g.seats = await self._seats(g.id)
         return games
 
+    # -- tournaments (round-robin leagues) -----------------------------------------------------------
+
+    async def create_tournament(self, *, engine: str, lang: str, guild_id: int | None, channel_id: int | None,
+                                organizer_id: int) -> int:
+        return await self._transaction([(
+            "INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at)"
+            " VALUES (?, ?, 'open', ?, ?, ?, ?)", (engine, lang, guild_id, channel_id, organizer_id, _now()))])
+
+    async def tournament(self, tournament_id: int) -> Tournament | None:
+        async with self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute("SELECT user_id, name FROM tournament_entries WHERE tournament_id = ?"
+                                    " ORDER BY joined", (tournament_id,)) as cur:
+            entries = [(r["user_id"], r["name"]) for r in await cur.fetchall()]
+        return Tournament(row["id"], row["engine"], row["lang"], row["status"], row["guild_id"], row["channel_id"],
+                          row["organizer_id"], entries)
+
+    async def add_entry(self, tournament_id: int, user_id: int, name: str) -> None:
+        await self._transaction([(
+            "INSERT INTO tournament_entries (tournament_id, user_id, name, joined) VALUES (?, ?, ?,"
+            " (SELECT COUNT(*) FROM tournament_entries WHERE tournament_id = ?))",
+            (tournament_id, user_id, name, tournament_id))])
+
+    async def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        await self._transaction([("UPDATE tournaments SET status = ? WHERE id = ?", (status, tournament_id))])
+
+    async def link_game(self, game_id: int, tournament_id: int) -> None:
+        await self._transaction([("UPDATE games SET tournament_id = ? WHERE id = ?", (tournament_id, game_id))])
+
+    async def tournament_games(self, tournament_id: int) -> list[GameRow]:
+        async with self._db.execute("SELECT * FROM games WHERE tournament_id = ? ORDER BY id", (tournament_id,)) as cur:
+            rows = await cur.fetchall()
+        games = [_game_row(r, with_snapshot=False) for r in rows]
+        for g in games:
+            g.seats = await self._seats(g.id)
+        return games
+
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
         async with self._db.execute(
@@ -371,5 +423,5 @@ def _game_row(r, with_snapshot: bool = True) -> GameRow:
         version=r["version"], rules_version=r["rules_version"],
         snapshot=json.loads(r["snapshot"]) if with_snapshot and r["snapshot"] else None,
         result=json.loads(r["result"]) if r["result"] else None,
-        created_at=r["created_at"], updated_at=r["updated_at"],
+        created_at=r["created_at"], updated_at=r["updated_at"], tournament_id=r["tournament_id"],
     )

@@ -60,4 +60,26 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN reminded_version INTEGER NOT NULL DEFAULT -1;
     """,
+    # 3: round-robin leagues: a tournament, its entries, and the games that are its matches
+    """
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        engine          TEXT    NOT NULL,
+        lang            TEXT    NOT NULL DEFAULT 'en',
+        status          TEXT    NOT NULL CHECK (status IN ('open', 'running', 'finished')),
+        guild_id        INTEGER,
+        channel_id      INTEGER,
+        organizer_id    INTEGER NOT NULL,
+        created_at      TEXT    NOT NULL
+    );
+    CREATE TABLE tournament_entries (
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id         INTEGER NOT NULL,
+        name            TEXT    NOT NULL,
+        joined          INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    ALTER TABLE games ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
+    CREATE INDEX games_by_tournament ON games (tournament_id);
+    """,
 ]

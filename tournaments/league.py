@@ -1,0 +1,57 @@
+"""Round-robin leagues: everybody plays everybody once, all matches open at once (games here run over days, so
+there is no need to wait for rounds). Pure: the schedule and the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def round_robin(players: list[int]) -> list[tuple[int, int]]:
+    """Every pair once, as (first seat, second seat), in rounds of the circle method so that nobody plays
+    many matches before the others start; the first seat (in some games the side that begins) goes to whoever
+    of the two has had it less often, so each player has it about half the time."""
+    field = list(players) + ([None] if len(players) % 2 else [])
+    n = len(field)
+    firsts = dict.fromkeys(players, 0)
+    matches = []
+    for _ in range(n - 1):
+        for i in range(n // 2):
+            a, b = field[i], field[n - 1 - i]
+            if a is None or b is None:
+                continue
+            if firsts[b] < firsts[a]:
+                a, b = b, a
+            firsts[a] += 1
+            matches.append((a, b))
+        field = [field[0], field[-1], *field[1:-1]]
+    return matches
+
+
+@dataclass
+class Row:
+    player: int
+    points: float = 0.0
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+
+def table(players: list[int], results: list[tuple[int, int, int, int]]) -> list[Row]:
+    """The league table: ``results`` are (player a, place of a, player b, place of b) of finished matches;
+    a win is 1 point, a draw ½. Ordered by points, then wins, then the order of ``players`` (who joined first)."""
+    rows = {p: Row(p) for p in players}
+    for a, place_a, b, place_b in results:
+        for me, mine, theirs in ((a, place_a, place_b), (b, place_b, place_a)):
+            row = rows.setdefault(me, Row(me))
+            row.played += 1
+            if mine < theirs:
+                row.points += 1
+                row.wins += 1
+            elif mine == theirs:
+                row.points += 0.5
+                row.draws += 1
+            else:
+                row.losses += 1
+    order = {p: i for i, p in enumerate(players)}
+    return sorted(rows.values(), key=lambda r: (-r.points, -r.wins, order.get(r.player, len(order))))
