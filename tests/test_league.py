@@ -27,3 +27,8 @@ def test_the_table_counts_wins_draws_and_orders_by_points():
 def test_ties_keep_the_order_of_joining():
     rows = table([5, 4], [])
     assert [r.player for r in rows] == [5, 4] and all(r.played == 0 for r in rows)
+
+
+def test_a_match_finished_by_the_ai_counts_for_the_player_who_stayed():
+    rows = table([1, 2], [(1, 1, None, 2)])
+    assert [(r.player, r.points, r.played) for r in rows] == [(1, 1.0, 1), (2, 0.0, 0)]

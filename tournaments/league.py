@@ -37,12 +37,15 @@ class Row:
     losses: int = 0
 
 
-def table(players: list[int], results: list[tuple[int, int, int, int]]) -> list[Row]:
+def table(players: list[int], results: list[tuple[int | None, int, int | None, int]]) -> list[Row]:
     """The league table: ``results`` are (player a, place of a, player b, place of b) of finished matches;
-    a win is 1 point, a draw ½. Ordered by points, then wins, then the order of ``players`` (who joined first)."""
+    a win is 1 point, a draw ½. A player who left a match (the AI finished it: None) scores nothing from it,
+    the opponent does. Ordered by points, then wins, then the order of ``players`` (who joined first)."""
     rows = {p: Row(p) for p in players}
     for a, place_a, b, place_b in results:
         for me, mine, theirs in ((a, place_a, place_b), (b, place_b, place_a)):
+            if me is None:
+                continue
             row = rows.setdefault(me, Row(me))
             row.played += 1
             if mine < theirs:
