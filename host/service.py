@@ -84,6 +84,7 @@ class GameService:
         self.painter = Painter(render_processes)
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         self._locks: dict[int, asyncio.Lock] = {}
+        self._league_locks: dict[int, asyncio.Lock] = {}
         self._live: dict[int, _Live] = {}
         self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
@@ -515,11 +516,9 @@ class GameService:
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
         has_private = presenter_for(game.engine).has_private
-        names = self.names(game)
 
         async def one(seat, view):
-            # the pictures name the players: the host adds their display names (public anyway) to the view
-            view = {**view, "player_names": names, "lang": game.lang}
+            view = self._picture_view(game, view)
             if seat is None:
                 return await self.painter.draw(game.engine, "render_public", view)
             if not has_private:
@@ -535,8 +534,12 @@ class GameService:
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await self.painter.draw(game.engine, "render_extras",
-                                       {**view, "player_names": self.names(game), "lang": game.lang}, events)
+        return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
+
+    def _picture_view(self, game: GameRow, view: dict) -> dict:
+        """What a picture is drawn from: the view, the players' display names (public anyway) and the game's
+        language."""
+        return {**view, "player_names": self.names(game), "lang": game.lang}
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:
@@ -656,7 +659,7 @@ class GameService:
         return found
 
     async def join_tournament(self, tournament_id: int, user_id: int, user_name: str) -> Tournament:
-        async with self.lock(-tournament_id):  # (negative: tournaments and games share the lock table)
+        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
             league = await self.tournament(tournament_id)
             if league.status != "open":
                 raise GameError.of("tournament_started", tournament=tournament_id)
@@ -669,7 +672,7 @@ class GameService:
 
     async def start_tournament(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[Outcome]]:
         """Every entry plays every other once, all matches at once: one two-player game per pair."""
-        async with self.lock(-tournament_id):
+        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
             league = await self.tournament(tournament_id)
             if league.status != "open":
                 raise GameError.of("tournament_started", tournament=tournament_id)

@@ -322,12 +322,7 @@ class Store:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
             params.append(user_id)
         sql = (f"SELECT g.* FROM games g WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?")
-        async with self._db.execute(sql, (*params, limit)) as cur:
-            rows = await cur.fetchall()
-        games = [_game_row(r, with_snapshot=False) for r in rows]
-        for g in games:
-            g.seats = await self._seats(g.id)
-        return games
+        return await self._games(sql, (*params, limit))
 
     # -- tournaments (round-robin leagues) -----------------------------------------------------------
 
@@ -361,29 +356,22 @@ class Store:
         await self._transaction([("UPDATE games SET tournament_id = ? WHERE id = ?", (tournament_id, game_id))])
 
     async def tournament_games(self, tournament_id: int) -> list[GameRow]:
-        async with self._db.execute("SELECT * FROM games WHERE tournament_id = ? ORDER BY id", (tournament_id,)) as cur:
-            rows = await cur.fetchall()
-        games = [_game_row(r, with_snapshot=False) for r in rows]
-        for g in games:
-            g.seats = await self._seats(g.id)
-        return games
+        return await self._games("SELECT * FROM games WHERE tournament_id = ? ORDER BY id", (tournament_id,))
 
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
-        async with self._db.execute(
-                "SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
-                " ORDER BY updated_at, id", (engine, guild_id)) as cur:
-            rows = await cur.fetchall()
-        games = [_game_row(r, with_snapshot=False) for r in rows]
-        for g in games:
-            g.seats = await self._seats(g.id)
-        return games
+        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
+                                 " ORDER BY updated_at, id", (engine, guild_id))
 
     async def games_waiting_since(self, cutoff: datetime) -> list[GameRow]:
         """Running games unchanged since ``cutoff`` whose current board has not been reminded of yet."""
-        async with self._db.execute(
-                "SELECT * FROM games WHERE status = 'running' AND updated_at < ? AND reminded_version < version"
-                " ORDER BY id", (cutoff.astimezone(UTC).isoformat(timespec="seconds"),)) as cur:
+        return await self._games(
+            "SELECT * FROM games WHERE status = 'running' AND updated_at < ? AND reminded_version < version"
+            " ORDER BY id", (cutoff.astimezone(UTC).isoformat(timespec="seconds"),))
+
+    async def _games(self, sql: str, params: tuple) -> list[GameRow]:
+        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots."""
+        async with self._db.execute(sql, params) as cur:
             rows = await cur.fetchall()
         games = [_game_row(r, with_snapshot=False) for r in rows]
         for g in games:
