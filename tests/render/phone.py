@@ -19,8 +19,9 @@ import render
 
 #: Discord's chat column shows a picture about this wide before it is tapped
 PHONE_WIDTH = 420
-#: the smallest font size (em, in CSS pixels) that reads without zooming at that width
-MIN_READABLE_PX = 10.0
+#: the smallest font size (em, in CSS pixels) that reads without zooming at that width (a phone shows it at 2-3
+#: device pixels per CSS pixel; Discord's own smallest labels are 12 px)
+MIN_READABLE_PX = 9.0
 
 
 def _clear_render_caches() -> None:
