@@ -14,13 +14,14 @@ from discord.ext import commands
 
 from cogs.translator import Translator
 from host.locale import t
+from host.outbox import Outbox
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
 from store import Store
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments"]
+COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher"]
 
 
 class GameBot(commands.Bot):
@@ -33,9 +34,9 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = service
-        # boards are posted per game in version order (cogs/publish.py)
+        # one publication per game at a time (cogs/publish.py)
         self.publish_locks: dict[int, asyncio.Lock] = {}
-        self.published_versions: dict[int, int] = {}
+        self.outbox: Outbox | None = None
 
     async def setup_hook(self) -> None:
         if self.store is None:
@@ -43,6 +44,7 @@ class GameBot(commands.Bot):
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes)
             await self.service.painter.warm_up()
+        self.outbox = Outbox(self.service)
         await self.tree.set_translator(Translator())
         self.tree.on_error = self.on_app_command_error
         for name in COGS:

@@ -70,7 +70,10 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
                                                      view=None)
         except discord.HTTPException:
             log.info("could not edit the spent panel of game %s", game_id)
-    await publish.publish(interaction.client, outcome)
+    delivered = await publish.publish(interaction.client, outcome)
+    explanation = delivered.explain(str(interaction.locale))
+    if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
+        await interaction.followup.send(explanation, ephemeral=True)
 
 
 class _FromCustomId:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
+import aiohttp
 import discord
 
 from engines import ENGINES
@@ -17,7 +20,7 @@ from store import GameRow
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BytesIO", "clip_content", "publish", "lobby_message", "join", "start"]
+__all__ = ["BytesIO", "Delivered", "clip_content", "publish", "lobby_message", "join", "start"]
 
 MAX_CONTENT = 2000
 CANNOT_DM = 50007
@@ -67,47 +70,169 @@ def board_view(outcome: Outcome) -> discord.ui.View:
     return panel_view(board.panel, extra=extra)
 
 
-async def publish(bot, outcome: Outcome) -> None:
-    """Post the new board in the game's thread (the previous board loses its buttons), then DM the seats
-    to act. Boards are posted in version order; an outcome overtaken by a newer one is dropped."""
-    game = outcome.game
-    use_language(game.lang)
-    if outcome.board is None:
-        return
-    lock = bot.publish_locks.setdefault(game.id, asyncio.Lock())
+@dataclass
+class Delivered:
+    """How a publication went: ``shown`` (posted now, or nothing was owed), ``pending`` (saved, not yet shown:
+    retried later), ``moved`` (the thread was gone: the game goes on in a new one, ``place``), ``lost`` (thread
+    and channel are gone: only ``/game status`` shows the board)."""
+
+    status: str
+    place: int | None = None
+
+    @property
+    def shown(self) -> bool:
+        return self.status == "shown"
+
+    def explain(self, locale: str | None) -> str | None:
+        """What to tell the person whose move this was, when it was not simply shown."""
+        if self.status == "pending":
+            return t("saved_not_posted", locale)
+        if self.status == "moved":
+            return t("saved_thread_moved", locale, place=f"<#{self.place}>")
+        if self.status == "lost":
+            return t("saved_thread_gone", locale)
+        return None
+
+
+class ThreadGone(Exception):
+    """The game's thread and its channel are both gone: there is nowhere to post."""
+
+
+#: errors of a post that another try may overcome (Discord's own 429/5xx retries are already spent)
+TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+UNKNOWN_CHANNEL = 10003
+#: a board older than this may have been posted by an earlier process whose nonce Discord has forgotten
+NONCE_MEMORY = timedelta(minutes=2)
+
+
+async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
+    """Deliver what the game owes its players (``host/outbox.py``): the new board in the game's thread (then the
+    previous board loses its buttons), then the DMs of the seats to act. ``outcome``: the board the caller has
+    already built, used when it is still the one owed. Never raises for Discord's refusals: the entries stay in
+    the outbox and the publisher tries again."""
+    game_id = game_id if game_id is not None else outcome.game.id
+    lock = bot.publish_locks.setdefault(game_id, asyncio.Lock())
     async with lock:
-        if bot.published_versions.get(game.id, -1) > game.version:
-            return
-        bot.published_versions[game.id] = game.version
-        place = game_place(bot, game)
-        current = await bot.service.store.get_game(game.id)
-        previous = current.board_message_id if current else None
-        if previous:
-            try:
-                await place.get_partial_message(previous).edit(view=None)
-            except discord.HTTPException:
-                log.info("could not clear the buttons of message %s", previous)
-        board = outcome.board
-        kwargs = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
-        view = board_view(outcome)
-        if view.children:
-            kwargs["view"] = view
-        files = [discord.File(BytesIO(board.image), filename=board.filename)] if board.image is not None else []
-        files += [discord.File(BytesIO(png), filename=f"{board.filename[:-4]}-{i + 1}.png")
-                  for i, png in enumerate(board.extras[:9])]  # Discord takes 10 files per message
-        if files:
-            kwargs["files"] = files
-        message = await place.send(**kwargs)
-        await bot.service.attach(game.id, board_message_id=message.id)
-        for nudge in outcome.nudges:
-            await send_nudge(bot, game, nudge)
-    if outcome.finished and game.tournament_id:
+        publication = await bot.outbox.prepare(game_id, outcome)
+        if publication is None:
+            return Delivered("shown")
+        game = publication.outcome.game
+        use_language(game.lang)
+        try:
+            delivered = await _deliver(bot, publication)
+        except ThreadGone as exc:
+            await bot.outbox.failed(publication, str(exc))
+            log.warning("game %s has no thread or channel left: %s", game_id, exc)
+            return Delivered("lost")
+        except TRANSIENT as exc:
+            pause = await bot.outbox.failed(publication, _describe(exc))
+            log.warning("could not publish game %s (%s); trying again in %s", game_id, _describe(exc), pause)
+            return Delivered("pending")
+    if publication.outcome.finished and game.tournament_id:
         from cogs.tournaments import match_over  # late: the tournaments cog imports this module
 
         try:
             await match_over(bot, game)
         except (discord.HTTPException, GameError):
             log.exception("could not post the table of league %s", game.tournament_id)
+    return delivered
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.code}: {exc.text}"[:300]
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+async def _deliver(bot, publication) -> Delivered:
+    outcome = publication.outcome
+    game = outcome.game
+    delivered = Delivered("shown")
+    if publication.board:
+        current = await bot.service.store.get_game(game.id, with_snapshot=False)
+        previous = current.board_message_id if current else None
+        try:
+            message = await _post_board(bot, game, publication)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                raise
+            game = await _new_thread(bot, game)
+            outcome.game = game
+            delivered = Delivered("moved", game.thread_id)
+            message = await _post_board(bot, game, publication)
+        await bot.outbox.posted(publication, message.id)
+        if previous and previous != message.id:
+            try:  # only now: a crash before this leaves two boards with buttons, never none
+                await game_place(bot, game).get_partial_message(previous).edit(view=None)
+            except discord.HTTPException:
+                log.info("could not clear the buttons of message %s", previous)
+    for nudge in outcome.nudges:
+        try:
+            await send_nudge(bot, game, nudge)
+        except TRANSIENT as exc:  # a DM that cannot go out does not hold the game's board back
+            log.info("could not DM user %s of game %s: %s", nudge.user_id, game.id, _describe(exc))
+    await bot.outbox.done(publication)
+    return delivered
+
+
+def _board_message(outcome: Outcome) -> dict:
+    board = outcome.board
+    kwargs = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
+    view = board_view(outcome)
+    if view.children:
+        kwargs["view"] = view
+    files = [discord.File(BytesIO(board.image), filename=board.filename)] if board.image is not None else []
+    files += [discord.File(BytesIO(png), filename=f"{board.filename[:-4]}-{i + 1}.png")
+              for i, png in enumerate(board.extras[:9])]  # Discord takes 10 files per message
+    if files:
+        kwargs["files"] = files
+    return kwargs
+
+
+async def _post_board(bot, game: GameRow, publication) -> discord.Message:
+    """Post the board once: Discord refuses a second message with the same nonce for a few minutes; past
+    that (a long outage between an earlier post and its record) the thread's newest messages are looked at."""
+    place = game_place(bot, game)
+    since = datetime.fromisoformat(publication.since)
+    if publication.attempts or datetime.now(UTC) - since > NONCE_MEMORY:
+        earlier = await _find_posted(bot, place, publication.outcome.board.filename)
+        if earlier is not None:
+            return earlier
+    return await place.send(nonce=publication.nonce, **_board_message(publication.outcome))
+
+
+async def _find_posted(bot, place, filename: str) -> discord.Message | None:
+    try:
+        async for message in place.history(limit=20):
+            if message.author.id == bot.user.id and any(a.filename == filename for a in message.attachments):
+                return message
+    except discord.HTTPException:  # (no Read Message History): better a second copy than no board
+        return None
+    return None
+
+
+async def _new_thread(bot, game: GameRow) -> GameRow:
+    """The game's thread was deleted: a new one under the same channel, and the players are told there and in
+    the channel."""
+    if not game.channel_id or game.thread_id == game.channel_id:
+        raise ThreadGone(f"the channel of game {game.id} is gone")
+    try:
+        parent = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        thread = await parent.create_thread(name=f"{ENGINES[game.engine].title} #{game.id}"[:100],
+                                            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+    except discord.NotFound as exc:
+        raise ThreadGone(f"the channel of game {game.id} is gone") from exc
+    await bot.service.attach(game.id, thread_id=thread.id)
+    game = await bot.service.game(game.id)
+    players = [s.user_id for s in game.seats if s.user_id]
+    await thread.send(t("thread_recreated", game=game.id, mentions=" ".join(f"<@{u}>" for u in players)),
+                      allowed_mentions=mentions(players))
+    try:
+        await parent.send(t("thread_moved", game=game.id, place=f"<#{thread.id}>"),
+                          allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.info("could not tell channel %s about the new thread of game %s", game.channel_id, game.id)
+    return game
 
 
 async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:

@@ -117,6 +117,10 @@ class GameService:
             self._live[game.id] = live
         return live.state
 
+    async def state_of(self, game: GameRow):
+        """The engine state of ``game`` now (callers hold the game's lock and must not change it)."""
+        return await self._state(game)
+
     def _memo(self, game: GameRow, state) -> _Live | None:
         live = self._live.get(game.id)
         return live if live is not None and live.state is state and live.version == game.version else None
@@ -290,10 +294,11 @@ class GameService:
             if game.status != "running":
                 raise GameError.of("game_over", game=game_id)
             name = game.seat_row(seat).name
-            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL,
-                                      name=f"{t('ai_name')} ({name})")
+            left = [t("left_running", name=name, game=game_id)]
+            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL, name=f"{t('ai_name')} ({name})",
+                                      publish=left)
             game = await self.game(game_id)
-            outcome = await self._advance(game, [t("left_running", name=name, game=game_id)])
+            outcome = await self._advance(game, list(left))
             return outcome.game, outcome
 
     async def start(self, game_id: int, user_id: int) -> Outcome:
@@ -316,15 +321,16 @@ class GameService:
                 state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
             except (ValueError, IllegalAction) as exc:
                 raise GameError(str(exc)) from exc
-            await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
-                                        rules_version=engine.rules_version)
             game = await self.game(game_id)
-            self._live[game_id] = _Live(game.version, state)
             presenter = presenter_for(game.engine)
             players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
             lines = [t("started", game=game_id, title=engine.title, players=players),
-                     *presenter.opening_lines(self._view(game, state, None), self.names(game))]
-            return await self._advance(game, lines)
+                     *presenter.opening_lines(engine.view(state, None), self.names(game))]
+            await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
+                                        rules_version=engine.rules_version, publish=lines)
+            game = await self.game(game_id)
+            self._live[game_id] = _Live(game.version, state)
+            return await self._advance(game, list(lines))
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
         async with self.lock(game_id):
@@ -411,18 +417,21 @@ class GameService:
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None) -> list[str]:
-        """Apply and persist one action (one transaction); returns its narration (and adds its events to
-        ``events_out``)."""
+        """Apply and persist one action with its narration in the outbox (one transaction); returns the
+        narration (and adds the action's events to ``events_out``)."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
         result = engine.result(state)
+        presenter = presenter_for(game.engine)
+        names = self.names(game)
+        lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=result)
+                events=events, snapshot=engine.to_json(state), result=result, publish=lines)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
             raise StaleBoard.of("stale") from exc
@@ -438,30 +447,58 @@ class GameService:
             observer(game, state, events)
         if events_out is not None:
             events_out.extend(events)
-        presenter = presenter_for(game.engine)
-        names = self.names(game)
-        return [line for e in events if (line := presenter.narrate(e, names))]
+        return lines
 
     async def _advance(self, game: GameRow, lines: list[str], events: list[dict] | None = None) -> Outcome:
         """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
-        engine = ENGINES[game.engine]
         events = [] if events is None else events
-        if game.status == "running":
-            state = await self._state(game)
-            presenter = presenter_for(game.engine)
-            settings: dict[int, dict] = {}
-            while True:
-                acting = engine.to_act(state)
-                ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
-                if ai_seat is not None:
+        await self.run_automatic(game, lines, events)
+        return await self._outcome(game, lines, events)
+
+    async def run_automatic(self, game: GameRow, lines: list[str] | None = None,
+                            events: list[dict] | None = None) -> bool:
+        """Play the moves nobody has to click for (AI seats, auto-passes) until a person must decide or the game
+        ends; the caller holds the game's lock. Adds narration and events to ``lines``/``events``. A failing AI
+        turn is logged and left for the outbox to retry (its move was never saved, the person's move is);
+        returns False then."""
+        lines = [] if lines is None else lines
+        events = [] if events is None else events
+        if game.status != "running":
+            return True
+        engine = ENGINES[game.engine]
+        state = await self._state(game)
+        presenter = presenter_for(game.engine)
+        settings: dict[int, dict] = {}
+        while game.status == "running":
+            acting = engine.to_act(state)
+            ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
+            if ai_seat is not None:
+                try:
                     action = await self._ai_action(game, state, ai_seat)
                     lines += await self._commit(game, state, ai_seat, None, action, events)
-                    continue
-                passing = await self._auto_pass(game, state, acting, presenter, settings)
-                if passing is None:
-                    break
-                seat, action = passing
-                lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action, events)
+                except Exception as exc:  # a store error, a full disk: the game must not stall on it
+                    log.error("AI turn of game %s failed; it will be retried: %r", game.id, exc)
+                    self._live.pop(game.id, None)
+                    return False
+                continue
+            passing = await self._auto_pass(game, state, acting, presenter, settings)
+            if passing is None:
+                break
+            seat, action = passing
+            lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action, events)
+        return True
+
+    def ai_to_act(self, game: GameRow, state) -> bool:
+        """Whether an AI seat is to act now (a turn the host owes, not a person)."""
+        return game.status == "running" and any(game.seat_row(s).is_ai for s in ENGINES[game.engine].to_act(state))
+
+    async def outcome_for(self, game: GameRow, lines: list[str], events: list[dict], *,
+                          renudge: bool = False) -> Outcome:
+        """The board (and DMs) of the game as it is now, told with ``lines``; the caller holds the game's lock.
+        ``renudge``: DM the seats to act even if a DM for this board was prepared before (it was never sent)."""
+        if renudge:
+            for key in [k for k in self._nudged if k[0] == game.id]:
+                del self._nudged[key]
         return await self._outcome(game, lines, events)
 
     async def _ai_action(self, game: GameRow, state, seat: int) -> dict:

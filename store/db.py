@@ -219,15 +219,19 @@ class Store:
         )])
 
     async def set_seat(self, game_id: int, seat: int, *, user_id: int | None = None, ai_level: str | None = None,
-                       name: str) -> None:
-        """Create or replace a seat (a person, or an AI of ``ai_level``)."""
-        await self._transaction([
+                       name: str, publish: list[str] | None = None) -> None:
+        """Create or replace a seat (a person, or an AI of ``ai_level``); ``publish``: narration to post with
+        the next board (an outbox entry in the same transaction, e.g. when the AI takes over a running seat)."""
+        statements = [
             ("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)"
              " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
              " ai_level = excluded.ai_level, name = excluded.name, dm_closed = 0",
              (game_id, seat, user_id, ai_level, name)),
             ("UPDATE games SET updated_at = ? WHERE id = ?", (_now(), game_id)),
-        ])
+        ]
+        if publish is not None:
+            statements.append(_outbox_entry(game_id, None, None, publish))
+        await self._transaction(statements)
 
     async def remove_seat(self, game_id: int, seat: int) -> None:
         await self._transaction([("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))])
@@ -257,22 +261,27 @@ class Store:
             return
         await self._transaction([(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*params, game_id))])
 
-    async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int) -> None:
-        """Lobby -> running, with the initial snapshot at version 0."""
-        await self._transaction([], guard=(
+    async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
+                         publish: list[str] | None = None) -> None:
+        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox)."""
+        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=(
             "UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?, version = 0,"
             " updated_at = ? WHERE id = ? AND status = 'lobby'",
             (num_players, _dumps(snapshot), rules_version, _now(), game_id)))
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
-                            action: dict, events: list, snapshot: dict, result: dict | None) -> int:
-        """Append one action, replace the snapshot and bump the version, atomically. Returns the new version."""
+                            action: dict, events: list, snapshot: dict, result: dict | None,
+                            publish: list[str] | None = None) -> int:
+        """Append one action, replace the snapshot, bump the version and record what must be published (the
+        outbox entry with the action's narration ``publish``), atomically. Returns the new version."""
         now = _now()
         status = "finished" if result is not None else "running"
+        version = expected_version + 1
         await self._transaction(
             [("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
               " VALUES (?, ?, ?, ?, ?, ?, ?)",
-              (game_id, expected_version + 1, seat, user_id, _dumps(action), _dumps(events), now))],
+              (game_id, version, seat, user_id, _dumps(action), _dumps(events), now)),
+             _outbox_entry(game_id, version, version, publish or [])],
             guard=("UPDATE games SET version = version + 1, snapshot = ?, status = ?, result = ?, updated_at = ?"
                    " WHERE id = ? AND version = ? AND status = 'running'",
                    (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
@@ -390,6 +399,53 @@ class Store:
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
                  "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]
 
+    # -- the outbox (what committed changes still owe the players) -----------------------------------
+
+    async def add_outbox(self, game_id: int, lines: list[str], *, next_try: datetime | None = None) -> None:
+        """An outbox entry of its own (narration without an action, or a retry marker when ``lines`` is empty)."""
+        await self._transaction([_outbox_entry(game_id, None, None, lines, next_try)])
+
+    async def outbox(self, game_id: int) -> list[dict]:
+        """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
+        "created_at"}``."""
+        async with self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
+                 "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"]}
+                for r in rows]
+
+    async def pending_publications(self, now: datetime | None = None, *, created_before: datetime | None = None,
+                                   guild_ids=None) -> list[int]:
+        """Games with outbox entries due by ``now`` (all of them without ``now``) and written before
+        ``created_before``, oldest entry first; ``guild_ids``: the guilds this process serves (None: all)."""
+        sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
+               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id ORDER BY first")
+        due = _stamp(now) if now is not None else "9999"
+        made = _stamp(created_before) if created_before is not None else "9999"
+        async with self._db.execute(sql, (due, made)) as cur:
+            rows = await cur.fetchall()
+        return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
+
+    async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
+        """Delivery of a game's entries up to ``upto`` failed: count the attempt, try again at ``next_try``."""
+        await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
+                                  " WHERE game_id = ? AND id <= ?", (error[:500], _stamp(next_try), game_id, upto))])
+
+    async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
+        """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
+        await self._transaction([
+            ("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
+            ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
+        ])
+
+    async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None) -> None:
+        """Entries up to ``upto`` are delivered; ``retry_at``: the game still owes work (an AI turn that failed),
+        so a marker entry due then stays behind."""
+        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?", (game_id, upto))]
+        if retry_at is not None:
+            statements.append(_outbox_entry(game_id, None, None, [], retry_at))
+        await self._transaction(statements)
+
     # -- settings -----------------------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> dict:
@@ -401,6 +457,23 @@ class Store:
         await self._transaction([("INSERT INTO user_settings (user_id, settings) VALUES (?, ?) ON CONFLICT"
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
+
+
+def _stamp(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: list[str],
+                  next_try: datetime | None = None) -> tuple[str, tuple]:
+    """The INSERT of an outbox entry (``version`` None: the game's current version; due at once without
+    ``next_try``)."""
+    due = _stamp(next_try) if next_try is not None else ""
+    if version is None:
+        return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try)"
+                " VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?)",
+                (game_id, game_id, seq, _dumps(lines), _now(), due))
+    return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, version, seq, _dumps(lines), _now(), due))
 
 
 def _game_row(r, with_snapshot: bool = True) -> GameRow:

@@ -82,4 +82,22 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN tournament_id INTEGER REFERENCES tournaments (id);
     CREATE INDEX games_by_tournament ON games (tournament_id);
     """,
+    # 4: the outbox. The commit that saves a move records in the same transaction what must be published (its
+    #    narration; the board, pings and DMs follow from the game's state). The publisher delivers it and deletes
+    #    it; ``posted`` marks a board that is up while its DMs are still owed.
+    """
+    CREATE TABLE outbox (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version     INTEGER NOT NULL,
+        seq         INTEGER,
+        lines       TEXT    NOT NULL,
+        posted      INTEGER NOT NULL DEFAULT 0,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        next_try    TEXT    NOT NULL DEFAULT '',
+        last_error  TEXT,
+        created_at  TEXT    NOT NULL
+    );
+    CREATE INDEX outbox_by_game ON outbox (game_id, id);
+    """,
 ]

@@ -156,6 +156,10 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # channel id -> user id
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self.interaction_messages: dict[str, int] = {}  # interaction token -> original response message id
+        #: channel id -> (HTTP status, Discord code) that every post there answers (a failing or forbidden thread)
+        self.faults: dict[int, tuple[int, int]] = {}
+        #: (channel id, nonce) -> message: Discord returns the first message again for a repeated nonce
+        self.nonces: dict[tuple[int, str], dict] = {}
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -207,6 +211,7 @@ class FakeDiscord:
         """Answer a bot-token REST call; ``path`` is the route template, ``p`` its parameters."""
         self.sent.append(Sent("rest", method, path, payload, recorded))
         if method == "POST" and path == "/channels/{channel_id}/threads":
+            self._fault(int(p["channel_id"]))
             tid = self.new_id()
             thread = {"id": str(tid), "type": 11, "guild_id": str(GUILD_ID), "parent_id": str(p["channel_id"]),
                       "name": payload.get("name"), "owner_id": str(APP_ID), "member_count": 1,
@@ -219,8 +224,20 @@ class FakeDiscord:
             cid = int(p["channel_id"])
             if cid in self.dm_channels and self.dm_channels[cid] in self.closed_dms:
                 raise FakeHTTPError(403, 50007, "Cannot send messages to this user")
-            return self._message(cid, payload, recorded)
+            self._fault(cid)
+            nonce = (payload or {}).get("nonce")
+            if nonce is not None and (payload or {}).get("enforce_nonce") and (cid, str(nonce)) in self.nonces:
+                return self.nonces[(cid, str(nonce))]
+            message = self._message(cid, payload, recorded)
+            if nonce is not None:
+                self.nonces[(cid, str(nonce))] = message
+            return message
+        if method == "GET" and path == "/channels/{channel_id}/messages":
+            cid = int(p["channel_id"])
+            self._fault(cid)
+            return [m for m in reversed(list(self.messages.values())) if int(m["channel_id"]) == cid][:50]
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
+            self._fault(int(p["channel_id"]))
             return self._edit(int(p["message_id"]), payload, recorded)
         if method == "POST" and path == "/users/@me/channels":
             uid = int(payload["recipient_id"])
@@ -237,8 +254,20 @@ class FakeDiscord:
                     "flags": 0, "team": None, "summary": "", "interactions_endpoint_url": None,
                     "redirect_uris": [], "bot": BOT_USER}
         if method == "GET" and path == "/channels/{channel_id}":
+            self._fault(int(p["channel_id"]))
             return self.channels[int(p["channel_id"])]
         raise AssertionError(f"unexpected REST call {method} {path}")
+
+    def _fault(self, channel_id: int) -> None:
+        if channel_id in self.faults:
+            status, code = self.faults[channel_id]
+            raise FakeHTTPError(status, code, {10003: "Unknown Channel", 50001: "Missing Access"}.get(
+                code, "Internal Server Error"))
+
+    def delete_channel(self, channel_id: int) -> None:
+        """The channel (or thread) is deleted: everything sent to it answers 404 Unknown Channel."""
+        self.channels.pop(channel_id, None)
+        self.faults[channel_id] = (404, 10003)
 
     # -- interaction webhooks -------------------------------------------------------------------------
 
@@ -472,8 +501,9 @@ class Harness:
         for _ in range(200):
             await asyncio.sleep(0)
             # view timers (discord.py gives ephemeral views a 15-minute timeout) are not work to wait for
+            # nor the background loops (discord.ext.tasks), which wait for a gateway connection here
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                       and not t.get_coro().__qualname__.endswith("timeout_task_impl")]
+                       and not t.get_coro().__qualname__.endswith(("timeout_task_impl", "Loop._loop"))]
             if not pending:
                 return
             done, still = await asyncio.wait(pending, timeout=20)

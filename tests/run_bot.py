@@ -1,10 +1,13 @@
 """Run the real bot (``bot.main()``, unmodified) against the loopback fake Discord of the e2e tests.
 
 Only the two addresses are redirected: ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``
-(from FAKE_DISCORD_API and FAKE_DISCORD_GATEWAY).
+(from FAKE_DISCORD_API and FAKE_DISCORD_GATEWAY). ``CRASH_AT=<point>:<n>`` makes the process SIGKILL itself at
+the n-th time it reaches a point (the crash tests): ``before_commit``/``after_commit`` of a move,
+``ai_commit`` (after the n-th AI move is saved), ``after_post`` (a board posted, before the bot records it).
 """
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -18,6 +21,48 @@ import bot  # noqa: E402
 
 discord.http.Route.BASE = os.environ["FAKE_DISCORD_API"]
 discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
+
+
+
+def _install_crash_point(spec: str) -> None:
+    from store import Store
+
+    point, _, nth = spec.partition(":")
+    seen = {"n": 0}
+
+    def reached() -> None:
+        seen["n"] += 1
+        if seen["n"] == int(nth):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    if point in ("before_commit", "after_commit", "ai_commit"):
+        commit = Store.commit_action
+
+        async def commit_action(self, game_id, **kw):
+            if point == "before_commit":
+                reached()
+            result = await commit(self, game_id, **kw)
+            if point == "after_commit" or (point == "ai_commit" and kw["user_id"] is None):
+                reached()
+            return result
+
+        Store.commit_action = commit_action
+    elif point == "after_post":
+        request = discord.http.HTTPClient.request
+
+        async def posting(self, route, **kw):
+            result = await request(self, route, **kw)
+            if route.method == "POST" and route.path == "/channels/{channel_id}/messages" and kw.get("files"):
+                reached()
+            return result
+
+        discord.http.HTTPClient.request = posting
+    else:
+        raise SystemExit(f"unknown CRASH_AT point {point!r}")
+
+
+if os.environ.get("CRASH_AT"):
+    _install_crash_point(os.environ["CRASH_AT"])
 
 if __name__ == "__main__":
     sys.exit(bot.main())

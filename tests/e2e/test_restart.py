@@ -24,9 +24,10 @@ ANN = 111_111_111_111_111_111
 BOB = 222_222_222_222_222_222
 
 
-async def start_bot(server: FakeDiscordServer, db: Path, log: Path) -> asyncio.subprocess.Process:
-    env = dict(os.environ, DISCORD_TOKEN="fake-token", DATABASE_PATH=str(db), LOG_LEVEL="INFO",
-               FAKE_DISCORD_API=server.api_url, FAKE_DISCORD_GATEWAY=server.gateway_url, DEV_GUILD_ID="")
+async def start_bot(server: FakeDiscordServer, db: Path, log: Path, **extra_env: str) -> asyncio.subprocess.Process:
+    env = {k: v for k, v in os.environ.items() if k != "CRASH_AT"}
+    env.update(DISCORD_TOKEN="fake-token", DATABASE_PATH=str(db), LOG_LEVEL="INFO", FAKE_DISCORD_API=server.api_url,
+               FAKE_DISCORD_GATEWAY=server.gateway_url, DEV_GUILD_ID="", **extra_env)
     identified = server.identify_count
     handle = open(log, "ab")  # noqa: SIM115 - the process writes into it until killed
     proc = await asyncio.create_subprocess_exec(sys.executable, str(ROOT / "tests" / "run_bot.py"), env=env,
