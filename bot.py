@@ -13,12 +13,16 @@ import discord
 from discord.ext import commands
 
 from cogs.translator import Translator
+from host.cache import Bounded, Locks
 from host.locale import t
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
 from store import Store
 
 log = logging.getLogger("gamehost")
+
+#: games whose last published version is remembered: an older board of one of them arriving late is dropped
+PUBLISHED_VERSIONS = 10_000
 
 COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments"]
 
@@ -33,15 +37,17 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = service
-        # boards are posted per game in version order (cogs/publish.py)
-        self.publish_locks: dict[int, asyncio.Lock] = {}
-        self.published_versions: dict[int, int] = {}
+        # boards are posted per game in version order (cogs/publish.py); both stay bounded (host/cache.py): a
+        # lock lives while held or awaited, the newest published versions are kept for the most recent games
+        self.publish_locks: dict[int, asyncio.Lock] = Locks()
+        self.published_versions: dict[int, int] = Bounded(PUBLISHED_VERSIONS)
 
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         if self.service is None:
-            self.service = GameService(self.store, render_processes=self.settings.render_processes)
+            self.service = GameService(self.store, render_processes=self.settings.render_processes,
+                                       live_games=self.settings.live_games)
             await self.service.painter.warm_up()
         await self.tree.set_translator(Translator())
         self.tree.on_error = self.on_app_command_error
