@@ -26,6 +26,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench.concurrency
+	$(PY) -m bench.memory
 	$(PY) -m bench.pipeline
 
 clean:

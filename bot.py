@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from cogs.translator import Translator
+from host.cache import Locks
 from host.locale import t
 from host.outbox import Outbox
 from host.service import GameService
@@ -34,15 +35,16 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = service
-        # one publication per game at a time (cogs/publish.py)
-        self.publish_locks: dict[int, asyncio.Lock] = {}
+        # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
+        self.publish_locks: dict[int, asyncio.Lock] = Locks()
         self.outbox: Outbox | None = None
 
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         if self.service is None:
-            self.service = GameService(self.store, render_processes=self.settings.render_processes)
+            self.service = GameService(self.store, render_processes=self.settings.render_processes,
+                                       live_games=self.settings.live_games)
             await self.service.painter.warm_up()
         self.outbox = Outbox(self.service)
         await self.tree.set_translator(Translator())

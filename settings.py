@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from host.cache import DEFAULT_LIVE_GAMES
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -18,6 +20,8 @@ class Settings:
     remind_after_hours: float = 24.0
     #: worker processes that draw the pictures (0: worker threads in the bot's own process)
     render_processes: int = 2
+    #: game states kept in memory (the least recently played beyond this are reloaded from the store when needed)
+    live_games: int = DEFAULT_LIVE_GAMES
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -36,6 +40,9 @@ class Settings:
         processes = env.get("RENDER_PROCESSES", "").strip() or "2"
         if not processes.isdigit():
             raise SystemExit(f"RENDER_PROCESSES must be a whole number (0: draw in threads), not {processes!r}.")
+        live = env.get("LIVE_GAMES", "").strip() or str(DEFAULT_LIVE_GAMES)
+        if not live.isdigit() or int(live) < 1:
+            raise SystemExit(f"LIVE_GAMES must be a whole number of games, at least 1, not {live!r}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
@@ -44,6 +51,7 @@ class Settings:
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
             render_processes=int(processes),
+            live_games=int(live),
         )
 
 

@@ -44,7 +44,7 @@ class Reminders(commands.Cog):
     async def remind_once(self, now: datetime | None = None) -> int:
         """Post the reminders that are due; returns how many were posted."""
         posted = 0
-        for reminder in await self.bot.service.due_reminders(self.after, now):
+        async for reminder in self.bot.service.reminders(self.after, now):  # a batch at a time
             use_language(reminder.game.lang)
             try:
                 await publish.game_place(self.bot, reminder.game).send(

@@ -13,13 +13,14 @@ import inspect
 import json
 import logging
 import secrets as _secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 import ai
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
+from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 8  # a league of 8 is 28 games
 AI_LEVEL = "normal"
+REMIND_BATCH = 200  # due games read and reminded of at a time
 
 
 def choices_digest(legal: list[dict]) -> str:
@@ -78,19 +80,21 @@ class GameService:
     """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
-                 render: bool = True, render_processes: int = 0) -> None:
+                 render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES) -> None:
         self.store = store
         #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
         self.painter = Painter(render_processes)
         self._seed = seed_source or (lambda: _secrets.randbits(31))
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._league_locks: dict[int, asyncio.Lock] = {}
-        self._live: dict[int, _Live] = {}
+        # memory stays bounded however many games the bot touches (host/cache.py): a lock lives while it is
+        # held or awaited, at most ``live_games`` states are kept (a game being played is the last to go)
+        self._locks = Locks()
+        self._league_locks = Locks()
+        self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
-        self._nudged: dict[tuple[int, int], tuple[int, str]] = {}
+        self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
 
     def close(self) -> None:
         """Stop the render processes, if any."""
@@ -99,7 +103,7 @@ class GameService:
     # -- helpers ------------------------------------------------------------------------------------
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        return self._locks(game_id)
 
     async def game(self, game_id: int) -> GameRow:
         game = await self.store.get_game(game_id, with_snapshot=False)
@@ -112,14 +116,20 @@ class GameService:
         """The engine state at ``game.version``: from memory, else from the stored snapshot."""
         live = self._live.get(game.id)
         if live is None or live.version != game.version:
-            version, snapshot = await self.store.snapshot(game.id)
-            live = _Live(version, ENGINES[game.engine].from_json(snapshot))
+            live = _Live(*await self._load_state(game))
             self._live[game.id] = live
+        if game.status != "running":
+            self._live.retire(game.id)  # nobody will play it on: the first to make room
         return live.state
 
     async def state_of(self, game: GameRow):
         """The engine state of ``game`` now (callers hold the game's lock and must not change it)."""
         return await self._state(game)
+
+    async def _load_state(self, game: GameRow) -> tuple[int, object]:
+        """(version, engine state) from the stored snapshot, not cached."""
+        version, snapshot = await self.store.snapshot(game.id)
+        return version, ENGINES[game.engine].from_json(snapshot)
 
     def _memo(self, game: GameRow, state) -> _Live | None:
         live = self._live.get(game.id)
@@ -777,26 +787,49 @@ class GameService:
         return game, lines
 
     async def due_reminders(self, after: timedelta, now: datetime | None = None) -> list[Reminder]:
+        """Reminders for the games that have waited for a person's move longer than ``after`` (see
+        :meth:`reminders`), as a list."""
+        return [reminder async for reminder in self.reminders(after, now)]
+
+    async def reminders(self, after: timedelta, now: datetime | None = None) -> AsyncIterator[Reminder]:
         """Reminders for the games that have waited for a person's move longer than ``after``: one per board
-        (a game is reminded of again only after someone has moved), in the game's language."""
+        (a game is reminded of again only after someone has moved), in the game's language.
+
+        Memory stays flat however many games are due: they are read ``REMIND_BATCH`` at a time, and a game's
+        state is looked at (who is to act) and dropped, never kept in the live cache."""
         now = now or datetime.now(UTC)
-        found = []
-        for row in await self.store.games_waiting_since(now - after):
-            async with self.lock(row.id):
-                game = await self.game(row.id)
-                if game.status != "running" or game.version != row.version:
-                    continue  # moved meanwhile
-                state = await self._state(game)
-                users = [game.seat_row(s).user_id for s in ENGINES[game.engine].to_act(state)
-                         if not game.seat_row(s).is_ai]
-                await self.store.set_reminded(game.id, game.version)
-            if users:
-                # a Discord timestamp: every reader sees "2 days ago" in their own language and time zone
-                since = int(datetime.fromisoformat(game.updated_at).timestamp())
-                found.append(Reminder(game, users, t(
-                    "reminder", mentions=" ".join(f"<@{u}>" for u in users), game=game.id,
-                    title=self._title(game), since=f"<t:{since}:R>")))
-        return found
+        after_id = 0
+        while batch := await self.store.waiting_games(now - after, after_id=after_id, limit=REMIND_BATCH):
+            after_id = batch[-1][0]
+            found, reminded = [], []
+            for game_id, version in batch:
+                async with self.lock(game_id):
+                    game = await self.game(game_id)
+                    if game.status != "running" or game.version != version:
+                        continue  # moved meanwhile
+                    users = [game.seat_row(s).user_id for s in await self._to_act_now(game)
+                             if not game.seat_row(s).is_ai]
+                reminded.append((game_id, version))
+                if users:
+                    # a Discord timestamp: every reader sees "2 days ago" in their own language and time zone
+                    since = int(datetime.fromisoformat(game.updated_at).timestamp())
+                    found.append(Reminder(game, users, t(
+                        "reminder", mentions=" ".join(f"<@{u}>" for u in users), game=game.id,
+                        title=self._title(game), since=f"<t:{since}:R>")))
+            # marked before they are posted, as one transaction per batch: a failed post is not retried
+            await self.store.set_reminded_many(reminded)
+            for reminder in found:
+                use_language(reminder.game.lang)
+                yield reminder
+
+    async def _to_act_now(self, game: GameRow) -> list[int]:
+        """The seats to act in ``game`` at its version, from the live state if it is cached, else from the
+        snapshot without caching it (so that looking at many games does not evict the ones being played)."""
+        live = self._live.peek(game.id)
+        if live is not None and live.version == game.version:
+            return ENGINES[game.engine].to_act(live.state)
+        version, state = await self._load_state(game)
+        return ENGINES[game.engine].to_act(state) if version == game.version else []
 
     async def settings(self, user_id: int, **changes) -> dict:
         """A person's settings (``dm``, ``auto_pass``, game-specific ones), updated with ``changes``."""

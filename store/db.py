@@ -372,11 +372,15 @@ class Store:
         return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
                                  " ORDER BY updated_at, id", (engine, guild_id))
 
-    async def games_waiting_since(self, cutoff: datetime) -> list[GameRow]:
-        """Running games unchanged since ``cutoff`` whose current board has not been reminded of yet."""
-        return await self._games(
-            "SELECT * FROM games WHERE status = 'running' AND updated_at < ? AND reminded_version < version"
-            " ORDER BY id", (cutoff.astimezone(UTC).isoformat(timespec="seconds"),))
+    async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200) -> list[tuple[int, int]]:
+        """(id, version) of up to ``limit`` running games unchanged since ``cutoff`` whose current board has not
+        been reminded of yet, with ids above ``after_id``, in id order: the reminders read due games in batches,
+        without their rows."""
+        async with self._db.execute(
+                "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
+                " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
+                (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit)) as cur:
+            return [(r["id"], r["version"]) for r in await cur.fetchall()]
 
     async def _games(self, sql: str, params: tuple) -> list[GameRow]:
         """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots."""
@@ -387,8 +391,11 @@ class Store:
             g.seats = await self._seats(g.id)
         return games
 
-    async def set_reminded(self, game_id: int, version: int) -> None:
-        await self._transaction([("UPDATE games SET reminded_version = ? WHERE id = ?", (version, game_id))])
+    async def set_reminded_many(self, boards: list[tuple[int, int]]) -> None:
+        """Mark these boards (game id, version) as reminded of, in one transaction (never lowering a mark)."""
+        if boards:
+            await self._transaction([("UPDATE games SET reminded_version = ? WHERE id = ? AND reminded_version < ?",
+                                      (version, game_id, version)) for game_id, version in boards])
 
     async def actions(self, game_id: int, after: int = 0) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on):
