@@ -59,11 +59,13 @@ kit.register_colours({"ha_table": TABLE, "ha_table_line": TABLE_LINE, "ha_back":
                       "ha_gold": GOLD, "ha_shame": SHAME, "ha_achaean": ACHAEAN_PANEL,
                       "ha_trojan": TROJAN_PANEL})
 
-W = 1000
+#: Discord shows a picture about 420 px wide until it is tapped: at 640 px wide every text of at least
+#: ``MIN_TEXT`` px is 9 px or more there (tests/render/phone.py), so the table is tall and narrow
+W = 640
+MIN_TEXT = 14
 CARD_W, CARD_H = 100, 144
-PITCH = 110
-ROW_X = 200
-ROW_H = 184
+PITCH = 104
+ROW_X = 12
 TILE = 124
 
 
@@ -92,7 +94,7 @@ def hero_name(say, name: str) -> str:
 
 
 def _fit_size(s: str, max_width: int, size: int, bold: bool = False, condensed: bool = False,
-              least: int = 10) -> int:
+              least: int = MIN_TEXT) -> int:
     """The largest size up to ``size`` at which ``s`` fits ``max_width`` (longer words in other languages)."""
     while size > least and kit.text_width(s, size, bold, condensed) > max_width:
         size -= 1
@@ -203,9 +205,7 @@ def hero_sprite(name: str, colour: str, value: int, scale: float, dim: bool, bg,
     d.rectangle((5, 5, w - 6, h - 6), fill=HERO_BG)
     kit.text(d, (w // 2, int(14 * scale)), title, size=_fit_size(title, w - 12, int(16 * scale), True), bold=True,
              anchor="mm", fill="ink")
-    size = int(17 * scale)
-    while kit.text_width(name, size, True, True) > w - 12:
-        size -= 1
+    size = _fit_size(name, w - 12, int(17 * scale), True, True)
     kit.text(d, (w // 2, int(36 * scale)), name, size=size, bold=True, anchor="mm", condensed=True)
     band = (6, int(50 * scale), w - 7, int(74 * scale))
     d.rectangle(band, fill=ARMY[colour])
@@ -229,7 +229,7 @@ def covered_band(colour: str, strength: int, mark: str) -> Image.Image:
     for x in range(-30, CARD_W, 8):  # hatching: this card no longer counts
         d.line((x, 30, x + 30, 0), fill=kit.rgb("grey"), width=2)
     d.rectangle((0, 0, CARD_W - 1, 29), outline=kit.rgb("ink"), width=2)
-    kit.badge(d, (16, 15), 12, ARMY[colour], mark, size=15,
+    kit.badge(d, (16, 15), 12, ARMY[colour], mark, size=16,
               text_fill="ink" if colour == "yellow" else "white")
     d.rounded_rectangle((34, 4, 56, 26), radius=4, fill=kit.rgb("white"), outline=kit.rgb("ink"))
     kit.text(d, (45, 15), str(strength), size=18, bold=True, anchor="mm")
@@ -258,7 +258,7 @@ def _token_sprite(r: int, state: str, bg) -> Image.Image:
         d.line((c - r + 5, c + r - 5, c + r - 5, c - r + 5), fill=kit.rgb("dark_grey"), width=3)
     elif state == "placed":
         d.ellipse((c - r, c - r, c + r, c + r), outline=GOLD, width=3)
-        kit.text(d, (c, c), "+1", size=13, bold=True, fill="dark_grey", anchor="mm")
+        kit.text(d, (c, c), "+1", size=MIN_TEXT, bold=True, fill="dark_grey", anchor="mm")
     else:
         kit.badge(d, (c, c), r, GOLD, "+1", text_fill="ink", size=14)
     return img
@@ -297,28 +297,66 @@ def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg, out:
 
 # ------------------------------------------------------------------------------------------------ table
 
-Y_HEADER, Y_TROJAN, Y_TABLE, Y_ACHAEAN, Y_FOOTER, H = 0, 54, 176, 614, 736, 792
-PANEL_TOP = {1: Y_TROJAN + 2, 0: Y_ACHAEAN + 2}
+# top to bottom: header, Trojan panel, Trojan cards, the fate strip (tile, strengths, what happened), Achaean
+# cards, Achaean panel, footer
+Y_TROJAN, Y_TABLE, Y_ACHAEAN, Y_FOOTER, H = 80, 220, 804, 944, 984
+PANEL_H = Y_TABLE - Y_TROJAN
+PANEL_TOP = {1: Y_TROJAN, 0: Y_ACHAEAN}
 PANEL_BG = {1: TROJAN_PANEL, 0: ACHAEAN_PANEL}
-ROW_TOP = {1: 180, 0: 418}
-TILE_CENTRE = (100, 404)
+ROW_TOP = {1: 224, 0: 606}
+STRIP_TOP, STRIP_BOTTOM = 422, 602
+TILE_CENTRE = (80, 512)
+#: the strength / score boxes in the fate strip (Trojans above, Achaeans below) and the text column beside them
+BOX_X0, BOX_X1 = 512, 628
+BOX_TOP = {1: STRIP_TOP + 8, 0: STRIP_TOP + 94}
+TEXT_X0, TEXT_X1 = 172, BOX_X0 - 12
+
+
+def _fit_words(s: str, max_width: int, size: int, bold: bool = False) -> str:
+    """``s`` shortened at a word boundary (with an ellipsis) to fit; a single over-long word is cut."""
+    if kit.text_width(s, size, bold) <= max_width:
+        return s
+    words = s.split(" ")
+    while len(words) > 1:
+        words.pop()
+        short = " ".join(words).rstrip(" ·,:;") + "…"
+        if kit.text_width(short, size, bold) <= max_width:
+            return short
+    return kit.fit_text(s, max_width, size, bold)
+
+
+def _wrap(s: str, max_width: int, size: int, bold: bool, lines: int) -> list[str]:
+    """Word-wrapped lines of ``s`` (at most ``lines``; the last one shortened at a word if need be)."""
+    out: list[str] = []
+    words = s.split(" ")
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and kit.text_width(line + " " + words[0], size, bold) <= max_width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = _fit_words(out[-1] + " " + " ".join(words), max_width, size, bold)
+    return [_fit_words(x, max_width, size, bold) for x in out]
 
 
 @lru_cache(maxsize=4)
 def _base_cached(favour: str, shame: str) -> Image.Image:
     img, d = kit.canvas(W, H, "paper")
-    d.rectangle((0, Y_HEADER, W, Y_TROJAN), fill=kit.rgb("ink"))
+    d.rectangle((0, 0, W, Y_TROJAN), fill=kit.rgb("ink"))
     d.rectangle((0, Y_TROJAN, W, Y_TABLE), fill=TROJAN_PANEL)
     d.rectangle((0, Y_TABLE, W, Y_ACHAEAN), fill=TABLE)
     d.rectangle((0, Y_ACHAEAN, W, Y_FOOTER), fill=ACHAEAN_PANEL)
     d.rectangle((0, Y_FOOTER, W, H), fill=kit.rgb("panel"))
     for y in (Y_TABLE, Y_ACHAEAN, Y_FOOTER):
         d.line((0, y, W, y), fill=kit.rgb("ink"), width=2)
+    for y in (STRIP_TOP, STRIP_BOTTOM):
+        d.line((0, y, W, y), fill=TABLE_LINE, width=2)
     for seat in (0, 1):
         top, bg = PANEL_TOP[seat], PANEL_BG[seat]
-        # the tokens start at x 326 and the shame boxes at 530, a little gap before each
-        _text(img, (250, top + 58), favour, _fit_size(favour, 72, 18, True), bold=True, anchor="lm", bg=bg)
-        _text(img, (446, top + 58), shame, _fit_size(shame, 76, 18, True), bold=True, anchor="lm", bg=bg)
+        _text(img, (FAVOUR_X, top + 70), favour, _fit_size(favour, 62, 16, True, True), bold=True, anchor="lm",
+              bg=bg, condensed=True)
+        _text(img, (SHAME_X, top + 70), shame, _fit_size(shame, 62, 16, True, True), bold=True, anchor="lm", bg=bg,
+              condensed=True)
     return img
 
 
@@ -327,9 +365,10 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
     s = TILE // 2
 
     def label(y, text: str, fill: str = "white", condensed: bool = False) -> None:
-        # the tile's column ends where the played cards start (x 200)
-        size = _fit_size(text, 2 * cx - 8, 16, True, condensed)
-        _text(img, (cx, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="mm", condensed=condensed)
+        # the tile's column ends where the text column starts
+        size = _fit_size(text, TEXT_X0 - 8, 16, True, True)
+        narrow = condensed or kit.text_width(text, size, True) > TEXT_X0 - 8
+        _text(img, (cx, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="mm", condensed=narrow)
 
     if not fate:
         d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=CARD_BACK, outline=kit.rgb("ink"), width=2)
@@ -357,7 +396,7 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
         _text(img, centres[edge], letter(say, colour), 16, bg="white", bold=True, anchor="mm")
     d.rectangle((cx - inner, cy - inner, cx + inner, cy + inner), fill=kit.rgb("paper"), outline=kit.rgb("ink"))
     title = say("fate")
-    _text(img, (cx, cy), title, _fit_size(title, 2 * inner - 4, 12, True, least=8), bold=True, anchor="mm")
+    _text(img, (cx, cy), title, _fit_size(title, 2 * inner - 4, MIN_TEXT, True), bold=True, anchor="mm")
     d.rectangle((cx - s, cy - s, cx + s, cy + s), outline=kit.rgb("ink"), width=3)
     if fate.get("oriented", True):
         label(cy - s - 14, say("fate_trojans", colour=colour_name(say, north)))
@@ -366,25 +405,29 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
         label(cy - s - 14, say("not_laid"), "highlight")
         label(cy + s + 14, say("attacker_picks"), "highlight")
     if decision and decision["kind"] == "rotate_fate":
-        y = cy + s + 44
+        # the two ways to turn, beside the tile (the status lines go below them)
+        y = STRIP_TOP + 16
         for key, after in (("turn_cw", "after_cw"), ("turn_ccw", "after_ccw")):
             a, t = fate[after]
-            label(y, say(key), "highlight")
-            label(y + 20, say("after_turn", achaeans=colour_name(say, a), trojans=colour_name(say, t)),
-                  condensed=True)
-            y += 48
+            for text, fill in ((say(key), "highlight"),
+                               (say("after_turn", achaeans=colour_name(say, a), trojans=colour_name(say, t)), "white")):
+                size = _fit_size(text, TEXT_X1 - TEXT_X0, 16, True, True)
+                _text(img, (TEXT_X0, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="lm", condensed=True)
+                y += 20
+            y += 6
 
 
-def _deck_block(img: Image.Image, side: dict, top: int, trojan: bool, bg, say) -> None:
-    """Fronts 1, 2, 3 left to right (so equal numbers face each other across the table); the home deck
-    behind them (above for the Trojans at the top, below for the Achaeans)."""
-    front_y = top + 64 if trojan else top + 6
-    home_y = top + 6 if trojan else top + 64
-    for key, x in (("1", 16), ("2", 86), ("3", 156), ("home", 86)):
+DECK_X = {"1": 12, "2": 78, "3": 144, "home": 218}
+FAVOUR_X, TOKENS_X, SHAME_X, SHAME_BOX_X = 296, 360, 456, 528
+
+
+def _deck_block(img: Image.Image, side: dict, top: int, bg, say) -> None:
+    """Fronts 1, 2, 3 left to right (equal numbers face each other across the table), then the home deck."""
+    for key, x in DECK_X.items():
         deck = side["decks"][key]
         sprite = _deck_sprite(say("home_letter") if key == "home" else key, deck["size"], deck["eliminated"],
                               side["active_deck"] == key, kit.rgb(bg), say("deck_out"))
-        img.paste(sprite, (x - 5, (home_y if key == "home" else front_y) - 5))
+        img.paste(sprite, (x - 5, top + 46 - 5))
 
 
 def player_name(view: dict, seat: int) -> str | None:
@@ -400,38 +443,40 @@ def player_name(view: dict, seat: int) -> str | None:
 def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, say) -> None:
     side = view["sides"][seat]
     top, bg = PANEL_TOP[seat], PANEL_BG[seat]
-    _deck_block(img, side, top, seat == 1, bg, say)
-    x = 250
+    _deck_block(img, side, top, bg, say)
+    x = 12
     name = side_name(say, seat).upper()
-    _text(img, (x, top + 8), name, 26, bold=True, bg=bg)
-    nx = x + kit.text_width(name, 26, True) + 14
+    _text(img, (x, top + 22), name, 22, bold=True, bg=bg, anchor="lm")
+    nx = x + kit.text_width(name, 22, True) + 12
     won = say("battles_won", count=side["battles_won"])
+    won_size = _fit_size(won, 150, 16, True)
+    right = W - 12 - kit.text_width(won, won_size, True) - 12
+    if view["attacker"] is not None:
+        role = say("attacker") if seat == view["attacker"] else say("defender")
+        role_w = max(kit.text_width(role, 15, True), 70) + 16
+        right -= role_w + 10
     player = player_name(view, seat)
-    if player:
-        # the player's name beside the side's, shortened to leave room for the badge and "Battles won"
-        room = W - 20 - kit.text_width(won, 18, True) - 16 - nx
-        if view["attacker"] is not None:
-            room -= 116 + 14
-        player = kit.fit_text(player, room, 22)
-        _text(img, (nx, top + 23), player, 22, bg=bg, anchor="lm")
-        nx += kit.text_width(player, 22) + 14
+    if player and right - nx >= kit.text_width("M…", 18):
+        # the player's name beside the side's, shortened at a word to leave room for the role and battles won
+        player = _fit_words(player, right - nx, 18)
+        _text(img, (nx, top + 23), player, 18, bg=bg, anchor="lm")
+        nx += kit.text_width(player, 18) + 10
     if view["attacker"] is not None:
         attacking = view["attacker"] == seat
-        d.rounded_rectangle((nx, top + 8, nx + 116, top + 36), radius=6,
+        d.rounded_rectangle((nx, top + 9, nx + role_w, top + 35), radius=6,
                             fill=kit.rgb("danger") if attacking else bg,
                             outline=None if attacking else kit.rgb("dark_grey"), width=2)
-        role = say("attacker") if attacking else say("defender")
-        _text(img, (nx + 58, top + 22), role, _fit_size(role, 108, 16, True), bold=True,
-              fill="white" if attacking else "dark_grey", bg="danger" if attacking else bg, anchor="mm")
-    _text(img, (W - 20, top + 10), won, 18, bold=True, anchor="ra", bg=bg)
-    y = top + 58
+        _text(img, (nx + role_w // 2, top + 22), role, 15, bold=True, fill="white" if attacking else "dark_grey",
+              bg="danger" if attacking else bg, anchor="mm")
+    _text(img, (W - 12, top + 22), won, won_size, bold=True, anchor="rm", bg=bg)
+    y = top + 70
     placed = sum(1 for c in side["played"] if c["token"])
     states = ["reserve"] * side["favour"] + ["placed"] * placed + ["lost"] * side["favour_lost"]
     for i, st in enumerate(states[:3]):
-        _token(img, (x + 90 + i * 34, y), 14, st, bg)
+        _token(img, (TOKENS_X + 14 + i * 30, y), 14, st, bg)
     mark = say("shame_letter")
     for i in range(3):
-        bx = 530 + i * 32
+        bx = SHAME_BOX_X + i * 32
         if i < side["shame"]:
             d.rectangle((bx, y - 13, bx + 26, y + 13), fill=SHAME, outline=kit.rgb("ink"), width=2)
             _text(img, (bx + 13, y), mark, _fit_size(mark, 22, 16, True), bold=True, fill="white", bg=SHAME,
@@ -440,15 +485,24 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int,
             d.rectangle((bx, y - 13, bx + 26, y + 13), outline=kit.rgb("grey"), width=2)
     hero_deck = say("hero_deck", count=side["hero_deck"])
     hand = say("hand_hero" if side["has_hero"] else "hand", count=side["hand_size"])
-    room = W - 20 - kit.text_width(hero_deck, 18) - 16 - 640
-    _text(img, (640, y), hand, _fit_size(hand, room, 18, True, least=14), bold=True, anchor="lm", bg=bg)
-    _text(img, (W - 20, y), hero_deck, 18, anchor="rm", bg=bg)
+    y = top + 112
+    _text(img, (x, y), hand, 16, bold=True, anchor="lm", bg=bg)
+    hx = x + kit.text_width(hand, 16, True) + 18
+    _text(img, (hx, y), hero_deck, 16, anchor="lm", bg=bg)
+    tx = hx + kit.text_width(hero_deck, 16) + 18
+    room = W - 12 - tx
+    line = say("troops", left=side["troops_left"], lost=side["removed"])
     if side["lost_heroes"]:
-        line = say("troops_fallen", left=side["troops_left"], lost=side["removed"],
-                   heroes=", ".join(hero_name(say, h["name"]) for h in side["lost_heroes"]))
-    else:
-        line = say("troops", left=side["troops_left"], lost=side["removed"])
-    _text(img, (x, top + 94), kit.fit_text(line, W - x - 20, 18), 18, anchor="lm", bg=bg)
+        names = [hero_name(say, h["name"]) for h in side["lost_heroes"]]
+        shown = len(names)
+        while True:  # whole names only: the ones that fit, then "+N"
+            heroes = ", ".join(names[:shown]) + (f" +{len(names) - shown}" if shown < len(names) else "")
+            line = say("troops_fallen", left=side["troops_left"], lost=side["removed"], heroes=heroes.strip())
+            if shown == 0 or kit.text_width(line, 16) <= room:
+                break
+            shown -= 1
+    _text(img, (tx, y), line, _fit_size(line, room, 16, False, True), anchor="lm", bg=bg,
+          condensed=kit.text_width(line, 16) > room)
 
 
 def _hero_card(say, hero: dict, scale: float = 1.0, dim: bool = False, bg=TABLE) -> Image.Image:
@@ -509,12 +563,22 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
         _strip_label(img, x, top, say("not_played"), "dark_grey")
 
 
-def _total_box(img: Image.Image, d: ImageDraw.ImageDraw, top: int, label: str, value, strong: bool) -> None:
-    x0, x1 = 868, 988
-    d.rounded_rectangle((x0, top + 38, x1, top + 138), radius=10, fill=kit.rgb("paper"),
+def _total_box(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, label: str, value, strong: bool,
+               note: str | None = None) -> None:
+    """A side's strength (or score) in the fate strip, on that side's half; ``note``: the colours that scored."""
+    x0, x1, top = BOX_X0, BOX_X1, BOX_TOP[seat]
+    d.rounded_rectangle((x0, top, x1, top + 78), radius=10, fill=kit.rgb("paper"),
                         outline=HIGHLIGHT if strong else kit.rgb("ink"), width=4 if strong else 2)
-    _text(img, ((x0 + x1) // 2, top + 58), label, _fit_size(label, x1 - x0 - 10, 16, True), bold=True, anchor="mm")
-    _text(img, ((x0 + x1) // 2, top + 100), str(value), 40, bold=True, anchor="mm")
+    cx = (x0 + x1) // 2
+    text = label
+    _text(img, (cx, top + 15), text, _fit_size(text, x1 - x0 - 10, 16, True, True), bold=True, anchor="mm",
+          condensed=kit.text_width(text, 16, True) > x1 - x0 - 10)
+    if note:
+        _text(img, (cx, top + 40), str(value), 28, bold=True, anchor="mm")
+        _text(img, (cx, top + 64), note, _fit_size(note, x1 - x0 - 10, 16, True, True), bold=True, anchor="mm",
+              condensed=True)
+    else:
+        _text(img, (cx, top + 48), str(value), 36, bold=True, anchor="mm")
 
 
 #: the decisions the header names (``decision_<kind>`` in the picture words)
@@ -530,27 +594,26 @@ def _decision(say, kind: str, unknown: str) -> str:
 
 
 def _header(img: Image.Image, view: dict, say) -> None:
+    """Two lines: the battle (and round); then who must decide what, or how the game ended."""
     if view["round"]:
         left = say("battle_round", battle=view["battle"], round=view["round"])
     else:
         left = say("battle", battle=view["battle"])
-    _text(img, (16, 27), left, 22, bold=True, fill="white", bg="ink", anchor="lm")
-    room = W - 52 - kit.text_width(left, 22, True)
+    _text(img, (12, 22), left, 22, bold=True, fill="white", bg="ink", anchor="lm")
     result = view.get("result")
+    msg = None
     if result:
         reason = say(f"reason_{result['reason']}") if result["reason"] in REASONS else result["reason"]
         if result["winner"] is None:
             msg = say("game_over_draw", reason=reason)
         else:
             msg = say("game_over_win", side=side_name(say, result["winner"]), reason=reason)
-        _text(img, (W - 16, 27), kit.fit_text(msg, room, 20, True), 20, bold=True, fill="highlight", bg="ink",
-              anchor="rm")
-        return
-    dec = view.get("decision")
-    if dec:
+    elif view.get("decision"):
+        dec = view["decision"]
         msg = say("to_act", side=side_name(say, dec["seat"]), decision=_decision(say, dec["kind"], dec["kind"]))
-        _text(img, (W - 16, 27), kit.fit_text(msg, room, 20, True), 20, bold=True, fill="highlight", bg="ink",
-              anchor="rm")
+    if msg:
+        _text(img, (12, 58), _fit_words(msg, W - 24, 18, True), 18, bold=True, fill="highlight", bg="ink",
+              anchor="lm")
 
 
 def _card_words(say, card: dict | None) -> str:
@@ -608,8 +671,9 @@ def describe(event: dict, say) -> str | None:
 
 
 def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: bool, say) -> None:
-    y = 396
+    """What just happened, in the text column of the fate strip (below the turn choices when there are any)."""
     lb = view.get("last_battle")
+    width = TEXT_X1 - TEXT_X0
     if showing_last and lb:
         if lb["kind"] == "retreat":
             msg = say("last_retreat", battle=lb["battle"], retreated=side_name(say, lb["retreated"]),
@@ -619,20 +683,25 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: 
         else:
             msg = say("last_win", battle=lb["battle"], winner=side_name(say, lb["winner"]), a=lb["scores"][0],
                       b=lb["scores"][1])
-        # the box ends before the strength boxes at x 868
-        msg = kit.fit_text(msg, 860 - ROW_X - 30, 22, True)
-        w = kit.text_width(msg, 22, True) + 30
-        d.rounded_rectangle((ROW_X, y - 20, ROW_X + w, y + 20), radius=8, fill=kit.rgb("paper"),
+        # a score "9 : 11" stays on one line
+        lines = [x.replace("\u00a0", " ") for x in _wrap(msg.replace(" : ", "\u00a0:\u00a0"), width - 24, 20, True, 3)]
+        top = (STRIP_TOP + STRIP_BOTTOM) // 2 - 14 * len(lines) - 8
+        d.rounded_rectangle((TEXT_X0, top, TEXT_X1, top + 28 * len(lines) + 16), radius=8, fill=kit.rgb("paper"),
                             outline=HIGHLIGHT, width=3)
-        _text(img, (ROW_X + 15, y), msg, 22, bold=True, anchor="lm")
+        for i, line in enumerate(lines):
+            _text(img, (TEXT_X0 + 12, top + 22 + 28 * i), line, 20, bold=True, anchor="lm")
         return
-    lines = [s for s in (describe(e, say) for e in view.get("last", [])) if s]
-    if lines:
-        msg = " · ".join(lines[-2:])
-        if kit.text_width(msg, 18, True) > 860 - ROW_X:
-            msg = lines[-1]
-        _text(img, (ROW_X, y), kit.fit_text(msg, 860 - ROW_X, 18, True), 18, bold=True, fill="white", bg=TABLE,
-              anchor="lm")
+    rotating = (view.get("decision") or {}).get("kind") == "rotate_fate"
+    room = 3 if rotating else 7
+    y = STRIP_TOP + (112 if rotating else 18)
+    lines: list[str] = []
+    for event_line in reversed([s for s in (describe(e, say) for e in view.get("last", [])) if s]):
+        wrapped = _wrap(event_line, width, 16, True, room)
+        if len(lines) + len(wrapped) > room:
+            break
+        lines = wrapped + lines
+    for i, line in enumerate(lines):
+        _text(img, (TEXT_X0, y + 21 * i), line, 16, bold=True, fill="white", bg=TABLE, anchor="lm")
 
 
 def _highlights(view: dict) -> dict[int, set[str]]:
@@ -664,18 +733,14 @@ def render_public(view: dict) -> bytes:
                 on_table = {**hero, "on": next(i for i, c in enumerate(lb["played"][seat]) if c["covered"])}
             elif hero:
                 revealed = hero
-            top = ROW_TOP[seat]
-            _played_row(img, d, lb["played"][seat], on_table, top, set(), say, revealed)
+            _played_row(img, d, lb["played"][seat], on_table, ROW_TOP[seat], set(), say, revealed)
             if lb["scores"] is not None:
-                _total_box(img, d, top, say("score"), lb["scores"][seat], lb["winner"] == seat)
                 cols = " + ".join(letter(say, c) for c in lb["scoring_colours"][seat])
-                text = say("scoring", colours=cols)
-                # under the score box, clear of the sixth card (x 750-850)
-                _text(img, (928, top + 156), text, _fit_size(text, 140, 16, True), bold=True, fill="white", bg=TABLE,
-                      anchor="mm")
+                _total_box(img, d, seat, side_name(say, seat), lb["scores"][seat], lb["winner"] == seat,
+                           note=say("scoring", colours=cols))
             else:
                 retreated = lb["retreated"] == seat
-                _total_box(img, d, top, say("retreated") if retreated else say("won"), "-" if retreated else "✓",
+                _total_box(img, d, seat, say("retreated") if retreated else say("won"), "-" if retreated else "✓",
                            not retreated)
         _fate_tile(img, d, {**lb["fate"], "oriented": True}, None, say)
     else:
@@ -685,18 +750,25 @@ def render_public(view: dict) -> bytes:
             _played_row(img, d, side["played"], side["hero"], ROW_TOP[seat], hl[seat], say)
             if side["played"]:
                 other = view["sides"][1 - seat]["total"]
-                _total_box(img, d, ROW_TOP[seat], say("strength"), side["total"], side["total"] > other)
+                _total_box(img, d, seat, side_name(say, seat), side["total"], side["total"] > other)
         _fate_tile(img, d, view.get("fate"), view.get("decision"), say)
     _status(img, d, view, showing_last, say)
-    room = W - 32
+    room = W - 24
+    y = (Y_FOOTER + H) // 2
     if view.get("called_deck") and not showing_last:
         deck = say("home") if view["called_deck"] == "home" else view["called_deck"]
         called = say("battle_deck", deck=deck)
-        _text(img, (W - 16, 764), called, 18, bold=True, anchor="rm", bg="panel")
-        room -= kit.text_width(called, 18, True) + 24
+        _text(img, (W - 12, y), called, 16, bold=True, anchor="rm", bg="panel")
+        room -= kit.text_width(called, 16, True) + 16
     foot = say("footer", stack=view["fate_stack"], used=view["fate_used"], pool=view["shame_pool"])
-    _text(img, (16, 764), kit.fit_text(foot, room, 18), 18, anchor="lm", bg="panel")
+    size = _fit_size(foot, room, 16, False, True)
+    narrow = kit.text_width(foot, size) > room
+    _text(img, (12, y), _fit_words(foot, room, size) if not narrow else foot, size, anchor="lm", bg="panel",
+          condensed=narrow)
     return _encode(img)
+
+
+HAND_SCALE = 1.1
 
 
 def render_private(view: dict) -> bytes | None:
@@ -705,52 +777,45 @@ def render_private(view: dict) -> bytes | None:
         return None
     say = kit.words("hector-achilles", view)
     seat = view["seat"]
-    scale = 1.5
+    scale = HAND_SCALE
     cw, ch = int(CARD_W * scale), int(CARD_H * scale)
     cards = [("troop", c) for c in view["hand"]]
     if view.get("hand_hero"):
         cards.append(("hero", view["hand_hero"]))
-    img, d = kit.canvas(W, ch + 160 if cards else 150, "paper")
-    d.rectangle((0, 0, W, 54), fill=kit.rgb("ink"))
+    top = 164
+    img, d = kit.canvas(W, top + ch + 48 if cards else top + 60, "paper")
+    d.rectangle((0, 0, W, 80), fill=kit.rgb("ink"))
     title = say("your_hand", side=side_name(say, seat))
-    dec = view.get("decision")
-    turn = say("your_turn", decision=_decision(say, dec["kind"], "")) if dec and dec["seat"] == seat else ""
-    if turn:
-        # the title keeps its room; a long decision is shortened
-        turn = kit.fit_text(turn, W - 32 - 24 - kit.text_width(title, 24, True), 20, True)
-        _text(img, (W - 16, 27), turn, 20, bold=True, fill="highlight", bg="ink", anchor="rm")
     player = player_name(view, seat)
     if player:
-        room = W - 16 - (kit.text_width(turn, 20, True) + 24 if turn else 0) - 16
-        room -= kit.text_width(title + " · ", 24, True)
-        if room >= kit.text_width("M…", 24, True):
-            title += " · " + kit.fit_text(player, room, 24, True)
-    _text(img, (16, 27), title, 24, bold=True, fill="white", bg="ink", anchor="lm")
+        room = W - 24 - kit.text_width(title + " · ", 22, True)
+        if room >= kit.text_width("M…", 22, True):
+            title += " · " + _fit_words(player, room, 22, True)
+    _text(img, (12, 22), title, 22, bold=True, fill="white", bg="ink", anchor="lm")
+    dec = view.get("decision")
+    if dec and dec["seat"] == seat:
+        turn = _fit_words(say("your_turn", decision=_decision(say, dec["kind"], "")), W - 24, 18, True)
+        _text(img, (12, 58), turn, 18, bold=True, fill="highlight", bg="ink", anchor="lm")
     scoring = view.get("scoring_colours") or []
-    y = 78
     if scoring:
-        label = say("scoring_now")
+        _text(img, (12, 102), say("scoring_now"), 18, bold=True, anchor="lm")
         hero = view.get("hand_hero") or view["sides"][seat]["hero"]
         fate_colour = view["fate"]["facing"][seat]
-        texts = []
+        x, y = 12, 138
         for c in scoring:
             why = ([say("why_fate")] if c == fate_colour else []) + (
                 [hero_name(say, hero["name"])] if hero and hero["colour"] == c else [])
-            texts.append(say("scoring_colour", colour=colour_name(say, c), why=", ".join(why)))
-        # one line: smaller words when a language needs more room
-        size = 20
-        while size > 14 and 16 + kit.text_width(label, size, True) + 16 + sum(
-                34 + kit.text_width(t, size, True) + 24 for t in texts) - 24 > W - 16:
-            size -= 1
-        _text(img, (16, y), label, size, bold=True, anchor="lm")
-        x = 16 + kit.text_width(label, size, True) + 16
-        for c, text in zip(scoring, texts, strict=True):
-            _badge(img, (x + 14, y), 14, ARMY[c], letter(say, c), text_fill="ink" if c == "yellow" else "white")
-            _text(img, (x + 34, y), text, size, bold=True, anchor="lm")
-            x += 34 + kit.text_width(text, size, True) + 24
+            text = say("scoring_colour", colour=colour_name(say, c), why=", ".join(why))
+            _badge(img, (x + 15, y), 15, ARMY[c], letter(say, c), text_fill="ink" if c == "yellow" else "white",
+                   size=16)
+            size = _fit_size(text, (W - 24) // len(scoring) - 46, 18, True, True)
+            _text(img, (x + 36, y), text, size, bold=True, anchor="lm")
+            x += 36 + kit.text_width(text, size, True) + 24
     else:
-        _text(img, (16, y), kit.fit_text(say("scoring_not_yet"), W - 32, 20, True), 20, bold=True, anchor="lm")
-    x, top = 24, 106
+        for i, line in enumerate(_wrap(say("scoring_not_yet"), W - 24, 18, True, 2)):
+            _text(img, (12, 102 + 26 * i), line, 18, bold=True, anchor="lm")
+    gap = (W - 24 - 5 * cw) // 4
+    x = 12
     for kind, c in cards:
         if kind == "troop":
             img.paste(_troop_card(say, c, scale), (x, top))
@@ -759,9 +824,11 @@ def render_private(view: dict) -> bytes | None:
         if c["colour"] in scoring:
             d.rectangle((x, top + ch + 8, x + cw, top + ch + 38), fill=kit.rgb("ok"))
             note = say("scores_now")
-            _text(img, (x + cw // 2, top + ch + 23), note, _fit_size(note, cw - 8, 18, True), bold=True, fill="white",
-                  bg="ok", anchor="mm")
-        x += cw + 40
+            size = _fit_size(note, cw - 8, 16, True, True)
+            _text(img, (x + cw // 2, top + ch + 23), note, size, bold=True, fill="white", bg="ok", anchor="mm",
+                  condensed=kit.text_width(note, size, True) > cw - 8)
+        x += cw + gap
     if not cards:
-        _text(img, (16, 120), kit.fit_text(say("no_cards"), W - 32, 20), 20, anchor="lm")
+        for i, line in enumerate(_wrap(say("no_cards"), W - 24, 16, False, 2)):
+            _text(img, (12, top + 8 + 22 * i), line, 16, anchor="lm")
     return _encode(img)

@@ -23,6 +23,7 @@ _troops = _load("troops.json")
 _sides_file = _load("sides.json")
 _heroes = _load("heroes.json")["heroes"]
 _tiles = _load("fate_tiles.json")["tiles"]
+_tiles_v1 = _load("fate_tiles_v1.json")["tiles"]
 
 COLOURS: dict[str, dict] = {c["key"]: c for c in _colours}
 """Colour key -> {key, en, hu, letter, pattern, rgb}; insertion order is the rulebook order."""
@@ -55,7 +56,13 @@ HEROES: dict[str, dict] = {h["id"]: dict(h) for h in _heroes}
 """Hero id -> {id, name, side, colour, value}."""
 
 TILES: dict[str, list[str]] = {t["id"]: list(t["colours"]) for t in _tiles}
-"""Fate tile id -> its four edge colours in clockwise order."""
+"""Fate tile id -> its four edge colours in clockwise order (the layout of the current rules)."""
+
+TILES_BY_VERSION: dict[int, dict[str, list[str]]] = {
+    1: {t["id"]: list(t["colours"]) for t in _tiles_v1},
+    2: TILES,
+}
+"""Rules version -> its fate-tile layout: a game keeps the tiles it began with (the ids are the same)."""
 
 
 def side_troops(seat: int) -> list[str]:

@@ -11,9 +11,15 @@ totals differ -> victory check -> ``save_hero`` (only when the loser may spend a
 Decisions the rulebook leaves open (all documented where they are implemented):
 
 * A turned-up hero's own value never counts; a played hero always counts its value (its colour scores).
-* Retreat shame losses are taken before the retreating player's hand goes back to his active deck, so the
-  book's "he keeps the cards in his hand" holds. The digest calls "active deck first, then the home deck"
-  a decision, but the original rulebook (5.4) says exactly that; the top cards are taken.
+* Retreat Shame losses (book 5.4): the hand goes back to the active deck first, then the losses are taken
+  from the top of the active deck, then of the home deck. The hand goes *under* the active deck, so the
+  cards lost are the deck's own while it has enough (4.0: the retreating player keeps his hand); only "the
+  top cards" is our decision. (Rules version 1 took the losses before the hand went back.)
+* A home deck that was used in a battle - as the active deck, or drawn from for a vanguard, a hand card, a
+  replacement card or a Shame loss - and ran out or holds fewer than 5 cards at the closing loses the war
+  (book 4.0 note, 5.5; rules version 1 checked it only as the active deck).
+* Fate tiles (data/hector_achilles/fate_tiles.json): opposite edges give 12 different colour pairs; games
+  begun under rules version 1 keep its layout (fate_tiles_v1.json).
 * A retreat reveals no hero still in hand (the book reveals heroes only at the victory check).
 * Swapped-out troops are discarded face down (hidden): bluffing is central to the game.
 * A player without a troop card in hand (only possible with nearly empty decks) ends his individual round
@@ -37,6 +43,7 @@ from .data import (
     RULES,
     SIDES,
     TILES,
+    TILES_BY_VERSION,
     TROOPS,
     hero_face,
     side_heroes,
@@ -64,11 +71,23 @@ MAX_SHAME = RULES["max_shame_per_player"]
 
 # ---------------------------------------------------------------------------------------------- pure helpers
 
-def facing_colours(tile_id: str, orientation: int) -> list[str]:
+def facing_colours(tile_id: str, orientation: int, tiles: dict[str, list[str]] | None = None) -> list[str]:
     """[colour facing seat 0, colour facing seat 1]. ``orientation`` is the index (into the tile's clockwise
-    colour list) of the edge facing seat 0; the opposite edge (index + 2) faces seat 1."""
-    colours = TILES[tile_id]
+    colour list) of the edge facing seat 0; the opposite edge (index + 2) faces seat 1. ``tiles``: the layout
+    (default: the current rules'; a game of an older rules version passes its own)."""
+    colours = (TILES if tiles is None else tiles)[tile_id]
     return [colours[orientation % 4], colours[(orientation + 2) % 4]]
+
+
+def _tiles(state: dict) -> dict[str, list[str]]:
+    """The fate-tile layout of the rules the game began with."""
+    return TILES_BY_VERSION[state.get("rules_version", 1)]
+
+
+def _book_order(state: dict) -> bool:
+    """Rules version 2 on: the home deck loses whenever it was used, and Shame losses follow the hand's return
+    (book 4.0 note, 5.4, 5.5). Games begun under version 1 finish with the rules they started with."""
+    return state.get("rules_version", 1) >= 2
 
 
 def rotate(orientation: int, direction: str) -> int:
@@ -105,7 +124,9 @@ class HectorAchillesEngine(BaseEngine):
     title = "Hector and Achilles"
     min_players = 2
     max_players = 2
-    rules_version = 1
+    #: 2: the fate tiles give 12 different opposite pairs; a home deck used in any way is checked at the closing;
+    #: Shame losses are taken after the hand goes back. Version-1 games keep their rules (``_tiles``, ``_book_order``).
+    rules_version = 2
 
     # ------------------------------------------------------------------------------------------- set-up
 
@@ -174,6 +195,9 @@ class HectorAchillesEngine(BaseEngine):
             "rotator": None,
             "outcome": None,
         }
+        if _book_order(state):
+            # per seat: was the home deck used (vanguard, a draw or a Shame loss), and did it run out
+            state["battle"].update({"home_used": [False, False], "home_ran_out": [False, False]})
         events.append({"type": "battle_started", "battle": state["battle_no"], "attacker": attacker,
                        "defender": 1 - attacker})
 
@@ -203,7 +227,7 @@ class HectorAchillesEngine(BaseEngine):
         if phase == CHOOSE_ACTIVE:
             return [{"type": "choose_active", "deck": k} for k in DECK_KEYS]
         if phase == ORIENT:
-            return [{"type": "orient_fate", "colour": c} for c in TILES[b["tile"]]]
+            return [{"type": "orient_fate", "colour": c} for c in _tiles(state)[b["tile"]]]
         if phase == ROTATE:
             return [{"type": "rotate_fate", "direction": "cw"}, {"type": "rotate_fate", "direction": "ccw"}]
         if phase == SAVE_HERO:
@@ -245,7 +269,7 @@ class HectorAchillesEngine(BaseEngine):
         if phase == CHOOSE_ACTIVE:
             return "Your vanguard is a 4: choose the deck that fights this battle (1, 2, 3 or home)."
         if phase == ORIENT:
-            colours = ", ".join(TILES[b["tile"]])
+            colours = ", ".join(_tiles(state)[b["tile"]])
             return f"Lay the fate tile: choose which of its colours ({colours}) faces you."
         if phase == ROTATE:
             return "Your army is stronger: turn the fate tile clockwise (cw) or counter-clockwise (ccw)."
@@ -293,6 +317,8 @@ class HectorAchillesEngine(BaseEngine):
         b = state["battle"]
         deck = action["deck"]
         card = state["players"][seat]["decks"][deck].pop(0)
+        if deck == HOME:
+            self._home_touched(state, seat)
         b["vanguard_from"] = deck
         b["played"][seat].append({"id": card, "token": False, "vanguard": True})
         events.append({"type": "vanguard_taken", "seat": seat, "deck": deck, "card": troop_face(card)})
@@ -320,15 +346,15 @@ class HectorAchillesEngine(BaseEngine):
         events.append({"type": "active_decks", "called": called, "decks": list(active)})
         b["tile"] = state["fate_stack"].pop(0)
         state["phase"] = ORIENT
-        events.append({"type": "fate_revealed", "colours": list(TILES[b["tile"]])})
+        events.append({"type": "fate_revealed", "colours": list(_tiles(state)[b["tile"]])})
 
     def _do_orient_fate(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
         b = state["battle"]
-        idx = TILES[b["tile"]].index(action["colour"])
+        idx = _tiles(state)[b["tile"]].index(action["colour"])
         # the orientation is stored as seen by seat 0; the attacker's colour is opposite when he is seat 1
         b["orientation"] = idx if seat == 0 else (idx + 2) % 4
         events.append({"type": "fate_oriented", "seat": seat,
-                       "facing": facing_colours(b["tile"], b["orientation"])})
+                       "facing": facing_colours(b["tile"], b["orientation"], _tiles(state))})
         defender = 1 - b["attacker"]
         card = self._draw(state, defender)
         if card is not None:
@@ -422,7 +448,7 @@ class HectorAchillesEngine(BaseEngine):
         b["orientation"] = rotate(b["orientation"], action["direction"])
         b["rotator"] = None
         events.append({"type": "fate_rotated", "seat": seat, "direction": action["direction"],
-                       "facing": facing_colours(b["tile"], b["orientation"])})
+                       "facing": facing_colours(b["tile"], b["orientation"], _tiles(state))})
         self._next_round(state, events)
 
     def _next_round(self, state: dict, events: list[dict]) -> None:
@@ -506,14 +532,22 @@ class HectorAchillesEngine(BaseEngine):
                 record["heroes"][seat]["saved"] = save_hero
             if b["hand_hero"][seat]:
                 p["heroes"].append(b["hand_hero"][seat])
+            book = _book_order(state)
+            if kind == "retreat" and book:
+                # book 5.4: the hand goes back first, then the Shame losses; the hand goes under the active deck
+                # so the top cards lost are the deck's own while it has enough (4.0: he keeps his hand)
+                active.extend(b["hand"][seat])
+                b["hand"][seat] = []
             if kind == "retreat":
-                # shame losses come before the hand goes back: the retreating player keeps his hand
+                # rules version 1 took the losses before the hand went back (on top of the active deck)
                 owed = p["shame"]
                 paid = 0
                 for deck in (b["active"][seat], HOME):
                     while paid < owed and p["decks"][deck]:
                         p["removed"].append(p["decks"][deck].pop(0))
                         paid += 1
+                        if deck == HOME:
+                            self._home_touched(state, seat)
                 if owed:
                     events.append({"type": "shame_losses", "seat": seat, "count": paid})
                 lost[seat] += paid
@@ -547,13 +581,18 @@ class HectorAchillesEngine(BaseEngine):
                 events.append({"type": "deck_eliminated", "seat": seat, "deck": used})
                 if len(p["eliminated"]) == len(FRONT_DECKS):
                     loses[seat] = "front_decks_lost"
+            if loses[seat] is None and _book_order(state) and b["home_used"][seat] and (
+                    b["home_ran_out"][seat] or len(p["decks"][HOME]) < MIN_DECK):
+                # book 4.0 note, 5.5: a home deck drawn from in this battle (not only as the active deck) that
+                # ran out, or holds fewer than 5 cards after the closing's front-deck step, loses the war
+                loses[seat] = "home_deck_exhausted"
             if loses[seat] is None and not any(p["decks"].values()):
                 loses[seat] = "no_troops"
             rng.shuffle(p["decks"][used])
             rng.shuffle(p["heroes"])
         state["fate_used"].append(b["tile"])
         if not state["fate_stack"]:
-            state["fate_stack"] = list(TILES)
+            state["fate_stack"] = list(_tiles(state))
             state["fate_used"] = []
             rng.shuffle(state["fate_stack"])
             events.append({"type": "fate_reshuffled"})
@@ -595,8 +634,8 @@ class HectorAchillesEngine(BaseEngine):
             "round": b["round"],
             "attacker": b["attacker"],
             "active": list(b["active"]),
-            "fate": {"colours": list(TILES[b["tile"]]), "orientation": b["orientation"],
-                     "facing": facing_colours(b["tile"], b["orientation"])},
+            "fate": {"colours": list(_tiles(state)[b["tile"]]), "orientation": b["orientation"],
+                     "facing": facing_colours(b["tile"], b["orientation"], _tiles(state))},
             "heroes": heroes,
             "played": [self._public_played(b, s, with_ids=False) for s in (0, 1)],
             "scoring_colours": ([self._scoring_colours(state, s) for s in (0, 1)]
@@ -637,7 +676,7 @@ class HectorAchillesEngine(BaseEngine):
 
     def _scoring_colours(self, state: dict, seat: int) -> list[str]:
         b = state["battle"]
-        colours = [facing_colours(b["tile"], b["orientation"])[seat]]
+        colours = [facing_colours(b["tile"], b["orientation"], _tiles(state))[seat]]
         hero = self._hero_of(b, seat)
         if hero and hero["colour"] not in colours:
             colours.append(hero["colour"])
@@ -646,7 +685,7 @@ class HectorAchillesEngine(BaseEngine):
     def _score(self, state: dict, seat: int) -> int:
         b = state["battle"]
         played, _ = self._cards(b, seat)
-        facing = facing_colours(b["tile"], b["orientation"])[seat]
+        facing = facing_colours(b["tile"], b["orientation"], _tiles(state))[seat]
         return battle_score(played, self._hero_of(b, seat), b["hero"][seat] is not None, facing)
 
     def _draw_source(self, state: dict, seat: int) -> str | None:
@@ -660,7 +699,24 @@ class HectorAchillesEngine(BaseEngine):
 
     def _draw(self, state: dict, seat: int) -> str | None:
         deck = self._draw_source(state, seat)
-        return state["players"][seat]["decks"][deck].pop(0) if deck else None
+        if deck is None:
+            if state["battle"]["active"][seat] == HOME:
+                self._home_touched(state, seat)  # the active home deck had no card left to give
+            return None
+        card = state["players"][seat]["decks"][deck].pop(0)
+        if deck == HOME:
+            self._home_touched(state, seat)
+        return card
+
+    @staticmethod
+    def _home_touched(state: dict, seat: int) -> None:
+        """A card was taken from the home deck (or it had none to give): the closing checks it (book 4.0, 5.5)."""
+        b = state["battle"]
+        if "home_used" not in b:  # a battle begun under rules version 1
+            return
+        b["home_used"][seat] = True
+        if not state["players"][seat]["decks"][HOME]:
+            b["home_ran_out"][seat] = True
 
     def _public_played(self, b: dict, seat: int, with_ids: bool = True) -> list[dict]:
         out = []
@@ -709,11 +765,11 @@ class HectorAchillesEngine(BaseEngine):
         fate = None
         if b is not None and b["tile"] is not None:
             o = b["orientation"]
-            fate = {"tile": b["tile"], "colours": list(TILES[b["tile"]]),
+            fate = {"tile": b["tile"], "colours": list(_tiles(state)[b["tile"]]),
                     "oriented": phase != ORIENT, "orientation": o,
-                    "facing": facing_colours(b["tile"], o) if phase != ORIENT else None,
-                    "after_cw": facing_colours(b["tile"], rotate(o, "cw")),
-                    "after_ccw": facing_colours(b["tile"], rotate(o, "ccw"))}
+                    "facing": facing_colours(b["tile"], o, _tiles(state)) if phase != ORIENT else None,
+                    "after_cw": facing_colours(b["tile"], rotate(o, "cw"), _tiles(state)),
+                    "after_ccw": facing_colours(b["tile"], rotate(o, "ccw"), _tiles(state))}
         decision = None
         if acting:
             kind = DECISION_KIND.get(phase)
@@ -785,7 +841,8 @@ class HectorAchillesEngine(BaseEngine):
         return copy.deepcopy(state)
 
     def from_json(self, data: dict) -> dict:
-        if data.get("rules_version") != self.rules_version:
+        """A saved game; one begun under rules version 1 loads as it is and finishes with version 1's rules."""
+        if data.get("rules_version") not in TILES_BY_VERSION:
             raise ValueError(f"Saved game has rules version {data.get('rules_version')}, "
                              f"this engine plays version {self.rules_version}.")
         return copy.deepcopy(data)

@@ -94,6 +94,10 @@ class HectorAchillesPresenter(Presenter):
             face = TROOPS[action["card"]]
             fields = {"card": self.card(face) if kind == "play" else self.short(face)}
             emoji = EMOJI[face["colour"]]
+        elif kind == "retreat":
+            # the Shame cost (book 5.4): one more troop per Shame token already held, and a new token up to 3
+            shame = min(3, view["sides"][view["seat"]]["shame"]) if view.get("seat") in (0, 1) else 0
+            return Choice(index, self.text(f"label_retreat_{shame}"), self.text(group), style=style, secret=secret)
         elif kind in ("play_hero", "reinforce"):
             face = TROOPS[action["on"]]
             hero = (view.get("hand_hero") or {}).get("name")
@@ -107,7 +111,8 @@ class HectorAchillesPresenter(Presenter):
         if kind == "save_hero":
             side = view["sides"][view["seat"]] if view.get("seat") is not None else None
             name = self.name(side["hero"]["name"]) if side and side.get("hero") else self.text("your_hero")
-            return self.text("prompt_save_hero", hero=name)
+            tokens = side["favour"] if side else 0
+            return self.text("prompt_save_hero", hero=name, tokens=tokens, after=max(0, tokens - 1))
         if kind in ("take_vanguard", "choose_active", "orient_fate", "optional_or_play", "play", "rotate_fate"):
             return self.text(f"prompt_{kind}", battle=view.get("battle"), round=view.get("round"))
         return self.text("prompt_other")
@@ -143,6 +148,8 @@ class HectorAchillesPresenter(Presenter):
             return f"**{names[seat]}**" if seat is not None and seat < len(names) else "?"
 
         both = {"who0": who(0), "who1": who(1)}
+        # sums and scores always read Achaeans first, each with its side's name
+        sides = {"side0": self.text("seat_0"), "side1": self.text("seat_1")}
         seat = event.get("seat")
         if kind == "battle_started":
             return self.text("ev_battle_started", battle=event["battle"], attacker=who(event["attacker"]))
@@ -169,14 +176,17 @@ class HectorAchillesPresenter(Presenter):
         if kind == "fate_phase":
             t = event["totals"]
             key = "ev_fate_phase_rotate" if event.get("rotator") is not None else "ev_fate_phase_tie"
-            return self.text(key, round=event["round"], total0=t[0], total1=t[1], who=who(event.get("rotator")))
+            return self.text(key, round=event["round"], total0=t[0], total1=t[1], who=who(event.get("rotator")),
+                             **sides)
         if kind == "heroes_revealed":
             shown = [f"{who(s)}: {self.hero(h)}" for s, h in enumerate(event["heroes"]) if h]
             return self.text("ev_heroes_revealed", heroes=", ".join(shown)) if shown else None
         if kind == "battle_scored":
             s = event["scores"]
             key = "ev_battle_scored_tie" if event["winner"] is None else "ev_battle_scored"
-            return self.text(key, score0=s[0], score1=s[1], who=who(event["winner"]))
+            cols = event.get("scoring_colours") or [[], []]
+            colours = {f"colours{i}": " + ".join(self.colour(c) for c in cols[i]) or "–" for i in (0, 1)}
+            return self.text(key, score0=s[0], score1=s[1], who=who(event["winner"]), **sides, **colours)
         if kind == "hero_in_danger":
             return self.text("ev_hero_in_danger", who=who(seat), hero=self.hero(event["hero"]))
         if kind in ("hero_saved", "hero_lost"):

@@ -10,7 +10,7 @@ import collections
 import pytest
 
 from engines import ENGINES, IllegalAction
-from engines.hector_achilles.data import COLOURS, HEROES, KINDS, TILES, TROOPS
+from engines.hector_achilles.data import COLOURS, HEROES, KINDS, TILES, TILES_BY_VERSION, TROOPS
 from tests.engines.test_hector_achilles_support import (
     ENGINE,
     act,
@@ -68,13 +68,25 @@ def test_heroes_one_per_colour_with_the_rulebook_values():
         "Aias", "Achilles", "Agamemnon", "Diomedes", "Menelaos", "Odysseus"}
 
 
-def test_fate_tiles_follow_the_decision_layout():
+def test_fate_tiles_give_twelve_different_opposite_pairs():
+    """Corrected digest: 12 different colour pairs face each other (yellow/blue among them), every colour on
+    exactly four tiles, the four edges of a tile differ."""
     order = list(COLOURS)
     assert len(TILES) == 6
-    for i, tile in enumerate(TILES.values()):
-        assert tile == [order[(i + k) % 6] for k in (0, 1, 3, 4)]
-        assert tile[0] != tile[2] and tile[1] != tile[3]
+    pairs = set()
+    for tile in TILES.values():
+        assert len(set(tile)) == 4
+        pairs |= {frozenset((tile[0], tile[2])), frozenset((tile[1], tile[3]))}
+    assert len(pairs) == 12 and frozenset(("yellow", "blue")) in pairs
     assert all(sum(c in t for t in TILES.values()) == 4 for c in order)
+
+
+def test_rules_version_1_keeps_its_fate_tile_layout():
+    old = TILES_BY_VERSION[1]
+    order = list(COLOURS)
+    for i, tile in enumerate(old.values()):
+        assert tile == [order[(i + k) % 6] for k in (0, 1, 3, 4)]
+    assert sorted(old) == sorted(TILES) and TILES_BY_VERSION[ENGINE.rules_version] == TILES
 
 
 # ------------------------------------------------------------------------------------------- set-up
@@ -160,12 +172,12 @@ def test_attacker_lays_the_fate_tile_and_the_opposite_edge_faces_the_defender():
     state = new()
     arrange(state, 0, d1=[troop(0, "red", 1)])
     state["fate_stack"].remove("HA-FATE-1")
-    state["fate_stack"].insert(0, "HA-FATE-1")  # red, green, yellow, purple clockwise
+    state["fate_stack"].insert(0, "HA-FATE-1")  # red, yellow, green, brown clockwise
     act(state, 0, {"type": "take_vanguard", "deck": "1"})
     assert ENGINE.legal_actions(state, 0) == [{"type": "orient_fate", "colour": c}
-                                              for c in ("red", "green", "yellow", "purple")]
-    events = act(state, 0, {"type": "orient_fate", "colour": "green"})
-    assert event(events, "fate_oriented")["facing"] == ["green", "purple"]
+                                              for c in ("red", "yellow", "green", "brown")]
+    events = act(state, 0, {"type": "orient_fate", "colour": "yellow"})
+    assert event(events, "fate_oriented")["facing"] == ["yellow", "brown"]
 
 
 def test_trojan_attacker_orients_the_tile_toward_himself():
@@ -173,10 +185,10 @@ def test_trojan_attacker_orients_the_tile_toward_himself():
     state["battle"]["attacker"] = 1
     arrange(state, 1, d2=[troop(1, "red", 2)])
     state["fate_stack"].remove("HA-FATE-2")
-    state["fate_stack"].insert(0, "HA-FATE-2")  # green, blue, purple, brown
+    state["fate_stack"].insert(0, "HA-FATE-2")  # green, blue, purple, red
     act(state, 1, {"type": "take_vanguard", "deck": "2"})
     act(state, 1, {"type": "orient_fate", "colour": "blue"})
-    assert facing(state) == ["brown", "blue"]
+    assert facing(state) == ["red", "blue"]
     assert ENGINE.view(state, 1)["scoring_colours"][0] == "blue"
 
 

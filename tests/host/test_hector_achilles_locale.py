@@ -68,7 +68,7 @@ def test_a_round_in_hungarian_uses_the_rulebook_words(lang):
     words = ("vörös", "zöld", "kék", "sárga", "lila", "barna")
     kinds = ("parittyás", "íjász", "lándzsás", "hoplita")
     assert played and all(any(w in x for w in words) and any(k in x for k in kinds) for x in played)
-    assert "Visszavonulás (a csata elvész)" in {c.label for c in choices}
+    assert "Visszavonulás: elveszted a csatát, Szégyen 1/3" in {c.label for c in choices}
     hero = view["hand_hero"]["name"]
     assert any(c.label.startswith(f"{hero} ráhelyezése: ") for c in choices)
     # "pass"-like and English typed moves
@@ -115,7 +115,7 @@ def test_a_round_in_polish(lang):
     _, _, view = advance_to("optional_or_play")
     choices = labels(view)
     assert P.prompt(view).startswith("runda 1/4: zagraj oddział")
-    assert "Odwrót (przegrana bitwa)" in {c.label for c in choices}
+    assert "Odwrót: przegrana bitwa, Hańba 1/3" in {c.label for c in choices}
     assert {"Zagraj oddział", "Odwrót"} <= {c.group for c in choices}
     assert P.parse(view, choices, "odwrót") == P.parse(view, choices, "retreat")
 

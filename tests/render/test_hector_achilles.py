@@ -15,6 +15,7 @@ from PIL import Image
 from render import RENDERERS
 from render import hector_achilles as R
 from tests.engines.test_hector_achilles_support import ENGINE, act, hero, new, position, set_deck, troop
+from tests.render.phone import texts_at_phone_width, too_small
 from tests.render.snapshot import assert_snapshot
 
 
@@ -38,12 +39,13 @@ def _result_state() -> dict:
     tom = [troop(0, "yellow", 3), troop(0, "yellow", 4), troop(0, "yellow", 2), troop(0, "red", 1),
            troop(0, "blue", 2)]
     lin = [troop(1, "blue", 1), troop(1, "purple", 3), troop(1, "green", 1), troop(1, "red", 4)]
-    position(state, rnd=4, turn=1, tile="HA-FATE-3", seat0_facing="brown", played=(tom, lin),
+    # HA-FATE-6 puts yellow opposite blue: turned clockwise, yellow faces Tom and blue faces Lin (9 : 11)
+    position(state, rnd=4, turn=1, tile="HA-FATE-6", seat0_facing="brown", played=(tom, lin),
              hand=((), (troop(1, "blue", 3),)), hand_hero=(hero(0, "Aias"), None),
              hero_on=(None, (hero(1, "Acamas"), 0)), tokens=((), (1, 3)))
     act(state, 1, {"type": "play", "card": troop(1, "blue", 3)})
     act(state, 1, {"type": "rotate_fate", "direction": "cw"})
-    assert state["phase"] == "vanguard"
+    assert state["phase"] == "vanguard" and state["last_battle"]["scores"] == [9, 11]
     return state
 
 
@@ -123,7 +125,7 @@ def test_snapshot(name):
     png = CASES[name]()
     assert_snapshot(f"hector-achilles-{name}", png)
     img = Image.open(io.BytesIO(png))
-    assert img.width == 1000 and len(png) < 150_000
+    assert img.width == R.W and len(png) < 150_000
 
 
 def test_names_are_drawn_only_when_the_host_gives_them():
@@ -179,3 +181,35 @@ def test_every_phase_of_a_random_game_renders():
         ENGINE.apply(state, seat, random_player(ENGINE, state, seat, rng))
     assert R.render_public(ENGINE.view(state, None))[:4] == b"\x89PNG"
     assert {"vanguard", "orient", "turn", "rotate"} <= phases
+
+
+# ------------------------------------------------------------------------------------------- on a phone
+
+#: the busiest pictures: a battle in full swing with long player names, a settled battle with six cards a row
+#: (the unplayed hero too) and the scores, the end of the war, and a full hand with both scoring colours
+PHONE_CASES = {
+    "public-battle": lambda lang: (R.render_public, {**_battle_view(), "player_names": NAMES, "lang": lang}),
+    "public-result": lambda lang: (R.render_public, {**ENGINE.view(_result_state(), None), "lang": lang}),
+    "public-over": lambda lang: (R.render_public, {**_over_view(), "lang": lang}),
+    "hand": lambda lang: (R.render_private, {**_hand_view(), "player_names": NAMES, "lang": lang}),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+@pytest.mark.parametrize("case", list(PHONE_CASES))
+def test_every_text_reads_at_phone_width(case, lang):
+    """Discord shows a picture about 420 px wide: every text (no exemptions) is at least 9 px there."""
+    render, view = PHONE_CASES[case](lang)
+    assert too_small(render, view) == []
+    texts, (width, _) = texts_at_phone_width(render, view)
+    assert width == R.W and len(texts) > 20  # the recording saw the picture being drawn
+
+
+def test_long_player_names_are_shortened_at_a_word():
+    for render, view in (PHONE_CASES["public-battle"]("en"), PHONE_CASES["hand"]("en")):
+        texts, _ = texts_at_phone_width(render, view)
+        shortened = [s for s, _ in texts if "Agamemnon" in s and s != "Agamemnon"]
+        assert shortened
+        for s in shortened:
+            name = s.split(" · ")[-1]
+            assert name.endswith("…") and (NAMES[0] + " ").startswith(name[:-1] + " "), s
