@@ -284,7 +284,8 @@ def _answer_position(bob_hand=()) -> dict:
     """Ann may summon a Hunter; Bob has Ugra Bearthroat (a public fast ability) in his Row."""
     st = blank(mp=(10, 10))
     add(st, 0, "vadasz", "hand")
-    add(st, 1, "ugra", "row")
+    add(st, 1, "ugra", "row", dmg=1)  # wounded: his heal is on offer
+    add(st, 1, "klanharcos", "hand")  # not a fast card: something for Bob's own action once the thread closes
     for key in bob_hand:
         add(st, 1, key, "hand")
     return st
