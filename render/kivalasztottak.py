@@ -60,7 +60,12 @@ def _nm(c: dict, hu: bool) -> str:
     """A card's name in the picture's language (the cards have English and Hungarian names only)."""
     if not hu:
         return c["name"]
-    return c.get("name_hu") or _hu_by_en().get(c["name"], c["name"])
+    if c.get("name_hu"):
+        return c["name_hu"]
+    base, sep, number = c["name"].rpartition(" #")  # an event names a card with its "#n" label
+    if sep and number.isdigit() and base in _hu_by_en():
+        return f"{_hu_by_en()[base]} #{number}"
+    return _hu_by_en().get(c["name"], c["name"])
 
 
 def _lbl(c: dict, hu: bool) -> str:

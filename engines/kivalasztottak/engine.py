@@ -270,6 +270,7 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
+        before = self._labels(state)  # the "#n" labels the acting player's buttons showed
         pend = state["pending"]
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
@@ -277,11 +278,27 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        self._scrub(state, ev)
+        self._scrub(state, ev, {**self._labels(state), **before})
         state["last"] = ev[-12:]
         return ev
 
-    def _scrub(self, state: dict, ev: list) -> None:
+    def _labels(self, state: dict) -> dict[str, str]:
+        """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
+        one), exactly as the view labels them for buttons and the picture."""
+        out: dict[str, str] = {}
+        for p in state["p"]:
+            groups = [p["row"] + p["team"]] + [p[z] for z in ("store", "quests", "solved", "buildings", "allies",
+                                                              "events", "towers")]
+            for group in groups:
+                names = [card_defs()[state["cards"][c]["k"]]["name_en"] for c in group]
+                seen: dict[str, int] = {}
+                for cid, name in zip(group, names):
+                    if names.count(name) > 1:
+                        seen[name] = seen.get(name, 0) + 1
+                        out[cid] = f"{name} #{seen[name]}"
+        return out
+
+    def _scrub(self, state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
         """Events are public: a card that is hidden once the action is over (a besieged level turned face
         down again, say) is named by its place, never by its id. Every card that may be shown gets its English
         name next to its id (``<field>_name`` / ``<field>_names``; ``card_key`` for the card itself), and a
@@ -292,12 +309,13 @@ class KivalasztottakEngine(BaseEngine):
                   if c["zone"] in ("hand", "future", "setaside")
                   or (not c["up"] and c["zone"] in ("towers", "attached", "thread"))}
         items = {it["uid"]: it for it in state["thread"] or ()}
+        labels = labels or {}
 
         def name(x):
             if not isinstance(x, str) or x in hidden:
                 return None
             if x in cards:
-                return card_defs()[cards[x]["k"]]["name_en"]
+                return labels.get(x) or card_defs()[cards[x]["k"]]["name_en"]
             return None
 
         for e in ev:
@@ -317,6 +335,8 @@ class KivalasztottakEngine(BaseEngine):
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
                     if any(isinstance(x, str) and x in cards for x in v):
                         extra[f"{k}_names"] = [name(x) for x in v]
+            if e.get("card") in labels and e.get("name") == card_defs()[cards[e["card"]]["k"]]["name_en"]:
+                e["name"] = labels[e["card"]]  # the card's own name, with the "#n" its button showed
             e.update(extra)
 
     # ------------------------------------------------------------------ helpers: rng, events

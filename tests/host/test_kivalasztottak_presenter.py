@@ -205,7 +205,7 @@ def test_quest_reward_solving_and_building_decisions_have_words():
     quest = add(st, 0, "szerzodes", "quests")
     reward = add(st, 0, "borpancel", "hand")
     labels = {c.label for c in panel_of(st, 0).choices}
-    assert "Leather Armour as the reward of The Bounty Contract" in labels
+    assert "Leather Armour as the reward of The Bounty Contract (1 MP)" in labels  # paid for
     act(st, 0, {"type": "attach_reward", "card": reward, "quest": quest})
     settle(st)
     hunter = add(st, 0, "fejvadasz", "row")
