@@ -19,9 +19,12 @@ from render import kit
 
 GAME = "kivalasztottak"
 
-W = 1000
-PAD = 10
-CARD_W, CARD_H = 128, 150
+# Discord shows a picture about 420 px wide until it is tapped: the pictures are 560 px wide and no text is
+# smaller than 13 px, so every text is at least 9.75 px at that width (tests/render/phone.py checks it)
+W = 560
+PAD = 6
+SMALL, BODY, HEAD = 13, 14, 16
+CARD_W = (W - 2 * PAD - 12 - 3 * 6) // 4
 TYPE_COLOURS = {  # the rulebook's card-type colours, toned for legibility
     "tower": (196, 160, 110), "adventurer": (86, 150, 90), "action": (200, 170, 130), "quest": (120, 180, 220),
     "building": (225, 200, 80), "ally": (160, 160, 160), "obstacle": (70, 130, 70), "event": (110, 70, 140),
@@ -60,7 +63,12 @@ def _nm(c: dict, hu: bool) -> str:
     """A card's name in the picture's language (the cards have English and Hungarian names only)."""
     if not hu:
         return c["name"]
-    return c.get("name_hu") or _hu_by_en().get(c["name"], c["name"])
+    if c.get("name_hu"):
+        return c["name_hu"]
+    base, sep, number = c["name"].rpartition(" #")  # an event names a card with its "#n" label
+    if sep and number.isdigit() and base in _hu_by_en():
+        return f"{_hu_by_en()[base]} #{number}"
+    return _hu_by_en().get(c["name"], c["name"])
 
 
 def _lbl(c: dict, hu: bool) -> str:
@@ -144,7 +152,22 @@ def _fit(s: str, width: int, size: int, bold=False) -> str:
     return s + "…"
 
 
-def _t(draw, xy, s, size=16, fill="ink", bold=False, anchor="la"):
+def _words(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
+    """A name on at most ``lines`` lines, broken only between words; a word that fits on no line is the only
+    thing ever shortened (with "…"), so a name is never cut inside a word while a whole word would fit."""
+    out = _wrap(s, width, size, bold, lines)
+    if " ".join(out).replace(" …", "").rstrip("…") != s and out and out[-1].endswith("…"):
+        kept = " ".join(out)[:-1].rstrip()
+        words, whole = s.split(), []
+        for w in words:  # keep the whole words that fitted, and mark the rest as left out
+            if len(" ".join(whole + [w])) <= len(kept):
+                whole.append(w)
+        out = _wrap(" ".join(whole), width, size, bold, lines)
+        out[-1] = out[-1] + " …" if _width(out[-1] + " …", size, bold) <= width else _fit(out[-1], width, size, bold)
+    return [ln if _width(ln, size, bold) <= width else _fit(ln, width, size, bold) for ln in out]
+
+
+def _t(draw, xy, s, size=BODY, fill="ink", bold=False, anchor="la"):
     if not s:
         return
     im, dx, dy = _mask(s, size, bold, anchor)
@@ -171,37 +194,54 @@ def _names(view: dict, say, hu: bool) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------ pieces
-def _adventurer(draw, x, y, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
+NAME_LH = 17  # line height of a two-line card name
+
+
+def _adventurer_h(a: dict) -> int:
+    return 40 + 22 + 18 + 22 + 16 * min(2, len(a.get("worn", []))) + 22
+
+
+def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
     st = a.get("state", "alert")
     bg = {"alert": "white", "resting": "kv_rest", "injured": "kv_inj"}[st]
-    draw.rectangle((x, y, x + CARD_W, y + CARD_H), fill=kit.rgb(bg),
+    draw.rectangle((x, y, x + CARD_W, y + h), fill=kit.rgb(bg),
                    outline=kit.rgb("highlight" if highlight else "ink"), width=3 if highlight else 1)
     if st == "resting":
-        _hatch(draw, (x + 1, y + 28, x + CARD_W - 1, y + CARD_H - 1), "panel_dark", 12)
+        _hatch(draw, (x + 1, y + 40, x + CARD_W - 1, y + h - 1), "panel_dark", 12)
     elif st == "injured":
-        _hatch(draw, (x + 1, y + 28, x + CARD_W - 1, y + CARD_H - 1), "danger", 14, cross=True)
-    draw.rectangle((x, y, x + CARD_W, y + 26), fill=kit.rgb("kv_adventurer"), outline=kit.rgb("ink"))
+        _hatch(draw, (x + 1, y + 40, x + CARD_W - 1, y + h - 1), "danger", 14, cross=True)
+    draw.rectangle((x, y, x + CARD_W, y + 38), fill=kit.rgb("kv_adventurer"), outline=kit.rgb("ink"))
     name = ("★ " if a.get("named") else "") + _lbl(a, hu)
-    _t(draw, (x + 4, y + 4), _fit(name, CARD_W - 8, 16, True), 16, "white", True)
-    # level: current / base, damage in red
+    lines = _words(name, CARD_W - 8, BODY, True, 2)
+    for i, ln in enumerate(lines):
+        _t(draw, (x + 4, y + 3 + (NAME_LH // 2 if len(lines) == 1 else 0) + i * NAME_LH), ln, BODY, "white", True)
+    yy = y + 41
     level = say("level", level=a["level"], base=a["base_level"])
-    _t(draw, (x + 5, y + 31), _fit(level, CARD_W - (44 if a.get("dmg") else 10), 20, True), 20, "ink", True)
+    _t(draw, (x + 5, yy), _fit(level, CARD_W - (40 if a.get("dmg") else 10), 18, True), 18, "ink", True)
     if a.get("dmg"):
-        kit.badge(draw, (x + CARD_W - 18, y + 42), 15, "danger", f"-{a['dmg']}", size=15)
-    _t(draw, (x + 5, y + 57), say("attrs", phys=a["phys"], astral=a["astral"], mental=a["mental"]), 16)
-    label = _fit(_opt(say, f"state_{st}", st.upper()), CARD_W - 16, 16, True)
-    draw.rectangle((x + 4, y + 78, x + 4 + _width(label, 16, True) + 8, y + 98),
-                   fill=kit.rgb("white"), outline=kit.rgb("ink"))
-    _t(draw, (x + 8, y + 80), label, 16, "ink", True)
-    yy = y + 102
+        kit.badge(draw, (x + CARD_W - 17, yy + 10), 14, "danger", f"-{a['dmg']}", size=SMALL)
+    yy += 22
+    _t(draw, (x + 5, yy), say("attrs", phys=a["phys"], astral=a["astral"], mental=a["mental"]), BODY, "ink", True)
+    yy += 18
+    label = _fit(_opt(say, f"state_{st}", st.upper()), CARD_W - 16, SMALL, True)
+    draw.rectangle((x + 4, yy, x + 4 + _width(label, SMALL, True) + 8, yy + 18), fill=kit.rgb("white"),
+                   outline=kit.rgb("ink"))
+    _t(draw, (x + 8, yy + 1), label, SMALL, "ink", True)
+    yy += 22
     for w in a.get("worn", [])[:2]:
-        _t(draw, (x + 5, yy), _fit("⚔ " + _nm(w, hu), CARD_W - 10, 16), 16, "dark_grey")
-        yy += 18
+        line = _words("⚔ " + _nm(w, hu), CARD_W - 10, SMALL, False, 1)[0]
+        # a white strip under the gear's name: it stays legible on a hatched (resting, injured) card
+        draw.rectangle((x + 3, yy, x + 7 + _width(line, SMALL, False), yy + 15), fill=kit.rgb("white"))
+        _t(draw, (x + 5, yy), line, SMALL, "ink")
+        yy += 16
     if rank:
-        draw.rectangle((x, y + CARD_H - 20, x + CARD_W, y + CARD_H), fill=kit.rgb("ink"))
-        _t(draw, (x + CARD_W // 2, y + CARD_H - 10), _fit(rank, CARD_W - 6, 16, True), 16, "white", True, "mm")
+        draw.rectangle((x, y + h - 18, x + CARD_W, y + h), fill=kit.rgb("ink"))
+        _t(draw, (x + CARD_W // 2, y + h - 9), _fit(rank, CARD_W - 6, SMALL, True), SMALL, "white", True, "mm")
     elif a.get("token"):
-        _t(draw, (x + CARD_W - 6, y + CARD_H - 4), say("token"), 16, "dark_grey", False, "rd")
+        _t(draw, (x + CARD_W - 6, y + h - 3), say("token"), SMALL, "dark_grey", False, "rd")
+
+
+TOWER_H = 74
 
 
 def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
@@ -209,16 +249,17 @@ def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> N
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("kv_tower"), outline=kit.rgb("ink"))
     if hidden:
         _hatch(draw, (x + 1, y + 1, x + w - 1, y + h - 1), "kv_hidden", 8)
-    _t(draw, (x + 4, y + 3), f"{place}", 18, "ink", True)
+    _t(draw, (x + 4, y + 2), f"{place}", HEAD, "ink", True)
     if t.get("hidden"):
-        _t(draw, (x + w // 2, y + h // 2), _fit(say("tower_face_down"), w - 8, 16, True), 16, "ink", True, "mm")
+        _t(draw, (x + w // 2, y + h // 2), _fit(say("tower_face_down"), w - 8, BODY, True), BODY, "ink", True, "mm")
         return
-    _t(draw, (x + 22, y + 4), _fit(_nm(t, hu), w - 26, 16, True), 16, "ink", True)
-    _t(draw, (x + 6, y + 26), _fit(say("tower_wall", wall=t["wall"]), w - 10, 16, True), 16, "ink", True)
+    _t(draw, (x + 20, y + 3), _words(_nm(t, hu), w - 24, BODY, True, 1)[0], BODY, "ink", True)
+    _t(draw, (x + 5, y + 21), _fit(say("tower_wall", wall=t["wall"]), w - 10, BODY, True), BODY, "ink", True)
     obst = [c for c in t.get("attached", [])]
-    _t(draw, (x + 6, y + 46), _fit(say("tower_obstacles", n=len(obst), max=t["obstacles"]), w - 10, 16), 16)
+    _t(draw, (x + 5, y + 38), _fit(say("tower_obstacles", n=len(obst), max=t["obstacles"]), w - 10, SMALL),
+       SMALL)
     if hidden and own:
-        _t(draw, (x + 6, y + 68), _fit(say("tower_hidden_own"), w - 10, 16, True), 16, "ink", True)
+        _t(draw, (x + 5, y + 55), _fit(say("tower_hidden_own"), w - 10, SMALL, True), SMALL, "ink", True)
 
 
 def _attach_text(items: list[dict], hu: bool) -> str:
@@ -229,91 +270,118 @@ def _attach_text(items: list[dict], hu: bool) -> str:
     return " ".join(parts)
 
 
+def _quest_lines(q: dict, w: int, hu: bool) -> list[str]:
+    conditions = q.get("conditions", []) if hu else (q.get("conditions_en") or q.get("conditions", []))
+    out = []
+    for i, cond in enumerate(conditions[:3]):
+        out += _wrap(f"{i + 1}. {cond}", w - 8, SMALL, lines=2)
+    return out
+
+
+def _quest_h(q: dict, w: int, hu: bool) -> int:
+    return 20 + 16 * len(_quest_lines(q, w, hu)) + 20
+
+
 def _quest(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"), outline=kit.rgb("ink"))
-    draw.rectangle((x, y, x + w, y + 20), fill=kit.rgb("kv_quest"))
-    _t(draw, (x + 4, y + 1), _fit(say("quest_title", name=_lbl(q, hu)), w - 8, 16, True), 16, "ink", True)
-    conditions = q.get("conditions", []) if hu else (q.get("conditions_en") or q.get("conditions", []))
-    for i, cond in enumerate(conditions[:3]):
-        _t(draw, (x + 4, y + 21 + 18 * i), _fit(f"{i + 1}. {cond}", w - 8, 16), 16)
+    draw.rectangle((x, y, x + w, y + 19), fill=kit.rgb("kv_quest"))
+    _t(draw, (x + 4, y + 1), _words(say("quest_title", name=_lbl(q, hu)), w - 8, BODY, True, 1)[0], BODY, "ink",
+       True)
+    for i, line in enumerate(_quest_lines(q, w, hu)):
+        _t(draw, (x + 4, y + 20 + 16 * i), line, SMALL)
     tag = say("quest_tag", dp=q["dp"], mp=q.get("mp", 0))
-    _t(draw, (x + w - 4, y + h - 19), tag, 16, "ink", True, "ra")
+    _t(draw, (x + w - 4, y + h - 18), tag, BODY, "ink", True, "ra")
     att = _attach_text(q.get("attached", []), hu)
     if att:
-        _t(draw, (x + 4, y + h - 19), _fit(att, w - 16 - _width(tag, 16, True), 16), 16, "dark_grey")
+        _t(draw, (x + 4, y + h - 18), _fit(att, w - 16 - _width(tag, BODY, True), SMALL), SMALL, "dark_grey")
 
 
 def _chip(draw, x, y, label: str, colour: str, max_w: int) -> int:
-    label = _fit(label, max_w - 12, 16)
-    w = _width(label, 16, False) + 12
-    draw.rectangle((x, y, x + w, y + 24), fill=kit.rgb(colour), outline=kit.rgb("ink"))
+    label = _words(label, max_w - 12, SMALL, False, 1)[0]
+    w = _width(label, SMALL, False) + 12
+    draw.rectangle((x, y, x + w, y + 20), fill=kit.rgb(colour), outline=kit.rgb("ink"))
     dark = colour in ("kv_event", "kv_omen", "kv_obstacle", "kv_adventurer")
-    _t(draw, (x + 6, y + 3), label, 16, "white" if dark else "ink")
+    _t(draw, (x + 6, y + 2), label, SMALL, "white" if dark else "ink")
     return w
 
 
-SIDE_H = 44 + 104 + CARD_H + 12 + 64
-
-
-def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> None:
+def _side_layout(view: dict, seat: int, hu: bool) -> dict:
+    """Sizes of a side's parts (the picture's height follows from what is in play)."""
     p = view["players"][seat]
+    m = view.get("maneuver")
+    cards = list(p["row"]) + list(p["team"])
+    qw = (W - 2 * PAD - 12 - 6) // 2
+    quest_rows = [p["quests"][i:i + 2] for i in range(0, len(p["quests"][:3]), 2)]
+    qh = [max(_quest_h(q, qw, hu) for q in row) for row in quest_rows] or [20]
+    card_rows = [cards[i:i + 4] for i in range(0, len(cards), 4)] or [[]]
+    ch = [max((_adventurer_h(a) for a in row), default=30) for row in card_rows]
+    chips = len(p["buildings"]) + len(p["allies"]) + len(p["store"]) + len(p["solved"]) + len(p["events"])
+    chip_lines = 3 if chips else 1
+    head = 44 + (24 if p["omen"] else 0)
+    height = head + TOWER_H + 6 + sum(h + 6 for h in qh) + 18 + sum(h + 6 for h in ch) + 24 * chip_lines + 8
+    return {"qw": qw, "quest_rows": quest_rows, "qh": qh, "card_rows": card_rows, "ch": ch, "head": head,
+            "height": height, "front": set(m["front"]) if m else set()}
+
+
+def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
+    p = view["players"][seat]
+    lay = _side_layout(view, seat, hu)
     own = viewer == seat
     colour = kit.PLAYER_COLOURS[seat]
-    draw.rectangle((PAD, y, W - PAD, y + SIDE_H - 6), fill=kit.rgb("kv_side"), outline=kit.rgb(colour), width=3)
+    draw.rectangle((PAD, y, W - PAD, y + lay["height"] - 6), fill=kit.rgb("kv_side"), outline=kit.rgb(colour),
+                   width=3)
     to_act = seat in view.get("to_act", [])
-    kit.badge(draw, (PAD + 22, y + 22), 16, colour, kit.PLAYER_LETTERS[seat],
+    kit.badge(draw, (PAD + 20, y + 21), 15, colour, kit.PLAYER_LETTERS[seat], size=HEAD,
               outline="highlight" if to_act else "ink")
     names = view.get("player_names") or []
     who = say("you") if own else say("seat", n=seat + 1)
     if seat < len(names):  # the host adds the players' display names
         who = say("name_you", name=names[seat]) if own else names[seat]
     deck = (p.get("deck_name_hu") or p["deck_name"]) if hu else p["deck_name"]
-    head = _fit(say("side_head", deck=deck, who=who), 330, 18, True)
-    _t(draw, (PAD + 46, y + 5), head, 18, "ink", True)
-    if to_act:
-        _t(draw, (PAD + 56 + _width(head, 18, True), y + 5), say("to_act_mark"), 18, "danger", True)
+    mark = say("to_act_mark") if to_act else ""
+    room = W - 2 * PAD - 48 - (_width(mark, HEAD, True) + 10 if mark else 0)
+    head = _words(say("side_head", deck=deck, who=who), room, HEAD, True, 1)[0]
+    _t(draw, (PAD + 42, y + 4), head, HEAD, "ink", True)
+    if mark:
+        _t(draw, (PAD + 50 + _width(head, HEAD, True), y + 4), mark, HEAD, "danger", True)
     stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
                 past=p["past_count"], depth=p["depth_count"])
-    omen_x = W - PAD - 8
+    _t(draw, (PAD + 42, y + 24), _fit(stats, W - 2 * PAD - 50, BODY), BODY, "ink")
     if p["omen"]:
         o = p["omen"][0]
-        label = say("omen", name=_nm(o, hu), op=o["op"])
-        omen_x -= min(330, _width(label, 16, False) + 12)
-        _chip(draw, omen_x, y + 8, label, "kv_omen", 330)
-    if p["omen"] and PAD + 46 + _width(stats, 16, False) > omen_x - 6:  # a long line must not run under the omen
-        stats = _fit(stats, omen_x - 6 - PAD - 46, 16)
-    _t(draw, (PAD + 46, y + 25), stats, 16, "ink")
-    # towers and quests
-    ty = y + 46
-    tw, th = 126, 96
+        _chip(draw, PAD + 8, y + 44, say("omen", name=_nm(o, hu), op=o["op"]), "kv_omen", W - 2 * PAD - 16)
+    # towers: three across
+    ty = y + lay["head"]
+    tw = (W - 2 * PAD - 16 - 2 * 6) // 3
     for i, t in enumerate(p["towers"]):
-        _tower(draw, PAD + 8 + i * (tw + 6), ty, tw, th, t, i + 1, own, say, hu)
-    qx = PAD + 8 + 3 * (tw + 6) + 8
-    qw = (W - PAD - 8 - qx - 12) // 3
-    for i, q in enumerate(p["quests"][:3]):
-        _quest(draw, qx + i * (qw + 6), ty, qw, th, q, say, hu)
+        _tower(draw, PAD + 8 + i * (tw + 6), ty, tw, TOWER_H, t, i + 1, own, say, hu)
+    # quests: two across
+    qy = ty + TOWER_H + 6
     if not p["quests"]:
-        _t(draw, (qx + 4, ty + 30), _fit(say("no_quests"), W - PAD - 12 - qx, 16), 16, "dark_grey")
+        _t(draw, (PAD + 8, qy), _fit(say("no_quests"), W - 2 * PAD - 16, SMALL), SMALL, "dark_grey")
+    for row, h in zip(lay["quest_rows"], lay["qh"]):
+        for i, q in enumerate(row):
+            _quest(draw, PAD + 8 + i * (lay["qw"] + 6), qy, lay["qw"], h, q, say, hu)
+        qy += h + 6
+    if not p["quests"]:
+        qy += lay["qh"][0] + 6
     # the Row (and the team while a maneuver runs)
-    ry = ty + th + 8
-    m = view.get("maneuver")
-    front = set(m["front"]) if m else set()
-    cards = [(a, None) for a in p["row"]]
-    cards += [(a, say("team_front") if a["id"] in front else say("team_back")) for a in p["team"]]
-    row, size = say("row"), 16
-    while size > 12 and _width(row, size, True) > 40:  # the label stands left of the first card
-        size -= 1
-    _t(draw, (PAD + 8, ry), row, size, "dark_grey", True)
-    if not cards:
-        _t(draw, (PAD + 60, ry + 60), say("no_adventurers"), 16, "dark_grey")
+    ry = qy
+    _t(draw, (PAD + 8, ry), say("row"), SMALL, "dark_grey", True)
+    ry += 18
     last_ids = {str(e.get("card")) for e in view.get("last", [])}
-    per_line = (W - 2 * PAD - 56) // (CARD_W + 6)
-    for i, (a, rank) in enumerate(cards[:per_line]):
-        _adventurer(draw, PAD + 48 + i * (CARD_W + 6), ry, a, say, hu, rank, a["id"] in last_ids)
-    if len(cards) > per_line:
-        _t(draw, (W - PAD - 8, ry + CARD_H - 18), say("more", n=len(cards) - per_line), 16, "ink", True, "ra")
+    team_ids = {a["id"] for a in p["team"]}
+    if not p["row"] and not p["team"]:
+        _t(draw, (PAD + 8, ry + 6), say("no_adventurers"), SMALL, "dark_grey")
+    for row, h in zip(lay["card_rows"], lay["ch"]):
+        for i, a in enumerate(row):
+            rank = None
+            if a["id"] in team_ids:
+                rank = say("team_front") if a["id"] in lay["front"] else say("team_back")
+            _adventurer(draw, PAD + 8 + i * (CARD_W + 6), ry, h, a, say, hu, rank, a["id"] in last_ids)
+        ry += h + 6
     # buildings, allies, store, solved quests, cards in play
-    cy = ry + CARD_H + 8
+    cy = ry
     x = PAD + 8
     chips = [(say("chip_building", name=_lbl(b, hu), dp=b["dp"]) + (" ▲" * len(b.get("attached", []))),
               "kv_building") for b in p["buildings"]]
@@ -322,17 +390,18 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> None:
     chips += [(say("chip_solved", name=_nm(q, hu), dp=q["dp"]), "kv_quest") for q in p["solved"]]
     chips += [(say("chip_event", name=_nm(e, hu)), "kv_event") for e in p["events"]]
     if not chips:
-        _t(draw, (x, cy + 4), _fit(say("no_chips"), W - 2 * PAD - 16, 16), 16, "dark_grey")
+        _t(draw, (x, cy + 2), _fit(say("no_chips"), W - 2 * PAD - 16, SMALL), SMALL, "dark_grey")
     line = 0
     for label, colour in chips:
-        w = _width(_fit(label, 300, 16), 16, False) + 12
+        w = _width(_words(label, W - 2 * PAD - 28, SMALL, False, 1)[0], SMALL, False) + 12
         if x + w > W - PAD - 8:
             line += 1
             x = PAD + 8
-            if line > 1:
+            if line > 2:
                 break
-        _chip(draw, x, cy + line * 28, label, colour, 312)
+        _chip(draw, x, cy + line * 24, label, colour, W - 2 * PAD - 16)
         x += w + 6
+    return lay["height"]
 
 
 def _event_line(e: dict, names: dict[str, str], say, hu: bool) -> str | None:
@@ -377,12 +446,19 @@ def _reason(reason: str, say) -> str:
     return _opt(say, f"reason_{reason}", reason)
 
 
+def _middle_h(view: dict) -> int:
+    th = view.get("thread") or []
+    lines = [ln for ln in view.get("last", []) if ln]
+    return 30 + 20 * max(1, min(5, len(th))) + (44 if view.get("maneuver") else 0) + 18 * min(4, len(lines)) + 8
+
+
 def _middle(draw, y, h, view: dict, say, hu: bool) -> None:
     names = _names(view, say, hu)
     draw.rectangle((PAD, y, W - PAD, y + h), fill=kit.rgb("kv_thread"), outline=kit.rgb("ink"))
     th = view.get("thread")
-    _t(draw, (PAD + 8, y + 6), say("thread_closed") if th is None else say("thread_open", n=len(th)), 18,
+    _t(draw, (PAD + 8, y + 5), say("thread_closed") if th is None else say("thread_open", n=len(th)), HEAD,
        "ink", True)
+    yy = y + 28
     if th:
         for i, it in enumerate(reversed(th[-5:])):
             who = kit.PLAYER_LETTERS[it["seat"]]
@@ -391,26 +467,31 @@ def _middle(draw, y, h, view: dict, say, hu: bool) -> None:
             label = say("thread_top" if i == 0 else "thread_below", who=who, name=name) + (f" → {tg}" if tg else "")
             if it["kind"] == "trigger":
                 label += say("thread_timed")
-            kit.badge(draw, (PAD + 20, y + 40 + i * 22), 9, kit.PLAYER_COLOURS[it["seat"]], who, size=11)
-            _t(draw, (PAD + 34, y + 31 + i * 22), _fit(label, 440, 16), 16)
-    elif th is not None:
-        _t(draw, (PAD + 20, y + 34), _fit(say("thread_empty"), 460, 16), 16, "dark_grey")
+            kit.badge(draw, (PAD + 18, yy + 9), 9, kit.PLAYER_COLOURS[it["seat"]], who, size=SMALL)
+            _t(draw, (PAD + 32, yy), _words(label, W - 2 * PAD - 40, BODY, False, 1)[0], BODY)
+            yy += 20
+    else:
+        if th is not None:
+            _t(draw, (PAD + 18, yy), _fit(say("thread_empty"), W - 2 * PAD - 30, BODY), BODY, "dark_grey")
+        yy += 20
     m = view.get("maneuver")
-    x2 = W // 2 + 10
     if m:
         who = kit.PLAYER_LETTERS[m["initiator"]]
         tgt = names.get(m["target"], m["target"] or "")
         kind = _opt(say, f"maneuver_{m['kind']}", m["kind"].upper())
-        _t(draw, (x2, y + 6), _fit(say("maneuver_by", kind=kind, who=who, target=tgt), W // 2 - 30, 18, True),
-           18, "danger", True)
+        _t(draw, (PAD + 8, yy + 2), _words(say("maneuver_by", kind=kind, who=who, target=tgt), W - 2 * PAD - 16,
+                                           HEAD, True, 1)[0], HEAD, "danger", True)
         step = _opt(say, f"step_{m['step']}", m["step"].replace("_", " "))
         extra = say("maneuver_round", n=m["combat_round"]) if m["combat_round"] else ""
         if "wall" in m:
             extra += say("maneuver_wall", wall=m["wall"])
-        _t(draw, (x2, y + 30), _fit(say("maneuver_step", step=step, extra=extra), W // 2 - 30, 16), 16)
+        _t(draw, (PAD + 8, yy + 22), _fit(say("maneuver_step", step=step, extra=extra), W - 2 * PAD - 16, BODY),
+           BODY)
+        yy += 44
     lines = [ln for ln in (_event_line(e, names, say, hu) for e in view.get("last", [])) if ln][-4:]
-    for i, ln in enumerate(lines):
-        _t(draw, (x2, y + 54 + i * 19 - (0 if m else 48)), _fit(ln, W // 2 - 30, 16), 16, "dark_grey")
+    for ln in lines:
+        _t(draw, (PAD + 8, yy), _words(ln, W - 2 * PAD - 16, SMALL, False, 1)[0], SMALL, "dark_grey")
+        yy += 18
 
 
 def render_public(view: dict) -> bytes:
@@ -418,11 +499,11 @@ def render_public(view: dict) -> bytes:
     viewer = view.get("seat")
     bottom = viewer if viewer is not None else 0
     top = 1 - bottom
-    mid_h = 142
-    height = 40 + SIDE_H + mid_h + 8 + SIDE_H
+    hu = view.get("lang") == "hu"
+    mid_h = _middle_h(view)
+    height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
     img, draw = kit.canvas(W, height, "table")
     say = kit.words("kivalasztottak", view)
-    hu = view.get("lang") == "hu"
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
     if view["stage"] == "maneuvers" or view.get("maneuver"):
@@ -430,88 +511,98 @@ def render_public(view: dict) -> bytes:
     res = view.get("result")
     if res:
         title = say("game_over", outcome=_outcome(res.get("winner"), say), reason=_reason(res["reason"], say))
-    right = ""
+    _t(draw, (PAD + 4, 5), _words(title, W - 2 * PAD - 8, HEAD, True, 1)[0], HEAD, "white", True)
     if view.get("to_act") and not res:
         names = view.get("player_names") or []
-        acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, 18, True) if s < len(names)
-                           else kit.PLAYER_LETTERS[s] for s in view["to_act"])
+        acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, BODY, True)
+                                              if s < len(names) else kit.PLAYER_LETTERS[s] for s in view["to_act"])
         pend = view.get("pending") or []
         kind = pend[0]["kind"] if pend else "priority"
         what = _opt(say, f"pending_{kind}", kind.replace("_", " "))
-        right = say("to_act", who=acting, what=what)
-        _t(draw, (W - PAD - 4, 8), right, 18, "highlight", True, "ra")
-    room = W - 2 * PAD - 8 - (_width(right, 18, True) + 16 if right else 0)
-    _t(draw, (PAD + 4, 8), _fit(title, room, 20, True) if _width(title, 20, True) > room else title, 20, "white", True)
-    y = 40
-    _side(draw, y, view, top, viewer, say, hu)
-    y += SIDE_H
+        _t(draw, (PAD + 4, 26), _fit(say("to_act", who=acting, what=what), W - 2 * PAD - 8, BODY, True), BODY,
+           "highlight", True)
+    y = 50
+    y += _side(draw, y, view, top, viewer, say, hu)
     _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
     _side(draw, y, view, bottom, viewer, say, hu)
     return kit.encode(img, PALETTE)
 
 
-def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool, english: bool) -> None:
-    """One card of the hand. English pictures keep their layout; other languages may shrink a long info line."""
+def _hand_body(c: dict, say, hu: bool) -> tuple[str, str]:
+    """A hand card's info line and its text."""
     t = c["type"]
-    draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"),
-                   outline=kit.rgb("highlight" if playable else "ink"), width=4 if playable else 1)
-    draw.rectangle((x, y, x + w, y + 28), fill=kit.rgb(f"kv_{t}"))
-    dark = t in ("event", "omen", "obstacle", "adventurer")
-    letter = _opt(say, f"type_{t}", TYPE_LETTER[t])
-    cost = say("cost_free") if t in ("quest", "building", "ally", "obstacle") else say("cost_mp", mp=c.get("mp", 0))
-    cost_w = _width(cost, 16, True)
-    _t(draw, (x + 6, y + 4), _fit(f"{letter} {_lbl(c, hu)}", w - 50 - max(0, cost_w - 39), 18, True), 18,
-       "white" if dark else "ink", True)
-    _t(draw, (x + w - 6, y + 5), cost, 16, "white" if dark else "ink", True, "ra")
-    # under the name: the Hungarian name (the cards' own), or in a Hungarian picture the card's type
-    sub = _opt(say, f"typename_{t}", t) if hu else c["name_hu"]
-    _t(draw, (x + 6, y + 32), _fit(sub, w - 12, 16), 16, "dark_grey")
-    info = ""
     text = _text(c, hu)
     if t == "adventurer":
         sub = HU_SUBCASTE.get(c["subcaste"], c["subcaste"]) if hu else c.get("subcaste_en", c["subcaste"])
         info = say("info_adventurer", level=c["base_level"], phys=c["phys"], astral=c["astral"], mental=c["mental"],
                    subcaste=sub)
         skills = c["skills"] if hu else (c.get("skills_en") or c["skills"])
-        body = ", ".join(skills) + (" · " + text if text else "")
-    elif t == "quest":
+        return info, ", ".join(skills) + (" · " + text if text else "")
+    if t == "quest":
         info = say("info_quest", dp=c["dp"], mp=c["mp"], location=c["location"])
         conditions = c["conditions"] if hu else (c.get("conditions_en") or c["conditions"])
-        body = " | ".join(conditions) + " · " + text
-    elif t in ("building", "ally"):
+        return info, " | ".join(conditions) + " · " + text
+    if t in ("building", "ally"):
         cond = c["condition"] if hu else c.get("condition_en", c["condition"])
-        info = (say("info_building", dp=c["dp"], condition=cond) if t == "building"
-                else say("info_ally", szp=c["szp"], condition=cond))
-        body = text
-    elif t == "obstacle":
+        return (say("info_building", dp=c["dp"], condition=cond) if t == "building"
+                else say("info_ally", szp=c["szp"], condition=cond)), text
+    if t == "obstacle":
         info = _opt(say, f"obstacle_{c['kind']}", c["kind"]) + (say("info_animate") if c.get("animate") else "")
         if c["kind"] == "beast":
             info += say("info_beast", number=c["number"], attack=c["attack"], damage=c["damage"])
-        body = text
+        return info, text
+    # (an omen starts in play, never in a hand; drawn anyway, it shows without phase and duration)
+    phase = _opt(say, f"phase_{c.get('phase')}", c.get("phase") or "")
+    duration = _opt(say, f"duration_{c.get('duration')}", c.get("duration") or "")
+    if c.get("damage"):
+        return say("info_attack", range=_opt(say, f"range_{c['range']}", c["range"]), damage=c["damage"],
+                   phase=phase, duration=duration), text
+    kind = c.get("action_type") or "event"
+    return say("info_action", kind=_opt(say, f"action_{kind}", kind.replace("_", " ")), phase=phase,
+               duration=duration), text
+
+
+HAND_COLS = 2
+HAND_CW = (W - 2 * PAD - (HAND_COLS - 1) * 8) // HAND_COLS
+HAND_CH = 150
+
+
+def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None:
+    """One card of the hand: name (two lines at most, broken between words), cost, its Hungarian name (or, in a
+    Hungarian picture, its type), an info line and the card text."""
+    t = c["type"]
+    draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"),
+                   outline=kit.rgb("highlight" if playable else "ink"), width=4 if playable else 1)
+    dark = t in ("event", "omen", "obstacle", "adventurer")
+    if t == "obstacle":  # attached for free; what it costs is revealing it
+        cost = say("cost_reveal", mp=c.get("mp", 0))
+    elif t in ("quest", "building", "ally"):
+        cost = say("cost_free")
     else:
-        # (an omen starts in play, never in a hand; drawn anyway, it shows without phase and duration)
-        phase = _opt(say, f"phase_{c.get('phase')}", c.get("phase") or "")
-        duration = _opt(say, f"duration_{c.get('duration')}", c.get("duration") or "")
-        if c.get("damage"):
-            info = say("info_attack", range=_opt(say, f"range_{c['range']}", c["range"]), damage=c["damage"],
-                       phase=phase, duration=duration)
-        else:
-            kind = c.get("action_type") or "event"
-            info = say("info_action", kind=_opt(say, f"action_{kind}", kind.replace("_", " ")), phase=phase,
-                       duration=duration)
-        body = text
-    size = 16
-    while not english and size > 14 and _width(info, size, True) > w - 12:  # longer words: a size smaller first
-        size -= 1
-    _t(draw, (x + 6, y + 52), _fit(info, w - 12, size, True), size, "ink", True)
-    lines = _wrap(body, w - 12, 16, lines=3)
-    if playable and not english and len(lines) == 3:  # the third line stops short of the "playable" mark
-        lines[2] = _fit(lines[2], w - 20 - _width(say("playable"), 16, True), 16)
-    for i, line in enumerate(lines):
-        _t(draw, (x + 6, y + 74 + 19 * i), line, 16)
+        cost = say("cost_mp", mp=c.get("mp", 0))
+    cost_w = _width(cost, BODY, True)
+    letter = _opt(say, f"type_{t}", TYPE_LETTER[t])
+    lines = _words(f"{letter} {_lbl(c, hu)}", w - 16 - cost_w, HEAD, True, 2)
+    top = 6 + 19 * len(lines)
+    draw.rectangle((x, y, x + w, y + top), fill=kit.rgb(f"kv_{t}"))
+    for i, ln in enumerate(lines):
+        _t(draw, (x + 6, y + 4 + 19 * i), ln, HEAD, "white" if dark else "ink", True)
+    _t(draw, (x + w - 6, y + 5), cost, BODY, "white" if dark else "ink", True, "ra")
+    yy = y + top + 3
+    sub = _opt(say, f"typename_{t}", t) if hu else c["name_hu"]
+    _t(draw, (x + 6, yy), _words(sub, w - 12, SMALL, False, 1)[0], SMALL, "dark_grey")
+    yy += 17
+    info, body = _hand_body(c, say, hu)
+    for ln in _wrap(info, w - 12, SMALL, True, lines=2):
+        _t(draw, (x + 6, yy), ln, SMALL, "ink", True)
+        yy += 16
+    room = (y + h - 20 - yy) // 16
+    for ln in _wrap(body, w - 12, SMALL, lines=max(1, room)):
+        _t(draw, (x + 6, yy), ln, SMALL)
+        yy += 16
     if playable:
-        _t(draw, (x + w - 6, y + h - 4), say("playable"), 16, "ok", True, "rd")
+        _t(draw, (x + w - 6, y + h - 3), say("playable"), SMALL, "ok", True, "rd")
 
 
 def render_private(view: dict) -> bytes | None:
@@ -520,18 +611,17 @@ def render_private(view: dict) -> bytes | None:
     if hand is None:
         return None
     playable = {a.get("card") for a in view.get("legal", []) if a["type"] in ("summon", "attach_reward")}
-    cols = 3
-    cw, ch = (W - 2 * PAD - (cols - 1) * 8) // cols, 150
-    rows = max(1, (len(hand) + cols - 1) // cols)
-    img, draw = kit.canvas(W, 46 + rows * (ch + 8), "table")
+    rows = max(1, (len(hand) + HAND_COLS - 1) // HAND_COLS)
+    img, draw = kit.canvas(W, 34 + rows * (HAND_CH + 8), "table")
     say = kit.words("kivalasztottak", view)
     hu = view.get("lang") == "hu"
     p = view["players"][view["seat"]]
-    _t(draw, (PAD + 4, 10), say("hand_title", n=len(hand), mp=p["mp"], dp=p["dp"]), 20, "white", True)
+    _t(draw, (PAD + 4, 7), _fit(say("hand_title", n=len(hand), mp=p["mp"], dp=p["dp"]), W - 2 * PAD, HEAD, True),
+       HEAD, "white", True)
     if not hand:
-        _t(draw, (PAD + 4, 60), say("hand_empty"), 18, "white")
+        _t(draw, (PAD + 4, 50), say("hand_empty"), HEAD, "white")
     for i, c in enumerate(hand):
-        x = PAD + (i % cols) * (cw + 8)
-        y = 42 + (i // cols) * (ch + 8)
-        _hand_card(draw, x, y, cw, ch, c, c["id"] in playable, say, hu, (view.get("lang") or "en") == "en")
+        x = PAD + (i % HAND_COLS) * (HAND_CW + 8)
+        y = 32 + (i // HAND_COLS) * (HAND_CH + 8)
+        _hand_card(draw, x, y, HAND_CW, HAND_CH, c, c["id"] in playable, say, hu)
     return kit.encode(img, PALETTE)

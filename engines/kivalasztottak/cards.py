@@ -27,6 +27,7 @@ ROUND_MP = 4
 SIEGE_COST = 2
 IMMEDIATE_DP = 19
 ROUND_END_DP = 11
+HUMAN = "ember"
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +35,18 @@ def card_defs() -> dict[str, dict]:
     """Every card definition by key (tokens included)."""
     raw = json.loads((DATA / "cards.json").read_text(encoding="utf-8"))
     defs = {c["key"]: c for c in raw["cards"]}
+    races = raw["races"]
     for c in defs.values():
         assert c["type"] in CARD_TYPES, c["key"]
+        if c["type"] == "tower":
+            c["mp"] = raw["tower_mp"]  # "A toronyszint MP-értéke 4." (not printed on the level)
+        if c["type"] == "adventurer":
+            # "Ha egy kalandozón nincs faj feltüntetve, akkor embernek minősül.": no race printed = human
+            race = next((t for t in c.get("traits", []) if t in races), None)
+            if race is None:
+                race = HUMAN
+                c["traits"] = [*c.get("traits", []), HUMAN]
+            c["race"] = race
         c.setdefault("abilities", [])
         c.setdefault("named", False)
         c.setdefault("traits", [])

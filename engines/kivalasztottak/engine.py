@@ -46,6 +46,11 @@ DEFAULT_ROUND_LIMIT = 60
 PAST = "past"
 
 
+def _v2(state: dict) -> bool:
+    """The game began under rules version 2 or later (version-1 games keep their rules to the end)."""
+    return state.get("rules_version", 1) >= 2
+
+
 def _fast(ab_or_card: dict) -> bool:
     """Fast effect: INTERRUPT, or PERMANENT together with ONCE PER ROUND."""
     sym = ab_or_card.get("sym", [])
@@ -59,7 +64,12 @@ class KivalasztottakEngine(BaseEngine):
     title = "Kiválasztottak"
     min_players = 2
     max_players = 2
-    rules_version = 1
+    #: 2: the active player acts first in an open thread; equipping, unequipping and attaching a quest reward
+    #: open a thread (the reward is paid for); the blocking phase closes with a thread even without a blocker;
+    #: heals are offered only for damaged adventurers; tower levels have MP value 4, no race = human.
+    #: Games saved under version 1 load and finish with version 1's rules (see ``_v2``).
+    rules_version = 2
+    loadable_versions = (1, 2)
 
     # ------------------------------------------------------------------ set-up
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
@@ -168,8 +178,9 @@ class KivalasztottakEngine(BaseEngine):
         return json.loads(json.dumps(compact))
 
     def from_json(self, data: dict) -> dict:
-        if data.get("rules_version") != self.rules_version:
-            raise ValueError("This saved game was made with other rules.")
+        if data.get("rules_version") not in self.loadable_versions:
+            raise ValueError(f"This saved game was made with rules version {data.get('rules_version')}; "
+                             f"this engine plays versions {', '.join(map(str, self.loadable_versions))}.")
         state = json.loads(json.dumps(data))
         for c in state["cards"].values():
             for k, v in _CARD_DEFAULTS.items():
@@ -259,6 +270,7 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
+        before = self._labels(state)  # the "#n" labels the acting player's buttons showed
         pend = state["pending"]
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
@@ -266,11 +278,27 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        self._scrub(state, ev)
+        self._scrub(state, ev, {**self._labels(state), **before})
         state["last"] = ev[-12:]
         return ev
 
-    def _scrub(self, state: dict, ev: list) -> None:
+    def _labels(self, state: dict) -> dict[str, str]:
+        """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
+        one), exactly as the view labels them for buttons and the picture."""
+        out: dict[str, str] = {}
+        for p in state["p"]:
+            groups = [p["row"] + p["team"]] + [p[z] for z in ("store", "quests", "solved", "buildings", "allies",
+                                                              "events", "towers")]
+            for group in groups:
+                names = [card_defs()[state["cards"][c]["k"]]["name_en"] for c in group]
+                seen: dict[str, int] = {}
+                for cid, name in zip(group, names):
+                    if names.count(name) > 1:
+                        seen[name] = seen.get(name, 0) + 1
+                        out[cid] = f"{name} #{seen[name]}"
+        return out
+
+    def _scrub(self, state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
         """Events are public: a card that is hidden once the action is over (a besieged level turned face
         down again, say) is named by its place, never by its id. Every card that may be shown gets its English
         name next to its id (``<field>_name`` / ``<field>_names``; ``card_key`` for the card itself), and a
@@ -281,12 +309,13 @@ class KivalasztottakEngine(BaseEngine):
                   if c["zone"] in ("hand", "future", "setaside")
                   or (not c["up"] and c["zone"] in ("towers", "attached", "thread"))}
         items = {it["uid"]: it for it in state["thread"] or ()}
+        labels = labels or {}
 
         def name(x):
             if not isinstance(x, str) or x in hidden:
                 return None
             if x in cards:
-                return card_defs()[cards[x]["k"]]["name_en"]
+                return labels.get(x) or card_defs()[cards[x]["k"]]["name_en"]
             return None
 
         for e in ev:
@@ -306,6 +335,8 @@ class KivalasztottakEngine(BaseEngine):
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
                     if any(isinstance(x, str) and x in cards for x in v):
                         extra[f"{k}_names"] = [name(x) for x in v]
+            if e.get("card") in labels and e.get("name") == card_defs()[cards[e["card"]]["k"]]["name_en"]:
+                e["name"] = labels[e["card"]]  # the card's own name, with the "#n" its button showed
             e.update(extra)
 
     # ------------------------------------------------------------------ helpers: rng, events
@@ -581,7 +612,9 @@ class KivalasztottakEngine(BaseEngine):
             state["thread_quests"] = []
         state["thread"].append(item)
         state["passes"] = 0
-        state["prio"] = 1 - actor  # the opponent may answer first
+        # Rulebook l.229: in an open thread the active player (MP rule) acts first; rules version 1 let the
+        # opponent answer first
+        state["prio"] = S.active(state) if _v2(state) else 1 - actor
 
     def _open_phase_thread(self, state: dict) -> None:
         state["thread"] = []
@@ -891,7 +924,8 @@ class KivalasztottakEngine(BaseEngine):
                     for q in p["quests"]:
                         qc = state["cards"][q]
                         has_reward = any(S.cdef(state, a)["type"] == "action" for a in qc.get("att", ()))
-                        if not has_reward and d["mp"] <= S.cdef(state, q)["dp"]:
+                        affordable = d["mp"] <= p["mp"] or not _v2(state)
+                        if not has_reward and d["mp"] <= S.cdef(state, q)["dp"] and affordable:
                             acts.append({"type": "attach_reward", "card": cid, "quest": q})
         return acts
 
@@ -1106,6 +1140,9 @@ class KivalasztottakEngine(BaseEngine):
                 if "PERMANENT" in ab["sym"] and "COMBAT" not in ab["sym"]:
                     ctx = "any"  # the one kind of effect that crosses between Row and maneuver
                 tgs = self._targets(state, seat, spec, ctx, cid)
+                if _v2(state) and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
+                    # a heal is offered only for an adventurer that has damage to heal
+                    tgs = [tg for tg in tgs if state["cards"][tg if tg is not None else cid]["dmg"] > 0]
                 for tg in tgs:
                     a = {"type": "activate", "card": cid, "ability": i}
                     if tg is not None:
@@ -1178,6 +1215,20 @@ class KivalasztottakEngine(BaseEngine):
             self._activate_obstacle(state, seat, action, ev)
         elif t == "maneuver":
             self._declare_maneuver(state, seat, action["kind"], action.get("target"), ev)
+        elif t in ("equip", "unequip") and _v2(state):
+            # Rulebook l.166-171, 226: equipping and unequipping are actions, and every action opens a thread
+            item = {"kind": t, "seat": seat, "card": action["item"], "ab": None, "by": None, "targets": [],
+                    "tinc": [], "labels": []}
+            if t == "equip":
+                item["to"] = action["to"]
+                item["labels"] = [action["to"]]
+            else:
+                item["from"] = state["cards"][action["item"]]["on"]
+            self._push(state, item, seat)
+            ev.append({"type": f"{t}_started", "seat": seat, "item": action["item"], "to": action.get("to"),
+                       "uid": item["uid"]})
+        elif t == "attach_reward" and _v2(state):
+            self._summon_reward(state, seat, action, ev)
         elif t == "equip":
             S.move(state, action["item"], "worn", seat, on=action["to"])
             ev.append({"type": "equipped", "seat": seat, "item": action["item"], "to": action["to"]})
@@ -1196,6 +1247,24 @@ class KivalasztottakEngine(BaseEngine):
             state["passes"] = 0
         else:  # pragma: no cover - validated before
             raise IllegalAction("That move is not allowed now.")
+
+    def _summon_reward(self, state: dict, seat: int, action: dict, ev: list) -> None:
+        """Equipment from the hand summoned onto one's own awaiting quest: paid for like any summon (book
+        l.188; only obstacles are attached for 0 MP), it goes on the thread and attaches when it resolves."""
+        cid, quest = action["card"], action["quest"]
+        d = S.cdef(state, cid)
+        state["p"][seat]["mp"] -= d["mp"]
+        S.take(state, cid)
+        c = state["cards"][cid]
+        c["zone"] = "thread"
+        c["zs"] = seat
+        c["ctrl"] = seat
+        c["inc"] += 1
+        item = {"kind": "summon", "seat": seat, "card": cid, "ab": None, "by": None, "targets": [], "tinc": [],
+                "labels": [quest], "reward": quest, "qinc": state["cards"][quest]["inc"]}
+        self._push(state, item, seat)
+        ev.append({"type": "summoned", "seat": seat, "card": cid, "name": d["name_en"], "cost": d["mp"],
+                   "by": None, "target": quest, "uid": item["uid"]})
 
     def _summon(self, state: dict, seat: int, action: dict, ev: list) -> None:
         cid = action["card"]
@@ -1334,6 +1403,26 @@ class KivalasztottakEngine(BaseEngine):
             self._run_effects(state, item, ab["effect"], targets, ev)
         elif kind == "obstacle":
             self._resolve_obstacle(state, item, targets, fizzled, ev)
+        elif kind in ("equip", "unequip"):
+            self._resolve_gear(state, item, ev)
+
+    def _resolve_gear(self, state: dict, item: dict, ev: list) -> None:
+        cid, seat = item["card"], item["seat"]
+        c = state["cards"][cid]
+        name = S.cdef(state, cid)["name_en"]
+        if item["kind"] == "equip":
+            to = item["to"]
+            ok = (c["zone"] == "store" and c["zs"] == seat and state["cards"][to]["zone"] == "row"
+                  and state["cards"][to]["ctrl"] == seat and self._can_wear(state, to, cid))
+            if ok:
+                S.move(state, cid, "worn", seat, on=to)
+                ev.append({"type": "equipped", "seat": seat, "item": cid, "to": to})
+                return
+        elif c["zone"] == "worn" and c.get("on") == item["from"]:
+            S.move(state, cid, "store", seat)
+            ev.append({"type": "unequipped", "seat": seat, "item": cid})
+            return
+        ev.append({"type": "fizzled", "uid": item["uid"], "name": name})
 
     def _resolve_summon(self, state: dict, item: dict, targets: list, fizzled: bool, ev: list) -> None:
         cid = item["card"]
@@ -1361,6 +1450,18 @@ class KivalasztottakEngine(BaseEngine):
             S.put(state, cid, PAST, c["owner"])
             return
         ev.append({"type": "resolved", "uid": item["uid"], "seat": seat, "name": d["name_en"]})
+        if item.get("reward"):
+            q = item["reward"]
+            qc = state["cards"][q]
+            c["zone"] = None
+            if qc["zone"] == "quests" and qc["inc"] == item["qinc"]:
+                S.put(state, cid, "attached", seat, on=q)
+                ev.append({"type": "reward_attached", "seat": seat, "card": cid, "quest": q})
+            else:
+                # Decision: the quest left before the reward arrived; the paid-for gear goes to the Store
+                S.put(state, cid, "store", seat)
+                ev.append({"type": "entered", "seat": seat, "card": cid, "name": d["name_en"], "zone": "store"})
+            return
         if t in ("adventurer", "quest", "building", "ally") or (t == "action" and d["action_type"] in ("item", "magic_item")):
             zone = {"adventurer": "row", "quest": "quests", "building": "buildings", "ally": "allies",
                     "action": "store"}[t]
@@ -1638,7 +1739,11 @@ class KivalasztottakEngine(BaseEngine):
         """No blocking team: no combat; the maneuver goes on as if its team had won."""
         m = state["maneuver"]
         m["step"] = "block_thread"
-        self._maneuver_next(state, ev)
+        if _v2(state):
+            # Rulebook l.301: the blocking phase ends with a thread, blocker or not
+            self._open_phase_thread(state)
+        else:
+            self._maneuver_next(state, ev)
 
     def _teams_empty(self, state: dict) -> bool:
         return not state["p"][0]["team"] and not state["p"][1]["team"]

@@ -19,7 +19,7 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
     out = {"id": cid, "key": d["key"], "name": d["name_en"], "name_hu": d["name_hu"], "type": d["type"],
            "owner": c["owner"], "ctrl": c["ctrl"], "face_up": c["up"], "text": d.get("text_en", ""),
            "text_hu": d.get("text_hu", ""), "named": d["named"]}
-    if d.get("mp") is not None and d["type"] not in ("tower", "building", "ally"):
+    if d.get("mp") is not None and d["type"] not in ("building", "ally"):
         out["mp"] = d.get("mp", 0)
     t = d["type"]
     if t == "adventurer":
@@ -28,6 +28,7 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
                     "astral": S.attr(state, cid, "astral"), "mental": S.attr(state, cid, "mental"),
                     "threshold": S.threshold(state, cid), "caste": d["caste"], "subcaste": d["subcaste"],
                     "skills": d["skills"], "traits": d["traits"], "token": bool(d.get("token")),
+                    "race": d["race"], "race_en": english(d["race"]),
                     "skills_en": [english(k) for k in d["skills"]], "traits_en": [english(k) for k in d["traits"]],
                     "subcaste_en": english(d["subcaste"]),
                     "worn": [_card(state, w, viewer) for w in c.get("worn", ())], "wards": len(c.get("wards", ()))})

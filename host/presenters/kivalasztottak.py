@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from engines.kivalasztottak.cards import card_defs, deck_file, english
 from host.locale import current_language
-from host.panels import MAX_BUTTONS, MAX_OPTIONS, Choice
+from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
 from host.presenters import OptionSpec, Presenter
 
 GAME = "kivalasztottak"
@@ -46,6 +46,16 @@ def _local(name):
     if sep and number.isdigit() and base in names:
         return f"{names[base]} #{number}"
     return names.get(name, name)
+
+
+def _shorten(label: str, limit: int = MAX_LABEL) -> str:
+    """A label cut at a word boundary (never inside a word or a name's "#n"), with "…" when anything went."""
+    if len(label) <= limit:
+        return label
+    cut = label[:limit - 1]
+    if " " in cut and label[limit - 1] != " ":
+        cut = cut[:cut.rfind(" ")]
+    return cut.rstrip(" ,;:·→+") + "…"
 
 
 def _fold(text: str) -> str:
@@ -216,6 +226,8 @@ class KivalasztottakPresenter(Presenter):
         return f"{what} ({cost})" if cost else what
 
     def _card_cost(self, card: dict) -> str:
+        if card["type"] == "obstacle":  # attached for free, but revealing it costs its MP value
+            return self.text("cost_reveal", n=card.get("mp", 0))
         if card["type"] in FREE_TYPES or not card.get("mp"):
             return self.text("free")
         return self.text("cost_mp", n=card.get("mp", 0))
@@ -280,16 +292,32 @@ class KivalasztottakPresenter(Presenter):
         if dec is None:
             group = self._plan(view).get(index, self.text("group_pass"))
             label, style = self._priority_label(view, action)
-            return Choice(index, label[:80], group, style=style, secret=True)
+            return Choice(index, _shorten(label), group, style=style, secret=True)
         label, group, style = self._decision_label(view, dec, action)
-        return Choice(index, label[:80], group, style=style, secret=dec["kind"] in SECRET_DECISIONS)
+        return Choice(index, _shorten(label), group, style=style, secret=dec["kind"] in SECRET_DECISIONS)
+
+    def _fitted(self, key: str, long: str, **fields) -> str:
+        """A label whose ``long`` field (an ability's effect, a condition) gives way word by word when the
+        whole would not fit on a button, so that the card and the target are always kept."""
+        text = self.text(key, **fields)
+        words = str(fields[long]).split()
+        while len(text) > MAX_LABEL and len(words) > 1:
+            words.pop()
+            fields[long] = " ".join(words).rstrip(",;:+·") + "…"
+            text = self.text(key, **fields)
+        return text
 
     def _priority_label(self, view: dict, a: dict) -> tuple[str, str]:
         t = a["type"]
         index = self._index(view)
         if t == "pass":
             thread = view.get("thread")
-            key = "label_pass" if thread is None else ("label_pass_resolve" if thread else "label_pass_close")
+            if thread is None:
+                key = "label_pass"
+            elif not view.get("passes"):
+                key = "label_pass_first"  # only the second pass in a row resolves an item or closes the thread
+            else:
+                key = "label_pass_resolve" if thread else "label_pass_close"
             return self.text(key), "secondary"
         if t == "summon":
             card = index.get(a["card"], {"name": "?", "type": "action"})
@@ -305,14 +333,15 @@ class KivalasztottakPresenter(Presenter):
                 "label_play" if card["type"] in ("event", "action") else "label_summon"
             return self.text(key, card=name, cost=self._card_cost(card)), "primary"
         if t == "attach_reward":
+            card = index.get(a["card"], {})
             return self.text("label_attach_reward", card=self._label(view, a["card"]),
-                             quest=self._label(view, a["quest"])), "secondary"
+                             quest=self._label(view, a["quest"]), cost=self._card_cost(card)), "secondary"
         if t == "activate":
             card = index.get(a["card"], {"key": None})
             what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
             key = "label_activate_target" if a.get("target") else "label_activate"
-            return self.text(key, card=self._label(view, a["card"]), what=what,
-                             target=self._label(view, a.get("target"))), "success"
+            return self._fitted(key, "what", card=self._label(view, a["card"]), what=what,
+                                target=self._label(view, a.get("target"))), "success"
         if t == "activate_obstacle":
             card = index.get(a["card"], {"name": "?"})
             key = "label_obstacle_target" if a.get("target") else "label_obstacle"
@@ -394,7 +423,8 @@ class KivalasztottakPresenter(Presenter):
             quest = self._maneuver_target(view)
             conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
             cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
-            return self.text("label_solve", n=a["condition"] + 1, condition=cond, mp=quest.get("mp", "?")), \
+            return self._fitted("label_solve", "condition", n=a["condition"] + 1, condition=cond,
+                                mp=quest.get("mp", "?")), \
                 self.text("group_solve"), "success"
         if kind == "beast_target":
             return self.text("label_beast_target", card=self._label(view, a["card"])), \
@@ -402,7 +432,7 @@ class KivalasztottakPresenter(Presenter):
         if kind == "trigger_order":
             card = index.get(a["card"], {"key": None})
             what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
-            return self.text("label_order_trigger", card=self._label(view, a["card"]), what=what), \
+            return self._fitted("label_order_trigger", "what", card=self._label(view, a["card"]), what=what), \
                 self.text("group_trigger"), "primary"
         if kind == "destroy_building":
             return self.text("label_destroy_building", card=self._label(view, a["card"])), \
@@ -590,9 +620,10 @@ class KivalasztottakPresenter(Presenter):
             if event.get("by"):
                 return self.text("ev_summoned_by", who=who(seat), card=event["name"], cost=cost, by=ref("by"),
                                  target=ref("target"))
+            gear = card_defs().get(event.get("card_key"), {}).get("action_type") in ("item", "magic_item")
             if event.get("target"):
-                return self.text("ev_summoned_target", who=who(seat), card=event["name"], cost=cost,
-                                 target=ref("target"))
+                return self.text("ev_summoned_reward" if gear else "ev_summoned_target", who=who(seat),
+                                 card=event["name"], cost=cost, target=ref("target"))
             d = card_defs().get(event.get("card_key"), {})
             plays = d.get("type") == "event" or (d.get("type") == "action"
                                                   and d.get("action_type") not in ("item", "magic_item"))
@@ -662,6 +693,8 @@ class KivalasztottakPresenter(Presenter):
             return self.text(f"ev_{kind}", who=who(seat), n=event["amount"])
         if kind in ("token_created", "sacrificed", "ally_exhausted", "died"):
             return self.text(f"ev_{kind}", who=who(seat), card=event["name"])
+        if kind in ("equip_started", "unequip_started"):
+            return self.text(f"ev_{kind}", who=who(seat), item=ref("item"), to=ref("to"))
         if kind == "equipped":
             return self.text("ev_equipped", who=who(seat), item=ref("item"), to=ref("to"))
         if kind == "unequipped":

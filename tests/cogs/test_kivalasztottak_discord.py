@@ -284,7 +284,8 @@ def _answer_position(bob_hand=()) -> dict:
     """Ann may summon a Hunter; Bob has Ugra Bearthroat (a public fast ability) in his Row."""
     st = blank(mp=(10, 10))
     add(st, 0, "vadasz", "hand")
-    add(st, 1, "ugra", "row")
+    add(st, 1, "ugra", "row", dmg=1)  # wounded: his heal is on offer
+    add(st, 1, "klanharcos", "hand")  # not a fast card: something for Bob's own action once the thread closes
     for key in bob_hand:
         add(st, 1, key, "hand")
     return st
@@ -305,7 +306,7 @@ async def test_stop_when_the_opponent_acts_on_asks_to_answer(harness):
     assert to_act(board) == [BOB]
     assert "time thread (1 open), on top: Hunter (put by your opponent)" in board["content"]
     panel = await open_panel(h, thread, BOB)
-    assert set(offered(panel)) == {"Pass (let the top item resolve)", "Ugra Bearthroat: heals 2 levels"}
+    assert set(offered(panel)) == {"Pass (your opponent may still act)", "Ugra Bearthroat: heals 2 levels"}
     h.assert_no_errors()
 
 
@@ -331,7 +332,7 @@ async def test_stop_when_the_opponent_acts_off_passes_inside_the_thread(harness)
     board = await _ann_summons_hunter(h, thread)
     assert to_act(board) == [BOB] and "on top: Hunter (put by your opponent)" in board["content"]
     panel = await open_panel(h, thread, BOB)
-    assert set(offered(panel)) == {"Pass (let the top item resolve)", "Refuge → Ugra Bearthroat",
+    assert set(offered(panel)) == {"Pass (your opponent may still act)", "Refuge → Ugra Bearthroat",
                                    "Ugra Bearthroat: heals 2 levels"}
     h.assert_no_errors()
 
@@ -352,7 +353,7 @@ async def test_auto_pass_setting(harness):
     board = await _ann_summons_hunter(h, thread)
     assert to_act(board) == [BOB] and "on top: Hunter" in board["content"]
     panel = await open_panel(h, thread, BOB)
-    assert list(offered(panel)) == ["Pass (let the top item resolve)"]
+    assert list(offered(panel)) == ["Pass (your opponent may still act)"]
     h.assert_no_errors()
 
 

@@ -205,8 +205,9 @@ def test_quest_reward_solving_and_building_decisions_have_words():
     quest = add(st, 0, "szerzodes", "quests")
     reward = add(st, 0, "borpancel", "hand")
     labels = {c.label for c in panel_of(st, 0).choices}
-    assert "Leather Armour as the reward of The Bounty Contract" in labels
+    assert "Leather Armour as the reward of The Bounty Contract (1 MP)" in labels  # paid for
     act(st, 0, {"type": "attach_reward", "card": reward, "quest": quest})
+    settle(st)
     hunter = add(st, 0, "fejvadasz", "row")
     labels = {c.label for c in panel_of(st, 0).choices}
     assert "Solve your quest The Bounty Contract (DP 3)" in labels
@@ -282,7 +283,7 @@ def test_trigger_order_names_each_timed_effect():
 def _answer_window(extra_for_bob=()):
     """Ann summons a Hunter; Bob (with Ugra in his Row: a public fast ability) is asked to answer."""
     st = blank(mp=(10, 10))
-    add(st, 1, "ugra", "row")
+    add(st, 1, "ugra", "row", dmg=1)  # wounded: his heal is on offer
     for key in extra_for_bob:
         add(st, 1, key, "hand")
     hunter = add(st, 0, "vadasz", "hand")

@@ -114,6 +114,86 @@ def test_hungarian_picture_differs_and_names_cards_in_hungarian(monkeypatch):
     R.render_public(hungarian)
     R.render_private(hungarian)
     text = "\n".join(drawn)
-    assert "Vérkezű D" in text and "Nyílzápor" in text and "Bőrpáncél" in text  # name_hu, not name
+    assert "★ Vérkezű\nDorgan" in text and "Nyílzápor" in text and "Bőrpáncél" in text  # name_hu, not name
     assert "IDŐFONAL" in text and "Raktár: Bőrpáncél" in text
     assert "Arrow Volley" not in text and "Leather Armour" not in text and "TIME THREAD" not in text
+
+
+# -- pictures that read on a phone (issue 11) -------------------------------------------------------------
+
+def _busiest():
+    """The fullest table the rules allow on one side: 3 quests with rewards and obstacles, a Row of seven with
+    worn gear, 3 buildings, an ally, the Store, solved quests, the omen, a thread of five items."""
+    st = _midgame()
+    for key in ("farkasvadaszat", "trofea"):
+        q = add(st, 0, key, "quests")
+        add(st, 0, "verem", "attached", on=q, up=False)
+    add(st, 0, "vadaszkes", "attached", on=st["p"][0]["quests"][0])
+    for key in ("feherszarvas", "verbosszu"):
+        add(st, 1, key, "quests")
+    for key in ("vadasz", "kraniorvlovesz", "torpepajzsos"):
+        add(st, 0, key, "row", dmg=1)
+    for key in ("bestiaszelidito", "orkfejvadasz", "nyomkereso", "ugra"):
+        a = add(st, 1, key, "row", state="injured")
+        add(st, 1, "medvebunda", "worn", on=a)
+    add(st, 1, "szeliditokaram", "buildings")
+    add(st, 1, "szurkebunda", "allies")
+    add(st, 1, "griff", "solved")
+    add(st, 1, "telihold", "events")
+    add(st, 0, "orhaz", "buildings")
+    add(st, 0, "vadaszkunyho", "buildings")
+    add(st, 0, "solyomszem", "store")
+    add(st, 0, "menedek", "hand")
+    add(st, 0, "csapdaleszereles", "hand")
+    for key in ("vadaszmester",):
+        add(st, 0, key, "allies")
+    return st
+
+
+def _busy_view(viewer=0, lang=None):
+    view = E.view(_busiest(), viewer)
+    view["player_names"] = ["Annabella Longname", "Bob"]
+    if lang:
+        view["lang"] = lang
+    return view
+
+
+def test_busiest_table_reads_on_a_phone():
+    from tests.render.phone import too_small
+    for lang in (None, "hu", "pl"):
+        assert too_small(R.render_public, _busy_view(0, lang)) == []
+        assert too_small(R.render_public, _busy_view(None, lang)) == []
+
+
+def test_busiest_hand_reads_on_a_phone():
+    from tests.render.phone import too_small
+    for lang in (None, "hu", "pl"):
+        assert too_small(R.render_private, _busy_view(0, lang)) == []
+
+
+def _card_labels(view, hu):
+    out = []
+    for p in view["players"]:
+        for zone in ("row", "team", "quests", "towers"):
+            out += [c for c in p[zone] if "name" in c]
+    return [R._lbl(c, hu) for c in out]
+
+
+def test_no_card_name_is_cut():
+    from tests.render.phone import texts_at_phone_width
+    for lang in (None, "hu"):
+        view = _busy_view(0, lang)
+        for fn in (R.render_public, R.render_private):
+            texts, _ = texts_at_phone_width(fn, view)
+            drawn = " ".join(t for t, _ in texts)
+            assert "…" not in drawn, drawn  # nothing at all is shortened in the busiest pictures
+            # (the recorder sees each distinct text once: a name on two lines is checked word by word)
+            tokens = set(drawn.split())
+            labels = _card_labels(view, lang == "hu") if fn is R.render_public else [
+                R._lbl(c, lang == "hu") for c in view["hand"]]
+            for label in labels:
+                assert set(label.split()) <= tokens, label
+
+
+def test_busiest_table_snapshot():
+    assert_snapshot("kivalasztottak-busiest", R.render_public(_busy_view()))

@@ -279,6 +279,7 @@ def test_hawkeye_amulet_adds_threshold_and_cannot_be_unequipped():
     assert am in st["p"][0]["store"]
     give_prio(st, 0)
     act(st, 0, {"type": "equip", "item": am, "to": a})
+    settle(st)  # equipping goes on the time thread
     assert S.threshold(st, a) == 8
     give_prio(st, 0)
     assert {"type": "unequip", "item": am} not in E.legal_actions(st, 0)

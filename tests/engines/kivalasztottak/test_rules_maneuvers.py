@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.kivalasztottak import state as S
 
-from .helpers import E, act, add, blank, force_dice, pass_, settle, types, who
+from .helpers import E, act, add, blank, force_dice, give_prio, pass_, settle, types, who
 
 
 def _team(st, seat, cards, done=True):
@@ -121,7 +121,9 @@ def test_quest_solving_pays_mp_gives_dp_reward_and_on_solve_effect():
     q = add(st, 0, "szerzodes", "quests")
     reward = add(st, 0, "borpancel", "hand")
     act(st, 0, {"type": "attach_reward", "card": reward, "quest": q})
-    assert reward in st["cards"][q]["att"]
+    settle(st)
+    assert reward in st["cards"][q]["att"] and st["p"][0]["mp"] == 11  # the 1-MP armour is paid for
+    st["p"][0]["mp"] = 12
     f = add(st, 0, "fejvadasz", "row")
     act(st, 0, {"type": "maneuver", "kind": "quest", "target": q})
     _team(st, 0, [f])
@@ -317,8 +319,12 @@ def test_equipment_limits_magic_items_stay_and_gear_of_the_fallen():
     k1, k2 = add(st, 0, "vadaszkes", "store"), add(st, 0, "vadaszkes", "store")
     amulet = add(st, 0, "solyomszem", "store")
     act(st, 0, {"type": "equip", "item": k1, "to": a})
+    settle(st)
+    give_prio(st, 0)
     assert {"type": "equip", "item": k2, "to": a} not in E.legal_actions(st, 0)  # one melee weapon
     act(st, 0, {"type": "equip", "item": amulet, "to": a})
+    settle(st)
+    give_prio(st, 0)
     assert S.threshold(st, a) == 8
     legal = E.legal_actions(st, 0)
     assert {"type": "unequip", "item": k1} in legal and {"type": "unequip", "item": amulet} not in legal
