@@ -738,7 +738,7 @@ def test_a_chosen_way_to_pay_is_what_the_move_takes():
 def test_first_blood_play_on_with_three_players_ends_when_one_is_left_to_play():
     s = _three_player_kill("first_blood_play_on")
     events = pass_round(s)
-    assert of_type(events, "champion") == [{"type": "champion", "seat": 0, "figures_removed": 3,
+    assert of_type(events, "champion") == [{"type": "champion", "seat": 0, "figures_removed": 2,
                                             "playing_on": [2]}]
     assert s["players"][0]["on"] == {}  # the winner's figures have left the board
     # nobody is left for C to play on against: C takes second place, the fallen B third
