@@ -517,7 +517,7 @@ class HexTriEngine(BaseEngine):
         state["first"] = self._next_seat(state, state["first"])
         state["passes"] = 0
         state["moves"] = []
-        for seat, p in enumerate(state["players"]):
+        for p in state["players"]:
             p["free_used"] = False
             p["stuck"] = False
         # the round's own line first, then who comes back from sitting out

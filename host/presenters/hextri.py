@@ -31,7 +31,7 @@ FILLER = {"move", "moves", "from", "to", "my", "the", "a", "go", "->", "→", "-
           "mezőről", "mezőre", "belép", "behoz", "behozom", "-ről", "-ról", "-re", "-ra", "-ba", "-be", "-ből", "-ból",
           "-hoz", "-hez", "-höz", "-ig", "-n", "-on", "-en", "-ön", "-nál", "-nél", "-t",
           "pay", "paid", "paying", "fizet", "fizetve", "fizetem", "mannával", "manna", "mana", "płacę", "place",
-          "płać", "zapłać", "mana", "maną",
+          "płać", "zapłać", "maną",
           "ruch", "ruszam", "rusz", "idę", "idź", "z", "ze", "na", "do", "mój", "moj", "moim", "pole", "pola",
           "wejdź", "wejdz", "wejście", "wejscie", "wchodzę", "wchodze", "wprowadź", "wprowadz"}
 LEADER_WORDS = {"leader", "king", "👑",
