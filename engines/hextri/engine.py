@@ -145,6 +145,7 @@ class HexTriEngine(BaseEngine):
             (2, {"radius": 2, "leader_escape": True, "round_limit": 25}),
             (3, {"round_limit": 14}),
             (4, {"victory": "last_leader", "radius": 2, "round_limit": 12}),
+            (4, {"victory": "first_blood_play_on", "radius": 2, "round_limit": 12}),
             (6, {"radius": 5, "round_limit": 6}),
         ]
 
