@@ -12,8 +12,13 @@ to be made; otherwise the AI passes.
 How close a leader is to falling, ``_Position.moves_to_kill``: the fewest enemy moves (one figure each) that
 would leave him dead if the phase then ended - outnumbering him on his HEX, or holding every field around
 him (his HEX's six TRIs, or his inner TRI's three HEXes) - counting only enemy figures that can get there
-this phase with the enemy's mana. A leader on a rim TRI cannot be reached at all, so the AI sends its leader
-there only when he is in danger: a leader who sits on the rim for good makes a game that nobody can win.
+this phase with the enemy's mana. Encirclement follows the game's rules version: from version 2 (the book) a
+region of a player's fields is open only through an empty entry TRI, so the rim is no refuge; in games begun
+under version 1 a leader on a rim TRI cannot be reached at all, and the AI sends its leader there only when
+he is in danger (a leader who sits on the rim for good makes a game that nobody can win).
+
+Paying: the engine lists every way to pay a move; the AI judges each destination once and pays the
+default way (listed first).
 
 Battle losses: the leader is never chosen as a loss.
 """
@@ -59,7 +64,12 @@ def choose(engine, state, seat: int, rng) -> dict:
     actions = engine.legal_actions(state, seat)
     if actions[0]["type"] == "losses":
         return next(a for a in actions if not a["leader"])
-    moves = [a for a in actions if a["type"] == "move"]
+    seen: set[tuple] = set()
+    moves = []
+    for a in actions:
+        if a["type"] == "move" and (a["from"], a["to"], a["leader"]) not in seen:
+            seen.add((a["from"], a["to"], a["leader"]))
+            moves.append(a)
     if not moves:
         return {"type": "pass"}
     pos = _Position(engine.view(state, None), seat)
@@ -136,6 +146,8 @@ class _Position:
         self.seat = seat
         self.geo = _geometry(view["radius"])
         self.board = self.geo.board
+        # version 1's withdrawn reading: a group reaching any rim TRI is safe
+        self.rim_rule = view.get("rules_version", 1) == 1
         self.occ: dict[str, dict[int, int]] = {}
         for p in view["pieces"]:
             self.occ.setdefault(p["field"], {})[p["seat"]] = p["count"]
@@ -217,7 +229,7 @@ class _Position:
         here = self.occ.get(dst, {})
         if b.kind[dst] == "hex":
             return self.seat in here and len(here) == 1
-        return dst in b.rim and d <= 4
+        return self.rim_rule and dst in b.rim and d <= 4
 
     def beside_leader(self, field: str) -> bool:
         for f in self.leaders.values():
@@ -296,7 +308,7 @@ class _Position:
                 score -= PINNED  # alone beside an enemy: he may not leave
             escorts = here.get(me, 0) - 1
             score += GUARD * min(escorts, 2)
-            if mine_at in self.board.rim and self.board.kind[mine_at] == "tri":
+            if self.rim_rule and mine_at in self.board.rim and self.board.kind[mine_at] == "tri":
                 score -= HIDING  # out of reach, but a game nobody can win: only a refuge from real danger
             if not escorts:
                 near = min((dist[mine_at][f] for f, d in occ.items() if any(x != me for x in d)), default=9)
@@ -371,10 +383,12 @@ class _Position:
         if ring is not None:
             safe, cuts = ring
             before = self._rings_board
-            adj, rim = self.board.adj, self.board.rim
+            adj, rim = self.board.adj, (self.board.rim if self.rim_rule else frozenset())
             for f in changed:
                 if f == OFF:
                     continue
+                if not self.rim_rule and f in self.board.outer:
+                    break  # an entry TRI filled or emptied opens or closes a region: search in full
                 was = f not in before or s in before[f]
                 now = f not in after or s in after[f]
                 if was and not now and f in cuts:
@@ -392,16 +406,18 @@ class _Position:
         of ``s``'s figures off the rim): articulation points of the fields ``s`` may pass, with the outside
         as one more field beside every rim TRI. None when some figures are cut off already."""
         b = self.board
-        adj, rim = b.adj, b.rim
+        adj = b.adj
 
         def passable(f: str) -> bool:
             return f not in occ or s in occ[f]
 
+        # the fields the outside touches: rim TRIs not held by enemies (version 1), empty entry TRIs (2)
+        rim = set(combat.openings(b, occ, s, combat.RIM if self.rim_rule else combat.ENTRY))
         outside = ""
         disc, low, below = {outside: 0}, {outside: 0}, {}
         cuts: set[str] = set()
         count = 1
-        stack = [(outside, None, iter([f for f in b.tris if f in rim and passable(f)]))]
+        stack = [(outside, None, iter([f for f in b.tris if f in rim]))]
         while stack:
             v, parent, it = stack[-1]
             for w in it:
@@ -437,7 +453,7 @@ class _Position:
     def _safe(self, occ: dict, s: int) -> set[str]:
         """Fields from which ``s``'s figures reach the rim through fields not held by enemies alone."""
         adj = self.board.adj
-        stack = [f for f in self.board.rim if f not in occ or s in occ[f]]
+        stack = combat.openings(self.board, occ, s, combat.RIM if self.rim_rule else combat.ENTRY)
         safe = set(stack)
         while stack:
             f = stack.pop()
@@ -488,7 +504,7 @@ class _Position:
         can answer them one for one, whether the leader can still step away)."""
         b = self.board
         lead = leaders.get(s)
-        if lead in (None, OFF) or (b.kind[lead] == "tri" and lead in b.rim):
+        if lead in (None, OFF) or (self.rim_rule and b.kind[lead] == "tri" and lead in b.rim):
             return INF, True, True
         foes = [x for x in self.alive if x != s]
         here = occ.get(lead, {})
@@ -527,7 +543,7 @@ class _Position:
                 if not d:
                     ring += 1
                 elif s in d:
-                    if t in b.rim:
+                    if self.rim_rule and t in b.rim:
                         ring = INF
                         break
                     for h in b.adj[t]:
@@ -539,8 +555,12 @@ class _Position:
             exits = [h for h in b.adj[lead] if not (occ.get(h) and s not in occ[h])]
             can_flee = free and bool(exits)
             ring = sum(self._to_take(occ, h, s) for h in b.adj[lead])
-            if ring < best and ring <= max(self._reach(e, lead, occ, mana) for e in foes) + 1:
-                best, answerable = ring, True
+            reach = max(self._reach(e, lead, occ, mana) for e in foes)
+            if ring < best and ring <= reach + 1:
+                # a rim TRI has only one or two HEXes to take: a threat the enemy cannot carry out this phase
+                # is one for a later round (the leader can still step away or be escorted)
+                later = not self.rim_rule and ring > reach and b.touch[lead] < 3
+                best, answerable = (ring + 2 if later else ring), True
         return best, answerable, can_flee
 
     @staticmethod

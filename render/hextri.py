@@ -31,19 +31,25 @@ from render import kit
 GAME = "hextri"
 
 S = 62            # HEX circumradius = TRI side, in pixels
-MARGIN = 26
+MARGIN = 10
+VMARGIN = 36      # above and below the board: room for the arrows of figures entering there
 HEADER = 64
-ROW_H = 40
-LEGEND_H = 70
+ROW_H = 36
+LEGEND_H = 96
+#: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel):
+#: Discord shows the picture about 420 px wide, and the radius-3 board is about 950 px wide, so 21 px here is
+#: 9 px or more there (see tests/render/phone.py)
+T = 21
 
 VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
                 5: (186, 152, 80), 6: (172, 134, 62)}
 TRI_FILL = (250, 247, 238)
 RIM_FILL = (236, 240, 244)
 EDGE = (120, 104, 80)
-MANA = (40, 90, 170)
+MANA = (255, 255, 255)   # a white diamond with a dark number: no player's colour (seat B is blue)
+MANA_INK = (40, 40, 40)
 CONTEST = (190, 30, 45)
-OWN_COLOURS = [*VALUE_SHADES.values(), TRI_FILL, RIM_FILL, EDGE, MANA]
+OWN_COLOURS = [*VALUE_SHADES.values(), TRI_FILL, RIM_FILL, EDGE, MANA, MANA_INK]
 PALETTE = kit.make_palette([*OWN_COLOURS, *kit.PLAYER_COLOURS])
 
 
@@ -68,10 +74,10 @@ def _reason(say, reason: str) -> str:
 def _geometry(radius: int):
     b = board(radius)
     x0, y0, x1, y1 = b.bounds
-    width = max(int((x1 - x0) * S) + 2 * MARGIN, 860)
+    width = max(int((x1 - x0) * S) + 2 * MARGIN, 700)
     ox = width / 2 - (x0 + x1) / 2 * S
-    oy = HEADER + MARGIN - y0 * S
-    board_h = int((y1 - y0) * S) + 2 * MARGIN
+    oy = HEADER + VMARGIN - y0 * S
+    board_h = int((y1 - y0) * S) + 2 * VMARGIN
     return b, width, ox, oy, board_h
 
 
@@ -93,11 +99,12 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
         draw.polygon(pts, fill=VALUE_SHADES[b.value[h]], outline=EDGE)
         draw.line(pts + [pts[0]], fill=EDGE, width=2)
         cx, cy = _px(ox, oy, b.xy[h])
-        kit.text(draw, (cx, cy - S * 0.62), h[2:], size=17, bold=True, anchor="mm", fill="dark_grey")
-        kit.text(draw, (cx - S * 0.78, cy), str(b.value[h]), size=18, bold=True, anchor="mm", fill=EDGE)
+        kit.text(draw, (cx, cy - S * 0.66), h[2:], size=T, bold=True, anchor="mm", fill="dark_grey")
+        kit.text(draw, (cx - S * 0.76, cy), str(b.value[h]), size=T, bold=True, anchor="mm", fill=EDGE)
     for t in b.tris:
         cx, cy = _px(ox, oy, b.xy[t])
-        kit.text(draw, (cx, cy + _toward_base(b, t, 11)), t[2:], size=16, anchor="mm", condensed=True,
+        # along the TRI's wide side, leaving its tip for a figure
+        kit.text(draw, (cx, cy + _toward_base(b, t, 10)), t[2:], size=T, anchor="mm", condensed=True,
                  fill="dark_grey")
     _legend(draw, height - LEGEND_H - ROW_H * n_players - 16, width, kit.words("hextri", {"lang": lang}))
     return img
@@ -117,22 +124,34 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
+#: the crown over a leader on a HEX repeats what his gold ring says: decoration, drawn smaller (see tests)
+CROWN = "♛"
+
+
 def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15) -> None:
-    """A player's figures: disc + letter (+ count); the leader gets a gold ring and a crown."""
+    """A player's figures: disc + letter (+ count); the leader gets a gold ring (and a crown on a HEX)."""
     x, y = centre
     if leader:
         draw.ellipse((x - r - 4, y - r - 4, x + r + 4, y + r + 4), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
-        if r > 12:  # no room for the crown on a TRI: the gold ring alone marks him there
-            kit.text(draw, (x, y - r - 9), "♛", size=16, anchor="mm", fill="ink", bold=True)
-    kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=17)
+        if r > 13:  # no room for the crown on a TRI: the gold ring alone marks him there
+            kit.text(draw, (x, y - r - 8), CROWN, size=14, anchor="mm", fill="ink", bold=True)
+    kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=T)
     if count > 1:
-        kit.text(draw, (x + r + 3, y + 1), f"×{count}", size=17, bold=True, anchor="lm")
+        kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=T, bold=True, anchor="lm", condensed=True)
 
 
-def _mana(draw: ImageDraw.ImageDraw, centre, amount: int, size: int = 11) -> None:
+def _count_w(count: int) -> int:
+    return kit.text_width(f"×{count}", T, bold=True, condensed=True) + 2 if count > 1 else 0
+
+
+def _mana(draw: ImageDraw.ImageDraw, centre, amount: int | None, size: int = 10) -> None:
+    """A mana counter: a white diamond and the amount (None: the diamond alone, for the legend)."""
     x, y = centre
-    draw.polygon([(x, y - size), (x + size, y), (x, y + size), (x - size, y)], fill=MANA, outline=kit.rgb("ink"))
-    kit.text(draw, (x + size + 3, y + 1), str(amount), size=17, bold=True, anchor="lm", fill=MANA)
+    draw.polygon([(x, y - size), (x + size, y), (x, y + size), (x - size, y)], fill=MANA, outline=kit.rgb("ink"),
+                 width=2)
+    if amount is None:
+        return
+    kit.text(draw, (x + size + 2, y + 1), str(amount), size=T, bold=True, anchor="lm", fill=MANA_INK)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], colour, width: int) -> None:
@@ -190,15 +209,15 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
             # lower right, clear of the figures in the middle and the mana below them
             cx, cy = cx + S * 0.5, cy + S * 0.3
         label = f"{a['cost']}◆" if a["cost"] else say("free")
-        w = kit.text_width(label, 16, bold=True) + 8
-        draw.rectangle((cx - w / 2, cy - 11, cx + w / 2, cy + 11), fill=kit.rgb("highlight"), outline=kit.rgb("ink"))
-        kit.text(draw, (cx, cy), label, size=16, bold=True, anchor="mm")
+        w = kit.text_width(label, T, bold=True, condensed=True) + 6
+        draw.rectangle((cx - w / 2, cy - 13, cx + w / 2, cy + 13), fill=kit.rgb("highlight"), outline=kit.rgb("ink"))
+        kit.text(draw, (cx, cy), label, size=T, bold=True, anchor="mm", condensed=True)
     who = say("moves_leader") if leader else say("moves_figure")
     where = say("moves_off_board") if origin == "off" else origin
     title = say("moves_title", count=len(options), who=who, where=where)
-    draw.rectangle((0, HEADER - 8, img.width, HEADER + 20), fill=kit.rgb("highlight"))
-    title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, 18, bold=True)
-    kit.text(draw, (MARGIN, HEADER + 6), title, size=size, bold=True, anchor="lm", condensed=condensed)
+    draw.rectangle((0, HEADER - 8, img.width, HEADER + 22), fill=kit.rgb("highlight"))
+    title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, T, bold=True, smallest=T)
+    kit.text(draw, (MARGIN, HEADER + 7), title, size=size, bold=True, anchor="lm", condensed=condensed)
     return _encode(img)
 
 
@@ -249,31 +268,37 @@ def _draw_public(view: dict):
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "tri":
             p = here[0]
-            _figure(draw, (cx, cy + _toward_base(b, field, -8)), p["seat"], 1, p["leader"], r=12)
+            _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
             continue
-        # two players per row, each item a disc plus its count; more rows for a crowded battle
-        rows = [here[i:i + 2] for i in range(0, len(here), 2)]
-        top = cy - 4 - (len(rows) - 1) * 15
+        # two players per row while they fit between the value and the right corner, else one; each item a
+        # disc plus its count; more rows for a crowded battle
+        widths = [30 + _count_w(p["count"]) for p in here]
+        per_row = 2 if len(here) > 1 and max(widths) * 2 + 6 <= S * 1.45 else 1
+        rows = [list(range(i, min(i + per_row, len(here)))) for i in range(0, len(here), per_row)]
+        pitch = 28 if len(rows) <= 2 else 25
+        top = cy + 2 - (len(rows) - 1) * pitch / 2
         for r, row in enumerate(rows):
-            widths = [30 + (28 if p["count"] > 1 else 0) for p in row]
-            x = cx - (sum(widths) + 8 * (len(row) - 1)) / 2
-            for p, w in zip(row, widths):
-                _figure(draw, (x + 15, top + r * 30), p["seat"], p["count"], p["leader"])
-                x += w + 8
+            x = cx + 6 - (sum(widths[i] for i in row) + 6 * (len(row) - 1)) / 2
+            for i in row:
+                p = here[i]
+                _figure(draw, (x + 15, top + r * pitch), p["seat"], p["count"], p["leader"])
+                x += widths[i] + 6
     if view["phase"] == "losses" and view.get("battle"):
         for battle in view["battle"]["battles"]:
             cx, cy = _px(ox, oy, b.xy[battle["field"]])
             label = " ".join(f"{_letter(int(st))}−{k}" for st, k in battle["losses"].items() if k)
             if label:
-                w = kit.text_width(label, 16, bold=True) + 10
-                draw.rectangle((cx - w / 2, cy + 16, cx + w / 2, cy + 36), fill=kit.rgb("white"), outline=CONTEST)
-                kit.text(draw, (cx, cy + 26), label, size=16, bold=True, anchor="mm", fill=CONTEST)
+                w = kit.text_width(label, T, bold=True) + 10
+                # below the figures (two rows of them reach 31 px under the centre)
+                draw.rectangle((cx - w / 2, cy + 33, cx + w / 2, cy + 57), fill=kit.rgb("white"), outline=CONTEST)
+                kit.text(draw, (cx, cy + 45), label, size=T, bold=True, anchor="mm", fill=CONTEST)
     for field, amount in view["mana"].items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
-            _mana(draw, (cx - 8, cy + S * 0.58), amount)
+            _mana(draw, (cx - 12, cy + S * 0.6), amount)
         else:
-            _mana(draw, (cx - 18, cy + _toward_base(b, field, -12)), amount, size=6)
+            # beside the tip, where a figure would stand (a TRI's mana mostly lies where a figure was removed)
+            _mana(draw, (cx - 14, cy + _toward_base(b, field, -12)), amount, size=6)
 
     _panel(draw, view, HEADER + board_h + LEGEND_H, width, say)
     return img, draw, b, ox, oy
@@ -322,40 +347,31 @@ def _result_label(result: dict, num_players: int, say=None) -> str:
 
 
 def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say) -> None:
-    """What the marks mean. Each item stands where the English one stands, or further right when the words
-    before it are longer; if the row would run off the picture, all of it is drawn smaller and condensed."""
+    """What the marks mean, in full-size type: how to type a field, then the marks, flowing onto a second
+    row when one is not wide enough (translations are longer)."""
     x = MARGIN
-    names = say("legend_names")
-    names, size, condensed = kit.fitted(names, width - 2 * MARGIN, 16)
+    names, size, condensed = kit.fitted(say("legend_names"), width - 2 * MARGIN, T, smallest=T)
     kit.text(draw, (x, y + 12), names, size=size, anchor="lm", condensed=condensed)
-    words = [say("legend_leader"), say("legend_mana"), say("legend_contested"), say("legend_encircled"),
-             say("legend_moves")]
-    # (mark x, its left edge, words x) of each item where the English one stands
-    items = ((x + 16, x + 1, x + 36), (x + 118, x + 109, x + 132), (x + 200, x + 191, x + 214),
-             (x + 386, x + 377, x + 400), (None, x + 496, x + 496))
-    for size, condensed, gap in ((16, False, 10), (15, True, 8), (14, True, 8), (13, True, 6)):
-        spots, end = [], 0
-        for (mark, left, at), w in zip(items, words):
-            shift = max(0, end + gap - left)  # pushed right by longer words before it
-            spots.append((None if mark is None else mark + shift, at + shift))
-            end = at + shift + kit.text_width(w, size, condensed=condensed)
-        if end <= width - MARGIN:
-            break
-    yy = y + 46
-    (m0, t0), (m1, t1), (m2, t2), (m3, t3), (_, t4) = spots
-    _figure(draw, (m0, yy), 0, 1, True, r=11)
-    kit.text(draw, (t0, yy), words[0], size=size, anchor="lm", condensed=condensed)
-    _mana(draw, (m1, yy), 0, size=9)
-    draw.rectangle((m1 + 10, yy - 10, m1 + 28, yy + 10), fill=kit.rgb("paper"))
-    kit.text(draw, (t1, yy), words[1], size=size, anchor="lm", condensed=condensed)
-    kit.text(draw, (m2, yy), "⚔", size=18, anchor="mm", bold=True, fill=CONTEST)
-    kit.text(draw, (t2, yy), words[2], size=size, anchor="lm", condensed=condensed)
-    kit.text(draw, (m3, yy), "✖", size=18, anchor="mm", bold=True, fill=CONTEST)
-    kit.text(draw, (t3, yy), words[3], size=size, anchor="lm", condensed=condensed)
-    kit.text(draw, (t4, yy), words[4], size=size, anchor="lm", condensed=condensed)
+    items = [("leader", say("legend_leader")), ("mana", say("legend_mana")), ("contested", say("legend_contested")),
+             ("encircled", say("legend_encircled")), (None, say("legend_moves"))]
+    yy, row = y + 40, 0
+    for mark, words in items:
+        w = (28 if mark else 0) + kit.text_width(words, T, condensed=True)
+        if x + w > width - MARGIN and x > MARGIN and row == 0:
+            x, yy, row = MARGIN, yy + 28, 1
+        if mark == "leader":
+            _figure(draw, (x + 12, yy), 0, 1, True, r=10)
+        elif mark == "mana":
+            _mana(draw, (x + 11, yy), None, size=9)
+        elif mark == "contested":
+            kit.text(draw, (x + 11, yy), "⚔", size=T, anchor="mm", bold=True, fill=CONTEST)
+        elif mark == "encircled":
+            kit.text(draw, (x + 11, yy), "✖", size=T, anchor="mm", bold=True, fill=CONTEST)
+        kit.text(draw, (x + (28 if mark else 0), yy), words, size=T, anchor="lm", condensed=True)
+        x += w + 16
 
 
-NAME_W = 190      # the widest a player's name may be in the panel; longer names are shortened
+NAME_W = 170      # the widest a player's name may be in the panel; longer names are shortened
 
 
 def player_names(view: dict) -> list[str | None]:
@@ -370,32 +386,51 @@ def player_names(view: dict) -> list[str | None]:
 
 
 def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say) -> None:
-    names = [kit.fit_text(n, NAME_W, 18, bold=True) if n else None for n in player_names(view)]
+    fitted = [_short_name(n) if n else None for n in player_names(view)]
+    names = [f[0] if f else None for f in fitted]
+    narrow = any(f and f[1] for f in fitted)
     # one column for the names, as wide as the longest (shortened) one, so the rows line up
-    column = max((kit.text_width(n, 18, bold=True) for n in names if n), default=0)
+    column = max((kit.text_width(n, T, bold=True, condensed=narrow) for n in names if n), default=0)
     for p in view["players"]:
         seat = p["seat"]
         top = y + seat * ROW_H
         acting = seat in view["to_act"]
         fill = "highlight" if acting else ("panel" if seat % 2 == 0 else "paper")
         draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + ROW_H - 4), fill=kit.rgb(fill))
-        kit.badge(draw, (MARGIN + 12, top + ROW_H / 2 - 2), 14, _colour(seat), _letter(seat), size=16)
+        kit.badge(draw, (MARGIN + 12, top + ROW_H / 2 - 2), 14, _colour(seat), _letter(seat), size=T)
         x = MARGIN + 34
         if column:
             if names[seat]:
-                kit.text(draw, (x, top + ROW_H / 2 - 2), names[seat], size=18, anchor="lm", bold=True)
+                kit.text(draw, (x, top + ROW_H / 2 - 2), names[seat], size=T, anchor="lm", bold=True,
+                         condensed=narrow)
             x += column + 14
         room = width - x - MARGIN
         status = _status(view, p, acting, short=False, say=say)
-        if kit.text_width(status, 18, bold=acting) > room:
+        if kit.text_width(status, T, bold=acting) > room:
             status = _status(view, p, acting, short=True, say=say)
         # too long even in short words: the condensed face, and only then an ellipsis
-        condensed = kit.text_width(status, 18, bold=acting) > room
-        if condensed and kit.text_width(status, 18, bold=acting, condensed=True) > room:
-            while status and kit.text_width(status + "…", 18, bold=acting, condensed=True) > room:
+        condensed = kit.text_width(status, T, bold=acting) > room
+        if condensed and kit.text_width(status, T, bold=acting, condensed=True) > room:
+            while status and kit.text_width(status + "…", T, bold=acting, condensed=True) > room:
                 status = status[:-1]
             status += "…"
-        kit.text(draw, (x, top + ROW_H / 2 - 2), status, size=18, anchor="lm", bold=acting, condensed=condensed)
+        kit.text(draw, (x, top + ROW_H / 2 - 2), status, size=T, anchor="lm", bold=acting, condensed=condensed)
+
+
+def _short_name(name: str) -> tuple[str, bool]:
+    """(the name as it fits ``NAME_W``, whether in the condensed face): whole, else condensed, else its first
+    words and "…" - never cut inside a word unless its first word alone is too long."""
+    if kit.text_width(name, T, bold=True) <= NAME_W:
+        return name, False
+    if kit.text_width(name, T, bold=True, condensed=True) <= NAME_W:
+        return name, True
+    words = name.split()
+    while len(words) > 1:
+        words.pop()
+        short = " ".join(words).rstrip(",;:.-") + "…"
+        if kit.text_width(short, T, bold=True, condensed=True) <= NAME_W:
+            return short, True
+    return kit.fit_text(name, NAME_W, T, bold=True), False
 
 
 def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:

@@ -26,13 +26,22 @@ def battle_losses(counts: dict[int, int]) -> dict[int, int]:
     return lost
 
 
-def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str) -> list[str]:
-    """Fields of ``kind`` holding ``seat``'s figures that cannot reach the rim through fields that are not
-    enemy-held (a field is enemy-held for ``seat`` when figures stand there and none are his).
+#: encirclement rules by rules version: "entry" (2, the book): a group is open only while its region of empty
+#: and own fields holds an empty entry TRI; "rim" (1, withdrawn): a group reaching any rim TRI is safe
+ENTRY, RIM = "entry", "rim"
 
-    Rim TRIs (touching fewer than 3 HEXes) border the outside, so a group that reaches one is safe.
+
+def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY) -> list[str]:
+    """Fields of ``kind`` holding ``seat``'s figures that are encircled: every way into their region (the
+    connected fields that are empty or hold his figures) is enemy-held (a field is enemy-held for ``seat``
+    when figures stand there and none are his).
+
+    The board's edge gives no protection (the book: "minden olyan mezőt ellenséges bábuknak kell elfoglalni,
+    amin keresztül be lehetne jutni"): from outside one gets in only through an *empty* entry TRI (a TRI
+    touching one HEX), so a region without one is closed. ``rule=RIM`` is rules version 1's reading, where any
+    rim TRI (touching fewer than 3 HEXes) that is not enemy-held counted as open.
     """
-    safe = _safe_fields(board, occ, seat)
+    safe = safe_fields(board, occ, seat, rule)
     return [f for f in (board.hexes if kind == "hex" else board.tris)
             if occ.get(f, {}).get(seat) and f not in safe]
 
@@ -56,12 +65,20 @@ def encirclers(board: Board, occ: dict[str, dict[int, int]], seat: int, field: s
     return holders
 
 
-def _safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int) -> set[str]:
+def openings(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str = ENTRY) -> list[str]:
+    """The fields through which ``seat``'s regions are open to the outside under ``rule``."""
+    if rule == RIM:
+        return [f for f in board.tris if f in board.rim and (not occ.get(f) or seat in occ[f])]
+    return [f for f in board.outer if not occ.get(f)]
+
+
+def safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str = ENTRY) -> set[str]:
+    """The fields (empty or holding ``seat``'s figures) whose region is open to the outside."""
     def passable(f: str) -> bool:
         here = occ.get(f)
         return not here or seat in here
 
-    stack = [f for f in board.rim if passable(f)]
+    stack = openings(board, occ, seat, rule)
     safe = set(stack)
     while stack:
         f = stack.pop()

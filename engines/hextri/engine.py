@@ -13,11 +13,20 @@ Decisions where the rules are silent or the digest restates the original (``shar
 - The leader-escape option lets the leader leave a HEX held by exactly one *ordinary* enemy figure
   (original: "1 egyszerű ellenséges bábu"; the digest says "a single enemy figure").
 - Every figure removed in the combat phase leaves 1 mana, including a fallen leader's whole team.
-- Encirclement is checked for HEXes, then (on the updated board) for TRIs; a fallen leader's team leaves the
-  board right after the step in which he fell.
+- Encirclement (rules version 2, the book): for each player, every connected region of fields that are empty
+  or his own is open only while it holds an empty entry TRI (a TRI touching one HEX, where figures come in
+  from outside); otherwise every way into it is enemy-held and his figures in it are removed. The board's
+  edge gives no protection, so a leader on a rim TRI can fall. Checked for HEXes, then (on the updated
+  board) for TRIs; a fallen leader's team leaves the board right after the step in which he fell. Games
+  begun under rules version 1 keep its withdrawn reading (a group reaching any rim TRI is safe).
+- Paying: ``legal_actions`` lists every destination with its default sources first, then every other way
+  to pay it (another choice of fields, see :func:`engines.hextri.moves.payments`).
 - First blood (3+ players): the players involved in bringing a leader down (his battle's other sides, or the
   holders of the fields around his encircled group) win if their own leader still stands; if none does, play
-  goes on. Two players, or "last_leader": the last player with a leader wins; leaders falling together draw.
+  goes on. "first_blood_play_on" (the book's advice, "és esetleg akkor tovább játszani"): those players win
+  and leave the table (their figures leave the board, leaving no mana); the others play on for the places,
+  as in "last_leader". Two players, or "last_leader": the last player with a leader wins; leaders falling
+  together draw.
 - Round limit (0 = none): the most figures on the board, then the most mana on one's peaceful fields wins.
   A board on which nobody can move and nothing changes for two rounds ends the same way ("stalemate").
 - The first player of round 1 is drawn from the seed; it then passes one seat on each round.
@@ -37,13 +46,18 @@ from engines.rng import Rng
 
 from . import combat
 from .board import HEX, board
-from .moves import FREE, OFF, Mover, check, plan
+from .moves import FREE, OFF, Mover, check, payments, plan
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
 FIGURES = int(RULES["figures_per_player"])
 MANA_PER_LOSS = int(RULES["mana_per_removed_figure"])
 LETTERS = "ABCDEF"
+
+
+def _rule(state: dict) -> str:
+    """The encirclement rule of the rules version the game began with."""
+    return combat.RIM if state.get("rules_version", 1) == 1 else combat.ENTRY
 
 
 def _occupancy(state: dict) -> dict[str, dict[int, int]]:
@@ -59,7 +73,10 @@ class HexTriEngine(BaseEngine):
     title = "HEX-TRI"
     min_players = 2
     max_players = 6
-    rules_version = 1
+    #: 2: encirclement per the book (the board's edge gives no protection), figures stay encircled on the
+    #: rim; games begun under 1 keep its rim rule (see :func:`_rule`)
+    rules_version = 2
+    versions = (1, 2)
 
     # ----------------------------------------------------------------- setup
     def options_spec(self) -> dict:
@@ -128,6 +145,7 @@ class HexTriEngine(BaseEngine):
             (2, {"radius": 2, "leader_escape": True, "round_limit": 25}),
             (3, {"round_limit": 14}),
             (4, {"victory": "last_leader", "radius": 2, "round_limit": 12}),
+            (4, {"victory": "first_blood_play_on", "radius": 2, "round_limit": 12}),
             (6, {"radius": 5, "round_limit": 6}),
         ]
 
@@ -156,9 +174,11 @@ class HexTriEngine(BaseEngine):
         occ = _occupancy(state)
         for origin, leader in self._groups(state, seat):
             mover = Mover(state, bd, occ, seat, origin, leader)
-            for dest, (_path, sources) in plan(mover).items():
-                actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
-                                "cost": sum(1 for s in sources if s != FREE), "sources": sources})
+            for dest, (path, sources) in plan(mover).items():
+                # the default way to pay first, then every other choice of paying fields
+                for way in payments(mover, path, sources):
+                    actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
+                                    "cost": sum(1 for s in way if s != FREE), "sources": way})
         actions.append({"type": "pass"})
         return actions
 
@@ -211,9 +231,9 @@ class HexTriEngine(BaseEngine):
         return copy.deepcopy(state)
 
     def from_json(self, data: dict) -> dict:
-        if data.get("rules_version") != self.rules_version:
+        if data.get("rules_version") not in self.versions:
             raise ValueError(f"HEX-TRI state of rules version {data.get('rules_version')}, "
-                             f"this engine plays {self.rules_version}.")
+                             f"this engine plays {', '.join(map(str, self.versions))}.")
         return copy.deepcopy(data)
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
@@ -256,6 +276,7 @@ class HexTriEngine(BaseEngine):
                 "mana": self._usable_mana(state, occ, s),
                 "free_step": p["leader"] is not None and not p["free_used"],
                 "out_round": p["out_round"],
+                "won": p.get("won"),     # the round he won in (victory "first_blood_play_on"), else None
             })
         pieces = []
         for field in bd.fields:
@@ -293,6 +314,7 @@ class HexTriEngine(BaseEngine):
             "last": copy.deepcopy(state["last"]),
             "last_round": copy.deepcopy(state["last_round"]),
             "result": copy.deepcopy(state["result"]),
+            "rules_version": state.get("rules_version", 1),
         }
         if seat is not None and seat in out["to_act"]:
             out["legal"] = self.legal_actions(state, seat)
@@ -320,7 +342,7 @@ class HexTriEngine(BaseEngine):
     def _can_move(self, state: dict, seat: int) -> bool:
         """Whether ``seat`` has at least one legal step (cheap: only first steps are examined)."""
         p = state["players"][seat]
-        if p["leader"] is None:
+        if not self._playing(p):
             return False
         bd = board(state["options"]["radius"])
         occ = _occupancy(state)
@@ -335,6 +357,18 @@ class HexTriEngine(BaseEngine):
             if mover.can_leave(origin) and any(mover.can_enter(nb) for nb in mover.neighbours(origin)):
                 return True
         return False
+
+    def _why_stuck(self, state: dict, seat: int) -> str:
+        """Why ``seat`` cannot move: "no_mana" (no mana on a field where only his figures stand, and no free
+        step left), "leader_blocked" (no such mana, and the leader has nowhere to take his free step) or
+        "blocked" (mana there, but every step is barred: occupied TRIs, a HEX he may
+        not leave)."""
+        p = state["players"][seat]
+        occ = _occupancy(state)
+        funded = any(state["mana"].get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
+        if funded:
+            return "blocked"
+        return "no_mana" if p["free_used"] else "leader_blocked"
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""
@@ -433,12 +467,17 @@ class HexTriEngine(BaseEngine):
         n = state["num_players"]
         for k in range(1, n + 1):
             s = (seat + k) % n
-            if state["players"][s]["leader"] is not None:
+            if self._playing(state["players"][s]):
                 return s
         return seat
 
+    @staticmethod
+    def _playing(p: dict) -> bool:
+        """Still in play: the leader stands and the player has not already won and left the table."""
+        return p["leader"] is not None and not p.get("won")
+
     def _alive(self, state: dict) -> list[int]:
-        return [s for s, p in enumerate(state["players"]) if p["leader"] is not None]
+        return [s for s, p in enumerate(state["players"]) if self._playing(p)]
 
     def _proceed(self, state: dict, events: list[dict], seat: int) -> None:
         """Hand the go to the next player who can move, or run production, combat and new rounds until
@@ -454,7 +493,7 @@ class HexTriEngine(BaseEngine):
                 p = state["players"][seat]
                 if not p["stuck"]:
                     p["stuck"] = True
-                    events.append({"type": "cannot_move", "seat": seat})
+                    events.append({"type": "cannot_move", "seat": seat, "why": self._why_stuck(state, seat)})
                 seat = self._next_seat(state, seat)
             state["turn"] = None
             moved = bool(state["moves"])
@@ -479,15 +518,17 @@ class HexTriEngine(BaseEngine):
         state["first"] = self._next_seat(state, state["first"])
         state["passes"] = 0
         state["moves"] = []
-        for seat, p in enumerate(state["players"]):
+        for p in state["players"]:
             p["free_used"] = False
             p["stuck"] = False
+        # the round's own line first, then who comes back from sitting out
+        events.append({"type": "round", "round": rnd, "first": state["first"]})
+        for seat, p in enumerate(state["players"]):
             back = sum(n for r, n in p["resting"] if r <= rnd)
             if back:
                 p["waiting"] += back
                 p["resting"] = [[r, n] for r, n in p["resting"] if r > rnd]
                 events.append({"type": "figures_return", "seat": seat, "count": back})
-        events.append({"type": "round", "round": rnd, "first": state["first"]})
         state["last"] = {"type": "round", "round": rnd, "first": state["first"]}
 
     # ----------------------------------------------------------------- production and combat
@@ -532,7 +573,7 @@ class HexTriEngine(BaseEngine):
         if choices:
             state["phase"] = "losses"
             events.append({"type": "choose_losses", "seats": sorted(int(s) for s in choices),
-                           "battles": copy.deepcopy(battles)})
+                           "battles": copy.deepcopy(battles), "fields": dict(field_of)})
             state["last"] = {"type": "choose_losses", "seats": sorted(int(s) for s in choices)}
             return True
         return False
@@ -619,7 +660,7 @@ class HexTriEngine(BaseEngine):
             occ = _occupancy(state)
             caught = []
             for seat in self._alive(state):
-                for field in combat.encircled(bd, occ, seat, kind):
+                for field in combat.encircled(bd, occ, seat, kind, _rule(state)):
                     caught.append((seat, field, occ[field][seat]))
             newly = []
             for seat, field, n in caught:
@@ -644,14 +685,22 @@ class HexTriEngine(BaseEngine):
         """Decide whether the game ends after this combat phase; True if it did."""
         alive = self._alive(state)
         n = state["num_players"]
+        victory = state["options"]["victory"]
+        champions = [s for s, p in enumerate(state["players"]) if p.get("won")]
         if fallen:
-            if n > 2 and state["options"]["victory"] == "first_blood":
+            if n > 2 and victory in ("first_blood", "first_blood_play_on") and not champions:
                 winners = sorted({k for s in fallen for k in killers.get(s, ())} & set(alive))
-                if winners:
+                if winners and victory == "first_blood":
                     self._finish(state, events, "first_blood", winners)
                     return True
+                if winners:
+                    self._crown(state, events, winners)
+                    champions, alive = winners, self._alive(state)
             if len(alive) <= 1:
-                reason = "leaders_fell_together" if not alive else ("leader_down" if n == 2 else "last_leader")
+                if champions:
+                    reason = "first_blood_play_on"
+                else:
+                    reason = "leaders_fell_together" if not alive else ("leader_down" if n == 2 else "last_leader")
                 self._finish(state, events, reason, alive)
                 return True
         limit = state["options"]["round_limit"]
@@ -660,17 +709,33 @@ class HexTriEngine(BaseEngine):
             return True
         return False
 
+    def _crown(self, state: dict, events: list[dict], winners: list[int]) -> None:
+        """Victory "first_blood_play_on": the players who brought the first leader down have won; their
+        figures leave the board (they take no further part) and the others play on for the places."""
+        for seat in winners:
+            p = state["players"][seat]
+            left = sum(p["on"].values())
+            p.update(on={}, waiting=0, resting=[], won=state["round"])
+            if p["leader"] not in (None, OFF):
+                p["leader"] = OFF
+            events.append({"type": "champion", "seat": seat, "figures_removed": left,
+                           "playing_on": self._alive(state)})
+
     def _usable_mana(self, state: dict, occ: dict, seat: int) -> int:
         return sum(state["mana"].get(f, 0) for f in state["players"][seat]["on"] if len(occ.get(f, {})) == 1)
 
     def _finish(self, state: dict, events: list[dict], reason: str, winners: list[int] | None = None) -> None:
+        if any(p.get("won") for p in state["players"]):
+            reason = "first_blood_play_on"  # whatever ended the play-on, the winners were decided earlier
         occ = _occupancy(state)
         n = state["num_players"]
         figures = [sum(p["on"].values()) for p in state["players"]]
         mana = [self._usable_mana(state, occ, s) for s in range(n)]
         keys = []
         for s, p in enumerate(state["players"]):
-            if p["leader"] is None:
+            if p.get("won"):
+                keys.append((3, 0, 0))
+            elif p["leader"] is None:
                 keys.append((0, p["out_round"] or 0, 0))
             elif winners is not None:
                 keys.append((2 if s in winners else 1, 0, 0))

@@ -238,3 +238,46 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
 
 
 __all__ = ["FREE", "OFF", "HEX", "TRI", "Mover", "check", "plan", "pool_sequence"]
+
+
+def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str]]:
+    """Every way to pay the move along ``path`` that differs in which fields give how much mana: the
+    default ``sources`` first, then the others (the free step stays where the default takes it).
+
+    Step i may be paid from any peaceful field where other own figures stand, or from the mana under the
+    lone mover where it stands before that step; two ways that take the same mana from the same fields
+    are one way."""
+    pool = mover.pool_fields()
+    payers = sorted(pool, key=mover.board.order.__getitem__)
+    steps = [i for i, s in enumerate(sources) if s != FREE]
+    local = {i: path[i] for i in steps if mover.local(path[i])}
+    seen = {tuple(sorted(s for s in sources if s != FREE))}
+    out = [list(sources)]
+
+    def place(k: int, left: dict[str, int], chosen: list[str], first: int) -> None:
+        if k == len(steps):
+            key = tuple(sorted(chosen))
+            if key not in seen:
+                seen.add(key)
+                out.append(_ordered(sources, steps, chosen))
+            return
+        i = steps[k]
+        options = list(payers[first:]) + ([local[i]] if i in local and left.get(local[i], 0) > 0 else [])
+        for j, field in enumerate(options):
+            if left.get(field, 0) <= 0:
+                continue
+            left[field] -= 1
+            nxt = first + j if field in pool else first
+            place(k + 1, left, chosen + [field], nxt)
+            left[field] += 1
+
+    place(0, {**pool, **{f: mover.mana.get(f, 0) for f in local.values()}}, [], 0)
+    return out
+
+
+def _ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
+    """``chosen`` (one per paid step, in step order) put into the paid steps of ``sources``."""
+    out = list(sources)
+    for i, field in zip(steps, chosen):
+        out[i] = field
+    return out

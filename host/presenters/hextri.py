@@ -1,7 +1,8 @@
 """HEX-TRI on Discord: the options of ``/game new hextri``, moves as a two-step choice (first the figure, by
-its field, then the destination with its mana cost), battle losses, narration of moves, production and
-battles, and typed moves in field notation (``/game play H-C4 T-B5``). Perfect information: nothing is secret.
-Every sentence lives in ``data/locales/hextri/en.json``."""
+its field, then the destination with its mana cost; a figure's other ways to pay are a group of their own,
+"… — pay differently"), battle losses, narration of moves, production and battles, and typed moves in field
+notation (``/game play H-C4 T-B5``, with the paying fields after them: ``T-A1 H-A1 H-C3``). Perfect
+information: nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from host.presenters import OptionSpec, Presenter
 LETTERS = "ABCDEF"
 OFF = "off"
 FREE = "free"
-REASONS = ("leader_down", "first_blood", "last_leader", "leaders_fell_together", "round_limit", "stalemate")
+REASONS = ("leader_down", "first_blood", "last_leader", "leaders_fell_together", "round_limit", "stalemate",
+           "first_blood_play_on")
+STUCK = ("no_mana", "leader_blocked", "blocked")
 #: a field as typed: "off", "H-C4", "h c4", "hex c4", "TB5", "c4"
 FIELD = re.compile(r"(?<![a-z0-9])(?:off(?:-?board)?|(?:hex|tri|h|t)?[\s_-]*[a-z][\s-]*\d{1,2})(?![a-z0-9])")
 #: a field name as the board spells it (what ``ENGINE.parse_field`` takes apart), to say what is wrong with one
@@ -27,6 +30,8 @@ FILLER = {"move", "moves", "from", "to", "my", "the", "a", "go", "->", "→", "-
           "az", "lép", "lépek", "lepek", "lépés", "mozgat", "mozgatom", "innen", "ide", "oda", "mező", "mezőn",
           "mezőről", "mezőre", "belép", "behoz", "behozom", "-ről", "-ról", "-re", "-ra", "-ba", "-be", "-ből", "-ból",
           "-hoz", "-hez", "-höz", "-ig", "-n", "-on", "-en", "-ön", "-nál", "-nél", "-t",
+          "pay", "paid", "paying", "fizet", "fizetve", "fizetem", "mannával", "manna", "mana", "płacę", "place",
+          "płać", "zapłać", "maną",
           "ruch", "ruszam", "rusz", "idę", "idź", "z", "ze", "na", "do", "mój", "moj", "moim", "pole", "pola",
           "wejdź", "wejdz", "wejście", "wejscie", "wchodzę", "wchodze", "wprowadź", "wprowadz"}
 LEADER_WORDS = {"leader", "king", "👑",
@@ -110,6 +115,13 @@ class HexTriPresenter(Presenter):
             return "?"
         return self.text("who", name=names[seat], letter=LETTERS[seat])
 
+    @staticmethod
+    def _fields(sources: list[str]) -> str:
+        """The paying fields of a move: "H-C4 ×2, H-D4" (the free step left out)."""
+        paid = [s for s in sources if s != FREE]
+        counted = {s: paid.count(s) for s in dict.fromkeys(paid)}
+        return ", ".join(f + (f" ×{n}" if n > 1 else "") for f, n in counted.items())
+
     def _cost(self, cost: int, sources: list[str]) -> str:
         if FREE in sources:
             return self.text("cost_free") if cost == 0 else self.text("cost_free_plus", mana=cost)
@@ -143,11 +155,16 @@ class HexTriPresenter(Presenter):
             return Choice(index, self.text(key, count=count, figures=self.count("ordinary", count)),
                           self.text("group_losses", field=action["field"]),
                           style="danger" if action["leader"] else "success",
-                          description=self.text("desc_losses", field=action["field"], count=action["count"]))
+                          description=self.text("desc_losses", field=action["field"],
+                                                     figures=self.count("figure", action["count"])))
         if kind != "move":
             return super().describe(view, action, index)
+        group = self._group(view, action["from"], action["leader"])
+        first = next((a for a in view.get("legal") or () if a["type"] == "move" and a["from"] == action["from"]
+                      and a["to"] == action["to"] and a["leader"] == action["leader"]), action)
+        other = first.get("sources") != action.get("sources")
         return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []),
-                                   self._group(view, action["from"], action["leader"]))
+                                   self.text("group_pay", group=group) if other else group, None, other)
 
     def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
         """A figure may have a hundred destinations: who stands where and the group names are worked out
@@ -155,6 +172,7 @@ class HexTriPresenter(Presenter):
         enemies = self._enemies(view)
         groups: dict[tuple[str, bool], str] = {}
         paying: dict[tuple, tuple[str, list[str]]] = {}  # many moves are paid the same way
+        seen: set[tuple] = set()
         out = []
         for index, action in enumerate(legal):
             if action["type"] != "move":
@@ -163,8 +181,13 @@ class HexTriPresenter(Presenter):
             key = (action["from"], action["leader"])
             if key not in groups:
                 groups[key] = self._group(view, *key)
-            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), groups[key],
-                                           paying))
+            # the first way listed is the engine's default: the figure's own group; the others wait in a group
+            # of their own, so that the usual list stays one entry per destination
+            other = (*key, action["to"]) in seen
+            seen.add((*key, action["to"]))
+            group = self.text("group_pay", group=groups[key]) if other else groups[key]
+            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), group,
+                                           paying, other))
         return out
 
     @staticmethod
@@ -181,22 +204,23 @@ class HexTriPresenter(Presenter):
         paid = [s for s in sources if s != FREE]
         detail = [self.text("desc_steps", steps=self.count("step", len(sources)))]
         if paid:
-            counted = {s: paid.count(s) for s in dict.fromkeys(paid)}
-            detail.append(self.text("desc_sources", fields=", ".join(
-                f + (f" ×{n}" if n > 1 else "") for f, n in counted.items())))
+            detail.append(self.text("desc_sources", fields=self._fields(sources)))
         if FREE in sources:
             detail.append(self.text("desc_free"))
         return self._cost(cost, sources), detail
 
     def _describe_move(self, view: dict, action: dict, index: int, enemies: list[dict], group: str,
-                       paying: dict | None = None) -> Choice:
+                       paying: dict | None = None, other_way: bool = False) -> Choice:
         dest, sources = action["to"], action.get("sources") or []
         paying = {} if paying is None else paying
         key = (action["cost"], tuple(sources))
         if key not in paying:
             paying[key] = self._paying(action["cost"], sources)
         cost, paid_detail = paying[key]
-        label = self.text("label_move", to=dest, cost=cost)
+        if other_way:
+            label = self.text("label_pay", to=dest, fields=self._fields(sources) or self.text("cost_free"))
+        else:
+            label = self.text("label_move", to=dest, cost=cost)
         detail = list(paid_detail)
         emoji = None
         if enemies:
@@ -226,8 +250,9 @@ class HexTriPresenter(Presenter):
 
     def parse(self, view: dict, choices: list[Choice], text: str) -> int:
         """``/game play``: "pass"; a move as "<from> <to>" in field notation ("H-C4 T-B5", "off T-A1"),
-        "leader" to move the leader, or just the destination when only one figure can get there;
-        in a battle "keep" (the leader stays) or "lose leader"."""
+        "leader" to move the leader, or just the destination when only one figure can get there; the fields
+        that pay may follow ("T-A1 H-A1 H-C3": one per paid step, or one field for all of them), else the
+        default way is taken; in a battle "keep" (the leader stays) or "lose leader"."""
         legal = view.get("legal") or []
         words = self._words(text)
         if not words:
@@ -251,7 +276,7 @@ class HexTriPresenter(Presenter):
         for m in FIELD.finditer(words):
             fields.append(self._field(view, m.group(0)))
         moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
-        if not fields or len(fields) > 2:
+        if not fields:
             raise ValueError(self.text("parse_fields"))
         if not moves:
             raise ValueError(self.text("parse_no_moves"))
@@ -259,6 +284,7 @@ class HexTriPresenter(Presenter):
             dest = fields[0]
             found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
             if not found:
+                self._refuse_occupied(view, dest)
                 raise ValueError(self.text("parse_unreachable", to=dest))
             origins = {(a["from"], a["leader"]) for _, a in found}
             if len(origins) > 1:
@@ -267,7 +293,9 @@ class HexTriPresenter(Presenter):
                 raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
                     self._origin(o, lead) for o, lead in ordered)))
             return found[0][0]
-        origin, dest = fields
+        origin, dest, paid = fields[0], fields[1], fields[2:]
+        if OFF in paid:
+            raise ValueError(self.text("parse_fields"))
         mine = [(i, a) for i, a in moves if a["from"] == origin]
         if not mine:
             raise ValueError(self.text("parse_no_figure", field=origin) if origin != OFF
@@ -279,10 +307,34 @@ class HexTriPresenter(Presenter):
         if not mine:
             raise ValueError(self.text("parse_no_leader", field=origin) if leader
                              else self.text("parse_only_leader", field=origin))
-        found = [i for i, a in mine if a["to"] == dest]
+        found = [(i, a) for i, a in mine if a["to"] == dest]
         if not found:
+            self._refuse_occupied(view, dest)
             raise ValueError(self.text("parse_cannot_reach", who=self._origin(origin, leader, hint=False), to=dest))
-        return found[0]
+        if not paid:
+            return found[0][0]
+        return self._way(found, paid, dest)
+
+    def _way(self, found: list[tuple[int, dict]], paid: list[str], dest: str) -> int:
+        """The move among ``found`` (one destination's ways to pay) that takes its mana from ``paid``: one
+        field per paid step in any order, or a single field for every step."""
+        cost = found[0][1]["cost"]
+        if not cost:
+            raise ValueError(self.text("parse_pay_free", to=dest))
+        if len(paid) == 1 and cost > 1:
+            paid = paid * cost
+        for i, a in found:
+            if sorted(s for s in a["sources"] if s != FREE) == sorted(paid):
+                return i
+        ways = "; ".join(self._fields(a["sources"]) or self.text("cost_free") for _, a in found[:8])
+        if len(paid) != cost:
+            raise ValueError(self.text("parse_pay_count", to=dest, cost=self.text("cost", mana=cost), ways=ways))
+        raise ValueError(self.text("parse_pay_way", to=dest, fields=self._fields(paid), ways=ways))
+
+    def _refuse_occupied(self, view: dict, dest: str) -> None:
+        """The engine's reason for a TRI that nobody can enter: a triangle holds one figure."""
+        if dest.startswith("T-") and any(p["field"] == dest for p in view.get("pieces", ())):
+            raise ValueError(self.text("parse_occupied", to=dest))
 
     @staticmethod
     def _words(text: str) -> str:
@@ -354,6 +406,8 @@ class HexTriPresenter(Presenter):
             else:
                 key = "ev_move_leader" if event["leader"] else "ev_move"
             return self.text(key, who=who, path=path, cost=cost)
+        if kind == "cannot_move" and event.get("why") in STUCK:
+            return self.text(f"ev_cannot_move_{event['why']}", who=who)
         if kind in ("pass", "cannot_move", "losses_chosen"):
             return self.text(f"ev_{kind}", who=who)
         if kind == "round":
@@ -363,22 +417,47 @@ class HexTriPresenter(Presenter):
         if kind == "production":
             return self._production(event, names)
         if kind == "choose_losses":
-            fields = ", ".join(b["field"] for b in event["battles"]
-                               if any(str(s) in b["losses"] for s in event["seats"]))
-            return self.text("ev_choose_losses", fields=fields,
-                             who=", ".join(self.who(s, names) for s in event["seats"]))
+            # each player is told the battle where his own leader stands (older events lack "fields")
+            where = event.get("fields") or {}
+            by_field: dict[str, list[int]] = {}
+            for s in event["seats"]:
+                field = where.get(str(s)) or ", ".join(b["field"] for b in event["battles"]
+                                                       if b["losses"].get(str(s)))
+                by_field.setdefault(field, []).append(s)
+            parts = [self.text("choose_losses_part", who=", ".join(self.who(s, names) for s in seats), field=f)
+                     for f, seats in by_field.items()]
+            return self.text("ev_choose_losses", parts="; ".join(parts))
         if kind == "battle":
             return self._battle(event, names)
         if kind == "encircled":
             key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
-            return self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
+            line = self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
+            # a fallen leader's figures do not sit out: his whole team leaves (the "eliminated" line says so)
+            ordinary = event["count"] - (1 if event["leader"] else 0)
+            return line + (self._sit_out(ordinary) if ordinary and not event["leader"] else
+                           self._mana_left(event["count"]))
         if kind == "eliminated":
             by = ", ".join(self.who(s, names) for s in event.get("by") or ())
+            n = event["figures_removed"]
+            if not n:
+                return self.text("ev_eliminated_by_alone" if by else "ev_eliminated_alone", who=who, by=by)
             return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
-                             figures=self.count("figure", event["figures_removed"]), by=by)
+                             figures=self.count("figure", n), by=by)
+        if kind == "champion":
+            others = [s for s in event.get("playing_on") or () if s != seat]
+            if len(others) < 2:
+                return self.text("ev_champion_end", who=who)
+            return self.text("ev_champion", who=who, others=", ".join(self.who(s, names) for s in others))
         if kind == "game_over":
             return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
         return None
+
+    def _sit_out(self, n: int) -> str:
+        """The note after a loss: the removed figures leave 1 mana each and sit out the next round."""
+        return self.text("sit_out_1" if n == 1 else "sit_out_n", figures=self.count("figure", n))
+
+    def _mana_left(self, n: int) -> str:
+        return self.text("mana_left_1" if n == 1 else "mana_left_n", figures=self.count("figure", n))
 
     def _production(self, event: dict, names: list[str]) -> str:
         per: dict[int, list[dict]] = {}
@@ -411,7 +490,17 @@ class HexTriPresenter(Presenter):
             after = self.text("battle_empty")
         fallen = "".join(self.text("battle_leader_falls", who=self.who(s, names))
                          for s in event.get("leaders_lost") or ())
-        return self.text("ev_battle", field=event["field"], sides=sides, lost=lost, after=after, fallen=fallen)
+        # the losses of players still in the game sit out; a fallen leader's team leaves for good
+        sitting = {s: n for s, n in losses.items() if n and s not in fallen_seats}
+        if not fallen_seats:
+            note = self._sit_out(sum(sitting.values()))
+        else:
+            note = self._mana_left(sum(losses.values()))
+            if sitting:
+                note += self.text("sit_out_who_1" if sum(sitting.values()) == 1 else "sit_out_who_n",
+                                  who=", ".join(self.who(s, names) for s in sitting))
+        return self.text("ev_battle", field=event["field"], sides=sides, lost=lost, after=after,
+                         fallen=fallen) + note
 
     def _game_over(self, reason: str, winners: list[int], names: list[str], places: list[int]) -> str:
         why = self.text(f"reason_{reason}") if reason in REASONS else reason

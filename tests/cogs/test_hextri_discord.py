@@ -12,11 +12,17 @@ import pytest
 from engines import ENGINES
 from engines.rng import Rng
 from tests.cogs.driver import boards, game_over, latest_board, to_act
-from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, live_state, thread_of
+from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import button, components
 
 ENGINE = ENGINES["hextri"]
 PASS = "Pass this go"
+
+
+async def live_state(h, game_id: int = 1):
+    """The stored game and its HEX-TRI state (loaded by this game's engine, whatever its rules version)."""
+    game = await h.bot.service.store.get_game(game_id)
+    return game, ENGINES["hextri"].from_json(game.snapshot)
 
 
 def replies_since(h, before: int) -> list[dict]:
@@ -115,7 +121,7 @@ async def test_new_game_offers_the_options_with_descriptions(harness):
     assert (options["radius"]["min_value"], options["radius"]["max_value"]) == (2, 5)
     assert (options["round_limit"]["min_value"], options["round_limit"]["max_value"]) == (0, 999)
     assert options["leader_escape"]["type"] == 5
-    assert {c["value"] for c in options["victory"]["choices"]} == {"first_blood", "last_leader"}
+    assert {c["value"] for c in options["victory"]["choices"]} == {"first_blood", "last_leader", "first_blood_play_on"}
     for name in ("players", "radius", "leader_escape", "victory", "round_limit"):
         assert 10 <= len(options[name]["description"]) <= 100, name
 
@@ -254,7 +260,7 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
         assert await open_group(h, user, board, PASS) is None, "passing is one click"
     board = latest_board(h, thread)
     assert set(to_act(board)) == {ANN, BOB}, "both players are asked at once"
-    assert "Battle on H-D4" in board["content"] and "must decide whether their leader" in board["content"]
+    assert "Battle losses to choose: **Ann** (A), **Bob** (B) on H-D4 — is the leader among them?" in board["content"]
     assert "you lose 2 of your 3 figures there" in board["content"]
     assert "💎 Round 1 production: **Ann** (A) +1 (H-A1 +1); **Bob** (B) +1 (H-G1 +1)." in board["content"]
     labels = [c.get("label") for c in components(board)]
@@ -343,7 +349,7 @@ async def test_typed_moves_with_field_names(harness, monkeypatch):
     await refused("off H-Z9", "There is no field H-Z9")
     await refused("off H-D4", "H-D4 is out of reach for your leader from off the board")
     await refused("fly away", "I do not understand")
-    await refused("off T-A1 T-A2 T-A4", "Name the figure's field and where it goes")
+    await refused("off T-A1 T-A2 T-A4", "T-A1 costs no mana")
     await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="leader off t a1")
     log = await h.bot.service.store.actions(1)
     mine = [a for a in log if a["user_id"] == ANN]
@@ -352,7 +358,8 @@ async def test_typed_moves_with_field_names(harness, monkeypatch):
     assert "👑 **Ann** (A)'s leader enters the board at T-A1 (free step)." in board["content"]
     # nobody has mana in round 1: both are passed over, round 2 gives the leaders a new free step
     board = latest_board(h, thread)
-    assert "cannot move this round and passes" in board["content"] and "**Round 2**" in board["content"]
+    assert "cannot move this round: no mana on a field where only their figures stand, and the leader's free step " \
+        "is used" in board["content"] and "**Round 2**" in board["content"]
     game, _ = await live_state(h)
     version = game.version
     await refused("off T-A4", "None of your figures can enter the board now")

@@ -8,6 +8,7 @@ T-A1 and T-A2.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -39,8 +40,12 @@ def position(on, leaders, mana=None, n=2, turn=0, options=None, free_used=()):
 
 
 def moves_of(state, seat, origin, leader=False):
-    return {a["to"]: a for a in E.legal_actions(state, seat)
-            if a["type"] == "move" and a["from"] == origin and a["leader"] == leader}
+    """Destination -> its default move (the first listed; other ways to pay it follow)."""
+    out = {}
+    for a in E.legal_actions(state, seat):
+        if a["type"] == "move" and a["from"] == origin and a["leader"] == leader:
+            out.setdefault(a["to"], a)
+    return out
 
 
 def pass_round(state):
@@ -314,7 +319,8 @@ def test_a_player_who_cannot_move_is_passed_over():
                  mana={"H-A1": 3}, free_used=(1,))
     events = E.apply(s, 0, moves_of(s, 0, OFF)["T-A2"])
     assert E.to_act(s) == [0]
-    assert of_type(events, "cannot_move") == [{"type": "cannot_move", "seat": 1}]
+    # he has no mana and his leader's free step is spent: the event says so
+    assert of_type(events, "cannot_move") == [{"type": "cannot_move", "seat": 1, "why": "no_mana"}]
     events = E.apply(s, 0, {"type": "pass"})
     assert s["round"] == 2 and not of_type(events, "cannot_move")[1:]
 
@@ -477,13 +483,77 @@ def test_a_group_with_empty_fields_inside_is_encircled_hexes_first_then_tris():
     assert s["players"][0]["resting"] == [[3, 3]]
 
 
-def test_groups_touching_the_rim_are_never_encircled():
-    # T-A3 touches only H-A1 and H-A2 (rim): held by enemies on both, it still borders the outside
-    s = position({0: {"T-A3": 1, "T-A1": 1}, 1: {"H-A1": 1, "H-A2": 1, "T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+def test_the_rim_gives_no_protection():
+    # T-A3 touches only H-A1 and H-A2, both enemy-held: every way into it is enemy-held, the edge does not count
+    s = position({0: {"T-A3": 1, "T-H1": 1}, 1: {"H-A1": 1, "H-A2": 1, "T-H9": 1}}, {0: "T-H1", 1: "T-H9"},
+                 free_used=(0, 1))
+    events = pass_round(s)
+    assert [(e["field"], e["count"]) for e in of_type(events, "encircled")] == [("T-A3", 1)]
+    assert s["players"][0]["on"] == {"T-H1": 1} and s["mana"]["T-A3"] == 1
+
+
+def test_a_leader_parked_on_an_entry_tri_falls_when_his_hex_is_taken():
+    # T-A1 touches H-A1 only: once an enemy holds H-A1 the leader is encircled and his team leaves
+    s = position({0: {"T-A1": 1, "H-D4": 2}, 1: {"H-A1": 1, "T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 free_used=(0, 1))
+    events = pass_round(s)
+    assert of_type(events, "encircled")[0] == {"type": "encircled", "seat": 0, "field": "T-A1", "count": 1,
+                                                "leader": True}
+    assert E.result(s)["winners"] == [1] and E.result(s)["reason"] == "leader_down"
+
+
+def test_a_region_with_an_empty_entry_tri_stays_open():
+    # H-A1 is enemy-held but T-A2 (an empty entry TRI) opens H-A2's side: T-A3 reaches it through H-A2
+    s = position({0: {"T-A3": 1, "T-H1": 1}, 1: {"H-A1": 1, "T-H9": 1}}, {0: "T-H1", 1: "T-H9"},
                  free_used=(0, 1))
     events = pass_round(s)
     assert not of_type(events, "encircled")
     assert s["players"][0]["on"]["T-A3"] == 1
+
+
+def test_own_figures_on_the_entry_tris_do_not_keep_a_region_open():
+    # H-A1's two entry TRIs hold his own figures, its four other TRIs are enemy-held: nobody could get in
+    ring = {"T-A3": 1, "T-B2": 1, "T-B3": 1, "T-B4": 1}
+    s = position({0: {"H-A1": 1, "T-A1": 1, "T-A2": 1, "T-H1": 1}, 1: {**ring, "T-H9": 1}},
+                 {0: "T-H1", 1: "T-H9"}, free_used=(0, 1))
+    assert sorted(board(3).adj["H-A1"]) == ["T-A1", "T-A2", *ring]
+    events = pass_round(s)
+    assert [e["field"] for e in of_type(events, "encircled")] == ["H-A1", "T-A1", "T-A2"]
+
+
+def test_games_begun_under_rules_version_1_keep_the_rim_rule():
+    s = position({0: {"T-A3": 1, "T-H1": 1}, 1: {"H-A1": 1, "H-A2": 1, "T-H9": 1}}, {0: "T-H1", 1: "T-H9"},
+                 free_used=(0, 1))
+    s["rules_version"] = 1
+    s = E.from_json(json.loads(json.dumps(E.to_json(s))))
+    events = pass_round(s)
+    assert not of_type(events, "encircled") and s["players"][0]["on"]["T-A3"] == 1
+
+
+def test_version_1_snapshots_load_and_play_to_the_end():
+    from ai import hextri as H
+    from engines.rng import Rng
+
+    saved = json.loads((Path(__file__).parent / "data" / "hextri_v1_snapshots.json").read_text())
+    for key, snap in saved.items():
+        assert snap["rules_version"] == 1
+        s = E.from_json(snap)
+        rngs = [Rng(7 + i) for i in range(s["num_players"])]
+        for _ in range(20_000):
+            if not E.to_act(s):
+                break
+            seat = E.to_act(s)[0]
+            E.apply(s, seat, H.choose(E, s, seat, rngs[seat]))
+            s = E.from_json(json.loads(json.dumps(E.to_json(s))))
+        assert E.result(s) is not None, key
+        assert s["rules_version"] == 1 and E.view(s, None)["rules_version"] == 1
+
+
+def test_states_of_unknown_rules_versions_are_refused():
+    s = E.new_game(2, 0)
+    assert s["rules_version"] == 2
+    with pytest.raises(ValueError):
+        E.from_json({**E.to_json(s), "rules_version": 3})
 
 
 def test_an_encircled_leader_takes_his_team_with_him():
@@ -640,3 +710,74 @@ def test_json_round_trip_mid_battle():
     assert E.to_json(restored) == E.to_json(s) and data["rules_version"] == E.rules_version
     with pytest.raises(ValueError):
         E.from_json({**data, "rules_version": 99})
+
+
+# ------------------------------------------------------------------ choosing who pays
+def test_every_way_to_pay_a_move_is_a_legal_action_default_first():
+    s = position({0: {"H-A1": 2, "H-A2": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-A2": 1}, free_used=(0,))
+    ways = [a["sources"] for a in E.legal_actions(s, 0)
+            if a["type"] == "move" and a["from"] == OFF and a["to"] == "T-A2"]
+    assert ways == [["H-A1"], ["H-A2"]]
+    # a two-step move: H-A1 x2, or H-A1 + H-A2 (H-A2's one mana under the mover pays its first step only)
+    far = {tuple(sorted(a["sources"])) for a in E.legal_actions(s, 0)
+           if a["type"] == "move" and a["from"] == OFF and a["to"] == "H-A2"}
+    assert far == {("H-A1", "H-A1"), ("H-A1", "H-A2")}
+
+
+def test_a_chosen_way_to_pay_is_what_the_move_takes():
+    s = position({0: {"H-A1": 2, "H-A2": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-A2": 1}, free_used=(0,))
+    other = next(a for a in E.legal_actions(s, 0)
+                 if a["type"] == "move" and a["from"] == OFF and a["to"] == "T-A2" and a["sources"] == ["H-A2"])
+    E.apply(s, 0, other)
+    assert s["mana"] == {"H-A1": 2}
+
+
+# ------------------------------------------------------------------ first blood, then play on
+def test_first_blood_play_on_with_three_players_ends_when_one_is_left_to_play():
+    s = _three_player_kill("first_blood_play_on")
+    events = pass_round(s)
+    assert of_type(events, "champion") == [{"type": "champion", "seat": 0, "figures_removed": 2,
+                                            "playing_on": [2]}]
+    assert s["players"][0]["on"] == {}  # the winner's figures have left the board
+    # nobody is left for C to play on against: C takes second place, the fallen B third
+    r = E.result(s)
+    assert r["places"] == [1, 3, 2] and r["winners"] == [0] and r["reason"] == "first_blood_play_on"
+
+
+def test_first_blood_play_on_ranks_the_rest_by_the_play_on():
+    # four players: A brings B's leader down; C and D play on for the places until D's leader falls
+    s = position({0: {"H-D4": 2, "T-A1": 1}, 1: {"H-D4": 1}, 2: {"T-H9": 1, "H-G4": 3}, 3: {"H-G4": 1}},
+                 {0: "T-A1", 1: "H-D4", 2: "T-H9", 3: "H-G4"}, n=4, options={"victory": "first_blood_play_on"},
+                 free_used=(0, 1, 2, 3))
+    events = pass_round(s)
+    # B falls on H-D4 (to A) and D falls on H-G4 (to C) in the same combat: A is first to a leader, C too
+    champs = sorted(e["seat"] for e in of_type(events, "champion"))
+    r = E.result(s)
+    assert champs == [0, 2] and r is not None and r["places"][0] == r["places"][2] == 1
+
+
+def test_first_blood_play_on_keeps_playing_for_second_place():
+    s = position({0: {"H-D4": 2, "T-A1": 1}, 1: {"H-D4": 1}, 2: {"T-H9": 1, "H-G4": 2}, 3: {"T-H1": 1}},
+                 {0: "T-A1", 1: "H-D4", 2: "T-H9", 3: "T-H1"}, n=4, options={"victory": "first_blood_play_on"},
+                 free_used=(0, 1, 2, 3))
+    events = pass_round(s)
+    assert [e["seat"] for e in of_type(events, "champion")] == [0] and E.result(s) is None
+    assert E.to_act(s) and 0 not in E.to_act(s) and s["players"][0]["on"] == {}
+    seen = set()
+    for _ in range(40):
+        if not E.to_act(s):
+            break
+        seat = E.to_act(s)[0]
+        seen.add(seat)
+        E.apply(s, seat, {"type": "pass"})
+    assert seen == {2, 3}  # the winner has left the table, the fallen player is out
+    view = E.view(s, None)
+    assert view["players"][0]["won"] == 1
+    # the play-on ends at the round limit: first place stays with A, C and D are ranked after him
+    s["options"]["round_limit"] = s["round"]
+    pass_round(s)
+    r = E.result(s)
+    assert r["winners"] == [0] and r["places"][0] == 1 and r["places"][1] == 4 and r["reason"] == \
+        "first_blood_play_on"

@@ -60,13 +60,17 @@ def test_hungarian_panel_prompt_and_narration(lang):
     assert all(len(c.label) <= 80 and (c.description is None or len(c.description) <= 100) for c in panel.choices)
 
     assert P.narrate(BATTLE, NAMES) == ("⚔️ Csata a H-C3 mezőn (**Ann** (A) 3 · **Cy** (C) 1): **Ann** (A) 1 bábut "
-                                        "veszít, **Cy** (C) 1 bábut veszít; **Ann** (A) tartja a H-C3 mezőt.")
+                                        "veszít, **Cy** (C) 1 bábut veszít; **Ann** (A) tartja a H-C3 mezőt. Elesett: 2 bábu; mindegyik 1 "
+                                        "mannát hagy a mezőjén, és kimarad a következő fordulóból.")
     assert P.narrate(PRODUCTION, NAMES) == "💎 4. forduló, termelés: **Ann** (A) +1 (H-A1 +1); **Bob** (B) +2 (H-B2 +2)."
     assert P.narrate({"type": "pass", "seat": 1}, NAMES) == "**Bob** (B) passzol."
     circle = {"type": "encircled", "seat": 2, "field": "T-C4", "count": 1, "leader": True}
-    assert P.narrate(circle, NAMES) == "⭕ **Cy** (C): 1 bábu bekerítve a T-C4 mezőn, lekerül a tábláról — köztük a vezér!"
+    assert P.narrate(circle, NAMES) == "⭕ **Cy** (C): 1 bábu bekerítve a T-C4 mezőn, lekerül a tábláról — köztük a vezér! " \
+        "1 mannát hagy a mezőjén."
     assert [label for label, _ in P.options[3].choices] == ["Első vér — aki segít leütni egy vezért, az nyer",
-                                                            "Az utolsó talpon maradt vezér"]
+                                                            "Az utolsó talpon maradt vezér",
+                                                            "Első vér, tovább — aki elsőként leüt egy vezért, nyer; "
+                                                            "a többiek a helyekért"]
     assert P.seat_label(0) == "Vörös A"
 
 
@@ -74,7 +78,7 @@ def test_hungarian_battle_losses_and_the_end(lang):
     lang("hu")
     state, events = battle_position()
     lines = [P.narrate(e, NAMES) for e in events]
-    assert any(line and line.startswith("⚔️ Csata: H-D4 — **Ann** (A), **Bob** (B): el kell dönteni") for line in lines)
+    assert any(line and line.startswith("⚔️ Veszteséget kell választani: **Ann** (A), **Bob** (B) a H-D4 mezőn") for line in lines)
     view, panel = panel_of(state, 1)
     assert panel.prompt == ("csata a H-D4 mezőn: 3 bábudból 2 elesik — megtartod a vezért, vagy ő is köztük van?")
     assert [c.label for c in panel.choices] == ["Veszteség: 2 egyszerű bábu, a vezér marad",
@@ -140,7 +144,8 @@ def test_polish_panel_prompt_narration_and_words(lang):
     assert all(len(c.label) <= 80 and (c.description is None or len(c.description) <= 100) for c in panel.choices)
 
     assert P.narrate(BATTLE, NAMES) == ("⚔️ Bitwa na H-C3 (**Ann** (A) 3 · **Cy** (C) 1): **Ann** (A) traci 1, "
-                                        "**Cy** (C) traci 1; **Ann** (A) utrzymuje H-C3.")
+                                        "**Cy** (C) traci 1; **Ann** (A) utrzymuje H-C3. Zdjęte: 2 pionki; każdy "
+                                        "zostawia 1 manę na swoim polu i pauzuje w następnej rundzie.")
     assert P.narrate(PRODUCTION, NAMES) == ("💎 Produkcja w rundzie 4: **Ann** (A) +1 (H-A1 +1); "
                                             "**Bob** (B) +2 (H-B2 +2).")
     assert P.narrate({"type": "figures_return", "seat": 0, "count": 2}, NAMES).startswith("↩️ **Ann** (A): 2 pionki")

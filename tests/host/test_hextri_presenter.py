@@ -34,7 +34,7 @@ def test_options_and_their_checks():
     assert list(specs) == ["players", "radius", "leader_escape", "victory", "round_limit"]
     assert all(1 <= len(s.description) <= 100 for s in specs.values())
     assert (specs["radius"].min_value, specs["radius"].max_value, specs["radius"].default) == (2, 5, 3)
-    assert [v for _, v in specs["victory"].choices] == ["first_blood", "last_leader"]
+    assert [v for _, v in specs["victory"].choices] == ["first_blood", "last_leader", "first_blood_play_on"]
     assert P.engine_options({"players": None, "radius": 4, "victory": None}) == (2, {"radius": 4})
     assert P.engine_options({"players": 5, "round_limit": 0}) == (5, {"round_limit": 0})
     from host.service import GameError
@@ -138,8 +138,7 @@ def test_loss_choices_and_their_words():
     events += ENGINE.apply(state, 1, {"type": "pass"})
     assert ENGINE.to_act(state) == [0, 1]
     lines = [P.narrate(e, NAMES) for e in events]
-    assert "⚔️ Battle on H-D4: **Ann** (A), **Bob** (B) must decide whether their leader is among their losses." \
-        in lines
+    assert "⚔️ Battle losses to choose: **Ann** (A), **Bob** (B) on H-D4 — is the leader among them?" in lines
     view, panel = panel_of(state, 1)
     assert panel.prompt == ("battle on H-D4: you lose 2 of your 3 figures there — keep your leader or lose him "
                             "with them?")
@@ -158,7 +157,8 @@ def test_loss_choices_and_their_words():
     rest = ENGINE.apply(state, 0, ENGINE.legal_actions(state, 0)[0])
     lines = [line for e in rest if (line := P.narrate(e, NAMES))]
     assert lines[1] == ("⚔️ Battle on H-D4 (**Ann** (A) 3 · **Bob** (B) 3): **Ann** (A) loses 2, **Bob** (B) loses 2; "
-                        "**Ann** (A) holds H-D4. 💀 **Bob** (B)'s leader falls!")
+                        "**Ann** (A) holds H-D4. 💀 **Bob** (B)'s leader falls! Each of the 4 figures leaves 1 mana "
+                        "on its field. The figures **Ann** (A) lost sit out the next round.")
     assert "💀 **Bob** (B)'s leader has fallen to **Ann** (A): the team (1 figure) leaves the board and **Bob** (B) is " \
         "out." \
         in lines
@@ -185,12 +185,14 @@ def test_narration_of_moves_production_encirclement_and_shared_ends():
     battle = {"type": "battle", "field": "H-C3", "before": {"0": 3, "2": 1}, "losses": {"0": 1, "2": 1},
               "leaders_lost": []}
     assert P.narrate(battle, NAMES) == ("⚔️ Battle on H-C3 (**Ann** (A) 3 · **Cy** (C) 1): **Ann** (A) loses 1, "
-                                        "**Cy** (C) loses 1; **Ann** (A) holds H-C3.")
+                                        "**Cy** (C) loses 1; **Ann** (A) holds H-C3. Each of the 2 figures removed leaves 1 mana on "
+                                        "its field and sits out the next round.")
     standoff = {"type": "battle", "field": "H-C3", "before": {"0": 1, "1": 1}, "losses": {"0": 0, "1": 0},
                 "leaders_lost": []}
     assert "nobody falls" in P.narrate(standoff, NAMES)
     circle = {"type": "encircled", "seat": 2, "field": "T-C4", "count": 1, "leader": True}
-    assert P.narrate(circle, NAMES) == "⭕ **Cy** (C): 1 figure on T-C4 encircled and removed — the leader among them!"
+    assert P.narrate(circle, NAMES) == ("⭕ **Cy** (C): 1 figure on T-C4 encircled and removed — the leader among "
+                                        "them! It leaves 1 mana on its field.")
     assert P.narrate({"type": "round", "round": 3, "first": 2}, NAMES) == "🔔 **Round 3** — **Cy** (C) moves first."
     assert P.narrate({"type": "figures_return", "seat": 0, "count": 2}, NAMES).startswith("↩️ **Ann** (A): 2")
     over = {"type": "game_over", "reason": "first_blood", "places": [1, 1, 3], "winners": [0, 1]}
@@ -202,3 +204,116 @@ def test_narration_of_moves_production_encirclement_and_shared_ends():
     assert P.narrate(together, NAMES).startswith("🤝")
     assert P.result_lines({"places": [1, 1], "scores": [3, 3], "mana": [2, 2], "reason": "round_limit",
                            "round": 60, "winners": [0, 1]}, NAMES[:2])[0] == "A draw after 60 rounds."
+
+
+# -- issue 11: paying, reasons, narration --------------------------------------------------------------
+
+def _two_sources():
+    """Ann can pay from H-A1 (2 mana) or H-A2 (1 mana); her leader's free step is used."""
+    state = position(p0={"on": {"H-A1": 2, "H-A2": 1, "T-A1": 1}, "leader": "T-A1", "waiting": 5,
+                         "free_used": True},
+                     p1={"on": {"T-H9": 1}, "leader": "T-H9", "waiting": 8})
+    state["mana"] = {"H-A1": 2, "H-A2": 1}
+    return state
+
+
+def test_other_ways_to_pay_are_offered_in_a_group_of_their_own():
+    state = _two_sources()
+    view = ENGINE.view(state, 0)
+    choices = P.describe_all(view, view["legal"])
+    entering = [c for c in choices if c.group == "Enter a figure (5 waiting)"]
+    other = [c for c in choices if c.group == "Enter a figure (5 waiting) — pay differently"]
+    assert [c.label for c in entering if c.label.startswith("T-A2")] == ["T-A2 (1 mana)"]
+    assert "mana from H-A1" in next(c.description for c in entering if c.label.startswith("T-A2"))
+    assert "T-A2 (from H-A2)" in [c.label for c in other]
+    picked = next(c for c in other if c.label == "T-A2 (from H-A2)")
+    assert view["legal"][picked.index]["sources"] == ["H-A2"]
+    # describe() of one action (the label the host shows after a click) agrees
+    assert P.describe(view, view["legal"][picked.index], picked.index).label == "T-A2 (from H-A2)"
+    # the groups fit Discord: the figure's group, then its other ways
+    panel = Panel(1, 0, 0, P.prompt(view), choices, two_step=True)
+    assert any(name.endswith("pay differently") for name, _ in panel.groups())
+    assert layout(panel)
+
+
+def test_typed_moves_name_the_paying_fields():
+    state = _two_sources()
+    view = ENGINE.view(state, 0)
+    choices = P.describe_all(view, view["legal"])
+    legal = view["legal"]
+    assert legal[P.parse(view, choices, "off T-A2 H-A2")]["sources"] == ["H-A2"]
+    assert legal[P.parse(view, choices, "off T-A2 pay H-A1")]["sources"] == ["H-A1"]
+    assert legal[P.parse(view, choices, "off T-A2")]["sources"] == ["H-A1"]  # the default
+    # one field may pay every step; two fields, one each
+    assert sorted(legal[P.parse(view, choices, "off H-A2 H-A1")]["sources"]) == ["H-A1", "H-A1"]
+    assert sorted(legal[P.parse(view, choices, "off H-A2 H-A1 H-A2")]["sources"]) == ["H-A1", "H-A2"]
+    with pytest.raises(ValueError, match="T-A2 cannot be paid from T-H9"):
+        P.parse(view, choices, "off T-A2 T-H9")
+    with pytest.raises(ValueError, match="H-A2 costs 2 mana: name one paying field per paid step"):
+        P.parse(view, choices, "off H-A2 H-A1 H-A2 H-A1")
+
+
+def test_a_typed_entry_onto_an_occupied_tri_gets_the_engines_reason():
+    state = _two_sources()
+    view = ENGINE.view(state, 0)
+    choices = P.describe_all(view, view["legal"])
+    with pytest.raises(ValueError, match="T-A1 is occupied: a triangle holds only one figure"):
+        P.parse(view, choices, "off T-A1")
+    with pytest.raises(ValueError, match="T-H9 is occupied: a triangle holds only one figure"):
+        P.parse(view, choices, "T-H9")
+
+
+def test_battle_loss_narration_names_only_each_players_own_battle():
+    event = {"type": "choose_losses", "seats": [0, 2], "fields": {"0": "H-D4", "2": "H-C3"},
+             "battles": [{"field": "H-D4", "before": {"0": 3, "1": 3}, "losses": {"0": 2, "1": 2}},
+                         {"field": "H-C3", "before": {"1": 2, "2": 3}, "losses": {"1": 1, "2": 1}},
+                         {"field": "H-E5", "before": {"0": 2, "2": 2}, "losses": {"0": 1, "2": 1}}]}
+    assert P.narrate(event, NAMES) == ("⚔️ Battle losses to choose: **Ann** (A) on H-D4; **Cy** (C) on H-C3 — is the "
+                                       "leader among them?")
+
+
+def test_cannot_move_says_why_and_returns_follow_the_round_line():
+    assert P.narrate({"type": "cannot_move", "seat": 1, "why": "blocked"}, NAMES).startswith(
+        "**Bob** (B) cannot move this round: every step is barred")
+    assert "has nowhere to take his free step" in P.narrate({"type": "cannot_move", "seat": 1,
+                                                             "why": "leader_blocked"}, NAMES)
+    # a figure removed in round 1 is back in round 3: the "Round 3" line comes first
+    state = position(p0={"on": {"T-A1": 1}, "leader": "T-A1", "waiting": 6, "resting": [[3, 2]]},
+                     p1={"on": {"T-H9": 1}, "leader": "T-H9", "waiting": 8})
+    state["round"] = 2
+    events = []
+    while state["round"] == 2:
+        events += ENGINE.apply(state, ENGINE.to_act(state)[0], {"type": "pass"})
+    lines = [line for e in events if (line := P.narrate(e, NAMES))]
+    at = next(i for i, line in enumerate(lines) if "**Round 3**" in line)
+    assert lines[at + 1] == "↩️ **Ann** (A): 2 figures back from sitting out, free to enter again."
+
+
+def test_a_leader_falling_alone_is_not_a_team_of_zero():
+    line = P.narrate({"type": "eliminated", "seat": 1, "figures_removed": 0, "by": [0]}, NAMES)
+    assert line == ("💀 **Bob** (B)'s leader has fallen to **Ann** (A), the last of the team on the board: **Bob** (B) "
+                    "is out.")
+    assert "0 figures" not in line
+    one = P.narrate({"type": "eliminated", "seat": 1, "figures_removed": 1, "by": []}, NAMES)
+    assert "(1 figure)" in one
+
+
+def test_removed_figures_leave_mana_and_sit_out_singular_and_plural():
+    one = {"type": "encircled", "seat": 0, "field": "T-A3", "count": 1, "leader": False}
+    assert P.narrate(one, NAMES).endswith("The removed figure leaves 1 mana on its field and sits out the next round.")
+    three = {**one, "field": "H-D4", "count": 3}
+    assert P.narrate(three, NAMES) == ("⭕ **Ann** (A): 3 figures on H-D4 encircled and removed. Each of the 3 figures "
+                                       "removed leaves 1 mana on its field and sits out the next round.")
+    battle = {"type": "battle", "field": "H-C3", "before": {"0": 2, "1": 1}, "losses": {"0": 1, "1": 1},
+              "leaders_lost": [1]}
+    assert P.narrate(battle, NAMES).endswith("Each of the 2 figures leaves 1 mana on its field. The figure **Ann** (A) "
+                                             "lost sits out the next round.")
+
+
+def test_first_blood_play_on_is_narrated():
+    line = P.narrate({"type": "champion", "seat": 0, "figures_removed": 3, "playing_on": [1, 2]}, NAMES)
+    assert line == ("🏆 **Ann** (A) brought down the first leader and wins! Their figures leave the board; **Bob** (B), "
+                    "**Cy** (C) play on for the places.")
+    end = P.narrate({"type": "game_over", "reason": "first_blood_play_on", "winners": [0], "places": [1, 2, 3]},
+                    NAMES)
+    assert end == "🏆 **Ann** (A) wins — first to bring down a leader; the others played on for the places."

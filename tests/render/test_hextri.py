@@ -101,7 +101,7 @@ def test_size_scales_with_the_radius_and_stays_small():
         png = R.render_public(E.view(s, None))
         assert len(png) < 150_000
         sizes[radius] = Image.open(io.BytesIO(png)).size
-    assert 900 <= sizes[3][0] <= 1100  # a phone-sized board at the default radius
+    assert 900 <= sizes[3][0] <= 960  # at most ~950 px wide: 21 px type is 9 px at 420 px
     assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
 
 
@@ -155,3 +155,38 @@ def test_a_hungarian_picture_differs_from_the_english_one():
     # the cached board with its legend is kept per language: English comes back unchanged
     assert R.render_public({**view, "lang": "en"}) == english
     assert R.render_public(view) == english
+
+
+def _busiest_radius_three():
+    """Six players on the default board after a long random game: stacks, battles, mana on HEXes and TRIs,
+    long names, Polish words (the longest)."""
+    s = _random_game(6, 3, 2, 700)
+    names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
+             "Fitzgerald"]
+    return s, {**E.view(s, None), "lang": "pl", "player_names": names}
+
+
+def test_the_busiest_radius_three_board_reads_on_a_phone():
+    from tests.render.phone import too_small
+
+    s, view = _busiest_radius_three()
+    assert len(view["pieces"]) >= 25 and view["contested"] and view["mana"]
+    # the crown over a leader on a HEX is decoration: his gold ring (drawn at full size) is the mark
+    exempt = {R.CROWN}
+    for lang in ("pl", "hu", "en"):
+        assert [t for t in too_small(R.render_public, {**view, "lang": lang}) if t[0] not in exempt] == [], lang
+    # and the picture of one figure's destinations, with its cost labels
+    mid = _midgame()
+    assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2") if t[0] not in exempt] == []
+
+
+def test_mana_is_not_drawn_in_a_players_colour():
+    from render import kit
+
+    assert R.MANA not in [kit.rgb(c) for c in kit.PLAYER_COLOURS]
+    assert R.MANA_INK not in [kit.rgb(c) for c in kit.PLAYER_COLOURS]
+
+
+def test_long_names_are_shortened_at_a_word_boundary():
+    short, _ = R._short_name("Bartholomew the Magnificent, Keeper of Hexagons")
+    assert short.endswith("…") and short[:-1] in ("Bartholomew", "Bartholomew the", "Bartholomew the Magnificent")
