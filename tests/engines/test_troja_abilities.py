@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines import IllegalAction
-from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
+from engines.troja import HEROES, PATRONS, TYPES
 from engines.troja.cards import ACTIVE_OPS, PASSIVE_OPS, load
 from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
     E,
