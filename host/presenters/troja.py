@@ -454,7 +454,9 @@ class TrojaPresenter(Presenter):
         if kind == "disgrace":
             keys = event.get("returned") or []
             returned = ", ".join(card(k) for k in keys)
-            back = self.text("disgrace_returned" if len(keys) > 1 else "disgrace_returned_one", cards=returned)
+            # number agreement: one item ("Boar's Tusk Helmet goes back"); units are plural ("Myrmidons go")
+            one = len(keys) == 1 and TYPES.get(keys[0], {}).get("kind") == "item"
+            back = self.text("disgrace_returned_one" if one else "disgrace_returned", cards=returned)
             return self.text("ev_disgrace", who=who(seat), old=card(event["old"]), new=card(event["new"]),
                              returned=back if keys else "")
         if kind == "game_over":
