@@ -138,10 +138,8 @@ class _Eval:
         me, them = self.players[self.me], self.players[target]
         bonus = rules.win_bonus(me, fight)
         bonus_t = rules.win_bonus(them, fight)
-        my_loss = max(1, HEROES[me["hero"]]["glory"] - sum(e["amount"] for e in rules.hero_effects(me)
-                                                            if e["op"] == "loss_reduction"))
-        their_loss = max(1, HEROES[them["hero"]]["glory"] - sum(e["amount"] for e in rules.hero_effects(them)
-                                                                 if e["op"] == "loss_reduction"))
+        my_loss = rules.hero_loss(me, fight)
+        their_loss = rules.hero_loss(them, fight)
         return (pa * (self.gp_value(self.me, DUEL_GLORY + bonus) + self.gp_value(target, -their_loss))
                 + pd * (self.gp_value(target, DUEL_GLORY + bonus_t) + self.gp_value(self.me, -my_loss)))
 
@@ -160,18 +158,13 @@ class _Eval:
         if fight["duel"]:
             win_seat = fight["defender"] if winner == "defender" else fight["attacker"]
             lose_seat = fight["attacker"] if winner == "defender" else fight["defender"]
-            loser = players[lose_seat]
-            loss = max(1, HEROES[loser["hero"]]["glory"] - sum(e["amount"] for e in rules.hero_effects(loser)
-                                                               if e["op"] == "loss_reduction"))
+            loss = rules.hero_loss(players[lose_seat], fight)
             return self.gp_value(win_seat, DUEL_GLORY) + self.gp_value(lose_seat, -loss)
         target = fight["defender"]
         hero = players[target]
         if winner == "defender":
             return self.gp_value(target, fight.get("glory", 0))
-        loss = HEROES[hero["hero"]]["glory"] - sum(e["amount"] for e in rules.hero_effects(hero)
-                                                   if e["op"] == "loss_reduction")
-        loss = max(1, loss + sum(e["amount"] for e in rules.card_effects(fight) if e["op"] == "extra_loss"))
-        return self.gp_value(target, -loss)
+        return self.gp_value(target, -rules.hero_loss(hero, fight))
 
 
 def _choose(view: dict, legal: list[dict]) -> dict:
@@ -210,8 +203,10 @@ def _attachment_worth(ev: _Eval, cid: str) -> float:
             else:
                 main = eff["stat"] == ("strength" if hero["strength"] >= hero["tactics"] else "tactics")
                 worth += (0.7 if main else 0.55) * eff["amount"]
-        elif eff["op"] == "loss_reduction":
+        elif eff["op"] == "loss_reduction":  # version-1 Bronze Armour
             worth += 0.5 * hero["glory"] / 3
+        elif eff["op"] == "tie_wins" and not any(e["op"] == "tie_wins" for e in hero["ability"]):
+            worth += 0.08 * (hero["glory"] + 2)  # a tie (about 1 fight in 7) becomes a win
     return worth
 
 
@@ -383,6 +378,8 @@ def _table_effect_value(ev: _Eval, action: dict) -> float | None:
         return 0.05 if hand <= 2 and ev.n == 2 else None
     if op == "restore_wrath":
         return WRATH_VALUE - CARD_VALUE
+    if op == "take_wrath":
+        return 0.8 * WRATH_VALUE * effect["amount"] * ev.weight(action["target"]) - CARD_VALUE
     if op == "omen":
         return 0.5 * ev.gp_value(ev.me, 2) + 0.5 * ev.gp_value(ev.me, -1) - CARD_VALUE * 0.5
     if op == "contest":

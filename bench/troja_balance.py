@@ -1,6 +1,9 @@
 """Troja balance benchmark: AI-vs-AI games, each hero's win rate against its fair share.
 
-    .venv/bin/python -m bench.troja_balance [--games N] [--players 2,3,4] [--seed S]
+    .venv/bin/python -m bench.troja_balance [--games N] [--players 2,3,4] [--seed S] [--rotate]
+
+``--rotate`` plays with the option ``rotate_first`` (the first seat passes clockwise each round) instead of
+the book's fixed order.
 
 Heroes are dealt at random by the engine, so every hero plays about equally often. A game counts for the
 hero its winner *started* with (a disgraced hero's replacement inherits nothing), and separately for the hero
@@ -19,7 +22,7 @@ from ai.troja import choose
 from engines.troja import ENGINE, HEROES
 
 
-def run(players: int, games: int, seed0: int) -> dict:
+def run(players: int, games: int, seed0: int, options: dict | None = None) -> dict:
     seats = [choose] * players
     dealt = {h: 0 for h in HEROES}
     won = {h: 0 for h in HEROES}
@@ -28,7 +31,7 @@ def run(players: int, games: int, seed0: int) -> dict:
     first_wins = draws = limit = disgraces = 0
     rounds = []
     for g in range(games):
-        state, result = play(ENGINE, seats, seed0 + g)
+        state, result = play(ENGINE, seats, seed0 + g, options)
         start = [p["heroes"][0] for p in state["players"]]
         for hero in start:
             dealt[hero] += 1
@@ -74,10 +77,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--players", default="2,3,4")
     parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--rotate", action="store_true", help="the first seat rotates each round")
     args = parser.parse_args()
+    options = {"rotate_first": True} if args.rotate else {}
     for players in [int(p) for p in args.players.split(",")]:
         started = time.perf_counter()
-        stats = run(players, args.games, args.seed)
+        stats = run(players, args.games, args.seed, options)
         for line in report(players, stats):
             print(line)
         print(f"({time.perf_counter() - started:.1f} s)\n")

@@ -33,9 +33,12 @@ kit.register_colours({
 PALETTE = kit.make_palette(["troja_bronze", "troja_wine", "troja_sea", "troja_olive", "troja_night", "troja_sand",
                             "troja_playable", *kit.PLAYER_COLOURS])
 
-W = 1000
-PANEL_H = 168
-HEADER_H = 56
+#: The pictures are drawn 600 px wide and taller rather than wide: Discord shows a picture about 420 px wide
+#: until it is tapped, so every text a player needs is at least MIN_TEXT px here (9 px and more at 420 px).
+W = 600
+MIN_TEXT = 13
+HEADER_H = 44
+PAD = 18  # inner left/right margin of a panel
 
 KIND_COLOUR = {
     "unit": "troja_wine",
@@ -128,8 +131,37 @@ def _who(view: dict, seat: int) -> str:
     return f"{name} ({letter})" if name else letter
 
 
-def _seat_badge(draw, xy, seat: int, radius: int = 17) -> None:
-    kit.badge(draw, xy, radius, kit.PLAYER_COLOURS[seat], kit.PLAYER_LETTERS[seat], size=20)
+def _clip_words(s: str, max_width: int, size: int, bold: bool = False) -> str:
+    """``s`` shortened by whole words with an ellipsis (never cut mid-word) so that it fits."""
+    if kit.text_width(s, size, bold) <= max_width:
+        return s
+    words = s.split()
+    while len(words) > 1:
+        words.pop()
+        trial = " ".join(words) + "…"
+        if kit.text_width(trial, size, bold) <= max_width:
+            return trial
+    return words[0] if words else ""
+
+
+def _wrap(s: str, width: int, size: int, bold: bool = False) -> list[str]:
+    """Word wrap; a single word wider than ``width`` keeps its line whole (never cut mid-word)."""
+    words, lines, line = s.split(), [], ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if kit.text_width(trial, size, bold) <= width:
+            line = trial
+        else:
+            if line:
+                lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _seat_badge(draw, xy, seat: int, radius: int = 15) -> None:
+    kit.badge(draw, xy, radius, kit.PLAYER_COLOURS[seat], kit.PLAYER_LETTERS[seat], size=18)
 
 
 def _card_stats(cid: str, say, grow: int = 0) -> str:
@@ -153,18 +185,42 @@ def _chip_words(cid: str, say, lang: str, grow: int = 0) -> list:
     return [card["kind"], _kind_tag(say, card["kind"]), _name(card["key"], lang), f" {stats}" if stats else ""]
 
 
-def _chip(img, draw, x: int, y: int, words: list, max_w: int) -> int:
-    """A small card chip: kind tag, name, stats. Returns its width."""
+CHIP_SIZE = 15
+CHIP_H = 24
+
+
+def _chip_width(words: list) -> int:
+    _, tag, label, tail = words
+    return kit.text_width(tag, 14, True) + 10 + kit.text_width(label + tail, CHIP_SIZE) + 14
+
+
+def _chip(img, draw, x: int, y: int, words: list) -> int:
+    """A small card chip: kind tag, the whole name, stats. Returns its width."""
     kind, tag, label, tail = words
     colour = KIND_COLOUR[kind]
-    w_tag = kit.text_width(tag, 16, True) + 10
-    label = kit.fit_text(label, max_w - w_tag - kit.text_width(tail, 16) - 14, 16)
-    width = w_tag + kit.text_width(label + tail, 16) + 14
-    draw.rounded_rectangle((x, y, x + width, y + 26), 5, fill=kit.rgb("white"), outline=kit.rgb(colour), width=2)
-    draw.rectangle((x + 2, y + 2, x + w_tag, y + 24), fill=kit.rgb(colour))
-    _text(img, (x + 5 + (w_tag - 10) // 2, y + 13), tag, 15, "white", True, "mm")
-    _text(img, (x + w_tag + 6, y + 13), label + tail, 16, "ink", anchor="lm")
+    w_tag = kit.text_width(tag, 14, True) + 10
+    width = _chip_width(words)
+    draw.rounded_rectangle((x, y, x + width, y + CHIP_H), 5, fill=kit.rgb("white"), outline=kit.rgb(colour), width=2)
+    draw.rectangle((x + 2, y + 2, x + w_tag, y + CHIP_H - 2), fill=kit.rgb(colour))
+    _text(img, (x + 5 + (w_tag - 10) // 2, y + CHIP_H // 2), tag, 14, "white", True, "mm")
+    _text(img, (x + w_tag + 6, y + CHIP_H // 2), label + tail, CHIP_SIZE, "ink", anchor="lm")
     return width
+
+
+def _chip_rows(img, draw, x0: int, y: int, label: tuple | None, chips: list[list], right: int) -> int:
+    """A label and chips that wrap onto further rows (a chip is never cut); returns the y below them."""
+    x = x0
+    if label:
+        text_, colour = label
+        _text(img, (x, y + CHIP_H // 2), text_, 15, colour, True, "lm")
+        x += kit.text_width(text_, 15, True) + 6
+    for chip in chips:
+        width = _chip_width(chip)
+        if x + width > right and x > x0 + 40:
+            x = x0 + 12
+            y += CHIP_H + 4
+        x += _chip(img, draw, x, y, chip) + 6
+    return y + CHIP_H + 4
 
 
 def _attach_bonus(cid: str, say) -> str:
@@ -177,8 +233,10 @@ def _attach_bonus(cid: str, say) -> str:
                 out.append(say("bonus_vs_beasts", amount=eff["amount"], stat=letter))
             else:
                 out.append(say("bonus", amount=eff["amount"], stat=letter))
-        elif eff["op"] == "loss_reduction":
+        elif eff["op"] == "loss_reduction":  # version-1 Bronze Armour
             out.append(say("bonus_loss", amount=eff["amount"]))
+        elif eff["op"] == "tie_wins":
+            out.append(say("bonus_ties"))
     return " ".join(out)
 
 
@@ -196,8 +254,8 @@ def _die(face_value: int, size: int = 40) -> Image.Image:
     return img
 
 
-def _glory_track(img, draw, x: int, y: int, gp: int, width: int) -> None:
-    """24 cells; the start (12) and the goal (24) are marked; the number is printed too."""
+def _glory_track(img, draw, x: int, y: int, gp: int, width: int) -> int:
+    """24 cells; the start (12) and the goal (24) are marked; the number is printed too. Returns the x after."""
     cell = width / 24
     for i in range(24):
         x0 = int(x + i * cell)
@@ -207,7 +265,9 @@ def _glory_track(img, draw, x: int, y: int, gp: int, width: int) -> None:
         draw.rectangle((x0, y, x1, y + 18), fill=kit.rgb(colour), outline=kit.rgb("panel_dark"))
         if i in (11, 23):
             draw.line((x1 + 1, y - 4, x1 + 1, y + 22), fill=kit.rgb("ink"), width=2)
-    _text(img, (x + width + 8, y + 9), f"{gp}/24", 18, "ink", True, "lm")
+    label = f"{gp}/24"
+    _text(img, (x + width + 8, y + 9), label, 18, "ink", True, "lm")
+    return x + width + 8 + kit.text_width(label, 18, True)
 
 
 def _header(img, draw, view: dict, say) -> None:
@@ -216,12 +276,17 @@ def _header(img, draw, view: dict, say) -> None:
              "draw": say("phase_draw"), "setup": say("phase_setup")}.get(view["phase"], view["phase"])
     title = say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase)
     info = say("piles", deck=view["deck_size"], discard=view["discard_size"])
-    title, size = _fit(title, W - 48 - kit.text_width(info, 18), 22, True, 18)
-    _text(img, (16, HEADER_H // 2), title, size, "white", True, "lm")
-    _text(img, (W - 16, HEADER_H // 2), info, 18, "troja_sand", anchor="rm")
+    title, size = _fit(title, W - 36 - kit.text_width(info, 15), 19, True, 15)
+    _text(img, (12, HEADER_H // 2), title, size, "white", True, "lm")
+    _text(img, (W - 12, HEADER_H // 2), info, 15, "troja_sand", anchor="rm")
 
 
 _PANELS: dict[str, Image.Image] = {}
+
+
+def clear_caches() -> None:
+    """Forget the cached hero panels (tests measure every text drawn)."""
+    _PANELS.clear()
 
 
 def _panel_words(view: dict, seat: int, say) -> dict:
@@ -262,8 +327,8 @@ def _panel_words(view: dict, seat: int, say) -> dict:
 
 
 def _player_panel(view: dict, seat: int, say) -> Image.Image:
-    """One hero's panel; panels are cached by their content (words included), so an action redraws only what
-    changed."""
+    """One hero's panel (its height follows its content); panels are cached by their content (words
+    included), so an action redraws only what changed."""
     p = view["players"][seat]
     words = _panel_words(view, seat, say)
     over = bool(view.get("result"))
@@ -273,99 +338,93 @@ def _player_panel(view: dict, seat: int, say) -> Image.Image:
     if panel is None:
         if len(_PANELS) > 256:
             _PANELS.clear()
-        panel, draw = kit.canvas(W, PANEL_H, "table")
-        _draw_panel(panel, draw, view, seat, 0, words)
+        scratch, sdraw = kit.canvas(W, 900, "table")  # a first pass measures the height
+        height = _draw_panel(scratch, sdraw, view, seat, words)
+        panel, draw = kit.canvas(W, height, "table")
+        _draw_panel(panel, draw, view, seat, words, height)
         _PANELS[key] = panel
     return panel
 
 
-def _draw_panel(img, draw, view: dict, seat: int, y: int, words: dict) -> None:
+def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | None = None) -> int:
+    """Rows: name, player and tags; stats, loss and patron; Glory track, wrath and hand; the ability;
+    attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known)."""
     p = view["players"][seat]
     over = bool(view.get("result"))  # a finished game has no turn player
     active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
-    border = "highlight" if active else "panel_dark"
-    draw.rounded_rectangle((8, y + 4, W - 8, y + PANEL_H - 4), 10, fill=kit.rgb("troja_sand"),
-                           outline=kit.rgb(border), width=4 if active else 2)
-    _seat_badge(draw, (34, y + 30), seat)
+    right = W - PAD
+    if height is not None:
+        border = "highlight" if active else "panel_dark"
+        draw.rounded_rectangle((6, 2, W - 6, height - 3), 10, fill=kit.rgb("troja_sand"), outline=kit.rgb(border),
+                               width=4 if active else 2)
+    # row 1: badge, hero, player (shortened by whole words), tags on the right
+    y = 8
+    _seat_badge(draw, (PAD + 12, y + 20), seat)
     name = words["name"]
-    _text(img, (58, y + 30), name, 24, "ink", True, "lm")
-    nx = 58 + kit.text_width(name, 24, True) + 12
-    player = words["player"]
-    if player:  # who plays this hero, next to it (long names are shortened)
-        player = kit.fit_text(player, 260, 20, True)
-        _text(img, (nx, y + 31), player, 20, "troja_sea", True, "lm")
-        nx += kit.text_width(player, 20, True) + 12
+    _text(img, (PAD + 32, y + 20), name, 22, "ink", True, "lm")
+    nx = PAD + 32 + kit.text_width(name, 22, True) + 10
     tags = words["tags"]
-    tags_w = sum(kit.text_width(tag, 16, True) + 24 for tag, _ in tags)
-    _text(img, (nx, y + 31), kit.fit_text(words["patron"], W - 28 - tags_w - nx, 17), 17, "dark_grey", anchor="lm")
-    tx = W - 20
+    tx = right
     for tag, fill in reversed(tags):
-        tw = kit.text_width(tag, 16, True) + 16
-        draw.rounded_rectangle((tx - tw, y + 16, tx, y + 42), 6, fill=kit.rgb(fill))
-        _text(img, (tx - tw // 2, y + 29), tag, 16, "white", True, "mm")
-        tx -= tw + 8
-    # stats line (a smaller size when a language's words would run past the panel)
-    wrath_w = kit.text_width(words["wrath"], 17) + 16 + 64
-    size = 19
-    while size > 15 and (sum(kit.text_width(s, size, True) + 16 for s in words["stats"]) + 2
-                         + kit.text_width(words["loss"], size, True) + 18 + wrath_w
-                         + kit.text_width(words["hand"], size - 1) > W - 44):
+        tw = kit.text_width(tag, 15, True) + 14
+        draw.rounded_rectangle((tx - tw, y + 8, tx, y + 32), 6, fill=kit.rgb(fill))
+        _text(img, (tx - tw // 2, y + 20), tag, 15, "white", True, "mm")
+        tx -= tw + 6
+    if words["player"]:
+        player = _clip_words(words["player"], tx - nx - 8, 17, True)
+        _text(img, (nx, y + 21), player, 17, "troja_sea", True, "lm")
+    # row 2: stats, loss, patron (a smaller size when a language's words are longer)
+    y += 42
+    parts = words["stats"] + [words["loss"]]
+    size = 17
+    while size > 14 and sum(kit.text_width(s, size, True) + 12 for s in parts) \
+            + kit.text_width(words["patron"], size - 2) > right - PAD:
         size -= 1
-    x = 20
-    for s in words["stats"]:
-        _text(img, (x, y + 66), s, size, "ink", True, "lm")
-        x += kit.text_width(s, size, True) + 16
-    _text(img, (x, y + 66), words["loss"], size, "troja_wine", True, "lm")
-    x += kit.text_width(words["loss"], size, True) + 18
-    # wrath tokens: filled discs with a letter (W in English), spent ones hollow
-    _text(img, (x, y + 66), words["wrath"], 17, "dark_grey", anchor="lm")
-    x += kit.text_width(words["wrath"], 17) + 16
+    x = PAD
+    for i, s in enumerate(parts):
+        _text(img, (x, y + 11), s, size, "troja_wine" if i == len(parts) - 1 else "ink", True, "lm")
+        x += kit.text_width(s, size, True) + 12
+    patron = words["patron"]
+    if x + kit.text_width(patron, size - 2) > right:  # no room: a line of its own
+        y += 24
+        x = PAD
+    _text(img, (x, y + 11), patron, size - 2, "dark_grey", anchor="lm")
+    # row 3: Glory track, wrath tokens, hand size
+    y += 28
+    x = _glory_track(img, draw, PAD, y + 2, p["gp"], 250) + 14
+    _text(img, (x, y + 11), words["wrath"], 15, "dark_grey", anchor="lm")
+    x += kit.text_width(words["wrath"], 15) + 14
     for i in range(2):
         if i < p["wrath"]:
-            kit.badge(draw, (x + i * 30, y + 66), 12, "vermillion", words["wrath_mark"], size=14)
+            kit.badge(draw, (x + i * 26, y + 11), 11, "vermillion", words["wrath_mark"], size=14)
         else:
-            draw.ellipse((x + i * 30 - 12, y + 54, x + i * 30 + 12, y + 78), outline=kit.rgb("grey"), width=2)
-    x += 64
-    _text(img, (x, y + 66), words["hand"], size - 1, "ink", anchor="lm")
-    _glory_track(img, draw, 20, y + 88, p["gp"], 470)
-    lines = _wrap(words["ability"], W - 600, 16)
-    if len(lines) > 2:
-        lines = [lines[0], kit.fit_text(" ".join(lines[1:]), W - 600, 16)]
-    for i, line in enumerate(lines):
-        _text(img, (580, y + (97 if len(lines) == 1 else 88 + 19 * i)), line, 16, "dark_grey", anchor="lm")
-    # attachments (left) and waiting Trojans/beasts (right)
-    x = 20
-    row_y = y + 122
-    if not words["attached"]:
-        empty = kit.fit_text(words["no_attached"], 440, 16)
-        _text(img, (x, row_y + 13), empty, 16, "grey", anchor="lm")
-        x += kit.text_width(empty, 16)
-    for chip in words["attached"]:
-        if x > 470:
-            _text(img, (x, row_y + 13), "…", 18, anchor="lm")
-            break
-        x += _chip(img, draw, x, row_y, chip, 200) + 6
-    # Trojan heroes and beasts in front of the hero: "Attacks" at his next turn start, or "Moves on" (placed
-    # this round, they move clockwise at the end of the round)
-    x = max(x + 10, 470)
+            draw.ellipse((x + i * 26 - 11, y, x + i * 26 + 11, y + 22), outline=kit.rgb("grey"), width=2)
+    x += 52
+    _text(img, (max(x, right - kit.text_width(words["hand"], 15)), y + 11), words["hand"], 15, "ink", anchor="lm")
+    # row 4: the hero's ability, wrapped
+    y += 28
+    for line in _wrap(words["ability"], right - PAD, 15):
+        _text(img, (PAD, y + 9), line, 15, "dark_grey", anchor="lm")
+        y += 19
+    # row 5: attachments; row 6: Trojan heroes and beasts in front of the hero ("Attacks" at his next turn
+    # start; "Moves on": placed this round, they move clockwise at the end of the round)
+    y += 4
+    if words["attached"]:
+        y = _chip_rows(img, draw, PAD, y, None, words["attached"], right)
+    else:
+        _text(img, (PAD, y + CHIP_H // 2), words["no_attached"], 15, "grey", anchor="lm")
+        y += CHIP_H + 4
     for arrived, label, group in words["roamers"]:
-        if not group:
-            continue
-        _text(img, (x, row_y + 13), label, 17, "troja_wine" if arrived else "dark_grey", True, "lm")
-        x += kit.text_width(label, 17, True) + 6
-        for chip in group:
-            if x > W - 120:
-                _text(img, (x, row_y + 13), "…", 18, anchor="lm")
-                break
-            x += _chip(img, draw, x, row_y, chip, W - 20 - x) + 6
-        x += 8
+        if group:
+            y = _chip_rows(img, draw, PAD, y, (label, "troja_wine" if arrived else "dark_grey"), group, right)
+    return y + 8
 
 
 def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict], say) -> int:
-    """Fate cards as dice (Cerberus' two, the better counts; extra fate cards after a +)."""
+    """Fate cards as dice (a version-1 Cerberus' two: the lower one struck out; extra fate cards after a +)."""
     if not cards:
-        _text(img, (x, y + 20), say("fate_unknown"), 18, "dark_grey", anchor="lm")
-        return x + 60
+        _text(img, (x, y + 20), say("fate_unknown"), 17, "dark_grey", anchor="lm")
+        return x + kit.text_width(say("fate_unknown"), 17) + 6
     best = max(c["face"] for c in cards)
     for c in cards:
         img.paste(_die(c["face"]), (x, y))
@@ -379,14 +438,27 @@ def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict], s
     return x
 
 
-def _fight_panel(img, draw, view: dict, y: int, say) -> int:
+def _lines(img, x: int, y: int, s: str, width: int, size: int, fill: str, bold: bool = False,
+           step: int | None = None) -> int:
+    """``s`` wrapped at word boundaries from (x, y); returns the y below it."""
+    step = step or size + 5
+    for line in _wrap(s, width, size, bold):
+        _text(img, (x, y + step // 2), line, size, fill, bold, "lm")
+        y += step
+    return y
+
+
+def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
+    """The challenge being played: title, its fights (totals before fate), modifiers, then the current fight
+    side by side in rows (names wrap, never cut) with fate dice and totals. Returns the panel's height."""
     lang = _lang(view)
     a = view["assault"]
     fight = view["fight"]
     players = view["players"]
-    height = _fight_height(view)
-    draw.rounded_rectangle((8, y, W - 8, y + height - 8), 10, fill=kit.rgb("white"), outline=kit.rgb("troja_wine"),
-                           width=3)
+    if height is not None:
+        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("white"), outline=kit.rgb("troja_wine"),
+                               width=3)
+    right = W - PAD
     target = a["target"]
     tname = _name(players[target]["hero"], lang)
     if a["origin"] == "duel":
@@ -396,174 +468,159 @@ def _fight_panel(img, draw, view: dict, y: int, say) -> int:
     else:
         own = say("on_himself") if a["by"] == target else ""
         title = say("title_challenge", target=tname, own=own, who=_who(view, a["by"]))
+    y = _lines(img, PAD, 8, title, right - PAD, 18, "troja_wine", True)
     step = {"build": say("step_build"), "join": say("step_join"), "fate": say("step_fate")}.get(view["step"], "")
-    step = kit.fit_text(step, 380, 17)
-    step_w = kit.text_width(step, 17) if step else 0
-    title_w = min(W - 290, W - 72 - step_w)  # English: W - 290
-    _text(img, (24, y + 22), kit.fit_text(title, title_w, 21, True), 21, "troja_wine", True, "lm")
     if step:
-        _text(img, (W - 24, y + 22), step, 17, "dark_grey", anchor="rm")
-    # the fights of this challenge with their totals before fate
-    x = 24
-    fy = y + 44
+        y = _lines(img, PAD, y, step, right - PAD, 15, "dark_grey")
+    y += 4
+    # the fights of this challenge with their totals before fate; the card names on the lines below
     for i, f in enumerate(a["fights"]):
         current = a["index"] == i
         label = say("fight_duel") if f["duel"] or f["kind"] != "tactics" else say("fight_battle")
-        names = " + ".join(_name(k, lang) for k in f["keys"]) or say("fight_hero")
-        s = say("fight_row", n=i + 1, label=label, stat=_stat_short(say, f["kind"]), names=names,
+        s = say("fight_row", n=i + 1, label=label, stat=_stat_short(say, f["kind"]),
                 attacker=f["attacker"], defender=f["defender"])
         if f["glory"]:
             s += say("fight_row_glory", glory=f["glory"])
         if f["done"]:
             s += say("fight_row_done")
         colour = "ink" if current or a["index"] is None else "dark_grey"
-        _text(img, (x, fy + 12), kit.fit_text(("▶ " if current else "") + s, W - 60, 17), 17, colour,
-                 current, "lm")
-        fy += 24
-        if i == 2 and len(a["fights"]) > 3:
-            break
-    mods = a["mods"]
-    if mods:
-        ms = say("modifiers", names=", ".join(_name(card_type(m["card"])["key"], lang) for m in mods))
-        _text(img, (x, fy + 12), kit.fit_text(ms, W - 60, 16), 16, "dark_grey", anchor="lm")
-        fy += 22
+        y = _lines(img, PAD, y, ("▶ " if current else "") + s, right - PAD, 16, colour, True)
+        names = " + ".join(_name(k, lang) for k in f["keys"])
+        if names:
+            y = _lines(img, PAD + 22, y, names, right - PAD - 22, 15, colour)
+        y += 2
+    if a["mods"]:
+        ms = say("modifiers", names=", ".join(_name(card_type(m["card"])["key"], lang) for m in a["mods"]))
+        y = _lines(img, PAD, y, ms, right - PAD, 15, "dark_grey")
     if fight is None:
-        return y + height
-    # the current fight: two sides with fate cards and totals
-    by = fy + 24
+        return y + 10
+    # the current fight: one row per side, the name above its value + fate dice + modifiers = total
+    y += 6
+    draw.line((PAD, y, right, y), fill=kit.rgb("panel_dark"), width=1)
+    y += 6
     kind = _stat_short(say, fight["kind"])
     if fight["duel"]:
         left = _name(players[fight["attacker"]]["hero"], lang)
     else:
         left = " + ".join(_name(card_type(e["card"])["key"], lang) for e in fight["cards"])
-    right = _name(players[fight["defender"]]["hero"], lang)
+    right_name = _name(players[fight["defender"]]["hero"], lang)
     base = fight.get("base", {})
     totals = fight.get("totals")
-    for side, text_, x0 in (("attacker", left, 24), ("defender", right, W // 2 + 12)):
-        # the names shorten so that the stat (longer in some languages) still fits its half
-        room = min(W // 2 - 110, W // 2 - 40 - kit.text_width(say("side", name="", stat=kind), 19, True))
-        label = say("side", name=kit.fit_text(text_, room, 19, True), stat=kind)
-        _text(img, (x0, by), label, 19, "ink", True, "lm")
-        fx = x0
+    for side, name in (("attacker", left), ("defender", right_name)):
+        y = _lines(img, PAD, y, say("side", name=name, stat=kind), right - PAD, 17, "ink", True)
+        fx = PAD
         if base:
-            _text(img, (fx, by + 42), f"{base[side]} +", 22, "ink", True, "lm")
+            _text(img, (fx, y + 22), f"{base[side]} +", 22, "ink", True, "lm")
             fx += kit.text_width(f"{base[side]} +", 22, True) + 8
-        fx = _fate_box(img, draw, fx, by + 22, fight["fate"][side], fight["extra"][side], say)
+        fx = _fate_box(img, draw, fx, y + 2, fight["fate"][side], fight["extra"][side], say)
         mod = fight["mod"][side]
         if mod:
-            _text(img, (fx + 6, by + 42), f"{mod:+d}", 22, "troja_sea", True, "lm")
+            _text(img, (fx + 6, y + 22), f"{mod:+d}", 22, "troja_sea", True, "lm")
             fx += kit.text_width(f"{mod:+d}", 22, True) + 10
         if totals:
             win = totals[side] > totals["defender" if side == "attacker" else "attacker"]
-            _text(img, (fx + 10, by + 42), f"= {totals[side]}", 26, "ok" if win else "ink", True, "lm")
+            _text(img, (fx + 10, y + 22), f"= {totals[side]}", 26, "ok" if win else "ink", True, "lm")
+        y += 50
     if totals:
-        if totals["attacker"] == totals["defender"]:
+        if fight["cancelled"]:
+            note = say("fight_cancelled")
+        elif totals["attacker"] == totals["defender"]:
             note = {None: say("tie_nothing"), "attacker": say("tie_attacker"),
                     "defender": say("tie_defender")}[fight.get("tie_to")]
         else:
             who = "attacker" if totals["attacker"] > totals["defender"] else "defender"
             if who == "defender":
-                note = say("lead_defender", hero=right, glory=fight.get("glory", 0))
+                note = say("lead_defender", hero=right_name, glory=fight.get("glory", 0))
                 if fight["duel"]:
                     note += say("lead_defender_duel", other=left, loss=fight["loss"]["attacker"])
             elif fight["duel"]:
-                note = say("lead_attacker_duel", hero=left, glory=fight.get("glory", 0), other=right,
+                note = say("lead_attacker_duel", hero=left, glory=fight.get("glory", 0), other=right_name,
                            loss=fight["loss"]["defender"])
             else:
-                note = say("lead_trojans", hero=right, loss=fight["loss"]["defender"])
-        if fight["cancelled"]:
-            note = say("fight_cancelled")
-        note, size = _fit(note, W - 48, 18, True, 15)
-        _text(img, (W // 2, by + 88), note, size, "troja_wine", True, "mm")
-    return y + height
+                note = say("lead_trojans", hero=right_name, loss=fight["loss"]["defender"])
+        y = _lines(img, PAD, y, note, right - PAD, 17, "troja_wine", True)
+    return y + 10
 
 
-def _result_panel(img, draw, view: dict, y: int, say) -> int:
+def _result_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     r = view["result"]
-    draw.rounded_rectangle((8, y, W - 8, y + 60), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
+    if height is not None:
+        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
     if r["winner"] is not None:
         s = say("result_winner", who=_who(view, r["winner"]), hero=_name(view["players"][r["winner"]]["hero"],
                                                                           _lang(view)))
     else:
         s = say("result_shared")
-    reason = {"glory": say("reason_glory"), "round_limit": say("reason_round_limit")}.get(r["reason"], r["reason"])
-    line, size = _fit(say("result_line", text=s, reason=reason), W - 48, 22, True, 18)
-    _text(img, (W // 2, y + 30), line, size, "ink", True, "mm")
-    return y + 68
+    # the winner's real total: a win can overshoot 24 (22 + a 5-Glory challenge = 27)
+    gp = r["scores"][r["winner"]] if r["winner"] is not None else max(r["scores"])
+    reason = {"glory": say("reason_glory", gp=gp),
+              "round_limit": say("reason_round_limit")}.get(r["reason"], r["reason"])
+    return _lines(img, PAD, 10, say("result_line", text=s, reason=reason), W - 2 * PAD, 20, "ink", True) + 12
 
 
-def _last_line(img, draw, view: dict, y: int, say) -> int:
+def _last_words(view: dict, say) -> str | None:
+    """The last fight's result in one sentence (a cancelled fight has no totals)."""
     results = [e for e in view.get("last", []) if e["type"] == "fight_result"]
     if not results:
-        return y
+        return None
     e = results[-1]
     lang = _lang(view)
     hero = _name(view["players"][e["target"]]["hero"], lang)
-    att, dfd = e["attacker_total"], e["defender_total"]
     if e.get("cancelled"):
-        s = say("last_cancelled", hero=hero)
-    elif e["winner"] is None:
-        s = say("last_tie", hero=hero, defender_total=dfd, attacker_total=att)
-    elif e["winner"] == "defender":
-        s = say("last_won", hero=hero, defender_total=dfd, attacker_total=att)
-    elif e.get("duel"):
+        return say("last_cancelled", hero=hero)
+    att, dfd = e["attacker_total"], e["defender_total"]
+    if e["winner"] is None:
+        return say("last_tie", hero=hero, defender_total=dfd, attacker_total=att)
+    if e["winner"] == "defender":
+        return say("last_won", hero=hero, defender_total=dfd, attacker_total=att)
+    if e.get("duel"):
         other = _name(view["players"][e["attacker"]]["hero"], lang)
-        s = say("last_beat", other=other, hero=hero, attacker_total=att, defender_total=dfd)
-    else:
-        s = say("last_beaten", hero=hero, attacker_total=att, defender_total=dfd)
-    _text(img, (20, y + 14), kit.fit_text(s, W - 40, 17), 17, "white", anchor="lm")
-    return y + 28
+        return say("last_beat", other=other, hero=hero, attacker_total=att, defender_total=dfd)
+    return say("last_beaten", hero=hero, attacker_total=att, defender_total=dfd)
 
 
-def _fight_height(view: dict) -> int:
-    a = view.get("assault")
-    if not a:
+def _last_line(img, draw, view: dict, say, height: int | None = None) -> int:
+    s = _last_words(view, say)
+    if not s:
         return 0
-    rows = min(len(a["fights"]), 3) + (1 if a["mods"] else 0)
-    return 56 + 24 * rows + (150 if view.get("fight") else 0)
+    return _lines(img, PAD, 2, s, W - 2 * PAD, 16, "white") + 4
+
+
+def _section(fn, view: dict, say, background: str = "table") -> Image.Image:
+    """Draw a section twice: once to measure its height, once into an image of exactly that height."""
+    scratch, sdraw = kit.canvas(W, 1400, background)
+    height = fn(scratch, sdraw, view, say)
+    img, draw = kit.canvas(W, max(1, height), background)
+    fn(img, draw, view, say, height)
+    return img
 
 
 def render_public(view: dict, lang: str | None = None) -> bytes:
-    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it)."""
+    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, as tall as needed."""
     if lang:
         view = {**view, "lang": lang}
     say = kit.words("troja", view)
-    n = len(view["players"])
-    fight_h = _fight_height(view)
-    height = HEADER_H + n * PANEL_H + fight_h + 16 + (68 if view.get("result") else 0) + 28
+    parts = [_player_panel(view, seat, say) for seat in range(len(view["players"]))]
+    if view.get("result"):
+        parts.append(_section(_result_panel, view, say))
+    if view.get("assault"):
+        parts.append(_section(_fight_panel, view, say))
+    if _last_words(view, say):
+        parts.append(_section(_last_line, view, say))
+    height = HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6
     img, draw = kit.canvas(W, height, "table")
     _header(img, draw, view, say)
     y = HEADER_H + 6
-    for seat in range(n):
-        img.paste(_player_panel(view, seat, say), (0, y))
-        y += PANEL_H
-    if view.get("result"):
-        y = _result_panel(img, draw, view, y + 4, say)
-    if view.get("assault"):
-        _fight_panel(img, draw, view, y + 4, say)
-        y += fight_h
-    _last_line(img, draw, view, y + 4, say)
+    for part in parts:
+        img.paste(part, (0, y))
+        y += part.height + 4
     return kit.encode(img, PALETTE)
 
 
 # -------------------------------------------------------------------------------------------------- hand
 
-CARD_W, CARD_H = 190, 236
-
-
-def _wrap(s: str, width: int, size: int) -> list[str]:
-    words, lines, line = s.split(), [], ""
-    for word in words:
-        trial = f"{line} {word}".strip()
-        if kit.text_width(trial, size) <= width:
-            line = trial
-        else:
-            if line:
-                lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return lines
+CARD_W, CARD_H = 186, 236
+PER_ROW = 3  # three cards a row keep the hand 600 px wide, so that its texts read on a phone
 
 
 def _card_words(cid_key: str, say, lang: str) -> tuple:
@@ -611,12 +668,16 @@ def _card_image(words: tuple, card_face: int) -> Image.Image:
     label, size = _fit(label, CARD_W - 24 - kit.text_width(tag, 18, True), 16, False, 13)
     _text(img, (CARD_W - 8, 17), label, size, "white", anchor="rm")
     y = 40
-    lines = _wrap(name, CARD_W - 16, 18)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
+    # the name wraps at word boundaries (a smaller size for a long one), never cut
+    name_size = 18
+    lines = _wrap(name, CARD_W - 16, name_size, True)
+    while (len(lines) > 2 or any(kit.text_width(ln, name_size, True) > CARD_W - 16 for ln in lines)) \
+            and name_size > 15:
+        name_size -= 1
+        lines = _wrap(name, CARD_W - 16, name_size, True)
     for line in lines:
-        _text(img, (8, y), kit.fit_text(line, CARD_W - 16, 18, True), 18, "ink", True)
-        y += 22
+        _text(img, (8, y), line, name_size, "ink", True)
+        y += name_size + 4
     y += 2
     # the facts wrap between items (never inside one): a beast's POWER must not be cut off, so longer words
     # take a slightly smaller size, or else a third line (the rules text then gets one line less)
@@ -632,9 +693,20 @@ def _card_image(words: tuple, card_face: int) -> Image.Image:
         _text(img, (8, y), kit.fit_text(line, CARD_W - 16, size, True), size, "troja_wine", True)
         y += 20
     y += 4
-    for line in _wrap(text, CARD_W - 16, 15)[:6 - len(fact_lines)]:
-        _text(img, (8, y), line, 15, "dark_grey")
-        y += 19
+    # the rules text: a smaller size (never below 14) when it would run into the die
+    text_size = 15
+    lines = _wrap(text, CARD_W - 16, text_size)
+    while y + len(lines) * (text_size + 4) > CARD_H - 40 and text_size > 14:
+        text_size -= 1
+        lines = _wrap(text, CARD_W - 16, text_size)
+    for i, line in enumerate(lines):
+        # the last lines run beside the die, which sits in the bottom right corner
+        room = CARD_W - 16 if y + text_size + 4 < CARD_H - 40 else CARD_W - 50
+        if kit.text_width(line, text_size) > room and i + 1 < len(lines):
+            lines[i + 1] = line.rsplit(" ", 1)[-1] + " " + lines[i + 1]
+            line = line.rsplit(" ", 1)[0]
+        _text(img, (8, y), line, text_size, "dark_grey")
+        y += text_size + 4
     img.paste(_die(card_face, 30), (CARD_W - 38, CARD_H - 38))
     return img
 
@@ -650,23 +722,26 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
     lang = _lang(view)
     hand = view["hand"]
     playable = set(view.get("playable", []))
-    per_row = 5
+    per_row = PER_ROW
     rows = max(1, (len(hand) + per_row - 1) // per_row)
-    height = 64 + rows * (CARD_H + 44)
-    img, draw = kit.canvas(W, height, "table")
     seat = view["seat"]
     me = view["players"][seat]
-    _seat_badge(draw, (28, 30), seat)
     title = say("hand_title", count=len(hand), limit=me["hand_limit"], hero=_name(me["hero"], lang),
                 power=me["power"], wrath=me["wrath"])
-    _text(img, (52, 30), kit.fit_text(title, W - 70, 20), 20, "white", True, "lm")
+    title_lines = _wrap(title, W - 62, 18, True)
+    top = 16 + 24 * len(title_lines)
+    height = top + rows * (CARD_H + 44)
+    img, draw = kit.canvas(W, height, "table")
+    _seat_badge(draw, (26, 22), seat)
+    for i, line in enumerate(title_lines):
+        _text(img, (48, 22 + 24 * i), line, 18, "white", True, "lm")
     if not hand:
-        _text(img, (W // 2, 64 + CARD_H // 2), say("hand_empty"), 22, "white", True, "mm")
+        _text(img, (W // 2, top + CARD_H // 2), say("hand_empty"), 22, "white", True, "mm")
     mark, mark_size = _fit(say("playable"), CARD_W, 17, True, 13)
     for i, cid in enumerate(hand):
         col, row = i % per_row, i // per_row
-        x = 10 + col * (CARD_W + 8)
-        y = 60 + row * (CARD_H + 44)
+        x = 10 + col * (CARD_W + 10)
+        y = top + row * (CARD_H + 44)
         card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid))
         ok = cid in playable
         if not ok and playable:

@@ -6,6 +6,10 @@ fails at import instead of at the table.
 
 Physical cards get ids ``"<key>#<n>"`` (``"spearmen#2"``): distinctive, so a hidden card's id can never be
 mistaken for an ordinary word of a view.
+
+``cards_v1.json`` keeps the version-1 definitions of the cards that rules version 2 redesigned, under keys
+``"<key>_v1"``: they are known (names, texts, abilities) but never dealt, so that a game begun under version 1
+finishes with its original cards (see ``TrojaEngine.from_json``).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ ACTIVE_OPS: dict[str, set[str]] = {
     "each_draw": {"amount"},
     "wreck": set(),
     "restore_wrath": {"amount"},
+    "take_wrath": {"amount"},
 }
 FIGHT_OPS = {"fight_mod", "redraw_fate", "extra_fate", "cancel_fight"}
 
@@ -81,6 +86,10 @@ def load() -> tuple[dict, dict, dict, list[str], dict]:
     heroes = {h["key"]: h for h in _load("heroes.json")["heroes"]}
     patrons = {p["key"]: p for p in _load("patrons.json")["patrons"]}
     types = {c["key"]: c for c in _load("cards.json")["cards"]}
+    retired = {c["key"]: c for c in _load("cards_v1.json")["cards"]}
+    if set(types) & set(retired):
+        raise ValueError("cards_v1.json: a retired card type must have its own key")
+    types.update(retired)
     for key, hero in heroes.items():
         if hero["patron"] not in patrons:
             raise ValueError(f"hero {key}: unknown patron")
@@ -103,12 +112,15 @@ def load() -> tuple[dict, dict, dict, list[str], dict]:
             if face not in range(1, 7):
                 raise ValueError(f"card {key}: die face {face}")
             cid = f"{key}#{n}"
-            deck.append(cid)
+            if not card.get("retired"):
+                deck.append(cid)
             physical[cid] = {"id": cid, "key": key, "face": face}
     return heroes, patrons, types, deck, physical
 
 
 HEROES, PATRONS, TYPES, DECK, PHYSICAL = load()
+#: version-1 physical id -> the id of its retired copy ("cerberus#1" -> "cerberus_v1#1")
+V1_IDS = {cid.replace("_v1#", "#"): cid for cid in PHYSICAL if TYPES[PHYSICAL[cid]["key"]].get("retired")}
 
 
 def card_type(card_id: str) -> dict:

@@ -40,6 +40,7 @@ from .cards import (
     HEROES,
     PATRONS,
     PHYSICAL,
+    V1_IDS,
     card_type,
     face,
 )
@@ -51,6 +52,7 @@ DRAW_PER_ROUND = 3
 END_DISCARDS = 2
 DUEL_GLORY = 3
 OPTIONS = {"max_rounds": (30, 5, 200)}  # name: (default, min, max)
+BOOL_OPTIONS = {"rotate_first": False}  # name: default
 LAST_EVENTS = 40
 
 
@@ -96,9 +98,10 @@ def _take_top(ctx: _Ctx) -> str | None:
     return s["deck"].pop() if s["deck"] else None
 
 
-def _draw_up(ctx: _Ctx, seat: int, count: int) -> int:
+def _draw_up(ctx: _Ctx, seat: int, count: int, reason: str = "round") -> int:
     """Draw up to ``count`` cards without exceeding the hand limit. Decision: the limit of 6 (Nestor 7)
-    holds for every draw, not only the draw phase, so no effect lets a hand grow past it."""
+    holds for every draw, not only the draw phase, so no effect lets a hand grow past it. ``reason`` (round,
+    card, reward, ability) goes into the event, so the narration can say why someone draws."""
     p = ctx.s["players"][seat]
     drawn = 0
     while drawn < count and len(p["hand"]) < rules.hand_limit(p):
@@ -108,7 +111,7 @@ def _draw_up(ctx: _Ctx, seat: int, count: int) -> int:
         p["hand"].append(cid)
         drawn += 1
     if drawn:
-        ctx.emit("draw", seat=seat, count=drawn)
+        ctx.emit("draw", seat=seat, count=drawn, reason=reason)
     return drawn
 
 
@@ -169,11 +172,14 @@ def _gain(ctx: _Ctx, seat: int, amount: int, reason: str) -> None:
 
 
 def _lose(ctx: _Ctx, seat: int, amount: int, reason: str) -> None:
+    """The event states the Glory actually lost (a hero at 4 who loses 6 loses 4) and, in ``due``, the loss
+    the rules asked for."""
     if amount <= 0:
         return
     p = ctx.s["players"][seat]
-    p["gp"] = max(0, p["gp"] - amount)
-    ctx.emit("glory", seat=seat, delta=-amount, gp=p["gp"], reason=reason)
+    lost = min(amount, p["gp"])
+    p["gp"] -= lost
+    ctx.emit("glory", seat=seat, delta=-lost, due=amount, gp=p["gp"], reason=reason)
     if p["gp"] == 0:
         _disgrace(ctx, seat)
 
@@ -208,15 +214,16 @@ def _disgrace(ctx: _Ctx, seat: int) -> None:
 # ------------------------------------------------------------------------------------------------- flow
 
 def _start_round(ctx: _Ctx) -> None:
-    """Decision: the hero with the highest POWER begins the game and the first seat passes clockwise each
-    round (the rulebook only says that play goes clockwise). A fixed first seat faces every opponent's full
-    hand in the join windows of every round: in simulated 4-player games it won 19% instead of 25%."""
+    """The book: the hero with the highest POWER begins and play goes clockwise from him, every round (a
+    fixed order, the default). Option ``rotate_first`` (a decision, not the book): the first seat passes
+    clockwise each round, because a fixed first seat faces every opponent's full hand in the join windows of
+    every round (see docs/troja.md for the simulated effect)."""
     s = ctx.s
     s["round"] += 1
     if s["round"] > s["options"]["max_rounds"]:
         s["round"] -= 1
         _finish(ctx, "round_limit")
-    if s["round"] > 1:
+    if s["round"] > 1 and s["options"].get("rotate_first"):
         s["first"] = (s["first"] + 1) % s["n"]
     ctx.emit("round", round=s["round"], first=s["first"])
     s["phase"] = "draw"
@@ -356,11 +363,12 @@ def _form_fights(ctx: _Ctx) -> None:
 
 
 def _attacker_drawer(state: dict, fight: dict, assault: dict) -> int:
-    """Who draws the challenge's fate card: its player, or the player on the target's left when he played
-    it on himself. Decision: for a roaming attacker, the player who first played it (same left rule)."""
+    """Who draws the challenge's fate card: the player who played its (first) card — the challenger, or the
+    player who added it in the join window (book §2, "rzucający") — or the player on the target's left when
+    the target played it on himself. Decision: for a roaming attacker, the player who first played it."""
     if fight["duel"]:
         return fight["attacker"]
-    by = assault["by"] if assault["origin"] != "roam" else fight["cards"][0]["by"]
+    by = fight["cards"][0]["by"]
     return (fight["defender"] + 1) % state["n"] if by == fight["defender"] else by
 
 
@@ -416,10 +424,13 @@ def _dispose(ctx: _Ctx, fight: dict, hero_won: bool, fought: bool) -> None:
         if hero_won:
             escape = next((e for e in card.get("ability", []) if e["op"] == "escape"
                            and e.get("fight") in (None, fight["kind"])), None)
-            if escape and _fate_now(ctx, fight["fate_by"]["attacker"], "escape") >= escape["min_face"]:
-                ctx.emit("escape", card=card["key"], target=seat)
-                _stay(ctx, entry, seat, grow=False)
-                continue
+            if escape:
+                roll = _fate_now(ctx, fight["fate_by"]["attacker"], "escape")
+                if roll >= escape["min_face"]:
+                    ctx.emit("escape", card=card["key"], target=seat)
+                    _stay(ctx, entry, seat, grow=False)
+                    continue
+                ctx.emit("escape_failed", card=card["key"], target=seat, face=roll, need=escape["min_face"])
             s["discard"].append(entry["card"])
         else:
             _stay(ctx, entry, seat, grow=fought)
@@ -436,7 +447,7 @@ def _win_bonus(player: dict, fight: dict) -> int:
 def _draw_on_win(ctx: _Ctx, seat: int, fight: dict) -> None:
     bonus = sum(e["amount"] for e in rules.hero_effects(ctx.s["players"][seat], False) if e["op"] == "draw_on_win")
     if bonus:
-        _draw_up(ctx, seat, bonus)
+        _draw_up(ctx, seat, bonus, "ability")
 
 
 def _resolve_fight(ctx: _Ctx) -> None:
@@ -480,7 +491,7 @@ def _resolve_fight(ctx: _Ctx) -> None:
         _dispose(ctx, fight, hero_won=True, fought=True)
         reward = sum(e["amount"] for e in effects if e["op"] == "reward_draw")
         if reward:
-            _draw_up(ctx, seat, reward)
+            _draw_up(ctx, seat, reward, "reward")
         _draw_on_win(ctx, seat, fight)
         _gain(ctx, seat, gained, "challenge_won")
         return
@@ -584,7 +595,7 @@ def _apply_effect(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
         dest.sort(key=lambda r: r["order"])
         ctx.emit("moved", seat=seat, card=_key(roamer["card"]), holder=holder, to=action["to"])
     elif op == "draw":
-        _draw_up(ctx, seat, effect["amount"])
+        _draw_up(ctx, seat, effect["amount"], "card")
     elif op == "gain":
         _gain(ctx, seat, effect.get("by_patron", {}).get(rules.patron(me), effect["amount"]), "favour")
     elif op == "discard_random":
@@ -603,18 +614,23 @@ def _apply_effect(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
         values = {who: _fate_now(ctx, who, "contest") for who in _order_from(s["n"], seat)}
         best = max(values.values())
         winners = [w for w, v in values.items() if v == best]
+        ctx.emit("contest", best=best, seats=winners, amount=effect["amount"])
         if len(winners) == 1:
             _gain(ctx, winners[0], effect["amount"], "contest")
     elif op == "each_draw":
         for who in _order_from(s["n"], seat):
-            _draw_up(ctx, who, effect["amount"])
+            _draw_up(ctx, who, effect["amount"], "card")
     elif op == "wreck":
         for who, p in enumerate(s["players"]):
             if action["target"] in p["attached"]:
                 p["attached"].remove(action["target"])
                 s["discard"].append(action["target"])
                 ctx.emit("wrecked", seat=who, card=_key(action["target"]), by=seat)
-    elif op == "restore_wrath":
+    elif op == "take_wrath":
+        other = s["players"][action["target"]]
+        other["wrath"] = max(0, other["wrath"] - effect["amount"])
+        ctx.emit("wrath_lost", seat=action["target"], wrath=other["wrath"])
+    elif op == "restore_wrath":  # version-1 Divine Anger only (games begun under rules version 1)
         me["wrath"] = min(WRATH_TOKENS, me["wrath"] + effect["amount"])
         ctx.emit("wrath_restored", seat=seat, wrath=me["wrath"])
     else:  # pragma: no cover - the loader rejects unknown ops
@@ -657,6 +673,9 @@ def _effect_params(state: dict, seat: int, effect: dict) -> list[dict] | None:
     if op == "wreck":
         out = [{"target": c} for p in state["players"] for c in p["attached"]]
         return out or None
+    if op == "take_wrath":
+        out = [{"target": t} for t in range(state["n"]) if t != seat and state["players"][t]["wrath"]]
+        return out or None
     if op == "restore_wrath":
         return [{}] if me["wrath"] < WRATH_TOKENS else None
     return [{}]
@@ -679,7 +698,9 @@ class TrojaEngine(BaseEngine):
     title = "Troja"
     min_players = 2
     max_players = 4
-    rules_version = 1
+    #: 2: the card set keeps the book's "always" rules (Cerberus, Hector, the Chimera, Bronze Armour, Divine
+    #: Anger redesigned), the first player is fixed unless ``rotate_first``. Version-1 games load migrated.
+    rules_version = 2
 
     # -------------------------------------------------------------------------------------------- setup
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
@@ -724,12 +745,17 @@ class TrojaEngine(BaseEngine):
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
                 raise ValueError(f"Option {name} must be a whole number from {lo} to {hi}.")
             out[name] = value
+        for name, default in BOOL_OPTIONS.items():
+            value = options.pop(name, default)
+            if not isinstance(value, bool):
+                raise ValueError(f"Option {name} must be true or false.")
+            out[name] = value
         if options:
             raise ValueError(f"Unknown option(s) for Troja: {', '.join(sorted(options))}.")
         return out
 
     def conformance_configs(self) -> list[tuple[int, dict]]:
-        return [(2, {}), (3, {}), (4, {"max_rounds": 12})]
+        return [(2, {}), (3, {"rotate_first": True}), (4, {"max_rounds": 12})]
 
     def max_playout_steps(self) -> int:
         return 20_000
@@ -1000,6 +1026,7 @@ class TrojaEngine(BaseEngine):
                 "hand_limit": rules.hand_limit(p), "attached": list(p["attached"]),
                 "roamers": copy.deepcopy(p["roamers"]), "heroes": list(p["heroes"]),
                 "done": p["done"] if s["phase"] == "end" else None,
+                "discarded": p["discarded"] if s["phase"] == "end" else None,
             })
         out = {
             "game": "troja", "seat": seat, "to_act": self.to_act(s), "round": s["round"],
@@ -1074,14 +1101,37 @@ class TrojaEngine(BaseEngine):
         return copy.deepcopy(state)
 
     def from_json(self, data: dict) -> dict:
-        if data.get("rules_version") != self.rules_version:
-            raise ValueError(f"Troja rules version {data.get('rules_version')} is not {self.rules_version}.")
+        """A saved state; one saved under rules version 1 is migrated so that it finishes as it began: its
+        copies of the five redesigned cards become their retired version-1 copies (``cerberus#1`` ->
+        ``cerberus_v1#1``, same face, the old ability) and its first seat keeps rotating."""
+        version = data.get("rules_version")
+        if version == 1:
+            return _migrate_v1(data)
+        if version != self.rules_version:
+            raise ValueError(f"Troja rules version {version} is not {self.rules_version}.")
         return copy.deepcopy(data)
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         if seat is None:
             return set(state["deck"])
         return set(state["players"][seat]["hand"])
+
+
+def _migrate_v1(data: dict) -> dict:
+    def walk(value):
+        if isinstance(value, str):
+            return V1_IDS.get(value, value)
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value
+
+    state = walk(copy.deepcopy(data))
+    state["rules_version"] = TrojaEngine.rules_version
+    state["card_set"] = 1  # the version-1 cards stay in this game
+    state["options"] = {**state["options"], "rotate_first": True}
+    return state
 
 
 ENGINE = TrojaEngine()

@@ -142,7 +142,9 @@ def bases(players: list[dict], fight: dict, mods: list[dict]) -> dict[str, int]:
 
 
 def fate_value(fight: dict, side: str) -> int:
-    """Fate for one side: the best of its fate cards (Cerberus draws two) plus extra fate cards."""
+    """Fate for one side: its fate card plus extra fate cards (wrath of Ares, Hera's Intrigue). The book draws
+    one fate card per side, always; only version-1 Cerberus (games begun under rules version 1) drew two and
+    kept the better."""
     cards = fight["fate"][side]
     best = max((c["face"] for c in cards), default=0)
     return best + sum(c["face"] for c in fight["extra"][side])
@@ -157,7 +159,9 @@ def totals(players: list[dict], fight: dict, mods: list[dict]) -> dict[str, int]
 def tie_winner(players: list[dict], fight: dict) -> str | None:
     """Which side a tie goes to (Ajax, Deiphobus, the Sphinx), or None when nobody or both claim it."""
     kind = fight["kind"]
-    defender = any(e["op"] == "tie_wins" and _fight_ok(e, kind) for e in hero_effects(players[fight["defender"]]))
+    with_items = not (items_ignored(fight) and not fight.get("duel"))  # Bronze Armour is an item
+    defender = any(e["op"] == "tie_wins" and _fight_ok(e, kind)
+                   for e in hero_effects(players[fight["defender"]], with_items))
     if fight.get("duel"):
         attacker = any(e["op"] == "tie_wins" and _fight_ok(e, kind) for e in hero_effects(players[fight["attacker"]]))
     else:
@@ -214,8 +218,10 @@ def win_bonus(player: dict, fight: dict) -> int:
 
 
 def hero_loss(player: dict, fight: dict) -> int:
-    """GP a beaten hero loses: his own GLORY, less armour, plus what the opponent's ability adds (Hector,
-    the Chimera); decision: a defeat always costs at least 1 GP."""
+    """GP a beaten hero loses: the GLORY printed on his hero card, whatever the opponent (book §3.3).
+
+    No card of the current set changes it. The version-1 cards that did (Hector and the Chimera added to
+    it, Bronze Armour lowered it, at least 1) are kept for games begun under rules version 1."""
     loss = HEROES[player["hero"]]["glory"]
     loss -= sum(e["amount"] for e in hero_effects(player) if e["op"] == "loss_reduction")
     if not fight.get("duel"):

@@ -60,6 +60,7 @@ class TrojaPresenter(Presenter):
         return [
             OptionSpec("players", "int", self.text("opt_players"), None, min_value=2, max_value=4),
             OptionSpec("max_rounds", "int", self.text("opt_max_rounds"), 30, min_value=5, max_value=200),
+            OptionSpec("rotate_first", "bool", self.text("opt_rotate_first"), False),
         ]
 
     @property
@@ -71,6 +72,8 @@ class TrojaPresenter(Presenter):
         if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
             raise ValueError(self.text("bad_players", value=players))  # the host tells the player
         options = {"max_rounds": raw["max_rounds"]} if raw.get("max_rounds") is not None else {}
+        if raw.get("rotate_first") is not None:
+            options["rotate_first"] = bool(raw["rotate_first"])
         return players, options
 
     # -- words for things -----------------------------------------------------------------------------
@@ -150,7 +153,11 @@ class TrojaPresenter(Presenter):
             amount = effect.get("by_patron", {}).get(me["patron"], effect["amount"])
             return self.text("fx_fight_mod", amount=f"{amount:+d}", side=side)
         if op in ("redraw_fate", "extra_fate"):
+            if "side" in action and self._own_side(view, action["side"]):
+                return self.text(f"fx_{op}_own")  # "your fate card", not "the fate card of you"
             return self.text(f"fx_{op}", side=side)
+        if op == "take_wrath":
+            return self.text("fx_take_wrath", target=self.hero_at(view, action["target"]), amount=effect["amount"])
         if op in ("banish", "move_roamer", "wreck"):
             target = action["target"]
             holder = self.holder_of(view, target)
@@ -163,6 +170,13 @@ class TrojaPresenter(Presenter):
         if op == "gain":
             return self.text("fx_gain", amount=effect.get("by_patron", {}).get(me["patron"], effect["amount"]))
         return self.text(f"fx_{op}", amount=effect.get("amount", ""))
+
+    @staticmethod
+    def _own_side(view: dict, side: str) -> bool:
+        """Whether ``side`` of the current fight is the viewer's own hero."""
+        fight = view.get("fight") or {}
+        seat = fight.get("defender") if side == "defender" else fight.get("attacker") if fight.get("duel") else None
+        return seat is not None and seat == view.get("seat")
 
     def modifier_effect(self, key: str) -> str:
         card = TYPES[key]
@@ -289,7 +303,9 @@ class TrojaPresenter(Presenter):
             count = sum(1 for r in turn["roamers"] if r.get("arrived"))
             return self.text("prompt_start", count=count, hero=self.name(turn["hero"]), letter=letter(view["turn"]))
         if step == "discard":
-            return self.text("prompt_discard", round=view.get("round"), count=2)
+            left = 2 - (me.get("discarded") or 0)
+            return self.text("prompt_discard" if left > 1 else "prompt_discard_one", round=view.get("round"),
+                             count=left)
         return self.text("prompt_other")
 
     def _target(self, view: dict, seat: int) -> str:
@@ -340,7 +356,10 @@ class TrojaPresenter(Presenter):
         if kind == "round":
             return self.text("ev_round", round=event["round"], who=who(event["first"]))
         if kind == "draw":
-            return self.text("ev_draw", who=who(seat), count=event["count"])
+            # extra draws after a won fight say why (Odysseus' ability, the reward for beating Glaucus)
+            reason = event.get("reason")
+            key = f"ev_draw_{reason}" if reason in ("ability", "reward") else "ev_draw"
+            return self.text(key, who=who(seat), count=event["count"])
         if kind == "reshuffle":
             return self.text("ev_reshuffle", size=event["size"])
         if kind == "attach":
@@ -356,6 +375,8 @@ class TrojaPresenter(Presenter):
         if kind == "combine":
             return self.text("ev_combine", who=who(seat), card=card(event["card"]))
         if kind == "launch":
+            if event["target"] == seat:
+                return self.text("ev_launch_self", who=who(seat))
             return self.text("ev_launch", who=who(seat), target=who(event["target"]))
         if kind == "add":
             return self.text("ev_add", who=who(seat), card=card(event["card"]), target=who(event["target"]))
@@ -402,10 +423,19 @@ class TrojaPresenter(Presenter):
         if kind == "glory":
             delta = event["delta"]
             reason = self.text(f"reason_{event['reason']}") if event.get("reason") else ""
+            if delta < 0 and event.get("due", -delta) > -delta:  # the hero had less Glory than the loss
+                return self.text("ev_glory_loss_all", who=who(seat), delta=-delta, due=event["due"],
+                                 gp=event["gp"], reason=reason)
             key = "ev_glory_gain" if delta > 0 else "ev_glory_loss"
             return self.text(key, who=who(seat), delta=abs(delta), gp=event["gp"], reason=reason)
         if kind == "escape":
             return self.text("ev_escape", card=card(event["card"]), target=who(event["target"]))
+        if kind == "escape_failed":
+            return self.text("ev_escape_failed", card=card(event["card"]), face=event["face"], need=event["need"])
+        if kind == "contest":
+            if len(event["seats"]) == 1:
+                return None  # the Glory line names the winner
+            return self.text("ev_contest_tie", best=event["best"], who=", ".join(who(s) for s in event["seats"]))
         if kind == "grows":
             return self.text("ev_grows", card=card(event["card"]), grow=event["grow"])
         if kind in ("wrath_lost", "wrath_restored"):
@@ -422,9 +452,13 @@ class TrojaPresenter(Presenter):
         if kind == "roamers_move":
             return self.text("ev_roamers_move", count=event["count"])
         if kind == "disgrace":
-            returned = ", ".join(card(k) for k in event.get("returned") or [])
+            keys = event.get("returned") or []
+            returned = ", ".join(card(k) for k in keys)
+            # number agreement: one item ("Boar's Tusk Helmet goes back"); units are plural ("Myrmidons go")
+            one = len(keys) == 1 and TYPES.get(keys[0], {}).get("kind") == "item"
+            back = self.text("disgrace_returned_one" if one else "disgrace_returned", cards=returned)
             return self.text("ev_disgrace", who=who(seat), old=card(event["old"]), new=card(event["new"]),
-                             returned=self.text("disgrace_returned", cards=returned) if returned else "")
+                             returned=back if keys else "")
         if kind == "game_over":
             winner = event.get("winner")
             if event["reason"] == "glory":

@@ -32,18 +32,37 @@ def test_new_game_heroes_glory_wrath_and_first_draw():
     assert len(s["deck"]) == 84 - 9 - len(s["discard"])
 
 
-def test_the_first_seat_passes_clockwise_each_round():
-    s = table(["achilles", "nestor", "ajax"])
-    for expected in (1, 2, 0):
-        for seat in (s["first"], (s["first"] + 1) % 3, (s["first"] + 2) % 3):
+def _rounds_of_firsts(s: dict, count: int) -> list[int]:
+    """Play ``count`` empty rounds; the first seat of each following round."""
+    out = []
+    for _ in range(count):
+        for seat in (s["turn"], (s["turn"] + 1) % 3, (s["turn"] + 2) % 3):
             act(s, seat, {"type": "end_turn"})
-        assert s["first"] == expected and E.to_act(s) == [expected]  # camp starts with him too
+        out.append(s["first"])
+        assert E.to_act(s) == [s["first"]]  # camp starts with him too
         while s["step"] == "camp":
             act(s, E.to_act(s)[0], {"type": "done"})
         for p in s["players"]:
             s["deck"].extend(p["hand"])
             p["hand"] = []
-        assert s["turn"] == expected
+        assert s["turn"] == s["first"]
+    return out
+
+
+def test_the_first_seat_is_fixed_by_default_as_in_the_book():
+    """Book §4: the hero with the highest POWER begins, then clockwise: the same order every round."""
+    s = table(["achilles", "nestor", "ajax"])
+    assert s["options"]["rotate_first"] is False
+    assert _rounds_of_firsts(s, 3) == [0, 0, 0]
+
+
+def test_the_first_seat_passes_clockwise_each_round_with_the_rotation_option():
+    s = table(["achilles", "nestor", "ajax"])
+    s["options"]["rotate_first"] = True
+    assert _rounds_of_firsts(s, 3) == [1, 2, 0]
+    with pytest.raises(ValueError, match="rotate_first"):
+        E.new_game(2, 1, {"rotate_first": 1})
+    assert E.new_game(2, 1, {"rotate_first": True})["options"]["rotate_first"] is True
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -54,7 +73,7 @@ def test_the_hero_with_the_highest_power_starts(seed):
 
 
 def test_options_are_validated():
-    assert E.new_game(2, 1, {"max_rounds": 10})["options"] == {"max_rounds": 10}
+    assert E.new_game(2, 1, {"max_rounds": 10})["options"] == {"max_rounds": 10, "rotate_first": False}
     with pytest.raises(ValueError, match="Unknown option"):
         E.new_game(2, 1, {"speed": 3})
     with pytest.raises(ValueError, match="max_rounds"):
@@ -286,6 +305,7 @@ def test_a_joined_unit_turns_a_lone_trojan_hero_into_a_battle():
 
 def test_undefeated_trojans_move_clockwise_and_attack_at_the_next_turn_start_in_play_order():
     s = table(["achilles", "nestor", "ajax"])
+    s["options"]["rotate_first"] = True
     hector, = give(s, 0, "hector")
     boar, = give(s, 0, "boar")
     stack(s, 6, 1)
@@ -305,7 +325,7 @@ def test_undefeated_trojans_move_clockwise_and_attack_at_the_next_turn_start_in_
     assert all(r["arrived"] for r in s["players"][2]["roamers"])
     while s["step"] == "camp":
         act(s, E.to_act(s)[0], {"type": "done"})
-    assert s["first"] == 1  # the first seat passes clockwise each round
+    assert s["first"] == 1  # the first seat passes clockwise each round (the option)
     act(s, 1, {"type": "end_turn"})
     # seat 2's turn starts with a window, then Hector attacks, then the boar
     assert s["turn"] == 2 and s["step"] == "start" and E.to_act(s) == [0, 1, 2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines import IllegalAction
-from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
+from engines.troja import HEROES, PATRONS, TYPES
 from engines.troja.cards import ACTIVE_OPS, PASSIVE_OPS, load
 from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
     E,
@@ -107,30 +107,31 @@ def test_glory_on_win_achilles_in_duels_only():
     assert s["players"][1]["gp"] == 12 + 1
 
 
-def test_loss_reduction_bronze_armour_but_a_defeat_costs_at_least_one():
-    s = table(["odysseus", "achilles"])
-    attach(s, 1, "bronze_armour")
+def test_loss_reduction_v1_bronze_armour_but_a_defeat_costs_at_least_one():
+    """Version-1 Bronze Armour (kept for games begun under rules version 1)."""
+    s = table(["odysseus", "achilles"], v1=True)
+    attach(s, 1, "bronze_armour_v1")
     to_fate(s, 0, 1, "amazons", faces=(6, 1))
     finish(s)
     assert s["players"][1]["gp"] == 12 - 3
-    s = table(["odysseus", "nestor"])
-    attach(s, 1, "bronze_armour", "bronze_armour")
+    s = table(["odysseus", "nestor"], v1=True)
+    attach(s, 1, "bronze_armour_v1", "bronze_armour_v1")
     to_fate(s, 0, 1, "amazons", faces=(6, 1))
     finish(s)
     assert s["players"][1]["gp"] == 12 - 1
 
 
-def test_extra_loss_hector_in_a_duel_but_not_in_a_battle_and_chimera_always():
-    s = table(["odysseus", "nestor"])
-    to_fate(s, 0, 1, "hector", faces=(6, 1))
+def test_extra_loss_v1_hector_in_a_duel_but_not_in_a_battle_and_v1_chimera_always():
+    s = table(["odysseus", "nestor"], v1=True)
+    to_fate(s, 0, 1, "hector_v1", faces=(6, 1))
     finish(s)
     assert s["players"][1]["gp"] == 12 - 2 - 1
-    s = table(["odysseus", "nestor"])
-    to_fate(s, 0, 1, "hector", "spearmen", faces=(6, 1))
+    s = table(["odysseus", "nestor"], v1=True)
+    to_fate(s, 0, 1, "hector_v1", "spearmen", faces=(6, 1))
     finish(s)
     assert s["players"][1]["gp"] == 12 - 2
-    s = table(["odysseus", "nestor"])
-    to_fate(s, 0, 1, "chimera", faces=(6, 1))
+    s = table(["odysseus", "nestor"], v1=True)
+    to_fate(s, 0, 1, "chimera_v1", faces=(6, 1))
     finish(s)
     assert s["players"][1]["gp"] == 12 - 2 - 1
 
@@ -188,9 +189,9 @@ def test_ignore_items_paris_in_duels_and_the_birds_always():
     assert E.view(s, None)["players"][1]["tactics"] == 4 + 2 + 3
 
 
-def test_fate_best_of_cerberus_keeps_the_higher_of_two():
-    s = table(["odysseus", "achilles"])
-    _, events = to_fate(s, 0, 1, "cerberus", faces=(2, 5, 1))
+def test_fate_best_of_v1_cerberus_keeps_the_higher_of_two():
+    s = table(["odysseus", "achilles"], v1=True)
+    _, events = to_fate(s, 0, 1, "cerberus_v1", faces=(2, 5, 1))
     fates = of(events, "fate")
     assert [f["face"] for f in fates] == [2, 5, 1]
     assert fight_view(s)["totals"] == {"attacker": 8 + 5, "defender": 8 + 1}
@@ -452,9 +453,9 @@ def test_wreck_desertion_discards_any_attachment():
     assert s["players"][1]["attached"] == [] and myrm in s["discard"]
 
 
-def test_restore_wrath_divine_anger_only_when_a_token_is_spent():
-    s = table(["odysseus", "achilles"])
-    anger, = give(s, 0, "divine_anger")
+def test_restore_wrath_v1_divine_anger_only_when_a_token_is_spent():
+    s = table(["odysseus", "achilles"], v1=True)
+    anger, = give(s, 0, "divine_anger_v1")
     assert not any(a.get("card") == anger for a in E.legal_actions(s, 0))
     s["players"][0]["wrath"] = 0
     act(s, 0, {"type": "event", "card": anger})
@@ -508,7 +509,7 @@ TESTED_OPS = {
     "ignore_items", "fate_best_of", "escape", "grows", "discard_on_win", "drain_wrath", "wreck_on_win",
     "reward_draw", "draw_on_win", "fight_mod", "redraw_fate", "extra_fate", "cancel_fight", "banish",
     "move_roamer", "draw", "gain", "discard_random", "each_fate", "contest", "omen", "each_draw", "wreck",
-    "restore_wrath",
+    "restore_wrath", "take_wrath",
 }
 
 
@@ -527,14 +528,14 @@ def test_every_op_of_the_vocabulary_is_used_and_tested():
 
 
 def test_card_set_facts():
-    heroes, _, _, _, _ = load()
+    heroes, _, _, deck, physical = load()
     assert len(heroes) == 6 and len(PATRONS) == 3
     per_patron = {}
     for hero in heroes.values():
         per_patron.setdefault(hero["patron"], []).append(hero["key"])
     assert sorted(len(v) for v in per_patron.values()) == [2, 2, 2]
-    assert 76 <= len(PHYSICAL) <= 90
-    counts = [sum(1 for c in PHYSICAL.values() if c["face"] == f) for f in range(1, 7)]
+    assert 76 <= len(deck) <= 90
+    counts = [sum(1 for c in deck if physical[c]["face"] == f) for f in range(1, 7)]
     assert max(counts) - min(counts) <= 1
     kinds = {c["kind"] for c in TYPES.values()}
     assert kinds == {"unit", "trojan", "beast", "intervention", "item", "ally", "event", "modifier"}
@@ -552,3 +553,88 @@ def test_card_set_facts():
     assert any("by_patron" in c.get("effect", {}) for c in TYPES.values())
     trojans = {k for k, c in TYPES.items() if c["kind"] == "trojan"}
     assert {"hector", "paris", "aeneas", "sarpedon", "glaukos"} <= trojans
+
+
+# ------------------------------------------------------------------ version 2: the book's "always" rules
+
+def test_no_card_dealt_breaks_an_always_rule_of_the_book():
+    """One fate card per side, always (§2); the loss is always the hero card's GLORY (§3.3); wrath twice in
+    the game, no more (§3.2): no card of the deck draws two fate cards, changes the loss or gives a token back."""
+    _, _, types, deck, physical = load()
+    dealt = {physical[c]["key"] for c in deck}
+    assert {"hector", "chimera", "cerberus", "bronze_armour", "divine_anger"} <= dealt
+    for key in dealt:
+        card = types[key]
+        assert not card.get("retired")
+        ops = {e["op"] for e in card.get("ability", [])} | {card.get("effect", {}).get("op")}
+        assert not ops & {"fate_best_of", "extra_loss", "loss_reduction", "restore_wrath"}, key
+    assert all(types[k]["retired"] for k in types if k.endswith("_v1"))
+
+
+def test_cerberus_draws_one_fate_card_and_a_win_costs_the_hero_a_wrath_token():
+    s = table(["odysseus", "achilles"])
+    _, events = to_fate(s, 0, 1, "cerberus", faces=(6, 1, 4))
+    assert [f["face"] for f in of(events, "fate")] == [6, 1]  # one per side, the 4 stays on the deck
+    assert fight_view(s)["totals"] == {"attacker": 9 + 6, "defender": 8 + 1}
+    events = finish(s)
+    assert s["players"][1]["wrath"] == 1 and of(events, "wrath_lost")[0]["seat"] == 1
+    assert s["players"][1]["gp"] == 12 - HEROES["achilles"]["glory"]
+
+
+def test_hector_takes_the_best_item_in_a_duel_and_the_loss_stays_the_heroes_glory():
+    s = table(["odysseus", "nestor"])
+    spear, bow = attach(s, 1, "ash_spear", "heracles_bow")
+    to_fate(s, 0, 1, "hector", faces=(6, 1))
+    events = finish(s)
+    assert s["players"][1]["gp"] == 12 - HEROES["nestor"]["glory"]
+    assert s["players"][1]["attached"] == [spear] and of(events, "wrecked")[0]["card"] == "heracles_bow"
+    # in a battle with units his duel ability does nothing
+    s = table(["odysseus", "nestor"])
+    spear, = attach(s, 1, "ash_spear")
+    to_fate(s, 0, 1, "hector", "spearmen", faces=(6, 1))
+    finish(s)
+    assert s["players"][1]["attached"] == [spear] and s["players"][1]["gp"] == 12 - HEROES["nestor"]["glory"]
+
+
+def test_chimera_is_stronger_when_it_roams_and_a_win_costs_a_random_card_not_glory():
+    s = table(["odysseus", "nestor"])
+    give(s, 1, "omen", "feast")
+    to_fate(s, 0, 1, "chimera", faces=(6, 1))
+    assert fight_view(s)["base"]["attacker"] == 7
+    events = finish(s)
+    assert s["players"][1]["gp"] == 12 - HEROES["nestor"]["glory"] and len(s["players"][1]["hand"]) == 1
+    assert of(events, "discard")[0]["random"] is True
+    s = table(["odysseus", "nestor"])
+    roamer(s, 1, "chimera", by=0)
+    s["turn"], s["first"] = 1, 1
+    from engines.troja.engine import _Ctx, _start_turn
+    _start_turn(_Ctx(s), 1)
+    pass_all(s, ("start",))
+    assert fight_view(s)["base"]["attacker"] == 7 + 1
+
+
+def test_bronze_armour_wins_tied_fights_and_is_ignored_with_the_other_items():
+    s = table(["odysseus", "nestor"])
+    attach(s, 1, "bronze_armour")
+    to_fate(s, 0, 1, "spearmen", faces=(6, 2))  # 3 + 6 vs 7 + 2
+    assert fight_view(s)["tie_to"] == "defender"
+    finish(s)
+    assert s["players"][1]["gp"] == 12 + 1
+    s = table(["odysseus", "nestor"])
+    attach(s, 1, "bronze_armour", "war_chariot")
+    to_fate(s, 0, 1, "birds", faces=(5, 4))  # 6 + 5 vs 7 + 4: the birds ignore items, the armour too
+    assert fight_view(s)["tie_to"] is None
+
+
+def test_divine_anger_takes_a_token_from_another_hero_and_never_gives_one_back():
+    s = table(["odysseus", "achilles", "nestor"])
+    anger, = give(s, 0, "divine_anger")
+    s["players"][0]["wrath"] = 0
+    s["players"][2]["wrath"] = 0
+    targets = [a for a in E.legal_actions(s, 0) if a.get("card") == anger]
+    assert targets == [{"type": "event", "card": anger, "target": 1}]
+    events = act(s, 0, targets[0])
+    assert [p["wrath"] for p in s["players"]] == [0, 1, 0] and of(events, "wrath_lost")[0]["seat"] == 1
+    s["players"][1]["wrath"] = 0
+    anger2, = give(s, 0, "divine_anger")
+    assert not any(a.get("card") == anger2 for a in E.legal_actions(s, 0))  # nobody has a token to lose

@@ -58,8 +58,9 @@ def _pull(state: dict, card_id: str) -> None:
     raise AssertionError(f"{card_id} not found")
 
 
-def table(heroes: list[str], turn: int = 0, gp: list[int] | None = None, seed: int = 1) -> dict:
-    """A battlefield-phase table at the start of ``turn``'s main step, all hands empty."""
+def table(heroes: list[str], turn: int = 0, gp: list[int] | None = None, seed: int = 1, v1: bool = False) -> dict:
+    """A battlefield-phase table at the start of ``turn``'s main step, all hands empty. ``v1``: a game begun
+    under rules version 1, loaded through the engine's migration (its cards are the version-1 cards)."""
     s = E.new_game(len(heroes), seed)
     for p in s["players"]:
         s["deck"].extend(p["hand"])
@@ -72,6 +73,10 @@ def table(heroes: list[str], turn: int = 0, gp: list[int] | None = None, seed: i
     s["pool"] = [h for h in sorted(HEROES) if h not in heroes]
     s["aside"] = []
     s.update(phase="battle", step="main", turn=turn, first=0, camp_seat=None, turn_used=False, round=1)
+    if v1:
+        old = {**s, "rules_version": 1, "options": {"max_rounds": s["options"]["max_rounds"]}}
+        old["deck"] = [c.replace("_v1#", "#") for c in s["deck"]]
+        return E.from_json(old)
     return s
 
 

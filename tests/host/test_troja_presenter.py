@@ -297,3 +297,74 @@ def test_opening_lines_say_who_plays_which_hero_and_who_begins():
     assert any(line.startswith("🎲 Equal POWER:") for line in lines)
     assert f"({first}) has the highest POWER and begins." in lines[-2]
     assert lines[-1].startswith("📜 **Round 1**")
+
+
+# ------------------------------------------------------------------------------ issue 11: narration gaps
+
+def test_narration_gaps_are_filled():
+    # a Funeral Games tie has an outcome line
+    line = P.narrate({"type": "contest", "best": 5, "seats": [0, 2], "amount": 2}, NAMES)
+    assert "tie" in line and "nobody" in line and "**Ann** (A)" in line and "**Carol** (C)" in line
+    assert P.narrate({"type": "contest", "best": 6, "seats": [1], "amount": 2}, NAMES) is None  # the Glory line
+    # a failed escape roll has an outcome
+    line = P.narrate({"type": "escape_failed", "card": "aeneas", "target": 1, "face": 2, "need": 5}, NAMES)
+    assert "Aeneas" in line and "fails to escape" in line and "5+" in line
+    # extra draws after a win give their reason
+    assert "won fight" in P.narrate({"type": "draw", "seat": 0, "count": 1, "reason": "ability"}, NAMES)
+    assert "reward" in P.narrate({"type": "draw", "seat": 0, "count": 1, "reason": "reward"}, NAMES)
+    assert P.narrate({"type": "draw", "seat": 0, "count": 3, "reason": "round"}, NAMES) == "**Ann** (A) draws 3 card(s)."
+    # a self-challenge is not "Ann launches the challenge on Ann"
+    line = P.narrate({"type": "launch", "seat": 0, "target": 0}, NAMES)
+    assert line.count("Ann") == 1 and "own hero" in line
+    # number agreement of what goes back into the deck
+    one = P.narrate({"type": "disgrace", "seat": 1, "old": "ajax", "new": "nestor", "returned": ["boar_helmet"]},
+                    NAMES)
+    assert "Boar's Tusk Helmet goes back into the deck" in one
+    two = P.narrate({"type": "disgrace", "seat": 1, "old": "ajax", "new": "nestor",
+                     "returned": ["boar_helmet", "ash_spear"]}, NAMES)
+    assert "Boar's Tusk Helmet, Ash Spear go back into the deck" in two
+
+
+def test_the_glory_line_states_the_glory_actually_lost():
+    """A hero at 2 whose GLORY is 6 loses 2: the engine's event and the line say 2 (and that 6 were due)."""
+    s = table(["odysseus", "achilles"], gp=[12, 2])
+    amazons, = give(s, 0, "amazons")
+    from tests.engines.test_troja_support import stack
+    stack(s, 6, 1)
+    events = challenge(s, 0, 1, amazons) + pass_all(s)
+    loss = next(e for e in events if e["type"] == "glory")
+    line = P.narrate(loss, NAMES)
+    due = HEROES["achilles"]["glory"]
+    assert due > 2 and loss["delta"] == -2
+    assert "−2 Glory" in line and f"the loss was {due}" in line and f"−{due}" not in line
+
+
+def test_discard_prompt_counts_the_discards_left():
+    s = table(["odysseus", "achilles"])
+    a, b, c = give(s, 0, "omen", "feast", "plague")
+    E.apply(s, 0, {"type": "end_turn"})
+    E.apply(s, 1, {"type": "end_turn"})
+    assert "up to 2" in P.prompt(E.view(s, 0))
+    E.apply(s, 0, {"type": "discard", "card": a})
+    prompt = P.prompt(E.view(s, 0))
+    assert "up to 2" not in prompt and "1 more card" in prompt
+
+
+def test_redrawing_ones_own_fate_card_is_said_in_the_second_person():
+    """Not "redraw the fate card of you (Odysseus)"."""
+    s = table(["achilles", "menelaus"])  # Menelaus: Hera, the redraw
+    spearmen, = give(s, 0, "spearmen")
+    from tests.engines.test_troja_support import stack
+    stack(s, 3, 3)
+    challenge(s, 0, 1, spearmen)
+    pass_all(s, ("join",))
+    view = E.view(s, 1)
+    labels = [P.describe(view, a, i).label for i, a in enumerate(view["legal"]) if a["type"] == "wrath"]
+    assert any("redraw your own fate card" in label for label in labels)
+    assert not any("of you" in label for label in labels)
+
+
+def test_rotation_is_an_option_of_game_new():
+    assert "rotate_first" in [o.name for o in P.options]
+    assert P.engine_options({"rotate_first": True}) == (None, {"rotate_first": True})
+    assert P.engine_options({}) == (None, {})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from engines.troja import ENGINE as E
 from render import RENDERERS
 from render.troja import render_private, render_public
@@ -17,6 +19,7 @@ from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is 
     stack,
     table,
 )
+from tests.render.phone import texts_at_phone_width, too_small
 from tests.render.snapshot import assert_snapshot
 
 
@@ -140,3 +143,106 @@ def test_a_polish_picture_differs_from_the_english_one():
     words = _panel_words(polish, 0, kit.words("troja", polish))
     assert words["stats"][0].startswith("SIŁA") and words["wrath"] == "Gniew"
     assert _panel_words({**english, "lang": "hu"}, 0, kit.words("troja", {"lang": "hu"}))["name"] == "Akhilleusz"
+
+
+# ------------------------------------------------------------------------------- phone width, regressions
+
+def busiest_view():
+    """The busiest table: four heroes with long player names, several attachments each, Trojans waiting in
+    front of three heroes (one of them grown), a battle of three cards with two modifiers in its fate window,
+    an extra fate card and a wrath modifier."""
+    s = table(["achilles", "nestor", "odysseus", "agamemnon"], gp=[14, 7, 19, 23])
+    attach(s, 0, "ash_spear", "bronze_armour", "heracles_bow", "cretan_archers")
+    attach(s, 1, "hephaestus_armour", "war_chariot", "boar_helmet")
+    attach(s, 3, "myrmidons", "war_chariot", "palladium", "hoplites", "scouts")
+    roamer(s, 1, "hydra", by=0, grow=2)
+    roamer(s, 1, "penthesilea", by=2)
+    roamer(s, 2, "paris", by=3, arrived=False)
+    roamer(s, 3, "ketos", by=1, arrived=False)
+    give(s, 1, "aegis", "phalanx")
+    ids = give(s, 0, "spearmen", "sarpedon", "chariots")
+    ambush, = give(s, 2, "ambush")
+    shield, = give(s, 3, "shield_wall")
+    stack(s, 5, 4, 2)
+    challenge(s, 0, 1, *ids)
+    E.apply(s, 1, {"type": "add", "card": give(s, 1, "volley")[0]})
+    E.apply(s, 2, {"type": "add", "card": ambush})
+    E.apply(s, 3, {"type": "add", "card": shield})
+    pass_all(s, ("join",))
+    E.apply(s, 0, {"type": "wrath", "side": "attacker"})  # Achilles: Ares, an extra fate card
+    E.apply(s, 2, {"type": "wrath", "side": "defender"})  # Odysseus: Athena, +3
+    return s
+
+
+LONG_NAMES = ["Annabelle-Marie of Mykonos", "Bartholomew the Unbreakable of Thessaly", "Cili 🐙", "AI 3"]
+
+
+def busiest_hand():
+    s = table(["achilles", "nestor"])
+    give(s, 1, "aeneas", "ketos", "sphinx", "hera_intrigue", "funeral_games", "hephaestus_armour", "phalanx")
+    return s
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "hu"])
+def test_busiest_table_reads_at_phone_width(lang):
+    """Every text of the busiest table is at least 9 px high when Discord shows it 420 px wide."""
+    s = busiest_view()
+    view = {**E.view(s, 1), "player_names": LONG_NAMES, "lang": lang}
+    assert view["fight"]["extra"]["attacker"] and view["assault"]["mods"]
+    assert too_small(render_public, view) == []
+    texts, size = texts_at_phone_width(render_public, view)
+    assert size[0] <= 600
+    # names are never cut mid-word: every card name on the table is drawn whole
+    drawn = " ".join(t for t, _ in texts)
+    from engines.troja import name as card_name
+    for key in ("spearmen", "sarpedon", "chariots", "hydra", "penthesilea", "paris", "ketos", "hephaestus_armour"):
+        assert card_name(key, lang) in drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "hu"])
+def test_busiest_hand_reads_at_phone_width(lang):
+    s = busiest_hand()
+    view = {**E.view(s, 1), "lang": lang}
+    assert len(view["hand"]) == 7
+    assert too_small(render_private, view) == []
+    texts, size = texts_at_phone_width(render_private, view)
+    drawn = " ".join(t for t, _ in texts)
+    from engines.troja import TYPES
+    for cid in view["hand"]:
+        key = cid.split("#")[0]
+        text = TYPES[key]["text"][lang]
+        # the whole rules text is drawn (nothing dropped), word by word
+        assert all(word in drawn for word in text.split()), key
+
+
+def test_busiest_pictures_snapshots():
+    assert_snapshot("troja-table-busiest", render_public({**E.view(busiest_view(), 1), "player_names": LONG_NAMES}))
+    assert_snapshot("troja-hand-busiest", render_private(E.view(busiest_hand(), 1)))
+
+
+def test_the_board_is_drawn_after_a_cancelled_fight():
+    """Aphrodite's Mist calls a fight off: its result has no totals; the board still renders and says so."""
+    s = table(["odysseus", "achilles"])
+    mist, = give(s, 0, "mist")
+    spearmen, = give(s, 0, "spearmen")
+    stack(s, 3, 3)
+    challenge(s, 0, 1, spearmen)
+    pass_all(s, ("join",))
+    E.apply(s, 0, {"type": "intervene", "card": mist})
+    results = [e for e in E.view(s, None)["last"] if e["type"] == "fight_result"]
+    assert results[-1]["cancelled"] and "attacker_total" not in results[-1]
+    texts, _ = texts_at_phone_width(render_public, E.view(s, None))
+    assert any("cancelled" in t for t, _ in texts)
+
+
+def test_the_final_picture_shows_the_winners_real_glory():
+    """Odysseus at 22 beats a 4-Glory challenge: he wins with 26 Glory, and the picture says 26, not 24."""
+    s = table(["achilles", "odysseus"], gp=[12, 22])
+    ids = give(s, 0, "amazons", "spearmen")
+    stack(s, 1, 6)
+    challenge(s, 0, 1, *ids)
+    pass_all(s)
+    assert E.result(s)["scores"][1] == 26
+    texts, _ = texts_at_phone_width(render_public, {**E.view(s, None), "player_names": ["Ann", "AI"]})
+    result = [t for t, _ in texts if "wins with" in t]
+    assert result and "26 Glory" in " ".join(result) and "24 Glory" not in " ".join(result)
