@@ -53,7 +53,7 @@ class GameError(Exception):
         self.key, self.fields = key, fields or {}
 
     @classmethod
-    def of(cls, key: str, **fields) -> GameError:
+    def of(cls, key: str, /, **fields) -> GameError:
         return cls(t(key, **fields), key, fields)
 
     def text(self, locale: object | None = None) -> str:
@@ -201,8 +201,8 @@ class GameService:
         if game_id is not None:
             return await self.game(game_id, asker)
         if thread_id is not None:
-            here = await self.store.list_games(thread_id=thread_id, statuses=("lobby", "running", "finished"),
-                                               limit=1)
+            here = await self.store.list_games(thread_id=thread_id, limit=1,
+                                               statuses=("lobby", "running", "finished", "abandoned"))
             if here:
                 return await self.game(here[0].id, asker)
         mine = await self.store.list_games(user_id=asker.user_id, guild_id=asker.guild_id)

@@ -33,11 +33,13 @@ def from_dm(h, payload: dict, user_id: int) -> dict:
 
 
 async def send(h, payload: dict) -> list[dict]:
-    """Dispatch ``payload`` as the gateway would; the messages sent meanwhile."""
+    """Dispatch ``payload`` as the gateway would; the messages sent meanwhile (without the empty "thinking…"
+    placeholder a deferred reply leaves in the fake)."""
     before = len(h.fake.messages)
     h.bot._connection.parse_interaction_create(payload)
     await h.settle()
-    return list(h.fake.messages.values())[before:]
+    return [m for m in list(h.fake.messages.values())[before:]
+            if m["content"] or m["embeds"] or m["attachments"] or m["components"]]
 
 
 def message_with(h, channel_id: int, custom_id: str, *, select: bool = False) -> dict:
