@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import publish
-from cogs.components import DYNAMIC_ITEMS, JoinButton, RematchButton, send_private
+from cogs.components import DYNAMIC_ITEMS, RematchButton, asker, send_private
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.presenters import OptionSpec, presenter_for
@@ -117,24 +117,23 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
     await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
                                       place=f"<#{place_id}>"), ephemeral=True)
     if thread is not None:
-        announce = {"content": t("announce", name=interaction.user.display_name, title=title, game=game.id,
-                                 place=f"<#{place_id}>"),
-                    "allowed_mentions": discord.AllowedMentions.none()}
-        if game.status == "lobby":
-            view = discord.ui.View(timeout=None)
-            view.add_item(JoinButton(game.id))
-            announce["view"] = view
+        announce = publish.announcement(game, interaction.user.display_name)
+        if not announce["view"].children:
+            del announce["view"]
         try:
-            await channel.send(**announce)
+            message = await channel.send(**announce)
         except discord.HTTPException:
             log.info("could not announce game %s in channel %s", game.id, channel.id)
+        else:
+            if game.status == "lobby":  # its Join button goes when the game starts
+                await bot.service.store.set_announcement(game.id, message.id)
     if outcome is not None:
         outcome.game = await bot.service.game(game.id)
         await publish.publish(bot, outcome)
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    games = await interaction.client.service.store.list_games(guild_id=interaction.guild_id)
+    games = await interaction.client.service.visible_games(asker(interaction))
     out = []
     for g in games:
         label = f"#{g.id} {ENGINES[g.engine].title} — {', '.join(s.name for s in g.seats)}"
@@ -156,8 +155,7 @@ class Games(commands.Cog):
 
     async def _which(self, interaction: discord.Interaction, game: int | None) -> int:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
-        found = await self.bot.service.find_game(interaction.user.id, thread_id=thread_id, game_id=game,
-                                                 guild_id=interaction.guild_id)
+        found = await self.bot.service.find_game(asker(interaction), thread_id=thread_id, game_id=game)
         return found.id
 
     @game.command(name="join", description="Join an open game")
@@ -189,7 +187,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
-            outcome = await self.bot.service.act_text(game_id, interaction.user.id, move)
+            outcome = await self.bot.service.act_text(game_id, interaction.user.id, move, asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -203,7 +201,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
-            outcome = await self.bot.service.status(game_id)
+            outcome = await self.bot.service.status(game_id, asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -240,7 +238,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
-            row, outcome = await self.bot.service.leave(game_id, interaction.user.id)
+            row, outcome = await self.bot.service.leave(game_id, interaction.user.id, asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -250,16 +248,16 @@ class Games(commands.Cog):
             await publish.publish(self.bot, outcome)
         elif row.board_message_id:
             await publish._refresh_lobby(self.bot, row)
+            await publish.update_announcement(self.bot, row)  # the host left: the lobby is called off
 
     @game.command(name="abandon", description="End a game without a result (host or Manage Server)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(thinking=True)
-        moderator = bool(interaction.permissions and interaction.permissions.manage_guild)
         try:
             game_id = await self._which(interaction, game)
-            row = await self.bot.service.abandon(game_id, interaction.user.id, moderator=moderator)
+            row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -270,6 +268,7 @@ class Games(commands.Cog):
                 await publish.game_place(self.bot, row).get_partial_message(row.board_message_id).edit(view=None)
             except discord.HTTPException:
                 pass
+        await publish.update_announcement(self.bot, row)
 
     @game.command(name="settings", description="Your own settings for every game (only you see them)")
     @app_commands.describe(dm="Send me my hand and choices by direct message on my turn",
@@ -297,7 +296,7 @@ class Games(commands.Cog):
         lang = str(interaction.locale)
         try:
             game_id = await self._which(interaction, game)
-            row, lines = await self.bot.service.history(game_id, moves)
+            row, lines = await self.bot.service.history(game_id, moves, asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -308,7 +307,7 @@ class Games(commands.Cog):
 
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        games = await self.bot.service.store.list_games(guild_id=interaction.guild_id)
+        games = await self.bot.service.visible_games(asker(interaction))
         if not games:
             await interaction.response.send_message(t("list_empty", str(interaction.locale)), ephemeral=True)
             return

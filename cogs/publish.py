@@ -256,8 +256,16 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
         if exc.code != CANNOT_DM:
             raise
         await bot.service.mark_dm_closed(game.id, nudge.seat)
-        await game_place(bot, game).send(t("dm_closed", mention=f"<@{nudge.user_id}>"),
+        await game_place(bot, game).send(dm_closed_notice(game, nudge.user_id),
                                          allowed_mentions=mentions([nudge.user_id]))
+
+
+def dm_closed_notice(game: GameRow, user_id: int) -> str:
+    """What a player whose DMs are closed can use instead, pointing at controls this game's boards have:
+    "My hand" where there is hidden information, else the board's own buttons and "Take your turn"."""
+    if presenter_for(game.engine).has_private:
+        return t("dm_closed", mention=f"<@{user_id}>", button=t("button_hand"))
+    return t("dm_closed_public", mention=f"<@{user_id}>", button=t("button_turn"))
 
 
 def lobby_message(game: GameRow) -> dict:
@@ -297,28 +305,75 @@ async def _refresh_lobby(bot, game: GameRow) -> None:
 
 
 async def join(interaction: discord.Interaction, game_id: int) -> None:
+    from cogs.components import asker
+
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
-                                                              interaction.user.display_name)
+                                                              interaction.user.display_name, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.followup.send(t("joined", str(interaction.locale), name=interaction.user.display_name,
-                                      game=game_id), ephemeral=True)
-    await _refresh_lobby(interaction.client, game)
+    await joined(interaction, game, outcome)
+
+
+async def joined(interaction: discord.Interaction, game: GameRow, outcome: Outcome | None) -> None:
+    """Tell the person who took a seat (and, when that filled the table, that the game has started), update
+    the lobby and the announcement, post the first board."""
+    lang = str(interaction.locale)
+    key = "joined" if outcome is None else "joined_started"
+    await interaction.followup.send(t(key, lang, name=interaction.user.display_name, game=game.id,
+                                      place=f"<#{game.thread_id or game.channel_id}>"), ephemeral=True)
+    await _refresh_lobby(interaction.client, game if outcome is None else outcome.game)
     if outcome is not None:
+        await update_announcement(interaction.client, outcome.game)
         await publish(interaction.client, outcome)
 
 
 async def start(interaction: discord.Interaction, game_id: int) -> None:
+    from cogs.components import asker
+
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = interaction.client.service
     try:
-        outcome = await service.start(game_id, interaction.user.id)
+        outcome = await service.start(game_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.followup.send(t("status_running", str(interaction.locale)).capitalize() + ".", ephemeral=True)
     await _refresh_lobby(interaction.client, outcome.game)
+    await update_announcement(interaction.client, outcome.game)
     await publish(interaction.client, outcome)
+
+
+def announcement(game: GameRow, opener: str | None = None) -> dict:
+    """The message announcing a game in its channel: who opened what, where; a Join button while it is a
+    lobby, then (no button) that it is under way or was called off."""
+    from cogs.components import JoinButton
+
+    use_language(game.lang)
+    place = f"<#{game.thread_id or game.channel_id}>"
+    if opener is None:
+        opener = next((s.name for s in game.seats if s.user_id == game.host_user_id), "?")
+    lines = [t("announce", name=opener, title=ENGINES[game.engine].title, game=game.id, place=place)]
+    view = discord.ui.View(timeout=None)
+    if game.status == "lobby":
+        view.add_item(JoinButton(game.id))
+    elif game.status == "abandoned":
+        lines.append(t("announce_abandoned", game=game.id))
+    else:
+        lines.append(t("announce_running", game=game.id, place=place))
+    return {"content": "\n".join(lines), "allowed_mentions": discord.AllowedMentions.none(), "view": view}
+
+
+async def update_announcement(bot, game: GameRow) -> None:
+    """Bring the game's announcement in the channel up to date (e.g. drop its Join button once it started)."""
+    message_id = game.options.get("announcement")
+    if not message_id or not game.channel_id:
+        return
+    channel = bot.get_channel(game.channel_id) or bot.get_partial_messageable(game.channel_id,
+                                                                              guild_id=game.guild_id)
+    try:
+        await channel.get_partial_message(message_id).edit(**announcement(game))
+    except discord.HTTPException:
+        log.info("could not update the announcement of game %s", game.id)

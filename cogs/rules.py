@@ -15,6 +15,8 @@ from engines import ENGINES
 from host.locale import DEFAULT, language, t
 
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
+#: the tail of a page button's custom_id: the game's key and a page number (-1 on a disabled ◀ of page 1)
+PAGE_ID = re.compile(r"(?P<key>[a-z-]{1,40}):(?P<page>-?[0-9]{1,4})")
 
 
 def rules_file(key: str, locale: str | None = None) -> Path:
@@ -56,8 +58,9 @@ def rules_embed(key: str, page: int, locale: str | None = None) -> tuple[discord
     return embed, view
 
 
-class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<key>[a-z-]+):(?P<page>-?\d+)"):
-    """A page turn of a /rules embed; works on old messages too."""
+class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<args>.*)"):
+    """A page turn of a /rules embed (``gh:r:<game>:<page>``); works on old messages too. A custom_id that is
+    not exactly that (ASCII digits, a short page number) is refused, not raised on."""
 
     def __init__(self, key: str, page: int, label: str = "▶", disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, custom_id=f"gh:r:{key}:{page}", disabled=disabled,
@@ -66,9 +69,13 @@ class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<k
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
-        return cls(match["key"], int(match["page"]))
+        found = PAGE_ID.fullmatch(match["args"])
+        return cls(found["key"], int(found["page"])) if found else cls("", 0)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not self.key:
+            await interaction.response.send_message(t("bad_custom_id", str(interaction.locale)), ephemeral=True)
+            return
         if self.key not in ENGINES:
             await interaction.response.send_message(t("unknown_game", str(interaction.locale), key=self.key),
                                                     ephemeral=True)
@@ -85,6 +92,10 @@ class Rules(commands.Cog):
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        if game not in ENGINES:  # (a stale client, or a hand-made request: the choices offer only games)
+            await interaction.response.send_message(t("unknown_game", str(interaction.locale), key=game[:40]),
+                                                    ephemeral=True)
+            return
         embed, view = rules_embed(game, 0, str(interaction.locale))
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 

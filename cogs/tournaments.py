@@ -5,14 +5,13 @@ new table, and the winner is announced when the last match is over. ``/tournamen
 from __future__ import annotations
 
 import logging
-import re
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs import publish
-from cogs.components import guarded
+from cogs.components import _FromCustomId, asker, guarded
 from engines import ENGINES
 from host.locale import LANGUAGES, t, use_language
 from host.service import MAX_ENTRIES, GameError
@@ -37,8 +36,9 @@ def league_message(league) -> dict:
     return {"embed": embed, "view": view}
 
 
-async def table_embed(bot, tournament_id: int) -> tuple[discord.Embed, object]:
-    league, rows, over, total = await bot.service.tournament_table(tournament_id)
+async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, object]:
+    """The league table as an embed; ``who`` (an Asker) is fenced like any game (None: the bot itself)."""
+    league, rows, over, total = await bot.service.tournament_table(tournament_id, asker=who)
     embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
                           colour=discord.Colour.dark_gold())
     embed.description = "\n".join(
@@ -58,43 +58,44 @@ async def match_over(bot, game) -> None:
     await channel.send(content=content, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
 
-class LeagueJoin(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tj:(?P<league>\d+)"):
+class LeagueJoin(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tj:(?P<args>.*)"):
+    """Enter an open league (``gh:tj:<league>``)."""
+
+    fields = ("league_id",)
+
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_join"), style=discord.ButtonStyle.success,
                                            custom_id=f"gh:tj:{league_id}"))
         self.league_id = league_id
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["league"]))
-
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             league = await interaction.client.service.join_tournament(
-                self.league_id, interaction.user.id, interaction.user.display_name)
+                self.league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction))
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
         await interaction.response.edit_message(**league_message(league))
 
 
-class LeagueStart(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:ts:(?P<league>\d+)"):
+class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:ts:(?P<args>.*)"):
+    """The organizer starts the league (``gh:ts:<league>``)."""
+
+    fields = ("league_id",)
+
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_start"), style=discord.ButtonStyle.primary,
                                            custom_id=f"gh:ts:{league_id}"))
         self.league_id = league_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["league"]))
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
         await interaction.response.defer()
         try:
-            league, outcomes = await bot.service.start_tournament(self.league_id, interaction.user.id)
+            league, outcomes = await bot.service.start_tournament(self.league_id, interaction.user.id,
+                                                                  asker=asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
@@ -145,17 +146,21 @@ class Tournaments(commands.Cog):
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
-        league = await self.bot.service.create_tournament(
-            game, user_id=interaction.user.id, user_name=interaction.user.display_name,
-            guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
-            lang=language or str(interaction.locale))
+        try:
+            league = await self.bot.service.create_tournament(
+                game, user_id=interaction.user.id, user_name=interaction.user.display_name,
+                guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
+                lang=language or str(interaction.locale))
+        except GameError as exc:  # an unknown game (from a stale client)
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
         await interaction.response.send_message(**league_message(league))
 
     @tournament.command(name="table", description="The table of a league")
     @app_commands.describe(tournament="League number")
     async def table(self, interaction: discord.Interaction, tournament: int) -> None:
         try:
-            embed, _ = await table_embed(self.bot, tournament)
+            embed, _ = await table_embed(self.bot, tournament, asker(interaction))
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return

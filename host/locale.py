@@ -45,8 +45,9 @@ def language(locale: str | None) -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
-def t(key: str, lang: str | None = None, **fields) -> str:
-    """The string ``key`` in ``lang`` (default: the current game's language) with ``{fields}`` filled in."""
+def t(key: str, lang: str | None = None, /, **fields) -> str:
+    """The string ``key`` in ``lang`` (default: the current game's language) with ``{fields}`` filled in.
+    ``key`` and ``lang`` are positional-only, so a string may have fields of those names (``{key}``)."""
     table = _table(language(lang or _GAME_LANGUAGE.get()))
     template = table.get(key) or _table(DEFAULT).get(key)
     if template is None:
@@ -60,7 +61,7 @@ def _game_table(game: str, lang: str) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def game_text(game: str, key: str, lang: str | None = None, **fields) -> str:
+def game_text(game: str, key: str, lang: str | None = None, /, **fields) -> str:
     """A game's own string (``data/locales/<game>/<lang>.json``; default: the current game's language),
     English when missing in ``lang``."""
     lang = language(lang or _GAME_LANGUAGE.get())

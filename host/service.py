@@ -34,6 +34,7 @@ from tournaments.ratings import Rating, leaderboard
 log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 8  # a league of 8 is 28 games
+MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
 REMIND_BATCH = 200  # due games read and reminded of at a time
 
@@ -54,7 +55,7 @@ class GameError(Exception):
         self.key, self.fields = key, fields or {}
 
     @classmethod
-    def of(cls, key: str, **fields) -> GameError:
+    def of(cls, key: str, /, **fields) -> GameError:
         return cls(t(key, **fields), key, fields)
 
     def text(self, locale: object | None = None) -> str:
@@ -63,6 +64,37 @@ class GameError(Exception):
 
 class StaleBoard(GameError):
     """A click on a board that the game has moved past."""
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks about a game, and where: ``guild_id`` is the server of the command or click (None in a direct
+    message); ``moderator``: they may manage that server. Each game belongs to the server it was opened on:
+    there, anybody may see it and moderators may end it; elsewhere it does not exist; in a direct message a
+    person sees only the games they have a seat in. The cogs pass an Asker to every per-game method; None is
+    the host itself (AI matches, reminders, benchmarks)."""
+
+    user_id: int
+    guild_id: int | None
+    moderator: bool = False
+
+
+@dataclass
+class Rematch:
+    """What a Rematch click did: opened ``game`` (``joined`` False; ``call``: the people to call to it) or, as
+    another player had opened it already, seated the clicker in it (``joined`` True). ``outcome``: its first
+    board when it started."""
+
+    game: GameRow
+    outcome: Outcome | None
+    call: list[int]
+    joined: bool = False
+
+
+#: what ``/game play`` reads; a move is a few words, and a refusal must not echo pages back
+MAX_MOVE_TEXT = 200
+#: most moves ``/game log`` tells again (the command tree offers 1-200)
+MAX_LOG = 200
 
 
 @dataclass
@@ -105,12 +137,29 @@ class GameService:
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks(game_id)
 
-    async def game(self, game_id: int) -> GameRow:
-        game = await self.store.get_game(game_id, with_snapshot=False)
-        if game is None:
+    async def game(self, game_id: int, asker: Asker | None = None) -> GameRow:
+        """The game ``game_id``, as far as ``asker`` may see it (see :class:`Asker`): a game of another server,
+        or in a direct message a game without the asker's seat, is "no such game" (its existence is not told)."""
+        game = await self.store.get_game(game_id, with_snapshot=False) if 0 < game_id <= MAX_ID else None
+        if game is None or not self.may_see(game, asker):
             raise GameError.of("no_game", game=game_id)
         use_language(game.lang)  # whatever this task says about the game next is in the game's language
         return game
+
+    @staticmethod
+    def may_see(game: GameRow, asker: Asker | None) -> bool:
+        """The fence between servers (the one place it is decided; see :class:`Asker`)."""
+        if asker is None:
+            return True
+        if asker.guild_id is not None:
+            return game.guild_id == asker.guild_id
+        return game.seat_of(asker.user_id) is not None
+
+    async def visible_games(self, asker: Asker, *, limit: int = 25) -> list[GameRow]:
+        """The open and running games ``asker`` may see: the server's, or in a direct message their own."""
+        if asker.guild_id is None:
+            return await self.store.list_games(user_id=asker.user_id, limit=limit)
+        return await self.store.list_games(guild_id=asker.guild_id, limit=limit)
 
     async def _state(self, game: GameRow):
         """The engine state at ``game.version``: from memory, else from the stored snapshot."""
@@ -160,19 +209,19 @@ class GameService:
     def _title(self, game: GameRow) -> str:
         return ENGINES[game.engine].title
 
-    async def find_game(self, user_id: int, *, thread_id: int | None = None, game_id: int | None = None,
-                        guild_id: int | None = None) -> GameRow:
-        """The game meant by a command: the given id, else the game of this thread, else the user's only game."""
+    async def find_game(self, asker: Asker, *, thread_id: int | None = None, game_id: int | None = None) -> GameRow:
+        """The game meant by a command: the given id, else the game of this thread, else the asker's only game
+        (on this server; in a direct message, anywhere) - always one ``asker`` may see."""
         if game_id is not None:
-            return await self.game(game_id)
+            return await self.game(game_id, asker)
         if thread_id is not None:
-            here = await self.store.list_games(thread_id=thread_id, statuses=("lobby", "running", "finished"),
-                                               limit=1)
+            here = await self.store.list_games(thread_id=thread_id, limit=1,
+                                               statuses=("lobby", "running", "finished", "abandoned"))
             if here:
-                return await self.game(here[0].id)
-        mine = await self.store.list_games(user_id=user_id, guild_id=guild_id)
+                return await self.game(here[0].id, asker)
+        mine = await self.store.list_games(user_id=asker.user_id, guild_id=asker.guild_id)
         if len(mine) == 1:
-            return await self.game(mine[0].id)
+            return await self.game(mine[0].id, asker)
         raise GameError.of("no_game_here")
 
     # -- lobby --------------------------------------------------------------------------------------
@@ -186,7 +235,7 @@ class GameService:
         locale) is the language the game is played in."""
         use_language(lang)
         if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key)
+            raise GameError.of("unknown_game", key=key[:40])
         engine = ENGINES[key]
         presenter = presenter_for(key)
         try:
@@ -200,6 +249,9 @@ class GameService:
         num = num_players or (engine.min_players if opponent == "ai" else engine.max_players)
         try:  # options are checked now, not when the last player has joined
             engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
+            # the bounds the command tree advertises hold here too (a stale client may send anything); after
+            # the game's own checks, whose words are more specific
+            presenter.check_options(options or {})
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
         game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players,
@@ -237,39 +289,58 @@ class GameService:
                                       name=f"{t('ai_name')} {presenter.seat_label(seat)}")
         return await self.start(game_id, 0)
 
-    async def rematch(self, game_id: int, user_id: int, user_name: str) -> tuple[GameRow, Outcome | None, list[int]]:
+    async def rematch(self, game_id: int, user_id: int, user_name: str, asker: Asker | None = None) -> Rematch:
         """A new game like a finished one (same game, options, language and AI seats), opened by one of its
-        players in seat 0; the other people are not seated for them but called to join. Returns the new game,
-        its first Outcome when it could start at once (only AI opponents), and whom to call."""
-        old = await self.game(game_id)
-        if old.seat_of(user_id) is None:
-            raise GameError.of("not_playing", game=game_id)
-        if old.status != "finished":
-            raise GameError.of("rematch_not_over", game=game_id)
-        options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
-                   "lang": old.lang}
-        new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
-                                              num_players=old.num_players, guild_id=old.guild_id,
-                                              channel_id=old.channel_id, host_user_id=user_id)
-        await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
-        ai_seats = [s for s in old.seats if s.is_ai]
-        for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
-            await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
+        players in seat 0; the other people are not seated for them but called to join. Once per game: under the
+        old game's lock, a second click (a double click, or another player) does not open another game - the
+        clicker is seated in the rematch while its lobby is open, else told where it is."""
+        async with self.lock(game_id):
+            old = await self.game(game_id, asker)
+            if old.seat_of(user_id) is None:
+                raise GameError.of("not_playing", game=game_id)
+            if old.status != "finished":
+                raise GameError.of("rematch_not_over", game=game_id)
+            existing = await self.store.rematch_of(game_id)
+            if existing is not None:
+                return await self._join_rematch(existing, user_id, user_name)
+            options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
+                       "lang": old.lang, "rematch_of": game_id}
+            new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
+                                                  num_players=old.num_players, guild_id=old.guild_id,
+                                                  channel_id=old.channel_id, host_user_id=user_id)
+            await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
+            ai_seats = [s for s in old.seats if s.is_ai]
+            for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
+                await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
         call = [s.user_id for s in old.seats if s.user_id and s.user_id != user_id]
         game = await self.game(new_id)
         if len(game.seats) >= game.num_players:
             outcome = await self.start(new_id, user_id)
-            return outcome.game, outcome, call
-        return game, None, call
+            return Rematch(outcome.game, outcome, call)
+        return Rematch(game, None, call)
+
+    async def _join_rematch(self, game: GameRow, user_id: int, user_name: str) -> Rematch:
+        """A Rematch click after the rematch was opened: a seat in its lobby, or where it is."""
+        place = f"<#{game.thread_id or game.channel_id}>"
+        if game.status == "lobby" and game.seat_of(user_id) is None:
+            try:
+                joined, outcome = await self.join(game.id, user_id, user_name)
+            except GameError:
+                pass  # full or started meanwhile: say where it is
+            else:
+                return Rematch(joined, outcome, [], joined=True)
+        raise GameError.of("already_rematched", game=game.id, place=place)
 
     async def attach(self, game_id: int, *, thread_id: int | None = None,
                      board_message_id: int | None = None) -> None:
         await self.store.set_places(game_id, thread_id=thread_id, board_message_id=board_message_id)
 
-    async def join(self, game_id: int, user_id: int, name: str) -> tuple[GameRow, Outcome | None]:
-        """Take the first free seat; a game that becomes full starts."""
+    async def join(self, game_id: int, user_id: int, name: str,
+                   asker: Asker | None = None) -> tuple[GameRow, Outcome | None]:
+        """Take the first free seat; a game that becomes full starts (under the same lock, so a Start pressed
+        meanwhile cannot come between the seat and the start)."""
         async with self.lock(game_id):
-            game = await self.game(game_id)
+            game = await self.game(game_id, asker)
             if game.status != "lobby":
                 raise GameError.of("already_started", game=game_id)
             if game.seat_of(user_id) is not None:
@@ -280,16 +351,15 @@ class GameService:
             seat = min(set(range(game.num_players)) - taken)
             await self.store.set_seat(game_id, seat, user_id=user_id, name=name)
             game = await self.game(game_id)
-            full = len(game.seats) >= game.num_players
-        if full:
-            outcome = await self.start(game_id, game.host_user_id)
-            return outcome.game, outcome
+            if len(game.seats) >= game.num_players:
+                outcome = await self._start(game_id, game.host_user_id)
+                return outcome.game, outcome
         return game, None
 
-    async def leave(self, game_id: int, user_id: int) -> tuple[GameRow, Outcome | None]:
+    async def leave(self, game_id: int, user_id: int, asker: Asker | None = None) -> tuple[GameRow, Outcome | None]:
         """In the lobby: give the seat up. In a running game: the AI takes the seat over and plays on."""
         async with self.lock(game_id):
-            game = await self.game(game_id)
+            game = await self.game(game_id, asker)
             seat = game.seat_of(user_id)
             if seat is None:
                 raise GameError.of("not_playing", game=game_id)
@@ -311,40 +381,50 @@ class GameService:
             outcome = await self._advance(game, list(left))
             return outcome.game, outcome
 
-    async def start(self, game_id: int, user_id: int) -> Outcome:
+    async def start(self, game_id: int, user_id: int, asker: Asker | None = None) -> Outcome:
         """Deal the game; AI seats that are to act move at once."""
         async with self.lock(game_id):
-            game = await self.game(game_id)
-            if game.status != "lobby":
-                raise GameError.of("already_started", game=game_id)
-            engine = ENGINES[game.engine]
-            if user_id != game.host_user_id:
-                host = next((s.name for s in game.seats if s.user_id == game.host_user_id), "the host")
-                raise GameError.of("only_host_starts", host=host, game=game_id)
-            count = len(game.seats)
-            if count < engine.min_players:
-                raise GameError.of("need_players", title=engine.title, min=engine.min_players, count=count)
-            seats = sorted(s.seat for s in game.seats)
-            if seats != list(range(count)):
-                await self.store.reseat(game_id, seats)
-            try:
-                state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
-            except (ValueError, IllegalAction) as exc:
-                raise GameError(str(exc)) from exc
-            game = await self.game(game_id)
-            presenter = presenter_for(game.engine)
-            players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
-            lines = [t("started", game=game_id, title=engine.title, players=players),
-                     *presenter.opening_lines(engine.view(state, None), self.names(game))]
-            await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
-                                        rules_version=engine.rules_version, publish=lines)
-            game = await self.game(game_id)
-            self._live[game_id] = _Live(game.version, state)
-            return await self._advance(game, list(lines))
+            await self.game(game_id, asker)
+            return await self._start(game_id, user_id)
 
-    async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False) -> GameRow:
+    async def _start(self, game_id: int, user_id: int) -> Outcome:
+        """:meth:`start` with the game's lock held."""
+        game = await self.game(game_id)
+        if game.status != "lobby":
+            raise GameError.of("already_started", game=game_id)
+        engine = ENGINES[game.engine]
+        if user_id != game.host_user_id:
+            host = next((s.name for s in game.seats if s.user_id == game.host_user_id), "the host")
+            raise GameError.of("only_host_starts", host=host, game=game_id)
+        count = len(game.seats)
+        if count < engine.min_players:
+            raise GameError.of("need_players", title=engine.title, min=engine.min_players, count=count)
+        seats = sorted(s.seat for s in game.seats)
+        if seats != list(range(count)):
+            await self.store.reseat(game_id, seats)
+        try:
+            state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
+        except (ValueError, IllegalAction) as exc:
+            raise GameError(str(exc)) from exc
+        game = await self.game(game_id)
+        presenter = presenter_for(game.engine)
+        players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
+        lines = [t("started", game=game_id, title=engine.title, players=players),
+                 *presenter.opening_lines(engine.view(state, None), self.names(game))]
+        await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
+                                    rules_version=engine.rules_version, publish=lines)
+        game = await self.game(game_id)
+        self._live[game_id] = _Live(game.version, state)
+        return await self._advance(game, list(lines))
+
+    async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False,
+                      asker: Asker | None = None) -> GameRow:
+        """End a game without a result: its host, or a moderator of the server the game belongs to (with an
+        ``asker``, only its ``moderator`` flag counts, and only on the game's own server)."""
+        if asker is not None:
+            moderator = asker.moderator and asker.guild_id is not None
         async with self.lock(game_id):
-            game = await self.game(game_id)
+            game = await self.game(game_id, asker)
             if game.status in ("finished", "abandoned"):
                 raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
@@ -356,14 +436,14 @@ class GameService:
     # -- playing ------------------------------------------------------------------------------------
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
-                  digest: str | None = None) -> Outcome:
+                  digest: str | None = None, asker: Asker | None = None) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
 
         A click on an older board is refused as stale, with one exception that keeps simultaneous decisions
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
         action since ``version`` was another seat's pass, nothing the player saw has changed."""
         async with self.lock(game_id):
-            game = await self.game(game_id)
+            game = await self.game(game_id, asker)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
             if game.status != "running":
@@ -403,9 +483,10 @@ class GameService:
         since = await self.store.actions(game.id, after=version)
         return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
 
-    async def act_text(self, game_id: int, user_id: int, text: str) -> Outcome:
-        """A typed move (``/game play``): the game's presenter turns the text into one of the choices."""
-        game = await self.game(game_id)
+    async def act_text(self, game_id: int, user_id: int, text: str, asker: Asker | None = None) -> Outcome:
+        """A typed move (``/game play``): the game's presenter turns the text into one of the choices. A text
+        longer than any move (``MAX_MOVE_TEXT``) is refused without being echoed."""
+        game = await self.game(game_id, asker)
         if game.status != "running":
             raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
                    GameError.of("not_started", game=game_id))
@@ -417,13 +498,15 @@ class GameService:
             engine = ENGINES[game.engine]
             if seat not in engine.to_act(state):
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
+            if len(text) > MAX_MOVE_TEXT:
+                raise GameError.of("move_too_long", count=len(text), max=MAX_MOVE_TEXT)
             view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
             try:
                 index = presenter_for(game.engine).parse(view, panel.choices, text)
             except ValueError as exc:
                 raise GameError(str(exc)) from exc
-        return await self.act(game_id, user_id, game.version, index)
+        return await self.act(game_id, user_id, game.version, index, asker=asker)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None) -> list[str]:
@@ -632,6 +715,8 @@ class GameService:
             if mentions:
                 text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
             return mentions, []
+        if game.status != "running":  # abandoned: nobody is to act any more
+            return [], []
         mentions, asked = [], []
         for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
             row = game.seat_row(seat)
@@ -654,9 +739,9 @@ class GameService:
             out.append((seat, view, panel))
         return out
 
-    async def private(self, game_id: int, user_id: int) -> PrivateView:
+    async def private(self, game_id: int, user_id: int, asker: Asker | None = None) -> PrivateView:
         """The user's own view: private picture, and the panel when it is their turn."""
-        game = await self.game(game_id)
+        game = await self.game(game_id, asker)
         seat = game.seat_of(user_id)
         if seat is None:
             raise GameError.of("not_playing", game=game_id)
@@ -674,9 +759,9 @@ class GameService:
             game, ENGINES[game.engine].to_act(state))) if game.status == "running" else t("finished")
         return PrivateView(game, seat, text, image, panel)
 
-    async def status(self, game_id: int) -> Outcome:
+    async def status(self, game_id: int, asker: Asker | None = None) -> Outcome:
         """The current public board, for /game status."""
-        game = await self.game(game_id)
+        game = await self.game(game_id, asker)
         if game.status == "lobby":
             return Outcome(game=game)
         async with self.lock(game_id):
@@ -692,22 +777,27 @@ class GameService:
                                 channel_id: int | None, lang: str | None = None) -> Tournament:
         """An open league of ``key``; its organizer is its first entry."""
         if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key)
+            raise GameError.of("unknown_game", key=key[:40])
         tid = await self.store.create_tournament(engine=key, lang=language(lang), guild_id=guild_id,
                                                  channel_id=channel_id, organizer_id=user_id)
         await self.store.add_entry(tid, user_id, user_name)
         return await self.tournament(tid)
 
-    async def tournament(self, tournament_id: int) -> Tournament:
-        found = await self.store.tournament(tournament_id)
-        if found is None:
+    async def tournament(self, tournament_id: int, asker: Asker | None = None) -> Tournament:
+        """A league, fenced like games (see :class:`Asker`): visible on its own server, and in a direct
+        message to its entries only."""
+        found = await self.store.tournament(tournament_id) if 0 < tournament_id <= MAX_ID else None
+        if found is None or not (asker is None or (
+                found.guild_id == asker.guild_id if asker.guild_id is not None
+                else any(u == asker.user_id for u, _ in found.entries))):
             raise GameError.of("no_tournament", tournament=tournament_id)
         use_language(found.lang)
         return found
 
-    async def join_tournament(self, tournament_id: int, user_id: int, user_name: str) -> Tournament:
+    async def join_tournament(self, tournament_id: int, user_id: int, user_name: str,
+                              asker: Asker | None = None) -> Tournament:
         async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id)
+            league = await self.tournament(tournament_id, asker)
             if league.status != "open":
                 raise GameError.of("tournament_started", tournament=tournament_id)
             if any(u == user_id for u, _ in league.entries):
@@ -717,10 +807,11 @@ class GameService:
             await self.store.add_entry(tournament_id, user_id, user_name)
             return await self.tournament(tournament_id)
 
-    async def start_tournament(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[Outcome]]:
+    async def start_tournament(self, tournament_id: int, user_id: int,
+                               asker: Asker | None = None) -> tuple[Tournament, list[Outcome]]:
         """Every entry plays every other once, all matches at once: one two-player game per pair."""
         async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id)
+            league = await self.tournament(tournament_id, asker)
             if league.status != "open":
                 raise GameError.of("tournament_started", tournament=tournament_id)
             if user_id != league.organizer_id:
@@ -741,10 +832,11 @@ class GameService:
                 outcomes.append(await self.start(game_id, first))
             return await self.tournament(tournament_id), outcomes
 
-    async def tournament_table(self, tournament_id: int) -> tuple[Tournament, list[tuple[Row, str]], int, int]:
+    async def tournament_table(self, tournament_id: int, asker: Asker | None = None,
+                               ) -> tuple[Tournament, list[tuple[Row, str]], int, int]:
         """The league table (rows with names), matches over and matches in all; a league whose matches are
         all over (finished or abandoned) is marked finished."""
-        league = await self.tournament(tournament_id)
+        league = await self.tournament(tournament_id, asker)
         games = await self.store.tournament_games(tournament_id)
         results = []
         for game in games:
@@ -764,7 +856,7 @@ class GameService:
         """Elo ratings of the people who finished games of ``key`` on this server, best first, with the name
         each used last (``tournaments.ratings``; games against the AI do not count)."""
         if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key)
+            raise GameError.of("unknown_game", key=key[:40])
         games, names = [], {}
         for game in await self.store.finished_games(engine=key, guild_id=guild_id):
             places = (game.result or {}).get("places") or []
@@ -773,10 +865,13 @@ class GameService:
             names.update({s.user_id: s.name for s in game.seats if s.user_id})
         return [(r, names.get(r.player, str(r.player))) for r in leaderboard(games)]
 
-    async def history(self, game_id: int, moves: int = 20) -> tuple[GameRow, list[str]]:
-        """What happened in the last ``moves`` actions, told as the thread told it (narration is public by
-        construction, so anybody may read it): for players coming back to a game after days."""
-        game = await self.game(game_id)
+    async def history(self, game_id: int, moves: int = 20, asker: Asker | None = None) -> tuple[GameRow, list[str]]:
+        """What happened in the last ``moves`` actions (1 to ``MAX_LOG``), told as the thread told it
+        (narration is public by construction, so anybody who may see the game may read it): for players
+        coming back to a game after days."""
+        if not isinstance(moves, int) or not 1 <= moves <= MAX_LOG:
+            raise GameError.of("log_moves", max=MAX_LOG)
+        game = await self.game(game_id, asker)
         if game.status == "lobby":
             raise GameError.of("not_started", game=game_id)
         presenter = presenter_for(game.engine)
@@ -843,9 +938,9 @@ class GameService:
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)
 
-    async def panel_for(self, game_id: int, user_id: int, version: int) -> Panel:
+    async def panel_for(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Panel:
         """The user's current panel, provided the board they look at (``version``) is still current."""
-        game = await self.game(game_id)
+        game = await self.game(game_id, asker)
         if game.status != "running":
             raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
                    GameError.of("not_started", game=game_id))

@@ -261,6 +261,18 @@ class Store:
             return
         await self._transaction([(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*params, game_id))])
 
+    async def set_announcement(self, game_id: int, message_id: int) -> None:
+        """Remember the channel message that announced the game (``options.announcement``), to update it when
+        the game starts."""
+        await self._transaction([("UPDATE games SET options = json_set(options, '$.announcement', ?) WHERE id = ?",
+                                  (message_id, game_id))])
+
+    async def rematch_of(self, game_id: int) -> GameRow | None:
+        """The first game opened as a rematch of ``game_id`` (``options.rematch_of``) that was not abandoned."""
+        found = await self._games("SELECT * FROM games WHERE json_extract(options, '$.rematch_of') = ?"
+                                  " AND status != 'abandoned' ORDER BY id LIMIT 1", (game_id,))
+        return found[0] if found else None
+
     async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
                          publish: list[str] | None = None) -> None:
         """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox)."""

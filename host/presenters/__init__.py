@@ -47,6 +47,26 @@ class Presenter:
         A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
+    def check_options(self, raw: dict) -> None:
+        """Refuse (ValueError, in the current language) a value outside what :attr:`options` advertise: the
+        command tree offers only those, but a stale client or a hand-made request may send anything."""
+        for spec in self.options:
+            value = raw.get(spec.name)
+            if value is None:
+                continue
+            if spec.kind == "int":
+                low, high = spec.min_value, spec.max_value
+                if (isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low)
+                        or (high is not None and value > high)):
+                    key = "option_range" if low is not None and high is not None else \
+                        "option_min" if low is not None else "option_max" if high is not None else "option_int"
+                    raise ValueError(t(key, name=spec.name, value=str(value)[:20], min=low, max=high))
+            elif spec.kind == "choice" and spec.choices and value not in [v for _, v in spec.choices]:
+                raise ValueError(t("option_choice", name=spec.name, value=str(value)[:40],
+                                   choices=", ".join(str(v) for _, v in spec.choices)[:500]))
+            elif spec.kind == "bool" and not isinstance(value, bool):
+                raise ValueError(t("option_choice", name=spec.name, value=str(value)[:40], choices="True, False"))
+
     def two_step_for(self, view: dict) -> bool:
         """Whether this seat's panel is a two-step choice now; by default the class's ``two_step``."""
         return self.two_step

@@ -318,3 +318,70 @@ async def test_pictures_drawn_in_worker_processes_are_the_same_pictures(tmp_path
             await store.close()
     assert boards[0][0][:8] == b"\x89PNG\r\n\x1a\n"
     assert boards[2] == boards[0]
+
+
+# -- the fence between servers, refusals, races (issue 10) -------------------------------------------------
+
+
+async def test_a_game_is_seen_only_on_its_server_and_by_its_players_in_dms(store):
+    from host.service import Asker
+
+    service = GameService(store, render=False)
+    game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                   opponent="ai")
+    assert (await service.game(game.id, Asker(BOB, 1))).id == game.id
+    for asker in (Asker(BOB, 2), Asker(BOB, None), Asker(ANN, 2, moderator=True)):
+        with pytest.raises(GameError, match=f"There is no game #{game.id}"):
+            await service.game(game.id, asker)
+        assert await service.visible_games(asker) == []
+    assert (await service.game(game.id, Asker(ANN, None))).id == game.id  # her own game, in her DMs
+    assert [g.id for g in await service.visible_games(Asker(ANN, None))] == [game.id]
+    with pytest.raises(GameError, match="There is no game"):
+        await service.abandon(game.id, BOB, asker=Asker(BOB, 2, moderator=True))
+    for huge in (2**63, 10**30):
+        with pytest.raises(GameError, match="There is no game"):
+            await service.game(huge)
+
+
+async def test_strings_may_have_fields_called_key_and_lang():
+    from host.locale import t
+
+    assert t("unknown_game", key="chess") == "Unknown game chess."
+    assert GameError.of("unknown_game", key="chess").text("pl") == t("unknown_game", "pl", key="chess")
+
+
+BOUNDED = sorted(k for k, p in presenter_registry.PRESENTERS.items() if any(s.kind == "int" for s in p.options))
+
+
+@pytest.mark.parametrize("key", BOUNDED)
+async def test_every_advertised_option_bound_holds_in_the_service(store, key):
+    """Generic: each presenter's OptionSpec bounds, just outside, are refused (as a stale client sends them)."""
+    assert len(BOUNDED) >= 4
+    service = GameService(store, render=False)
+    specs = [s for s in presenter_registry.PRESENTERS[key].options if s.kind == "int"]
+    for spec in specs:
+        for value in (spec.min_value - 1, spec.max_value + 1, 10**9):
+            with pytest.raises(GameError, match=spec.name):
+                await service.create(key, user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                     opponent="ai", options={spec.name: value})
+    assert await store.list_games(guild_id=1) == []
+
+
+async def test_rematch_once_and_join_then_start_under_one_lock(store):
+    import asyncio
+
+    service = GameService(store, render=False)
+    game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    # Bob's seat fills the table while Ann presses Start: Bob is told the game started, Ann that it had
+    joined, started = await asyncio.gather(service.join(game.id, BOB, "Bob"), service.start(game.id, ANN),
+                                           return_exceptions=True)
+    assert joined[1] is not None and joined[0].status == "running"
+    assert isinstance(started, GameError) and started.key == "already_started"
+    await store.set_status(game.id, "finished", {"places": [1, 2], "scores": [1, 0], "reason": "test"})
+    first, second = await asyncio.gather(service.rematch(game.id, BOB, "Bob"), service.rematch(game.id, BOB, "Bob"),
+                                         return_exceptions=True)
+    assert not first.joined and first.game.seat_of(BOB) == 0
+    assert isinstance(second, GameError) and second.key == "already_rematched"
+    ann = await service.rematch(game.id, ANN, "Ann")
+    assert ann.joined and ann.game.id == first.game.id and ann.game.status == "running"
+    assert len(await store.list_games(guild_id=1, statuses=("lobby", "running", "finished"))) == 2
