@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import publish
-from cogs.components import DYNAMIC_ITEMS, RematchButton, asker, send_private
+from cogs import actions, publish
+from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.presenters import OptionSpec, presenter_for
@@ -90,46 +90,7 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    await open_game(interaction, channel, game, outcome)
-
-
-async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
-    """A new game's place: its thread (or the channel), the lobby or first board, the private confirmation and
-    the announcement in the channel; ``call``: people to mention (e.g. the players of a rematch)."""
-    bot = interaction.client
-    title = ENGINES[game.engine].title
-    thread = None
-    if isinstance(channel, discord.TextChannel):
-        try:
-            thread = await channel.create_thread(name=f"{title} #{game.id}"[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-        except discord.HTTPException as exc:
-            log.warning("cannot create a thread in %s: %s; the game lives in the channel", channel.id, exc)
-    place_id = thread.id if thread else (channel.id if channel else interaction.channel_id)
-    await bot.service.attach(game.id, thread_id=place_id)
-    game = await bot.service.game(game.id)
-    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
-    await bot.service.attach(game.id, board_message_id=lobby.id)
-    if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
-        await publish.game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
-                                                 allowed_mentions=publish.mentions(call))
-    await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
-                                      place=f"<#{place_id}>"), ephemeral=True)
-    if thread is not None:
-        announce = publish.announcement(game, interaction.user.display_name)
-        if not announce["view"].children:
-            del announce["view"]
-        try:
-            message = await channel.send(**announce)
-        except discord.HTTPException:
-            log.info("could not announce game %s in channel %s", game.id, channel.id)
-        else:
-            if game.status == "lobby":  # its Join button goes when the game starts
-                await bot.service.store.set_announcement(game.id, message.id)
-    if outcome is not None:
-        outcome.game = await bot.service.game(game.id)
-        await publish.publish(bot, outcome)
+    await actions.open_game(interaction, channel, game, outcome)
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
@@ -167,7 +128,7 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
-        await publish.join(interaction, game_id)
+        await actions.join(interaction, game_id)
 
     @game.command(name="start", description="Start your game with the players who have joined")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
@@ -178,7 +139,7 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
-        await publish.start(interaction, game_id)
+        await actions.start(interaction, game_id)
 
     @game.command(name="play", description="Type your move instead of clicking (e.g. the text of a button)")
     @app_commands.describe(move="What to do, e.g. \"play red 3\" or a field name", game="Game number (defaults to the game of this thread)")
@@ -229,7 +190,7 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
-        await send_private(interaction, game_id, require_turn=False)
+        await actions.send_private(interaction, game_id, require_turn=False)
 
     @game.command(name="leave", description="Leave a game (in a running game the AI takes your seat)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")

@@ -11,39 +11,22 @@ from io import BytesIO
 import aiohttp
 import discord
 
+from cogs.standings import match_over
+from cogs.views import JoinButton, LeagueJoin, LeagueStart, StartButton, board_view, clip_content, panel_view
 from engines import ENGINES
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.presenters import presenter_for
-from host.service import GameError
+from host.service import MAX_ENTRIES, GameError
 from store import GameRow
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BytesIO", "Delivered", "clip_content", "publish", "lobby_message", "join", "start"]
+__all__ = ["BytesIO", "Delivered", "clip_content", "publish", "lobby_message"]
 
 MAX_CONTENT = 2000
 CANNOT_DM = 50007
 
-
-
-def clip_content(text: str) -> str:
-    """Discord's 2000-character limit: keep the first line and the newest lines (and whose turn it is),
-    saying how many lines in between were left out."""
-    if len(text) <= MAX_CONTENT:
-        return text
-    lines = text.split("\n")
-    head, tail = lines[:1], []
-    budget = MAX_CONTENT - len(head[0]) - 40
-    for line in reversed(lines[1:]):
-        if len(line) + 1 > budget:
-            break
-        tail.insert(0, line)
-        budget -= len(line) + 1
-    skipped = len(lines) - 1 - len(tail)
-    if budget < 0 or not tail:
-        return "…\n" + text[-(MAX_CONTENT - 2):]
-    return "\n".join([*head, t("more_lines", count=skipped), *tail])
 
 
 def mentions(user_ids: list[int]) -> discord.AllowedMentions:
@@ -54,20 +37,6 @@ def mentions(user_ids: list[int]) -> discord.AllowedMentions:
 def game_place(bot, game: GameRow) -> discord.abc.Messageable:
     channel_id = game.thread_id or game.channel_id
     return bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
-
-
-def board_view(outcome: Outcome) -> discord.ui.View:
-    from cogs.components import HandButton, RematchButton, TurnButton, panel_view
-
-    board = outcome.board
-    extra = []
-    if outcome.finished:
-        extra.append(RematchButton(outcome.game.id))
-    if board.turn_button:
-        extra.append(TurnButton(outcome.game.id))
-    if board.hand_button:
-        extra.append(HandButton(outcome.game.id))
-    return panel_view(board.panel, extra=extra)
 
 
 @dataclass
@@ -129,8 +98,6 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
             log.warning("could not publish game %s (%s); trying again in %s", game_id, _describe(exc), pause)
             return Delivered("pending")
     if publication.outcome.finished and game.tournament_id:
-        from cogs.tournaments import match_over  # late: the tournaments cog imports this module
-
         try:
             await match_over(bot, game)
         except (discord.HTTPException, GameError):
@@ -237,8 +204,6 @@ async def _new_thread(bot, game: GameRow) -> GameRow:
 
 async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     """DM a player their private view and choices; closed DMs (50007) are announced once in the thread."""
-    from cogs.components import panel_view
-
     row = game.seat_row(nudge.seat)
     if row is None or row.dm_closed:
         return
@@ -268,10 +233,25 @@ def dm_closed_notice(game: GameRow, user_id: int) -> str:
     return t("dm_closed_public", mention=f"<@{user_id}>", button=t("button_turn"))
 
 
+def league_message(league) -> dict:
+    """The league's public message: who is in, and the Join/Start buttons while it is open."""
+    use_language(league.lang)
+    embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
+                          description=t("tournament_body", organizer=f"<@{league.organizer_id}>"),
+                          colour=discord.Colour.dark_gold())
+    embed.add_field(name=t("tournament_players", count=len(league.entries), max=MAX_ENTRIES),
+                    value="\n".join(f"{i}. {discord.utils.escape_markdown(name)}"
+                                    for i, (_, name) in enumerate(league.entries, start=1)), inline=False)
+    embed.set_footer(text=t(f"tournament_status_{league.status}"))
+    view = discord.ui.View(timeout=None)
+    if league.status == "open":
+        view.add_item(LeagueJoin(league.id))
+        view.add_item(LeagueStart(league.id))
+    return {"embed": embed, "view": view}
+
+
 def lobby_message(game: GameRow) -> dict:
     """Embed and buttons of a lobby (or of a started/abandoned game's first message)."""
-    from cogs.components import JoinButton, StartButton
-
     use_language(game.lang)
     engine = ENGINES[game.engine]
     presenter = presenter_for(game.engine)
@@ -304,53 +284,9 @@ async def _refresh_lobby(bot, game: GameRow) -> None:
         log.info("could not refresh the lobby of game %s", game.id)
 
 
-async def join(interaction: discord.Interaction, game_id: int) -> None:
-    from cogs.components import asker
-
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
-                                                              interaction.user.display_name, asker=asker(interaction))
-    except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-        return
-    await joined(interaction, game, outcome)
-
-
-async def joined(interaction: discord.Interaction, game: GameRow, outcome: Outcome | None) -> None:
-    """Tell the person who took a seat (and, when that filled the table, that the game has started), update
-    the lobby and the announcement, post the first board."""
-    lang = str(interaction.locale)
-    key = "joined" if outcome is None else "joined_started"
-    await interaction.followup.send(t(key, lang, name=interaction.user.display_name, game=game.id,
-                                      place=f"<#{game.thread_id or game.channel_id}>"), ephemeral=True)
-    await _refresh_lobby(interaction.client, game if outcome is None else outcome.game)
-    if outcome is not None:
-        await update_announcement(interaction.client, outcome.game)
-        await publish(interaction.client, outcome)
-
-
-async def start(interaction: discord.Interaction, game_id: int) -> None:
-    from cogs.components import asker
-
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    service = interaction.client.service
-    try:
-        outcome = await service.start(game_id, interaction.user.id, asker=asker(interaction))
-    except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-        return
-    await interaction.followup.send(t("status_running", str(interaction.locale)).capitalize() + ".", ephemeral=True)
-    await _refresh_lobby(interaction.client, outcome.game)
-    await update_announcement(interaction.client, outcome.game)
-    await publish(interaction.client, outcome)
-
-
 def announcement(game: GameRow, opener: str | None = None) -> dict:
     """The message announcing a game in its channel: who opened what, where; a Join button while it is a
     lobby, then (no button) that it is under way or was called off."""
-    from cogs.components import JoinButton
-
     use_language(game.lang)
     place = f"<#{game.thread_id or game.channel_id}>"
     if opener is None:

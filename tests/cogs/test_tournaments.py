@@ -3,7 +3,7 @@ its own thread; each finished match brings the new table to the channel, and the
 
 from __future__ import annotations
 
-from cogs.tournaments import match_over
+from cogs.standings import match_over
 from tests.cogs.driver import latest_board, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL
 from tests.discord_harness import CHANNEL_ID, button

@@ -1,6 +1,9 @@
-"""Persistent buttons and selects. Every custom_id carries what the click means (game id, state version,
-seat, choice), so a click works after any number of restarts: discord.py rebuilds the item from the
-custom_id through ``DynamicItem.from_custom_id``. Register with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+"""Persistent buttons and selects, and the views made of them. Every custom_id carries what the click means (game
+id, state version, seat, choice), so a click works after any number of restarts: discord.py rebuilds the item from
+the custom_id through ``DynamicItem.from_custom_id``. Register with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
+
+This module imports nothing of cogs/: what a click does is looked up by name in ``HANDLERS``, which
+cogs/actions.py fills (commands and publish import views; views import no command module).
 """
 
 from __future__ import annotations
@@ -8,13 +11,14 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from cogs import publish
 from host.locale import t
+from host.outcome import Outcome
 from host.panels import MAX_OPTION_LABEL, Choice, Panel, Row, clip, layout
-from host.service import Asker, GameError
+from host.service import Asker
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,28 @@ def parse_fields(text: str, names: tuple[str, ...], optional: tuple[str, ...] = 
     return out
 
 
+MAX_CONTENT = 2000
+
+
+def clip_content(text: str) -> str:
+    """Discord's 2000-character limit: keep the first line and the newest lines (and whose turn it is),
+    saying how many lines in between were left out."""
+    if len(text) <= MAX_CONTENT:
+        return text
+    lines = text.split("\n")
+    head, tail = lines[:1], []
+    budget = MAX_CONTENT - len(head[0]) - 40
+    for line in reversed(lines[1:]):
+        if len(line) + 1 > budget:
+            break
+        tail.insert(0, line)
+        budget -= len(line) + 1
+    skipped = len(lines) - 1 - len(tail)
+    if budget < 0 or not tail:
+        return "…\n" + text[-(MAX_CONTENT - 2):]
+    return "\n".join([*head, t("more_lines", count=skipped), *tail])
+
+
 def guarded(callback):
     """A click on a damaged custom_id (``self.unparsed``, see :class:`_FromCustomId`) is refused; an unexpected
     error in a click is logged and answered with a short apology (instead of Discord's "This interaction
@@ -61,50 +87,43 @@ def guarded(callback):
     async def wrapper(self, interaction: discord.Interaction):
         try:
             if getattr(self, "unparsed", False):
-                await _refuse(interaction, t("bad_custom_id", str(interaction.locale)))
+                await refuse(interaction, t("bad_custom_id", str(interaction.locale)))
                 return
             await callback(self, interaction)
         except Exception:
             log.exception("error in %s", type(self).__name__)
             try:
-                await _refuse(interaction, t("error_generic", str(interaction.locale)))
+                await refuse(interaction, t("error_generic", str(interaction.locale)))
             except discord.HTTPException:
                 pass
 
     return wrapper
 
 
-async def _refuse(interaction: discord.Interaction, message: str) -> None:
-    message = publish.clip_content(message)
+#: what a click does, by name: filled in by cogs/actions.py, so that these controls import no command module
+HANDLERS: dict[str, Callable[..., Awaitable[None]]] = {}
+
+
+def handles(name: str):
+    """Register the function that carries out the clicks named ``name``."""
+
+    def register(function):
+        HANDLERS[name] = function
+        return function
+
+    return register
+
+
+async def dispatch(name: str, interaction: discord.Interaction, *args, **kwargs) -> None:
+    await HANDLERS[name](interaction, *args, **kwargs)
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    message = clip_content(message)
     if interaction.response.is_done():
         await interaction.followup.send(message, ephemeral=True)
     else:
         await interaction.response.send_message(message, ephemeral=True)
-
-
-async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
-               digest: str | None = None) -> None:
-    """A chosen action: defer within the 3 s limit, apply through the service, confirm, publish."""
-    await interaction.response.defer()
-    service = interaction.client.service
-    try:
-        outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction))
-    except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-        return
-    message = interaction.message
-    private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
-    if private_panel:
-        # the clicked panel is spent: say what was done and drop its controls
-        try:
-            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
-                                                     view=None)
-        except discord.HTTPException:
-            log.info("could not edit the spent panel of game %s", game_id)
-    delivered = await publish.publish(interaction.client, outcome)
-    explanation = delivered.explain(str(interaction.locale))
-    if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
-        await interaction.followup.send(explanation, ephemeral=True)
 
 
 class _FromCustomId:
@@ -148,7 +167,7 @@ class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templa
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await play(interaction, self.game, self.version, self.index, self.digest or None)
+        await dispatch("play", interaction, self.game, self.version, self.index, self.digest or None)
 
 
 class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:s:(?P<args>.*)"):
@@ -172,9 +191,9 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], templa
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         if not values or not _NUMBER.fullmatch(values[0]):
-            await _refuse(interaction, t("bad_choice", str(interaction.locale)))
+            await refuse(interaction, t("bad_choice", str(interaction.locale)))
             return
-        await play(interaction, self.game, self.version, int(values[0]), self.digest or None)
+        await dispatch("play", interaction, self.game, self.version, int(values[0]), self.digest or None)
 
 
 class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:g:(?P<args>.*)"):
@@ -195,7 +214,7 @@ class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], temp
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         group = int(values[0]) if values and _NUMBER.fullmatch(values[0]) else None
-        await show_group(interaction, self.game, self.version, group, 0)
+        await dispatch("show_group", interaction, self.game, self.version, group, 0)
 
 
 class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:gb:(?P<args>.*)"):
@@ -212,7 +231,7 @@ class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_group(interaction, self.game, self.version, self.group, 0)
+        await dispatch("show_group", interaction, self.game, self.version, self.group, 0)
 
 
 class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:pg:(?P<args>.*)"):
@@ -229,19 +248,7 @@ class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await show_group(interaction, self.game, self.version, self.group, self.page)
-
-
-async def show_group(interaction: discord.Interaction, game_id: int, version: int, group: int | None,
-                     page: int) -> None:
-    """Re-draw a private panel with one group of choices opened (two-step choices, paging)."""
-    try:
-        panel = await interaction.client.service.panel_for(game_id, interaction.user.id, version,
-                                                           asker=asker(interaction))
-    except GameError as exc:
-        await _refuse(interaction, exc.text(interaction.locale))
-        return
-    await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
+        await dispatch("show_group", interaction, self.game, self.version, self.group, self.page)
 
 
 class TurnButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:t:(?P<args>.*)"):
@@ -256,7 +263,7 @@ class TurnButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await send_private(interaction, self.game, require_turn=True)
+        await dispatch("private", interaction, self.game, require_turn=True)
 
 
 class HandButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:h:(?P<args>.*)"):
@@ -271,7 +278,7 @@ class HandButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await send_private(interaction, self.game, require_turn=False)
+        await dispatch("private", interaction, self.game, require_turn=False)
 
 
 class JoinButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:j:(?P<args>.*)"):
@@ -286,7 +293,7 @@ class JoinButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await publish.join(interaction, self.game)
+        await dispatch("join", interaction, self.game)
 
 
 class StartButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?P<args>.*)"):
@@ -301,7 +308,7 @@ class StartButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await publish.start(interaction, self.game)
+        await dispatch("start", interaction, self.game)
 
 
 class RematchButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rm:(?P<args>.*)"):
@@ -316,23 +323,37 @@ class RematchButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], te
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.games import open_game  # late: cogs.games imports this module
+        await dispatch("rematch", interaction, self.game)
 
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        bot = interaction.client
-        try:
-            rematch = await bot.service.rematch(self.game, interaction.user.id, interaction.user.display_name,
-                                                asker=asker(interaction))
-        except GameError as exc:
-            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-            return
-        if rematch.joined:  # another player opened it first: the clicker has a seat in theirs
-            await publish.joined(interaction, rematch.game, rematch.outcome)
-            return
-        channel = interaction.channel
-        if isinstance(channel, discord.Thread) and channel.parent is not None:
-            channel = channel.parent
-        await open_game(interaction, channel, rematch.game, rematch.outcome, rematch.call)
+
+class LeagueJoin(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tj:(?P<args>.*)"):
+    """Enter an open league (``gh:tj:<league>``)."""
+
+    fields = ("league_id",)
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_join"), style=discord.ButtonStyle.success,
+                                           custom_id=f"gh:tj:{league_id}"))
+        self.league_id = league_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("league_join", interaction, self.league_id)
+
+
+class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:ts:(?P<args>.*)"):
+    """The organizer starts the league (``gh:ts:<league>``)."""
+
+    fields = ("league_id",)
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_start"), style=discord.ButtonStyle.primary,
+                                           custom_id=f"gh:ts:{league_id}"))
+        self.league_id = league_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("league_start", interaction, self.league_id)
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
@@ -347,7 +368,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
 
 
 DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, UnknownItem)
+                 StartButton, RematchButton, LeagueJoin, LeagueStart, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
@@ -384,20 +405,15 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
     return view
 
 
-async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
-    """Ephemeral private view (hand image + choices when it is the user's turn)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    service = interaction.client.service
-    try:
-        private = await service.private(game_id, interaction.user.id, asker=asker(interaction))
-    except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-        return
-    if require_turn and private.panel is None:
-        await interaction.followup.send(private.text, ephemeral=True)
-        return
-    kwargs = {"content": publish.clip_content(private.text), "ephemeral": True,
-              "view": panel_view(private.panel)}
-    if private.image is not None:
-        kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
-    await interaction.followup.send(**kwargs)
+
+
+def board_view(outcome: Outcome) -> discord.ui.View:
+    board = outcome.board
+    extra = []
+    if outcome.finished:
+        extra.append(RematchButton(outcome.game.id))
+    if board.turn_button:
+        extra.append(TurnButton(outcome.game.id))
+    if board.hand_button:
+        extra.append(HandButton(outcome.game.id))
+    return panel_view(board.panel, extra=extra)

@@ -1,0 +1,234 @@
+"""What the persistent controls do (cogs/views.py names them, this module carries them out): play a choice, open
+a private panel, join, start, rematch, leagues. Registered with ``views.handles``; imported by the command cogs."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from cogs import publish
+from cogs.views import asker, handles, panel_view, refuse
+from engines import ENGINES
+from host.locale import t
+from host.outcome import Outcome
+from host.service import GameError
+from store import GameRow
+
+log = logging.getLogger(__name__)
+
+
+@handles("play")
+async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
+               digest: str | None = None) -> None:
+    """A chosen action: defer within the 3 s limit, apply through the service, confirm, publish."""
+    await interaction.response.defer()
+    service = interaction.client.service
+    try:
+        outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    message = interaction.message
+    private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
+    if private_panel:
+        # the clicked panel is spent: say what was done and drop its controls
+        try:
+            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
+                                                     view=None)
+        except discord.HTTPException:
+            log.info("could not edit the spent panel of game %s", game_id)
+    delivered = await publish.publish(interaction.client, outcome)
+    explanation = delivered.explain(str(interaction.locale))
+    if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
+        await interaction.followup.send(explanation, ephemeral=True)
+
+
+
+@handles("show_group")
+async def show_group(interaction: discord.Interaction, game_id: int, version: int, group: int | None,
+                     page: int) -> None:
+    """Re-draw a private panel with one group of choices opened (two-step choices, paging)."""
+    try:
+        panel = await interaction.client.service.panel_for(game_id, interaction.user.id, version,
+                                                           asker=asker(interaction))
+    except GameError as exc:
+        await refuse(interaction, exc.text(interaction.locale))
+        return
+    await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
+
+
+
+@handles("private")
+async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
+    """Ephemeral private view (hand image + choices when it is the user's turn)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = interaction.client.service
+    try:
+        private = await service.private(game_id, interaction.user.id, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    if require_turn and private.panel is None:
+        await interaction.followup.send(private.text, ephemeral=True)
+        return
+    kwargs = {"content": publish.clip_content(private.text), "ephemeral": True,
+              "view": panel_view(private.panel)}
+    if private.image is not None:
+        kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
+    await interaction.followup.send(**kwargs)
+
+
+@handles("join")
+async def join(interaction: discord.Interaction, game_id: int) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
+                                                              interaction.user.display_name, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    await joined(interaction, game, outcome)
+
+
+async def joined(interaction: discord.Interaction, game: GameRow, outcome: Outcome | None) -> None:
+    """Tell the person who took a seat (and, when that filled the table, that the game has started), update
+    the lobby and the announcement, post the first board."""
+    lang = str(interaction.locale)
+    key = "joined" if outcome is None else "joined_started"
+    await interaction.followup.send(t(key, lang, name=interaction.user.display_name, game=game.id,
+                                      place=f"<#{game.thread_id or game.channel_id}>"), ephemeral=True)
+    await publish._refresh_lobby(interaction.client, game if outcome is None else outcome.game)
+    if outcome is not None:
+        await publish.update_announcement(interaction.client, outcome.game)
+        await publish.publish(interaction.client, outcome)
+
+
+@handles("start")
+async def start(interaction: discord.Interaction, game_id: int) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = interaction.client.service
+    try:
+        outcome = await service.start(game_id, interaction.user.id, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    await interaction.followup.send(t("status_running", str(interaction.locale)).capitalize() + ".", ephemeral=True)
+    await publish._refresh_lobby(interaction.client, outcome.game)
+    await publish.update_announcement(interaction.client, outcome.game)
+    await publish.publish(interaction.client, outcome)
+
+
+@handles("rematch")
+async def rematch(interaction: discord.Interaction, game_id: int) -> None:
+    """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    try:
+        found = await bot.service.rematch(game_id, interaction.user.id, interaction.user.display_name,
+                                          asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    if found.joined:  # another player opened it first: the clicker has a seat in theirs
+        await joined(interaction, found.game, found.outcome)
+        return
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent is not None:
+        channel = channel.parent
+    await open_game(interaction, channel, found.game, found.outcome, found.call)
+
+
+async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
+    """A new game's place: its thread (or the channel), the lobby or first board, the private confirmation and
+    the announcement in the channel; ``call``: people to mention (e.g. the players of a rematch)."""
+    bot = interaction.client
+    title = ENGINES[game.engine].title
+    thread = None
+    if isinstance(channel, discord.TextChannel):
+        try:
+            thread = await channel.create_thread(name=f"{title} #{game.id}"[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException as exc:
+            log.warning("cannot create a thread in %s: %s; the game lives in the channel", channel.id, exc)
+    place_id = thread.id if thread else (channel.id if channel else interaction.channel_id)
+    await bot.service.attach(game.id, thread_id=place_id)
+    game = await bot.service.game(game.id)
+    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
+    await bot.service.attach(game.id, board_message_id=lobby.id)
+    if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
+        await publish.game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
+                                                 allowed_mentions=publish.mentions(call))
+    await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
+                                      place=f"<#{place_id}>"), ephemeral=True)
+    if thread is not None:
+        announce = publish.announcement(game, interaction.user.display_name)
+        if not announce["view"].children:
+            del announce["view"]
+        try:
+            message = await channel.send(**announce)
+        except discord.HTTPException:
+            log.info("could not announce game %s in channel %s", game.id, channel.id)
+        else:
+            if game.status == "lobby":  # its Join button goes when the game starts
+                await bot.service.store.set_announcement(game.id, message.id)
+    if outcome is not None:
+        outcome.game = await bot.service.game(game.id)
+        await publish.publish(bot, outcome)
+
+
+@handles("league_join")
+async def league_join(interaction: discord.Interaction, league_id: int) -> None:
+    """Enter an open league."""
+    try:
+        league = await interaction.client.service.join_tournament(
+            league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+        return
+    await interaction.response.edit_message(**publish.league_message(league))
+
+
+@handles("league_start")
+async def league_start(interaction: discord.Interaction, league_id: int) -> None:
+    """The organizer starts the league: every match opens at once, each in its own thread."""
+    bot = interaction.client
+    await interaction.response.defer()
+    try:
+        league, outcomes = await bot.service.start_tournament(league_id, interaction.user.id,
+                                                              asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    await interaction.edit_original_response(**publish.league_message(league))
+    channel = interaction.channel
+    lines = []
+    for outcome in outcomes:
+        place = await open_match(bot, channel, outcome)
+        game = outcome.game
+        lines.append(t("tournament_match", first=game.seat_row(0).name, second=game.seat_row(1).name,
+                       place=f"<#{place}>"))
+    text = t("tournament_begun", tournament=league.id, count=len(outcomes)) + "\n" + "\n".join(lines)
+    await channel.send(publish.clip_content(text), allowed_mentions=discord.AllowedMentions.none())
+
+
+async def open_match(bot, channel, outcome) -> int:
+    """A league match's own thread (or the channel when threads are not possible) with its first board."""
+    game = outcome.game
+    place = channel.id
+    if isinstance(channel, discord.TextChannel):
+        try:
+            thread = await channel.create_thread(name=f"{ENGINES[game.engine].title} #{game.id}"[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+            place = thread.id
+        except discord.HTTPException as exc:
+            log.warning("cannot create a thread for match %s: %s", game.id, exc)
+    await bot.service.attach(game.id, thread_id=place)
+    game = await bot.service.game(game.id)
+    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
+    await bot.service.attach(game.id, board_message_id=lobby.id)
+    outcome.game = await bot.service.game(game.id)
+    await publish.publish(bot, outcome)
+    return place
