@@ -303,6 +303,16 @@ class AveCaesarEngine(BaseEngine):
             return car["left"] or 0
         return self.track(state).remaining(car["space"], car["crossings"])
 
+    def to_go(self, state: dict, c: int) -> int:
+        """What chariot c still has to drive, the stop in Caesar's alley included while it is due and still
+        possible: the "N to go" of the prompt and the "N to the finish" of every move count the same way."""
+        car = state["race"]["cars"][c]
+        if car["space"] is None:
+            return car["left"] or 0
+        if car["paid"] or state["chariots"][c]["owner"] is None:
+            return self.remaining(state, c)
+        return self.track(state).remaining_due(car["space"], car["crossings"])
+
     def leaders(self, state: dict) -> list[int]:
         """Chariots tied for the lead among those racing; empty when fewer than two race (nobody to lead)."""
         racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
@@ -435,6 +445,9 @@ class AveCaesarEngine(BaseEngine):
                 entry = by_space.setdefault(end["to"], {
                     "to": end["to"], "moves": [],
                     "remaining": track.remaining(end["to"], crossings) if crossings <= LAPS else 0,
+                    "to_go": (0 if crossings > LAPS else track.remaining(end["to"], crossings)
+                              if car["paid"] or end["enters_alley"] or state["chariots"][c]["owner"] is None
+                              else track.remaining_due(end["to"], crossings)),
                     "lap": min(LAPS, max(1, crossings)),
                     "finishes": crossings > LAPS,
                     "enters_alley": end["enters_alley"] and not car["paid"],
@@ -666,8 +679,7 @@ class AveCaesarEngine(BaseEngine):
                 "space": car["space"], "crossings": car["crossings"],
                 "lap": min(LAPS, max(1, car["crossings"])), "paid": car["paid"], "status": car["status"],
                 "remaining": self.remaining(state, c) if racing else car["left"],
-                "to_go": (self.remaining(state, c) + (0 if car["paid"] or ch["owner"] is None else track.detour))
-                if racing else None,
+                "to_go": self.to_go(state, c) if racing else None,
                 "hand_size": len(car["hand"]), "deck_size": len(car["deck"]),
                 "cards_left": len(car["hand"]) + len(car["deck"]),
                 "played": list(car["played"]), "start": ROMAN[race["grid"].index(c)],

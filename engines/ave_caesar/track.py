@@ -73,6 +73,7 @@ class Track:
         self.bottlenecks = frozenset(data["bottlenecks"])
         self.to_line = self._distances_to_line()
         self.alley_reach = self._reaching_alley()
+        self.via_alley = self._distances_via_alley()
         self.lap = min(self.to_line[s] for s in self._line_to)
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
@@ -93,6 +94,36 @@ class Track:
                     seen.add(p)
                     queue.append(p)
         return frozenset(seen)
+
+    def _distances_via_alley(self) -> dict[str, int]:
+        """Fewest steps from each space of ``alley_reach`` to the line crossing, through Caesar's alley."""
+        dist: dict[str, int] = {s: self.to_line[s] for s in self.alley}
+        pending = [s for s in self.order if s in self.alley_reach and s not in dist]
+        while pending:  # within a lap the links form no cycle: settle spaces once all their successors are
+            rest = []
+            for s in pending:
+                ahead = [n for n in self.next[s] if n in self.alley_reach and not self.crosses(s, n)]
+                if all(n in dist for n in ahead):
+                    dist[s] = 1 + min(dist[n] for n in ahead)
+                else:
+                    rest.append(s)
+            if len(rest) == len(pending):
+                raise ValueError("the spaces before the alley form a cycle")
+            pending = rest
+        return dist
+
+    def remaining_due(self, space: str, crossings: int, laps: int = 3) -> int:
+        """Shortest distance to the finish for a chariot that still has to stop in Caesar's alley (in lap 1 or
+        2); the plain ``remaining`` once the alley is out of reach (it can no longer pay)."""
+        plain = self.remaining(space, crossings, laps)
+        if not self.alley_reachable(space, crossings):
+            return plain
+        rest = max(0, laps - crossings) * self.lap
+        best = self.via_alley[space] + rest if space in self.via_alley and crossings >= 1 else None
+        if crossings < 2:  # or on the next lap, from the line
+            later = plain + self.detour
+            best = later if best is None else min(best, later)
+        return plain if best is None else best
 
     def alley_reachable(self, space: str, crossings: int) -> bool:
         """Can a chariot on ``space`` after ``crossings`` line crossings still stop in the alley by the end of
