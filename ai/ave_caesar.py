@@ -16,17 +16,17 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from engines.ave_caesar.track import get_track
+from engines.ave_caesar.track import TRACK_VERSION, get_track
 
 GAME = "ave-caesar"
 
 
 def score(view: dict, action: dict, choice: dict) -> float:
     """Higher is better; see the module docstring for the terms."""
-    track = get_track(view["track"], view["direction"])
+    track = _track(view)
     me = view["chariots"][action["chariot"]]
     detour = track.detour
-    doomed = not me["paid"] and me["lap"] >= 2 and me["crossings"] >= 2 and _past_gate(track, me)
+    doomed = not me["paid"] and me["space"] is not None and not track.alley_reachable(me["space"], me["crossings"])
     before = me["remaining"] + (0 if me["paid"] or doomed else detour)
     paid_after = me["paid"] or choice["enters_alley"]
     after = 0 if choice["finishes"] else choice["remaining"] + (0 if paid_after else detour)
@@ -48,10 +48,14 @@ def score(view: dict, action: dict, choice: dict) -> float:
     return value
 
 
+def _track(view: dict):
+    return get_track(view["track"], view["direction"], view.get("track_version", TRACK_VERSION))
+
+
 @lru_cache(maxsize=8)
-def _to_access(name: str, direction: str) -> dict[str, int]:
+def _to_access(name: str, direction: str, version: int = TRACK_VERSION) -> dict[str, int]:
     """Steps from each space to the alley's access space without crossing the finish line."""
-    track = get_track(name, direction)
+    track = get_track(name, direction, version)
     dist = {track.alley_access: 0}
     queue = deque([track.alley_access])
     while queue:
@@ -66,7 +70,7 @@ def _to_access(name: str, direction: str) -> dict[str, int]:
 def _approach(view: dict, track, me: dict, action: dict, choice: dict) -> float:
     """Closing in on the alley with the coin still due: end where a card kept in hand can drive in
     (from k spaces before the access space, cards k+1 .. k+alley length enter); vital in lap 2."""
-    k = _to_access(view["track"], view["direction"]).get(choice["to"])
+    k = _to_access(view["track"], view["direction"], track.version).get(choice["to"])
     if k is None or k > 8:
         return 0.0
     hand = next(h["cards"] for h in view["hands"] if h["chariot"] == me["id"])
@@ -75,14 +79,6 @@ def _approach(view: dict, track, me: dict, action: dict, choice: dict) -> float:
     fits = any(k + 1 <= v <= k + len(track.alley) for v in kept)
     weight = 8.0 if choice["lap"] >= 2 else 2.0
     return weight if fits else (-weight if k <= 6 else 0.0)
-
-
-def _past_gate(track, me: dict) -> bool:
-    """Has an unpaid chariot in lap 2 already driven past the alley (it can no longer pay)?"""
-    space = me["space"]
-    if space is None or space in track.alley_set:
-        return False
-    return track.to_line[space] < min(track.to_line[g] for g in track.gate)
 
 
 def choose(engine, state, seat: int, rng) -> dict:

@@ -1,5 +1,9 @@
 """Ave Caesar pictures, drawn from engine views only.
 
+Every picture is 480 px wide and as tall as it needs: Discord shows a picture about 420 px wide until it is
+tapped, so the circus (1000 x 480 in the track data) is drawn a quarter turn round, standing up, and every
+text a player needs stays at 12 px or more (10.5 px at phone width; ``tests/render/phone.py``).
+
 ``render_public(view)``: the circus (lanes, walls, bottlenecks, the spina, Caesar's alley, the chequered finish
 line, the start numerals and arrows for the race direction), every chariot as a disc in its colour with its
 label (A1, B2, N1...), the last move(s) as arrows, and a table of the chariots in race order with lap, the
@@ -8,24 +12,22 @@ the same track with numbered destination markers (the numbers of ``view["choices
 chariot to move with, under each card, the destinations it reaches; for a seat not to act, its hands.
 ``render_standings(view)``: laurels per race and in total, posted with the board by ``render_extras`` when a
 race ends. Players are named by ``view["player_names"]`` (added by the host), else by seat letter. The static
-track is drawn once per language and cached. Every word comes from ``data/locales/ave-caesar/picture/<lang>.json``
+track is drawn once per language and cached; a game of rules version 1 is drawn on its v1 track
+(``view["track_version"]``). Every word comes from ``data/locales/ave-caesar/picture/<lang>.json``
 (``view["lang"]``, added by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from engines.ave_caesar.track import TRACK_VERSION, load_data
 from render import kit
 
 GAME = "ave-caesar"
-
-_DATA = Path(__file__).resolve().parent.parent / "data" / "ave_caesar"
 
 SAND = (236, 222, 186)
 SAND_LINE = (160, 138, 98)
@@ -33,7 +35,7 @@ STONE = (124, 112, 100)
 INFIELD = (214, 196, 154)
 ALLEY = (222, 200, 232)
 IMPERIAL = (96, 44, 120)
-NUMERAL = (186, 164, 120)
+NUMERAL = (118, 96, 58)
 kit.register_colours({"ac_sand": SAND, "ac_sand_line": SAND_LINE, "ac_stone": STONE, "ac_infield": INFIELD,
                       "ac_alley": ALLEY, "ac_imperial": IMPERIAL, "ac_numeral": NUMERAL})
 OWN_COLOURS = [SAND, SAND_LINE, STONE, INFIELD, ALLEY, IMPERIAL, NUMERAL]
@@ -44,24 +46,39 @@ def _encode(img: Image.Image) -> bytes:
     return kit.encode(img, PALETTE)
 
 
-W = 1000
-HEADER = 56
-TRACK_H = 480
-ROW_H = 38
-TABLE_HEAD = 34
-CARD_W, FACE_H = 118, 118
-CARD_H = FACE_H + 56  # face and two lines of notes
+W = 480  # picture width: the circus stands up (a quarter turn), so the type stays readable at 420 px
+FW = 1000  # width of the track data's frame (it becomes the height)
+TRACK_W, TRACK_H = 480, 1000
+HEADER = 60
+ROW_H = 40
+TABLE_HEAD = 30
+CARD_W, FACE_H = 130, 96
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LIGHT = {"orange", "sky", "yellow"}
+MIN_SIZE = 12  # the smallest type drawn (10.5 px at Discord's 420 px)
 
 
-@lru_cache(maxsize=4)
-def _track(name: str) -> dict:
-    return json.loads((_DATA / f"track_{name.lower()}.json").read_text("utf-8"))
+def _t(x: float, y: float) -> tuple[float, float]:
+    """Track data coordinates -> picture coordinates: a quarter turn (clockwise stays clockwise)."""
+    return (y, FW - x)
 
 
-def _centres(name: str) -> dict[str, tuple[float, float]]:
-    return {sp["id"]: (sp["x"], sp["y"]) for sp in _track(name)["spaces"]}
+def _tp(pts) -> list[tuple[float, float]]:
+    return [_t(x, y) for x, y in pts]
+
+
+def _version(view: dict) -> int:
+    return view.get("track_version") or TRACK_VERSION
+
+
+@lru_cache(maxsize=8)
+def _track(name: str, version: int = TRACK_VERSION) -> dict:
+    return load_data(name, version)
+
+
+@lru_cache(maxsize=8)
+def _centres(name: str, version: int = TRACK_VERSION) -> dict[str, tuple[float, float]]:
+    return {sp["id"]: _t(sp["x"], sp["y"]) for sp in _track(name, version)["spaces"]}
 
 
 def _colour(c: int) -> str:
@@ -77,12 +94,8 @@ def _lang(view: dict) -> str:
 
 
 def _place(say, n: int) -> str:
-    if n == 1:
-        return say("place_1")
-    if n == 2:
-        return say("place_2")
-    if n == 3:
-        return say("place_3")
+    if n in (1, 2, 3):
+        return say(f"place_{n}")
     return say("place_n", n=n)
 
 
@@ -90,7 +103,7 @@ def _status_text(say, status: str) -> str:
     if status == "removed":
         return say("out_of_cards")
     if status == "disqualified":
-        return say("disqualified")
+        return say("disqualified_short")
     if status == "stopped":
         return say("stopped")
     return "" if status == "racing" else status
@@ -104,85 +117,28 @@ def _owner(view: dict, seat: int, say) -> str:
     return say("seat", letter="ABCDEF"[seat])
 
 
-def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 18, fill="ink", bold: bool = False,
-             anchor: str = "la", condensed: bool = False) -> None:
-    """``_text`` made to fit ``max_width`` pixels (smaller, condensed, or at worst shortened)."""
-    s, size, condensed = kit.fitted(s, max_width, size, bold, condensed)
+def _fit(s: str, max_width: float, size: int, bold: bool = False) -> tuple[str, int, bool]:
+    """``(s, size, condensed)`` fitting ``max_width``: condensed or smaller down to MIN_SIZE, then whole words
+    dropped from the end (with an ellipsis), so a name is never cut inside a word."""
+    for sz in range(size, MIN_SIZE - 1, -1):
+        for condensed in (False, True):
+            if kit.text_width(s, sz, bold, condensed) <= max_width:
+                return s, sz, condensed
+    words = s.split()
+    while len(words) > 1:
+        words.pop()
+        short = " ".join(words) + "…"
+        for condensed in (False, True):
+            if kit.text_width(short, MIN_SIZE, bold, condensed) <= max_width:
+                return short, MIN_SIZE, condensed
+    return kit.fit_text(s, int(max_width), MIN_SIZE, bold), MIN_SIZE, True  # one huge word: no other way
+
+
+def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 16, fill="ink", bold: bool = False,
+             anchor: str = "la") -> None:
+    """``_text`` made to fit ``max_width`` pixels (see ``_fit``)."""
+    s, size, condensed = _fit(s, max_width, size, bold)
     _text(img, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
-
-
-def _draw_in(draw: ImageDraw.ImageDraw, xy, s: str, max_width: float, size: int = 18, fill="ink",
-             bold: bool = False, anchor: str = "la") -> None:
-    """``kit.text`` made to fit ``max_width`` pixels (for the cached layers)."""
-    s, size, condensed = kit.fitted(s, max_width, size, bold)
-    kit.text(draw, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
-
-
-def _shift(pts, dy):
-    return [(x, y + dy) for x, y in pts]
-
-
-@lru_cache(maxsize=24)
-def _track_layer(name: str, direction: str, lang: str) -> Image.Image:
-    """The empty circus for one track and direction (TRACK_H high) with its words in ``lang``, drawn once."""
-    say = kit.words("ave-caesar", {"lang": lang})
-    data = _track(name)
-    img, draw = kit.canvas(W, TRACK_H, INFIELD)
-    # stands around the arena
-    draw.rectangle((0, 0, W, TRACK_H), fill=kit.rgb("table"))
-    draw.rounded_rectangle((6, 4, W - 6, TRACK_H - 4), radius=230, fill=INFIELD)
-    for sp in data["spaces"]:
-        poly = [tuple(p) for p in sp["poly"]]
-        draw.polygon(poly, fill=ALLEY if sp["sec"] == "alley" else SAND, outline=SAND_LINE)
-    for poly in data["stone"]:
-        pts = [tuple(p) for p in poly]
-        draw.polygon(pts, fill=STONE)
-        x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
-        x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
-        for x in range(int(x0) - 40, int(x1), 12):  # hatching: stone is not a lane, whatever the colours
-            draw.line((max(x, x0), y0 + max(0, x0 - x), min(x + (y1 - y0), x1), y0 + min(y1 - y0, x1 - x)),
-                      fill=kit.rgb("dark_grey"), width=2)
-    for x0, y0, x1, y1 in data["walls"]:
-        draw.line((x0, y0, x1, y1), fill=kit.rgb("ink"), width=6)
-    # spina with the track's name
-    sx0, sy0 = data["spina"][0]
-    sx1, sy1 = data["spina"][2]
-    draw.rounded_rectangle((sx0, sy0, sx1, sy1), radius=24, fill=STONE, outline=kit.rgb("ink"), width=2)
-    for ox in (sx0 + 30, sx1 - 30):
-        draw.polygon([(ox - 9, sy1 - 8), (ox + 9, sy1 - 8), (ox + 4, sy0 + 6), (ox - 4, sy0 + 6)],
-                     fill=kit.rgb("gold"), outline=kit.rgb("ink"))
-    title = say("track_A") if name == "A" else say("track_B")
-    _draw_in(draw, ((sx0 + sx1) / 2, (sy0 + sy1) / 2), title, sx1 - sx0 - 80, size=20, bold=True,
-             fill="white", anchor="mm")
-    # Caesar's alley: tinted lane, imperial box and a label
-    bx, by = data["alley"]["box"]
-    _draw_in(draw, (bx, by), say("alley"), 200, size=16, bold=True, fill=IMPERIAL, anchor="mm")
-    # chequered finish line
-    lx0, ly0, lx1, ly1 = data["line"]["draw"]
-    sq = 8
-    rows = int((ly1 - ly0) // sq)
-    for i in range(rows):
-        for j in (0, 1):
-            fill = "ink" if (i + j) % 2 == 0 else "white"
-            draw.rectangle((lx0 - sq + j * sq, ly0 + i * sq, lx0 + j * sq, ly0 + (i + 1) * sq), fill=kit.rgb(fill))
-    kit.text(draw, (lx0, ly1 + 4), say("finish"), size=16, bold=True, fill="ink", anchor="mt")
-    # start numerals of this direction, at the edge away from the line
-    polys = {sp["id"]: sp["poly"] for sp in data["spaces"]}
-    for i, sid in enumerate(data["start"][direction]):
-        xs = [p[0] for p in polys[sid]]
-        y = sum(p[1] for p in polys[sid]) / len(polys[sid])
-        x, anchor = (min(xs) + 3, "lm") if direction == "cw" else (max(xs) - 3, "rm")
-        kit.text(draw, (x, y), ROMAN[i], size=16, bold=True, condensed=True, fill=NUMERAL, anchor=anchor)
-    # direction arrows in the infield along both straights, clear of the alley's bay
-    bay = [p[0] for sid in data["alley"]["spaces"] for p in polys[sid]]
-    sign = 1 if direction == "cw" else -1
-    for ax, ay, d in ((330, 150, sign), (670, 150, sign), (330, 330, -sign), (670, 330, -sign)):
-        if ay > 240 and min(bay) - 30 < ax < max(bay) + 30:
-            ax = max(bay) + 80 if ax > (min(bay) + max(bay)) / 2 or min(bay) < 340 else min(bay) - 80
-        pts = [(ax - 26 * d, ay - 5), (ax + 8 * d, ay - 5), (ax + 8 * d, ay - 12), (ax + 26 * d, ay),
-               (ax + 8 * d, ay + 12), (ax + 8 * d, ay + 5), (ax - 26 * d, ay + 5)]
-        draw.polygon(pts, fill=SAND_LINE)
-    return img
 
 
 @lru_cache(maxsize=4096)
@@ -195,11 +151,102 @@ def _text_mask(s: str, size: int, bold: bool, condensed: bool, anchor: str) -> t
     return mask, x0, y0
 
 
-def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la",
+def _text(img: Image.Image, xy, s: str, size: int = 16, fill="ink", bold: bool = False, anchor: str = "la",
           condensed: bool = False) -> None:
     """kit.text through a sprite cache: the same labels come back in every picture."""
     mask, dx, dy = _text_mask(s, size, bold, condensed, anchor)
     img.paste(kit.rgb(fill), (int(round(xy[0] + dx)), int(round(xy[1] + dy))), mask)
+
+
+def _text_up(img: Image.Image, centre, s: str, max_len: float, size: int, fill, bold: bool = True) -> None:
+    """Text reading upwards (along the standing spina or the alley), centred on ``centre``."""
+    s, size, condensed = _fit(s, max_len, size, bold)
+    mask, _, _ = _text_mask(s, size, bold, condensed, "la")
+    up = mask.rotate(90, expand=True)
+    img.paste(kit.rgb(fill), (int(centre[0] - up.size[0] / 2), int(centre[1] - up.size[1] / 2)), up)
+
+
+@lru_cache(maxsize=24)
+def _track_layer(name: str, direction: str, lang: str, version: int = TRACK_VERSION) -> Image.Image:
+    """The empty circus for one track and direction, standing up, with its words in ``lang``, drawn once."""
+    say = kit.words("ave-caesar", {"lang": lang})
+    data = _track(name, version)
+    img, draw = kit.canvas(TRACK_W, TRACK_H, INFIELD)
+    draw.rectangle((0, 0, TRACK_W, TRACK_H), fill=kit.rgb("table"))  # the stands
+    draw.rounded_rectangle((4, 6, TRACK_W - 4, TRACK_H - 6), radius=230, fill=INFIELD)
+    for sp in data["spaces"]:
+        draw.polygon(_tp(sp["poly"]), fill=ALLEY if sp["sec"] == "alley" else SAND, outline=SAND_LINE)
+    for poly in data["stone"]:
+        pts = [tuple(p) for p in poly]
+        draw.polygon(_tp(pts), fill=STONE)
+        x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+        x1, y1 = max(p[0] for p in pts), max(p[1] for p in pts)
+        for x in range(int(x0) - 40, int(x1), 12):  # hatching: stone is not a lane, whatever the colours
+            seg = [(max(x, x0), y0 + max(0, x0 - x)), (min(x + (y1 - y0), x1), y0 + min(y1 - y0, x1 - x))]
+            draw.line(_tp(seg), fill=kit.rgb("dark_grey"), width=2)
+    for x0, y0, x1, y1 in data["walls"]:
+        draw.line(_tp([(x0, y0), (x1, y1)]), fill=kit.rgb("ink"), width=6)
+    # the spina, standing, with the track's name reading upwards
+    (sx0, sy0), (sx1, sy1) = data["spina"][0], data["spina"][2]
+    draw.rounded_rectangle((sy0, FW - sx1, sy1, FW - sx0), radius=24, fill=STONE, outline=kit.rgb("ink"), width=2)
+    for ox in (sx0 + 30, sx1 - 30):
+        obelisk = [(ox - 9, sy1 - 8), (ox + 9, sy1 - 8), (ox + 4, sy0 + 6), (ox - 4, sy0 + 6)]
+        draw.polygon(_tp(obelisk), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
+    title = say("track_A") if name == "A" else say("track_B")
+    _text_up(img, _t((sx0 + sx1) / 2, (sy0 + sy1) / 2), title, sx1 - sx0 - 90, 18, "white")
+    # Caesar's alley: its name along the bay
+    bx, by = data["alley"]["box"]
+    bay = [p for sid in data["alley"]["spaces"] for p in next(sp["poly"] for sp in data["spaces"] if sp["id"] == sid)]
+    length = max(p[0] for p in bay) - min(p[0] for p in bay)
+    _text_up(img, _t(bx, by + 4), say("alley"), length + 60, 14, IMPERIAL)
+    # chequered finish line
+    lx0, ly0, lx1, ly1 = data["line"]["draw"]
+    sq = 8
+    for i in range(int((ly1 - ly0) // sq)):
+        for j in (0, 1):
+            fill = "ink" if (i + j) % 2 == 0 else "white"
+            (ax, ay), (bx2, by2) = _tp([(lx0 - sq + j * sq, ly0 + i * sq), (lx0 + j * sq, ly0 + (i + 1) * sq)])
+            draw.rectangle((min(ax, bx2), min(ay, by2), max(ax, bx2), max(ay, by2)), fill=kit.rgb(fill))
+    fx, fy = _t(lx0, ly1 + 4)
+    s, size, condensed = _fit(say("finish"), (_spina_left(data) - fx) - 6, 15, True)
+    kit.text(draw, (fx, fy), s, size=size, bold=True, fill="ink", anchor="lm", condensed=condensed)
+    # (the start numerals are drawn with the chariots, above them: see ``_draw_track``)
+    # direction arrows in the infield along both straights, clear of the alley's bay
+    bay_x = [p[0] for p in bay]
+    sign = 1 if direction == "cw" else -1
+    for ax, ay, d in ((330, 150, sign), (670, 150, sign), (330, 330, -sign), (670, 330, -sign)):
+        if ay > 240 and min(bay_x) - 30 < ax < max(bay_x) + 30:
+            ax = max(bay_x) + 80 if ax > (min(bay_x) + max(bay_x)) / 2 or min(bay_x) < 340 else min(bay_x) - 80
+        pts = [(ax - 26 * d, ay - 5), (ax + 8 * d, ay - 5), (ax + 8 * d, ay - 12), (ax + 26 * d, ay),
+               (ax + 8 * d, ay + 12), (ax + 8 * d, ay + 5), (ax - 26 * d, ay + 5)]
+        draw.polygon(_tp(pts), fill=SAND_LINE)
+    return img
+
+
+NUMERAL_SIZE = 14
+
+
+def numeral_spots(name: str, direction: str, version: int = TRACK_VERSION) -> list[tuple[str, tuple, str]]:
+    """``(numeral, xy, anchor)`` of the start numerals I..VI: at the end of each start space away from the line,
+    where a chariot's disc (centred on the space) leaves them readable."""
+    data = _track(name, version)
+    polys = {sp["id"]: sp["poly"] for sp in data["spaces"]}
+    spots = []
+    for i, sid in enumerate(data["start"][direction]):
+        xs = [p[0] for p in polys[sid]]
+        ymid = sum(p[1] for p in polys[sid]) / len(polys[sid])
+        if direction == "cw":
+            px, py = _t(min(xs), ymid)
+            spots.append((ROMAN[i], (px, py - 2), "mb"))
+        else:
+            px, py = _t(max(xs), ymid)
+            spots.append((ROMAN[i], (px, py + 2), "mt"))
+    return spots
+
+
+def _spina_left(data: dict) -> float:
+    """Picture x of the spina's side facing the finish straight: the room the finish label may use."""
+    return min(p[1] for p in data["spina"])
 
 
 @lru_cache(maxsize=256)
@@ -212,8 +259,8 @@ def _badge_sprite(c: int, label: str, radius: int, ring: bool) -> Image.Image:
     if ring:
         draw.ellipse((mid - radius - 6, mid - radius - 6, mid + radius + 6, mid + radius + 6),
                      fill=kit.rgb("highlight") + (255,), outline=kit.rgb("ink") + (255,), width=2)
-    kit.badge(draw, (mid, mid), radius, _colour(c), label, text_fill=_ink_on(c),
-              size=(16 if radius >= 17 else 15) if len(label) > 1 else (19 if radius >= 17 else 17))
+    font_size = max(MIN_SIZE + 1, round(radius * (0.95 if len(label) > 1 else 1.15)))
+    kit.badge(draw, (mid, mid), radius, _colour(c), label, text_fill=_ink_on(c), size=font_size)
     return sprite
 
 
@@ -241,9 +288,9 @@ def _arrow(draw: ImageDraw.ImageDraw, pts, colour: str, width: int = 6) -> None:
 
 def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool = True) -> ImageDraw.ImageDraw:
     if base:
-        img.paste(_track_layer(view["track"], view["direction"], _lang(view)), (0, oy))
+        img.paste(_track_layer(view["track"], view["direction"], _lang(view), _version(view)), (0, oy))
     draw = ImageDraw.Draw(img)
-    centres = _centres(view["track"])
+    centres = _centres(view["track"], _version(view))
     if paths:
         for item in view.get("last", []):
             if item.get("kind") == "move":
@@ -253,34 +300,38 @@ def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool =
         if ch["space"]:
             x, y = centres[ch["space"]]
             _badge(img, (x, y + oy), ch["id"], ch["label"], ring=ch["id"] == view.get("turn"))
+    # the start numerals last: clear of the discs, and above a turn ring or a move's arrow
+    for numeral, (x, y), anchor in numeral_spots(view["track"], view["direction"], _version(view)):
+        x0, y0, x1, y1 = kit.font(NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+        draw.rectangle((x + x0 - 2, y + oy + y0 - 1, x + x1 + 2, y + oy + y1 + 1), fill=SAND)  # over any arrow
+        _text(img, (x, y + oy), numeral, size=NUMERAL_SIZE, bold=True, fill=NUMERAL, anchor=anchor)
     return draw
 
 
-def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, title: str | None = None,
+def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, lines: tuple[str, str] | None = None,
             band: bool = True) -> None:
+    """Two lines on the dark band: the title, and below it the race (or a hint) with who moves at the right."""
     if band:
         draw.rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
-    right = 0  # where the words on the right begin, from the right edge
+    right = 12
     if view["over"]:
         over = say("race_over") if view["races"] == 1 else say("championship_over")
-        over, size, condensed = kit.fitted(over, 300, 20, True)
-        _text(img, (W - 16, HEADER / 2), over, size=size, bold=True, fill="highlight", anchor="rm",
-              condensed=condensed)
-        right = 16 + kit.text_width(over, size, True, condensed)
-    elif view.get("turn") is not None and title is None:
+        s, size, condensed = _fit(over, 200, 15, True)
+        _text(img, (W - 12, 42), s, size=size, bold=True, fill="highlight", anchor="rm", condensed=condensed)
+        right += kit.text_width(s, size, True, condensed) + 10
+    elif view.get("turn") is not None and lines is None:
         ch = view["chariots"][view["turn"]]
-        to_move, size, condensed = kit.fitted(say("to_move"), 200, 20, True)
-        _text(img, (W - 50, HEADER / 2), to_move, size=size, bold=True, fill="white", anchor="rm",
-              condensed=condensed)
-        right = 50 + kit.text_width(to_move, size, True, condensed)
-        _badge(img, (W - 28, HEADER / 2), ch["id"], ch["label"])
-    if title is None:
+        _badge(img, (W - 26, 40), ch["id"], ch["label"], radius=14)
+        s, size, condensed = _fit(say("to_move"), 150, 15, True)
+        _text(img, (W - 46, 42), s, size=size, bold=True, fill="white", anchor="rm", condensed=condensed)
+        right += 34 + kit.text_width(s, size, True, condensed) + 10
+    if lines is None:
         way = say("clockwise") if view["direction"] == "cw" else say("counter_clockwise")
-        if view["races"] > 1:
-            title = say("header_race", track=view["track"], way=way, race=view["race"], races=view["races"])
-        else:
-            title = say("header", track=view["track"], way=way)
-    _text_in(img, (16, HEADER / 2), title, W - 16 - right - 16, size=20, bold=True, fill="white", anchor="lm")
+        sub = say("header_race_no", race=view["race"], races=view["races"]) if view["races"] > 1 else ""
+        lines = (say("header", track=view["track"], way=way), sub)
+    _text_in(img, (12, 18), lines[0], W - 24, size=17, bold=True, fill="white", anchor="lm")
+    if lines[1]:
+        _text_in(img, (12, 42), lines[1], W - 12 - right - 8, size=15, fill="white", anchor="lm")
 
 
 def _race_order(view: dict) -> list[dict]:
@@ -293,21 +344,22 @@ def _race_order(view: dict) -> list[dict]:
     return sorted(view["chariots"], key=key)
 
 
-COLS = (16, 232, 300, 425, 500, 590)
-NAME_X = 58  # the owner's name next to the chariot's badge
+COLS = (12, 158, 198, 286, 330, 378)
+NAME_X = 48  # the owner's name next to the chariot's badge
 
 
 @lru_cache(maxsize=48)
 def _table_layer(rows: int, lang: str) -> Image.Image:
     say = kit.words("ave-caesar", {"lang": lang})
-    height = TABLE_HEAD + ROW_H * rows + 10
+    height = TABLE_HEAD + ROW_H * rows + 8
     img, draw = kit.canvas(W, height, "paper")
     heads = (say("head_chariot"), say("head_lap"), say("head_caesar"), say("head_cards"), say("head_to_go"),
              say("head_result"))
-    for x, right, h in zip(COLS, (*COLS[1:], W - 16), heads):
-        _draw_in(draw, (x, TABLE_HEAD / 2 + 2), h, right - x - 6, size=16, bold=True, fill="dark_grey",
-                 anchor="lm")
-    draw.line((10, TABLE_HEAD, W - 10, TABLE_HEAD), fill=kit.rgb("panel_dark"), width=2)
+    for x, right, h in zip(COLS, (*COLS[1:], W - 8), heads):
+        s, size, condensed = _fit(h, right - x - 4, 14, True)
+        kit.text(draw, (x, TABLE_HEAD / 2 + 2), s, size=size, bold=True, fill="dark_grey", anchor="lm",
+                 condensed=condensed)
+    draw.line((6, TABLE_HEAD, W - 6, TABLE_HEAD), fill=kit.rgb("panel_dark"), width=2)
     return img
 
 
@@ -317,51 +369,50 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say,
     for i, ch in enumerate(_race_order(view)):
         ry = y + TABLE_HEAD + i * ROW_H + ROW_H / 2
         if ch["id"] == view.get("turn"):
-            draw.rectangle((6, ry - ROW_H / 2 + 2, W - 6, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
-        _badge(img, (34, ry), ch["id"], ch["label"], radius=15)
+            draw.rectangle((4, ry - ROW_H / 2 + 2, W - 4, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
+        _badge(img, (28, ry), ch["id"], ch["label"], radius=15)
         owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
-        _text(img, (NAME_X, ry), kit.fit_text(owner, COLS[1] - NAME_X - 12, 16), size=16, fill="dark_grey",
-              anchor="lm")
+        _text_in(img, (NAME_X, ry), owner, COLS[1] - NAME_X - 6, size=15, fill="ink", anchor="lm")
         racing = ch["status"] == "racing"
-        _text(img, (COLS[1], ry), f"{ch['lap']}/3" if racing else "-", size=18, bold=True, anchor="lm")
+        _text(img, (COLS[1], ry), f"{ch['lap']}/3" if racing else "-", size=16, bold=True, anchor="lm")
         if ch["neutral"]:
-            _text(img, (COLS[2], ry), "-", size=18, fill="grey", anchor="lm")
+            _text(img, (COLS[2], ry), "-", size=16, fill="grey", anchor="lm")
         elif ch["paid"]:
-            _text_in(img, (COLS[2], ry), say("paid"), COLS[3] - COLS[2] - 8, size=18, bold=True, fill="ok",
+            _text_in(img, (COLS[2], ry), say("paid"), COLS[3] - COLS[2] - 6, size=15, bold=True, fill="ok",
                      anchor="lm")
         else:
             draw.ellipse((COLS[2], ry - 10, COLS[2] + 20, ry + 10), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
             _text(img, (COLS[2] + 10, ry + 1), "D", size=13, bold=True, anchor="mm")
-            _text_in(img, (COLS[2] + 26, ry), say("due"), COLS[3] - COLS[2] - 38, size=18, bold=True, anchor="lm")
-        _text(img, (COLS[3], ry), str(ch["cards_left"]), size=18, anchor="lm")
-        _text(img, (COLS[4], ry), str(ch["to_go"]) if racing else "-", size=18, anchor="lm")
+            _text_in(img, (COLS[2] + 24, ry), say("due"), COLS[3] - COLS[2] - 30, size=15, bold=True, anchor="lm")
+        _text(img, (COLS[3], ry), str(ch["cards_left"]), size=16, anchor="lm")
+        _text(img, (COLS[4], ry), str(ch["to_go"]) if racing else "-", size=16, anchor="lm")
         if ch["status"] == "finished":
             result = say("finished")
             if ch["place"]:
                 gained = (6, 4, 3, 2, 1, 0)[ch["place"] - 1] if ch["place"] <= 6 else 0
-                result = say("finished_place", place=_place(say, ch["place"]), gained=gained)
+                result = say("finished_short", place=_place(say, ch["place"]), gained=gained)
         elif racing:
             opening = view.get("first_move") and view["grid"][0] == ch["id"]
             result = (say("leads") if opening else say("leads_no_6")) if ch["leader"] else ""
         else:
             result = _status_text(say, ch["status"])
         colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
-        room = W - 16 - COLS[5]
-        if view["races"] > 1 and not ch["neutral"]:
-            in_all = say("in_all", laurels=ch["laurels"])
-            _text(img, (W - 16, ry), in_all, size=16, fill="dark_grey", anchor="rm")
-            room -= kit.text_width(in_all, 16) + 12
+        room = W - 8 - COLS[5]
+        two = view["races"] > 1 and not ch["neutral"]
         if result:
-            _text_in(img, (COLS[5], ry), result, room, size=18, bold=ch["status"] == "finished", fill=colour,
-                     anchor="lm")
+            _text_in(img, (COLS[5], ry - 8 if two else ry), result, room, size=14, bold=ch["status"] == "finished",
+                     fill=colour, anchor="lm")
+        if two:
+            _text_in(img, (COLS[5], ry + 10 if result else ry), say("in_all", laurels=ch["laurels"]), room,
+                     size=13, fill="dark_grey", anchor="lm")
 
 
 @lru_cache(maxsize=48)
-def _public_layer(track: str, direction: str, rows: int, lang: str) -> Image.Image:
+def _public_layer(track: str, direction: str, rows: int, lang: str, version: int = TRACK_VERSION) -> Image.Image:
     """Header band, empty circus and table heading: everything of the public picture that never moves."""
-    img = Image.new("RGB", (W, HEADER + TRACK_H + TABLE_HEAD + ROW_H * rows + 10), kit.rgb("paper"))
+    img = Image.new("RGB", (W, HEADER + TRACK_H + TABLE_HEAD + ROW_H * rows + 8), kit.rgb("paper"))
     ImageDraw.Draw(img).rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
-    img.paste(_track_layer(track, direction, lang), (0, HEADER))
+    img.paste(_track_layer(track, direction, lang, version), (0, HEADER))
     img.paste(_table_layer(rows, lang), (0, HEADER + TRACK_H))
     return img
 
@@ -369,14 +420,15 @@ def _public_layer(track: str, direction: str, rows: int, lang: str) -> Image.Ima
 def render_public(view: dict) -> bytes:
     """The circus with every chariot, the last move and the race table."""
     say = kit.words("ave-caesar", view)
-    img = _public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view)).copy()
+    img = _public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view),
+                        _version(view)).copy()
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
     _header(img, draw, view, say, band=False)
     _table(img, draw, view, HEADER + TRACK_H, say, base=False)
     return _encode(img)
 
 
-def _wrap(words: list[str], width: int, size: int = 18, bold: bool = True) -> list[str]:
+def _wrap(words: list[str], width: int, size: int = 16, bold: bool = True) -> list[str]:
     lines: list[str] = []
     for w in words:
         if lines and kit.text_width(lines[-1] + " " + w, size, bold) <= width:
@@ -387,22 +439,23 @@ def _wrap(words: list[str], width: int, size: int = 18, bold: bool = True) -> li
 
 
 def _card(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, value: int, c: int, note: list[str],
-          playable: bool) -> None:
+          playable: bool, face_h: int = FACE_H, width: int = CARD_W) -> None:
     """A card face (value and pips) with up to two lines of notes under it."""
     frame = _colour(c) if playable else "grey"
-    draw.rounded_rectangle((x, y, x + CARD_W, y + FACE_H), radius=12, fill=kit.rgb("white"),
+    draw.rounded_rectangle((x, y, x + width, y + face_h), radius=12, fill=kit.rgb("white"),
                            outline=kit.rgb(frame), width=6)
-    _text(img, (x + CARD_W / 2, y + FACE_H / 2 - 8), str(value), size=60, bold=True,
+    _text(img, (x + width / 2, y + face_h / 2 - 8), str(value), size=round(face_h / 2), bold=True,
           fill="ink" if playable else "grey", anchor="mm")
-    pip, gap = 10, 5  # pips: the value without reading the number
+    pip, gap = 9, 5  # pips: the value without reading the number
     total = value * pip + (value - 1) * gap
-    px = x + (CARD_W - total) / 2
+    px = x + (width - total) / 2
     for i in range(value):
         cx = px + i * (pip + gap)
-        draw.ellipse((cx, y + FACE_H - 24, cx + pip, y + FACE_H - 24 + pip), fill=kit.rgb("ink" if playable else "grey"))
+        draw.ellipse((cx, y + face_h - 20, cx + pip, y + face_h - 20 + pip),
+                     fill=kit.rgb("ink" if playable else "grey"))
     for k, line in enumerate(note[:2]):
-        _text(img, (x + CARD_W / 2, y + FACE_H + 16 + 24 * k), line, size=18, bold=playable,
-              fill="ink" if playable else "danger", anchor="mm")
+        _text_in(img, (x + width / 2, y + face_h + 14 + 22 * k), line, width + 16, size=16, bold=playable,
+                 fill="ink" if playable else "danger", anchor="mm")
 
 
 def render_private(view: dict) -> bytes | None:
@@ -414,24 +467,21 @@ def render_private(view: dict) -> bytes | None:
         return _render_turn(view)
     say = kit.words("ave-caesar", view)
     hands = view["hands"]
-    row = FACE_H + 16
-    height = 48 + len(hands) * row
+    row = 52 + 80 + 14
+    height = 44 + len(hands) * row
     img, draw = kit.canvas(W, height, "paper")
-    _text_in(img, (16, 24), say("your_hands") if len(hands) > 1 else say("your_hand"), W - 32, size=20,
+    _text_in(img, (12, 22), say("your_hands") if len(hands) > 1 else say("your_hand"), W - 24, size=17,
              bold=True, anchor="lm")
     for k, h in enumerate(hands):
         ch = view["chariots"][h["chariot"]]
-        y = 48 + k * row
-        _badge(img, (44, y + FACE_H / 2), ch["id"], ch["label"], radius=20)
+        y = 44 + k * row
+        _badge(img, (28, y + 22), ch["id"], ch["label"], radius=17)
+        _text_in(img, (54, y + 12), say("hand_line", label=ch["label"], lap=ch["lap"], to_go=ch["to_go"]),
+                 W - 66, size=16, bold=True, anchor="lm")
+        info = (say("caesar_paid") if ch["paid"] else say("caesar_due")) + " · " + say("cards_left", n=ch["cards_left"])
+        _text_in(img, (54, y + 34), info, W - 66, size=14, fill="ok" if ch["paid"] else "ink", anchor="lm")
         for i, card in enumerate(h["cards"]):
-            _card(img, draw, 90 + i * (CARD_W + 16), y, card["value"], ch["id"], [], True)
-        x = 90 + 3 * (CARD_W + 16) + 10
-        room = W - 16 - x
-        _text_in(img, (x, y + 24), say("hand_line", label=ch["label"], lap=ch["lap"], to_go=ch["to_go"]), room,
-                 size=18, bold=True, anchor="lm")
-        _text_in(img, (x, y + 52), say("caesar_paid") if ch["paid"] else say("caesar_due"), room, size=18,
-                 fill="ok" if ch["paid"] else "ink", anchor="lm")
-        _text_in(img, (x, y + 80), say("cards_left", n=ch["cards_left"]), room, size=18, anchor="lm")
+            _card(img, draw, 54 + i * (100 + 14), y + 52, card["value"], ch["id"], [], True, face_h=80, width=100)
     return _encode(img)
 
 
@@ -439,58 +489,61 @@ def _render_turn(view: dict) -> bytes:
     say = kit.words("ave-caesar", view)
     c = view["turn"]
     ch = view["chariots"][c]
-    height = HEADER + TRACK_H + CARD_H + 24
+    hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
+    notes = []
+    if any(choice["enters_alley"] for choice in view["choices"]):
+        notes.append((say("note_alley_1") + " " + say("note_alley_2"), IMPERIAL))
+    if any(choice["misses_alley"] for choice in view["choices"]):
+        notes.append((say("note_misses_1") + " " + say("note_misses_2"), "danger"))
+    if any(choice["finishes"] for choice in view["choices"]):
+        notes.append((say("note_finishes"), "ok"))
+    note_lines = [(line, colour) for text, colour in notes for line in _wrap(text.split(), W - 24, 14)]
+    y0 = HEADER + TRACK_H + 10
+    y1 = y0 + 52
+    height = y1 + FACE_H + 58 + 20 * len(note_lines) + 8
     img = Image.new("RGB", (W, height), kit.rgb("paper"))
     draw = _draw_track(img, view, HEADER, paths=False)
-    centres = _centres(view["track"])
+    centres = _centres(view["track"], _version(view))
     for choice in view["choices"]:
         x, y = centres[choice["to"]]
         y += HEADER
         ring = "danger" if choice["misses_alley"] else (IMPERIAL if choice["enters_alley"] else "ink")
         draw.ellipse((x - 17, y - 17, x + 17, y + 17), fill=kit.rgb("white"), outline=kit.rgb(ring), width=4)
-        _text(img, (x, y + 1), str(choice["n"]), size=20, bold=True, anchor="mm")
+        _text(img, (x, y + 1), str(choice["n"]), size=19, bold=True, anchor="mm")
         if choice["misses_alley"]:  # a second cue besides the red ring
-            draw.ellipse((x + 8, y - 26, x + 26, y - 8), fill=kit.rgb("danger"))
-            _text(img, (x + 17, y - 17), "!", size=16, bold=True, fill="white", anchor="mm")
-    _header(img, draw, view, say, say("your_move", label=ch["label"]))
-    hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
-    y0 = HEADER + TRACK_H + 12
-    _badge(img, (40, y0 + 26), c, ch["label"], radius=20)
-    _text_in(img, (72, y0 + 16), say("lap", lap=ch["lap"]), 220 - 72 - 14, size=18, bold=True, anchor="lm")
-    _text_in(img, (72, y0 + 40), say("to_go", n=ch["to_go"]), 220 - 72 - 14, size=16, anchor="lm")
-    _text_in(img, (16, y0 + 72), say("caesar_paid") if ch["paid"] else say("caesar_due"), 220 - 16 - 6, size=16,
-             fill="ok" if ch["paid"] else "ink", bold=True, anchor="lm")
-    _text_in(img, (16, y0 + 96), say("cards_left", n=ch["cards_left"]), 220 - 16 - 6, size=16, anchor="lm")
+            draw.ellipse((x + 7, y - 27, x + 27, y - 7), fill=kit.rgb("danger"))
+            _text(img, (x + 17, y - 17), "!", size=15, bold=True, fill="white", anchor="mm")
+    _header(img, draw, view, say, (say("your_move_short", label=ch["label"]), say("pick")))
+    _badge(img, (28, y0 + 22), c, ch["label"], radius=18)
+    line1 = say("lap", lap=ch["lap"]) + " · " + say("to_go", n=ch["to_go"])
+    _text_in(img, (56, y0 + 12), line1, W - 68, size=16, bold=True, anchor="lm")
+    info = (say("caesar_paid") if ch["paid"] else say("caesar_due")) + " · " + say("cards_left", n=ch["cards_left"])
+    _text_in(img, (56, y0 + 34), info, W - 68, size=14, fill="ok" if ch["paid"] else "ink", anchor="lm")
+    gap = 20
+    x0 = (W - (3 * CARD_W + 2 * gap)) // 2
     for i, card in enumerate(hand):
         v = card["value"]
         reach = [str(choice["n"]) for choice in view["choices"] if any(m["card"] == v for m in choice["moves"])]
         if reach:
-            note = _wrap(["→", *reach], CARD_W + 40)
+            note = _wrap(["→", *reach], CARD_W + 10)
             if len(note) > 2:
-                note = [note[0], kit.fit_text(" ".join(note[1:]), CARD_W + 40, 18, True)]
+                note = [note[0], " ".join(note[1:])]
         elif v == 6 and ch["leader"]:
             note = [say("leader"), say("no_6")]
         else:
             note = [say("no_move")]
-        _card(img, draw, 220 + i * (CARD_W + 40), y0, v, c, note, bool(reach))
-    notes = []
-    if any(choice["enters_alley"] for choice in view["choices"]):
-        notes.append((say("note_alley_1"), IMPERIAL))
-        notes.append((say("note_alley_2"), IMPERIAL))
-    if any(choice["misses_alley"] for choice in view["choices"]):
-        notes.append((say("note_misses_1"), "danger"))
-        notes.append((say("note_misses_2"), "danger"))
-    if any(choice["finishes"] for choice in view["choices"]):
-        notes.append((say("note_finishes"), "ok"))
-    # the notes stand right of the cards (and of the notes under the last card)
-    room = W - 16 - (220 + len(hand) * (CARD_W + 40) - 40 + 20 + 12) if hand else W - 32
-    for i, (line, colour) in enumerate(notes):
-        _text_in(img, (W - 16, y0 + 12 + i * 24), line, room, size=16, bold=True, fill=colour, anchor="rm")
+        _card(img, draw, x0 + i * (CARD_W + gap), y1, v, c, note, bool(reach))
+    for i, (line, colour) in enumerate(note_lines):
+        _text_in(img, (12, y1 + FACE_H + 62 + 20 * i), line, W - 24, size=14, bold=True, fill=colour, anchor="lm")
     return _encode(img)
 
 
+NAME_COL = 72  # the standings' player column (room for "miejsce", "place", "hely" before it)
+
+
 def render_standings(view: dict) -> bytes:
-    """Laurels per race and in total, per player (with his chariots when he drives several)."""
+    """Laurels per race and in total, per player (with his chariots when he drives several): one row of two
+    lines per player, narrow enough for a phone."""
     n = view["num_players"]
     history = view["history"]
     races = view["races"]
@@ -502,43 +555,38 @@ def render_standings(view: dict) -> bytes:
         rows.append((total["place"], seat, mine, per_race, total["laurels"]))
     rows.sort(key=lambda r: (r[0], r[1]))
     say = kit.words("ave-caesar", view)
-    row_h = 46
-    height = HEADER + 44 + row_h * n + 12
+    row_h = 58
+    top = HEADER + 26
+    height = top + row_h * n + 10
     img, draw = kit.canvas(W, height, "paper")
     draw.rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
     title = (say("standings_final") if view["over"] else
              say("standings_after", race=len(history), races=races))
     if not history:
         title = say("standings_under_way", races=races)
-    _text_in(img, (16, HEADER / 2), title, W - 32, size=20, bold=True, fill="white", anchor="lm")
-    y = HEADER + 22
-    _text_in(img, (16, y), say("head_place"), 100 - 16 - 6, size=16, bold=True, fill="dark_grey", anchor="lm")
-    _text_in(img, (100, y), say("head_player"), 170, size=16, bold=True, fill="dark_grey", anchor="lm")
-    xs = [460 + i * 125 for i in range(races)]
-    for i, x in enumerate(xs):
-        _text_in(img, (x, y - 9), say("head_race", n=i + 1), 112, size=16, bold=True, fill="dark_grey",
-                 anchor="mm")
-        if i < len(history):
-            track = history[i]["track"]
-            way = (say("clockwise_short", track=track) if history[i]["direction"] == "cw" else
-                   say("counter_clockwise_short", track=track))
-            _text_in(img, (x, y + 11), way, 112, size=16, fill="dark_grey", anchor="mm")
-    laurels = say("head_laurels")
-    room = W - 24 - (xs[-1] + 62 if xs else 460) - 6
-    _text_in(img, (W - 24, y), laurels, room, size=16, bold=True, fill="dark_grey", anchor="rm")
+    _text_in(img, (12, HEADER / 2), title, W - 24, size=17, bold=True, fill="white", anchor="lm")
+    y = HEADER + 14
+    _text_in(img, (12, y), say("head_place"), NAME_COL - 16, size=13, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (NAME_COL, y), say("head_player"), 200, size=13, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (W - 12, y), say("head_laurels"), 120, size=13, bold=True, fill="dark_grey", anchor="rm")
     for i, (place, seat, mine, per_race, total) in enumerate(rows):
-        ry = HEADER + 44 + i * row_h + row_h / 2
+        ry = top + i * row_h + row_h / 2
         if i % 2 == 0:
-            draw.rectangle((6, ry - row_h / 2, W - 6, ry + row_h / 2), fill=kit.rgb("panel"))
-        _text(img, (16, ry), _place(say, place), size=20, bold=place == 1, anchor="lm")
-        _text(img, (100, ry), kit.fit_text(_owner(view, seat, say), 170, 18, True), size=18, bold=True, anchor="lm")
+            draw.rectangle((4, ry - row_h / 2, W - 4, ry + row_h / 2), fill=kit.rgb("panel"))
+        _text(img, (12, ry - 10), _place(say, place), size=18, bold=place == 1, anchor="lm")
+        badges_w = 30 * len(mine)
+        name_room = W - 80 - NAME_COL - badges_w - 10
+        name, size, condensed = _fit(_owner(view, seat, say), name_room, 17, True)
+        _text(img, (NAME_COL, ry - 10), name, size=size, bold=True, anchor="lm", condensed=condensed)
+        bx = NAME_COL + kit.text_width(name, size, True, condensed) + 22
         for k, ch in enumerate(mine):
-            _badge(img, (296 + k * 38, ry), ch["id"], ch["label"], radius=16)
-        for x, got in zip(xs, per_race):
-            _text(img, (x, ry), str(got), size=20, anchor="mm")
-        for x in xs[len(per_race):]:
-            _text(img, (x, ry), "-", size=20, fill="grey", anchor="mm")
-        _text(img, (W - 24, ry), str(total), size=22, bold=True, anchor="rm")
+            _badge(img, (bx + k * 30, ry - 10), ch["id"], ch["label"], radius=13)
+        parts = []
+        for r in range(races):
+            got = str(per_race[r]) if r < len(per_race) else "–"
+            parts.append(f"{say('head_race', n=r + 1)}: {got}")
+        _text_in(img, (NAME_COL, ry + 14), "   ".join(parts), W - 80 - NAME_COL, size=14, fill="dark_grey", anchor="lm")
+        _text(img, (W - 16, ry), str(total), size=24, bold=True, anchor="rm")
     return _encode(img)
 
 

@@ -9,13 +9,15 @@ Where the two differ the original wins; where both are silent a decision is docu
   start space I, then table order (owned chariots interleaved by seat, then neutral ones).
 * Leader = racing chariot with the shortest remaining route (laps first, then distance to the line). A chariot
   alone on the track leads nobody, so the 6-ban needs at least two racing chariots.
-* Caesar's alley: a move that enters the alley must end in it (the book: go in and stop); the chariot salutes
-  and pays on arrival and drives out on later turns; a chariot that has paid may not enter again; neutral
-  chariots never enter. In lap 2 an unpaid chariot may not pass the alley while an opponent blocks its
-  entrance (it waits). ORIGINAL OVER DIGEST: the digest forbids passing the alley unpaid in lap 2 at all; the
-  book only makes the chariot wait when the entrance is blocked and excludes a chariot "unable to enter by the
-  end of lap 2" (e.g. every card in hand overshoots the alley). So passing is allowed when the entrance is free,
-  and such a chariot is disqualified when it crosses the line at the end of lap 2 (taken off the track).
+* Caesar's alley: a move that enters the alley must end in it (the book: go in and stop); an unpaid chariot
+  salutes and pays on arrival and drives out on later turns. The book asks for a visit "at least once", so a
+  chariot that has paid may enter again, and neutral chariots may too (they need not: their policy drives
+  past). ORIGINAL OVER DIGEST: in lap 2 an unpaid chariot that finds the entrance (access space or first alley
+  space) blocked by another chariot waits: no move may take it where the alley can no longer be reached before
+  the line (``Track.alley_reach``: not past the gate, nor into a lane walled off from the access space). When
+  the entrance is free such a move is allowed but flagged (``misses_alley``), and a chariot that has not paid
+  at the end of lap 2 is disqualified when it crosses the line (taken off the track).
+* Neutral chariots take the start spaces left after the players' chariots and turn no card for the start.
 * A chariot finishing (fourth crossing) leaves the track, so it never blocks the rest of the field.
 * Laurels 6/4/3/2/1/0 go to the players' chariots in crossing order; neutral chariots race and block but take
   no place (they are "bottlenecks and blockers" in the book, not competitors).
@@ -28,7 +30,7 @@ Where the two differ the original wins; where both are silent a decision is docu
   spaces in front of them); then the tied leader whose turn it is may play a 6.
 
 Options (``new_game(num_players, seed, options)``, 2-6 players): ``chariots_per_player`` 1-3 (default 3 for
-2 players, 2 for 3, else 1; 1 when ``neutral_chariots``), ``races`` 1-4 (default 1), ``neutral_chariots``
+2 players, 2 for 3, else 1; 1 when ``neutral_chariots``), ``races`` 1-4 (default 4, the book's game), ``neutral_chariots``
 bool (default False: unowned chariots fill the free start spaces up to six), ``turn_order`` "seat" (default:
 the last-placed chariot of the previous race starts) or "previous_results" (the book's variant: the previous
 race's winner on start space I, second on II, ...), ``track`` "A" or "B" (default "A": the first race's track;
@@ -46,7 +48,7 @@ from collections import deque
 from engines.base import BaseEngine
 from engines.rng import Rng
 
-from .track import TRACK_NAMES, Track, get_track
+from .track import TRACK_NAMES, Track, get_track, track_version
 
 LAURELS = (6, 4, 3, 2, 1, 0)
 HAND_SIZE = 3
@@ -82,7 +84,7 @@ def normalize_options(num_players: int, options: dict | None) -> dict:
         raise ValueError(f"{num_players} players x {cpp} chariots is more than the 6 chariots of the game.")
     if neutral and num_players * cpp == 6:
         raise ValueError("Neutral chariots need a free start space, but all six are taken.")
-    races = options.get("races", 1)
+    races = options.get("races", 4)
     if not isinstance(races, int) or isinstance(races, bool) or not 1 <= races <= 4:
         raise ValueError("races must be 1, 2, 3 or 4.")
     turn_order = options.get("turn_order", "seat")
@@ -108,7 +110,11 @@ class AveCaesarEngine(BaseEngine):
     title = "Ave Caesar"
     min_players = 2
     max_players = 6
-    rules_version = 1
+    #: 2: new track layouts (no sideways links, the inner arc cheapest in every curve), the lap-2 alley trap,
+    #: paid and neutral chariots may enter the alley, neutral chariots start behind the players, 4 races by
+    #: default. Games saved under 1 keep their v1 tracks (``track_version``) and finish under the fixed rules.
+    rules_version = 2
+    accepted_versions = (1, 2)
 
     # ------------------------------------------------------------------ setup
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
@@ -140,7 +146,7 @@ class AveCaesarEngine(BaseEngine):
         opts = state["options"]
         no = len(state["history"]) + 1
         name, direction = race_plan(opts["track"], opts["races"])[no - 1]
-        track = get_track(name, direction)
+        track = get_track(name, direction, track_version(state["rules_version"]))
         rng = Rng(state["rng"])
         n = len(state["chariots"])
         decks = []
@@ -150,9 +156,13 @@ class AveCaesarEngine(BaseEngine):
             decks.append(deck)
         reveal: list[list[list[int]]] = []
         prev = state["history"][-1] if state["history"] else None
+        owned = [c for c in range(n) if state["chariots"][c]["owner"] is not None]
+        # neutral chariots take the start spaces left after the players' chariots (they reveal no card)
+        neutrals = [c for c in range(n) if c not in owned]
+        k = len(owned)
         if prev is None:
-            # everybody turns his top card; the highest starts, ties turn again; the cards go back shuffled
-            contenders = list(range(n))
+            # every player's chariot turns its top card; the highest starts, ties turn again; the cards go back
+            contenders = list(owned)
             depth = 0
             while len(contenders) > 1 and depth < len(decks[0]):
                 shown = [[c, card_value(decks[c][-1 - depth])] for c in contenders]
@@ -163,13 +173,13 @@ class AveCaesarEngine(BaseEngine):
             first = contenders[0]
             for deck in decks:
                 rng.shuffle(deck)
-            grid = [(first + i) % n for i in range(n)]
+            grid = [owned[(owned.index(first) + i) % k] for i in range(k)] + neutrals
         elif opts["turn_order"] == "previous_results":
-            owned = prev["ranking"]
-            grid = owned + [c for c in range(n) if c not in owned]
+            ranked = prev["ranking"]
+            grid = ranked + [c for c in owned if c not in ranked] + neutrals
         else:
             last = prev["ranking"][-1]
-            grid = [(last + i) % n for i in range(n)]
+            grid = [owned[(owned.index(last) + i) % k] for i in range(k)] + neutrals
         order = [(grid[0] + i) % n for i in range(n)]
         cars = []
         for c in range(n):
@@ -284,7 +294,7 @@ class AveCaesarEngine(BaseEngine):
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
         race = state["race"]
-        return get_track(race["track"], race["direction"])
+        return get_track(race["track"], race["direction"], track_version(state["rules_version"]))
 
     def remaining(self, state: dict, c: int) -> int:
         """Shortest distance still to drive for a chariot on the track (0 once finished)."""
@@ -292,6 +302,16 @@ class AveCaesarEngine(BaseEngine):
         if car["space"] is None:
             return car["left"] or 0
         return self.track(state).remaining(car["space"], car["crossings"])
+
+    def to_go(self, state: dict, c: int) -> int:
+        """What chariot c still has to drive, the stop in Caesar's alley included while it is due and still
+        possible: the "N to go" of the prompt and the "N to the finish" of every move count the same way."""
+        car = state["race"]["cars"][c]
+        if car["space"] is None:
+            return car["left"] or 0
+        if car["paid"] or state["chariots"][c]["owner"] is None:
+            return self.remaining(state, c)
+        return self.track(state).remaining_due(car["space"], car["crossings"])
 
     def leaders(self, state: dict) -> list[int]:
         """Chariots tied for the lead among those racing; empty when fewer than two race (nobody to lead)."""
@@ -335,15 +355,12 @@ class AveCaesarEngine(BaseEngine):
         for c, car in enumerate(cars):
             if car["status"] != "racing" or c in leaders:
                 continue
-            can_enter_alley = state["chariots"][c]["owner"] is not None and not car["paid"]
             seen = {car["space"]}
             queue = deque([car["space"]])
             while queue:
                 cur = queue.popleft()
                 for nxt in track.next[cur]:
                     if nxt in walls or nxt in seen:
-                        continue
-                    if nxt in track.alley_set and cur not in track.alley_set and not can_enter_alley:
                         continue
                     if nxt in targets:
                         return False
@@ -358,20 +375,24 @@ class AveCaesarEngine(BaseEngine):
 
     def _paths(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[dict]]:
         """Every end space chariot c can reach with exactly v steps for each v in values, with one canonical
-        path each: free spaces only, alley entered only to stop in it, lap-2 waiting at a blocked alley
-        (``wait=False`` ignores that last rule, to tell why a chariot is stuck)."""
+        path each: free spaces only, alley entered only to stop in it (by anyone: a chariot that has paid may
+        salute again, a neutral one may use it), and the lap-2 wait: while an opponent blocks the alley's
+        entrance, an unpaid chariot that can still reach the alley may not move where it no longer can
+        (``wait=False`` ignores that last rule, to tell why a chariot is stuck). Each end says whether it
+        ``misses`` the alley: the move takes an unpaid chariot from where it could still pay to where it can't."""
         track = self.track(state)
         race = state["race"]
         car = race["cars"][c]
         neutral = state["chariots"][c]["owner"] is None
         occupied = {o["space"] for x, o in enumerate(race["cars"]) if x != c and o["space"] is not None}
-        must_wait = wait and not neutral and not car["paid"] and self._entrance_blocked(state, c)
-        # state of a partial move: (space, line crossings, entered the alley, lap in which it passed the gate)
-        layer: dict[tuple, list[str]] = {(car["space"], 0, False, 0): [car["space"]]}
+        due = not neutral and not car["paid"] and track.alley_reachable(car["space"], car["crossings"])
+        must_wait = wait and due and self._entrance_blocked(state, c)
+        # state of a partial move: (space, line crossings, entered the alley)
+        layer: dict[tuple, list[str]] = {(car["space"], 0, False): [car["space"]]}
         out: dict[int, list[dict]] = {}
         for step in range(1, max(values, default=0) + 1):
             new: dict[tuple, list[str]] = {}
-            for (space, crossed, entered, passed), path in layer.items():
+            for (space, crossed, entered), path in layer.items():
                 here_alley = space in track.alley_set
                 for nxt in track.next[space]:
                     if nxt in occupied:
@@ -379,30 +400,26 @@ class AveCaesarEngine(BaseEngine):
                     there_alley = nxt in track.alley_set
                     ent = entered
                     if there_alley and not here_alley:
-                        if neutral or car["paid"]:
-                            continue
                         ent = True
                     elif here_alley and not there_alley and entered:
                         continue  # a chariot that drives into the alley must stop there
                     cr = crossed + (1 if track.crosses(space, nxt) else 0)
-                    pas = passed
-                    if nxt in track.gate and space not in track.gate:
-                        if must_wait and car["crossings"] + cr == 2:
-                            continue  # lap 2, entrance blocked: wait for it to clear
-                        pas = car["crossings"] + cr
-                    key = (nxt, cr, ent, pas)
+                    key = (nxt, cr, ent)
                     if key not in new:
                         new[key] = path + [nxt]
             layer = new
             if step in values:
                 seen: set[str] = set()
                 ends = []
-                for (space, cr, ent, pas), path in layer.items():
+                for (space, cr, ent), path in layer.items():
                     if space in seen:
                         continue
+                    misses = due and not ent and not track.alley_reachable(space, car["crossings"] + cr)
+                    if misses and must_wait:
+                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
                     seen.add(space)
                     ends.append({"to": space, "path": path, "crossed": cr, "enters_alley": ent,
-                                 "gate_lap": pas})
+                                 "misses": misses})
                 out[step] = ends
         return out
 
@@ -428,11 +445,13 @@ class AveCaesarEngine(BaseEngine):
                 entry = by_space.setdefault(end["to"], {
                     "to": end["to"], "moves": [],
                     "remaining": track.remaining(end["to"], crossings) if crossings <= LAPS else 0,
+                    "to_go": (0 if crossings > LAPS else track.remaining(end["to"], crossings)
+                              if car["paid"] or end["enters_alley"] or state["chariots"][c]["owner"] is None
+                              else track.remaining_due(end["to"], crossings)),
                     "lap": min(LAPS, max(1, crossings)),
                     "finishes": crossings > LAPS,
                     "enters_alley": end["enters_alley"] and not car["paid"],
-                    "misses_alley": (state["chariots"][c]["owner"] is not None and not car["paid"]
-                                     and end["gate_lap"] == 2),
+                    "misses_alley": end["misses"],
                 })
                 entry["moves"].append({"card": value, "path": end["path"]})
         lane = {sid: track.spaces[sid]["lane"] for sid in by_space}
@@ -451,7 +470,8 @@ class AveCaesarEngine(BaseEngine):
             card_id = next(x for x in car["hand"] if card_value(x) == value)
             car["hand"].remove(card_id)
         car["played"].append(value)
-        before_gate_lap2 = False
+        missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
+                  and track.alley_reachable(path[0], car["crossings"]))
         wrath = finished = False
         for a, b in zip(path, path[1:]):
             if track.crosses(a, b):
@@ -460,9 +480,6 @@ class AveCaesarEngine(BaseEngine):
                     wrath = True
                 elif car["crossings"] > LAPS:
                     finished = True
-            if (b in track.gate and a not in track.gate and car["crossings"] == 2 and not car["paid"]
-                    and owner is not None):
-                before_gate_lap2 = True
         car["space"] = path[-1]
         race["moves"] += 1
         race["idle"] = 0
@@ -476,7 +493,7 @@ class AveCaesarEngine(BaseEngine):
         if path[-1] in track.alley_set and not car["paid"] and owner is not None:
             car["paid"] = True
             events.append({"type": "ave_caesar", "chariot": c, "seat": owner})
-        elif before_gate_lap2 and not wrath:
+        elif missed and not wrath and not track.alley_reachable(path[-1], car["crossings"]):
             events.append({"type": "alley_missed", "chariot": c, "seat": owner})
         if wrath:
             self._take_off(state, c, "disqualified")
@@ -662,8 +679,7 @@ class AveCaesarEngine(BaseEngine):
                 "space": car["space"], "crossings": car["crossings"],
                 "lap": min(LAPS, max(1, car["crossings"])), "paid": car["paid"], "status": car["status"],
                 "remaining": self.remaining(state, c) if racing else car["left"],
-                "to_go": (self.remaining(state, c) + (0 if car["paid"] or ch["owner"] is None else track.detour))
-                if racing else None,
+                "to_go": self.to_go(state, c) if racing else None,
                 "hand_size": len(car["hand"]), "deck_size": len(car["deck"]),
                 "cards_left": len(car["hand"]) + len(car["deck"]),
                 "played": list(car["played"]), "start": ROMAN[race["grid"].index(c)],
@@ -674,6 +690,7 @@ class AveCaesarEngine(BaseEngine):
             "game": self.key, "seat": seat, "to_act": to_act, "num_players": state["num_players"],
             "options": dict(state["options"]), "race": race["no"], "races": state["options"]["races"],
             "track": race["track"], "track_title": track.title, "direction": race["direction"],
+            "track_version": track.version,
             "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
             "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0, "reveal": json.loads(json.dumps(race["reveal"])),
             "last": self.recent(state),
@@ -695,7 +712,7 @@ class AveCaesarEngine(BaseEngine):
         return json.loads(json.dumps(state))
 
     def from_json(self, data: dict) -> dict:
-        if data.get("rules_version") != self.rules_version:
+        if data.get("rules_version") not in self.accepted_versions:
             raise ValueError(f"Ave Caesar state of rules version {data.get('rules_version')} cannot be loaded.")
         return json.loads(json.dumps(data))
 

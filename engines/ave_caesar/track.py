@@ -3,6 +3,10 @@
 A track is a directed graph of spaces (links point clockwise; counter-clockwise races use them reversed), a
 finish line (the set of links between its two columns), two start grids, Caesar's alley with its access space
 and its gate (the main-track column just beyond the alley mouth), bottleneck spaces and drawing data.
+
+Tracks are versioned: ``TRACK_VERSION`` is the layout new games race on (``track_<x>.json``); a game keeps the
+layout it began with (rules version 1 raced ``track_<x>.v1.json``, which had sideways links and a middle lane
+as cheap as the inner one on track A), see ``track_version``.
 """
 
 from __future__ import annotations
@@ -15,15 +19,23 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parents[2] / "data" / "ave_caesar"
 DIRECTIONS = ("cw", "ccw")
 TRACK_NAMES = ("A", "B")
+TRACK_VERSION = 2
+TRACK_VERSIONS = (1, 2)
+
+
+def track_version(rules_version: int | None) -> int:
+    """The track layout of a game saved under ``rules_version`` (1 -> the v1 files, later ones the current)."""
+    return 1 if rules_version == 1 else TRACK_VERSION
 
 
 class Track:
     """One track in one direction: adjacency, line crossings, distances to the line."""
 
-    def __init__(self, data: dict, direction: str) -> None:
+    def __init__(self, data: dict, direction: str, version: int = TRACK_VERSION) -> None:
         if direction not in DIRECTIONS:
             raise ValueError(f"unknown direction {direction!r}")
         self.data = data
+        self.version = version
         self.name: str = data["name"]
         self.title: str = data["title"]
         self.direction = direction
@@ -60,6 +72,8 @@ class Track:
         self.gate = frozenset(alley["gate"][direction])
         self.bottlenecks = frozenset(data["bottlenecks"])
         self.to_line = self._distances_to_line()
+        self.alley_reach = self._reaching_alley()
+        self.via_alley = self._distances_via_alley()
         self.lap = min(self.to_line[s] for s in self._line_to)
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
@@ -67,6 +81,56 @@ class Track:
     def crosses(self, a: str, b: str) -> bool:
         """Does the step a -> b cross the finish line (in this direction)?"""
         return a in self._line_from and b in self._line_to
+
+    def _reaching_alley(self) -> frozenset[str]:
+        """Spaces from which Caesar's alley can still be entered before the next line crossing (the alley's
+        own spaces included): an unpaid chariot in lap 2 anywhere else can no longer pay."""
+        seen = set(self.alley)
+        queue: deque[str] = deque([self.alley_entry])
+        while queue:
+            cur = queue.popleft()
+            for p in self.prev[cur]:
+                if p not in seen and not self.crosses(p, cur):
+                    seen.add(p)
+                    queue.append(p)
+        return frozenset(seen)
+
+    def _distances_via_alley(self) -> dict[str, int]:
+        """Fewest steps from each space of ``alley_reach`` to the line crossing, through Caesar's alley."""
+        dist: dict[str, int] = {s: self.to_line[s] for s in self.alley}
+        pending = [s for s in self.order if s in self.alley_reach and s not in dist]
+        while pending:  # within a lap the links form no cycle: settle spaces once all their successors are
+            rest = []
+            for s in pending:
+                ahead = [n for n in self.next[s] if n in self.alley_reach and not self.crosses(s, n)]
+                if all(n in dist for n in ahead):
+                    dist[s] = 1 + min(dist[n] for n in ahead)
+                else:
+                    rest.append(s)
+            if len(rest) == len(pending):
+                raise ValueError("the spaces before the alley form a cycle")
+            pending = rest
+        return dist
+
+    def remaining_due(self, space: str, crossings: int, laps: int = 3) -> int:
+        """Shortest distance to the finish for a chariot that still has to stop in Caesar's alley (in lap 1 or
+        2); the plain ``remaining`` once the alley is out of reach (it can no longer pay)."""
+        plain = self.remaining(space, crossings, laps)
+        if not self.alley_reachable(space, crossings):
+            return plain
+        rest = max(0, laps - crossings) * self.lap
+        best = self.via_alley[space] + rest if space in self.via_alley and crossings >= 1 else None
+        if crossings < 2:  # or on the next lap, from the line
+            later = plain + self.detour
+            best = later if best is None else min(best, later)
+        return plain if best is None else best
+
+    def alley_reachable(self, space: str, crossings: int) -> bool:
+        """Can a chariot on ``space`` after ``crossings`` line crossings still stop in the alley by the end of
+        lap 2? (Always in lap 1; in lap 2 only before the alley; never later.)"""
+        if crossings < 2:
+            return True
+        return crossings == 2 and space in self.alley_reach
 
     def _distances_to_line(self) -> dict[str, int]:
         """Fewest steps from each space until the step that crosses the line (inclusive)."""
@@ -90,14 +154,22 @@ class Track:
         return self.to_line[space] + max(0, laps - crossings) * self.lap
 
 
-@lru_cache(maxsize=8)
-def load_data(name: str) -> dict:
+def data_file(name: str, version: int = TRACK_VERSION) -> Path:
+    """The JSON file of track ``name`` in layout ``version``."""
     if name not in TRACK_NAMES:
         raise ValueError(f"unknown track {name!r}")
-    return json.loads((DATA / f"track_{name.lower()}.json").read_text())
+    if version not in TRACK_VERSIONS:
+        raise ValueError(f"unknown track version {version!r}")
+    suffix = "" if version == TRACK_VERSION else f".v{version}"
+    return DATA / f"track_{name.lower()}{suffix}.json"
 
 
 @lru_cache(maxsize=8)
-def get_track(name: str, direction: str = "cw") -> Track:
-    """The (cached, read-only) track ``name`` raced in ``direction``."""
-    return Track(load_data(name), direction)
+def load_data(name: str, version: int = TRACK_VERSION) -> dict:
+    return json.loads(data_file(name, version).read_text())
+
+
+@lru_cache(maxsize=16)
+def get_track(name: str, direction: str = "cw", version: int = TRACK_VERSION) -> Track:
+    """The (cached, read-only) track ``name`` raced in ``direction``, in layout ``version``."""
+    return Track(load_data(name, version), direction, version)

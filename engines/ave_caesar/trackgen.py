@@ -7,11 +7,14 @@ and then ``python -m engines.ave_caesar.validate``. The engine never imports thi
 Geometry: a circus oval in a 1000 x 480 frame. Sections run clockwise (on screen): the top straight left to
 right, the east curve, the bottom straight right to left, the west curve. Lane 0 is the inner lane (next to the
 spina), lane 2 the outer one. On straights every lane has one space per column; on curves each lane has its
-own number of wedge-shaped spaces, the inner lane fewest (that is what makes the outside expensive).
+own number of wedge-shaped spaces, the inner lane fewest and each lane further out more (that is what makes
+the outside expensive: the inner arc is the cheapest way round every curve).
 
 Forward neighbours ("next", clockwise) are derived from the drawing: straight ahead in the same lane, and
 diagonally into a neighbouring lane, to the space of that lane that straddles this space's front edge, unless a
-wall runs along the lane boundary there. Counter-clockwise races use the same links reversed (the physical
+wall runs along the lane boundary there, and never to a space that lies beside this one (one that begins
+where this one begins or further back: in a curve the neighbouring lane's wedges are longer or shorter, and
+the wedge straddling the front edge may be the one alongside). Counter-clockwise races use the same links reversed (the physical
 board is the same), so both directions are always consistent.
 """
 
@@ -40,11 +43,11 @@ LAYOUTS = {
     "A": {
         "title": "Track A (Circus Maximus)",
         "route": 80,
-        "curve_penalty": 1,
+        "curve_penalty": 2,
         "top": [ALL] * 7,
-        "east": (6, 6, 7),
+        "east": (6, 7, 8),
         "bottom": [ALL, ALL, ALL, ALL, (0, 1), (0, 1), (1,)],
-        "west": (6, 6, 7),
+        "west": (6, 7, 8),
         "line_after": 2,  # the finish line lies between top columns 2 and 3
         "alley": {"section": "bottom", "first": 2, "last": 4, "spaces": 4},
         "walls": [("bottom", 1, 0, 2)],
@@ -62,6 +65,11 @@ LAYOUTS = {
         "walls": [("top", 1, 5, 7)],
     },
 }
+
+
+def _beside(target_start: float, start: float) -> bool:
+    """Does a space beginning at ``target_start`` lie beside (not ahead of) one beginning at ``start``?"""
+    return (target_start - start) % 4.0 < 1e-6 or (target_start - start) % 4.0 > 2.0
 
 
 def _r(v: float) -> float:
@@ -209,6 +217,8 @@ def build(name: str) -> dict:
                 continue
             if lane != sp["lane"] and walled(int(sp["_t"][0]), min(lane, sp["lane"]), t1):
                 continue
+            if lane != sp["lane"] and _beside(target["_t"][0], sp["_t"][0]):
+                continue  # a sideways step, not a diagonal one
             nxt.append(target["id"])
         sp["next"] = nxt
 
@@ -296,8 +306,13 @@ def build(name: str) -> dict:
     spina = [[_r(CX - HALF_STRAIGHT + 10), CY - 36], [_r(CX + HALF_STRAIGHT - 10), CY - 36],
              [_r(CX + HALF_STRAIGHT - 10), CY + 14], [_r(CX - HALF_STRAIGHT + 10), CY + 14]]
 
+    alley_span = (sec_i + spec["first"] / cols, sec_i + (spec["last"] + 1) / cols)
+    for i, a in enumerate(alley):
+        w = (alley_span[1] - alley_span[0]) / m
+        a["_t"] = (alley_span[0] + i * w, alley_span[0] + (i + 1) * w)
     for sp in spaces:
-        sp.pop("_t", None)
+        t0, t1 = sp.pop("_t")
+        sp["span"] = [round(t0, 4), round(t1, 4)]
     return {
         "name": name,
         "title": layout["title"],

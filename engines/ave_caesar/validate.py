@@ -3,8 +3,9 @@
 Proves for each track (and the test suite runs the same checks): ids and links are sound, the main track is one
 connected loop cut exactly once by the finish line, every space is reachable from every start space and leads
 back to the line, the shortest 3-lap route from start space I with a stop in Caesar's alley equals the track's
-figure (80 on A, 78 on B), each curve costs exactly the track's penalty more in the outer lane than in the inner
-lane (+1 on A, +2 on B) so that a chariot driven outside on every curve cannot finish with its 84 points, the
+figure (80 on A, 78 on B), every lane change is diagonal (forward, never to the space beside), in every curve
+the inner lane is the cheapest and each lane further out costs more, the outer lane exactly the track's penalty
+more than the inner one (+2) so that a chariot driven outside on every curve cannot finish with its 84 points, the
 alley is a one-lane side lane with one way in and one way out that no lap can avoid except through its gate,
 and every bottleneck is a single space all traffic must pass.
 """
@@ -82,6 +83,28 @@ def _is_acyclic_without_line(track: Track) -> bool:
     return done == len(indeg)
 
 
+def _beside(target_start: float, start: float) -> bool:
+    delta = (target_start - start) % 4.0
+    return delta < 1e-6 or delta > 2.0
+
+
+def sideways_links(data: dict) -> list[str]:
+    """Links into a neighbouring lane that lead to the space beside rather than diagonally forward: the
+    target begins where the source begins or further back (``span``: each space's stretch of the lap, in
+    sections: 0-1 top straight, 1-2 east curve, 2-3 bottom straight, 3-4 west curve)."""
+    spaces = {sp["id"]: sp for sp in data["spaces"]}
+    problems = []
+    for sp in data["spaces"]:
+        if "span" not in sp:
+            problems.append(f"space {sp['id']} lacks span")
+            continue
+        for n in sp["next"]:
+            other = spaces[n]
+            if "span" in other and other["lane"] != sp["lane"] and _beside(other["span"][0], sp["span"][0]):
+                problems.append(f"{sp['id']} -> {n} is a sideways link (the space beside it, not diagonally ahead)")
+    return problems
+
+
 def check(name: str, direction: str) -> tuple[list[str], dict]:
     """All checks for one track and direction: (problems, figures)."""
     track = get_track(name, direction)
@@ -100,6 +123,7 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
                 problems.append(f"space {sp['id']} links to unknown {n}")
     if problems:
         return problems, figures
+    problems += sideways_links(data)
     main = [s for s in track.order if s not in track.alley_set]
 
     # one connected loop
@@ -151,8 +175,9 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
                                   "middle": len(curve["middle"]), "outer": len(curve["outer"])})
         if extra != track.curve_penalty:
             problems.append(f"curve {curve['name']}: outer lane costs +{extra}, expected +{track.curve_penalty}")
-        if not len(curve["inner"]) <= len(curve["middle"]) <= len(curve["outer"]):
-            problems.append(f"curve {curve['name']}: lanes must not get shorter outwards")
+        if not len(curve["inner"]) < len(curve["middle"]) < len(curve["outer"]):
+            problems.append(f"curve {curve['name']}: the inner lane must be the cheapest and each lane further "
+                            f"out cost more ({len(curve['inner'])}/{len(curve['middle'])}/{len(curve['outer'])})")
         outside_only |= set(curve["inner"]) | set(curve["middle"])
     # (measured without the alley: on B the alley rejoins the inner lane right before a curve)
     forced_out = shortest_route(track, track.start[0], need_alley=False, forbidden=frozenset(outside_only))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
-from engines.ave_caesar.track import get_track
+from engines.ave_caesar.track import TRACK_VERSION, get_track
 from host.panels import Choice
 from host.presenters import OptionSpec, Presenter
 
@@ -20,6 +20,11 @@ ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
 NUMBER = re.compile(r"\d+")
 CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
+
+
+def _track(view: dict):
+    """The track the view's game races on, in the layout it began with."""
+    return get_track(view["track"], view["direction"], view.get("track_version", TRACK_VERSION))
 
 
 class AveCaesarPresenter(Presenter):
@@ -31,7 +36,7 @@ class AveCaesarPresenter(Presenter):
         return [
             OptionSpec("players", "int", self.text("opt_players"), min_value=2, max_value=6),
             OptionSpec("chariots_per_player", "int", self.text("opt_chariots"), min_value=1, max_value=3),
-            OptionSpec("races", "int", self.text("opt_races"), default=1, min_value=1, max_value=4),
+            OptionSpec("races", "int", self.text("opt_races"), default=4, min_value=1, max_value=4),
             OptionSpec("neutral_chariots", "bool", self.text("opt_neutral"), default=False),
             OptionSpec("turn_order", "choice", self.text("opt_turn_order"), default="seat",
                        choices=[(self.text("opt_turn_order_seat"), "seat"),
@@ -137,15 +142,16 @@ class AveCaesarPresenter(Presenter):
             label += self.text("label_flags", flags=", ".join(flags))
         lane = None
         try:
-            lane = get_track(view["track"], view["direction"]).spaces[action["to"]]["lane"]
+            lane = _track(view).spaces[action["to"]]["lane"]
         except (KeyError, TypeError):
             pass
         lane_text = self.text(LANES.get(lane, "lane_unknown"))
         if choice.get("finishes"):
             description = self.text("description_finish", lane=lane_text)
         else:
+            # counted like the prompt's "N to go": with the alley stop while it is due
             description = self.text("description_move", lane=lane_text, lap=choice.get("lap", "?"),
-                                    remaining=choice.get("remaining", "?"))
+                                    remaining=choice.get("to_go", choice.get("remaining", "?")))
         return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
                       description=description)
 
@@ -194,7 +200,9 @@ class AveCaesarPresenter(Presenter):
         if view.get("first_move") and grid and grid[0] == c:
             notes.append(self.text("prompt_first_move"))  # the opening lines told who starts on I and why
         elif me.get("leader"):
-            notes.append(self.text("prompt_leader"))
+            # a 6 among the legal moves means an exception applies: then "no 6" would be wrong
+            six = any(a.get("card") == 6 and a.get("chariot") == c for a in view.get("legal") or [])
+            notes.append(self.text("prompt_leader_six" if six else "prompt_leader"))
         if not me["paid"] and me["crossings"] == 2:
             notes.append(self.text("prompt_doomed" if self._past_alley(view, me) else "prompt_alley_due"))
         return " ".join([text, *notes])
@@ -204,12 +212,12 @@ class AveCaesarPresenter(Presenter):
         """Has this chariot already driven past Caesar's alley on this lap (public: its place on the track)?"""
         space = me.get("space")
         try:
-            track = get_track(view["track"], view["direction"])
+            track = _track(view)
         except (KeyError, ValueError):
             return False
-        if space is None or space in track.alley_set or space not in track.to_line:
+        if space is None or space not in track.spaces:
             return False
-        return track.to_line[space] < min(track.to_line[g] for g in track.gate)
+        return not track.alley_reachable(space, me.get("crossings", 0))
 
     # -- narration -------------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ def test_beats_the_random_driver_in_200_two_chariot_races():
 
 
 def test_finishes_races_with_many_chariots():
-    state, result = play(E, [AC.choose, AC.choose], 11, {"track": "B"})  # 2 players x 3 chariots
+    state, result = play(E, [AC.choose, AC.choose], 11, {"track": "B", "races": 1})  # 2 players x 3 chariots
     statuses = [car["status"] for car in state["race"]["cars"]]
     assert statuses.count("finished") >= 5
     assert sum(result["scores"]) == 6 + 4 + 3 + 2 + 1

@@ -269,7 +269,7 @@ async def test_complete_race_two_people_three_chariots_each(harness):
     """Ann and Bob drive three chariots each, every move by clicks; hands never reach the thread; every
     event a player cares about is a line in the thread; the race ends with the results."""
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", players=2)
+    await h.slash(ANN, "game new ave-caesar", name="Ann", players=2, races=1)
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -310,7 +310,7 @@ async def test_careless_driver_meets_caesars_wrath_and_skips_are_explained(harne
     """Ann clicks at random against the AI: she misses the alley (warned, then disqualified at the line),
     gets boxed in; each skip happens by itself with a line saying why, and she is never asked for it."""
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, races=1)
     thread = thread_of(h)
     rng = Rng(2)
     asked = 0
@@ -409,8 +409,9 @@ async def test_board_pictures_match_the_narration(harness, tmp_path):
 
 
 async def test_first_board_tells_the_start_cards_the_grid_and_the_neutral_moves_before_anyone_is_asked(harness):
-    """Against the AI with neutral chariots (seed 1005: a tie-break puts neutral N2 on start space I; N2, N3
-    and N4 drive before Ann is asked): the first board says all of it, in order, and shows those moves."""
+    """Against the AI with neutral chariots (seed 1005: Ann and the AI tie twice; the AI's B takes start space
+    I): only the players' chariots turn cards, the neutral ones line up behind them (III-VI), and B's move and
+    the neutral moves made before Ann is asked are on the first board, in order, and on its picture."""
     from render import ave_caesar as R
 
     h = harness
@@ -424,21 +425,22 @@ async def test_first_board_tells_the_start_cards_the_grid_and_the_neutral_moves_
     assert len(boards(h, thread)) == 1 and to_act(board) == [ANN]
     lines = board["content"].split("\n")
     assert lines[0].startswith("Game #1 of Ave Caesar begins!")
-    assert lines[1] == "🏟️ **One race, three laps** — Track A (Circus Maximus), clockwise."
-    assert lines[2] == ("For the start every chariot turned up a card: A (**Ann**) 5, B (**AI**) 5, "
-                        "N1 (neutral) 4, N2 (neutral) 5, N3 (neutral) 1, N4 (neutral) 2.")
-    assert lines[3] == "Tied at 5, they turned again: A (**Ann**) 4, B (**AI**) 6, N2 (neutral) 6."
-    assert lines[4] == "Tied at 6, they turned again: B (**AI**) 1, N2 (neutral) 2."
-    assert lines[5].startswith("N2 (neutral) won the tie-break with a 2 and takes start space I")
-    assert lines[6] == ("Start: I N2 (neutral), II N3 (neutral), III N4 (neutral), IV A (**Ann**), "
-                        "V B (**AI**), VI N1 (neutral).")
-    assert lines[7:10] == ["N2 (neutral) turns up a 2 and drives on.", "N3 (neutral) turns up a 4 and drives on.",
-                           "N4 (neutral) turns up a 4 and drives on."]
-    assert lines[10].startswith(f"<@{ANN}>, your turn: move **A** (lap 1/3")
-    assert "highest card" not in lines[10]  # said once, above
-    # the picture shows those three moves (and names the players in its table)
+    assert lines[1] == ("🏟️ **A championship of 4 races.** Race 1 — Track A (Circus Maximus), clockwise, "
+                        "three laps.")
+    assert lines[2] == "For the start every player's chariot turned up a card: A (**Ann**) 5, B (**AI**) 5."
+    assert lines[3] == "Tied at 5, they turned again: A (**Ann**) 4, B (**AI**) 6."
+    assert lines[4].startswith("B (**AI**) won the tie-break with a 6 and takes start space I")
+    assert lines[5] == ("Start: I B (**AI**), II A (**Ann**), III N1 (neutral), IV N2 (neutral), "
+                        "V N3 (neutral), VI N4 (neutral).")
+    moved = lines[6:-1]
+    assert moved[0].startswith("B (**AI**) plays a ")
+    assert [ln.split(" ")[0] for ln in moved[1:]] == ["N1", "N2", "N3", "N4"]
+    assert all("(neutral) turns up a" in ln or "(neutral) is boxed in" in ln for ln in moved[1:])
+    assert lines[-1].startswith(f"<@{ANN}>, your turn: race 1/4: move **A** (lap 1/3")
+    assert "highest card" not in lines[-1]  # said once, above
+    # the picture shows those moves (and names the players in its table)
     view = {**ENGINE.view(state, None), "player_names": ["Ann", "AI"]}
-    assert [item["chariot"] for item in view["last"]] == [3, 4, 5]
+    assert [item["chariot"] for item in view["last"]] == [1, 2, 3, 4, 5]
     assert board_images(h)[-1] == R.render_public(view)
     h.assert_no_errors()
 

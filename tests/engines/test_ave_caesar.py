@@ -34,7 +34,7 @@ def test_default_chariots_per_player(n, owned, per):
     assert len(state["chariots"]) == owned
     for seat in range(n):
         assert sum(1 for ch in state["chariots"] if ch["owner"] == seat) == per
-    assert state["options"] == {"chariots_per_player": per, "races": 1, "neutral_chariots": False,
+    assert state["options"] == {"chariots_per_player": per, "races": 4, "neutral_chariots": False,
                                 "turn_order": "seat", "track": "A"}
 
 
@@ -170,11 +170,14 @@ def test_all_lanes_merge_into_a_bottleneck_and_spread_again():
     assert get_track(A).bottlenecks == {bottom(6, 1)}
 
 
-def test_outer_lane_in_a_curve_costs_an_extra_move():
+def test_each_lane_further_out_in_a_curve_costs_more():
     track = get_track(A)
     east = {lane: [sp for sp in track.spaces.values() if sp["sec"] == "east" and sp["lane"] == lane]
-            for lane in (0, 2)}
-    assert len(east[2]) == len(east[0]) + 1
+            for lane in (0, 1, 2)}
+    assert len(east[2]) == len(east[1]) + 1 == len(east[0]) + 2  # version 1: the middle lane cost nothing extra
+    # from the start of the curve to its end: straight round in each lane, the inner one fewest steps
+    first = {lane: east[lane][0]["id"] for lane in (0, 1, 2)}
+    assert [track.to_line[first[lane]] for lane in (0, 1, 2)] == [track.to_line[first[0]] + k for k in (0, 1, 2)]
     # a chariot hemmed in on the outside of the east curve by two rivals is one space worse off
     s = race(3, c0=dict(where=top(6, 2), hand=[1, 1, 1]), c1=dict(where=space(A, "east", 0, 0)),
              c2=dict(where=space(A, "east", 0, 1)))

@@ -58,11 +58,17 @@ def test_stopping_in_the_alley_salutes_and_pays():
     assert E.view(s, None)["chariots"][0]["paid"]
 
 
-def test_a_chariot_that_paid_drives_out_and_may_not_enter_again():
+def test_a_chariot_that_paid_drives_out_and_may_enter_again():
     s = race(c0=dict(where=alley(2), hand=[3, 4, 5], paid=True), c1=dict(where=top(0, 0)))
     assert dests(s, 3) == {bottom(6, 1)}  # out through the exit and on to the bottleneck
-    s = race(c0=dict(where=ACCESS, hand=[1, 2, 3], paid=True), c1=dict(where=top(0, 0)))
-    assert not {alley(i) for i in range(4)} & (dests(s, 1) | dests(s, 2) | dests(s, 3))
+    # the book: every chariot must visit the alley "at least once": a paid one may drive in again (and stop)
+    s = race(c0=dict(where=ACCESS, hand=[1, 2, 5], paid=True), c1=dict(where=top(0, 0)))
+    assert alley(0) in dests(s, 1) and alley(1) in dests(s, 2)
+    assert alley(3) not in dests(s, 5)  # it must stop there all the same: no running through
+    choice = next(ch for ch in E.choices(s, 0) if ch["to"] == alley(1))
+    assert not choice["enters_alley"] and not choice["misses_alley"]  # nothing to pay
+    events = move(s, 2, alley(1))
+    assert "ave_caesar" not in types(events) and s["race"]["cars"][0]["paid"]
 
 
 def test_no_overtaking_in_the_alley():
@@ -80,7 +86,7 @@ def test_lap_two_unpaid_chariot_waits_while_the_entrance_is_blocked():
     assert events[0] == {"type": "skipped", "chariot": 0, "seat": 0, "reason": "alley_wait", "card": None}
     # it may still close up to the entrance
     s = race(c0=dict(where=bottom(0, 1), hand=[1, 3, 4], crossings=2), c1=dict(where=alley(0), paid=True))
-    assert dests(s, 1) == {bottom(1, 0), bottom(1, 1)}  # (a wall separates it from the outer lane)
+    assert dests(s, 1) == {bottom(1, 0)}  # not the middle lane beside it: from there the alley is out of reach
     # in lap 1 the same chariot may drive past (it can still pay in lap 2)
     s = race(c0=dict(where=bottom(0, 1), hand=[2, 3, 4], crossings=1), c1=dict(where=alley(0), paid=True))
     assert dests(s, 2)
@@ -118,11 +124,15 @@ def test_a_disqualified_chariot_scores_nothing_even_if_first_across():
     assert E.result(s)["scores"] == [0, 6]
 
 
-def test_neutral_chariots_never_enter_the_alley():
+def test_neutral_chariots_need_not_enter_the_alley():
+    """The book: a neutral chariot need not stop in the alley (it is not forbidden to); its shortest-route
+    policy drives past."""
     s = race(2, {"neutral_chariots": True},
              c0=dict(where=top(0, 0)), c2=dict(where=ACCESS, deck=[1]))
     ends = E._paths(s, 2, {1, 2})
-    assert not {e["to"] for v in ends.values() for e in v} & set(get_track(A).alley)
+    assert alley(0) in {e["to"] for e in ends[1]}
+    best = E.neutral_destination(s, 2, 1, ends[1])
+    assert best["to"] not in get_track(A).alley_set
 
 
 # ---------------------------------------------------------------- finishing, laurels, end of race

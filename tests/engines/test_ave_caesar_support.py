@@ -60,8 +60,8 @@ def set_car(state: dict, c: int, where: str | None, hand: list[int] | None = Non
 def race(n: int = 2, options: dict | None = None, seed: int = 1, **cars) -> dict:
     """A game of n players (1 chariot each unless options say otherwise) with every chariot parked off the
     track (finished) unless placed with ``c<i>=dict(where=..., hand=[...], ...)``; chariot 0 is to act, the
-    race is past its first move and turn order is chariot order."""
-    opts = {"chariots_per_player": 1, **(options or {})}
+    race is past its first move and turn order is chariot order. One race unless options say otherwise."""
+    opts = {"chariots_per_player": 1, "races": 1, **(options or {})}
     state = E.new_game(n, seed, opts)
     r = state["race"]
     count = len(state["chariots"])

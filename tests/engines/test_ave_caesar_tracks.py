@@ -22,9 +22,10 @@ def test_track_is_valid(name, direction):
     problems, figures = validate.check(name, direction)
     assert problems == []
     assert figures["route"] == {"A": 80, "B": 78}[name]
-    penalty = {"A": 1, "B": 2}[name]
+    penalty = 2
     for curve in figures["curves"]:
         assert curve["outer"] - curve["inner"] == penalty
+        assert curve["inner"] < curve["middle"] < curve["outer"], "the inner arc is the cheapest, then the middle"
     # a chariot pushed outside on all six curves cannot make it with its 84 points
     assert figures["route_outside_on_every_curve"] == figures["route"] + 6 * penalty > 84
 
@@ -64,6 +65,42 @@ def _broken(name: str, mutate) -> list[str]:
         return validate.check(name, "cw")[0]
     finally:
         validate.get_track, validate.load_data = original_get, original_load
+
+
+def test_no_lane_change_leads_sideways():
+    """Movement is forward with diagonal lane changes only: the old links A33 -> A27 (outer to middle lane in the
+    first wedge of the east curve, the space beside it) and B26 -> B21 are gone."""
+    old_a = {sp["id"]: sp for sp in load_data("A", 1)["spaces"]}
+    assert "A27" in old_a["A33"]["next"] and "B21" in {sp["id"]: sp for sp in load_data("B", 1)["spaces"]}["B26"]["next"]
+    for name in ("A", "B"):
+        data = load_data(name)
+        assert validate.sideways_links(data) == []
+    first_outer = next(sp for sp in load_data("A")["spaces"] if (sp["sec"], sp["col"], sp["lane"]) == ("east", 0, 2))
+    beside = next(sp for sp in load_data("A")["spaces"] if (sp["sec"], sp["col"], sp["lane"]) == ("east", 0, 1))
+    assert beside["id"] not in first_outer["next"]
+
+
+def test_validator_rejects_a_sideways_link():
+    def mutate(data):
+        outer = next(sp for sp in data["spaces"] if (sp["sec"], sp["col"], sp["lane"]) == ("east", 0, 2))
+        middle = next(sp for sp in data["spaces"] if (sp["sec"], sp["col"], sp["lane"]) == ("east", 0, 1))
+        outer["next"].append(middle["id"])
+    problems = _broken("A", mutate)
+    assert any("sideways" in p for p in problems), problems
+
+
+def test_validator_rejects_a_curve_whose_inner_lane_is_not_the_cheapest():
+    def mutate(data):
+        east = next(c for c in data["curves"] if c["name"] == "east")
+        east["middle"] = east["middle"][:len(east["inner"])]  # as short as the inner arc (track A of version 1)
+    problems = _broken("A", mutate)
+    assert any("curve east: the inner lane must be the cheapest" in p for p in problems), problems
+
+
+def test_validator_rejects_the_version_1_tracks():
+    """Track A of rules version 1 breaks the corrected rule: its middle lane was as cheap as the inner one."""
+    a = _broken("A", lambda data: data.update(load_data("A", 1)))
+    assert any("inner lane must be the cheapest" in p for p in a)
 
 
 def test_validator_catches_a_wrong_route_figure():

@@ -34,7 +34,7 @@ def test_choices_and_prompt_in_hungarian(lang):
     lang("hu")
     view, choices = alley_position()
     alley = [c for c in choices if "behajt a Császár előtti sikátorba" in c.label]
-    passing = [c for c in choices if "fizetés nélkül kihagyja a sikátort" in c.label]
+    passing = [c for c in choices if "fizetés nélkül elhagyja a sikátort: kizárás" in c.label]
     assert alley and passing and all(c.emoji == "🏛️" for c in alley)
     assert all(c.group.startswith("Lap: ") and len(c.label) <= 80 for c in choices)
     assert all(len(c.description) <= 100 for c in choices)
@@ -95,7 +95,7 @@ def test_opening_lines_in_polish(lang):
     lines = P.opening_lines(E.view(state, 0), NAMES[:2])
     assert lines[0] == ("🏟️ **Mistrzostwa: 2 wyścigi.** Wyścig 1 — Tor A (Circus Maximus), "
                         "zgodnie z ruchem wskazówek zegara, trzy okrążenia.")
-    assert lines[1].startswith("Na start każdy rydwan odkrył kartę: ")
+    assert lines[1].startswith("Na start każdy rydwan graczy odkrył kartę: ")
     assert any(line.startswith("Start: I ") for line in lines)
 
 

@@ -98,7 +98,7 @@ def test_typed_moves():
 
 
 def test_narration_of_a_championship_with_neutral_chariots():
-    events = play_out(2, {"races": 2, "neutral_chariots": True, "chariots_per_player": 2}, seed=6)
+    events = play_out(2, {"races": 2, "neutral_chariots": True, "chariots_per_player": 2}, seed=8)
     lines = [line for e in events if (line := P.narrate(e, NAMES[:2]))]
     assert all("{" not in line and "None" not in line for line in lines)
     text = "\n".join(lines)
@@ -194,29 +194,28 @@ def test_prompt_warns_a_chariot_that_passed_the_alley_unpaid():
 
 def test_opening_lines_name_the_start_cards_the_grid_and_the_early_neutral_moves():
     names = ["Ann", "AI 2", "AI 3"]
-    # a start decided by a tie-break (several rounds of turned cards) and neutral chariots on I and II
-    seed = next(s for s in range(200) if len(E.new_game(3, s, {"neutral_chariots": True})["race"]["reveal"]) > 1
-                and E.new_game(3, s, {"neutral_chariots": True})["race"]["grid"][0] >= 3)
-    state = E.new_game(3, seed, {"neutral_chariots": True})
+    # a start decided by a tie-break (several rounds of turned cards); the neutral chariots turn no card and
+    # take the start spaces left after the players (IV-VI)
+    options = {"neutral_chariots": True, "races": 1}
+    seed = next(s for s in range(200) if len(E.new_game(3, s, options)["race"]["reveal"]) > 1
+                and E.new_game(3, s, options)["race"]["grid"][0] == 2)
+    state = E.new_game(3, seed, options)
     view = E.view(state, None)
     lines = P.opening_lines(view, names)
     text = "\n".join(lines)
     assert lines[0] == "🏟️ **One race, three laps** — Track A (Circus Maximus), clockwise."
     first_round = ", ".join(f"{P.chariot(view['chariots'][c]['label'], view['chariots'][c]['owner'], names)} {v}"
                             for c, v in view["reveal"][0])
-    assert lines[1] == f"For the start every chariot turned up a card: {first_round}."
-    assert "A (**Ann**) " in lines[1] and "B (**AI 2**) " in lines[1] and "N1 (neutral) " in lines[1]
+    assert lines[1] == f"For the start every player's chariot turned up a card: {first_round}."
+    assert "A (**Ann**) " in lines[1] and "B (**AI 2**) " in lines[1] and "(neutral)" not in lines[1]
     assert text.count("they turned again: ") == len(view["reveal"]) - 1
-    starter = view["chariots"][view["grid"][0]]
-    assert f"{starter['label']} (neutral) won the tie-break with a " in text
+    assert "C (**AI 3**) won the tie-break with a " in text
     grid = ", ".join(f"{r} {P.chariot(view['chariots'][c]['label'], view['chariots'][c]['owner'], names)}"
                      for r, c in zip(["I", "II", "III", "IV", "V", "VI"], view["grid"]))
     assert f"Start: {grid}." in lines
-    # the neutral chariot(s) on I (and behind) drove before anybody was asked: one line per move
-    early = [item for item in view["last"]]
-    assert early and all(item["chariot"] >= 3 for item in early)
-    moves = [ln for ln in lines if "(neutral) turns up a" in ln or "(neutral) is boxed in" in ln]
-    assert len(moves) == len(early)
+    assert grid.endswith("IV N1 (neutral), V N2 (neutral), VI N3 (neutral)")
+    # C on I moves first (an AI seat, not yet played here): nothing drove before anybody was asked
+    assert view["last"] == [] and not any("(neutral) turns up a" in ln for ln in lines)
     assert all("{" not in ln and "None" not in ln for ln in lines)
 
 
@@ -246,3 +245,52 @@ def test_later_races_say_why_their_grid_is_as_it_is():
         assert first == expect
         if order == "seat":
             assert line.split("\n")[1].startswith(f"{'AB'[first]} (**{['Ann', 'Bob'][first]}**) came last")
+
+
+def test_a_move_that_leaves_the_alley_out_of_reach_is_flagged_on_its_button():
+    """Lap 2, coin due, entrance free: the outer lane beyond the east curve is walled off from the alley's
+    access space; its button says what that means."""
+    state = race(2, c0=dict(where=space("A", "east", 7, 2), hand=[1, 2, 3], crossings=2),
+                 c1=dict(where=space("A", "top", 0, 0)))
+    view = E.view(state, 0)
+    by_to = {a["to"]: P.describe(view, a, i) for i, a in enumerate(view["legal"]) if a["card"] == 1}
+    trap = by_to[space("A", "bottom", 0, 2)]
+    assert "passes the alley unpaid: excluded" in trap.label and trap.style == "danger"
+    assert "passes the alley" not in by_to[space("A", "bottom", 0, 1)].label
+
+
+def test_the_leader_prompt_does_not_say_no_6_when_an_exception_allows_one():
+    bottleneck = space("A", "bottom", 6, 1)
+    state = race(2, c0=dict(where=bottleneck, hand=[6, 6, 6]), c1=dict(where=space("A", "bottom", 0, 0)))
+    view = E.view(state, 0)
+    assert view["chariots"][0]["leader"] and any(a["card"] == 6 for a in view["legal"])
+    prompt = P.prompt(view)
+    assert "no 6" not in prompt and "a 6 may be played here" in prompt
+    state = race(2, c0=dict(where=space("A", "bottom", 5, 0), hand=[6, 2, 3]),
+                 c1=dict(where=space("A", "bottom", 0, 0)))
+    assert "no 6" in P.prompt(E.view(state, 0))
+
+
+def test_n_to_go_and_n_to_the_finish_count_the_same_way():
+    """The prompt's "N to go" includes the alley stop while it is due; so does every button's "N to the
+    finish": a card of k along the shortest way leaves N - k."""
+    state = race(2, c0=dict(where=space("A", "top", 3, 0), hand=[1, 2, 3], crossings=1),
+                 c1=dict(where=space("A", "bottom", 0, 0)))
+    view = E.view(state, 0)
+    to_go = view["chariots"][0]["to_go"]
+    assert f"{to_go} to go" in P.prompt(view)
+    for i, a in enumerate(view["legal"]):
+        if E.track(state).spaces[a["to"]]["lane"] == 0:  # straight on along the inner lane
+            assert P.describe(view, a, i).description.endswith(f"with {to_go - a['card']} to the finish")
+    # once paid, neither counts the alley any more
+    state = race(2, c0=dict(where=space("A", "top", 3, 0), hand=[1, 2, 3], crossings=1, paid=True),
+                 c1=dict(where=space("A", "bottom", 0, 0)))
+    view = E.view(state, 0)
+    assert view["chariots"][0]["to_go"] == to_go - E.track(state).detour
+    a = next(a for a in view["legal"] if a["card"] == 1 and E.track(state).spaces[a["to"]]["lane"] == 0)
+    assert P.describe(view, a, 0).description.endswith(f"with {to_go - E.track(state).detour - 1} to the finish")
+
+
+def test_the_championship_option_defaults_to_four_races():
+    races = next(o for o in P.options if o.name == "races")
+    assert (races.default, races.min_value, races.max_value) == (4, 1, 4)

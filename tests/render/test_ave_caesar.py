@@ -7,10 +7,12 @@ import io
 from PIL import Image
 
 from engines.ave_caesar import ENGINE as E
+from engines.ave_caesar.track import get_track
 from engines.rng import Rng
 from render import RENDERERS
 from render import ave_caesar as R
 from tests.engines.test_ave_caesar_support import finish_race, race, space
+from tests.render.phone import PHONE_WIDTH, texts_at_phone_width, too_small
 from tests.render.snapshot import assert_snapshot
 
 
@@ -55,7 +57,7 @@ def test_start_of_a_two_player_race_snapshot():
 def test_midrace_public_snapshot():
     state = _played(2, {}, 40)
     png = R.render_public(E.view(state, None))
-    assert _size(png)[0] == 1000 and len(png) < 150_000
+    assert _size(png)[0] == 480 and len(png) < 150_000
     assert_snapshot("ave-caesar-midrace", png)
 
 
@@ -171,3 +173,100 @@ def test_a_hungarian_picture_differs_from_the_english_one():
         for en, hu in zip(pictures["en"], pictures["hu"]):
             assert en is None and hu is None or en != hu
     assert R.render_public({**E.view(state, None), "lang": "pl"}) != pictures["en"][0]
+
+
+# ---------------------------------------------------------------- pictures that read on a phone
+NAMES = ["Ann", "Maximilian Aurelius Longname", "Bob"]
+
+
+def _busiest_public() -> dict:
+    """Six chariots of two players mid-race in a championship (every table column filled, a long name)."""
+    state = _played(2, {"races": 4}, 40)
+    return {**E.view(state, None), "player_names": NAMES[:2]}
+
+
+def test_the_busiest_public_track_reads_at_phone_width():
+    view = _busiest_public()
+    assert too_small(R.render_public, view) == []
+    texts, (width, _) = texts_at_phone_width(R.render_public, view)
+    assert width <= 480  # a narrow, tall picture: scaled at most 420/480 in Discord's column
+    drawn = {t for t, _ in texts}
+    assert {"A1", "B3", "III", "VI"} <= drawn  # chariot labels and start numerals are drawn as text
+
+
+def test_the_private_picture_with_numbered_destinations_reads_at_phone_width():
+    state = _played(2, {"races": 4}, 40)
+    seat = E.to_act(state)[0]
+    view = {**E.view(state, seat), "player_names": NAMES[:2]}
+    assert view["choices"]
+    assert too_small(R.render_private, view) == []
+    drawn = {t for t, _ in texts_at_phone_width(R.render_private, view)[0]}
+    assert {str(ch["n"]) for ch in view["choices"]} <= drawn
+    # the alley position, with its notes under the cards
+    assert too_small(R.render_private, E.view(_alley_position(), 0)) == []
+
+
+def test_the_standings_picture_reads_at_phone_width_and_names_are_not_cut_mid_word():
+    state = E.new_game(3, 5, {"races": 4, "chariots_per_player": 2})
+    finish_race(state)
+    finish_race(state)
+    view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Maximilian Aurelius Longname Extraordinaire"]}
+    assert too_small(R.render_standings, view) == []
+    drawn = [t for t, _ in texts_at_phone_width(R.render_standings, view)[0]]
+    long = [t for t in drawn if t.startswith("Maximilian")]
+    assert long and all(t.rstrip("…") in view["player_names"][2] and
+                        (t == view["player_names"][2] or view["player_names"][2][len(t.rstrip("…"))] == " ")
+                        for t in long), long
+    full = view["player_names"][2]
+    public = texts_at_phone_width(R.render_public, {**E.view(state, None), "player_names": view["player_names"]})
+    shown = [t for t, _ in public[0] if t.startswith("Maximilian")]
+    assert shown and all(t == full or full.startswith(t.rstrip("…") + " ") for t in shown), shown
+
+
+def test_chariots_on_the_grid_leave_the_start_numerals_readable():
+    """Version 1 drew III under the chariot's disc so that it read as II; each numeral now sits clear of the
+    disc of a chariot standing on its space."""
+    from render import kit
+    for name in ("A", "B"):
+        for direction in ("cw", "ccw"):
+            centres = R._centres(name)
+            start = get_track(name, direction).start
+            for (numeral, (x, y), anchor), sid in zip(R.numeral_spots(name, direction), start):
+                x0, y0, x1, y1 = kit.font(R.NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+                cx, cy = centres[sid]
+                reach = 17 + 1  # the disc and its outline
+                nearest_y = min(abs(y + y0 - cy), abs(y + y1 - cy))
+                assert not (y + y0 <= cy <= y + y1) and nearest_y >= reach, (name, direction, numeral)
+                assert x + x0 >= cx - 20 and x + x1 <= cx + 20  # inside its own lane
+
+
+def test_a_move_that_leaves_the_alley_out_of_reach_is_marked_on_the_picture():
+    state = race(2, c0=dict(where=space("A", "east", 7, 2), hand=[1, 2, 3], crossings=2),
+                 c1=dict(where=space("A", "top", 0, 0)))
+    view = E.view(state, 0)
+    trap = next(ch for ch in view["choices"] if ch["to"] == space("A", "bottom", 0, 2))
+    assert trap["misses_alley"]
+    drawn = [t for t, _ in texts_at_phone_width(R.render_private, view)[0]]
+    assert "!" in drawn and "red with !: passes the alley unpaid: excluded" in drawn
+    png = Image.open(io.BytesIO(R.render_private(view))).convert("RGB")
+    x, y = R._centres("A")[trap["to"]]
+    assert png.getpixel((int(x + 24), int(y + R.HEADER - 17))) == kit_rgb("danger")  # the red "!" disc
+    assert too_small(R.render_private, view) == []
+
+
+def kit_rgb(name):
+    from render import kit
+    return kit.rgb(name)
+
+
+def test_a_game_of_rules_version_1_is_drawn_on_its_own_track():
+    import json
+    from pathlib import Path
+    saved = json.loads((Path(__file__).resolve().parents[1] / "engines" / "data" / "ave_caesar_v1_state.json")
+                       .read_text())
+    state = E.from_json(saved)
+    view = E.view(state, None)
+    assert view["track_version"] == 1
+    old = R.render_public(view)
+    assert old != R.render_public({**view, "track_version": 2}) and _size(old)[0] == 480
+    assert PHONE_WIDTH == 420
