@@ -23,7 +23,16 @@ from engines import ENGINES, IllegalAction
 from host.locale import t, use_language
 from host.presenters import presenter_for
 from host.service import Asker, GameError, GameService
+from render import RENDERERS
+from render import replay as replay_pictures
 from store import GameRow
+
+#: Discord's attachment limit is 8 MiB without boosts (less a margin for the request around it)
+MAX_BYTES = 8 * 1024 * 1024 - 64 * 1024
+#: most frames in an animation; a longer game is sampled (and its first frame says so)
+MAX_FRAMES = 120
+#: how long a frame stays (ms): the opening and the end a little longer
+STEP_MS, FIRST_MS, LAST_MS = 1400, 3000, 6000
 
 #: the event that opens a new chapter of each game (what the step-through's "next" jump looks for)
 CHAPTER_EVENTS = {"hector-achilles": "battle_started", "ave-caesar": "race_started", "hextri": "round",
@@ -181,3 +190,51 @@ async def load(service: GameService, game_id: int, asker: Asker | None, *, seat:
         raise GameError.of("replay_not_your_seat", game=game_id)
     built = await asyncio.to_thread(frames, record, seat, upto=upto, only=only)
     return game, record, built
+
+
+@dataclass
+class Animation:
+    """An animated replay: GIF bytes, the steps it shows (``shown``) out of ``steps`` frames."""
+
+    data: bytes
+    shown: int
+    steps: int
+
+    @property
+    def sampled(self) -> bool:
+        return self.shown < self.steps
+
+
+def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAMES) -> Animation:
+    """The public replay of ``record`` as an animated GIF under ``max_bytes``: every step, or an even sample of
+    them when the game is long or the file too large (the narration of skipped steps goes under the next frame
+    shown; the first frame says that it is shortened). Pure and slow: run it in a worker thread."""
+    use_language(record.lang)
+    built = frames(record)
+    renderer = RENDERERS[record.engine]
+    boards: dict[int, bytes] = {}
+    total = len(built) - 1  # actions; frame 0 is the opening
+
+    def board(index: int) -> bytes:
+        if index not in boards:
+            view = {**built[index].view, "player_names": record.names, "lang": record.lang}
+            boards[index] = renderer.render_public(view)
+        return boards[index]
+
+    while True:
+        picked = sample(len(built), most)
+        images, durations, previous = [], [], -1
+        for n, index in enumerate(picked):
+            lines = [line for f in built[previous + 1:index + 1] for line in f.lines]
+            previous = index
+            note = t("replay_sampled", shown=len(picked), steps=len(built)) if n == 0 and len(picked) < len(
+                built) else None
+            header = t("replay_caption_step", step=built[index].step, steps=total)
+            images.append(replay_pictures.frame(board(index), header, lines, note))
+            durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(picked) - 1 else STEP_MS)
+        data = replay_pictures.animation(images, durations)
+        if len(data) <= max_bytes:
+            return Animation(data, len(picked), len(built))
+        if len(picked) <= 2:
+            raise GameError.of("replay_too_big", game=record.game_id or "?")
+        most = max(2, min(len(picked) - 1, int(len(picked) * max_bytes / len(data) * 0.9)))
