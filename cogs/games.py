@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs import publish
 from cogs.components import DYNAMIC_ITEMS, RematchButton, asker, send_private
+from cogs.replays import REPLAY_ITEMS, commands_for
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.presenters import OptionSpec, presenter_for
@@ -152,6 +153,8 @@ class Games(commands.Cog):
         self.bot = bot
         for key in ENGINES:
             self.new.add_command(_new_command(key, self.new))
+        for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
+            self.game.add_command(command)
 
     async def _which(self, interaction: discord.Interaction, game: int | None) -> int:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
@@ -323,5 +326,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
     await bot.add_cog(Games(bot))

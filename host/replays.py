@@ -238,3 +238,53 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
         if len(picked) <= 2:
             raise GameError.of("replay_too_big", game=record.game_id or "?")
         most = max(2, min(len(picked) - 1, int(len(picked) * max_bytes / len(data) * 0.9)))
+
+
+def picture(record: Record, frame: Frame, seat: int | None) -> bytes:
+    """One step's picture: the board, or for a seat its own private picture (the board when the game draws
+    none)."""
+    renderer = RENDERERS[record.engine]
+    view = {**frame.view, "player_names": record.names, "lang": record.lang}
+    if seat is not None:
+        private = renderer.render_private(view)
+        if private is not None:
+            return private
+    return renderer.render_public(view)
+
+
+#: games shown per page of /game history
+HISTORY_PAGE = 10
+#: most finished games /game history looks back on
+HISTORY_MAX = 500
+
+
+@dataclass
+class PastGame:
+    """One line of a person's record: the game, when it ended, who else played, the person's place."""
+
+    game: GameRow
+    ended: str
+    opponents: list[str]
+    place: int | None
+    draw: bool
+
+
+async def history(service: GameService, asker: Asker, user_id: int, engine: str | None = None,
+                  page: int = 0) -> tuple[list[PastGame], int]:
+    """A page of ``user_id``'s finished games that ``asker`` may see (this server's; in a direct message only
+    the asker's own), newest first, and the number of pages."""
+    if asker.guild_id is None and user_id != asker.user_id:
+        return [], 0  # in a direct message, a person sees only their own games
+    games = await service.store.list_games(guild_id=asker.guild_id, user_id=user_id, statuses=("finished",),
+                                           limit=HISTORY_MAX)
+    games = [g for g in games if (engine is None or g.engine == engine) and service.may_see(g, asker)]
+    pages = max(1, -(-len(games) // HISTORY_PAGE))
+    page = max(0, min(page, pages - 1))
+    out = []
+    for g in games[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]:
+        seat = g.seat_of(user_id)
+        places = (g.result or {}).get("places") or []
+        place = places[seat] if seat is not None and seat < len(places) else None
+        out.append(PastGame(g, g.updated_at, [s.name for s in g.seats if s.seat != seat], place,
+                            bool(places) and all(p == 1 for p in places)))
+    return out, pages
