@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import actions, publish
+from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
 from engines import ENGINES
 from host.locale import LANGUAGES, t
@@ -113,6 +114,8 @@ class Games(commands.Cog):
         self.bot = bot
         for key in ENGINES:
             self.new.add_command(_new_command(key, self.new))
+        for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
+            self.game.add_command(command)
 
     async def _which(self, interaction: discord.Interaction, game: int | None) -> int:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
@@ -284,5 +287,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
     await bot.add_cog(Games(bot))

@@ -1,0 +1,48 @@
+"""Replay an exported game record (``/game export``) and check that it comes out as it did:
+
+    python -m bench.replay game-12.json
+
+re-runs the engine from the record's seed, options and rules version over its actions, prints the final result
+and exits 0 when it equals the result the record was saved with (1 when not, 2 when the log does not replay)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engines import ENGINES
+from host.replays import Record, final_state
+from host.service import GameError
+
+
+def check(data: dict) -> tuple[bool, dict]:
+    """(the replayed result equals the stored one, the replayed result)."""
+    record = Record.from_json(data)
+    state = final_state(record)
+    result = json.loads(json.dumps(ENGINES[record.engine].result(state)))
+    return result == record.result, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", type=Path, help="a game record from /game export")
+    args = parser.parse_args(argv)
+    data = json.loads(args.file.read_text(encoding="utf-8"))
+    try:
+        same, result = check(data)
+    except (GameError, ValueError, KeyError) as exc:
+        print(f"cannot replay {args.file}: {exc}", file=sys.stderr)
+        return 2
+    engine = ENGINES[data["engine"]]
+    print(f"{engine.title} #{data.get('game')}: {len(data['actions'])} actions, rules version "
+          f"{data['rules_version']}, seed {data['seed']}")
+    print("result: " + json.dumps(result, ensure_ascii=False))
+    print("same as recorded" if same else "DIFFERENT from the recorded result: "
+          + json.dumps(data.get("result"), ensure_ascii=False))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,290 @@
+"""Replays: a finished game told again, step by step, by re-running its engine over the stored action log.
+
+The engines are deterministic functions of (seed, options, actions), so a game is rebuilt from its seed and
+options and each logged action is applied again; every step yields the view of one seat (None: the public
+view, which carries no hidden card) and the narration the thread showed for it. A game saved under an older
+``rules_version`` is started under that version: the fresh state is stamped with it and loaded through the
+engine's ``from_json``, which keeps old versions loadable (Hector and Achilles, HEX-TRI and Kiválasztottak keep
+their old rules by the stamp; Troja migrates a version-1 state to its retired card set). Every replayed step is
+checked against the events the log stored, so a replay that would show something other than what happened is
+refused with a reason, never shown.
+
+No Discord here: :func:`frames` is pure and synchronous (run it in a worker thread); :func:`load` reads the
+store and fences the game like every other per-game request (``GameService.game``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+from engines import ENGINES, IllegalAction
+from host.locale import t, use_language
+from host.presenters import presenter_for
+from host.service import Asker, GameError, GameService
+from render import RENDERERS
+from render import replay as replay_pictures
+from store import GameRow
+
+#: Discord's attachment limit is 8 MiB without boosts (less a margin for the request around it)
+MAX_BYTES = 8 * 1024 * 1024 - 64 * 1024
+#: most frames in an animation; a longer game is sampled (and its first frame says so)
+MAX_FRAMES = 120
+#: how long a frame stays (ms): the opening and the end a little longer
+STEP_MS, FIRST_MS, LAST_MS = 1400, 3000, 6000
+
+#: the event that opens a new chapter of each game (what the step-through's "next" jump looks for)
+CHAPTER_EVENTS = {"hector-achilles": "battle_started", "ave-caesar": "race_started", "hextri": "round",
+                  "troja": "round", "kivalasztottak": "round_started"}
+
+
+@dataclass
+class Frame:
+    """One step of a replay: ``step`` 0 is the opening deal, step i the board after the i-th action."""
+
+    step: int
+    view: dict
+    lines: list[str]
+    events: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """What a replay is built from: everything needed to play the game again (also the export format)."""
+
+    engine: str
+    seed: int
+    num_players: int
+    options: dict
+    rules_version: int
+    actions: list[dict]  # {"seat", "action", "events"} in order
+    names: list[str]
+    lang: str
+    game_id: int | None = None
+    result: dict | None = None
+
+    def to_json(self) -> dict:
+        return {"format": "gamehost-replay", "format_version": 1, "game": self.game_id, "engine": self.engine,
+                "seed": self.seed, "num_players": self.num_players, "options": self.options,
+                "rules_version": self.rules_version, "lang": self.lang, "names": self.names,
+                "result": self.result, "actions": self.actions}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Record:
+        if data.get("format") != "gamehost-replay":
+            raise ValueError("not a game record exported by /game export")
+        return cls(engine=data["engine"], seed=data["seed"], num_players=data["num_players"],
+                   options=data["options"], rules_version=data["rules_version"], actions=data["actions"],
+                   names=data["names"], lang=data.get("lang") or "en", game_id=data.get("game"),
+                   result=data.get("result"))
+
+
+def _plain(obj):
+    return json.loads(json.dumps(obj))
+
+
+def start_state(record: Record):
+    """The engine state the game began in, under the rules version it was played with (GameError if the
+    engine cannot start a game of that version any more)."""
+    engine = ENGINES.get(record.engine)
+    if engine is None:
+        raise GameError.of("unknown_game", key=record.engine[:40])
+    try:
+        state = engine.new_game(record.num_players, record.seed, dict(record.options))
+    except (ValueError, IllegalAction) as exc:
+        raise GameError.of("replay_cannot_start", reason=str(exc)) from exc
+    if record.rules_version != engine.rules_version:
+        data = engine.to_json(state)
+        data["rules_version"] = record.rules_version
+        try:
+            state = engine.from_json(data)
+        except (ValueError, KeyError) as exc:
+            raise GameError.of("replay_old_rules", version=record.rules_version,
+                               current=engine.rules_version) from exc
+    return state
+
+
+def frames(record: Record, seat: int | None = None, *, upto: int | None = None,
+           only: set[int] | None = None) -> list[Frame]:
+    """The replay of ``record`` as seen by ``seat`` (None: the public view), from the opening to step ``upto``
+    (default: the end). ``only``: the steps whose frames to keep (the engine still runs through every step).
+    Each step's events are checked against the stored ones: GameError "replay_diverged" when they differ."""
+    use_language(record.lang)
+    engine = ENGINES[record.engine]
+    presenter = presenter_for(record.engine)
+    state = start_state(record)
+    last = len(record.actions) if upto is None else max(0, min(upto, len(record.actions)))
+    out: list[Frame] = []
+    if only is None or 0 in only:
+        view = engine.view(state, seat)
+        players = ", ".join(f"{name} ({presenter.seat_label(seat_no)})" for seat_no, name in enumerate(record.names))
+        opening = [t("started", game=record.game_id or "?", title=engine.title, players=players),
+                   *presenter.opening_lines(engine.view(state, None), record.names)]
+        out.append(Frame(0, view, opening))
+    for step, entry in enumerate(record.actions[:last], start=1):
+        try:
+            events = engine.apply(state, entry["seat"], entry["action"])
+        except IllegalAction as exc:
+            raise GameError.of("replay_diverged", step=step) from exc
+        if "events" in entry and _plain(events) != entry["events"]:
+            raise GameError.of("replay_diverged", step=step)
+        if only is None or step in only:
+            lines = [line for e in events if (line := presenter.narrate(e, record.names))]
+            out.append(Frame(step, engine.view(state, seat), lines, events))
+    if upto is None:
+        stored = record.result
+        if stored is not None and _plain(engine.result(state)) != _plain(stored):
+            raise GameError.of("replay_diverged", step=last)
+    return out
+
+
+def final_state(record: Record):
+    """The state after every action of ``record`` (for ``bench.replay``); GameError if the log does not replay."""
+    engine = ENGINES[record.engine]
+    state = start_state(record)
+    for step, entry in enumerate(record.actions, start=1):
+        try:
+            engine.apply(state, entry["seat"], entry["action"])
+        except IllegalAction as exc:
+            raise GameError.of("replay_diverged", step=step) from exc
+    return state
+
+
+def chapters(record: Record) -> list[int]:
+    """The steps that open a new battle, race or round (by the events the log stored), in order."""
+    kind = CHAPTER_EVENTS.get(record.engine)
+    return [step for step, entry in enumerate(record.actions, start=1)
+            if any(e.get("type") == kind for e in entry.get("events") or [])]
+
+
+def sample(count: int, most: int) -> list[int]:
+    """At most ``most`` step numbers out of 0..count-1, evenly spread, always with the first and the last."""
+    if count <= most:
+        return list(range(count))
+    if most < 2:
+        return [count - 1]
+    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
+
+
+async def record_of(service: GameService, game_id: int, asker: Asker | None) -> tuple[GameRow, Record]:
+    """The record of a finished game that ``asker`` may see (the service's fence); GameError otherwise."""
+    game = await service.game(game_id, asker)
+    if game.status != "finished":
+        raise GameError.of("replay_not_finished", game=game_id)
+    actions = await service.store.actions(game.id)
+    record = Record(engine=game.engine, seed=game.seed, num_players=game.num_players,
+                    options=dict(game.options.get("engine") or {}),
+                    rules_version=1 if game.rules_version is None else game.rules_version,
+                    actions=[{"seat": a["seat"], "action": a["action"], "events": a["events"]} for a in actions],
+                    names=service.names(game), lang=game.lang, game_id=game.id, result=game.result)
+    return game, record
+
+
+async def load(service: GameService, game_id: int, asker: Asker | None, *, seat: int | None = None,
+               upto: int | None = None, only: set[int] | None = None) -> tuple[GameRow, Record, list[Frame]]:
+    """Frames of a finished game, built off the event loop. ``seat``: a private replay, only for the asker's
+    own seat (``asker`` None: the host itself)."""
+    game, record = await record_of(service, game_id, asker)
+    if seat is not None and asker is not None and game.seat_of(asker.user_id) != seat:
+        raise GameError.of("replay_not_your_seat", game=game_id)
+    built = await asyncio.to_thread(frames, record, seat, upto=upto, only=only)
+    return game, record, built
+
+
+@dataclass
+class Animation:
+    """An animated replay: GIF bytes, the steps it shows (``shown``) out of ``steps`` frames."""
+
+    data: bytes
+    shown: int
+    steps: int
+
+    @property
+    def sampled(self) -> bool:
+        return self.shown < self.steps
+
+
+def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAMES) -> Animation:
+    """The public replay of ``record`` as an animated GIF under ``max_bytes``: every step, or an even sample of
+    them when the game is long or the file too large (the narration of skipped steps goes under the next frame
+    shown; the first frame says that it is shortened). Pure and slow: run it in a worker thread."""
+    use_language(record.lang)
+    built = frames(record)
+    renderer = RENDERERS[record.engine]
+    boards: dict[int, bytes] = {}
+    total = len(built) - 1  # actions; frame 0 is the opening
+
+    def board(index: int) -> bytes:
+        if index not in boards:
+            view = {**built[index].view, "player_names": record.names, "lang": record.lang}
+            boards[index] = renderer.render_public(view)
+        return boards[index]
+
+    while True:
+        picked = sample(len(built), most)
+        images, durations, previous = [], [], -1
+        for n, index in enumerate(picked):
+            lines = [line for f in built[previous + 1:index + 1] for line in f.lines]
+            previous = index
+            note = t("replay_sampled", shown=len(picked), steps=len(built)) if n == 0 and len(picked) < len(
+                built) else None
+            header = t("replay_caption_step", step=built[index].step, steps=total)
+            images.append(replay_pictures.frame(board(index), header, lines, note))
+            durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(picked) - 1 else STEP_MS)
+        data = replay_pictures.animation(images, durations)
+        if len(data) <= max_bytes:
+            return Animation(data, len(picked), len(built))
+        if len(picked) <= 2:
+            raise GameError.of("replay_too_big", game=record.game_id or "?")
+        most = max(2, min(len(picked) - 1, int(len(picked) * max_bytes / len(data) * 0.9)))
+
+
+def picture(record: Record, frame: Frame, seat: int | None) -> bytes:
+    """One step's picture: the board, or for a seat its own private picture (the board when the game draws
+    none)."""
+    renderer = RENDERERS[record.engine]
+    view = {**frame.view, "player_names": record.names, "lang": record.lang}
+    if seat is not None:
+        private = renderer.render_private(view)
+        if private is not None:
+            return private
+    return renderer.render_public(view)
+
+
+#: games shown per page of /game history
+HISTORY_PAGE = 10
+#: most finished games /game history looks back on
+HISTORY_MAX = 500
+
+
+@dataclass
+class PastGame:
+    """One line of a person's record: the game, when it ended, who else played, the person's place."""
+
+    game: GameRow
+    ended: str
+    opponents: list[str]
+    place: int | None
+    draw: bool
+
+
+async def history(service: GameService, asker: Asker, user_id: int, engine: str | None = None,
+                  page: int = 0) -> tuple[list[PastGame], int]:
+    """A page of ``user_id``'s finished games that ``asker`` may see (this server's; in a direct message only
+    the asker's own), newest first, and the number of pages."""
+    if asker.guild_id is None and user_id != asker.user_id:
+        return [], 0  # in a direct message, a person sees only their own games
+    games = await service.store.list_games(guild_id=asker.guild_id, user_id=user_id, statuses=("finished",),
+                                           limit=HISTORY_MAX)
+    games = [g for g in games if (engine is None or g.engine == engine) and service.may_see(g, asker)]
+    pages = max(1, -(-len(games) // HISTORY_PAGE))
+    page = max(0, min(page, pages - 1))
+    out = []
+    for g in games[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]:
+        seat = g.seat_of(user_id)
+        places = (g.result or {}).get("places") or []
+        place = places[seat] if seat is not None and seat < len(places) else None
+        out.append(PastGame(g, g.updated_at, [s.name for s in g.seats if s.seat != seat], place,
+                            bool(places) and all(p == 1 for p in places)))
+    return out, pages
