@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import time
 
 import discord
 
@@ -55,10 +56,12 @@ def parse_fields(text: str, names: tuple[str, ...], optional: tuple[str, ...] = 
 def guarded(callback):
     """A click on a damaged custom_id (``self.unparsed``, see :class:`_FromCustomId`) is refused; an unexpected
     error in a click is logged and answered with a short apology (instead of Discord's "This interaction
-    failed"); the game is unchanged unless the store committed before the error."""
+    failed"); the game is unchanged unless the store committed before the error. Its handling time goes to
+    the bot's interaction latency histogram (host/metrics.py)."""
 
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction):
+        started = time.perf_counter()
         try:
             if getattr(self, "unparsed", False):
                 await _refuse(interaction, t("bad_custom_id", str(interaction.locale)))
@@ -70,6 +73,10 @@ def guarded(callback):
                 await _refuse(interaction, t("error_generic", str(interaction.locale)))
             except discord.HTTPException:
                 pass
+        finally:
+            metrics = getattr(interaction.client, "metrics", None)
+            if metrics is not None:
+                metrics.observe_interaction(type(self).__name__, time.perf_counter() - started)
 
     return wrapper
 
