@@ -153,8 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv:
         print(f"usage: python bot.py [healthcheck]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
         return 2
-    # discord.py's own handler and format (colours on a terminal), on the root logger: one style for all logs
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True)
+    # discord.py's handler and format on the root logger: one style for every log line. Its colours only on
+    # a terminal: discord.py would colour inside any Docker container too, and log collectors want plain text
+    plain = logging.Formatter("[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{")
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True,
+                                formatter=discord.utils.MISSING if sys.stderr.isatty() else plain)
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
