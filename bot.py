@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 import time
 
@@ -164,8 +165,19 @@ def main(argv: list[str] | None = None) -> int:
     bot = create_bot(settings)
 
     async def runner() -> None:
+        # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
+        # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         async with bot:
-            await bot.start(settings.token)
+            start = asyncio.create_task(bot.start(settings.token))
+            waiting = asyncio.create_task(stop.wait())
+            await asyncio.wait({start, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            if not start.done():
+                await bot.close()
+            await start  # (its errors, e.g. a refused token)
+        log.info("stopped")
 
     try:
         asyncio.run(runner())

@@ -9,6 +9,7 @@ import os
 import re
 import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import aiohttp
@@ -38,6 +39,11 @@ def samples(text: str) -> dict[tuple[str, tuple], float]:
 
 def total(found: dict, name: str) -> float:
     return sum(v for (n, _), v in found.items() if n == name)
+
+
+def _row_count(db: Path) -> int:
+    with closing(sqlite3.connect(db)) as conn:
+        return conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
 
 
 async def get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
@@ -95,9 +101,9 @@ async def test_readiness_and_metrics_of_a_running_bot(tmp_path):
             status, text = await get(http, f"http://127.0.0.1:{metrics}/metrics")
             assert status == 200
             found = samples(text)
-            with sqlite3.connect(db) as conn:
-                engine, version = conn.execute("SELECT engine, version FROM games").fetchone()
-                actions = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+            with closing(sqlite3.connect(db)) as conn:
+                engine = conn.execute("SELECT engine FROM games").fetchone()[0]
+            actions = _row_count(db)
             assert actions >= 5
             assert found[("gamehost_moves_total", (("game", engine),))] == actions
             assert found[("gamehost_games", (("status", "running"),))] == 1
@@ -108,12 +114,18 @@ async def test_readiness_and_metrics_of_a_running_bot(tmp_path):
             assert found[("gamehost_interaction_seconds_count", (("handler", "/game new hector-achilles"),))] == 1
             assert found[("gamehost_interaction_seconds_count", (("handler", "JoinButton"),))] == 1
             assert total(found, "gamehost_errors_total") == 0
+        # `docker stop`: SIGTERM closes the bot properly (the database file holds everything, no WAL left)
+        proc.terminate()
+        assert await asyncio.wait_for(proc.wait(), 10) == 0
+        assert not Path(f"{db}-wal").exists()
+        assert _row_count(db) == actions
     finally:
         if proc.returncode is None:
-            proc.terminate()
+            proc.kill()
             await proc.wait()
         await server.stop()
     text = log.read_text(errors="replace")
+    assert "gamehost: stopped" in text
     assert "Traceback" not in text, text[-4000:]
     # discord.py's plain format (no colour codes when the output is not a terminal)
     assert re.search(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[INFO +\] gamehost: logged in as", text, re.M), text[:2000]
