@@ -1,5 +1,8 @@
 """Entry point: settings from the environment, logging, the store, the cogs; then run.
 
+The database is opened and checked before logging in to Discord: a damaged, read-only, locked or newer-schema
+file ends ``python bot.py`` with one line on stderr and exit code 1 (so a restart policy sees the failure).
+
 ``create_bot(settings)`` builds the bot without connecting (tests use it).
 """
 
@@ -16,7 +19,7 @@ from cogs.translator import Translator
 from host.locale import t
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
-from store import Store
+from store import StorageError, Store
 
 log = logging.getLogger("gamehost")
 
@@ -100,14 +103,17 @@ def main() -> int:
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
-    bot = create_bot(settings)
 
     async def runner() -> None:
-        async with bot:
+        store = await Store.open(settings.database_path)  # closes what it opened if it raises
+        async with create_bot(settings, store=store) as bot:  # closes the store on every way out
             await bot.start(settings.token)
 
     try:
         asyncio.run(runner())
+    except StorageError as exc:
+        print(f"Cannot use the database {settings.database_path}: {exc}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",
               file=sys.stderr)
