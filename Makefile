@@ -27,6 +27,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.concurrency
 	$(PY) -m bench.pipeline
+	$(PY) -m bench.storage
 
 clean:
 	rm -rf $(VENV) demo var .pytest_cache
