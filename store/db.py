@@ -532,14 +532,14 @@ def _json(r, column: str) -> Any:
         return json.loads(r[column])
     except (ValueError, TypeError) as exc:
         gid = r["game_id"] if "game_id" in r.keys() else r["id"]
-        raise DamagedRow(f"game {gid}: the stored {column} is not valid JSON ({exc})", where=(gid, column)) \
+        raise DamagedRow(f"game {gid}: invalid JSON in its {column} column ({exc})", where=(gid, column)) \
             from exc
 
 
 def _game_row(r, with_snapshot: bool = True) -> GameRow:
     options = _json(r, "options")
     if not isinstance(options, dict):
-        raise DamagedRow(f"game {r['id']}: the stored options are not a JSON object", where=(r["id"], "options"))
+        raise DamagedRow(f"game {r['id']}: its options column is not a JSON object", where=(r["id"], "options"))
     return GameRow(
         id=r["id"], engine=r["engine"], options=options, seed=r["seed"], status=r["status"],
         num_players=r["num_players"], guild_id=r["guild_id"], channel_id=r["channel_id"],

@@ -161,11 +161,11 @@ async def test_a_damaged_game_row_breaks_only_that_game(tmp_path, caplog):
             assert [g.id for g in await store.list_games(user_id=100)] == [good]
             assert await store.finished_games(engine="troja", guild_id=1) == []
             assert (await store.get_game(good)).snapshot == {"turn": 0}
-            with pytest.raises(DamagedRow, match=f"game {bad}: the stored options"):
+            with pytest.raises(DamagedRow, match=f"game {bad}: invalid JSON in its options column"):
                 await store.get_game(bad)
         damaged = [r.getMessage() for r in caplog.records]
-        assert sum(f"game {bad}: the stored options" in m for m in damaged) == 1
-        assert sum(f"game {bad_result}: the stored result" in m for m in damaged) == 1
+        assert sum(f"game {bad}: invalid JSON in its options column" in m for m in damaged) == 1
+        assert sum(f"game {bad_result}: invalid JSON in its result column" in m for m in damaged) == 1
         # the good game goes on being played
         assert await store.commit_action(good, expected_version=0, seat=0, user_id=100, action={}, events=[],
                                          snapshot={"turn": 1}, result=None) == 1
