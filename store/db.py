@@ -207,7 +207,10 @@ class Store:
             if self._checkpointing is not None:
                 await asyncio.gather(self._checkpointing, return_exceptions=True)
         finally:
-            await self._db.close()  # closing the last connection checkpoints the WAL
+            try:
+                await self._db.close()  # closing the last connection checkpoints the WAL; the thread stops
+            except sqlite3.Error as exc:  # committed data is safe in the WAL; the next opening recovers it
+                log.warning("closing the database: %s", exc)
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file now (PASSIVE: never waits for readers)."""
@@ -552,12 +555,11 @@ def _game_row(r, with_snapshot: bool = True) -> GameRow:
 
 
 async def _close_quietly(db: aiosqlite.Connection) -> None:
-    """Close a connection whose opening failed; the worker thread stops even if closing reports an error."""
+    """Close a connection whose opening failed (aiosqlite stops the worker thread even if closing fails)."""
     try:
         await db.close()
     except Exception as exc:  # noqa: BLE001 - the error that made us close is the one to report
         log.debug("closing the failed connection: %s", exc)
-        db.stop()
 
 
 def _explain(exc: sqlite3.Error) -> str:
