@@ -162,11 +162,11 @@ class Store:
             raise StorageError(_explain(exc)) from exc
         try:
             db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
-            await db.execute("PRAGMA journal_mode=WAL")
-            await db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
+            await db.execute_fetchall("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
+            await db.execute_fetchall("PRAGMA journal_mode=WAL")
+            await db.execute_fetchall(f"PRAGMA synchronous={synchronous.upper()}")
+            await db.execute_fetchall("PRAGMA foreign_keys=ON")
+            await db.execute_fetchall("PRAGMA wal_autocheckpoint=0")  # see the module docstring
             store = cls(db)
             await store._check()
             await store._migrate()
@@ -216,7 +216,7 @@ class Store:
         """Copy the WAL into the database file now (PASSIVE: never waits for readers)."""
         async with self._write:
             self._commits_since_checkpoint = 0
-            await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _after_commit(self) -> None:
         self._commits_since_checkpoint += 1
@@ -301,7 +301,7 @@ class Store:
             if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
                 self._commits_since_checkpoint = 0
                 try:
-                    await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
                 except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
                     log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
         self._after_commit()
