@@ -1,5 +1,8 @@
 """Entry point: settings from the environment, logging, the store, the cogs; then run.
 
+The database is opened and checked before logging in to Discord: a damaged, read-only, locked or newer-schema
+file ends ``python bot.py`` with one line on stderr and exit code 1 (so a restart policy sees the failure).
+
 ``create_bot(settings)`` builds the bot without connecting (tests use it). ``python bot.py healthcheck`` asks
 the running bot's ``/healthz`` (on ``HEALTH_PORT``) and exits 0 when it is ready (the Docker HEALTHCHECK).
 """
@@ -22,7 +25,7 @@ from host.metrics import Metrics, OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
-from store import Store
+from store import StorageError, Store
 
 log = logging.getLogger("gamehost")
 
@@ -162,14 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
-    bot = create_bot(settings)
 
     async def runner() -> None:
+        store = await Store.open(settings.database_path)  # closes what it opened if it raises
         # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
         # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        async with bot:
+        async with create_bot(settings, store=store) as bot:  # closes the store on every way out
             start = asyncio.create_task(bot.start(settings.token))
             waiting = asyncio.create_task(stop.wait())
             await asyncio.wait({start, waiting}, return_when=asyncio.FIRST_COMPLETED)
@@ -181,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         asyncio.run(runner())
+    except StorageError as exc:
+        print(f"Cannot use the database {settings.database_path}: {exc}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",
               file=sys.stderr)

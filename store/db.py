@@ -3,16 +3,27 @@
 Every accepted action is one transaction: append to the action log, replace the snapshot, bump the
 version — guarded by the version the caller saw, so a stale or duplicate write can never land twice.
 
+Durability: ``synchronous=FULL`` fsyncs the WAL in every COMMIT, so a write the caller was told about (and a move
+the player was answered for) survives a power cut, not only a crash (``bench/storage.py`` measures the cost).
+
 WAL checkpoints (copying the log back into the database file, with an fsync) cost 15-25 ms. SQLite's automatic
 checkpoint would run them inside whichever commit crosses the threshold, i.e. in a player's click; here they
 run once writes have paused for ``CHECKPOINT_IDLE_S``, and inline only when ``CHECKPOINT_MAX_COMMITS`` commits
-came without a pause (a very busy server), so the WAL file cannot grow without bound.
+came without a pause (a very busy server), so the WAL file cannot grow without bound. A checkpoint needs the
+connection to itself (no open transaction, no half-read statement, else SQLITE_LOCKED): it takes the write lock,
+and every read fetches its rows in one call (``_rows``), so no statement stays open across an ``await``.
+
+Opening checks the file (``PRAGMA quick_check``, a schema not newer than ``MIGRATIONS``, a write probe) and
+raises :class:`StorageError` with a one-line reason, after closing the connection (its worker thread is not a
+daemon). A game row whose JSON cannot be read is logged and left out of listings; only that game fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,8 +33,23 @@ import aiosqlite
 
 from store.migrations import MIGRATIONS
 
+log = logging.getLogger(__name__)
+
 CHECKPOINT_IDLE_S = 1.0
 CHECKPOINT_MAX_COMMITS = 2000
+SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
+
+
+class StorageError(Exception):
+    """The database cannot be used (damaged, read-only, locked, from a newer version); ``str()`` is one line."""
+
+
+class DamagedRow(ValueError):
+    """A stored row that cannot be read back (e.g. invalid JSON in a game's options, snapshot or result)."""
+
+    def __init__(self, message: str, *, where: tuple[int, str]) -> None:
+        super().__init__(message)
+        self.where = where  # (game id, column)
 
 
 class VersionConflict(Exception):
@@ -110,40 +136,87 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        # aiosqlite serialises statements, not transactions: writers take this lock so that no other
-        # coroutine's statement lands inside an open transaction.
+        # aiosqlite serialises statements, not transactions: writers (and the checkpoint) take this lock so
+        # that no other coroutine's statement lands inside an open transaction.
         self._write = asyncio.Lock()
         self._commits_since_checkpoint = 0
         self._idle_timer: asyncio.TimerHandle | None = None
         self._checkpointing: asyncio.Task | None = None
+        self._damaged: set[tuple[int, str]] = set()  # (game id, column) already logged
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open (creating if needed), check and migrate the database; raises :class:`StorageError` with a
+        one-line reason if it cannot be used. ``synchronous="NORMAL"`` trades power-cut safety for speed
+        (benchmarks only)."""
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
-        store = cls(db)
-        await store._migrate()
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(f"cannot create the folder {Path(path).parent}: {exc.strerror}") from exc
+        try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)  # on failure it stops its thread
+        except sqlite3.Error as exc:
+            raise StorageError(_explain(exc)) from exc
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute_fetchall("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
+            await db.execute_fetchall("PRAGMA journal_mode=WAL")
+            await db.execute_fetchall(f"PRAGMA synchronous={synchronous.upper()}")
+            await db.execute_fetchall("PRAGMA foreign_keys=ON")
+            await db.execute_fetchall("PRAGMA wal_autocheckpoint=0")  # see the module docstring
+            store = cls(db)
+            await store._check()
+            await store._migrate()
+        except BaseException as exc:
+            await _close_quietly(db)
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(_explain(exc)) from exc
+            raise
         return store
 
+    async def _check(self) -> None:
+        """Refuse a damaged file, a schema from a newer version of the code, and a file we cannot write."""
+        problems = [r[0] for r in await self._rows("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            first = " ".join(str(problems[0]).split()) if problems else "no answer"
+            raise StorageError(f"the database file is damaged (quick_check: {first[:200]}); "
+                               "restore a backup or move the file away")
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StorageError(f"the database has schema version {version}, newer than this code's "
+                               f"{len(MIGRATIONS)}: it was written by a newer version of the bot; run that "
+                               "version or restore a backup")
+        # a read-only file opens fine and reads fine; a write probe (rolled back) finds it, and a write lock
+        # held by another process (a second bot on the same file) too, after busy_timeout
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute(f"PRAGMA user_version = {version}")
+            finally:
+                await self._rollback()
+
     async def close(self) -> None:
+        """Close the connection; never raises a background task's error (those are logged)."""
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        if self._checkpointing is not None:
-            await self._checkpointing
-        await self._db.close()  # closing the last connection checkpoints the WAL
+            self._idle_timer = None
+        try:
+            if self._checkpointing is not None:
+                await asyncio.gather(self._checkpointing, return_exceptions=True)
+        finally:
+            try:
+                await self._db.close()  # closing the last connection checkpoints the WAL; the thread stops
+            except sqlite3.Error as exc:  # committed data is safe in the WAL; the next opening recovers it
+                log.warning("closing the database: %s", exc)
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file now (PASSIVE: never waits for readers)."""
         async with self._write:
             self._commits_since_checkpoint = 0
-            await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _after_commit(self) -> None:
         self._commits_since_checkpoint += 1
@@ -155,11 +228,17 @@ class Store:
     def _checkpoint_when_idle(self) -> None:
         self._idle_timer = None
         if self._checkpointing is None or self._checkpointing.done():
-            self._checkpointing = asyncio.get_running_loop().create_task(self.checkpoint())
+            self._checkpointing = asyncio.get_running_loop().create_task(self._background_checkpoint())
+
+    async def _background_checkpoint(self) -> None:
+        """The idle checkpoint: its failure is logged here (nobody awaits this task); the next commit retries."""
+        try:
+            await self.checkpoint()
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: aiosqlite's "Connection closed"
+            log.warning("idle WAL checkpoint failed (retried after the next write): %s", exc)
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
+        current = await self.schema_version()
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -168,24 +247,42 @@ class Store:
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
+                except BaseException as exc:
+                    await self._rollback(exc)
                     raise
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
+        ((version,),) = await self._rows("PRAGMA user_version")
         return version
 
     async def journal_mode(self) -> str:
-        async with self._db.execute("PRAGMA journal_mode") as cur:
-            (mode,) = await cur.fetchone()
+        ((mode,),) = await self._rows("PRAGMA journal_mode")
         return mode
+
+    async def _rows(self, sql: str, params: tuple = ()) -> list:
+        """All rows of a query, fetched in one call to the worker thread: the statement is finished before
+        anything else (a checkpoint, another coroutine's statement) can run on the connection."""
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def _rollback(self, cause: BaseException | None = None) -> None:
+        """Roll back the open transaction, if any, without hiding ``cause``: SQLite has already rolled back by
+        itself after some errors (SQLITE_FULL, SQLITE_IOERR), and a ROLLBACK then would only fail with
+        "no transaction is active"."""
+        # after an sqlite3 error the failed statement has finished, so in_transaction is exact; after a
+        # cancellation the statement may still be running in the worker thread: ROLLBACK goes behind it
+        if isinstance(cause, sqlite3.Error) and not self._db.in_transaction:
+            return
+        try:
+            await self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "no transaction is active" not in str(exc):
+                log.error("ROLLBACK failed (after %r): %s", cause, exc)
 
     # -- transactions -------------------------------------------------------------------------------
 
     async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None):
-        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict."""
+        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
+        A failure is raised as SQLite reported it (e.g. "database or disk is full")."""
         async with self._write:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -198,12 +295,15 @@ class Store:
                     cur = await self._db.execute(sql, params)
                     last_id = cur.lastrowid
                 await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                await self._rollback(exc)
                 raise
             if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
                 self._commits_since_checkpoint = 0
-                await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                try:
+                    await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
+                    log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
         self._after_commit()
         return last_id
 
@@ -308,23 +408,28 @@ class Store:
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
             return None
-        game = _game_row(row, with_snapshot=with_snapshot)
+        try:
+            game = _game_row(rows[0], with_snapshot=with_snapshot)
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
         game.seats = await self._seats(game_id)
         return game
 
     async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
         """(version, snapshot) of a game, read together."""
-        async with self._db.execute("SELECT version, snapshot FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return row["version"], json.loads(row["snapshot"]) if row["snapshot"] else None
+        (row,) = await self._rows("SELECT id, version, snapshot FROM games WHERE id = ?", (game_id,))
+        try:
+            return row["version"], _json(row, "snapshot") if row["snapshot"] else None
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
@@ -354,13 +459,13 @@ class Store:
             " VALUES (?, ?, 'open', ?, ?, ?, ?)", (engine, lang, guild_id, channel_id, organizer_id, _now()))])
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
-        async with self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        rows = await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        if not rows:
             return None
-        async with self._db.execute("SELECT user_id, name FROM tournament_entries WHERE tournament_id = ?"
-                                    " ORDER BY joined", (tournament_id,)) as cur:
-            entries = [(r["user_id"], r["name"]) for r in await cur.fetchall()]
+        row = rows[0]
+        entries = [(r["user_id"], r["name"]) for r in await self._rows(
+            "SELECT user_id, name FROM tournament_entries WHERE tournament_id = ? ORDER BY joined",
+            (tournament_id,))]
         return Tournament(row["id"], row["engine"], row["lang"], row["status"], row["guild_id"], row["channel_id"],
                           row["organizer_id"], entries)
 
@@ -388,17 +493,21 @@ class Store:
         """(id, version) of up to ``limit`` running games unchanged since ``cutoff`` whose current board has not
         been reminded of yet, with ids above ``after_id``, in id order: the reminders read due games in batches,
         without their rows."""
-        async with self._db.execute(
-                "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
-                " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
-                (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit)) as cur:
-            return [(r["id"], r["version"]) for r in await cur.fetchall()]
+        rows = await self._rows(
+            "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
+            " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
+            (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit))
+        return [(r["id"], r["version"]) for r in rows]
 
     async def _games(self, sql: str, params: tuple) -> list[GameRow]:
-        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots."""
-        async with self._db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
-        games = [_game_row(r, with_snapshot=False) for r in rows]
+        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots.
+        A damaged row is logged and left out: one broken game must not hide a server's other games."""
+        games = []
+        for r in await self._rows(sql, params):
+            try:
+                games.append(_game_row(r, with_snapshot=False))
+            except DamagedRow as exc:
+                self._report(exc)
         for g in games:
             g.seats = await self._seats(g.id)
         return games
@@ -412,11 +521,14 @@ class Store:
     async def actions(self, game_id: int, after: int = 0) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after)) as cur:
-            rows = await cur.fetchall()
-        return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
-                 "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]
+        rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                (game_id, after))
+        try:
+            return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": _json(r, "action"),
+                     "events": _json(r, "events"), "created_at": r["created_at"]} for r in rows]
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
 
     # -- the outbox (what committed changes still owe the players) -----------------------------------
 
@@ -427,8 +539,7 @@ class Store:
     async def outbox(self, game_id: int) -> list[dict]:
         """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
         "created_at"}``."""
-        async with self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
                  "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"]}
                 for r in rows]
@@ -441,8 +552,7 @@ class Store:
                " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
-        async with self._db.execute(sql, (due, made)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
@@ -468,14 +578,38 @@ class Store:
     # -- settings -----------------------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> dict:
-        async with self._db.execute("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return json.loads(row["settings"]) if row else {}
+        rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
+        if not rows:
+            return {}
+        try:
+            settings = json.loads(rows[0]["settings"])
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):  # a damaged row: the defaults, until the user saves new settings
+            log.error("user %s: stored settings are damaged (not a JSON object); using the defaults", user_id)
+            return {}
+        return settings
 
     async def set_user_settings(self, user_id: int, settings: dict) -> None:
         await self._transaction([("INSERT INTO user_settings (user_id, settings) VALUES (?, ?) ON CONFLICT"
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
+
+    def _report(self, exc: DamagedRow) -> None:
+        """Log a damaged row once per store (listings and reminders meet it again and again)."""
+        if exc.where not in self._damaged:
+            self._damaged.add(exc.where)
+            log.error("%s; only this game is affected", exc)
+
+
+def _json(r, column: str) -> Any:
+    """A JSON column of a row, or DamagedRow naming the game (or the action's game) and the column."""
+    try:
+        return json.loads(r[column])
+    except (ValueError, TypeError) as exc:
+        gid = r["game_id"] if "game_id" in r.keys() else r["id"]
+        raise DamagedRow(f"game {gid}: invalid JSON in its {column} column ({exc})", where=(gid, column)) \
+            from exc
 
 
 def _stamp(when: datetime) -> str:
@@ -496,12 +630,40 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
 
 
 def _game_row(r, with_snapshot: bool = True) -> GameRow:
+    options = _json(r, "options")
+    if not isinstance(options, dict):
+        raise DamagedRow(f"game {r['id']}: its options column is not a JSON object", where=(r["id"], "options"))
     return GameRow(
-        id=r["id"], engine=r["engine"], options=json.loads(r["options"]), seed=r["seed"], status=r["status"],
+        id=r["id"], engine=r["engine"], options=options, seed=r["seed"], status=r["status"],
         num_players=r["num_players"], guild_id=r["guild_id"], channel_id=r["channel_id"],
         thread_id=r["thread_id"], board_message_id=r["board_message_id"], host_user_id=r["host_user_id"],
         version=r["version"], rules_version=r["rules_version"],
-        snapshot=json.loads(r["snapshot"]) if with_snapshot and r["snapshot"] else None,
-        result=json.loads(r["result"]) if r["result"] else None,
+        snapshot=_json(r, "snapshot") if with_snapshot and r["snapshot"] else None,
+        result=_json(r, "result") if r["result"] else None,
         created_at=r["created_at"], updated_at=r["updated_at"], tournament_id=r["tournament_id"],
     )
+
+
+async def _close_quietly(db: aiosqlite.Connection) -> None:
+    """Close a connection whose opening failed (aiosqlite stops the worker thread even if closing fails)."""
+    try:
+        await db.close()
+    except Exception as exc:  # noqa: BLE001 - the error that made us close is the one to report
+        log.debug("closing the failed connection: %s", exc)
+
+
+def _explain(exc: sqlite3.Error) -> str:
+    """One line saying what is wrong with the database, from an sqlite3 error raised while opening it."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = " ".join(str(exc).split())
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return f"the database file is damaged ({text}); restore a backup or move the file away"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (f"the database is locked by another process ({text}); is another copy of the bot using the "
+                "same file?")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return (f"the database cannot be written ({text}); check the permissions of the file, its folder and "
+                "the disk (read-only mount?)")
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk is full ({text})"
+    return f"{text} ({name or type(exc).__name__})"
