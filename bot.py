@@ -29,7 +29,8 @@ from store import StorageError, Store
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher"]
+COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher",
+        "cogs.clocks"]
 
 
 class GameBot(commands.Bot):

@@ -162,16 +162,20 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
     place = game_place(bot, game)
     since = datetime.fromisoformat(publication.since)
     if publication.attempts or datetime.now(UTC) - since > NONCE_MEMORY:
-        earlier = await _find_posted(bot, place, publication.outcome.board.filename)
+        earlier = await _find_posted(bot, place, publication.outcome)
         if earlier is not None:
             return earlier
     return await place.send(nonce=publication.nonce, **_board_message(publication.outcome))
 
 
-async def _find_posted(bot, place, filename: str) -> discord.Message | None:
+async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
+    """This very board among the thread's newest messages: the same picture file and the same text (a warning
+    posted with the same board is another message)."""
+    filename, text = outcome.board.filename, clip_content(outcome.board.text)
     try:
         async for message in place.history(limit=20):
-            if message.author.id == bot.user.id and any(a.filename == filename for a in message.attachments):
+            if message.author.id == bot.user.id and message.content == text and any(
+                    a.filename == filename for a in message.attachments):
                 return message
     except discord.HTTPException:  # (no Read Message History): better a second copy than no board
         return None

@@ -364,7 +364,7 @@ class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True

@@ -3,7 +3,7 @@
 ``/healthz`` (on ``HEALTH_PORT``) answers 200 only while the process can take a click (the bot says when:
 gateway connected, store open), else 503; the Docker HEALTHCHECK asks it through :func:`healthcheck`.
 ``/metrics`` (on ``METRICS_PORT``) is the Prometheus text format of :class:`Metrics`. Both may share a port.
-No discord here: the bot hands in a ``ready()`` callable and wires the counters (bot.py, cogs/components.py).
+No discord here: the bot hands in a ``ready()`` callable and wires the counters (bot.py, cogs/views.py).
 """
 
 from __future__ import annotations

@@ -383,9 +383,10 @@ class Store:
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
                             action: dict, events: list, snapshot: dict, result: dict | None,
-                            publish: list[str] | None = None) -> int:
+                            publish: list[str] | None = None, clocks: list | None = None) -> int:
         """Append one action, replace the snapshot, bump the version and record what must be published (the
-        outbox entry with the action's narration ``publish``), atomically. Returns the new version."""
+        outbox entry with the action's narration ``publish``), atomically; ``clocks``: the game's seat clocks
+        after the action (see :meth:`set_clocks`), saved in the same transaction. Returns the new version."""
         now = _now()
         status = "finished" if result is not None else "running"
         version = expected_version + 1
@@ -393,7 +394,8 @@ class Store:
             [("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
               " VALUES (?, ?, ?, ?, ?, ?, ?)",
               (game_id, version, seat, user_id, _dumps(action), _dumps(events), now)),
-             _outbox_entry(game_id, version, version, publish or [])],
+             _outbox_entry(game_id, version, version, publish or []),
+             *(_clock_statements(game_id, clocks) if clocks is not None else [])],
             guard=("UPDATE games SET version = version + 1, snapshot = ?, status = ?, result = ?, updated_at = ?"
                    " WHERE id = ? AND version = ? AND status = 'running'",
                    (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
@@ -575,6 +577,86 @@ class Store:
             statements.append(_outbox_entry(game_id, None, None, [], retry_at))
         await self._transaction(statements)
 
+    # -- turn clocks (host/clock.py) -----------------------------------------------------------------
+
+    async def clocks(self, game_id: int) -> list[dict]:
+        """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order."""
+        async with self._db.execute("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [_clock_dict(r) for r in rows]
+
+    async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None) -> None:
+        """Replace a game's seat clocks (objects with the ``clocks`` columns as attributes); ``publish``: narration
+        to post with the next board, in the same transaction."""
+        statements = _clock_statements(game_id, clocks)
+        if publish:
+            statements.append(_outbox_entry(game_id, None, None, publish))
+        await self._transaction(statements)
+
+    async def due_clocks(self, now: int, hour: int = 3600) -> list[int]:
+        """Running games with a clock that may owe something at ``now`` (a timeout or a warning), or with a
+        vacation that has ended, in id order."""
+        sql = ("SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
+               " WHERE g.status = 'running' AND c.deadline IS NOT NULL AND c.paused_at IS NULL AND c.stand_in = 0"
+               " AND (c.deadline <= ? OR (c.warned_half = 0 AND c.started + (c.deadline - c.started) / 2 <= ?)"
+               " OR (c.warned_hour = 0 AND c.deadline - ? <= ?)) ORDER BY c.game_id")
+        async with self._db.execute(sql, (now, now, hour, now)) as cur:
+            return [r["game_id"] for r in await cur.fetchall()]
+
+    async def beat(self, now: int, name: str = "host") -> int | None:
+        """Record that the host is up at ``now``; returns the previous heartbeat (None the first time)."""
+        async with self._db.execute("SELECT seen FROM heartbeat WHERE name = ?", (name,)) as cur:
+            row = await cur.fetchone()
+        await self._transaction([("INSERT INTO heartbeat (name, seen) VALUES (?, ?) ON CONFLICT (name)"
+                                  " DO UPDATE SET seen = excluded.seen", (name, now))])
+        return row["seen"] if row else None
+
+    async def shift_clocks(self, seconds: int) -> None:
+        """Give every running, unpaused clock ``seconds`` back (the host was down that long)."""
+        await self._transaction([("UPDATE clocks SET started = started + ?, deadline = deadline + ?"
+                                  " WHERE deadline IS NOT NULL AND paused_at IS NULL", (seconds, seconds))])
+
+    async def away(self, user_id: int) -> dict | None:
+        """A person's vacation record: ``{"since", "until", "month", "used_days"}`` (since/until None when back)."""
+        async with self._db.execute("SELECT * FROM away WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return {k: row[k] for k in ("since", "until", "month", "used_days")} if row else None
+
+    async def away_users(self, now: int) -> dict[int, int]:
+        """People on vacation at ``now``: user id -> until."""
+        async with self._db.execute("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?",
+                                    (now,)) as cur:
+            return {r["user_id"]: r["until"] for r in await cur.fetchall()}
+
+    async def ended_aways(self, now: int) -> list[tuple[int, int]]:
+        """(user id, until) of the vacations over by ``now`` that have not been ended yet."""
+        async with self._db.execute("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until <= ?",
+                                    (now,)) as cur:
+            return [(r["user_id"], r["until"]) for r in await cur.fetchall()]
+
+    async def set_away(self, user_id: int, *, since: int, until: int, month: str, used_days: int) -> None:
+        """Start a vacation: record it and pause the person's running clocks in all their games."""
+        await self._transaction([
+            ("INSERT INTO away (user_id, since, until, month, used_days) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
+             " (user_id) DO UPDATE SET since = excluded.since, until = excluded.until, month = excluded.month,"
+             " used_days = excluded.used_days", (user_id, since, until, month, used_days)),
+            ("UPDATE clocks SET paused_at = ? WHERE paused_at IS NULL AND deadline IS NOT NULL AND EXISTS"
+             " (SELECT 1 FROM seats s WHERE s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)",
+             (since, user_id)),
+        ])
+
+    async def end_away(self, user_id: int, *, at: int, used_days: int | None = None) -> None:
+        """End a vacation at ``at``: the person's paused clocks run again, their deadlines moved on by the pause
+        (``used_days``: the month's count corrected, e.g. for days given back by coming back early)."""
+        statements = [
+            ("UPDATE away SET since = NULL, until = NULL, used_days = COALESCE(?, used_days) WHERE user_id = ?",
+             (used_days, user_id)),
+            ("UPDATE clocks SET started = started + (? - paused_at), deadline = deadline + (? - paused_at),"
+             " paused_at = NULL WHERE paused_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats s WHERE"
+             " s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)", (at, at, user_id)),
+        ]
+        await self._transaction(statements)
+
     # -- settings -----------------------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> dict:
@@ -627,6 +709,25 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
                 (game_id, game_id, seq, _dumps(lines), _now(), due))
     return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, version, seq, _dumps(lines), _now(), due))
+
+
+CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",
+                 "stand_in", "forfeited")
+_CLOCK_FLAGS = {"warned_half", "warned_hour", "simultaneous", "stand_in", "forfeited"}
+
+
+def _clock_dict(r) -> dict:
+    return {k: bool(r[k]) if k in _CLOCK_FLAGS else r[k] for k in CLOCK_COLUMNS}
+
+
+def _clock_statements(game_id: int, clocks: list) -> list[tuple[str, tuple]]:
+    """Replace a game's clock rows (plain DELETE and INSERTs: portable)."""
+    out = [("DELETE FROM clocks WHERE game_id = ?", (game_id,))]
+    for c in clocks:
+        values = tuple(int(getattr(c, k)) if k in _CLOCK_FLAGS else getattr(c, k) for k in CLOCK_COLUMNS)
+        out.append((f"INSERT INTO clocks (game_id, {', '.join(CLOCK_COLUMNS)}) VALUES"
+                    f" (?, {', '.join('?' * len(CLOCK_COLUMNS))})", (game_id, *values)))
+    return out
 
 
 def _game_row(r, with_snapshot: bool = True) -> GameRow:

@@ -100,4 +100,35 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX outbox_by_game ON outbox (game_id, id);
     """,
+    # 5: turn clocks (host/clock.py): per game and seat the running move (times in epoch seconds, so that an
+    #    outage or a vacation shifts them by plain addition), the bank left, warnings given, the AI standing in;
+    #    the host's heartbeat (an outage is given back to every clock); vacations
+    """
+    CREATE TABLE clocks (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        started     INTEGER,
+        deadline    INTEGER,
+        bank        INTEGER,
+        paused_at   INTEGER,
+        warned_half INTEGER NOT NULL DEFAULT 0,
+        warned_hour INTEGER NOT NULL DEFAULT 0,
+        simultaneous INTEGER NOT NULL DEFAULT 0,
+        stand_in    INTEGER NOT NULL DEFAULT 0,
+        forfeited   INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX clocks_by_deadline ON clocks (deadline);
+    CREATE TABLE heartbeat (
+        name        TEXT    PRIMARY KEY,
+        seen        INTEGER NOT NULL
+    );
+    CREATE TABLE away (
+        user_id     INTEGER PRIMARY KEY,
+        since       INTEGER,
+        until       INTEGER,
+        month       TEXT    NOT NULL DEFAULT '',
+        used_days   INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 ]
