@@ -60,6 +60,18 @@ OWN_COLOURS = [*VALUE_SHADES.values(), TRI_FILL, RIM_FILL, EDGE, MANA, MANA_INK]
 PALETTE = kit.make_palette([*OWN_COLOURS, *kit.PLAYER_COLOURS])
 
 
+#: the forms of a counted phrase in the picture words (every table has all three: Polish needs them)
+FORMS = ("_1", "_few", "_n")
+
+
+def counted(key: str, n: int) -> str:
+    """The picture word of ``key`` for ``n`` things: ``key_1``, ``key_few`` (2-4, 22-24, … but not 12-14:
+    Polish "2 cele", "5 celów") or ``key_n``; the same rule as the presenter's ``count``."""
+    if n == 1:
+        return key + "_1"
+    return key + ("_few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "_n")
+
+
 def _encode(img: Image.Image) -> bytes:
     return kit.encode(img, PALETTE)
 
@@ -292,7 +304,7 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
         kit.text(draw, (cx, cy), label, size=t, bold=True, anchor="mm", condensed=True)
     who = say("moves_leader") if leader else say("moves_figure")
     where = say("moves_off_board") if origin == "off" else origin
-    title = say("moves_title", count=len(options), who=who, where=where)
+    title = say(counted("moves_title", len(options)), count=len(options), who=who, where=where)
     draw.rectangle((0, lay.header - 8, img.width, lay.header + t + 1), fill=kit.rgb("highlight"))
     title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, t, bold=True, smallest=t)
     kit.text(draw, (MARGIN, lay.header + t / 3), title, size=size, bold=True, anchor="lm", condensed=condensed)
@@ -553,8 +565,9 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
                 say("status_board_short", n=p["on_board"]) if short else say("status_on_board", n=p["on_board"]),
                 say("status_waiting", n=p["waiting"])]
         if p["resting"]:
-            bits.append(say("status_resting_short", count=p["resting"], round=p["resting_until"]) if short else
-                        say("status_resting", count=p["resting"], round=p["resting_until"]))
+            n = p["resting"]
+            bits.append(say(counted("status_resting_short", n), count=n, round=p["resting_until"]) if short
+                        else say(counted("status_resting", n), count=n, round=p["resting_until"]))
         bits.append(say("status_mana", n=p["mana"]))
         if p["free_step"] and view["phase"] == "move":
             bits.append(say("status_free_step"))

@@ -226,3 +226,36 @@ def test_mana_is_not_drawn_in_a_players_colour():
 def test_long_names_are_shortened_at_a_word_boundary():
     short, _ = R._short_name("Bartholomew the Magnificent, Keeper of Hexagons")
     assert short.endswith("…") and short[:-1] in ("Bartholomew", "Bartholomew the", "Bartholomew the Magnificent")
+
+
+def test_counted_picture_words_agree_with_their_number_in_every_language():
+    from tests.render.phone import texts_at_phone_width
+
+    s = _midgame()
+    view = E.view(s, 1)
+    moves = [a for a in view["legal"] if a["type"] == "move" and a["from"] == "H-F2"]
+    by_dest = list({a["to"]: a for a in moves}.values())
+
+    def title(lang, n, resting=0):
+        shown = {**view, "lang": lang, "legal": by_dest[:n]}
+        if resting:
+            shown["players"] = [{**p, "resting": resting, "resting_until": 4} for p in view["players"]]
+            return " ".join(t for t, _ in texts_at_phone_width(R.render_public, shown)[0])
+        return " ".join(t for t, _ in texts_at_phone_width(R.render_moves, shown, "H-F2")[0])
+
+    assert "1 destination for the figure H-F2" in title("en", 1)
+    assert "3 destinations for" in title("en", 3)
+    assert "1 cel;" in title("pl", 1) and "3 cele;" in title("pl", 3) and "5 celów;" in title("pl", 5)
+    assert "12 celów;" in title("pl", 12) and "22 cele;" in title("pl", 22)
+    assert "2 pauzują" in title("pl", 1, resting=2) and "5 pauzuje" in title("pl", 1, resting=5)
+    for key in ("moves_title", "status_resting", "status_resting_short"):
+        for lang in ("en", "hu", "pl"):
+            words = kit_words(lang)
+            assert all(key + form in words for form in R.FORMS), (key, lang)
+
+
+def kit_words(lang):
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parents[2] / "data/locales/hextri/picture" / f"{lang}.json").read_text("utf-8"))
