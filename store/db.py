@@ -477,6 +477,169 @@ class Store:
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
 
+    # -- tournaments of several formats (migration 5) -------------------------------------------------
+
+    async def create_event(self, *, engine: str, lang: str, guild_id: int | None, channel_id: int | None,
+                           organizer_id: int, organizer_name: str, format: str, settings: dict) -> int:
+        """A tournament open for registration, with its organizer as its first entry (one transaction)."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self._db.execute(
+                    "INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at,"
+                    " format, settings) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+                    (engine, lang, guild_id, channel_id, organizer_id, _now(), format, _dumps(settings)))
+                tid = cur.lastrowid
+                await self._db.execute("INSERT INTO tournament_entries (tournament_id, user_id, name, joined)"
+                                       " VALUES (?, ?, ?, 0)", (tid, organizer_id, organizer_name))
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        self._after_commit()
+        return tid
+
+    async def tournament_extra(self, tournament_id: int) -> dict | None:
+        """What migration 5 added to a tournament: format, settings, current_round, paused, cancelled,
+        message_id, and ``dropped`` (the set of dropped entries)."""
+        async with self._db.execute("SELECT format, settings, current_round, paused, cancelled, message_id"
+                                    " FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute("SELECT user_id FROM tournament_entries WHERE tournament_id = ? AND dropped = 1",
+                                    (tournament_id,)) as cur:
+            dropped = {r["user_id"] for r in await cur.fetchall()}
+        return {"format": row["format"], "settings": json.loads(row["settings"] or "{}"),
+                "current_round": row["current_round"], "paused": bool(row["paused"]),
+                "cancelled": bool(row["cancelled"]), "message_id": row["message_id"], "dropped": dropped}
+
+    async def update_tournament(self, tournament_id: int, **fields) -> None:
+        """Set some of: status, settings (dict), current_round, paused, cancelled, message_id."""
+        allowed = ("status", "settings", "current_round", "paused", "cancelled", "message_id")
+        sets, params = [], []
+        for name, value in fields.items():
+            if name not in allowed:
+                raise ValueError(name)
+            sets.append(f"{name} = ?")
+            params.append(_dumps(value) if name == "settings" else int(value) if isinstance(value, bool) else value)
+        if sets:
+            await self._transaction([(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?",
+                                      (*params, tournament_id))])
+
+    async def remove_entry(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def set_dropped(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("UPDATE tournament_entries SET dropped = 1 WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def add_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                        list[int] | None, str | None]], deadline: datetime | None = None) -> None:
+        """A round's matches - (slot, players in seat order, places or None, how) - and the tournament's
+        current round, in one transaction (a round exists entirely or not at all)."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how, deadline)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                        how, None if places is not None else due))
+                      for slot, players, places, how in matches]
+        statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
+        await self._transaction(statements)
+
+    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
+        """A tournament's matches (of one round), in round and slot order."""
+        sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
+        params: tuple = (tournament_id,)
+        if round_no is not None:
+            sql += " AND round_no = ?"
+            params += (round_no,)
+        async with self._db.execute(sql + " ORDER BY round_no, slot", params) as cur:
+            return [_match_row(r) for r in await cur.fetchall()]
+
+    async def match(self, match_id: int) -> dict | None:
+        async with self._db.execute("SELECT * FROM tournament_matches WHERE id = ?", (match_id,)) as cur:
+            row = await cur.fetchone()
+        return _match_row(row) if row else None
+
+    async def match_of_game(self, game_id: int) -> dict | None:
+        async with self._db.execute("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _match_row(row) if row else None
+
+    async def open_match_game(self, match_id: int, *, tournament_id: int, engine: str, options: dict, seed: int,
+                              guild_id: int | None, channel_id: int | None, seats: list[tuple[int, str]]) -> int:
+        """The game of a match, with its people seated in the match's order, linked to the match and the
+        tournament - one transaction, so a restart finds either no game or a complete one."""
+        now = _now()
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self._db.execute(
+                    "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+                    " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now,
+                     tournament_id))
+                game_id = cur.lastrowid
+                for seat, (user_id, name) in enumerate(seats):
+                    await self._db.execute("INSERT INTO seats (game_id, seat, user_id, ai_level, name)"
+                                           " VALUES (?, ?, ?, NULL, ?)", (game_id, seat, user_id, name))
+                await self._db.execute("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
+                                       (game_id, match_id))
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        self._after_commit()
+        return game_id
+
+    async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
+        """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE tournament_matches SET places = ?, how = ? WHERE id = ?"
+                + ("" if overwrite else " AND places IS NULL"), (_dumps(places), how, match_id))
+            changed = cur.rowcount == 1
+        self._after_commit()
+        return changed
+
+    async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
+        """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
+        async with self._db.execute(
+                "SELECT m.* FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+                " WHERE m.places IS NULL AND m.deadline IS NOT NULL AND m.deadline < ? AND t.status = 'running'"
+                " ORDER BY m.deadline, m.id", (_stamp(now or datetime.now(UTC)),)) as cur:
+            return [_match_row(r) for r in await cur.fetchall()]
+
+    async def running_tournaments(self) -> list[int]:
+        async with self._db.execute("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id") as cur:
+            return [r["id"] for r in await cur.fetchall()]
+
+    async def tournaments_of(self, user_id: int, guild_id: int | None) -> list[int]:
+        """Ids of the open and running tournaments ``user_id`` has entered (on one server; None: anywhere)."""
+        sql = ("SELECT t.id FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id"
+               " WHERE e.user_id = ? AND t.status IN ('open', 'running')")
+        params: tuple = (user_id,)
+        if guild_id is not None:
+            sql += " AND t.guild_id = ?"
+            params += (guild_id,)
+        async with self._db.execute(sql + " ORDER BY t.id", params) as cur:
+            return [r["id"] for r in await cur.fetchall()]
+
+    async def finished_games_of(self, *, user_id: int, guild_id: int | None) -> list[GameRow]:
+        """A server's finished games with ``user_id`` in them, of every kind, in the order they ended."""
+        return await self._games(
+            "SELECT g.* FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) ORDER BY g.updated_at, g.id",
+            (guild_id, user_id))
+
+
+def _match_row(r) -> dict:
+    return {"id": r["id"], "tournament_id": r["tournament_id"], "round": r["round_no"], "slot": r["slot"],
+            "players": json.loads(r["players"]), "game_id": r["game_id"],
+            "places": json.loads(r["places"]) if r["places"] else None, "how": r["how"], "deadline": r["deadline"]}
+
 
 def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="seconds")
