@@ -91,7 +91,7 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
                 m["winner"] = names.get(m["players"][best], str(m["players"][best]))
         images += pictures.bracket_pages({
             "title": t("event_bracket_title", tournament=event.id, title=title), "rounds": event.total_rounds(),
-            "labels": {"round": t("picture_round"), "final": t("picture_final"), "third": t("picture_third"),
+            "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"), "third": t("picture_third"),
                        "bye": t("picture_bye")}, "matches": matches})
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
