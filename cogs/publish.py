@@ -11,13 +11,13 @@ from io import BytesIO
 import aiohttp
 import discord
 
-from cogs.standings import match_over
-from cogs.views import JoinButton, LeagueJoin, LeagueStart, StartButton, board_view, clip_content, panel_view
+from cogs.standings import match_over, registration_message
+from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from engines import ENGINES
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.presenters import presenter_for
-from host.service import MAX_ENTRIES, GameError
+from host.service import GameError
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -238,20 +238,8 @@ def dm_closed_notice(game: GameRow, user_id: int) -> str:
 
 
 def league_message(league) -> dict:
-    """The league's public message: who is in, and the Join/Start buttons while it is open."""
-    use_language(league.lang)
-    embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
-                          description=t("tournament_body", organizer=f"<@{league.organizer_id}>"),
-                          colour=discord.Colour.dark_gold())
-    embed.add_field(name=t("tournament_players", count=len(league.entries), max=MAX_ENTRIES),
-                    value="\n".join(f"{i}. {discord.utils.escape_markdown(name)}"
-                                    for i, (_, name) in enumerate(league.entries, start=1)), inline=False)
-    embed.set_footer(text=t(f"tournament_status_{league.status}"))
-    view = discord.ui.View(timeout=None)
-    if league.status == "open":
-        view.add_item(LeagueJoin(league.id))
-        view.add_item(LeagueStart(league.id))
-    return {"embed": embed, "view": view}
+    """The tournament's public message (see ``cogs.standings.registration_message``)."""
+    return registration_message(league)
 
 
 def lobby_message(game: GameRow) -> dict:

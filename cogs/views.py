@@ -363,8 +363,23 @@ class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
         await dispatch("league_start", interaction, self.league_id)
 
 
+class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tl:(?P<args>.*)"):
+    """Withdraw from a tournament before it starts (``gh:tl:<tournament>``)."""
+
+    fields = ("league_id",)
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_leave_tournament"), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gh:tl:{league_id}"))
+        self.league_id = league_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("league_leave", interaction, self.league_id)
+
+
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
@@ -375,7 +390,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
 
 
 DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, LeagueJoin, LeagueStart, UnknownItem)
+                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

@@ -28,13 +28,10 @@ from host.painter import Painter
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
 from render import RENDERERS
-from store import DamagedRow, GameRow, Store, Tournament, VersionConflict
-from tournaments.league import Row, round_robin, table
-from tournaments.ratings import Rating, leaderboard
+from store import DamagedRow, GameRow, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 
-MAX_ENTRIES = 8  # a league of 8 is 28 games
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
 REMIND_BATCH = 200  # due games read and reminded of at a time
@@ -124,7 +121,6 @@ class GameService:
         # memory stays bounded however many games the bot touches (host/cache.py): a lock lives while it is
         # held or awaited, at most ``live_games`` states are kept (a game being played is the last to go)
         self._locks = Locks()
-        self._league_locks = Locks()
         self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
@@ -800,101 +796,6 @@ class GameService:
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
-
-    # -- tournaments: round-robin leagues ------------------------------------------------------------
-
-    async def create_tournament(self, key: str, *, user_id: int, user_name: str, guild_id: int | None,
-                                channel_id: int | None, lang: str | None = None) -> Tournament:
-        """An open league of ``key``; its organizer is its first entry."""
-        if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key[:40])
-        tid = await self.store.create_tournament(engine=key, lang=language(lang), guild_id=guild_id,
-                                                 channel_id=channel_id, organizer_id=user_id)
-        await self.store.add_entry(tid, user_id, user_name)
-        return await self.tournament(tid)
-
-    async def tournament(self, tournament_id: int, asker: Asker | None = None) -> Tournament:
-        """A league, fenced like games (see :class:`Asker`): visible on its own server, and in a direct
-        message to its entries only."""
-        found = await self.store.tournament(tournament_id) if 0 < tournament_id <= MAX_ID else None
-        if found is None or not (asker is None or (
-                found.guild_id == asker.guild_id if asker.guild_id is not None
-                else any(u == asker.user_id for u, _ in found.entries))):
-            raise GameError.of("no_tournament", tournament=tournament_id)
-        use_language(found.lang)
-        return found
-
-    async def join_tournament(self, tournament_id: int, user_id: int, user_name: str,
-                              asker: Asker | None = None) -> Tournament:
-        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id, asker)
-            if league.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
-            if any(u == user_id for u, _ in league.entries):
-                raise GameError.of("tournament_already_in", tournament=tournament_id)
-            if len(league.entries) >= MAX_ENTRIES:
-                raise GameError.of("tournament_full", tournament=tournament_id, max=MAX_ENTRIES)
-            await self.store.add_entry(tournament_id, user_id, user_name)
-            return await self.tournament(tournament_id)
-
-    async def start_tournament(self, tournament_id: int, user_id: int,
-                               asker: Asker | None = None) -> tuple[Tournament, list[Outcome]]:
-        """Every entry plays every other once, all matches at once: one two-player game per pair."""
-        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id, asker)
-            if league.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
-            if user_id != league.organizer_id:
-                raise GameError.of("tournament_only_organizer", tournament=tournament_id)
-            if len(league.entries) < 2:
-                raise GameError.of("tournament_need_players", tournament=tournament_id)
-            await self.store.set_tournament_status(tournament_id, "running")
-            names = dict(league.entries)
-            outcomes = []
-            for first, second in round_robin([u for u, _ in league.entries]):
-                game_id = await self.store.create_game(
-                    engine=league.engine, options={"engine": {}, "players": 2, "lang": league.lang,
-                                                   "clock": dict(clocks.LEAGUE_CLOCK)},
-                    seed=self._seed(), num_players=2, guild_id=league.guild_id, channel_id=league.channel_id,
-                    host_user_id=first)
-                await self.store.link_game(game_id, tournament_id)
-                await self.store.set_seat(game_id, 0, user_id=first, name=names[first])
-                await self.store.set_seat(game_id, 1, user_id=second, name=names[second])
-                outcomes.append(await self.start(game_id, first))
-            return await self.tournament(tournament_id), outcomes
-
-    async def tournament_table(self, tournament_id: int, asker: Asker | None = None,
-                               ) -> tuple[Tournament, list[tuple[Row, str]], int, int]:
-        """The league table (rows with names), matches over and matches in all; a league whose matches are
-        all over (finished or abandoned) is marked finished."""
-        league = await self.tournament(tournament_id, asker)
-        games = await self.store.tournament_games(tournament_id)
-        results = []
-        for game in games:
-            places = (game.result or {}).get("places") or []
-            if game.status == "finished" and len(places) == 2:
-                a, b = game.seat_row(0).user_id, game.seat_row(1).user_id
-                results.append((a, places[0], b, places[1]))
-        over = sum(1 for g in games if g.status in ("finished", "abandoned"))
-        if league.status == "running" and games and over == len(games):
-            await self.store.set_tournament_status(tournament_id, "finished")
-            league = await self.tournament(tournament_id)
-        names = dict(league.entries)
-        rows = table([u for u, _ in league.entries], results)
-        return league, [(r, names.get(r.player, str(r.player))) for r in rows], over, len(games)
-
-    async def leaderboard(self, key: str, guild_id: int | None) -> list[tuple[Rating, str]]:
-        """Elo ratings of the people who finished games of ``key`` on this server, best first, with the name
-        each used last (``tournaments.ratings``; games against the AI do not count)."""
-        if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key[:40])
-        games, names = [], {}
-        for game in await self.store.finished_games(engine=key, guild_id=guild_id):
-            places = (game.result or {}).get("places") or []
-            people = [(s.user_id, places[s.seat]) for s in game.seats if s.user_id and s.seat < len(places)]
-            games.append(people)
-            names.update({s.user_id: s.name for s in game.seats if s.user_id})
-        return [(r, names.get(r.player, str(r.player))) for r in leaderboard(games)]
 
     async def history(self, game_id: int, moves: int = 20, asker: Asker | None = None) -> tuple[GameRow, list[str]]:
         """What happened in the last ``moves`` actions (1 to ``MAX_LOG``), told as the thread told it

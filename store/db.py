@@ -581,8 +581,7 @@ class Store:
 
     async def clocks(self, game_id: int) -> list[dict]:
         """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order."""
-        async with self._db.execute("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_clock_dict(r) for r in rows]
 
     async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None) -> None:
@@ -600,13 +599,11 @@ class Store:
                " WHERE g.status = 'running' AND c.deadline IS NOT NULL AND c.paused_at IS NULL AND c.stand_in = 0"
                " AND (c.deadline <= ? OR (c.warned_half = 0 AND c.started + (c.deadline - c.started) / 2 <= ?)"
                " OR (c.warned_hour = 0 AND c.deadline - ? <= ?)) ORDER BY c.game_id")
-        async with self._db.execute(sql, (now, now, hour, now)) as cur:
-            return [r["game_id"] for r in await cur.fetchall()]
+        return [r["game_id"] for r in await self._rows(sql, (now, now, hour, now))]
 
     async def beat(self, now: int, name: str = "host") -> int | None:
         """Record that the host is up at ``now``; returns the previous heartbeat (None the first time)."""
-        async with self._db.execute("SELECT seen FROM heartbeat WHERE name = ?", (name,)) as cur:
-            row = await cur.fetchone()
+        row = next(iter(await self._rows("SELECT seen FROM heartbeat WHERE name = ?", (name,))), None)
         await self._transaction([("INSERT INTO heartbeat (name, seen) VALUES (?, ?) ON CONFLICT (name)"
                                   " DO UPDATE SET seen = excluded.seen", (name, now))])
         return row["seen"] if row else None
@@ -618,21 +615,18 @@ class Store:
 
     async def away(self, user_id: int) -> dict | None:
         """A person's vacation record: ``{"since", "until", "month", "used_days"}`` (since/until None when back)."""
-        async with self._db.execute("SELECT * FROM away WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
+        row = next(iter(await self._rows("SELECT * FROM away WHERE user_id = ?", (user_id,))), None)
         return {k: row[k] for k in ("since", "until", "month", "used_days")} if row else None
 
     async def away_users(self, now: int) -> dict[int, int]:
         """People on vacation at ``now``: user id -> until."""
-        async with self._db.execute("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?",
-                                    (now,)) as cur:
-            return {r["user_id"]: r["until"] for r in await cur.fetchall()}
+        rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?", (now,))
+        return {r["user_id"]: r["until"] for r in rows}
 
     async def ended_aways(self, now: int) -> list[tuple[int, int]]:
         """(user id, until) of the vacations over by ``now`` that have not been ended yet."""
-        async with self._db.execute("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until <= ?",
-                                    (now,)) as cur:
-            return [(r["user_id"], r["until"]) for r in await cur.fetchall()]
+        rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until <= ?", (now,))
+        return [(r["user_id"], r["until"]) for r in rows]
 
     async def set_away(self, user_id: int, *, since: int, until: int, month: str, used_days: int) -> None:
         """Start a vacation: record it and pause the person's running clocks in all their games."""
@@ -684,6 +678,156 @@ class Store:
             log.error("%s; only this game is affected", exc)
 
 
+    # -- tournaments of several formats (migration 6) -------------------------------------------------
+
+    async def create_event(self, *, engine: str, lang: str, guild_id: int | None, channel_id: int | None,
+                           organizer_id: int, organizer_name: str, format: str, settings: dict) -> int:
+        """A tournament open for registration, with its organizer as its first entry (one transaction)."""
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self._db.execute(
+                    "INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at,"
+                    " format, settings) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+                    (engine, lang, guild_id, channel_id, organizer_id, _now(), format, _dumps(settings)))
+                tid = cur.lastrowid
+                await self._db.execute("INSERT INTO tournament_entries (tournament_id, user_id, name, joined)"
+                                       " VALUES (?, ?, ?, 0)", (tid, organizer_id, organizer_name))
+                await self._db.execute("COMMIT")
+            except BaseException as exc:
+                await self._rollback(exc)
+                raise
+        self._after_commit()
+        return tid
+
+    async def tournament_extra(self, tournament_id: int) -> dict | None:
+        """What migration 6 added to a tournament: format, settings, current_round, paused, cancelled,
+        message_id, and ``dropped`` (the set of dropped entries)."""
+        row = next(iter(await self._rows("SELECT format, settings, current_round, paused, cancelled, message_id"
+                                         " FROM tournaments WHERE id = ?", (tournament_id,))), None)
+        if row is None:
+            return None
+        dropped = {r["user_id"] for r in await self._rows(
+            "SELECT user_id FROM tournament_entries WHERE tournament_id = ? AND dropped = 1", (tournament_id,))}
+        return {"format": row["format"], "settings": json.loads(row["settings"] or "{}"),
+                "current_round": row["current_round"], "paused": bool(row["paused"]),
+                "cancelled": bool(row["cancelled"]), "message_id": row["message_id"], "dropped": dropped}
+
+    async def update_tournament(self, tournament_id: int, **fields) -> None:
+        """Set some of: status, settings (dict), current_round, paused, cancelled, message_id."""
+        allowed = ("status", "settings", "current_round", "paused", "cancelled", "message_id")
+        sets, params = [], []
+        for name, value in fields.items():
+            if name not in allowed:
+                raise ValueError(name)
+            sets.append(f"{name} = ?")
+            params.append(_dumps(value) if name == "settings" else int(value) if isinstance(value, bool) else value)
+        if sets:
+            await self._transaction([(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?",
+                                      (*params, tournament_id))])
+
+    async def remove_entry(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def set_dropped(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("UPDATE tournament_entries SET dropped = 1 WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def add_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                        list[int] | None, str | None]], deadline: datetime | None = None) -> None:
+        """A round's matches - (slot, players in seat order, places or None, how) - and the tournament's
+        current round, in one transaction (a round exists entirely or not at all)."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how, deadline)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                        how, None if places is not None else due))
+                      for slot, players, places, how in matches]
+        statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
+        await self._transaction(statements)
+
+    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
+        """A tournament's matches (of one round), in round and slot order."""
+        sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
+        params: tuple = (tournament_id,)
+        if round_no is not None:
+            sql += " AND round_no = ?"
+            params += (round_no,)
+        return [_match_row(r) for r in await self._rows(sql + " ORDER BY round_no, slot", params)]
+
+    async def match(self, match_id: int) -> dict | None:
+        row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE id = ?", (match_id,))), None)
+        return _match_row(row) if row else None
+
+    async def match_of_game(self, game_id: int) -> dict | None:
+        row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))), None)
+        return _match_row(row) if row else None
+
+    async def open_match_game(self, match_id: int, *, tournament_id: int, engine: str, options: dict, seed: int,
+                              guild_id: int | None, channel_id: int | None, seats: list[tuple[int, str]]) -> int:
+        """The game of a match, with its people seated in the match's order, linked to the match and the
+        tournament - one transaction, so a restart finds either no game or a complete one."""
+        now = _now()
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self._db.execute(
+                    "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+                    " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now,
+                     tournament_id))
+                game_id = cur.lastrowid
+                for seat, (user_id, name) in enumerate(seats):
+                    await self._db.execute("INSERT INTO seats (game_id, seat, user_id, ai_level, name)"
+                                           " VALUES (?, ?, ?, NULL, ?)", (game_id, seat, user_id, name))
+                await self._db.execute("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
+                                       (game_id, match_id))
+                await self._db.execute("COMMIT")
+            except BaseException as exc:
+                await self._rollback(exc)
+                raise
+        self._after_commit()
+        return game_id
+
+    async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
+        """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
+        async with self._write:
+            cur = await self._db.execute(
+                "UPDATE tournament_matches SET places = ?, how = ? WHERE id = ?"
+                + ("" if overwrite else " AND places IS NULL"), (_dumps(places), how, match_id))
+            changed = cur.rowcount == 1
+        self._after_commit()
+        return changed
+
+    async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
+        """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
+        return [_match_row(r) for r in await self._rows(
+            "SELECT m.* FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE m.places IS NULL AND m.deadline IS NOT NULL AND m.deadline < ? AND t.status = 'running'"
+            " ORDER BY m.deadline, m.id", (_stamp(now or datetime.now(UTC)),))]
+
+    async def running_tournaments(self) -> list[int]:
+        return [r["id"] for r in await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")]
+
+    async def tournaments_of(self, user_id: int, guild_id: int | None) -> list[int]:
+        """Ids of the open and running tournaments ``user_id`` has entered (on one server; None: anywhere)."""
+        sql = ("SELECT t.id FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id"
+               " WHERE e.user_id = ? AND t.status IN ('open', 'running')")
+        params: tuple = (user_id,)
+        if guild_id is not None:
+            sql += " AND t.guild_id = ?"
+            params += (guild_id,)
+        return [r["id"] for r in await self._rows(sql + " ORDER BY t.id", params)]
+
+    async def finished_games_of(self, *, user_id: int, guild_id: int | None) -> list[GameRow]:
+        """A server's finished games with ``user_id`` in them, of every kind, in the order they ended."""
+        return await self._games(
+            "SELECT g.* FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) ORDER BY g.updated_at, g.id",
+            (guild_id, user_id))
+
+
 def _json(r, column: str) -> Any:
     """A JSON column of a row, or DamagedRow naming the game (or the action's game) and the column."""
     try:
@@ -692,6 +836,12 @@ def _json(r, column: str) -> Any:
         gid = r["game_id"] if "game_id" in r.keys() else r["id"]
         raise DamagedRow(f"game {gid}: invalid JSON in its {column} column ({exc})", where=(gid, column)) \
             from exc
+
+
+def _match_row(r) -> dict:
+    return {"id": r["id"], "tournament_id": r["tournament_id"], "round": r["round_no"], "slot": r["slot"],
+            "players": json.loads(r["players"]), "game_id": r["game_id"],
+            "places": json.loads(r["places"]) if r["places"] else None, "how": r["how"], "deadline": r["deadline"]}
 
 
 def _stamp(when: datetime) -> str:

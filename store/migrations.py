@@ -132,3 +132,33 @@ MIGRATIONS: list[str] = [
     );
     """,
 ]
+MIGRATIONS.append(
+    # 6: tournaments of several formats (Swiss, elimination, round robin in rounds; 'league' is the older
+    #    all-at-once round robin): the format and its settings (JSON), the round being played, paused and
+    #    cancelled flags, the registration message; dropped entries; and the matches of each round - a table of
+    #    players in seat order (JSON), its game, the places that count (JSON, NULL while it is played), how they
+    #    came about ('played', 'bye', 'forfeit', 'adjudicated', 'clock') and the round's deadline (ISO UTC)
+    """
+    ALTER TABLE tournaments ADD COLUMN format TEXT NOT NULL DEFAULT 'league';
+    ALTER TABLE tournaments ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tournaments ADD COLUMN current_round INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN message_id INTEGER;
+    ALTER TABLE tournament_entries ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE tournament_matches (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id   INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round_no        INTEGER NOT NULL,
+        slot            INTEGER NOT NULL,
+        players         TEXT    NOT NULL,
+        game_id         INTEGER REFERENCES games (id),
+        places          TEXT,
+        how             TEXT,
+        deadline        TEXT,
+        UNIQUE (tournament_id, round_no, slot)
+    );
+    CREATE INDEX tournament_matches_by_game ON tournament_matches (game_id);
+    CREATE INDEX tournament_matches_by_deadline ON tournament_matches (deadline);
+    """
+)

@@ -15,6 +15,7 @@ from host import presenters as presenter_registry
 from host.clock import DAY, HOUR, TIME_CONTROLS, SeatClock, reconcile
 from host.presenters import Presenter
 from host.service import GameError, GameService
+from host.tournaments import TournamentService
 from store import Store
 
 ANN, BOB, CY = 1, 2, 3
@@ -189,7 +190,7 @@ async def test_timeout_forfeit_ends_a_two_player_game_ranked_last(store):
     board = await service.status(game.id)
     assert "Bob" in board.board.text and any("forfeits" in line for e in await store.outbox(game.id)
                                              for line in e["lines"])
-    ratings = await service.leaderboard("hector-achilles", 1)
+    ratings = await TournamentService(service).leaderboard("hector-achilles", 1)
     assert [name for _, name in ratings] == ["Bob", "Ann"]
 
 
@@ -343,11 +344,11 @@ async def test_a_forfeit_in_a_game_of_three_lets_the_ai_finish_the_seat_ranked_l
 async def test_a_league_finishes_although_one_player_never_moves(store):
     clock = Clock()
     service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
-    league = await service.create_tournament("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1,
-                                             channel_id=1)
-    await service.join_tournament(league.id, BOB, "Bob")
-    await service.join_tournament(league.id, CY, "Cy")
-    league, outcomes = await service.start_tournament(league.id, ANN)
+    events = TournamentService(service)
+    league = await events.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    await events.join(league.id, BOB, "Bob")
+    await events.join(league.id, CY, "Cy")
+    outcomes = (await events.start(league.id, ANN)).started
     assert all(o.game.options["clock"] == clocks.LEAGUE_CLOCK for o in outcomes)
     # Ann and Bob play their moves as they come; Cy never moves
     for _ in range(400):
@@ -364,9 +365,9 @@ async def test_a_league_finishes_although_one_player_never_moves(store):
                     break
         if not moved:
             await service.expire_clocks(clock.advance(days=1, seconds=1))
-        _, rows, over, total = await service.tournament_table(league.id)
+        _, rows, over, total = await events.tournament_table(league.id)
         if over == total:
             break
-    league, rows, over, total = await service.tournament_table(league.id)
+    league, rows, over, total = await events.tournament_table(league.id)
     assert league.status == "finished" and over == total == 3
     assert rows[-1][1] == "Cy" and rows[-1][0].points == 0
