@@ -182,6 +182,36 @@ class Store:
             (mode,) = await cur.fetchone()
         return mode
 
+    @classmethod
+    async def connect(cls, target: str | Path) -> Store:
+        """The store at ``target``: a PostgreSQL URL (``postgresql://…``, see store/postgres.py) or else the path
+        of an SQLite file."""
+        from store.postgres import PostgresStore, is_postgres_url
+
+        if is_postgres_url(target):
+            return await PostgresStore.open(str(target))
+        return await cls.open(target)
+
+    # -- the dialect: what a backend (store/postgres.py) overrides ----------------------------------
+
+    async def _fetchall(self, sql: str, params: tuple = ()) -> list:
+        async with self._db.execute(sql, params) as cur:
+            return await cur.fetchall()
+
+    async def _fetchone(self, sql: str, params: tuple = ()):
+        async with self._db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    @staticmethod
+    def _json_set(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
+        return f"json_set({column}, '$.{key}', ?)"
+
+    @staticmethod
+    def _json_int(column: str, key: str) -> str:
+        """SQL for the integer at ``key`` of ``column`` (JSON text)."""
+        return f"json_extract({column}, '$.{key}')"
+
     # -- transactions -------------------------------------------------------------------------------
 
     async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None):
@@ -264,12 +294,12 @@ class Store:
     async def set_announcement(self, game_id: int, message_id: int) -> None:
         """Remember the channel message that announced the game (``options.announcement``), to update it when
         the game starts."""
-        await self._transaction([("UPDATE games SET options = json_set(options, '$.announcement', ?) WHERE id = ?",
+        await self._transaction([(f"UPDATE games SET options = {self._json_set('options', 'announcement')} WHERE id = ?",
                                   (message_id, game_id))])
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
         """The first game opened as a rematch of ``game_id`` (``options.rematch_of``) that was not abandoned."""
-        found = await self._games("SELECT * FROM games WHERE json_extract(options, '$.rematch_of') = ?"
+        found = await self._games(f"SELECT * FROM games WHERE {self._json_int('options', 'rematch_of')} = ?"
                                   " AND status != 'abandoned' ORDER BY id LIMIT 1", (game_id,))
         return found[0] if found else None
 
@@ -308,8 +338,7 @@ class Store:
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
         game = _game_row(row, with_snapshot=with_snapshot)
@@ -318,13 +347,11 @@ class Store:
 
     async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
         """(version, snapshot) of a game, read together."""
-        async with self._db.execute("SELECT version, snapshot FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._fetchone("SELECT version, snapshot FROM games WHERE id = ?", (game_id,))
         return row["version"], json.loads(row["snapshot"]) if row["snapshot"] else None
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
@@ -354,13 +381,11 @@ class Store:
             " VALUES (?, ?, 'open', ?, ?, ?, ?)", (engine, lang, guild_id, channel_id, organizer_id, _now()))])
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
-        async with self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._fetchone("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         if row is None:
             return None
-        async with self._db.execute("SELECT user_id, name FROM tournament_entries WHERE tournament_id = ?"
-                                    " ORDER BY joined", (tournament_id,)) as cur:
-            entries = [(r["user_id"], r["name"]) for r in await cur.fetchall()]
+        entries = [(r["user_id"], r["name"]) for r in await self._fetchall(
+            "SELECT user_id, name FROM tournament_entries WHERE tournament_id = ? ORDER BY joined", (tournament_id,))]
         return Tournament(row["id"], row["engine"], row["lang"], row["status"], row["guild_id"], row["channel_id"],
                           row["organizer_id"], entries)
 
@@ -381,23 +406,23 @@ class Store:
 
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
-        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
+        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ?"
+                                 " AND guild_id IS NOT DISTINCT FROM ?"
                                  " ORDER BY updated_at, id", (engine, guild_id))
 
     async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200) -> list[tuple[int, int]]:
         """(id, version) of up to ``limit`` running games unchanged since ``cutoff`` whose current board has not
         been reminded of yet, with ids above ``after_id``, in id order: the reminders read due games in batches,
         without their rows."""
-        async with self._db.execute(
-                "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
-                " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
-                (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit)) as cur:
-            return [(r["id"], r["version"]) for r in await cur.fetchall()]
+        rows = await self._fetchall(
+            "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
+            " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
+            (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit))
+        return [(r["id"], r["version"]) for r in rows]
 
     async def _games(self, sql: str, params: tuple) -> list[GameRow]:
         """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots."""
-        async with self._db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall(sql, params)
         games = [_game_row(r, with_snapshot=False) for r in rows]
         for g in games:
             g.seats = await self._seats(g.id)
@@ -412,9 +437,8 @@ class Store:
     async def actions(self, game_id: int, after: int = 0) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                    (game_id, after))
         return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
                  "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]
 
@@ -427,8 +451,7 @@ class Store:
     async def outbox(self, game_id: int) -> list[dict]:
         """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
         "created_at"}``."""
-        async with self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
                  "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"]}
                 for r in rows]
@@ -438,11 +461,10 @@ class Store:
         """Games with outbox entries due by ``now`` (all of them without ``now``) and written before
         ``created_before``, oldest entry first; ``guild_ids``: the guilds this process serves (None: all)."""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id ORDER BY first")
+               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
-        async with self._db.execute(sql, (due, made)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetchall(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
@@ -468,8 +490,7 @@ class Store:
     # -- settings -----------------------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> dict:
-        async with self._db.execute("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._fetchone("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
         return json.loads(row["settings"]) if row else {}
 
     async def set_user_settings(self, user_id: int, settings: dict) -> None:
