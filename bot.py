@@ -41,7 +41,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
                                        live_games=self.settings.live_games)
