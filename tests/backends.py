@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import uuid
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
@@ -54,3 +55,22 @@ async def database_for(backend: str, folder) -> AsyncIterator[str]:
     else:
         async with fresh_postgres() as url:
             yield url
+
+
+def bot_env(target: str) -> dict[str, str]:
+    """The environment that points a bot process at ``target`` (an SQLite path or a PostgreSQL URL)."""
+    if target.startswith("postgresql://"):
+        return {"DATABASE_URL": target}
+    return {"DATABASE_PATH": target, "DATABASE_URL": ""}
+
+
+async def fetch_row(target: str, sql: str) -> tuple:
+    """One row of a query, read outside the bot (the SQL must mean the same in both dialects)."""
+    if target.startswith("postgresql://"):
+        conn = await asyncpg.connect(target)
+        try:
+            return tuple(await conn.fetchrow(sql))
+        finally:
+            await conn.close()
+    with sqlite3.connect(target) as conn:
+        return conn.execute(sql).fetchone()
