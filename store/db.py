@@ -105,8 +105,9 @@ def _dumps(obj: Any) -> str:
 
 
 class Store:
-    """Async persistence. Open with ``await Store.open(path)``; close with ``await store.close()``
-    (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
+    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await Store.connect(path_or_url)``
+    (PostgreSQL for a ``postgresql://`` URL: store/postgres.py, the same methods over asyncpg); close with
+    ``await store.close()`` (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
