@@ -68,7 +68,7 @@ class GameBot(commands.Bot):
             self._error_counter = self.metrics.log_handler()
             logging.getLogger().addHandler(self._error_counter)
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
                                        live_games=self.settings.live_games)

@@ -12,6 +12,8 @@ from host.cache import DEFAULT_LIVE_GAMES
 class Settings:
     token: str | None = None
     database_path: str = "var/gamehost.db"
+    #: ``postgresql://…``: keep the games in PostgreSQL instead of the SQLite file at ``database_path``
+    database_url: str | None = None
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     #: push the slash commands to Discord at start-up (off in offline tests that never connect)
@@ -49,10 +51,15 @@ class Settings:
         live = env.get("LIVE_GAMES", "").strip() or str(DEFAULT_LIVE_GAMES)
         if not live.isdigit() or int(live) < 1:
             raise SystemExit(f"LIVE_GAMES must be a whole number of games, at least 1, not {live!r}.")
+        url = env.get("DATABASE_URL", "").strip() or None
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
+                             f"not {url.split('@')[-1]!r}; leave it unset to use the SQLite file at DATABASE_PATH.")
         ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
+            database_url=url,
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),

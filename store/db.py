@@ -52,6 +52,10 @@ class DamagedRow(ValueError):
         self.where = where  # (game id, column)
 
 
+#: a parameter of ``Store._transaction`` standing for the id the transaction's first INSERT gave its row
+FIRST_ID = object()
+
+
 class VersionConflict(Exception):
     """The game moved on since the caller read it (a stale click, or two writers racing)."""
 
@@ -131,8 +135,9 @@ def _dumps(obj: Any) -> str:
 
 
 class Store:
-    """Async persistence. Open with ``await Store.open(path)``; close with ``await store.close()``
-    (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
+    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await Store.connect(path_or_url)``
+    (PostgreSQL for a ``postgresql://`` URL: store/postgres.py, the same methods over asyncpg); close with
+    ``await store.close()`` (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
@@ -259,6 +264,18 @@ class Store:
         ((mode,),) = await self._rows("PRAGMA journal_mode")
         return mode
 
+    @classmethod
+    async def connect(cls, target: str | Path) -> Store:
+        """The store at ``target``: a PostgreSQL URL (``postgresql://…``, see store/postgres.py) or else the path
+        of an SQLite file."""
+        from store.postgres import PostgresStore, is_postgres_url
+
+        if is_postgres_url(target):
+            return await PostgresStore.open(str(target))
+        return await cls.open(target)
+
+    # -- the dialect: what a backend (store/postgres.py) overrides ----------------------------------
+
     async def _rows(self, sql: str, params: tuple = ()) -> list:
         """All rows of a query, fetched in one call to the worker thread: the statement is finished before
         anything else (a checkpoint, another coroutine's statement) can run on the connection."""
@@ -278,11 +295,32 @@ class Store:
             if "no transaction is active" not in str(exc):
                 log.error("ROLLBACK failed (after %r): %s", cause, exc)
 
+    async def _fetchall(self, sql: str, params: tuple = ()) -> list:
+        return await self._rows(sql, params)
+
+    async def _fetchone(self, sql: str, params: tuple = ()):
+        rows = await self._rows(sql, params)
+        return rows[0] if rows else None
+
+    @staticmethod
+    def _json_set(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
+        return f"json_set({column}, '$.{key}', ?)"
+
+    @staticmethod
+    def _json_int(column: str, key: str) -> str:
+        """SQL for the integer at ``key`` of ``column`` (JSON text)."""
+        return f"json_extract({column}, '$.{key}')"
+
     # -- transactions -------------------------------------------------------------------------------
 
-    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None):
+    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None,
+                           *, first_id: bool = False):
         """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
-        A failure is raised as SQLite reported it (e.g. "database or disk is full")."""
+        Returns the id of the row the last statement inserted; with ``first_id``, of the row the first one
+        inserted, which later statements may use as the parameter ``FIRST_ID`` (a tournament and its first
+        entry, a game and its seats). A failure is raised as SQLite reported it (e.g. "database or disk is
+        full")."""
         async with self._write:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -290,10 +328,11 @@ class Store:
                     cur = await self._db.execute(*guard)
                     if cur.rowcount != 1:
                         raise VersionConflict("the game has moved on")
-                last_id = None
+                last_id = first = None
                 for sql, params in statements:
-                    cur = await self._db.execute(sql, params)
+                    cur = await self._db.execute(sql, tuple(first if p is FIRST_ID else p for p in params))
                     last_id = cur.lastrowid
+                    first = last_id if first is None else first
                 await self._db.execute("COMMIT")
             except BaseException as exc:
                 await self._rollback(exc)
@@ -305,7 +344,7 @@ class Store:
                 except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
                     log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
         self._after_commit()
-        return last_id
+        return first if first_id else last_id
 
     # -- games and seats ----------------------------------------------------------------------------
 
@@ -364,12 +403,12 @@ class Store:
     async def set_announcement(self, game_id: int, message_id: int) -> None:
         """Remember the channel message that announced the game (``options.announcement``), to update it when
         the game starts."""
-        await self._transaction([("UPDATE games SET options = json_set(options, '$.announcement', ?) WHERE id = ?",
+        await self._transaction([(f"UPDATE games SET options = {self._json_set('options', 'announcement')} WHERE id = ?",
                                   (message_id, game_id))])
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
         """The first game opened as a rematch of ``game_id`` (``options.rematch_of``) that was not abandoned."""
-        found = await self._games("SELECT * FROM games WHERE json_extract(options, '$.rematch_of') = ?"
+        found = await self._games(f"SELECT * FROM games WHERE {self._json_int('options', 'rematch_of')} = ?"
                                   " AND status != 'abandoned' ORDER BY id LIMIT 1", (game_id,))
         return found[0] if found else None
 
@@ -488,7 +527,8 @@ class Store:
 
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
-        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
+        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ?"
+                                 " AND guild_id IS NOT DISTINCT FROM ?"
                                  " ORDER BY updated_at, id", (engine, guild_id))
 
     async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200) -> list[tuple[int, int]]:
@@ -551,7 +591,7 @@ class Store:
         """Games with outbox entries due by ``now`` (all of them without ``now``) and written before
         ``created_before``, oldest entry first; ``guild_ids``: the guilds this process serves (None: all)."""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id ORDER BY first")
+               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
         rows = await self._rows(sql, (due, made))
@@ -683,22 +723,13 @@ class Store:
     async def create_event(self, *, engine: str, lang: str, guild_id: int | None, channel_id: int | None,
                            organizer_id: int, organizer_name: str, format: str, settings: dict) -> int:
         """A tournament open for registration, with its organizer as its first entry (one transaction)."""
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self._db.execute(
-                    "INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at,"
-                    " format, settings) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
-                    (engine, lang, guild_id, channel_id, organizer_id, _now(), format, _dumps(settings)))
-                tid = cur.lastrowid
-                await self._db.execute("INSERT INTO tournament_entries (tournament_id, user_id, name, joined)"
-                                       " VALUES (?, ?, ?, 0)", (tid, organizer_id, organizer_name))
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback(exc)
-                raise
-        self._after_commit()
-        return tid
+        return await self._transaction([
+            ("INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at,"
+             " format, settings) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+             (engine, lang, guild_id, channel_id, organizer_id, _now(), format, _dumps(settings))),
+            ("INSERT INTO tournament_entries (tournament_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
+             (FIRST_ID, organizer_id, organizer_name)),
+        ], first_id=True)
 
     async def tournament_extra(self, tournament_id: int) -> dict | None:
         """What migration 6 added to a tournament: format, settings, current_round, paused, cancelled,
@@ -769,36 +800,25 @@ class Store:
         """The game of a match, with its people seated in the match's order, linked to the match and the
         tournament - one transaction, so a restart finds either no game or a complete one."""
         now = _now()
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = await self._db.execute(
-                    "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
-                    " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now,
-                     tournament_id))
-                game_id = cur.lastrowid
-                for seat, (user_id, name) in enumerate(seats):
-                    await self._db.execute("INSERT INTO seats (game_id, seat, user_id, ai_level, name)"
-                                           " VALUES (?, ?, ?, NULL, ?)", (game_id, seat, user_id, name))
-                await self._db.execute("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
-                                       (game_id, match_id))
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback(exc)
-                raise
-        self._after_commit()
-        return game_id
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
+                           (FIRST_ID, match_id)))
+        return await self._transaction(statements, first_id=True)
 
     async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
         """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
-        async with self._write:
-            cur = await self._db.execute(
+        try:
+            await self._transaction([], guard=(
                 "UPDATE tournament_matches SET places = ?, how = ? WHERE id = ?"
-                + ("" if overwrite else " AND places IS NULL"), (_dumps(places), how, match_id))
-            changed = cur.rowcount == 1
-        self._after_commit()
-        return changed
+                + ("" if overwrite else " AND places IS NULL"), (_dumps(places), how, match_id)))
+        except VersionConflict:
+            return False
+        return True
 
     async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
         """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
