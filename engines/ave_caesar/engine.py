@@ -213,7 +213,7 @@ class AveCaesarEngine(BaseEngine):
         race = state["race"]
         return race["order"][race["turn"]]
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         c = self.current_chariot(state)
@@ -704,7 +704,7 @@ class AveCaesarEngine(BaseEngine):
                              and race["cars"][c]["status"] == "racing"]
             if seat in to_act:
                 c = self.current_chariot(state)
-                view["legal"] = self.legal_actions(state, seat)
+                view["legal"] = self.legal_copy(state, seat)
                 view["choices"] = self.choices(state, c)
         return view
 

@@ -160,7 +160,7 @@ class HexTriEngine(BaseEngine):
             return sorted(int(s) for s, choice in state["battle"]["choices"].items() if choice is None)
         return [state["turn"]]
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         if state["phase"] == "losses":
@@ -317,7 +317,7 @@ class HexTriEngine(BaseEngine):
             "rules_version": state.get("rules_version", 1),
         }
         if seat is not None and seat in out["to_act"]:
-            out["legal"] = self.legal_actions(state, seat)
+            out["legal"] = self.legal_copy(state, seat)
         return out
 
     # ----------------------------------------------------------------- movement

@@ -203,7 +203,7 @@ class KivalasztottakEngine(BaseEngine):
                 out.add(cid)
         return out
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         pend = state["pending"]
