@@ -4,7 +4,8 @@ For every engine, whole games are played for about ``SECONDS`` seconds: ``new_ga
 ``to_act``, ``legal_actions`` of a random acting seat, ``apply`` of a random legal action, until ``result``
 is set. The games cycle through the engine's conformance configurations (player counts and options) and
 seeds. It prints random-playout actions per second per game against the targets search needs (issue 16:
-50,000 actions/s, HEX-TRI 10,000) and exits non-zero when one is missed.
+50,000 actions/s, HEX-TRI 10,000) and exits non-zero when one is missed. Seconds are this process's CPU
+seconds (``time.process_time``), so that other work on a shared machine does not count against an engine.
 
 ``python -m bench.engines [seconds-per-game] [game-key ...]``
 """
@@ -47,12 +48,12 @@ def measure(engine, seconds: float = SECONDS) -> tuple[float, int, int]:
     configs = engine.conformance_configs()
     rng = Rng(12345)
     actions = games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         num_players, options = configs[games % len(configs)]
         actions += playout(engine, num_players, options, 1000 + games, rng)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return actions / elapsed, actions, games
 
