@@ -287,7 +287,10 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
-        before = self._labels(state)  # the "#n" labels the acting player's buttons showed
+        # the "#n" labels the acting player's buttons showed (the previous apply left them in the memo)
+        before = self._memo(state).get("labels")
+        if before is None:
+            before = self._labels(state)
         pend = state["pending"]
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
@@ -295,8 +298,10 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        self._scrub(state, ev, {**self._labels(state), **before})
+        after = self._labels(state)
+        self._scrub(state, ev, {**after, **before})
         state["last"] = ev[-12:]
+        self._fresh_memo(state)["labels"] = after  # the state is final: its labels hold until the next apply
         return ev
 
     def _labels(self, state: dict) -> dict[str, str]:
@@ -312,11 +317,11 @@ class KivalasztottakEngine(BaseEngine):
                 if len(group) < 2:
                     continue
                 names = [defs[cards[c]["k"]]["name_en"] for c in group]
+                if len(set(names)) == len(names):
+                    continue
                 counts: dict[str, int] = {}
                 for name in names:
                     counts[name] = counts.get(name, 0) + 1
-                if len(counts) == len(names):
-                    continue
                 seen: dict[str, int] = {}
                 for cid, name in zip(group, names):
                     if counts[name] > 1:
