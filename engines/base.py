@@ -22,7 +22,8 @@ class BaseEngine:
     """Implements :meth:`apply` once: check the seat, the shape and legality, then call ``_apply``.
 
     Subclasses implement ``_legal_actions(state, seat)`` and ``_apply(state, seat, action) -> events`` and
-    may override :meth:`validate` when enumerating every legal action would be too expensive.
+    may override :meth:`validate` when enumerating every legal action would be too expensive (an engine may
+    also override ``legal_actions`` itself, as before: then nothing is memoised).
 
     Memo: facts about one state (its legal actions per seat, and whatever an engine stores with
     :meth:`_memo`) are kept for the state object asked about last, until :meth:`apply` changes that state.
@@ -99,11 +100,8 @@ class BaseEngine:
 
     def validate(self, state: Any, seat: int, action: dict) -> None:
         """Raise IllegalAction unless ``action`` is one of the legal actions of ``seat``."""
-        memo = self._memo(state)
-        actions = memo.get(("legal", seat))
-        if actions is None:
-            actions = memo[("legal", seat)] = self._legal_actions(state, seat)
-        if action not in actions:
+        # the public method: memoised here, and still right for an engine that overrides it directly
+        if action not in self.legal_actions(state, seat):
             raise IllegalAction(self.explain_illegal(state, seat, action))
 
     def explain_illegal(self, state: Any, seat: int, action: dict) -> str:
