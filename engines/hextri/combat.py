@@ -74,16 +74,14 @@ def openings(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str 
 
 def safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str = ENTRY) -> set[str]:
     """The fields (empty or holding ``seat``'s figures) whose region is open to the outside."""
-    def passable(f: str) -> bool:
-        here = occ.get(f)
-        return not here or seat in here
-
+    # fields enemies hold are the walls; everything else is passable
+    walls = {f for f, here in occ.items() if here and seat not in here}
     stack = openings(board, occ, seat, rule)
     safe = set(stack)
+    adj = board.adj
     while stack:
-        f = stack.pop()
-        for nb in board.adj[f]:
-            if nb not in safe and passable(nb):
+        for nb in adj[stack.pop()]:
+            if nb not in safe and nb not in walls:
                 safe.add(nb)
                 stack.append(nb)
     return safe
