@@ -273,6 +273,8 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
     payers = sorted(pool, key=mover.board.order.__getitem__)
     steps = [i for i, s in enumerate(sources) if s != FREE]
     local = {i: path[i] for i in steps if mover.local(path[i])}
+    if len(pool) <= 1 and not local:
+        return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
     seen = {tuple(sorted(s for s in sources if s != FREE))}
     out = [list(sources)]
 
