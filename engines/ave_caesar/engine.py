@@ -140,6 +140,7 @@ class AveCaesarEngine(BaseEngine):
             "over": False,
         }
         self._start_race(state, [])
+        self.forget(state)  # callers may set up a position by hand on a new game: remember nothing of it
         return state
 
     def _start_race(self, state: dict, events: list[dict]) -> None:
