@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(PY) -m bench.pipeline
 	$(PY) -m bench.storage
 	$(PY) -m bench.tournaments
+	$(PY) -m bench.engines
 
 # The real image, built and run against the loopback fake Discord until its HEALTHCHECK says healthy and it
 # answers a slash command (tests/docker_smoke.py). Without a working Docker engine it says so and succeeds:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 from collections import deque
 
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from .track import TRACK_NAMES, Track, get_track, track_version
@@ -140,6 +140,7 @@ class AveCaesarEngine(BaseEngine):
             "over": False,
         }
         self._start_race(state, [])
+        self.forget(state)  # callers may set up a position by hand on a new game: remember nothing of it
         return state
 
     def _start_race(self, state: dict, events: list[dict]) -> None:
@@ -213,15 +214,16 @@ class AveCaesarEngine(BaseEngine):
         race = state["race"]
         return race["order"][race["turn"]]
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         c = self.current_chariot(state)
-        choices = self.choices(state, c)
+        choices = self._known_choices(state, c)
         actions = []
+        cards = [{m["card"] for m in ch["moves"]} for ch in choices]
         for value in sorted({card_value(x) for x in state["race"]["cars"][c]["hand"]}):
-            for ch in choices:
-                if any(m["card"] == value for m in ch["moves"]):
+            for ch, reach in zip(choices, cards):
+                if value in reach:
                     actions.append({"type": "move", "chariot": c, "card": value, "to": ch["to"]})
         return actions
 
@@ -244,7 +246,9 @@ class AveCaesarEngine(BaseEngine):
         c = action["chariot"]
         race = state["race"]
         events: list[dict] = []
-        for ch in self.choices(state, c):
+        known = self._known_choices(state, c)
+        self.forget(state)  # the state changes from here on
+        for ch in known:
             if ch["to"] == action["to"]:
                 move = next(m for m in ch["moves"] if m["card"] == action["card"])
                 self._do_move(state, c, action["card"], move["path"], events)
@@ -390,21 +394,20 @@ class AveCaesarEngine(BaseEngine):
         # state of a partial move: (space, line crossings, entered the alley)
         layer: dict[tuple, list[str]] = {(car["space"], 0, False): [car["space"]]}
         out: dict[int, list[dict]] = {}
+        links = track.links
         for step in range(1, max(values, default=0) + 1):
             new: dict[tuple, list[str]] = {}
             for (space, crossed, entered), path in layer.items():
-                here_alley = space in track.alley_set
-                for nxt in track.next[space]:
+                here_alley, ahead = links[space]
+                for nxt, there_alley, crossing in ahead:
                     if nxt in occupied:
                         continue
-                    there_alley = nxt in track.alley_set
                     ent = entered
                     if there_alley and not here_alley:
                         ent = True
                     elif here_alley and not there_alley and entered:
                         continue  # a chariot that drives into the alley must stop there
-                    cr = crossed + (1 if track.crosses(space, nxt) else 0)
-                    key = (nxt, cr, ent)
+                    key = (nxt, crossed + crossing, ent)
                     if key not in new:
                         new[key] = path + [nxt]
             layer = new
@@ -426,6 +429,17 @@ class AveCaesarEngine(BaseEngine):
     def choices(self, state: dict, c: int) -> list[dict]:
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
+        return _copy(self._known_choices(state, c))
+
+    def _known_choices(self, state: dict, c: int) -> list[dict]:
+        """:meth:`choices`, computed once per state (the result is shared: read it, never change it)."""
+        memo = self._memo(state)
+        found = memo.get(("choices", c))
+        if found is None:
+            found = memo[("choices", c)] = self._choices(state, c)
+        return found
+
+    def _choices(self, state: dict, c: int) -> list[dict]:
         race = state["race"]
         car = race["cars"][c]
         if state["over"] or car["status"] != "racing":
@@ -438,24 +452,34 @@ class AveCaesarEngine(BaseEngine):
     def _number(self, state: dict, c: int, paths: dict[int, list[dict]]) -> list[dict]:
         track = self.track(state)
         car = state["race"]["cars"][c]
+        to_line, lap = track.to_line, track.lap
+        base = car["crossings"]
+        paid = car["paid"]
+        plain = paid or state["chariots"][c]["owner"] is None
         by_space: dict[str, dict] = {}
         for value in sorted(paths):
             for end in paths[value]:
-                crossings = car["crossings"] + end["crossed"]
-                entry = by_space.setdefault(end["to"], {
-                    "to": end["to"], "moves": [],
-                    "remaining": track.remaining(end["to"], crossings) if crossings <= LAPS else 0,
-                    "to_go": (0 if crossings > LAPS else track.remaining(end["to"], crossings)
-                              if car["paid"] or end["enters_alley"] or state["chariots"][c]["owner"] is None
-                              else track.remaining_due(end["to"], crossings)),
-                    "lap": min(LAPS, max(1, crossings)),
-                    "finishes": crossings > LAPS,
-                    "enters_alley": end["enters_alley"] and not car["paid"],
-                    "misses_alley": end["misses"],
-                })
+                to = end["to"]
+                entry = by_space.get(to)
+                if entry is None:
+                    crossings = base + end["crossed"]
+                    if crossings > LAPS:
+                        remaining = to_go = 0
+                    else:
+                        # Track.remaining, inlined: this runs for every destination of every turn
+                        remaining = to_line[to] + (LAPS - crossings) * lap
+                        to_go = (remaining if plain or end["enters_alley"]
+                                 else track.remaining_due(to, crossings))
+                    entry = by_space[to] = {
+                        "to": to, "moves": [], "remaining": remaining, "to_go": to_go,
+                        "lap": LAPS if crossings > LAPS else (crossings or 1),
+                        "finishes": crossings > LAPS,
+                        "enters_alley": end["enters_alley"] and not paid,
+                        "misses_alley": end["misses"],
+                    }
                 entry["moves"].append({"card": value, "path": end["path"]})
-        lane = {sid: track.spaces[sid]["lane"] for sid in by_space}
-        ordered = sorted(by_space.values(), key=lambda e: (-e["remaining"], lane[e["to"]], e["to"]))
+        spaces = track.spaces
+        ordered = sorted(by_space.values(), key=lambda e: (-e["remaining"], spaces[e["to"]]["lane"], e["to"]))
         for i, e in enumerate(ordered):
             e["n"] = i + 1
         return ordered
@@ -549,7 +573,10 @@ class AveCaesarEngine(BaseEngine):
             if state["chariots"][c]["owner"] is None:
                 self._neutral_turn(state, c, events)
                 continue
-            if self.choices(state, c):
+            found = self._choices(state, c)
+            if found:
+                # the turn stops here, on a state final for this apply: remember its choices
+                self._fresh_memo(state)[("choices", c)] = found
                 return
             reason = self._skip_reason(state, c)
             race["idle"] += 1
@@ -704,7 +731,7 @@ class AveCaesarEngine(BaseEngine):
                              and race["cars"][c]["status"] == "racing"]
             if seat in to_act:
                 c = self.current_chariot(state)
-                view["legal"] = self.legal_actions(state, seat)
+                view["legal"] = self.legal_copy(state, seat)
                 view["choices"] = self.choices(state, c)
         return view
 

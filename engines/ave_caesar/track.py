@@ -75,6 +75,11 @@ class Track:
         self.alley_reach = self._reaching_alley()
         self.via_alley = self._distances_via_alley()
         self.lap = min(self.to_line[s] for s in self._line_to)
+        #: space -> (in the alley, [(next space, it is in the alley, 1 if the step crosses the line)]):
+        #: the move search reads these instead of asking per step
+        self.links: dict[str, tuple[bool, list[tuple[str, bool, int]]]] = {
+            s: (s in self.alley_set, [(n, n in self.alley_set, int(self.crosses(s, n))) for n in self.next[s]])
+            for s in self.order}
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
 
