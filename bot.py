@@ -168,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     async def runner() -> None:
-        store = await Store.open(settings.database_path)  # closes what it opened if it raises
+        # (closes what it opened if it raises)
+        store = await Store.connect(settings.database_url or settings.database_path)
         # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
         # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
         stop = asyncio.Event()

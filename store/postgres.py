@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import asyncpg
 
-from store.db import FIRST_ID, Store, VersionConflict
+from store.db import FIRST_ID, StorageError, Store, VersionConflict
 from store.migrations import MIGRATIONS, for_postgres, statements
 
 #: tables whose rows get an id from an identity column (an INSERT into them returns it)
@@ -54,10 +54,17 @@ class PostgresStore(Store):
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:  # type: ignore[override]
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        where = url.split("@")[-1]  # (never the password)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StorageError(f"cannot connect to PostgreSQL at {where}: {' '.join(str(exc).split())}") from exc
         store = cls(pool)
         try:
             await store._migrate()
+        except asyncpg.PostgresError as exc:
+            await pool.close()
+            raise StorageError(f"PostgreSQL at {where} refused the schema: {' '.join(str(exc).split())}") from exc
         except BaseException:
             await pool.close()
             raise
@@ -77,6 +84,9 @@ class PostgresStore(Store):
             if current is None:
                 current = 0
                 await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+            if current > len(MIGRATIONS):
+                raise StorageError(f"the database has schema version {current}, newer than this bot's "
+                                   f"{len(MIGRATIONS)}: it was used by a newer version of the bot")
             # DDL is transactional in PostgreSQL: the migrations and their version number commit together
             for number, entry in enumerate(MIGRATIONS[current:], start=current + 1):
                 for statement in statements(for_postgres(entry)):

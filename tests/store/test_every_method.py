@@ -167,3 +167,13 @@ async def test_reminders_tournaments_and_settings(database):
         assert await store.get_game(9999) is None
     finally:
         await store.close()
+
+
+async def test_an_unreachable_postgres_is_one_clear_line(unused_tcp_port):
+    """No server on the port: StorageError with where it looked (never the password), not asyncpg's traceback."""
+    from store import StorageError
+
+    url = f"postgresql://bot:secret@127.0.0.1:{unused_tcp_port}/games"
+    with pytest.raises(StorageError) as caught:
+        await Store.connect(url)
+    assert f"127.0.0.1:{unused_tcp_port}/games" in str(caught.value) and "secret" not in str(caught.value)
