@@ -42,6 +42,19 @@ def choices_digest(legal: list[dict]) -> str:
     return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
 
 
+def time_left(left: int, lang: str | None = None) -> str:
+    """``left`` seconds as a reader says them in ``lang``: "2 days 3 h", "11 h 20 min", "5 min" (whole minutes,
+    rounded down; days show hours only, since a per-move limit is at most three days)."""
+    days, rest = divmod(max(0, left), clocks.DAY)
+    hours, rest = divmod(rest, clocks.HOUR)
+    minutes = rest // 60
+    if days:
+        return t("time_left_day" if days == 1 else "time_left_days", lang, days=days, hours=hours)
+    if hours:
+        return t("time_left_hours", lang, hours=hours, minutes=minutes)
+    return t("time_left_minutes", lang, minutes=minutes) if minutes else t("time_left_under_minute", lang)
+
+
 class GameError(Exception):
     """A refusal with a message for the person who asked; nothing was changed.
 
@@ -668,9 +681,10 @@ class GameService:
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
         has_private = presenter_for(game.engine).has_private
+        clock = await self._picture_clock(game)
 
         async def one(seat, view):
-            view = self._picture_view(game, view)
+            view = self._picture_view(game, view, clock)
             if seat is None:
                 return await self.painter.draw(game.engine, "render_public", view)
             if not has_private:
@@ -688,10 +702,10 @@ class GameService:
             return []
         return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
 
-    def _picture_view(self, game: GameRow, view: dict) -> dict:
-        """What a picture is drawn from: the view, the players' display names (public anyway) and the game's
-        language."""
-        return {**view, "player_names": self.names(game), "lang": game.lang}
+    def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
+        """What a picture is drawn from: the view, the players' display names (public anyway), the game's
+        language and, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`)."""
+        return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:
@@ -968,6 +982,34 @@ class GameService:
                 deadlines[seat] = c.deadline
                 lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
         return lines, deadlines
+
+    async def _picture_clock(self, game: GameRow) -> list[dict]:
+        """The board picture's clock strip (render/kit.py ``clock_strip``): per seat with a running clock, away
+        or played by the AI, ``{"text", "urgent"}`` in the game's language. A picture cannot show a deadline in
+        each reader's time zone, so it says the time left now (``self.clock``), as the text lines do with
+        Discord's relative timestamps."""
+        if game.status != "running":
+            return []
+        seat_clocks = await self._seat_clocks(game.id)
+        if not seat_clocks:
+            return []
+        now = clocks.seconds(self.clock())
+        away = await self.store.away_users(now)
+        out = []
+        for seat, c in sorted(seat_clocks.items()):
+            row = game.seat_row(seat)
+            if row is None:
+                continue
+            if c.stand_in:
+                key = "clock_picture_forfeited" if c.forfeited else "clock_picture_stand_in"
+                out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
+            elif row.user_id in away:
+                out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
+            elif c.running:
+                left = c.left(now)
+                out.append({"text": t("clock_picture_left", game.lang, name=row.name,
+                                      left=time_left(left, game.lang)), "urgent": left <= clocks.HOUR})
+        return out
 
     async def clock_summary(self, game: GameRow) -> str:
         """A short word on a game's clock for ``/game list``: its time control and the nearest deadline."""
