@@ -43,16 +43,17 @@ def choices_digest(legal: list[dict]) -> str:
 
 
 def time_left(left: int, lang: str | None = None) -> str:
-    """``left`` seconds as a reader says them in ``lang``: "2 days 3 h", "11 h 20 min", "5 min" (whole minutes,
-    rounded down; days show hours only, since a per-move limit is at most three days)."""
+    """``left`` seconds as a reader says them in ``lang``: "2 days 3 h", "1 day", "11 h 20 min", "5 min"
+    (whole minutes, rounded down; with days, hours only: a per-move limit is at most three days)."""
     days, rest = divmod(max(0, left), clocks.DAY)
     hours, rest = divmod(rest, clocks.HOUR)
     minutes = rest // 60
-    if days:
-        return t("time_left_day" if days == 1 else "time_left_days", lang, days=days, hours=hours)
+    parts = [t("time_left_day" if days == 1 else "time_left_days", lang, days=days)] if days else []
     if hours:
-        return t("time_left_hours", lang, hours=hours, minutes=minutes)
-    return t("time_left_minutes", lang, minutes=minutes) if minutes else t("time_left_under_minute", lang)
+        parts.append(t("time_left_hours", lang, hours=hours))
+    if minutes and not days:
+        parts.append(t("time_left_minutes", lang, minutes=minutes))
+    return " ".join(parts) or t("time_left_under_minute", lang)
 
 
 class GameError(Exception):
@@ -140,6 +141,9 @@ class GameService:
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
+        #: clock warnings (half time, one hour left) owed to a player's DMs with the next board of the game:
+        #: game id -> {seat: text} (the thread gets them through the outbox)
+        self._warn_dms: dict[int, dict[int, str]] = Bounded(live_games)
 
     def close(self) -> None:
         """Stop the render processes, if any."""
@@ -720,6 +724,9 @@ class GameService:
         try:
             mentions, asked = self._ask(game, state, text_lines)
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
+            warnings = self._warn_dms.pop(game.id, {}) if record_nudges else {}
+            # a warned player is DMed again with the warning, even when their choices are the same
+            to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
             public.cancel()
@@ -732,7 +739,8 @@ class GameService:
         turn_button = bool(asked) and public_panel is None
         # without private pictures (perfect information) a DM shows the public board
         nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
+                        (warnings[seat] + "\n" if seat in warnings else "")
+                        + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
                         + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
                         image if image is not None else board_image, panel)
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
@@ -1067,6 +1075,9 @@ class GameService:
             done = True
             if kind in ("half", "hour"):
                 seat_clocks[seat] = clocks.warned(c, kind)
+                self._warn_dms[game.id] = {**self._warn_dms.get(game.id, {}), seat: t(
+                    "clock_warn_dm_" + kind, game.lang, game=game.id, title=engine.title,
+                    deadline=f"<t:{c.deadline}:R>")}
                 await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
                     "clock_warn_" + kind, mention=f"<@{row.user_id}>", game=game.id,
                     deadline=f"<t:{c.deadline}:R>")])
