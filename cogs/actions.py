@@ -79,6 +79,8 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
     if private.image is not None:
         kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
     await interaction.followup.send(**kwargs)
+    # a player back after a timeout took the seat over from the AI: the thread is told (nothing else is owed)
+    await publish.publish(interaction.client, game_id=game_id)
 
 
 @handles("join")

@@ -42,6 +42,20 @@ def choices_digest(legal: list[dict]) -> str:
     return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
 
 
+def time_left(left: int, lang: str | None = None) -> str:
+    """``left`` seconds as a reader says them in ``lang``: "2 days 3 h", "1 day", "11 h 20 min", "5 min"
+    (whole minutes, rounded down; with days, hours only: a per-move limit is at most three days)."""
+    days, rest = divmod(max(0, left), clocks.DAY)
+    hours, rest = divmod(rest, clocks.HOUR)
+    minutes = rest // 60
+    parts = [t("time_left_day" if days == 1 else "time_left_days", lang, days=days)] if days else []
+    if hours:
+        parts.append(t("time_left_hours", lang, hours=hours))
+    if minutes and not days:
+        parts.append(t("time_left_minutes", lang, minutes=minutes))
+    return " ".join(parts) or t("time_left_under_minute", lang)
+
+
 class GameError(Exception):
     """A refusal with a message for the person who asked; nothing was changed.
 
@@ -127,6 +141,9 @@ class GameService:
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
+        #: clock warnings (half time, one hour left) owed to a player's DMs with the next board of the game:
+        #: game id -> {seat: text} (the thread gets them through the outbox)
+        self._warn_dms: dict[int, dict[int, str]] = Bounded(live_games)
 
     def close(self) -> None:
         """Stop the render processes, if any."""
@@ -668,9 +685,10 @@ class GameService:
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
         has_private = presenter_for(game.engine).has_private
+        clock = await self._picture_clock(game)
 
         async def one(seat, view):
-            view = self._picture_view(game, view)
+            view = self._picture_view(game, view, clock)
             if seat is None:
                 return await self.painter.draw(game.engine, "render_public", view)
             if not has_private:
@@ -688,10 +706,10 @@ class GameService:
             return []
         return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
 
-    def _picture_view(self, game: GameRow, view: dict) -> dict:
-        """What a picture is drawn from: the view, the players' display names (public anyway) and the game's
-        language."""
-        return {**view, "player_names": self.names(game), "lang": game.lang}
+    def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
+        """What a picture is drawn from: the view, the players' display names (public anyway), the game's
+        language and, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`)."""
+        return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:
@@ -706,6 +724,9 @@ class GameService:
         try:
             mentions, asked = self._ask(game, state, text_lines)
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
+            warnings = self._warn_dms.pop(game.id, {}) if record_nudges else {}
+            # a warned player is DMed again with the warning, even when their choices are the same
+            to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
             public.cancel()
@@ -718,7 +739,8 @@ class GameService:
         turn_button = bool(asked) and public_panel is None
         # without private pictures (perfect information) a DM shows the public board
         nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
+                        (warnings[seat] + "\n" if seat in warnings else "")
+                        + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
                         + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
                         image if image is not None else board_image, panel)
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
@@ -969,6 +991,34 @@ class GameService:
                 lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
         return lines, deadlines
 
+    async def _picture_clock(self, game: GameRow) -> list[dict]:
+        """The board picture's clock strip (render/kit.py ``clock_strip``): per seat with a running clock, away
+        or played by the AI, ``{"text", "urgent"}`` in the game's language. A picture cannot show a deadline in
+        each reader's time zone, so it says the time left now (``self.clock``), as the text lines do with
+        Discord's relative timestamps."""
+        if game.status != "running":
+            return []
+        seat_clocks = await self._seat_clocks(game.id)
+        if not seat_clocks:
+            return []
+        now = clocks.seconds(self.clock())
+        away = await self.store.away_users(now)
+        out = []
+        for seat, c in sorted(seat_clocks.items()):
+            row = game.seat_row(seat)
+            if row is None:
+                continue
+            if c.stand_in:
+                key = "clock_picture_forfeited" if c.forfeited else "clock_picture_stand_in"
+                out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
+            elif row.user_id in away:
+                out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
+            elif c.running:
+                left = c.left(now)
+                out.append({"text": t("clock_picture_left", game.lang, name=row.name,
+                                      left=time_left(left, game.lang)), "urgent": left <= clocks.HOUR})
+        return out
+
     async def clock_summary(self, game: GameRow) -> str:
         """A short word on a game's clock for ``/game list``: its time control and the nearest deadline."""
         control = clocks.control_of(game.options)
@@ -1025,6 +1075,9 @@ class GameService:
             done = True
             if kind in ("half", "hour"):
                 seat_clocks[seat] = clocks.warned(c, kind)
+                self._warn_dms[game.id] = {**self._warn_dms.get(game.id, {}), seat: t(
+                    "clock_warn_dm_" + kind, game.lang, game=game.id, title=engine.title,
+                    deadline=f"<t:{c.deadline}:R>")}
                 await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
                     "clock_warn_" + kind, mention=f"<@{row.user_id}>", game=game.id,
                     deadline=f"<t:{c.deadline}:R>")])
