@@ -1117,8 +1117,11 @@ class GameService:
             s.seat, clocks.SeatClock(s.seat)).forfeited]
         line = t(key, name=name, game=game.id)
         if game.num_players == 2 or not people_left:
-            places = [2 if s == seat else 1 for s in range(game.num_players)]
-            result = {"places": places, "scores": [0] * game.num_players, "forfeited": [seat]}
+            # two players: the other wins; everyone else forfeited before: this seat held out longest
+            places = [(2 if s == seat else 1) if game.num_players == 2 else (1 if s == seat else 2)
+                      for s in range(game.num_players)]
+            forfeited = sorted(s for s, c in seat_clocks.items() if c.forfeited)
+            result = {"places": places, "scores": [0] * game.num_players, "forfeited": forfeited}
             await self.store.set_clocks(game.id, list(seat_clocks.values()))
             await self.store.set_status(game.id, "finished", result)
             await self.store.add_outbox(game.id, [line])

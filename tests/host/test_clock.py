@@ -371,3 +371,17 @@ async def test_a_league_finishes_although_one_player_never_moves(store):
     league, rows, over, total = await events.tournament_table(league.id)
     assert league.status == "finished" and over == total == 3
     assert rows[-1][1] == "Cy" and rows[-1][0].points == 0
+
+
+async def test_when_everyone_gives_up_the_last_to_hold_out_is_first(store, both_game):
+    clock = Clock()
+    service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
+    game, _ = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                   time_control="1h", on_timeout="forfeit")
+    await service.join(game.id, BOB, "Bob")
+    await service.join(game.id, CY, "Cy")
+    await service.resign(game.id, ANN)
+    await service.resign(game.id, BOB)
+    game = await service.resign(game.id, CY)
+    assert game.status == "finished"
+    assert game.result["places"] == [2, 2, 1] and game.result["forfeited"] == [0, 1, 2]
