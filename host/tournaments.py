@@ -96,6 +96,7 @@ class Progress:
     started: list[Outcome] = field(default_factory=list)
     round_over: int | None = None
     finished: bool = False
+    changed: list[int] = field(default_factory=list)  # games whose board is owed (an AI took a seat over)
 
 
 @dataclass
@@ -538,6 +539,7 @@ class TournamentService:
                 raise GameError.of("tournament_already_dropped", tournament=tournament_id)
             await self.store.set_dropped(tournament_id, player_id)
             event = await self.tournament(tournament_id)
+            changed: list[int] = []
             for m in await self.store.matches(tournament_id, event.round):
                 if m["places"] is not None or player_id not in m["players"]:
                     continue
@@ -552,7 +554,10 @@ class TournamentService:
                     game = await self.games.game(m["game_id"])
                     if game.status == "running" and game.seat_of(player_id) is not None:
                         await self.games.leave(m["game_id"], player_id)
-            return await self._after_settle(event)
+                        changed.append(m["game_id"])
+            progress = await self._after_settle(event)
+            progress.changed = changed
+            return progress
 
     async def adjudicate(self, tournament_id: int, user_id: int, match_id: int, places: list[int],
                          asker: Asker | None = None) -> Progress:
