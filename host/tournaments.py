@@ -9,8 +9,8 @@ whatever a crash interrupted (a match whose game is not open yet, a game over wh
 round over whose next round was not paired).
 
 A round starts all its matches together; the next round is paired when the last match of the round ends. A
-round may have a deadline (``round_hours``): :meth:`overdue` lists the matches past it and
-:meth:`settle_by_clock` settles one with the places its clock rules give (the clocks call these).
+round may have a deadline (``round_hours``, on the game service's clock): :meth:`settle_overdue` (called by the clock job)
+settles each match past it by its clock rules (:meth:`deadline_places`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
@@ -415,7 +415,7 @@ class TournamentService:
             await self.store.set_tournament_status(event.id, "finished")
             return Progress(await self.tournament(event.id), finished=True, round_over=event.round or None)
         hours = event.settings.get("round_hours")
-        deadline = datetime.now(UTC) + timedelta(hours=hours) if hours else None
+        deadline = self.games.clock() + timedelta(hours=hours) if hours else None
         await self.store.add_round(event.id, round_no, pairing, deadline)
         event = await self.tournament(event.id)
         progress = Progress(event)
@@ -611,9 +611,32 @@ class TournamentService:
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
 
     async def overdue(self, now: datetime | None = None) -> list[dict]:
-        """Unsettled matches whose round deadline has passed: the clocks settle each with
-        :meth:`settle_by_clock`."""
-        return await self.store.overdue_matches(now)
+        """Unsettled matches whose round deadline has passed (``now``: the game service's clock)."""
+        return await self.store.overdue_matches(now or self.games.clock())
+
+    async def deadline_places(self, match: dict) -> list[int]:
+        """The places a match over its round's deadline gets by its clock rules: the match waits for the
+        seats whose clock is running, and they forfeit (placed last, ``host.clock.forfeit_places``); the
+        others share the first place. A match nobody's clock runs in (nobody to act) is a draw."""
+        waiting: set[int] = set()
+        if match["game_id"] is not None:
+            game = await self.games.game(match["game_id"])
+            if game.status == "running":
+                waiting = {c["seat"] for c in await self.store.clocks(game.id)
+                           if c["deadline"] is not None and not c["stand_in"]}
+        return clocks.forfeit_places([1] * len(match["players"]), waiting)
+
+    async def settle_overdue(self, now: datetime | None = None) -> list[tuple[dict, Progress]]:
+        """Settle every match past its round's deadline by its clock rules (:meth:`deadline_places`); the
+        periodic clock job calls this. Returns each settled match (with its places) and what it did."""
+        out = []
+        for match in await self.overdue(now):
+            places = await self.deadline_places(match)
+            progress = await self.settle_by_clock(match["id"], places)
+            settled = await self.store.match(match["id"])
+            if settled is not None and settled["how"] == "clock":
+                out.append((settled, progress))
+        return out
 
     async def settle_by_clock(self, match_id: int, places: list[int]) -> Progress:
         """Settle an overdue match with the places its clock rules give (its game, if on, ends)."""
@@ -622,6 +645,9 @@ class TournamentService:
             raise GameError.of("tournament_no_match", match=match_id)
         async with self.lock(match["tournament_id"]):
             event = await self.tournament(match["tournament_id"])
+            match = await self.store.match(match_id)
+            if match["places"] is not None or event.status != "running":
+                return Progress(event)  # settled meanwhile (the game ended, or the organizer decided)
             if match["game_id"] is not None:
                 game = await self.games.game(match["game_id"])
                 if game.status in ("lobby", "running"):

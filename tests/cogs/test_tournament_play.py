@@ -6,6 +6,8 @@ same database, the same Discord) in the middle of a round."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import discord
 
 from bot import create_bot
@@ -14,7 +16,7 @@ from host.service import GameService
 from host.tournaments import tournaments_of
 from settings import Settings
 from store import Store
-from tests.cogs.driver import latest_board, take_turn
+from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.discord_harness import CHANNEL_ID, Harness, button
 
 PEOPLE = {101 + i: f"P{i}" for i in range(8)}
@@ -249,4 +251,61 @@ async def test_swiss_of_hextri_at_tables_of_three_with_a_drop_the_ai_plays_on(ha
     assert event.status == "finished"
     await check_every_match_once(store)
     assert any("is over! The winner" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    h.assert_no_errors()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harness):
+    h = harness
+    h.bot.service.clock = clock = Clock()
+    await register(h, 4, format="swiss", rounds=2, round_hours=1)
+    await start(h)
+    store = h.bot.service.store
+    cog = h.bot.get_cog("Clocks")
+
+    async def run_for(minutes: int) -> None:
+        """The clock job as it runs: a tick a minute."""
+        for _ in range(minutes):
+            clock.now += timedelta(minutes=1)
+            await cog.tick()
+        await h.settle()
+
+    finished, late = await store.matches(1, 1)
+    rng = Rng(6)
+    await play_match(h, h.bot, finished, rng)
+    game = await h.bot.service.game(late["game_id"])
+    for _ in range(5):
+        await take_turn(h, game.thread_id, rng)
+    waiting = to_act(latest_board(h, game.thread_id))
+    assert len(waiting) == 1
+    await run_for(50)
+    assert (await store.match(late["id"]))["places"] is None, "not before the deadline"
+    await run_for(11)
+    settled = await store.match(late["id"])
+    assert settled["how"] == "clock"
+    assert settled["places"] == [2 if p == waiting[0] else 1 for p in settled["players"]], \
+        "the player the match waited for loses it"
+    assert (await h.bot.service.game(late["game_id"])).status == "abandoned"
+    assert any(f"reached the round's deadline: {PEOPLE[waiting[0]]} ran out of time" in m["content"]
+               for m in h.messages_in(game.thread_id))
+    assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    round2 = await store.matches(1, 2)
+    assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    # round 2's deadline is an hour after it began (on the same clock): nobody moves, both are settled
+    await run_for(59)
+    assert [(await store.match(m["id"]))["places"] for m in round2] == [None, None]
+    await run_for(2)
+    assert [(await store.match(m["id"]))["how"] for m in round2] == ["clock", "clock"]
+    event = await tournaments_of(h.bot).tournament(1)
+    assert event.status == "finished"
+    assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
+    await run_for(2)
+    assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
     h.assert_no_errors()
