@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
 from host.cache import Locks
-from host.locale import language, use_language
+from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
 from host.service import MAX_ID, Asker, GameError, GameService
@@ -41,6 +41,20 @@ MAX_ENTRIES = 8  # a league (all matches at once) of 8 is 28 games
 MAX_CAP = 512
 MAX_ROUNDS = 30
 AI_NAME_SUFFIX = " (AI)"
+
+
+class EventError(GameError):
+    """A refusal about a tournament that names its format, in the language of whoever is told
+    (``text(locale)``)."""
+
+    def __init__(self, key: str, event: Event, **fields) -> None:
+        self.format = event.format
+        super().__init__(t(key, tournament=event.id, format=t(f"format_{event.format}"), **fields), key,
+                         {"tournament": event.id, **fields})
+
+    def text(self, locale: object | None = None) -> str:
+        lang = str(locale) if locale else None
+        return t(self.key, lang, format=t(f"format_{self.format}", lang), **self.fields)
 
 
 @dataclass
@@ -267,11 +281,11 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self.tournament(tournament_id, asker)
             if event.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
+                raise EventError("tournament_started", event)
             if any(u == user_id for u, _ in event.entries):
-                raise GameError.of("tournament_already_in", tournament=tournament_id)
+                raise EventError("tournament_already_in", event)
             if len(event.entries) >= event.cap:
-                raise GameError.of("tournament_full", tournament=tournament_id, max=event.cap)
+                raise EventError("tournament_full", event, max=event.cap)
             await self.store.add_entry(tournament_id, user_id, user_name)
             return await self.tournament(tournament_id)
 
@@ -295,7 +309,7 @@ class TournamentService:
     def _organizer(self, event: Event, user_id: int, asker: Asker | None) -> None:
         moderator = asker is not None and asker.moderator and asker.guild_id is not None
         if user_id != event.organizer_id and not moderator:
-            raise GameError.of("tournament_only_organizer", tournament=event.id)
+            raise EventError("tournament_only_organizer", event)
 
     # -- starting and rounds ------------------------------------------------------------------------
 
@@ -305,12 +319,12 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self.tournament(tournament_id, asker)
             if event.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
+                raise EventError("tournament_started", event)
             if user_id != event.organizer_id:
-                raise GameError.of("tournament_only_organizer", tournament=tournament_id)
+                raise EventError("tournament_only_organizer", event)
             need = max(2, event.table_size if event.format == "swiss" else 2)
             if len(event.entries) < need:
-                raise GameError.of("tournament_need_players", tournament=tournament_id, min=need)
+                raise EventError("tournament_need_players", event, min=need)
             if event.format == "league":
                 return await self._start_league(event)
             ratings = rate(await self._rating_history(event.engine, event.guild_id))

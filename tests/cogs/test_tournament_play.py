@@ -182,7 +182,8 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     # only the organizer pauses and adjudicates
     before = len(h.fake.messages)
     await h.slash(102, "tournament pause", tournament=1, name="P1")
-    assert any("organizer" in m["content"] for m in since(h, before))
+    assert [m["content"] for m in since(h, before) if m["flags"] & 64] == [
+        "Only the organizer can do that in tournament #1 (Swiss)."]
     assert not (await tournaments_of(h.bot).tournament(1)).paused
     await h.slash(101, "tournament pause", tournament=1, name="P0")
     assert (await tournaments_of(h.bot).tournament(1)).paused
@@ -217,7 +218,27 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
 
 async def test_swiss_of_hextri_at_tables_of_three_with_a_drop_the_ai_plays_on(harness):
     h = harness
-    people = await register(h, 6, game="hextri", format="swiss", rounds=2, table_size=3, options="round_limit=2")
+    await h.slash(101, "tournament new", game="hextri", name="P0", format="swiss", rounds=2, table_size=3,
+                  options="round_limit=2")
+    # the refusals name the format, in the asker's language
+    h.payloads.locales[102] = "pl"
+    for uid in (102, 101):
+        before = len(h.fake.messages)
+        post = event_post(h)
+        await h.click(uid, post, button(post, "Start")["custom_id"], name=PEOPLE[uid])
+        assert [m["content"] for m in since(h, before) if m["flags"] & 64] == [
+            "W turnieju #1 (szwajcarski) może to zrobić tylko organizator." if uid == 102 else
+            "Tournament #1 (Swiss) needs at least 3 players."]
+    post = event_post(h)
+    await h.click(102, post, button(post, "Join")["custom_id"], name="P1")
+    before = len(h.fake.messages)
+    await h.click(102, post, button(post, "Join")["custom_id"], name="P1")
+    assert [m["content"] for m in since(h, before) if m["flags"] & 64] == ["Już jesteś w turnieju #1 (szwajcarski)."]
+    h.payloads.locales.pop(102)
+    for uid in list(PEOPLE)[2:6]:
+        post = event_post(h)
+        await h.click(uid, post, button(post, "Join")["custom_id"], name=PEOPLE[uid])
+    people = list(PEOPLE)[:6]
     post = event_post(h)
     assert "Tables of 3" in "\n".join(f["value"] for f in post["embeds"][0]["fields"])
     await start(h)
