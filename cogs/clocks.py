@@ -1,6 +1,6 @@
 """Turn clocks on Discord: a background job that records the host's heartbeat (an outage is given back to every
 clock), then applies what the clocks owe (warnings, timeouts, ended vacations) through the service and publishes
-the boards that changed; and the Resign confirmation button. The service decides everything (host/clock.py)."""
+the boards that changed, and settles the tournament matches past their round's deadline; and the Resign confirmation button. The service decides everything (host/clock.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.standings import round_deadlines
 from cogs.views import _FromCustomId, asker, guarded
 from host.locale import t
 from host.service import GameError
@@ -72,6 +73,7 @@ class Clocks(commands.Cog):
         changed = await service.expire_clocks(now)
         for game_id in changed:
             await publish.publish(self.bot, game_id=game_id)
+        await round_deadlines(self.bot, now)
         return changed
 
 

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs import publish
 from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
 from engines import ENGINES
@@ -160,6 +161,8 @@ class Tournaments(commands.Cog):
                                                    "paused" if event.paused else event.status), str(interaction.locale))))
         if hasattr(result, "started"):
             await post_progress(self.bot, result)
+            for game_id in result.changed:  # the AI took a dropped player's seat: its moves are owed
+                await publish.publish(self.bot, game_id=game_id)
 
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")

@@ -9,8 +9,8 @@ whatever a crash interrupted (a match whose game is not open yet, a game over wh
 round over whose next round was not paired).
 
 A round starts all its matches together; the next round is paired when the last match of the round ends. A
-round may have a deadline (``round_hours``): :meth:`overdue` lists the matches past it and
-:meth:`settle_by_clock` settles one with the places its clock rules give (the clocks call these).
+round may have a deadline (``round_hours``, on the game service's clock): :meth:`settle_overdue` (called by the clock job)
+settles each match past it by its clock rules (:meth:`deadline_places`).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
 from host.cache import Locks
-from host.locale import language, use_language
+from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
 from host.service import MAX_ID, Asker, GameError, GameService
@@ -41,6 +41,20 @@ MAX_ENTRIES = 8  # a league (all matches at once) of 8 is 28 games
 MAX_CAP = 512
 MAX_ROUNDS = 30
 AI_NAME_SUFFIX = " (AI)"
+
+
+class EventError(GameError):
+    """A refusal about a tournament that names its format, in the language of whoever is told
+    (``text(locale)``)."""
+
+    def __init__(self, key: str, event: Event, **fields) -> None:
+        self.format = event.format
+        super().__init__(t(key, tournament=event.id, format=t(f"format_{event.format}"), **fields), key,
+                         {"tournament": event.id, **fields})
+
+    def text(self, locale: object | None = None) -> str:
+        lang = str(locale) if locale else None
+        return t(self.key, lang, format=t(f"format_{self.format}", lang), **self.fields)
 
 
 @dataclass
@@ -96,6 +110,7 @@ class Progress:
     started: list[Outcome] = field(default_factory=list)
     round_over: int | None = None
     finished: bool = False
+    changed: list[int] = field(default_factory=list)  # games whose board is owed (an AI took a seat over)
 
 
 @dataclass
@@ -266,11 +281,11 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self.tournament(tournament_id, asker)
             if event.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
+                raise EventError("tournament_started", event)
             if any(u == user_id for u, _ in event.entries):
-                raise GameError.of("tournament_already_in", tournament=tournament_id)
+                raise EventError("tournament_already_in", event)
             if len(event.entries) >= event.cap:
-                raise GameError.of("tournament_full", tournament=tournament_id, max=event.cap)
+                raise EventError("tournament_full", event, max=event.cap)
             await self.store.add_entry(tournament_id, user_id, user_name)
             return await self.tournament(tournament_id)
 
@@ -294,7 +309,7 @@ class TournamentService:
     def _organizer(self, event: Event, user_id: int, asker: Asker | None) -> None:
         moderator = asker is not None and asker.moderator and asker.guild_id is not None
         if user_id != event.organizer_id and not moderator:
-            raise GameError.of("tournament_only_organizer", tournament=event.id)
+            raise EventError("tournament_only_organizer", event)
 
     # -- starting and rounds ------------------------------------------------------------------------
 
@@ -304,12 +319,12 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self.tournament(tournament_id, asker)
             if event.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
+                raise EventError("tournament_started", event)
             if user_id != event.organizer_id:
-                raise GameError.of("tournament_only_organizer", tournament=tournament_id)
+                raise EventError("tournament_only_organizer", event)
             need = max(2, event.table_size if event.format == "swiss" else 2)
             if len(event.entries) < need:
-                raise GameError.of("tournament_need_players", tournament=tournament_id, min=need)
+                raise EventError("tournament_need_players", event, min=need)
             if event.format == "league":
                 return await self._start_league(event)
             ratings = rate(await self._rating_history(event.engine, event.guild_id))
@@ -414,7 +429,7 @@ class TournamentService:
             await self.store.set_tournament_status(event.id, "finished")
             return Progress(await self.tournament(event.id), finished=True, round_over=event.round or None)
         hours = event.settings.get("round_hours")
-        deadline = datetime.now(UTC) + timedelta(hours=hours) if hours else None
+        deadline = self.games.clock() + timedelta(hours=hours) if hours else None
         await self.store.add_round(event.id, round_no, pairing, deadline)
         event = await self.tournament(event.id)
         progress = Progress(event)
@@ -538,6 +553,7 @@ class TournamentService:
                 raise GameError.of("tournament_already_dropped", tournament=tournament_id)
             await self.store.set_dropped(tournament_id, player_id)
             event = await self.tournament(tournament_id)
+            changed: list[int] = []
             for m in await self.store.matches(tournament_id, event.round):
                 if m["places"] is not None or player_id not in m["players"]:
                     continue
@@ -552,7 +568,10 @@ class TournamentService:
                     game = await self.games.game(m["game_id"])
                     if game.status == "running" and game.seat_of(player_id) is not None:
                         await self.games.leave(m["game_id"], player_id)
-            return await self._after_settle(event)
+                        changed.append(m["game_id"])
+            progress = await self._after_settle(event)
+            progress.changed = changed
+            return progress
 
     async def adjudicate(self, tournament_id: int, user_id: int, match_id: int, places: list[int],
                          asker: Asker | None = None) -> Progress:
@@ -606,9 +625,32 @@ class TournamentService:
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
 
     async def overdue(self, now: datetime | None = None) -> list[dict]:
-        """Unsettled matches whose round deadline has passed: the clocks settle each with
-        :meth:`settle_by_clock`."""
-        return await self.store.overdue_matches(now)
+        """Unsettled matches whose round deadline has passed (``now``: the game service's clock)."""
+        return await self.store.overdue_matches(now or self.games.clock())
+
+    async def deadline_places(self, match: dict) -> list[int]:
+        """The places a match over its round's deadline gets by its clock rules: the match waits for the
+        seats whose clock is running, and they forfeit (placed last, ``host.clock.forfeit_places``); the
+        others share the first place. A match nobody's clock runs in (nobody to act) is a draw."""
+        waiting: set[int] = set()
+        if match["game_id"] is not None:
+            game = await self.games.game(match["game_id"])
+            if game.status == "running":
+                waiting = {c["seat"] for c in await self.store.clocks(game.id)
+                           if c["deadline"] is not None and not c["stand_in"]}
+        return clocks.forfeit_places([1] * len(match["players"]), waiting)
+
+    async def settle_overdue(self, now: datetime | None = None) -> list[tuple[dict, Progress]]:
+        """Settle every match past its round's deadline by its clock rules (:meth:`deadline_places`); the
+        periodic clock job calls this. Returns each settled match (with its places) and what it did."""
+        out = []
+        for match in await self.overdue(now):
+            places = await self.deadline_places(match)
+            progress = await self.settle_by_clock(match["id"], places)
+            settled = await self.store.match(match["id"])
+            if settled is not None and settled["how"] == "clock":
+                out.append((settled, progress))
+        return out
 
     async def settle_by_clock(self, match_id: int, places: list[int]) -> Progress:
         """Settle an overdue match with the places its clock rules give (its game, if on, ends)."""
@@ -617,6 +659,9 @@ class TournamentService:
             raise GameError.of("tournament_no_match", match=match_id)
         async with self.lock(match["tournament_id"]):
             event = await self.tournament(match["tournament_id"])
+            match = await self.store.match(match_id)
+            if match["places"] is not None or event.status != "running":
+                return Progress(event)  # settled meanwhile (the game ended, or the organizer decided)
             if match["game_id"] is not None:
                 game = await self.games.game(match["game_id"])
                 if game.status in ("lobby", "running"):

@@ -52,7 +52,8 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
     assert "(5/5)" in post["embeds"][0]["fields"][0]["name"]
     before = len(h.fake.messages)
     await h.click(999, post, button(post, "Join")["custom_id"], name="Late")  # the cap
-    assert any("is full" in m["content"] for m in list(h.fake.messages.values())[before:])
+    assert [m["content"] for m in list(h.fake.messages.values())[before:]] == [
+        "Tournament #1 (Swiss) is full (5 players)."], "the refusal names the format"
     await h.click(105, post, button(post, "Leave")["custom_id"], name="P4")  # leave before the start
     post = h.fake.messages[int(post["id"])]
     assert "(4/5)" in post["embeds"][0]["fields"][0]["name"]
