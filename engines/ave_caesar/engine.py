@@ -45,7 +45,8 @@ from __future__ import annotations
 import json
 from collections import deque
 
-from engines.base import BaseEngine, _copy
+from engines import IllegalAction
+from engines.base import BaseEngine
 from engines.rng import Rng
 
 from .track import TRACK_NAMES, Track, get_track, track_version
@@ -57,11 +58,31 @@ COPIES = "abcd"
 TURN_ORDERS = ("seat", "previous_results")
 OPTION_NAMES = ("chariots_per_player", "races", "neutral_chariots", "turn_order", "track")
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
+_TRACKS: dict[tuple, Track] = {}  # (track, direction, rules version) -> Track: a race asks for it at every step
+
+
+#: every card id of the game -> its value (the engine deals only these; ``card_value`` parses any other)
+CARD_VALUES: dict[str, int] = {f"AC{c}-{v}{x}": v for c in range(6) for v in range(1, 7) for x in COPIES}
 
 
 def card_value(card_id: str) -> int:
     """``"AC3-5b"`` -> 5."""
-    return int(card_id.split("-")[1][0])
+    value = CARD_VALUES.get(card_id)
+    return int(card_id.split("-")[1][0]) if value is None else value
+
+
+class _Turn:
+    """One chariot's turn in one state, worked out once: its destinations in choice order (``ends``: lists
+    [sort key, space, line crossings, enters the alley, misses the alley, remaining, [(card, path, line
+    crossings)]]), its legal actions, and per (card, destination) the path and its line crossings."""
+
+    __slots__ = ("chariot", "ends", "actions", "moves")
+
+    def __init__(self, chariot: int, ends: list, actions: list[dict], moves: dict) -> None:
+        self.chariot = chariot
+        self.ends = ends
+        self.actions = actions
+        self.moves = moves
 
 
 def normalize_options(num_players: int, options: dict | None) -> dict:
@@ -217,16 +238,22 @@ class AveCaesarEngine(BaseEngine):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
-        c = self.current_chariot(state)
-        choices = self._known_choices(state, c)
-        actions = []
-        cards = [{m["card"] for m in ch["moves"]} for ch in choices]
-        for value in sorted({card_value(x) for x in state["race"]["cars"][c]["hand"]}):
-            for ch, reach in zip(choices, cards):
-                if value in reach:
-                    actions.append({"type": "move", "chariot": c, "card": value, "to": ch["to"]})
-        return actions
+        return self._known_turn(state, self.current_chariot(state)).actions
 
+    def validate(self, state: dict, seat: int, action: dict) -> None:
+        """As the base class (the action must equal a legal one), by a look-up instead of a list scan."""
+        if seat not in self.to_act(state):
+            super().validate(state, seat, action)
+            return
+        turn = self._known_turn(state, self.current_chariot(state))
+        try:
+            # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
+            legal = (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
+                     and (action.get("card"), action.get("to")) in turn.moves)
+        except TypeError:  # an unhashable card or destination: compare as the base class does
+            legal = action in turn.actions
+        if not legal:
+            raise IllegalAction(self.explain_illegal(state, seat, action))
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
         label = state["chariots"][c]["label"]
@@ -246,14 +273,11 @@ class AveCaesarEngine(BaseEngine):
         c = action["chariot"]
         race = state["race"]
         events: list[dict] = []
-        known = self._known_choices(state, c)
+        move = self._known_turn(state, c).moves.get((action["card"], action["to"]))
         self.forget(state)  # the state changes from here on
-        for ch in known:
-            if ch["to"] == action["to"]:
-                move = next(m for m in ch["moves"] if m["card"] == action["card"])
-                self._do_move(state, c, action["card"], move["path"], events)
-                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-                break
+        if move is not None:
+            self._do_move(state, c, action["card"], move[0], events, crossed=move[1])
+            race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
         self._advance(state, events, advance_first=True)
         self._trim_last(state)
         self._label(state, events)
@@ -262,11 +286,21 @@ class AveCaesarEngine(BaseEngine):
     def _trim_last(self, state: dict) -> None:
         """Forget moves that no view shows any more: those before every racing player's latest decision."""
         race = state["race"]
-        latest = {item["by"]: i for i, item in enumerate(race["last"]) if "by" in item}
-        racing = {state["chariots"][c]["owner"] for c, car in enumerate(race["cars"])
-                  if car["status"] == "racing" and state["chariots"][c]["owner"] is not None}
-        if racing and racing <= latest.keys():
-            del race["last"][:min(latest[s] for s in racing)]
+        chariots = state["chariots"]
+        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"])
+                   if car["status"] == "racing" and chariots[c]["owner"] is not None}
+        if not waiting:
+            return
+        last = race["last"]
+        # from the newest entry back: where the last racing player still missing is found, is the oldest of
+        # the racing players' latest decisions
+        for i in range(len(last) - 1, -1, -1):
+            item = last[i]
+            if "by" in item:
+                waiting.discard(item["by"])
+                if not waiting:
+                    del last[:i]
+                    return
 
     def recent(self, state: dict) -> list[dict]:
         """The moves and skips a picture shows: since the latest decision of the player to act now (that
@@ -298,7 +332,11 @@ class AveCaesarEngine(BaseEngine):
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
         race = state["race"]
-        return get_track(race["track"], race["direction"], track_version(state["rules_version"]))
+        key = (race["track"], race["direction"], state["rules_version"])
+        track = _TRACKS.get(key)
+        if track is None:
+            track = _TRACKS[key] = get_track(race["track"], race["direction"], track_version(key[2]))
+        return track
 
     def remaining(self, state: dict, c: int) -> int:
         """Shortest distance still to drive for a chariot on the track (0 once finished)."""
@@ -319,12 +357,19 @@ class AveCaesarEngine(BaseEngine):
 
     def leaders(self, state: dict) -> list[int]:
         """Chariots tied for the lead among those racing; empty when fewer than two race (nobody to lead)."""
-        racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
+        cars = state["race"]["cars"]
+        racing = [c for c, car in enumerate(cars) if car["status"] == "racing"]
         if len(racing) < 2:
             return []
-        rem = {c: self.remaining(state, c) for c in racing}
-        best = min(rem.values())
-        return [c for c in racing if rem[c] == best]
+        track = self.track(state)
+        to_line, lap = track.to_line, track.lap
+        rem = []
+        for c in racing:  # remaining(), inlined: this runs whenever a chariot holds a 6
+            car = cars[c]
+            space = car["space"]
+            rem.append((car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap)
+        best = min(rem)
+        return [c for c, r in zip(racing, rem) if r == best]
 
     def _six_allowed(self, state: dict, c: int, hand: list[int] | None) -> bool:
         """May chariot c play a 6 now? ``hand``: its card values (None for a neutral chariot)."""
@@ -377,6 +422,50 @@ class AveCaesarEngine(BaseEngine):
         others = {car["space"] for x, car in enumerate(state["race"]["cars"]) if x != c and car["space"]}
         return track.alley_access in others or track.alley_entry in others
 
+    def _reach(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[tuple]]:
+        """:meth:`_paths` as tuples (space, path, line crossings, enters the alley, misses the alley); a step
+        count past the point where nothing is reachable any more may be missing instead of empty.
+
+        The search keys a partial move by its space alone: within six steps a space is reached with one
+        number of line crossings, and a space of the alley is entered on the way exactly when the move
+        started outside it (a chariot that drives in cannot drive out), so the older (space, crossings,
+        entered) keys name the same partial moves."""
+        out: dict[int, list[tuple]] = {}
+        if not values:
+            return out
+        track = self.track(state)
+        cars = state["race"]["cars"]
+        car = cars[c]
+        start = car["space"]
+        crossings = car["crossings"]
+        occupied = {o["space"] for x, o in enumerate(cars) if x != c}
+        due = (state["chariots"][c]["owner"] is not None and not car["paid"]
+               and track.alley_reachable(start, crossings))
+        must_wait = wait and due and (track.alley_access in occupied or track.alley_entry in occupied)
+        alley = track.alley_set
+        inside = start in alley
+        ahead = track.ahead_in if inside else track.ahead_out
+        layer: dict[str, tuple[list[str], int]] = {start: ([start], 0)}
+        for step in range(1, max(values) + 1):
+            new: dict[str, tuple[list[str], int]] = {}
+            for space, (path, crossed) in layer.items():
+                for nxt, crossing in ahead[space]:
+                    if nxt not in new and nxt not in occupied:
+                        new[nxt] = (path + [nxt], crossed + crossing)
+            layer = new
+            if step in values:
+                ends = []
+                for space, (path, crossed) in layer.items():
+                    entered = not inside and space in alley
+                    misses = due and not entered and not track.alley_reachable(space, crossings + crossed)
+                    if misses and must_wait:
+                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
+                    ends.append((space, path, crossed, entered, misses))
+                out[step] = ends
+            if not layer:
+                break
+        return out
+
     def _paths(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[dict]]:
         """Every end space chariot c can reach with exactly v steps for each v in values, with one canonical
         path each: free spaces only, alley entered only to stop in it (by anyone: a chariot that has paid may
@@ -384,108 +473,84 @@ class AveCaesarEngine(BaseEngine):
         entrance, an unpaid chariot that can still reach the alley may not move where it no longer can
         (``wait=False`` ignores that last rule, to tell why a chariot is stuck). Each end says whether it
         ``misses`` the alley: the move takes an unpaid chariot from where it could still pay to where it can't."""
-        track = self.track(state)
-        race = state["race"]
-        car = race["cars"][c]
-        neutral = state["chariots"][c]["owner"] is None
-        occupied = {o["space"] for x, o in enumerate(race["cars"]) if x != c and o["space"] is not None}
-        due = not neutral and not car["paid"] and track.alley_reachable(car["space"], car["crossings"])
-        must_wait = wait and due and self._entrance_blocked(state, c)
-        # state of a partial move: (space, line crossings, entered the alley)
-        layer: dict[tuple, list[str]] = {(car["space"], 0, False): [car["space"]]}
-        out: dict[int, list[dict]] = {}
-        links = track.links
-        for step in range(1, max(values, default=0) + 1):
-            new: dict[tuple, list[str]] = {}
-            for (space, crossed, entered), path in layer.items():
-                here_alley, ahead = links[space]
-                for nxt, there_alley, crossing in ahead:
-                    if nxt in occupied:
-                        continue
-                    ent = entered
-                    if there_alley and not here_alley:
-                        ent = True
-                    elif here_alley and not there_alley and entered:
-                        continue  # a chariot that drives into the alley must stop there
-                    key = (nxt, crossed + crossing, ent)
-                    if key not in new:
-                        new[key] = path + [nxt]
-            layer = new
-            if step in values:
-                seen: set[str] = set()
-                ends = []
-                for (space, cr, ent), path in layer.items():
-                    if space in seen:
-                        continue
-                    misses = due and not ent and not track.alley_reachable(space, car["crossings"] + cr)
-                    if misses and must_wait:
-                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
-                    seen.add(space)
-                    ends.append({"to": space, "path": path, "crossed": cr, "enters_alley": ent,
-                                 "misses": misses})
-                out[step] = ends
-        return out
+        found = self._reach(state, c, values, wait)
+        return {step: [{"to": to, "path": path, "crossed": crossed, "enters_alley": entered, "misses": misses}
+                       for to, path, crossed, entered, misses in found.get(step, ())]
+                for step in range(1, max(values, default=0) + 1) if step in values}
 
     def choices(self, state: dict, c: int) -> list[dict]:
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
-        return _copy(self._known_choices(state, c))
+        turn = self._known_turn(state, c)
+        if not turn.ends:
+            return []
+        track = self.track(state)
+        car = state["race"]["cars"][c]
+        paid = car["paid"]
+        plain = paid or state["chariots"][c]["owner"] is None
+        out = []
+        for i, (_, to, crossed, entered, misses, remaining, moves) in enumerate(turn.ends):
+            crossings = car["crossings"] + crossed
+            finishes = crossings > LAPS
+            if finishes:
+                to_go = 0
+            else:
+                to_go = remaining if plain or entered else track.remaining_due(to, crossings)
+            out.append({
+                "to": to, "moves": [{"card": value, "path": list(path)} for value, path, _ in moves],
+                "remaining": remaining, "to_go": to_go, "lap": LAPS if finishes else (crossings or 1),
+                "finishes": finishes, "enters_alley": entered and not paid, "misses_alley": misses, "n": i + 1,
+            })
+        return out
 
-    def _known_choices(self, state: dict, c: int) -> list[dict]:
-        """:meth:`choices`, computed once per state (the result is shared: read it, never change it)."""
+    def _known_turn(self, state: dict, c: int) -> _Turn:
+        """:meth:`_turn`, computed once per state (the result is shared: read it, never change it)."""
         memo = self._memo(state)
-        found = memo.get(("choices", c))
+        found = memo.get(("turn", c))
         if found is None:
-            found = memo[("choices", c)] = self._choices(state, c)
+            found = memo[("turn", c)] = self._turn(state, c)
         return found
 
-    def _choices(self, state: dict, c: int) -> list[dict]:
+    def _turn(self, state: dict, c: int) -> _Turn:
+        """Chariot c's destinations (nearest the finish first, then lane and space id), legal actions (by
+        card value, then destination) and moves."""
         race = state["race"]
         car = race["cars"][c]
         if state["over"] or car["status"] != "racing":
-            return []
-        values = {card_value(x) for x in car["hand"]}
-        if 6 in values and not self._six_allowed(state, c, [card_value(x) for x in car["hand"]]):
+            return _Turn(c, [], [], {})
+        hand = [card_value(x) for x in car["hand"]]
+        values = set(hand)
+        if 6 in values and not self._six_allowed(state, c, hand):
             values.discard(6)
-        return self._number(state, c, self._paths(state, c, values))
-
-    def _number(self, state: dict, c: int, paths: dict[int, list[dict]]) -> list[dict]:
+        found = self._reach(state, c, values)
         track = self.track(state)
-        car = state["race"]["cars"][c]
-        to_line, lap = track.to_line, track.lap
+        to_line, lap, tiebreak = track.to_line, track.lap, track.tiebreak
         base = car["crossings"]
-        paid = car["paid"]
-        plain = paid or state["chariots"][c]["owner"] is None
-        by_space: dict[str, dict] = {}
-        for value in sorted(paths):
-            for end in paths[value]:
-                to = end["to"]
+        by_space: dict[str, list] = {}
+        for value in sorted(found):
+            for to, path, crossed, entered, misses in found[value]:
                 entry = by_space.get(to)
                 if entry is None:
-                    crossings = base + end["crossed"]
-                    if crossings > LAPS:
-                        remaining = to_go = 0
-                    else:
-                        # Track.remaining, inlined: this runs for every destination of every turn
-                        remaining = to_line[to] + (LAPS - crossings) * lap
-                        to_go = (remaining if plain or end["enters_alley"]
-                                 else track.remaining_due(to, crossings))
-                    entry = by_space[to] = {
-                        "to": to, "moves": [], "remaining": remaining, "to_go": to_go,
-                        "lap": LAPS if crossings > LAPS else (crossings or 1),
-                        "finishes": crossings > LAPS,
-                        "enters_alley": end["enters_alley"] and not paid,
-                        "misses_alley": end["misses"],
-                    }
-                entry["moves"].append({"card": value, "path": end["path"]})
-        spaces = track.spaces
-        ordered = sorted(by_space.values(), key=lambda e: (-e["remaining"], spaces[e["to"]]["lane"], e["to"]))
-        for i, e in enumerate(ordered):
-            e["n"] = i + 1
-        return ordered
+                    crossings = base + crossed
+                    remaining = 0 if crossings > LAPS else to_line[to] + (LAPS - crossings) * lap
+                    # one number for (-remaining, lane, space id): tiebreak counts fewer than 4096 spaces
+                    entry = by_space[to] = [tiebreak[to] - remaining * 4096, to, crossed, entered, misses,
+                                            remaining, []]
+                entry[6].append((value, path, crossed))
+        ends = sorted(by_space.values())  # the keys differ, so the comparison never looks further
+        per_card: dict[int, list[str]] = {}
+        moves: dict[tuple, tuple[list[str], int]] = {}
+        for entry in ends:
+            to = entry[1]
+            for value, path, crossed in entry[6]:
+                per_card.setdefault(value, []).append(to)
+                moves[(value, to)] = (path, crossed)
+        actions = [{"type": "move", "chariot": c, "card": value, "to": to}
+                   for value in sorted(per_card) for to in per_card[value]]
+        return _Turn(c, ends, actions, moves)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
-                 auto: bool = False, card_id: str | None = None) -> None:
+                 auto: bool = False, card_id: str | None = None, crossed: int | None = None) -> None:
         race = state["race"]
         track = self.track(state)
         car = race["cars"][c]
@@ -496,14 +561,15 @@ class AveCaesarEngine(BaseEngine):
         car["played"].append(value)
         missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
                   and track.alley_reachable(path[0], car["crossings"]))
+        if crossed is None:
+            crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         wrath = finished = False
-        for a, b in zip(path, path[1:]):
-            if track.crosses(a, b):
-                car["crossings"] += 1
-                if car["crossings"] == LAPS and owner is not None and not car["paid"]:
-                    wrath = True
-                elif car["crossings"] > LAPS:
-                    finished = True
+        for _ in range(crossed):
+            car["crossings"] += 1
+            if car["crossings"] == LAPS and owner is not None and not car["paid"]:
+                wrath = True
+            elif car["crossings"] > LAPS:
+                finished = True
         car["space"] = path[-1]
         race["moves"] += 1
         race["idle"] = 0
@@ -511,7 +577,6 @@ class AveCaesarEngine(BaseEngine):
         events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": path[0],
                        "to": path[-1], "path": path, "lap": lap, "auto": auto})
         race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
-        crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         if crossed and 2 <= car["crossings"] <= LAPS and not wrath:
             events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": car["crossings"]})
         if path[-1] in track.alley_set and not car["paid"] and owner is not None:
@@ -573,10 +638,10 @@ class AveCaesarEngine(BaseEngine):
             if state["chariots"][c]["owner"] is None:
                 self._neutral_turn(state, c, events)
                 continue
-            found = self._choices(state, c)
-            if found:
+            found = self._turn(state, c)
+            if found.ends:
                 # the turn stops here, on a state final for this apply: remember its choices
-                self._fresh_memo(state)[("choices", c)] = found
+                self._fresh_memo(state)[("turn", c)] = found
                 return
             reason = self._skip_reason(state, c)
             race["idle"] += 1
@@ -588,9 +653,9 @@ class AveCaesarEngine(BaseEngine):
         """Why an owned chariot cannot move: 'leader_six', 'alley_wait' or 'blocked'."""
         car = state["race"]["cars"][c]
         values = {card_value(x) for x in car["hand"]}
-        if 6 in values and self._paths(state, c, {6}).get(6):
+        if 6 in values and self._reach(state, c, {6}).get(6):
             return "leader_six"
-        if any(self._paths(state, c, values - {6}, wait=False).values()):
+        if any(self._reach(state, c, values - {6}, wait=False).values()):
             return "alley_wait"
         return "blocked"
 
@@ -598,7 +663,7 @@ class AveCaesarEngine(BaseEngine):
         """The neutral chariot rule: turn the top card and play it if possible, in its own interest."""
         race = state["race"]
         car = race["cars"][c]
-        if not self._paths(state, c, {1}).get(1):
+        if not self._reach(state, c, {1}).get(1):
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
             events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
@@ -626,7 +691,7 @@ class AveCaesarEngine(BaseEngine):
                 events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
         best = self.neutral_destination(state, c, value, ends)
-        self._do_move(state, c, value, best["path"], events, auto=True, card_id=card_id)
+        self._do_move(state, c, value, best["path"], events, auto=True, card_id=card_id, crossed=best["crossed"])
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the

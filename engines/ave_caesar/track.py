@@ -82,6 +82,17 @@ class Track:
             for s in self.order}
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
+        #: the move search's steps, space -> [(next space, 1 if the step crosses the line)]: ``ahead_in`` for
+        #: a chariot that starts its move in the alley (it may drive out), ``ahead_out`` for one that starts
+        #: outside (a chariot that drives into the alley must stop there, so no step leads out of it)
+        self.ahead_in: dict[str, list[tuple[str, int]]] = {
+            s: [(n, crossing) for n, _, crossing in ahead] for s, (_, ahead) in self.links.items()}
+        self.ahead_out: dict[str, list[tuple[str, int]]] = {
+            s: [(n, crossing) for n, there, crossing in ahead if there or not here]
+            for s, (here, ahead) in self.links.items()}
+        #: the destination order's tie-break (lane, then space id) as one number per space
+        self.tiebreak: dict[str, int] = {
+            s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
 
     def crosses(self, a: str, b: str) -> bool:
         """Does the step a -> b cross the finish line (in this direction)?"""
