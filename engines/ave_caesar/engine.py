@@ -72,17 +72,22 @@ def card_value(card_id: str) -> int:
 
 
 class _Turn:
-    """One chariot's turn in one state, worked out once: its destinations in choice order (``ends``: lists
-    [sort key, space, line crossings, enters the alley, misses the alley, remaining, [(card, path, line
-    crossings)]]), its legal actions, and per (card, destination) the path and its line crossings."""
+    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, remaining,
+    misses the alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
+    the search ``layers`` the paths are read from (see ``_layers``)."""
 
-    __slots__ = ("chariot", "ends", "actions", "moves")
+    __slots__ = ("chariot", "items", "actions", "moves", "layers")
 
-    def __init__(self, chariot: int, ends: list, actions: list[dict], moves: dict) -> None:
+    def __init__(self, chariot: int, items: list, actions: list[dict], moves: dict, layers: list) -> None:
         self.chariot = chariot
-        self.ends = ends
+        self.items = items
         self.actions = actions
         self.moves = moves
+        self.layers = layers
+
+
+_NO_TURN = _Turn(-1, [], [], {}, [])
+CARD_KEY = 1 << 22  # sort keys: card value first, then the destination key (below 4096 * 110, see _turn)
 
 
 def normalize_options(num_players: int, options: dict | None) -> dict:
@@ -273,10 +278,12 @@ class AveCaesarEngine(BaseEngine):
         c = action["chariot"]
         race = state["race"]
         events: list[dict] = []
-        move = self._known_turn(state, c).moves.get((action["card"], action["to"]))
+        turn = self._known_turn(state, c)
+        steps = turn.moves.get((action["card"], action["to"]))
         self.forget(state)  # the state changes from here on
-        if move is not None:
-            self._do_move(state, c, action["card"], move[0], events, crossed=move[1])
+        if steps is not None:
+            path = self._walk(turn.layers, steps, action["to"])
+            self._do_move(state, c, action["card"], path, events, crossed=self.track(state).crossed[path[0]][path[-1]])
             race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
         self._advance(state, events, advance_first=True)
         self._trim_last(state)
@@ -422,48 +429,73 @@ class AveCaesarEngine(BaseEngine):
         others = {car["space"] for x, car in enumerate(state["race"]["cars"]) if x != c and car["space"]}
         return track.alley_access in others or track.alley_entry in others
 
-    def _reach(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[tuple]]:
-        """:meth:`_paths` as tuples (space, path, line crossings, enters the alley, misses the alley); a step
-        count past the point where nothing is reachable any more may be missing instead of empty.
+    @staticmethod
+    def _layers(track: Track, start: str, occupied: set, top: int) -> list[dict[str, str]]:
+        """Breadth-first move search from ``start`` over free spaces, for up to ``top`` steps: entry k maps
+        every space reachable in k + 1 steps to the space before it on its canonical path (the first found:
+        spaces in order of discovery, links in track order). A partial move is keyed by its space alone
+        (``Track._short_moves`` checks that this loses nothing); the list stops early when nothing is
+        reachable any more. A chariot that drives into the alley must stop there (``ahead_out``)."""
+        ahead = track.ahead_in if start in track.alley_set else track.ahead_out
+        layers = []
+        layer: dict | tuple = (start,)
+        for _ in range(top):
+            new: dict[str, str] = {}
+            for space in layer:
+                for nxt in ahead[space]:
+                    if nxt not in new and nxt not in occupied:
+                        new[nxt] = space
+            if not new:
+                break
+            layers.append(new)
+            layer = new
+        return layers
 
-        The search keys a partial move by its space alone: within six steps a space is reached with one
-        number of line crossings, and a space of the alley is entered on the way exactly when the move
-        started outside it (a chariot that drives in cannot drive out), so the older (space, crossings,
-        entered) keys name the same partial moves."""
-        out: dict[int, list[tuple]] = {}
-        if not values:
-            return out
+    @staticmethod
+    def _walk(layers: list[dict[str, str]], steps: int, to: str) -> list[str]:
+        """The canonical path of ``steps`` steps to ``to``, start space first."""
+        path = [to]
+        for k in range(steps - 1, -1, -1):
+            to = layers[k][to]
+            path.append(to)
+        path.reverse()
+        return path
+
+    def _setting(self, state: dict, c: int, wait: bool) -> tuple:
+        """(track, occupied spaces, alley due, must wait) for a move search of chariot c: the alley is due for
+        an unpaid player's chariot that can still reach it; it must wait (lap 2) while the entrance is taken."""
         track = self.track(state)
         cars = state["race"]["cars"]
         car = cars[c]
-        start = car["space"]
-        crossings = car["crossings"]
         occupied = {o["space"] for x, o in enumerate(cars) if x != c}
         due = (state["chariots"][c]["owner"] is not None and not car["paid"]
-               and track.alley_reachable(start, crossings))
+               and track.alley_reachable(car["space"], car["crossings"]))
         must_wait = wait and due and (track.alley_access in occupied or track.alley_entry in occupied)
-        alley = track.alley_set
-        inside = start in alley
-        ahead = track.ahead_in if inside else track.ahead_out
-        layer: dict[str, tuple[list[str], int]] = {start: ([start], 0)}
-        for step in range(1, max(values) + 1):
-            new: dict[str, tuple[list[str], int]] = {}
-            for space, (path, crossed) in layer.items():
-                for nxt, crossing in ahead[space]:
-                    if nxt not in new and nxt not in occupied:
-                        new[nxt] = (path + [nxt], crossed + crossing)
-            layer = new
+        return track, occupied, due, must_wait
+
+    def _reach(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[tuple]]:
+        """:meth:`_paths` as tuples (space, path, line crossings, enters the alley, misses the alley); a step
+        count past the point where nothing is reachable any more may be missing instead of empty."""
+        out: dict[int, list[tuple]] = {}
+        if not values:
+            return out
+        track, occupied, due, must_wait = self._setting(state, c, wait)
+        car = state["race"]["cars"][c]
+        start = car["space"]
+        inside = start in track.alley_set
+        crossed_from = track.crossed[start]
+        layers = self._layers(track, start, occupied, max(values))
+        for step in range(1, len(layers) + 1):
             if step in values:
                 ends = []
-                for space, (path, crossed) in layer.items():
-                    entered = not inside and space in alley
-                    misses = due and not entered and not track.alley_reachable(space, crossings + crossed)
+                for to in layers[step - 1]:
+                    crossed = crossed_from[to]
+                    entered = not inside and to in track.alley_set
+                    misses = due and not entered and not track.alley_reachable(to, car["crossings"] + crossed)
                     if misses and must_wait:
                         continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
-                    ends.append((space, path, crossed, entered, misses))
+                    ends.append((to, self._walk(layers, step, to), crossed, entered, misses))
                 out[step] = ends
-            if not layer:
-                break
         return out
 
     def _paths(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[dict]]:
@@ -482,22 +514,31 @@ class AveCaesarEngine(BaseEngine):
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
         turn = self._known_turn(state, c)
-        if not turn.ends:
+        if not turn.items:
             return []
         track = self.track(state)
         car = state["race"]["cars"][c]
+        start = car["space"]
+        inside = start in track.alley_set
         paid = car["paid"]
         plain = paid or state["chariots"][c]["owner"] is None
+        by_space: dict[str, list] = {}
+        for key, value, to, remaining, misses in turn.items:  # by card value first
+            entry = by_space.get(to)
+            if entry is None:
+                entry = by_space[to] = [key - value * CARD_KEY, to, remaining, misses, []]
+            entry[4].append(value)
         out = []
-        for i, (_, to, crossed, entered, misses, remaining, moves) in enumerate(turn.ends):
-            crossings = car["crossings"] + crossed
+        for i, (_, to, remaining, misses, values) in enumerate(sorted(by_space.values())):
+            crossings = car["crossings"] + track.crossed[start][to]
+            entered = not inside and to in track.alley_set
             finishes = crossings > LAPS
             if finishes:
                 to_go = 0
             else:
                 to_go = remaining if plain or entered else track.remaining_due(to, crossings)
             out.append({
-                "to": to, "moves": [{"card": value, "path": list(path)} for value, path, _ in moves],
+                "to": to, "moves": [{"card": v, "path": self._walk(turn.layers, v, to)} for v in values],
                 "remaining": remaining, "to_go": to_go, "lap": LAPS if finishes else (crossings or 1),
                 "finishes": finishes, "enters_alley": entered and not paid, "misses_alley": misses, "n": i + 1,
             })
@@ -512,42 +553,42 @@ class AveCaesarEngine(BaseEngine):
         return found
 
     def _turn(self, state: dict, c: int) -> _Turn:
-        """Chariot c's destinations (nearest the finish first, then lane and space id), legal actions (by
-        card value, then destination) and moves."""
-        race = state["race"]
-        car = race["cars"][c]
+        """Chariot c's moves: destinations ordered nearest the finish first, then by lane and space id (the
+        choice numbers); legal actions by card value, then in that order."""
+        car = state["race"]["cars"][c]
         if state["over"] or car["status"] != "racing":
-            return _Turn(c, [], [], {})
+            return _NO_TURN
         hand = [card_value(x) for x in car["hand"]]
         values = set(hand)
         if 6 in values and not self._six_allowed(state, c, hand):
             values.discard(6)
-        found = self._reach(state, c, values)
-        track = self.track(state)
-        to_line, lap, tiebreak = track.to_line, track.lap, track.tiebreak
-        base = car["crossings"]
-        by_space: dict[str, list] = {}
-        for value in sorted(found):
-            for to, path, crossed, entered, misses in found[value]:
-                entry = by_space.get(to)
-                if entry is None:
-                    crossings = base + crossed
-                    remaining = 0 if crossings > LAPS else to_line[to] + (LAPS - crossings) * lap
-                    # one number for (-remaining, lane, space id): tiebreak counts fewer than 4096 spaces
-                    entry = by_space[to] = [tiebreak[to] - remaining * 4096, to, crossed, entered, misses,
-                                            remaining, []]
-                entry[6].append((value, path, crossed))
-        ends = sorted(by_space.values())  # the keys differ, so the comparison never looks further
-        per_card: dict[int, list[str]] = {}
-        moves: dict[tuple, tuple[list[str], int]] = {}
-        for entry in ends:
-            to = entry[1]
-            for value, path, crossed in entry[6]:
-                per_card.setdefault(value, []).append(to)
-                moves[(value, to)] = (path, crossed)
-        actions = [{"type": "move", "chariot": c, "card": value, "to": to}
-                   for value in sorted(per_card) for to in per_card[value]]
-        return _Turn(c, ends, actions, moves)
+        if not values:
+            return _NO_TURN
+        track, occupied, due, must_wait = self._setting(state, c, True)
+        start = car["space"]
+        layers = self._layers(track, start, occupied, max(values))
+        crossings = car["crossings"]
+        to_line, lap, tiebreak, crossed_from = track.to_line, track.lap, track.tiebreak, track.crossed[start]
+        inside = start in track.alley_set
+        alley, reach = track.alley_set, track.alley_reach
+        items = []
+        for value in sorted(values):
+            if value > len(layers):
+                break
+            for to in layers[value - 1]:
+                n = crossings + crossed_from[to]
+                misses = False
+                if due and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
+                    if must_wait:
+                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
+                    misses = True
+                remaining = 0 if n > LAPS else to_line[to] + (LAPS - n) * lap
+                # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
+                items.append((value * CARD_KEY + tiebreak[to] - remaining * 4096, value, to, remaining, misses))
+        items.sort()
+        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _, _ in items]
+        moves = {(value, to): value for _, value, to, _, _ in items}
+        return _Turn(c, items, actions, moves, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
                  auto: bool = False, card_id: str | None = None, crossed: int | None = None) -> None:
@@ -639,7 +680,7 @@ class AveCaesarEngine(BaseEngine):
                 self._neutral_turn(state, c, events)
                 continue
             found = self._turn(state, c)
-            if found.ends:
+            if found.items:
                 # the turn stops here, on a state final for this apply: remember its choices
                 self._fresh_memo(state)[("turn", c)] = found
                 return

@@ -21,6 +21,7 @@ DIRECTIONS = ("cw", "ccw")
 TRACK_NAMES = ("A", "B")
 TRACK_VERSION = 2
 TRACK_VERSIONS = (1, 2)
+MAX_STEPS = 6  # the longest move (a 6)
 
 
 def track_version(rules_version: int | None) -> int:
@@ -82,17 +83,44 @@ class Track:
             for s in self.order}
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
-        #: the move search's steps, space -> [(next space, 1 if the step crosses the line)]: ``ahead_in`` for
-        #: a chariot that starts its move in the alley (it may drive out), ``ahead_out`` for one that starts
-        #: outside (a chariot that drives into the alley must stop there, so no step leads out of it)
-        self.ahead_in: dict[str, list[tuple[str, int]]] = {
-            s: [(n, crossing) for n, _, crossing in ahead] for s, (_, ahead) in self.links.items()}
-        self.ahead_out: dict[str, list[tuple[str, int]]] = {
-            s: [(n, crossing) for n, there, crossing in ahead if there or not here]
-            for s, (here, ahead) in self.links.items()}
+        #: the move search's steps, space -> next spaces: ``ahead_in`` for a chariot that starts its move in
+        #: the alley (it may drive out), ``ahead_out`` for one that starts outside (a chariot that drives into
+        #: the alley must stop there, so no step leads out of it)
+        self.ahead_in: dict[str, list[str]] = {s: [n for n, _, _ in ahead] for s, (_, ahead) in self.links.items()}
+        self.ahead_out: dict[str, list[str]] = {
+            s: [n for n, there, _ in ahead if there or not here] for s, (here, ahead) in self.links.items()}
+        #: start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}
+        self.crossed = self._short_moves()
         #: the destination order's tie-break (lane, then space id) as one number per space
         self.tiebreak: dict[str, int] = {
             s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+
+    def _short_moves(self) -> dict[str, dict[str, int]]:
+        """The line crossings of every move of up to MAX_STEPS steps, by start and end space. It also checks
+        what lets the move search key a partial move by its space alone: after a given number of steps from
+        a given start, each space is reached one way only as far as the rules care (one count of line
+        crossings, and "drove into the alley" exactly when it lies in the alley and the move began outside)."""
+        out: dict[str, dict[str, int]] = {}
+        for start in self.order:
+            inside = start in self.alley_set
+            layer = {(start, 0, False)}
+            counts: dict[str, int] = {}
+            for _ in range(MAX_STEPS):
+                new = set()
+                for space, crossed, entered in layer:
+                    here, ahead = self.links[space]
+                    for nxt, there, crossing in ahead:
+                        if here and not there and entered:
+                            continue  # a chariot that drives into the alley must stop there
+                        new.add((nxt, crossed + crossing, entered or (there and not here)))
+                if len({key[0] for key in new}) != len(new):
+                    raise ValueError(f"track {self.name}: moves from {start} reach a space in two ways")
+                for space, crossed, entered in new:
+                    if entered != (not inside and space in self.alley_set) or counts.setdefault(space, crossed) != crossed:
+                        raise ValueError(f"track {self.name}: moves from {start} reach {space} in two ways")
+                layer = new
+            out[start] = counts
+        return out
 
     def crosses(self, a: str, b: str) -> bool:
         """Does the step a -> b cross the finish line (in this direction)?"""
