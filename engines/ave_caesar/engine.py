@@ -49,7 +49,7 @@ from engines import IllegalAction
 from engines.base import BaseEngine
 from engines.rng import Rng
 
-from .track import TRACK_NAMES, Track, get_track, track_version
+from .track import MAX_STEPS, TRACK_NAMES, Track, get_track, track_version
 
 LAURELS = (6, 4, 3, 2, 1, 0)
 HAND_SIZE = 3
@@ -435,11 +435,22 @@ class AveCaesarEngine(BaseEngine):
         every space reachable in k + 1 steps to the space before it on its canonical path (the first found:
         spaces in order of discovery, links in track order). A partial move is keyed by its space alone
         (``Track._short_moves`` checks that this loses nothing); the list stops early when nothing is
-        reachable any more. A chariot that drives into the alley must stop there (``ahead_out``)."""
+        reachable any more and may run past ``top``. A chariot that drives into the alley must stop there
+        (``ahead_out``). Up to the first step that meets an occupied space the layers are those of the empty
+        track, which the track keeps; the search goes on from there."""
+        first = track.first_step[start]
+        k = MAX_STEPS + 1  # the first step at which an occupied space could be reached
+        for space in occupied:
+            j = first.get(space)
+            if j is not None and j < k:
+                k = j
+        free = track.free_layers[start]
+        if k > top:
+            return free
+        layers = free[:k - 1]
+        layer: dict | tuple = layers[-1] if layers else (start,)
         ahead = track.ahead_in if start in track.alley_set else track.ahead_out
-        layers = []
-        layer: dict | tuple = (start,)
-        for _ in range(top):
+        for _ in range(k, top + 1):
             new: dict[str, str] = {}
             for space in layer:
                 for nxt in ahead[space]:

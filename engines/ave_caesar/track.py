@@ -91,6 +91,28 @@ class Track:
             s: [n for n, there, _ in ahead if there or not here] for s, (here, ahead) in self.links.items()}
         #: start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}
         self.crossed = self._short_moves()
+        #: start space -> the move search's layers on an empty track (each: space -> the space before it),
+        #: and the first step at which each space turns up in them; see ``AveCaesarEngine._layers``
+        self.free_layers: dict[str, list[dict[str, str]]] = {}
+        self.first_step: dict[str, dict[str, int]] = {}
+        for start in self.order:
+            ahead = self.ahead_in if start in self.alley_set else self.ahead_out
+            layers: list[dict[str, str]] = []
+            first: dict[str, int] = {}
+            layer: dict | tuple = (start,)
+            for step in range(1, MAX_STEPS + 1):
+                new: dict[str, str] = {}
+                for space in layer:
+                    for nxt in ahead[space]:
+                        if nxt not in new:
+                            new[nxt] = space
+                            first.setdefault(nxt, step)
+                if not new:
+                    break
+                layers.append(new)
+                layer = new
+            self.free_layers[start] = layers
+            self.first_step[start] = first
         #: the destination order's tie-break (lane, then space id) as one number per space
         self.tiebreak: dict[str, int] = {
             s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
