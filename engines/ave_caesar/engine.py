@@ -240,25 +240,63 @@ class AveCaesarEngine(BaseEngine):
         race = state["race"]
         return race["order"][race["turn"]]
 
-    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in self.to_act(state):
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        # the base class's memo, without its per-seat layer: the turn (memoised) holds the list
+        if state["over"]:
             return []
-        return self._known_turn(state, self.current_chariot(state)).actions
+        race = state["race"]
+        c = race["order"][race["turn"]]
+        owner = state["chariots"][c]["owner"]
+        if owner is None or seat != owner:
+            return []
+        return list(self._known_turn(state, c).actions)  # the action dicts are shared, read-only
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        return self.legal_actions(state, seat)
+
+    @staticmethod
+    def _is_legal(turn: _Turn, action: dict) -> bool:
+        """Is ``action`` equal to one of the turn's legal actions?"""
+        try:
+            # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
+            return (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
+                    and (action.get("card"), action.get("to")) in turn.moves)
+        except TypeError:  # an unhashable card or destination: compare as the base class does
+            return action in turn.actions
 
     def validate(self, state: dict, seat: int, action: dict) -> None:
         """As the base class (the action must equal a legal one), by a look-up instead of a list scan."""
         if seat not in self.to_act(state):
             super().validate(state, seat, action)
-            return
-        turn = self._known_turn(state, self.current_chariot(state))
-        try:
-            # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
-            legal = (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
-                     and (action.get("card"), action.get("to")) in turn.moves)
-        except TypeError:  # an unhashable card or destination: compare as the base class does
-            legal = action in turn.actions
-        if not legal:
+        elif not self._is_legal(self._known_turn(state, self.current_chariot(state)), action):
             raise IllegalAction(self.explain_illegal(state, seat, action))
+
+    def apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+        """:meth:`BaseEngine.apply` with its checks and answers, the turn looked up once."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("That is not a valid action.")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalAction("Unknown seat.")
+        if state["over"]:
+            raise IllegalAction("The game is over.")
+        race = state["race"]
+        c = race["order"][race["turn"]]
+        owner = state["chariots"][c]["owner"]
+        if owner is None or seat != owner:
+            raise IllegalAction("It is not your turn.")
+        turn = self._known_turn(state, c)
+        if not self._is_legal(turn, action):
+            raise IllegalAction(self.explain_illegal(state, seat, action))
+        self._memo_kept = None
+        try:
+            return self._apply(state, seat, action, turn)
+        finally:
+            # the state has changed: forget it, unless _apply left a fresh memo about the new state
+            slot = self._memo_slot
+            if slot is not None and slot[0] is state and slot is not self._memo_kept:
+                self._memo_slot = None
+            self._memo_kept = None
+
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
         label = state["chariots"][c]["label"]
@@ -274,11 +312,12 @@ class AveCaesarEngine(BaseEngine):
             return "You may not play a 6 while you lead the race."
         return f"A {card} cannot take chariot {label} to that space."
 
-    def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+    def _apply(self, state: dict, seat: int, action: dict, turn: _Turn | None = None) -> list[dict]:
         c = action["chariot"]
         race = state["race"]
         events: list[dict] = []
-        turn = self._known_turn(state, c)
+        if turn is None:
+            turn = self._known_turn(state, c)
         steps = turn.moves.get((action["card"], action["to"]))
         self.forget(state)  # the state changes from here on
         if steps is not None:
