@@ -72,8 +72,8 @@ def card_value(card_id: str) -> int:
 
 
 class _Turn:
-    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, remaining,
-    misses the alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
+    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, misses the
+    alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
     the search ``layers`` the paths are read from (see ``_layers``)."""
 
     __slots__ = ("chariot", "items", "actions", "moves", "layers")
@@ -333,8 +333,8 @@ class AveCaesarEngine(BaseEngine):
         """Forget moves that no view shows any more: those before every racing player's latest decision."""
         race = state["race"]
         chariots = state["chariots"]
-        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"])
-                   if car["status"] == "racing" and chariots[c]["owner"] is not None}
+        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"]) if car["status"] == "racing"}
+        waiting.discard(None)
         if not waiting:
             return
         last = race["last"]
@@ -417,16 +417,33 @@ class AveCaesarEngine(BaseEngine):
         best = min(rem)
         return [c for c, r in zip(racing, rem) if r == best]
 
+    def _leads(self, state: dict, c: int) -> bool:
+        """``c in self.leaders(state)`` for a racing chariot c, without listing the leaders."""
+        track = self.track(state)
+        to_line, lap = track.to_line, track.lap
+        cars = state["race"]["cars"]
+        car = cars[c]
+        space = car["space"]
+        mine = (car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap
+        others = False
+        for x, o in enumerate(cars):
+            if x != c and o["status"] == "racing":
+                space = o["space"]
+                if ((o["left"] or 0) if space is None else to_line[space] + max(0, LAPS - o["crossings"]) * lap) < mine:
+                    return False
+                others = True
+        return others
+
     def _six_allowed(self, state: dict, c: int, hand: list[int] | None) -> bool:
         """May chariot c play a 6 now? ``hand``: its card values (None for a neutral chariot)."""
         race = state["race"]
         if race["moves"] == 0 and c == race["grid"][0]:
             return True  # the start player's first move
-        leaders = self.leaders(state)
-        if c not in leaders:
+        if not self._leads(state, c):
             return True
         if hand is None:
             return False
+        leaders = self.leaders(state)
         car = race["cars"][c]
         # three 6s in the book, where a hand always holds three cards; once the deck is used up the hand
         # shrinks, and a bottleneck leader holding nothing but 6s gets the same relief
@@ -573,19 +590,20 @@ class AveCaesarEngine(BaseEngine):
         paid = car["paid"]
         plain = paid or state["chariots"][c]["owner"] is None
         by_space: dict[str, list] = {}
-        for key, value, to, remaining, misses in turn.items:  # by card value first
+        for key, value, to, misses in turn.items:  # by card value first
             entry = by_space.get(to)
             if entry is None:
-                entry = by_space[to] = [key - value * CARD_KEY, to, remaining, misses, []]
-            entry[4].append(value)
+                entry = by_space[to] = [key - value * CARD_KEY, to, misses, []]
+            entry[3].append(value)
         out = []
-        for i, (_, to, remaining, misses, values) in enumerate(sorted(by_space.values())):
+        for i, (_, to, misses, values) in enumerate(sorted(by_space.values())):
             crossings = car["crossings"] + track.crossed[start][to]
             entered = not inside and to in track.alley_set
             finishes = crossings > LAPS
             if finishes:
-                to_go = 0
+                remaining = to_go = 0
             else:
+                remaining = track.to_line[to] + (LAPS - crossings) * track.lap
                 to_go = remaining if plain or entered else track.remaining_due(to, crossings)
             out.append({
                 "to": to, "moves": [{"card": v, "path": self._walk(turn.layers, v, to)} for v in values],
@@ -618,26 +636,36 @@ class AveCaesarEngine(BaseEngine):
         start = car["space"]
         layers = self._layers(track, start, occupied, max(values))
         crossings = car["crossings"]
-        to_line, lap, tiebreak, crossed_from = track.to_line, track.lap, track.tiebreak, track.crossed[start]
+        keys = track.move_keys[start]
+        tiebreak = track.tiebreak
+        # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
+        rest = (LAPS - crossings) * track.lap
+        check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
         inside = start in track.alley_set
-        alley, reach = track.alley_set, track.alley_reach
-        items = []
+        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+        items: list[tuple] = []
         for value in sorted(values):
             if value > len(layers):
                 break
+            # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
+            offset = value * CARD_KEY - rest * 4096
+            if crossings < LAPS and not check:
+                items += [(keys[to][1] + offset, value, to, False) for to in layers[value - 1]]
+                continue
             for to in layers[value - 1]:
                 n = crossings + crossed_from[to]
                 misses = False
-                if due and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
+                if check and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
                     if must_wait:
                         continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
                     misses = True
-                remaining = 0 if n > LAPS else to_line[to] + (LAPS - n) * lap
-                # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
-                items.append((value * CARD_KEY + tiebreak[to] - remaining * 4096, value, to, remaining, misses))
+                if n > LAPS:  # it finishes: nothing remains
+                    items.append((value * CARD_KEY + tiebreak[to], value, to, misses))
+                else:
+                    items.append((keys[to][1] + offset, value, to, misses))
         items.sort()
-        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _, _ in items]
-        moves = {(value, to): value for _, value, to, _, _ in items}
+        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
+        moves = {(value, to): value for _, value, to, _ in items}
         return _Turn(c, items, actions, moves, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
@@ -709,11 +737,17 @@ class AveCaesarEngine(BaseEngine):
         while True:
             race = state["race"]
             cars = race["cars"]
-            if not any(car["status"] == "racing" and state["chariots"][c]["owner"] is not None
-                       for c, car in enumerate(cars)):
+            chariots = state["chariots"]
+            racing = []
+            players_racing = False
+            for c, car in enumerate(cars):
+                if car["status"] == "racing":
+                    racing.append(c)
+                    if chariots[c]["owner"] is not None:
+                        players_racing = True
+            if not players_racing:
                 self._end_race(state, events)  # starts the next race (and its first turns) if any
                 return
-            racing = [c for c, car in enumerate(cars) if car["status"] == "racing"]
             if race["idle"] >= len(racing):
                 # a whole round without any change: nothing can ever move again
                 for c in racing:

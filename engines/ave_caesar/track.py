@@ -91,6 +91,15 @@ class Track:
             s: [n for n, there, _ in ahead if there or not here] for s, (here, ahead) in self.links.items()}
         #: start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}
         self.crossed = self._short_moves()
+        #: start space -> {end space: (to_line - lap * line crossings, the destination sort key without the
+        #: laps still to drive)}: the move listing's arithmetic, done once (see AveCaesarEngine._turn)
+        self.move_keys: dict[str, dict[str, tuple[int, int]]] = {}
+        tiebreak = {s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+        for start, ends in self.crossed.items():
+            if any(crossed > 1 for crossed in ends.values()):
+                raise ValueError(f"track {self.name}: a move from {start} crosses the line twice")
+            rems = {to: self.to_line[to] - self.lap * crossed for to, crossed in ends.items()}
+            self.move_keys[start] = {to: (rem, tiebreak[to] - rem * 4096) for to, rem in rems.items()}
         #: start space -> the move search's layers on an empty track (each: space -> the space before it),
         #: and the first step at which each space turns up in them; see ``AveCaesarEngine._layers``
         self.free_layers: dict[str, list[dict[str, str]]] = {}
