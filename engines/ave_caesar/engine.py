@@ -623,17 +623,24 @@ class AveCaesarEngine(BaseEngine):
     def _turn(self, state: dict, c: int) -> _Turn:
         """Chariot c's moves: destinations ordered nearest the finish first, then by lane and space id (the
         choice numbers); legal actions by card value, then in that order."""
-        car = state["race"]["cars"][c]
+        cars = state["race"]["cars"]
+        car = cars[c]
         if state["over"] or car["status"] != "racing":
             return _NO_TURN
-        hand = [card_value(x) for x in car["hand"]]
+        known = CARD_VALUES
+        hand = [known[x] if x in known else card_value(x) for x in car["hand"]]
         values = set(hand)
         if 6 in values and not self._six_allowed(state, c, hand):
             values.discard(6)
         if not values:
             return _NO_TURN
-        track, occupied, due, must_wait = self._setting(state, c, True)
+        # _setting, inlined
+        track = self.track(state)
         start = car["space"]
+        occupied = {o["space"] for o in cars if o is not car}
+        due = (not car["paid"] and state["chariots"][c]["owner"] is not None
+               and track.alley_reachable(start, car["crossings"]))
+        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
         layers = self._layers(track, start, occupied, max(values))
         crossings = car["crossings"]
         keys = track.move_keys[start]
@@ -788,7 +795,11 @@ class AveCaesarEngine(BaseEngine):
         """The neutral chariot rule: turn the top card and play it if possible, in its own interest."""
         race = state["race"]
         car = race["cars"][c]
-        if not self._reach(state, c, {1}).get(1):
+        track = self.track(state)
+        start = car["space"]
+        occupied = {o["space"] for o in race["cars"] if o is not car}
+        ahead = track.ahead_in if start in track.alley_set else track.ahead_out
+        if all(n in occupied for n in ahead[start]):  # no free space one step on
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
             events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
@@ -805,7 +816,7 @@ class AveCaesarEngine(BaseEngine):
         if value == 6 and not self._six_allowed(state, c, None):
             reason = "leader_six"
         else:
-            ends = self._paths(state, c, {value}).get(value, [])
+            ends = self._reach(state, c, {value}).get(value, [])
         race["idle"] = 0
         if not ends:
             car["played"].append(value)
@@ -815,25 +826,32 @@ class AveCaesarEngine(BaseEngine):
                 self._take_off(state, c, "removed")
                 events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
-        best = self.neutral_destination(state, c, value, ends)
-        self._do_move(state, c, value, best["path"], events, auto=True, card_id=card_id, crossed=best["crossed"])
+        key = self._neutral_key(state, c)
+        best = min(ends, key=lambda end: key(end[0], end[2]))
+        self._do_move(state, c, value, best[1], events, auto=True, card_id=card_id, crossed=best[2])
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
         most players' chariots (a forward neighbour of theirs), then the inner lane, then the space id."""
+        key = self._neutral_key(state, c)
+        return min(ends, key=lambda end: key(end["to"], end["crossed"]))
+
+    def _neutral_key(self, state: dict, c: int):
+        """The sort key of :meth:`neutral_destination`, as a function of (end space, line crossings)."""
         track = self.track(state)
         race = state["race"]
-        car = race["cars"][c]
+        base = race["cars"][c]["crossings"]
         fronts = [track.next[o["space"]] for x, o in enumerate(race["cars"])
                   if x != c and o["status"] == "racing" and state["chariots"][x]["owner"] is not None]
+        spaces = track.spaces
 
-        def key(end):
-            crossings = car["crossings"] + end["crossed"]
-            rem = track.remaining(end["to"], crossings) if crossings <= LAPS else -1
-            blocks = sum(1 for f in fronts if end["to"] in f)
-            return (rem, -blocks, track.spaces[end["to"]]["lane"], end["to"])
+        def key(to: str, crossed: int) -> tuple:
+            crossings = base + crossed
+            rem = track.remaining(to, crossings) if crossings <= LAPS else -1
+            blocks = sum(1 for f in fronts if to in f)
+            return (rem, -blocks, spaces[to]["lane"], to)
 
-        return min(ends, key=key)
+        return key
 
     # ------------------------------------------------------------------ race and game end
     def _end_race(self, state: dict, events: list[dict]) -> None:
