@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "ave_caesar"
@@ -89,21 +89,29 @@ class Track:
         self.ahead_in: dict[str, list[str]] = {s: [n for n, _, _ in ahead] for s, (_, ahead) in self.links.items()}
         self.ahead_out: dict[str, list[str]] = {
             s: [n for n, there, _ in ahead if there or not here] for s, (here, ahead) in self.links.items()}
+        #: the destination order's tie-break (lane, then space id) as one number per space
+        self.tiebreak: dict[str, int] = {
+            s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+
+    @cached_property
+    def _move_tables(self) -> tuple:
+        """The move search's tables (see ``crossed``, ``move_keys``, ``free_layers``, ``first_step``): built on
+        first use, so that a broken track can still be loaded and reported on by the validator."""
         #: start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}
-        self.crossed = self._short_moves()
+        self._crossed = self._short_moves()
         #: start space -> {end space: (to_line - lap * line crossings, the destination sort key without the
         #: laps still to drive)}: the move listing's arithmetic, done once (see AveCaesarEngine._turn)
-        self.move_keys: dict[str, dict[str, tuple[int, int]]] = {}
+        self._move_keys: dict[str, dict[str, tuple[int, int]]] = {}
         tiebreak = {s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
-        for start, ends in self.crossed.items():
+        for start, ends in self._crossed.items():
             if any(crossed > 1 for crossed in ends.values()):
                 raise ValueError(f"track {self.name}: a move from {start} crosses the line twice")
             rems = {to: self.to_line[to] - self.lap * crossed for to, crossed in ends.items()}
-            self.move_keys[start] = {to: (rem, tiebreak[to] - rem * 4096) for to, rem in rems.items()}
+            self._move_keys[start] = {to: (rem, tiebreak[to] - rem * 4096) for to, rem in rems.items()}
         #: start space -> the move search's layers on an empty track (each: space -> the space before it),
         #: and the first step at which each space turns up in them; see ``AveCaesarEngine._layers``
-        self.free_layers: dict[str, list[dict[str, str]]] = {}
-        self.first_step: dict[str, dict[str, int]] = {}
+        self._free_layers: dict[str, list[dict[str, str]]] = {}
+        self._first_step: dict[str, dict[str, int]] = {}
         for start in self.order:
             ahead = self.ahead_in if start in self.alley_set else self.ahead_out
             layers: list[dict[str, str]] = []
@@ -120,11 +128,29 @@ class Track:
                     break
                 layers.append(new)
                 layer = new
-            self.free_layers[start] = layers
-            self.first_step[start] = first
-        #: the destination order's tie-break (lane, then space id) as one number per space
-        self.tiebreak: dict[str, int] = {
-            s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+            self._free_layers[start] = layers
+            self._first_step[start] = first
+        return self._crossed, self._move_keys, self._free_layers, self._first_step
+
+    @cached_property
+    def crossed(self) -> dict[str, dict[str, int]]:
+        """start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}."""
+        return self._move_tables[0]
+
+    @cached_property
+    def move_keys(self) -> dict[str, dict[str, tuple[int, int]]]:
+        """start space -> {end space: (to_line - lap * line crossings, destination sort key without laps)}."""
+        return self._move_tables[1]
+
+    @cached_property
+    def free_layers(self) -> dict[str, list[dict[str, str]]]:
+        """start space -> the move search's layers on an empty track."""
+        return self._move_tables[2]
+
+    @cached_property
+    def first_step(self) -> dict[str, dict[str, int]]:
+        """start space -> {space: the first step at which it turns up in ``free_layers``}."""
+        return self._move_tables[3]
 
     def _short_moves(self) -> dict[str, dict[str, int]]:
         """The line crossings of every move of up to MAX_STEPS steps, by start and end space. It also checks
