@@ -46,6 +46,18 @@ DEFAULT_ROUND_LIMIT = 60
 PAST = "past"
 
 
+_NAMES: tuple = (None, {})
+
+
+def _names_en() -> dict[str, str]:
+    """Card key -> English name (rebuilt if the card definitions were reloaded)."""
+    global _NAMES
+    defs = card_defs()
+    if _NAMES[0] is not defs:
+        _NAMES = (defs, {k: d["name_en"] for k, d in defs.items()})
+    return _NAMES[1]
+
+
 def _v2(state: dict) -> bool:
     """The game began under rules version 2 or later (version-1 games keep their rules to the end)."""
     return state.get("rules_version", 1) >= 2
@@ -57,6 +69,10 @@ def _fast(ab_or_card: dict) -> bool:
     if ab_or_card.get("interrupt"):
         return True
     return "INTERRUPT" in sym or ("PERMANENT" in sym and "ONCE_ROUND" in sym)
+
+
+_HIDDEN_ZONES = ("hand", "future", "setaside")
+_FACE_DOWN_ZONES = ("towers", "attached", "thread")
 
 
 class _Hidden:
@@ -73,7 +89,7 @@ class _Hidden:
         if c is None:
             return False
         zone = c["zone"]
-        return zone in ("hand", "future", "setaside") or (not c["up"] and zone in ("towers", "attached", "thread"))
+        return zone in _HIDDEN_ZONES or (not c["up"] and zone in _FACE_DOWN_ZONES)
 
 
 class KivalasztottakEngine(BaseEngine):
@@ -291,15 +307,19 @@ class KivalasztottakEngine(BaseEngine):
         before = self._memo(state).get("labels")
         if before is None:
             before = self._labels(state)
+        moves = S.MOVES[0]
         pend = state["pending"]
+        reordered = False  # a tower order is the one change of a zone's order that is not a take/put
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
+            reordered = dec["kind"] == "tower_order"
             self._decide(state, seat, dec, action, ev)
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        after = self._labels(state)
-        self._scrub(state, ev, {**after, **before})
+        # labels depend only on which cards are in which zone, in which order: unchanged when no card moved
+        after = before if S.MOVES[0] == moves and not reordered else self._labels(state)
+        self._scrub(state, ev, {**after, **before} if after is not before else before)
         state["last"] = ev[-12:]
         self._fresh_memo(state)["labels"] = after  # the state is final: its labels hold until the next apply
         return ev
@@ -308,15 +328,14 @@ class KivalasztottakEngine(BaseEngine):
         """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
         one), exactly as the view labels them for buttons and the picture."""
         out: dict[str, str] = {}
-        defs = card_defs()
+        name_of = _names_en()
         cards = state["cards"]
         for p in state["p"]:
-            groups = [p["row"] + p["team"]] + [p[z] for z in ("store", "quests", "solved", "buildings", "allies",
-                                                              "events", "towers")]
-            for group in groups:
+            for group in (p["row"] + p["team"], p["store"], p["quests"], p["solved"], p["buildings"], p["allies"],
+                          p["events"], p["towers"]):
                 if len(group) < 2:
                     continue
-                names = [defs[cards[c]["k"]]["name_en"] for c in group]
+                names = [name_of[cards[c]["k"]] for c in group]
                 if len(set(names)) == len(names):
                     continue
                 counts: dict[str, int] = {}
@@ -337,36 +356,45 @@ class KivalasztottakEngine(BaseEngine):
         state."""
         cards = state["cards"]
         hidden = _Hidden(cards)
-        items = {it["uid"]: it for it in state["thread"] or ()}
+        thread = state["thread"]
+        items = {it["uid"]: it for it in thread} if thread else {}
         labels = labels or {}
+        name_of = _names_en()
 
         def name(x):
             if not isinstance(x, str) or x in hidden:
                 return None
             if x in cards:
-                return labels.get(x) or card_defs()[cards[x]["k"]]["name_en"]
+                return labels.get(x) or name_of[cards[x]["k"]]
             return None
 
         for e in ev:
             extra = {}
             for k, v in e.items():
-                if isinstance(v, str) and v in hidden:
-                    e[k] = self._pub(state, v)
-                elif isinstance(v, str) and v in cards and k != "type":
-                    extra[f"{k}_name"] = name(v)
-                    if k == "card":
-                        extra["card_key"] = cards[v]["k"]
-                elif isinstance(v, str) and k == "target" and v in items:
-                    it = items[v]
-                    extra["target_name"] = ("face-down obstacle" if it.get("hidden")
-                                            else card_defs()[cards[it["card"]]["k"]]["name_en"])
+                if isinstance(v, str):
+                    c = cards.get(v)
+                    if c is not None:
+                        zone = c["zone"]
+                        if zone in _HIDDEN_ZONES or (not c["up"] and zone in _FACE_DOWN_ZONES):
+                            e[k] = self._pub(state, v)
+                        elif k != "type":
+                            extra[f"{k}_name"] = labels.get(v) or name_of[c["k"]]
+                            if k == "card":
+                                extra["card_key"] = c["k"]
+                    elif k == "target" and v in items:
+                        it = items[v]
+                        extra["target_name"] = ("face-down obstacle" if it.get("hidden")
+                                                else name_of[cards[it["card"]]["k"]])
                 elif isinstance(v, list):
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
                     if any(isinstance(x, str) and x in cards for x in v):
                         extra[f"{k}_names"] = [name(x) for x in v]
-            if e.get("card") in labels and e.get("name") == card_defs()[cards[e["card"]]["k"]]["name_en"]:
-                e["name"] = labels[e["card"]]  # the card's own name, with the "#n" its button showed
-            e.update(extra)
+            if labels:
+                card = e.get("card")
+                if card in labels and e.get("name") == name_of[cards[card]["k"]]:
+                    e["name"] = labels[card]  # the card's own name, with the "#n" its button showed
+            if extra:
+                e.update(extra)
 
     # ------------------------------------------------------------------ helpers: rng, events
     def _roll(self, state: dict) -> tuple[int, int]:

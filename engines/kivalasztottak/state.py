@@ -15,6 +15,10 @@ LIST_ZONES = ("future", "hand", "past", "depth", "row", "team", "store", "quests
 PRESENT_LISTS = ("row", "team", "store", "quests", "solved", "buildings", "allies", "towers", "events", "omen")
 PRESENT = (*PRESENT_LISTS, "worn", "attached")
 
+#: bumped by every take and put: the engine compares it around an action to know whether any card changed place
+#: (then the "#n" labels of duplicate names cannot have changed). Not part of any state.
+MOVES = [0]
+
 
 def other(seat: int) -> int:
     return 1 - seat
@@ -32,6 +36,7 @@ def new_card(cid: str, key: str, owner: int, zone: str) -> dict:
 
 def take(state: dict, cid: str) -> None:
     """Remove a card from wherever it is (no other bookkeeping)."""
+    MOVES[0] += 1
     c = state["cards"][cid]
     z = c["zone"]
     if z in LIST_ZONES:
@@ -46,6 +51,7 @@ def take(state: dict, cid: str) -> None:
 
 def put(state: dict, cid: str, zone: str, seat: int, on: str | None = None, bottom: bool = False) -> None:
     """Place a (taken) card; every move bumps the card's incarnation so stale targets fizzle."""
+    MOVES[0] += 1
     c = state["cards"][cid]
     c["zone"] = zone
     c["zs"] = seat
