@@ -71,6 +71,23 @@ def _fast(ab_or_card: dict) -> bool:
     return "INTERRUPT" in sym or ("PERMANENT" in sym and "ONCE_ROUND" in sym)
 
 
+_ACTIVATED: tuple = (None, {})
+
+
+def _activated() -> dict[str, list[tuple[int, dict, bool]]]:
+    """Card key -> its activated abilities as (index, ability, fast); keys without any are left out."""
+    global _ACTIVATED
+    defs = card_defs()
+    if _ACTIVATED[0] is not defs:
+        table = {}
+        for k, d in defs.items():
+            abl = [(i, ab, _fast(ab)) for i, ab in enumerate(d["abilities"]) if ab["kind"] == "activated"]
+            if abl:
+                table[k] = abl
+        _ACTIVATED = (defs, table)
+    return _ACTIVATED[1]
+
+
 _HIDDEN_ZONES = ("hand", "future", "setaside")
 _FACE_DOWN_ZONES = ("towers", "attached", "thread")
 
@@ -1157,20 +1174,39 @@ class KivalasztottakEngine(BaseEngine):
     def _ability_actions(self, state: dict, seat: int) -> list[dict]:
         p = state["p"][seat]
         m = state["maneuver"]
+        cards = state["cards"]
+        defs = card_defs()
+        activated = _activated()
+        # the timing facts _ability_timing reads, once per call (it is asked for every ability)
+        th = state["thread"] is not None
+        rounds = m is not None and m["step"] == "rounds"
+        mp = p["mp"]
+        used_thread = state["used_thread"]
+        v2 = _v2(state)
         out: list[dict] = []
         for cid in self._controlled_present(state, seat):
-            d = S.cdef(state, cid)
-            c = state["cards"][cid]
-            for i, ab in enumerate(d["abilities"]):
-                if ab["kind"] != "activated":
+            c = cards[cid]
+            abl = activated.get(c["k"])
+            if not abl:
+                continue
+            d = defs[c["k"]]
+            for i, ab, fast in abl:
+                sym = ab["sym"]
+                if "COMBAT" in sym:
+                    timing = rounds and (fast or not th)
+                elif rounds:
+                    timing = "PERMANENT" in sym and (fast or not th)
+                elif m is None:
+                    timing = fast or not th
+                else:
+                    timing = fast and th
+                if not timing:
                     continue
-                if not self._ability_timing(state, ab):
+                if ab["mp"] > mp or ab["szp"] > c.get("szp", 0):
                     continue
-                if ab["mp"] > p["mp"] or ab["szp"] > c.get("szp", 0):
-                    continue
-                if [cid, i] in state["used_thread"]:
+                if used_thread and [cid, i] in used_thread:
                     continue  # an ability at most once per thread
-                if "ONCE_ROUND" in ab["sym"] and [cid, i] in p["used_round"]:
+                if "ONCE_ROUND" in sym and [cid, i] in p["used_round"]:
                     continue
                 actor = cid
                 if d["type"] == "action":  # worn equipment: its wearer acts
@@ -1179,14 +1215,14 @@ class KivalasztottakEngine(BaseEngine):
                     actor = c["on"]
                 if d["type"] == "omen" and c.get("op", 0) <= 0:
                     continue
-                if S.cdef(state, actor)["type"] == "adventurer":
-                    ac = state["cards"][actor]
+                ac = cards[actor]
+                if defs[ac["k"]]["type"] == "adventurer":
                     if ac["zone"] not in ("row", "team"):
                         continue
-                    needs_alert = "PERMANENT" not in ab["sym"] or "TAP" in ab["sym"]
+                    needs_alert = "PERMANENT" not in sym or "TAP" in sym
                     if needs_alert and ac["state"] != "alert":
                         continue
-                    if "COMBAT" in ab["sym"] and ac["zone"] != "team":
+                    if "COMBAT" in sym and ac["zone"] != "team":
                         continue
                     if m is not None and m["step"] == "prep" and actor in m["prep_acted"]:
                         continue
@@ -1194,12 +1230,12 @@ class KivalasztottakEngine(BaseEngine):
                         continue
                 spec = ab.get("target")
                 ctx = S.context(state, cid)
-                if "PERMANENT" in ab["sym"] and "COMBAT" not in ab["sym"]:
+                if "PERMANENT" in sym and "COMBAT" not in sym:
                     ctx = "any"  # the one kind of effect that crosses between Row and maneuver
                 tgs = self._targets(state, seat, spec, ctx, cid)
-                if _v2(state) and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
+                if v2 and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
                     # a heal is offered only for an adventurer that has damage to heal
-                    tgs = [tg for tg in tgs if state["cards"][tg if tg is not None else cid]["dmg"] > 0]
+                    tgs = [tg for tg in tgs if cards[tg if tg is not None else cid]["dmg"] > 0]
                 for tg in tgs:
                     a = {"type": "activate", "card": cid, "ability": i}
                     if tg is not None:
