@@ -88,6 +88,7 @@ def _activated() -> dict[str, list[tuple[int, dict, bool]]]:
     return _ACTIVATED[1]
 
 
+_ROW_ONLY_TYPES = ("adventurer", "quest", "building", "ally")
 _HIDDEN_ZONES = ("hand", "future", "setaside")
 _FACE_DOWN_ZONES = ("towers", "attached", "thread")
 
@@ -626,7 +627,10 @@ class KivalasztottakEngine(BaseEngine):
     def _check_immediate(self, state: dict, ev: list) -> bool:
         if state["stage"] in ("towers", "mulligan"):
             return False
-        no_tower = [not state["p"][s]["towers"] for s in range(2)]
+        p0, p1 = state["p"]
+        no_tower = [not p0["towers"], not p1["towers"]]
+        if not (no_tower[0] or no_tower[1] or p0["solved"] or p0["buildings"] or p1["solved"] or p1["buildings"]):
+            return False  # nobody has triumph points and both have towers
         big = [S.dp(state, s) >= IMMEDIATE_DP for s in range(2)]
         wins = [no_tower[1 - s] or big[s] for s in range(2)]
         if wins[0] and wins[1]:
@@ -969,7 +973,21 @@ class KivalasztottakEngine(BaseEngine):
         th = state["thread"] is not None
         m = state["maneuver"]
         row_free = m is None and not th  # MP-bound Row-phase actions
+        cards = state["cards"]
+        defs = card_defs()
+        mp = p["mp"]
         for cid in p["hand"]:
+            d = defs[cards[cid]["k"]]
+            t = d["type"]
+            # the cheap refusals of _summon_actions, before calling it
+            if t in _ROW_ONLY_TYPES:
+                if not row_free or (t == "adventurer" and mp < d["mp"]):
+                    continue
+            elif t in ("action", "event"):
+                if mp < d["mp"]:
+                    continue
+            elif t != "obstacle":
+                continue
             acts.extend(self._summon_actions(state, seat, cid))
         acts.extend(self._ability_actions(state, seat))
         acts.extend(self._obstacle_actions(state, seat))

@@ -161,8 +161,14 @@ def omen_bonus(state: dict, seat: int, stat: str) -> int:
 def dp(state: dict, seat: int) -> int:
     """Triumph points: solved quests plus controlled buildings."""
     p = state["p"][seat]
-    return (sum(cdef(state, q)["dp"] for q in p["solved"])
-            + sum(cdef(state, b)["dp"] for b in p["buildings"]))
+    cards = state["cards"]
+    defs = card_defs()
+    total = 0
+    for cid in p["solved"]:
+        total += defs[cards[cid]["k"]]["dp"]
+    for cid in p["buildings"]:
+        total += defs[cards[cid]["k"]]["dp"]
+    return total
 
 
 def active(state: dict) -> int:
