@@ -321,10 +321,12 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
-        # the "#n" labels the acting player's buttons showed (the previous apply left them in the memo)
-        before = self._memo(state).get("labels")
+        # facts that depend only on which cards lie in which zone, in which order (the "#n" labels the acting
+        # player's buttons showed, ...): the previous apply left them in the memo
+        zones = self._zone_facts(state)
+        before = zones.get("labels")
         if before is None:
-            before = self._labels(state)
+            before = zones["labels"] = self._labels(state)
         moves = S.MOVES[0]
         pend = state["pending"]
         reordered = False  # a tower order is the one change of a zone's order that is not a take/put
@@ -335,12 +337,24 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        # labels depend only on which cards are in which zone, in which order: unchanged when no card moved
-        after = before if S.MOVES[0] == moves and not reordered else self._labels(state)
-        self._scrub(state, ev, {**after, **before} if after is not before else before)
+        if S.MOVES[0] == moves and not reordered:
+            after = before  # no card moved: the zone facts still hold
+            self._scrub(state, ev, before)
+        else:
+            after = self._labels(state)
+            self._scrub(state, ev, {**after, **before})
+            zones = {"labels": after}
         state["last"] = ev[-12:]
-        self._fresh_memo(state)["labels"] = after  # the state is final: its labels hold until the next apply
+        self._fresh_memo(state)["zones"] = zones  # the state is final: they hold until the next apply
         return ev
+
+    def _zone_facts(self, state: dict) -> dict:
+        """The memo's facts about the zones of ``state`` (kept across actions that move no card)."""
+        memo = self._memo(state)
+        zones = memo.get("zones")
+        if zones is None:
+            zones = memo["zones"] = {}
+        return zones
 
     def _labels(self, state: dict) -> dict[str, str]:
         """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
@@ -1202,11 +1216,14 @@ class KivalasztottakEngine(BaseEngine):
         used_thread = state["used_thread"]
         v2 = _v2(state)
         out: list[dict] = []
-        for cid in self._controlled_present(state, seat):
+        zones = self._zone_facts(state)
+        owners = zones.get(("abilities", seat))
+        if owners is None:  # the seat's present cards that have activated abilities, in listing order
+            owners = zones[("abilities", seat)] = [
+                (cid, activated[cards[cid]["k"]]) for cid in self._controlled_present(state, seat)
+                if cards[cid]["k"] in activated]
+        for cid, abl in owners:
             c = cards[cid]
-            abl = activated.get(c["k"])
-            if not abl:
-                continue
             d = defs[c["k"]]
             for i, ab, fast in abl:
                 sym = ab["sym"]
