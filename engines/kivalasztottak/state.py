@@ -100,12 +100,35 @@ def reset_card(c: dict) -> None:
     c["ctrl"] = c["owner"]
 
 
+_WEARER: tuple = (None, {})
+
+
+def _wearer_statics() -> dict[str, dict[str, int]]:
+    """Card key -> {stat: total} of its static abilities that apply to its wearer (keys without any left out)."""
+    global _WEARER
+    defs = card_defs()
+    if _WEARER[0] is not defs:
+        table: dict[str, dict[str, int]] = {}
+        for k, d in defs.items():
+            for ab in d["abilities"]:
+                if ab["kind"] == "static" and ab.get("scope") == "wearer":
+                    stats = table.setdefault(k, {})
+                    stats[ab.get("stat")] = stats.get(ab.get("stat"), 0) + ab["amount"]
+        _WEARER = (defs, table)
+    return _WEARER[1]
+
+
 def worn_statics(state: dict, cid: str, stat: str) -> int:
+    worn = state["cards"][cid].get("worn")
+    if not worn:
+        return 0
+    cards = state["cards"]
+    table = _wearer_statics()
     total = 0
-    for item in state["cards"][cid].get("worn", ()):
-        for ab in cdef(state, item)["abilities"]:
-            if ab["kind"] == "static" and ab.get("stat") == stat and ab.get("scope") == "wearer":
-                total += ab["amount"]
+    for item in worn:
+        stats = table.get(cards[item]["k"])
+        if stats:
+            total += stats.get(stat, 0)
     return total
 
 
@@ -115,7 +138,10 @@ def self_statics(state: dict, cid: str, stat: str) -> int:
 
 
 def temp_mods(state: dict, cid: str, stat: str) -> int:
-    return sum(m["amount"] for m in state["cards"][cid].get("mods", ()) if m["stat"] == stat)
+    mods = state["cards"][cid].get("mods")
+    if not mods:
+        return 0
+    return sum(m["amount"] for m in mods if m["stat"] == stat)
 
 
 def attr(state: dict, cid: str, name: str) -> int:
@@ -132,7 +158,10 @@ def base_level(state: dict, cid: str) -> int:
 
 
 def level(state: dict, cid: str) -> int:
-    return base_level(state, cid) - state["cards"][cid]["dmg"]
+    c = state["cards"][cid]
+    if not c.get("worn") and not c.get("mods"):
+        return card_defs()[c["k"]]["level"] - c["dmg"]  # no bonus: base_level is the printed level
+    return base_level(state, cid) - c["dmg"]
 
 
 def threshold(state: dict, cid: str) -> int:
