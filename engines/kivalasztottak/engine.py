@@ -122,6 +122,17 @@ class KivalasztottakEngine(BaseEngine):
     rules_version = 2
     loadable_versions = (1, 2)
 
+    #: (state, S.MOVES value) when _check_immediate last found no immediate win in that state
+    _calm: tuple | None = None
+    #: (cards dict of a game, {group of card ids: its "#n" labels}); card ids keep their card key in a game
+    _label_groups: tuple | None = None
+
+    def forget(self, state: dict | None = None) -> None:
+        """Also drop the facts kept about the last game's zones (see BaseEngine.forget)."""
+        super().forget(state)
+        self._calm = None
+        self._label_groups = None
+
     # ------------------------------------------------------------------ set-up
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
         options = dict(options or {})
@@ -362,22 +373,39 @@ class KivalasztottakEngine(BaseEngine):
         out: dict[str, str] = {}
         name_of = _names_en()
         cards = state["cards"]
+        cache = self._label_groups
+        if cache is None or cache[0] is not cards:
+            cache = self._label_groups = (cards, {})
+        known = cache[1]
         for p in state["p"]:
             for group in (p["row"] + p["team"], p["store"], p["quests"], p["solved"], p["buildings"], p["allies"],
                           p["events"], p["towers"]):
                 if len(group) < 2:
                     continue
-                names = [name_of[cards[c]["k"]] for c in group]
-                if len(set(names)) == len(names):
-                    continue
-                counts: dict[str, int] = {}
-                for name in names:
-                    counts[name] = counts.get(name, 0) + 1
-                seen: dict[str, int] = {}
-                for cid, name in zip(group, names):
-                    if counts[name] > 1:
-                        seen[name] = seen.get(name, 0) + 1
-                        out[cid] = f"{name} #{seen[name]}"
+                key = tuple(group)
+                entries = known.get(key)
+                if entries is None:
+                    entries = known[key] = self._group_labels(group, [name_of[cards[c]["k"]] for c in group])
+                if entries:
+                    out.update(entries)
+        if len(known) > 4096:  # a long game: start afresh rather than grow without bound
+            self._label_groups = None
+        return out
+
+    @staticmethod
+    def _group_labels(group: list[str], names: list[str]) -> dict[str, str]:
+        """The "#n" labels of one zone's cards (empty when no name appears twice)."""
+        out: dict[str, str] = {}
+        if len(set(names)) == len(names):
+            return out
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        seen: dict[str, int] = {}
+        for cid, name in zip(group, names):
+            if counts[name] > 1:
+                seen[name] = seen.get(name, 0) + 1
+                out[cid] = f"{name} #{seen[name]}"
         return out
 
     def _scrub(self, state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
@@ -641,12 +669,19 @@ class KivalasztottakEngine(BaseEngine):
     def _check_immediate(self, state: dict, ev: list) -> bool:
         if state["stage"] in ("towers", "mulligan"):
             return False
+        calm = self._calm
+        if calm is not None and calm[0] is state and calm[1] == S.MOVES[0]:
+            return False  # towers and triumph points depend on the zones only, and no card moved since
         p0, p1 = state["p"]
         no_tower = [not p0["towers"], not p1["towers"]]
         if not (no_tower[0] or no_tower[1] or p0["solved"] or p0["buildings"] or p1["solved"] or p1["buildings"]):
+            self._calm = (state, S.MOVES[0])
             return False  # nobody has triumph points and both have towers
         big = [S.dp(state, s) >= IMMEDIATE_DP for s in range(2)]
         wins = [no_tower[1 - s] or big[s] for s in range(2)]
+        if not (wins[0] or wins[1]):
+            self._calm = (state, S.MOVES[0])
+            return False
         if wins[0] and wins[1]:
             self._draw_game(state, "simultaneous", ev)
             return True
