@@ -71,19 +71,42 @@ def _fast(ab_or_card: dict) -> bool:
     return "INTERRUPT" in sym or ("PERMANENT" in sym and "ONCE_ROUND" in sym)
 
 
+def _timing(ab: dict, th: bool, no_maneuver: bool, rounds: bool) -> bool:
+    """May activated ability ``ab`` be used now (a thread open or not, outside maneuvers, in combat rounds)?"""
+    fast = _fast(ab)
+    sym = ab["sym"]
+    if "COMBAT" in sym:
+        return rounds and (fast or not th)
+    if rounds:
+        return "PERMANENT" in sym and (fast or not th)
+    if no_maneuver:
+        return fast or not th
+    return fast and th
+
+
+#: the timing situations of _timing: (thread open, no maneuver, combat rounds)
+_SITUATIONS = [(th, none, rounds) for th in (False, True) for none, rounds in ((True, False), (False, False),
+                                                                                   (False, True))]
 _ACTIVATED: tuple = (None, {})
 
 
-def _activated() -> dict[str, list[tuple[int, dict, bool]]]:
-    """Card key -> its activated abilities as (index, ability, fast); keys without any are left out."""
+def _situation(state: dict) -> int:
+    """The index in _SITUATIONS of the state's timing situation."""
+    m = state["maneuver"]
+    return (3 if state["thread"] is not None else 0) + (0 if m is None else 2 if m["step"] == "rounds" else 1)
+
+
+def _activated() -> dict[str, list[list[tuple[int, dict]]]]:
+    """Card key -> per timing situation, its activated abilities usable then as (index, ability); keys
+    without activated abilities are left out."""
     global _ACTIVATED
     defs = card_defs()
     if _ACTIVATED[0] is not defs:
         table = {}
         for k, d in defs.items():
-            abl = [(i, ab, _fast(ab)) for i, ab in enumerate(d["abilities"]) if ab["kind"] == "activated"]
+            abl = [(i, ab) for i, ab in enumerate(d["abilities"]) if ab["kind"] == "activated"]
             if abl:
-                table[k] = abl
+                table[k] = [[(i, ab) for i, ab in abl if _timing(ab, *sit)] for sit in _SITUATIONS]
         _ACTIVATED = (defs, table)
     return _ACTIVATED[1]
 
@@ -1095,17 +1118,7 @@ class KivalasztottakEngine(BaseEngine):
 
     def _ability_timing(self, state: dict, ab: dict) -> bool:
         m = state["maneuver"]
-        th = state["thread"] is not None
-        rounds = m is not None and m["step"] == "rounds"
-        fast = _fast(ab)
-        sym = ab["sym"]
-        if "COMBAT" in sym:
-            return rounds and (fast or not th)
-        if rounds:
-            return "PERMANENT" in sym and (fast or not th)
-        if m is None:
-            return fast or not th
-        return fast and th
+        return _timing(ab, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
     def _summon_actions(self, state: dict, seat: int, cid: str) -> list[dict]:
         d = S.cdef(state, cid)
@@ -1244,9 +1257,7 @@ class KivalasztottakEngine(BaseEngine):
         cards = state["cards"]
         defs = card_defs()
         activated = _activated()
-        # the timing facts _ability_timing reads, once per call (it is asked for every ability)
-        th = state["thread"] is not None
-        rounds = m is not None and m["step"] == "rounds"
+        sit = _situation(state)  # abilities are listed per timing situation (_ability_timing)
         mp = p["mp"]
         used_thread = state["used_thread"]
         v2 = _v2(state)
@@ -1257,21 +1268,14 @@ class KivalasztottakEngine(BaseEngine):
             owners = zones[("abilities", seat)] = [
                 (cid, activated[cards[cid]["k"]]) for cid in self._controlled_present(state, seat)
                 if cards[cid]["k"] in activated]
-        for cid, abl in owners:
+        for cid, per_situation in owners:
+            abl = per_situation[sit]
+            if not abl:
+                continue
             c = cards[cid]
             d = defs[c["k"]]
-            for i, ab, fast in abl:
+            for i, ab in abl:
                 sym = ab["sym"]
-                if "COMBAT" in sym:
-                    timing = rounds and (fast or not th)
-                elif rounds:
-                    timing = "PERMANENT" in sym and (fast or not th)
-                elif m is None:
-                    timing = fast or not th
-                else:
-                    timing = fast and th
-                if not timing:
-                    continue
                 if ab["mp"] > mp or ab["szp"] > c.get("szp", 0):
                     continue
                 if used_thread and [cid, i] in used_thread:
@@ -1339,10 +1343,16 @@ class KivalasztottakEngine(BaseEngine):
             # ANIMATE obstacles also fight in combat rounds, wherever they are attached
             tappers = [a for a in p["team"] if state["cards"][a]["state"] == "alert"]
             if tappers:
-                for a, c in state["cards"].items():
-                    d = card_defs()[c["k"]]
-                    if (c["zone"] == "attached" and c["owner"] == seat and not c["up"] and d["type"] == "obstacle"
-                            and d.get("animate")):
+                zones = self._zone_facts(state)
+                animates = zones.get(("animate", seat))
+                if animates is None:  # the seat's ANIMATE obstacles, in card order (owner and kind never change)
+                    defs = card_defs()
+                    animates = zones[("animate", seat)] = [
+                        a for a, c in state["cards"].items() if c["owner"] == seat
+                        and defs[c["k"]]["type"] == "obstacle" and defs[c["k"]].get("animate")]
+                for a in animates:
+                    c = state["cards"][a]
+                    if c["zone"] == "attached" and not c["up"]:
                         cands.append((a, True))
         for a, animate in cands:
             d = S.cdef(state, a)
