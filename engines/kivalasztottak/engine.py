@@ -438,21 +438,12 @@ class KivalasztottakEngine(BaseEngine):
         thread item named as a target gets the name of what it is (``target_name``), so a narrator needs no
         state."""
         cards = state["cards"]
-        hidden = _Hidden(cards)
-        thread = state["thread"]
-        items = {it["uid"]: it for it in thread} if thread else {}
         labels = labels or {}
         name_of = _names_en()
-
-        def name(x):
-            if not isinstance(x, str) or x in hidden:
-                return None
-            if x in cards:
-                return labels.get(x) or name_of[cards[x]["k"]]
-            return None
+        items = None  # thread items by uid, built when an event names one
 
         for e in ev:
-            extra = {}
+            extra = None
             for k, v in e.items():
                 if isinstance(v, str):
                     c = cards.get(v)
@@ -461,17 +452,31 @@ class KivalasztottakEngine(BaseEngine):
                         if zone in _HIDDEN_ZONES or (not c["up"] and zone in _FACE_DOWN_ZONES):
                             e[k] = self._pub(state, v)
                         elif k != "type":
+                            if extra is None:
+                                extra = {}
                             extra[f"{k}_name"] = labels.get(v) or name_of[c["k"]]
                             if k == "card":
                                 extra["card_key"] = c["k"]
-                    elif k == "target" and v in items:
-                        it = items[v]
-                        extra["target_name"] = ("face-down obstacle" if it.get("hidden")
-                                                else name_of[cards[it["card"]]["k"]])
+                    elif k == "target":
+                        if items is None:
+                            items = {it["uid"]: it for it in state["thread"] or ()}
+                        it = items.get(v)
+                        if it is not None:
+                            if extra is None:
+                                extra = {}
+                            extra["target_name"] = ("face-down obstacle" if it.get("hidden")
+                                                    else name_of[cards[it["card"]]["k"]])
                 elif isinstance(v, list):
+                    if not v:
+                        e[k] = []  # events never share a list with the state or an action
+                        continue
+                    hidden = _Hidden(cards)
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
                     if any(isinstance(x, str) and x in cards for x in v):
-                        extra[f"{k}_names"] = [name(x) for x in v]
+                        if extra is None:
+                            extra = {}
+                        extra[f"{k}_names"] = [None if not isinstance(x, str) or x in hidden or x not in cards
+                                               else labels.get(x) or name_of[cards[x]["k"]] for x in v]
             if labels:
                 card = e.get("card")
                 if card in labels and e.get("name") == name_of[cards[card]["k"]]:
