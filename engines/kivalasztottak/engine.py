@@ -88,6 +88,42 @@ def _timing(ab: dict, th: bool, no_maneuver: bool, rounds: bool) -> bool:
 _SITUATIONS = [(th, none, rounds) for th in (False, True) for none, rounds in ((True, False), (False, False),
                                                                                    (False, True))]
 _ACTIVATED: tuple = (None, {})
+_HAND: tuple = (None, {})
+
+
+def _card_timing(d: dict, th: bool, no_maneuver: bool, rounds: bool) -> bool:
+    """May the action or event card ``d`` be summoned now (same situations as _timing)?"""
+    fast = _fast(d)
+    phase = d.get("phase", "row")
+    if phase == "combat":
+        return rounds and (fast or not th)
+    if phase == "maneuver":
+        # Decision: Maneuver-phase cards may be summoned in any thread a maneuver phase opens.
+        return not no_maneuver and not rounds and th
+    if no_maneuver:
+        return fast or not th
+    return fast and th and not rounds
+
+
+def _hand_table() -> dict[str, tuple[int, int, list[bool]]]:
+    """Card key -> (kind, MP needed, timing per situation) for the quick refusals of a hand card: kind 1 is
+    summoned only in a free Row phase, 2 an action or event card, 3 an obstacle, 0 never (towers, omens)."""
+    global _HAND
+    defs = card_defs()
+    if _HAND[0] is not defs:
+        table = {}
+        for k, d in defs.items():
+            t = d["type"]
+            if t in _ROW_ONLY_TYPES:
+                table[k] = (1, d["mp"] if t == "adventurer" else -(10 ** 9), [])
+            elif t in ("action", "event"):
+                table[k] = (2, d["mp"], [_card_timing(d, *sit) for sit in _SITUATIONS])
+            elif t == "obstacle":
+                table[k] = (3, 0, [])
+            else:
+                table[k] = (0, 0, [])
+        _HAND = (defs, table)
+    return _HAND[1]
 
 
 def _situation(state: dict) -> int:
@@ -1051,19 +1087,19 @@ class KivalasztottakEngine(BaseEngine):
         m = state["maneuver"]
         row_free = m is None and not th  # MP-bound Row-phase actions
         cards = state["cards"]
-        defs = card_defs()
         mp = p["mp"]
+        hand_table = _hand_table()
+        sit = _situation(state)
         for cid in p["hand"]:
-            d = defs[cards[cid]["k"]]
-            t = d["type"]
-            # the cheap refusals of _summon_actions, before calling it
-            if t in _ROW_ONLY_TYPES:
-                if not row_free or (t == "adventurer" and mp < d["mp"]):
+            # the cheap refusals of _summon_actions (type, MP, timing), before calling it
+            kind, need, timing = hand_table[cards[cid]["k"]]
+            if kind == 1:
+                if not row_free or mp < need:
                     continue
-            elif t in ("action", "event"):
-                if mp < d["mp"]:
+            elif kind == 2:
+                if mp < need or not timing[sit]:
                     continue
-            elif t != "obstacle":
+            elif kind != 3:
                 continue
             acts.extend(self._summon_actions(state, seat, cid))
         acts.extend(self._ability_actions(state, seat))
@@ -1108,18 +1144,7 @@ class KivalasztottakEngine(BaseEngine):
 
     def _card_timing(self, state: dict, d: dict) -> bool:
         m = state["maneuver"]
-        th = state["thread"] is not None
-        rounds = m is not None and m["step"] == "rounds"
-        fast = _fast(d)
-        phase = d.get("phase", "row")
-        if phase == "combat":
-            return rounds and (fast or not th)
-        if phase == "maneuver":
-            # Decision: Maneuver-phase cards may be summoned in any thread a maneuver phase opens.
-            return m is not None and not rounds and th
-        if m is None:
-            return fast or not th
-        return fast and th and not rounds
+        return _card_timing(d, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
     def _ability_timing(self, state: dict, ab: dict) -> bool:
         m = state["maneuver"]
