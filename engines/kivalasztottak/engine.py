@@ -850,9 +850,16 @@ class KivalasztottakEngine(BaseEngine):
         state["thread_quests"] = []
         state["prio"] = None
         m = state["maneuver"]
+        cards = state["cards"]
+        defs = card_defs()
         for seat in range(2):
             for cid in list(state["p"][seat]["row"]) + list(state["p"][seat]["team"]):
-                if S.level(state, cid) < 1:
+                c = cards[cid]
+                if c.get("worn") or c.get("mods"):
+                    dead = S.level(state, cid) < 1
+                else:  # no gear, no modifiers: S.level is the printed level minus the damage
+                    dead = defs[c["k"]]["level"] - c["dmg"] < 1
+                if dead:
                     self._die(state, cid, ev)
             for cid in state["p"][seat]["row"]:
                 c = state["cards"][cid]
