@@ -325,12 +325,14 @@ class KivalasztottakEngine(BaseEngine):
         return out
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in self.to_act(state):
-            return []
         pend = state["pending"]
-        if pend:
+        if pend or state["result"] is not None:
+            if seat not in self.to_act(state):
+                return []
             dec = next(d for d in pend if d["seat"] == seat)
             return self._decision_actions(state, dec)
+        if state["prio"] != seat:  # to_act is [prio] here
+            return []
         return self._prio_actions(state, seat)
 
     def auto_passable(self, state: dict, seat: int) -> bool:
