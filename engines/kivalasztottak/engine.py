@@ -46,6 +46,18 @@ DEFAULT_ROUND_LIMIT = 60
 PAST = "past"
 
 
+_NAMES: tuple = (None, {})
+
+
+def _names_en() -> dict[str, str]:
+    """Card key -> English name (rebuilt if the card definitions were reloaded)."""
+    global _NAMES
+    defs = card_defs()
+    if _NAMES[0] is not defs:
+        _NAMES = (defs, {k: d["name_en"] for k, d in defs.items()})
+    return _NAMES[1]
+
+
 def _v2(state: dict) -> bool:
     """The game began under rules version 2 or later (version-1 games keep their rules to the end)."""
     return state.get("rules_version", 1) >= 2
@@ -57,6 +69,87 @@ def _fast(ab_or_card: dict) -> bool:
     if ab_or_card.get("interrupt"):
         return True
     return "INTERRUPT" in sym or ("PERMANENT" in sym and "ONCE_ROUND" in sym)
+
+
+def _timing(ab: dict, th: bool, no_maneuver: bool, rounds: bool) -> bool:
+    """May activated ability ``ab`` be used now (a thread open or not, outside maneuvers, in combat rounds)?"""
+    fast = _fast(ab)
+    sym = ab["sym"]
+    if "COMBAT" in sym:
+        return rounds and (fast or not th)
+    if rounds:
+        return "PERMANENT" in sym and (fast or not th)
+    if no_maneuver:
+        return fast or not th
+    return fast and th
+
+
+#: the timing situations of _timing: (thread open, no maneuver, combat rounds)
+_SITUATIONS = [(th, none, rounds) for th in (False, True) for none, rounds in ((True, False), (False, False),
+                                                                                   (False, True))]
+_ACTIVATED: tuple = (None, {})
+_HAND: tuple = (None, {})
+
+
+def _card_timing(d: dict, th: bool, no_maneuver: bool, rounds: bool) -> bool:
+    """May the action or event card ``d`` be summoned now (same situations as _timing)?"""
+    fast = _fast(d)
+    phase = d.get("phase", "row")
+    if phase == "combat":
+        return rounds and (fast or not th)
+    if phase == "maneuver":
+        # Decision: Maneuver-phase cards may be summoned in any thread a maneuver phase opens.
+        return not no_maneuver and not rounds and th
+    if no_maneuver:
+        return fast or not th
+    return fast and th and not rounds
+
+
+def _hand_table() -> dict[str, tuple[int, int, list[bool]]]:
+    """Card key -> (kind, MP needed, timing per situation) for the quick refusals of a hand card: kind 1 is
+    summoned only in a free Row phase, 2 an action or event card, 3 an obstacle, 0 never (towers, omens)."""
+    global _HAND
+    defs = card_defs()
+    if _HAND[0] is not defs:
+        table = {}
+        for k, d in defs.items():
+            t = d["type"]
+            if t in _ROW_ONLY_TYPES:
+                table[k] = (1, d["mp"] if t == "adventurer" else -(10 ** 9), [])
+            elif t in ("action", "event"):
+                table[k] = (2, d["mp"], [_card_timing(d, *sit) for sit in _SITUATIONS])
+            elif t == "obstacle":
+                table[k] = (3, 0, [])
+            else:
+                table[k] = (0, 0, [])
+        _HAND = (defs, table)
+    return _HAND[1]
+
+
+def _situation(state: dict) -> int:
+    """The index in _SITUATIONS of the state's timing situation."""
+    m = state["maneuver"]
+    return (3 if state["thread"] is not None else 0) + (0 if m is None else 2 if m["step"] == "rounds" else 1)
+
+
+def _activated() -> dict[str, list[list[tuple[int, dict]]]]:
+    """Card key -> per timing situation, its activated abilities usable then as (index, ability); keys
+    without activated abilities are left out."""
+    global _ACTIVATED
+    defs = card_defs()
+    if _ACTIVATED[0] is not defs:
+        table = {}
+        for k, d in defs.items():
+            abl = [(i, ab) for i, ab in enumerate(d["abilities"]) if ab["kind"] == "activated"]
+            if abl:
+                table[k] = [[(i, ab) for i, ab in abl if _timing(ab, *sit)] for sit in _SITUATIONS]
+        _ACTIVATED = (defs, table)
+    return _ACTIVATED[1]
+
+
+_ROW_ONLY_TYPES = ("adventurer", "quest", "building", "ally")
+_HIDDEN_ZONES = ("hand", "future", "setaside")
+_FACE_DOWN_ZONES = ("towers", "attached", "thread")
 
 
 class _Hidden:
@@ -73,7 +166,7 @@ class _Hidden:
         if c is None:
             return False
         zone = c["zone"]
-        return zone in ("hand", "future", "setaside") or (not c["up"] and zone in ("towers", "attached", "thread"))
+        return zone in _HIDDEN_ZONES or (not c["up"] and zone in _FACE_DOWN_ZONES)
 
 
 class KivalasztottakEngine(BaseEngine):
@@ -87,6 +180,17 @@ class KivalasztottakEngine(BaseEngine):
     #: Games saved under version 1 load and finish with version 1's rules (see ``_v2``).
     rules_version = 2
     loadable_versions = (1, 2)
+
+    #: (state, S.MOVES value) when _check_immediate last found no immediate win in that state
+    _calm: tuple | None = None
+    #: (cards dict of a game, {group of card ids: its "#n" labels}); card ids keep their card key in a game
+    _label_groups: tuple | None = None
+
+    def forget(self, state: dict | None = None) -> None:
+        """Also drop the facts kept about the last game's zones (see BaseEngine.forget)."""
+        super().forget(state)
+        self._calm = None
+        self._label_groups = None
 
     # ------------------------------------------------------------------ set-up
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
@@ -221,12 +325,14 @@ class KivalasztottakEngine(BaseEngine):
         return out
 
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in self.to_act(state):
-            return []
         pend = state["pending"]
-        if pend:
+        if pend or state["result"] is not None:
+            if seat not in self.to_act(state):
+                return []
             dec = next(d for d in pend if d["seat"] == seat)
             return self._decision_actions(state, dec)
+        if state["prio"] != seat:  # to_act is [prio] here
+            return []
         return self._prio_actions(state, seat)
 
     def auto_passable(self, state: dict, seat: int) -> bool:
@@ -287,46 +393,80 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
-        # the "#n" labels the acting player's buttons showed (the previous apply left them in the memo)
-        before = self._memo(state).get("labels")
+        # facts that depend only on which cards lie in which zone, in which order (the "#n" labels the acting
+        # player's buttons showed, ...): the previous apply left them in the memo
+        zones = self._zone_facts(state)
+        before = zones.get("labels")
         if before is None:
-            before = self._labels(state)
+            before = zones["labels"] = self._labels(state)
+        moves = S.MOVES[0]
         pend = state["pending"]
+        reordered = False  # a tower order is the one change of a zone's order that is not a take/put
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
+            reordered = dec["kind"] == "tower_order"
             self._decide(state, seat, dec, action, ev)
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        after = self._labels(state)
-        self._scrub(state, ev, {**after, **before})
+        if S.MOVES[0] == moves and not reordered:
+            after = before  # no card moved: the zone facts still hold
+            self._scrub(state, ev, before)
+        else:
+            after = self._labels(state)
+            self._scrub(state, ev, {**after, **before})
+            zones = {"labels": after}
         state["last"] = ev[-12:]
-        self._fresh_memo(state)["labels"] = after  # the state is final: its labels hold until the next apply
+        self._fresh_memo(state)["zones"] = zones  # the state is final: they hold until the next apply
         return ev
+
+    def _zone_facts(self, state: dict) -> dict:
+        """The memo's facts about the zones of ``state`` (kept across actions that move no card)."""
+        memo = self._memo(state)
+        zones = memo.get("zones")
+        if zones is None:
+            zones = memo["zones"] = {}
+        return zones
 
     def _labels(self, state: dict) -> dict[str, str]:
         """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
         one), exactly as the view labels them for buttons and the picture."""
         out: dict[str, str] = {}
-        defs = card_defs()
+        name_of = _names_en()
         cards = state["cards"]
+        cache = self._label_groups
+        if cache is None or cache[0] is not cards:
+            cache = self._label_groups = (cards, {})
+        known = cache[1]
         for p in state["p"]:
-            groups = [p["row"] + p["team"]] + [p[z] for z in ("store", "quests", "solved", "buildings", "allies",
-                                                              "events", "towers")]
-            for group in groups:
+            for group in (p["row"] + p["team"], p["store"], p["quests"], p["solved"], p["buildings"], p["allies"],
+                          p["events"], p["towers"]):
                 if len(group) < 2:
                     continue
-                names = [defs[cards[c]["k"]]["name_en"] for c in group]
-                if len(set(names)) == len(names):
-                    continue
-                counts: dict[str, int] = {}
-                for name in names:
-                    counts[name] = counts.get(name, 0) + 1
-                seen: dict[str, int] = {}
-                for cid, name in zip(group, names):
-                    if counts[name] > 1:
-                        seen[name] = seen.get(name, 0) + 1
-                        out[cid] = f"{name} #{seen[name]}"
+                key = tuple(group)
+                entries = known.get(key)
+                if entries is None:
+                    entries = known[key] = self._group_labels(group, [name_of[cards[c]["k"]] for c in group])
+                if entries:
+                    out.update(entries)
+        if len(known) > 4096:  # a long game: start afresh rather than grow without bound
+            self._label_groups = None
+        return out
+
+    @staticmethod
+    def _group_labels(group: list[str], names: list[str]) -> dict[str, str]:
+        """The "#n" labels of one zone's cards (empty when no name appears twice)."""
+        out: dict[str, str] = {}
+        if len(set(names)) == len(names):
+            return out
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        seen: dict[str, int] = {}
+        for cid, name in zip(group, names):
+            if counts[name] > 1:
+                seen[name] = seen.get(name, 0) + 1
+                out[cid] = f"{name} #{seen[name]}"
         return out
 
     def _scrub(self, state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
@@ -336,37 +476,51 @@ class KivalasztottakEngine(BaseEngine):
         thread item named as a target gets the name of what it is (``target_name``), so a narrator needs no
         state."""
         cards = state["cards"]
-        hidden = _Hidden(cards)
-        items = {it["uid"]: it for it in state["thread"] or ()}
         labels = labels or {}
-
-        def name(x):
-            if not isinstance(x, str) or x in hidden:
-                return None
-            if x in cards:
-                return labels.get(x) or card_defs()[cards[x]["k"]]["name_en"]
-            return None
+        name_of = _names_en()
+        items = None  # thread items by uid, built when an event names one
 
         for e in ev:
-            extra = {}
+            extra = None
             for k, v in e.items():
-                if isinstance(v, str) and v in hidden:
-                    e[k] = self._pub(state, v)
-                elif isinstance(v, str) and v in cards and k != "type":
-                    extra[f"{k}_name"] = name(v)
-                    if k == "card":
-                        extra["card_key"] = cards[v]["k"]
-                elif isinstance(v, str) and k == "target" and v in items:
-                    it = items[v]
-                    extra["target_name"] = ("face-down obstacle" if it.get("hidden")
-                                            else card_defs()[cards[it["card"]]["k"]]["name_en"])
+                if isinstance(v, str):
+                    c = cards.get(v)
+                    if c is not None:
+                        zone = c["zone"]
+                        if zone in _HIDDEN_ZONES or (not c["up"] and zone in _FACE_DOWN_ZONES):
+                            e[k] = self._pub(state, v)
+                        elif k != "type":
+                            if extra is None:
+                                extra = {}
+                            extra[f"{k}_name"] = labels.get(v) or name_of[c["k"]]
+                            if k == "card":
+                                extra["card_key"] = c["k"]
+                    elif k == "target":
+                        if items is None:
+                            items = {it["uid"]: it for it in state["thread"] or ()}
+                        it = items.get(v)
+                        if it is not None:
+                            if extra is None:
+                                extra = {}
+                            extra["target_name"] = ("face-down obstacle" if it.get("hidden")
+                                                    else name_of[cards[it["card"]]["k"]])
                 elif isinstance(v, list):
+                    if not v:
+                        e[k] = []  # events never share a list with the state or an action
+                        continue
+                    hidden = _Hidden(cards)
                     e[k] = [self._pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
                     if any(isinstance(x, str) and x in cards for x in v):
-                        extra[f"{k}_names"] = [name(x) for x in v]
-            if e.get("card") in labels and e.get("name") == card_defs()[cards[e["card"]]["k"]]["name_en"]:
-                e["name"] = labels[e["card"]]  # the card's own name, with the "#n" its button showed
-            e.update(extra)
+                        if extra is None:
+                            extra = {}
+                        extra[f"{k}_names"] = [None if not isinstance(x, str) or x in hidden or x not in cards
+                                               else labels.get(x) or name_of[cards[x]["k"]] for x in v]
+            if labels:
+                card = e.get("card")
+                if card in labels and e.get("name") == name_of[cards[card]["k"]]:
+                    e["name"] = labels[card]  # the card's own name, with the "#n" its button showed
+            if extra:
+                e.update(extra)
 
     # ------------------------------------------------------------------ helpers: rng, events
     def _roll(self, state: dict) -> tuple[int, int]:
@@ -581,9 +735,19 @@ class KivalasztottakEngine(BaseEngine):
     def _check_immediate(self, state: dict, ev: list) -> bool:
         if state["stage"] in ("towers", "mulligan"):
             return False
-        no_tower = [not state["p"][s]["towers"] for s in range(2)]
+        calm = self._calm
+        if calm is not None and calm[0] is state and calm[1] == S.MOVES[0]:
+            return False  # towers and triumph points depend on the zones only, and no card moved since
+        p0, p1 = state["p"]
+        no_tower = [not p0["towers"], not p1["towers"]]
+        if not (no_tower[0] or no_tower[1] or p0["solved"] or p0["buildings"] or p1["solved"] or p1["buildings"]):
+            self._calm = (state, S.MOVES[0])
+            return False  # nobody has triumph points and both have towers
         big = [S.dp(state, s) >= IMMEDIATE_DP for s in range(2)]
         wins = [no_tower[1 - s] or big[s] for s in range(2)]
+        if not (wins[0] or wins[1]):
+            self._calm = (state, S.MOVES[0])
+            return False
         if wins[0] and wins[1]:
             self._draw_game(state, "simultaneous", ev)
             return True
@@ -688,9 +852,16 @@ class KivalasztottakEngine(BaseEngine):
         state["thread_quests"] = []
         state["prio"] = None
         m = state["maneuver"]
+        cards = state["cards"]
+        defs = card_defs()
         for seat in range(2):
             for cid in list(state["p"][seat]["row"]) + list(state["p"][seat]["team"]):
-                if S.level(state, cid) < 1:
+                c = cards[cid]
+                if c.get("worn") or c.get("mods"):
+                    dead = S.level(state, cid) < 1
+                else:  # no gear, no modifiers: S.level is the printed level minus the damage
+                    dead = defs[c["k"]]["level"] - c["dmg"] < 1
+                if dead:
                     self._die(state, cid, ev)
             for cid in state["p"][seat]["row"]:
                 c = state["cards"][cid]
@@ -924,7 +1095,21 @@ class KivalasztottakEngine(BaseEngine):
         th = state["thread"] is not None
         m = state["maneuver"]
         row_free = m is None and not th  # MP-bound Row-phase actions
+        cards = state["cards"]
+        mp = p["mp"]
+        hand_table = _hand_table()
+        sit = _situation(state)
         for cid in p["hand"]:
+            # the cheap refusals of _summon_actions (type, MP, timing), before calling it
+            kind, need, timing = hand_table[cards[cid]["k"]]
+            if kind == 1:
+                if not row_free or mp < need:
+                    continue
+            elif kind == 2:
+                if mp < need or not timing[sit]:
+                    continue
+            elif kind != 3:
+                continue
             acts.extend(self._summon_actions(state, seat, cid))
         acts.extend(self._ability_actions(state, seat))
         acts.extend(self._obstacle_actions(state, seat))
@@ -968,32 +1153,11 @@ class KivalasztottakEngine(BaseEngine):
 
     def _card_timing(self, state: dict, d: dict) -> bool:
         m = state["maneuver"]
-        th = state["thread"] is not None
-        rounds = m is not None and m["step"] == "rounds"
-        fast = _fast(d)
-        phase = d.get("phase", "row")
-        if phase == "combat":
-            return rounds and (fast or not th)
-        if phase == "maneuver":
-            # Decision: Maneuver-phase cards may be summoned in any thread a maneuver phase opens.
-            return m is not None and not rounds and th
-        if m is None:
-            return fast or not th
-        return fast and th and not rounds
+        return _card_timing(d, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
     def _ability_timing(self, state: dict, ab: dict) -> bool:
         m = state["maneuver"]
-        th = state["thread"] is not None
-        rounds = m is not None and m["step"] == "rounds"
-        fast = _fast(ab)
-        sym = ab["sym"]
-        if "COMBAT" in sym:
-            return rounds and (fast or not th)
-        if rounds:
-            return "PERMANENT" in sym and (fast or not th)
-        if m is None:
-            return fast or not th
-        return fast and th
+        return _timing(ab, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
     def _summon_actions(self, state: dict, seat: int, cid: str) -> list[dict]:
         d = S.cdef(state, cid)
@@ -1129,20 +1293,33 @@ class KivalasztottakEngine(BaseEngine):
     def _ability_actions(self, state: dict, seat: int) -> list[dict]:
         p = state["p"][seat]
         m = state["maneuver"]
+        cards = state["cards"]
+        defs = card_defs()
+        activated = _activated()
+        sit = _situation(state)  # abilities are listed per timing situation (_ability_timing)
+        mp = p["mp"]
+        used_thread = state["used_thread"]
+        v2 = _v2(state)
         out: list[dict] = []
-        for cid in self._controlled_present(state, seat):
-            d = S.cdef(state, cid)
-            c = state["cards"][cid]
-            for i, ab in enumerate(d["abilities"]):
-                if ab["kind"] != "activated":
+        zones = self._zone_facts(state)
+        owners = zones.get(("abilities", seat))
+        if owners is None:  # the seat's present cards that have activated abilities, in listing order
+            owners = zones[("abilities", seat)] = [
+                (cid, activated[cards[cid]["k"]]) for cid in self._controlled_present(state, seat)
+                if cards[cid]["k"] in activated]
+        for cid, per_situation in owners:
+            abl = per_situation[sit]
+            if not abl:
+                continue
+            c = cards[cid]
+            d = defs[c["k"]]
+            for i, ab in abl:
+                sym = ab["sym"]
+                if ab["mp"] > mp or ab["szp"] > c.get("szp", 0):
                     continue
-                if not self._ability_timing(state, ab):
-                    continue
-                if ab["mp"] > p["mp"] or ab["szp"] > c.get("szp", 0):
-                    continue
-                if [cid, i] in state["used_thread"]:
+                if used_thread and [cid, i] in used_thread:
                     continue  # an ability at most once per thread
-                if "ONCE_ROUND" in ab["sym"] and [cid, i] in p["used_round"]:
+                if "ONCE_ROUND" in sym and [cid, i] in p["used_round"]:
                     continue
                 actor = cid
                 if d["type"] == "action":  # worn equipment: its wearer acts
@@ -1151,14 +1328,14 @@ class KivalasztottakEngine(BaseEngine):
                     actor = c["on"]
                 if d["type"] == "omen" and c.get("op", 0) <= 0:
                     continue
-                if S.cdef(state, actor)["type"] == "adventurer":
-                    ac = state["cards"][actor]
+                ac = cards[actor]
+                if defs[ac["k"]]["type"] == "adventurer":
                     if ac["zone"] not in ("row", "team"):
                         continue
-                    needs_alert = "PERMANENT" not in ab["sym"] or "TAP" in ab["sym"]
+                    needs_alert = "PERMANENT" not in sym or "TAP" in sym
                     if needs_alert and ac["state"] != "alert":
                         continue
-                    if "COMBAT" in ab["sym"] and ac["zone"] != "team":
+                    if "COMBAT" in sym and ac["zone"] != "team":
                         continue
                     if m is not None and m["step"] == "prep" and actor in m["prep_acted"]:
                         continue
@@ -1166,12 +1343,12 @@ class KivalasztottakEngine(BaseEngine):
                         continue
                 spec = ab.get("target")
                 ctx = S.context(state, cid)
-                if "PERMANENT" in ab["sym"] and "COMBAT" not in ab["sym"]:
+                if "PERMANENT" in sym and "COMBAT" not in sym:
                     ctx = "any"  # the one kind of effect that crosses between Row and maneuver
                 tgs = self._targets(state, seat, spec, ctx, cid)
-                if _v2(state) and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
+                if v2 and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
                     # a heal is offered only for an adventurer that has damage to heal
-                    tgs = [tg for tg in tgs if state["cards"][tg if tg is not None else cid]["dmg"] > 0]
+                    tgs = [tg for tg in tgs if cards[tg if tg is not None else cid]["dmg"] > 0]
                 for tg in tgs:
                     a = {"type": "activate", "card": cid, "ability": i}
                     if tg is not None:
@@ -1205,10 +1382,16 @@ class KivalasztottakEngine(BaseEngine):
             # ANIMATE obstacles also fight in combat rounds, wherever they are attached
             tappers = [a for a in p["team"] if state["cards"][a]["state"] == "alert"]
             if tappers:
-                for a, c in state["cards"].items():
-                    d = card_defs()[c["k"]]
-                    if (c["zone"] == "attached" and c["owner"] == seat and not c["up"] and d["type"] == "obstacle"
-                            and d.get("animate")):
+                zones = self._zone_facts(state)
+                animates = zones.get(("animate", seat))
+                if animates is None:  # the seat's ANIMATE obstacles, in card order (owner and kind never change)
+                    defs = card_defs()
+                    animates = zones[("animate", seat)] = [
+                        a for a, c in state["cards"].items() if c["owner"] == seat
+                        and defs[c["k"]]["type"] == "obstacle" and defs[c["k"]].get("animate")]
+                for a in animates:
+                    c = state["cards"][a]
+                    if c["zone"] == "attached" and not c["up"]:
                         cands.append((a, True))
         for a, animate in cands:
             d = S.cdef(state, a)

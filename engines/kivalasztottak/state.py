@@ -15,6 +15,10 @@ LIST_ZONES = ("future", "hand", "past", "depth", "row", "team", "store", "quests
 PRESENT_LISTS = ("row", "team", "store", "quests", "solved", "buildings", "allies", "towers", "events", "omen")
 PRESENT = (*PRESENT_LISTS, "worn", "attached")
 
+#: bumped by every take and put: the engine compares it around an action to know whether any card changed place
+#: (then the "#n" labels of duplicate names cannot have changed). Not part of any state.
+MOVES = [0]
+
 
 def other(seat: int) -> int:
     return 1 - seat
@@ -32,6 +36,7 @@ def new_card(cid: str, key: str, owner: int, zone: str) -> dict:
 
 def take(state: dict, cid: str) -> None:
     """Remove a card from wherever it is (no other bookkeeping)."""
+    MOVES[0] += 1
     c = state["cards"][cid]
     z = c["zone"]
     if z in LIST_ZONES:
@@ -46,6 +51,7 @@ def take(state: dict, cid: str) -> None:
 
 def put(state: dict, cid: str, zone: str, seat: int, on: str | None = None, bottom: bool = False) -> None:
     """Place a (taken) card; every move bumps the card's incarnation so stale targets fizzle."""
+    MOVES[0] += 1
     c = state["cards"][cid]
     c["zone"] = zone
     c["zs"] = seat
@@ -94,12 +100,35 @@ def reset_card(c: dict) -> None:
     c["ctrl"] = c["owner"]
 
 
+_WEARER: tuple = (None, {})
+
+
+def _wearer_statics() -> dict[str, dict[str, int]]:
+    """Card key -> {stat: total} of its static abilities that apply to its wearer (keys without any left out)."""
+    global _WEARER
+    defs = card_defs()
+    if _WEARER[0] is not defs:
+        table: dict[str, dict[str, int]] = {}
+        for k, d in defs.items():
+            for ab in d["abilities"]:
+                if ab["kind"] == "static" and ab.get("scope") == "wearer":
+                    stats = table.setdefault(k, {})
+                    stats[ab.get("stat")] = stats.get(ab.get("stat"), 0) + ab["amount"]
+        _WEARER = (defs, table)
+    return _WEARER[1]
+
+
 def worn_statics(state: dict, cid: str, stat: str) -> int:
+    worn = state["cards"][cid].get("worn")
+    if not worn:
+        return 0
+    cards = state["cards"]
+    table = _wearer_statics()
     total = 0
-    for item in state["cards"][cid].get("worn", ()):
-        for ab in cdef(state, item)["abilities"]:
-            if ab["kind"] == "static" and ab.get("stat") == stat and ab.get("scope") == "wearer":
-                total += ab["amount"]
+    for item in worn:
+        stats = table.get(cards[item]["k"])
+        if stats:
+            total += stats.get(stat, 0)
     return total
 
 
@@ -109,7 +138,10 @@ def self_statics(state: dict, cid: str, stat: str) -> int:
 
 
 def temp_mods(state: dict, cid: str, stat: str) -> int:
-    return sum(m["amount"] for m in state["cards"][cid].get("mods", ()) if m["stat"] == stat)
+    mods = state["cards"][cid].get("mods")
+    if not mods:
+        return 0
+    return sum(m["amount"] for m in mods if m["stat"] == stat)
 
 
 def attr(state: dict, cid: str, name: str) -> int:
@@ -126,7 +158,10 @@ def base_level(state: dict, cid: str) -> int:
 
 
 def level(state: dict, cid: str) -> int:
-    return base_level(state, cid) - state["cards"][cid]["dmg"]
+    c = state["cards"][cid]
+    if not c.get("worn") and not c.get("mods"):
+        return card_defs()[c["k"]]["level"] - c["dmg"]  # no bonus: base_level is the printed level
+    return base_level(state, cid) - c["dmg"]
 
 
 def threshold(state: dict, cid: str) -> int:
@@ -155,8 +190,14 @@ def omen_bonus(state: dict, seat: int, stat: str) -> int:
 def dp(state: dict, seat: int) -> int:
     """Triumph points: solved quests plus controlled buildings."""
     p = state["p"][seat]
-    return (sum(cdef(state, q)["dp"] for q in p["solved"])
-            + sum(cdef(state, b)["dp"] for b in p["buildings"]))
+    cards = state["cards"]
+    defs = card_defs()
+    total = 0
+    for cid in p["solved"]:
+        total += defs[cards[cid]["k"]]["dp"]
+    for cid in p["buildings"]:
+        total += defs[cards[cid]["k"]]["dp"]
+    return total
 
 
 def active(state: dict) -> int:
