@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) -m bench.memory
 	$(PY) -m bench.pipeline
 	$(PY) -m bench.storage
+	$(PY) -m bench.backends
 	$(PY) -m bench.tournaments
 
 # The real image, built and run against the loopback fake Discord until its HEALTHCHECK says healthy and it
