@@ -61,9 +61,11 @@ class GameBot(commands.Bot):
 
     def ready_to_serve(self) -> bool:
         """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
+        return self.store is not None and self.is_ready() and not self.is_closed() and self._gateway_open()
+
+    def _gateway_open(self) -> bool:
         ws = self.ws
-        return (self.store is not None and self.is_ready() and not self.is_closed()
-                and ws is not None and ws.open)
+        return ws is not None and ws.open
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -156,6 +158,11 @@ class GameBot(commands.Bot):
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
     """The bot as discord.py's ``AutoShardedBot``: one gateway connection per shard of ``SHARD_IDS``."""
+
+    def _gateway_open(self) -> bool:
+        # an AutoShardedBot has no single ``ws``: ready when every one of its shards is connected
+        shards = self.shards
+        return bool(shards) and not any(shard.is_closed() for shard in shards.values())
 
 
 def create_bot(settings: Settings | None = None, **kwargs) -> GameBot:

@@ -1,6 +1,7 @@
 """Turn clocks on Discord: a background job that records the host's heartbeat (an outage is given back to every
-clock; sharded, each shard's outage to its own games), then applies what the clocks owe (warnings, timeouts, ended vacations) through the service and publishes
-the boards that changed; and the Resign confirmation button. The service decides everything (host/clock.py)."""
+clock; sharded, each shard's outage to its own games), then applies what the clocks owe (warnings, timeouts,
+ended vacations) through the service and publishes the boards that changed; and the Resign confirmation button.
+The service decides everything (host/clock.py)."""
 
 from __future__ import annotations
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sys
 from collections import Counter
 from pathlib import Path
 
+import aiohttp
 import asyncpg
 import pytest
 
@@ -53,13 +55,14 @@ class Process:
     def __init__(self, server: FakeDiscordServer, url: str, shard_ids: str, log: Path) -> None:
         self.server, self.url, self.shard_ids, self.log = server, url, shard_ids, log
         self.proc: asyncio.subprocess.Process | None = None
+        self.health = free_port()
 
     async def start(self, **extra: str) -> None:
         env = {k: v for k, v in os.environ.items() if k != "CRASH_AT"}
         env.update(DISCORD_TOKEN="fake-token", LOG_LEVEL="INFO", FAKE_DISCORD_API=self.server.api_url,
                    FAKE_DISCORD_GATEWAY=self.server.gateway_url, DEV_GUILD_ID="", DATABASE_URL=self.url,
                    SHARD_COUNT=str(COUNT), SHARD_IDS=self.shard_ids, REMIND_AFTER_HOURS=REMIND_HOURS,
-                   RENDER_PROCESSES="0", **extra)
+                   RENDER_PROCESSES="0", HEALTH_PORT=str(self.health), OPS_HOST="127.0.0.1", **extra)
         with open(self.log, "ab") as handle:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, str(ROOT / "tests" / "e2e" / "fast_jobs_bot.py"), env=env, cwd=str(ROOT),
@@ -73,12 +76,22 @@ class Process:
                 raise AssertionError(f"shards {self.shard_ids} did not come up:\n" + self.text()[-3000:])
             await asyncio.sleep(0.05)
 
+    async def healthz(self) -> int:
+        async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{self.health}/healthz") as r:
+            return r.status
+
     def text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 async def query(url: str, sql: str, *args):
@@ -135,6 +148,8 @@ async def test_two_shard_processes_share_the_work_and_survive_a_kill(tmp_path):
             assert sorted(server.identifies) == [(s, COUNT) for s in range(COUNT)]
             assert sorted(server.shards) == list(range(COUNT))
             assert "shards 0,1/4" in low.text() and "shards 2,3/4" in high.text()
+            # the readiness check (Docker's HEALTHCHECK) sees all of a sharded process's connections
+            assert [await low.healthz(), await high.healthz()] == [200, 200]
 
             games: dict[int, tuple[int, int]] = {}  # shard -> (game id, thread)
             for shard, opponent in [(0, "open"), (1, "ai"), (2, "ai"), (3, "open")]:
