@@ -26,7 +26,7 @@ import asyncpg
 import pytest
 
 from engines.rng import Rng
-from tests.backends import fresh_postgres
+from tests.backends import fresh_postgres, server_url
 from tests.cogs.driver import boards, game_over, latest_board, take_turn, to_act
 from tests.discord_harness import button
 from tests.e2e.test_crash_points import board_version
@@ -135,6 +135,7 @@ async def turn_or_death(remote: RemoteBot, proc: Process, thread: int, rng: Rng)
 
 
 async def test_two_shard_processes_share_the_work_and_survive_a_kill(tmp_path):
+    server_url()  # skips, with the reason, before anything is started
     guilds = [guild_on(s) for s in range(COUNT)]
     server = await FakeDiscordServer(guilds=guilds).start()
     remote = RemoteBot(server)
