@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(PY) -m bench.memory
 	$(PY) -m bench.pipeline
 	$(PY) -m bench.storage
+	$(PY) -m bench.backends
 	$(PY) -m bench.tournaments
 	$(PY) -m bench.engines
 

@@ -3,7 +3,9 @@
 The database is opened and checked before logging in to Discord: a damaged, read-only, locked or newer-schema
 file ends ``python bot.py`` with one line on stderr and exit code 1 (so a restart policy sees the failure).
 
-``create_bot(settings)`` builds the bot without connecting (tests use it). ``python bot.py healthcheck`` asks
+``create_bot(settings)`` builds the bot without connecting (tests use it): a ``commands.Bot``, or with
+``SHARD_COUNT`` (and ``SHARD_IDS``) an ``AutoShardedBot`` running those shards, which handles the games of its
+shards' servers only (host/shards.py). ``python bot.py healthcheck`` asks
 the running bot's ``/healthz`` (on ``HEALTH_PORT``) and exits 0 when it is ready (the Docker HEALTHCHECK).
 """
 
@@ -24,6 +26,7 @@ from host.locale import t
 from host.metrics import Metrics, OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
+from host.shards import Shards
 from settings import NO_TOKEN_HELP, Settings
 from store import StorageError, Store
 
@@ -39,8 +42,14 @@ class GameBot(commands.Bot):
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  service: GameService | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands and components only
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        sharding = {}
+        if settings.shard_count:
+            sharding = {"shard_count": settings.shard_count,
+                        "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
         self.settings = settings
+        #: the shards whose servers' games this process's background jobs handle (None: all games)
+        self.owned: Shards | None = Shards.of(settings.shard_ids, settings.shard_count)
         self.store = store
         self.service = service
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
@@ -52,9 +61,11 @@ class GameBot(commands.Bot):
 
     def ready_to_serve(self) -> bool:
         """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
+        return self.store is not None and self.is_ready() and not self.is_closed() and self._gateway_open()
+
+    def _gateway_open(self) -> bool:
         ws = self.ws
-        return (self.store is not None and self.is_ready() and not self.is_closed()
-                and ws is not None and ws.open)
+        return ws is not None and ws.open
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -125,8 +136,8 @@ class GameBot(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))
+        log.info("logged in as %s (%s) in %d servers%s", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds), f", shards {self.owned.label()}" if self.owned else "")
 
     async def close(self) -> None:
         try:
@@ -145,9 +156,19 @@ class GameBot(commands.Bot):
                 await store.close()
 
 
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The bot as discord.py's ``AutoShardedBot``: one gateway connection per shard of ``SHARD_IDS``."""
+
+    def _gateway_open(self) -> bool:
+        # an AutoShardedBot has no single ``ws``: ready when every one of its shards is connected
+        shards = self.shards
+        return bool(shards) and not any(shard.is_closed() for shard in shards.values())
+
+
 def create_bot(settings: Settings | None = None, **kwargs) -> GameBot:
-    """Build the bot without connecting."""
-    return GameBot(settings or Settings.from_env(), **kwargs)
+    """Build the bot without connecting (sharded when ``SHARD_COUNT`` is set)."""
+    settings = settings or Settings.from_env()
+    return (ShardedGameBot if settings.shard_count else GameBot)(settings, **kwargs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -187,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(runner())
     except StorageError as exc:
-        print(f"Cannot use the database {settings.database_path}: {exc}", file=sys.stderr)
+        where = settings.database_url.split("@")[-1] if settings.database_url else settings.database_path
+        print(f"Cannot use the database {where}: {exc}", file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",

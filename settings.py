@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 
 from host.cache import DEFAULT_LIVE_GAMES
+from host.shards import parse_ids
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,10 @@ class Settings:
     metrics_port: int | None = None
     #: address the two endpoints listen on
     ops_host: str = "0.0.0.0"
+    #: Discord shards in all (None: not sharded, one process); with it the bot is an ``AutoShardedBot``
+    shard_count: int | None = None
+    #: the shards this process runs (None: all ``shard_count``); each process handles its shards' games only
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -56,6 +61,7 @@ class Settings:
             raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
                              f"not {url.split('@')[-1]!r}; leave it unset to use the SQLite file at DATABASE_PATH.")
         ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
+        shard_count, shard_ids = _shards(env)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
@@ -69,6 +75,8 @@ class Settings:
             health_port=ports["HEALTH_PORT"],
             metrics_port=ports["METRICS_PORT"],
             ops_host=env.get("OPS_HOST", "").strip() or "0.0.0.0",
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
 
 
@@ -79,6 +87,27 @@ def _port(env: dict[str, str], name: str) -> int | None:
     if not value.isdigit() or not 1 <= int(value) <= 65535:
         raise SystemExit(f"{name} must be a TCP port (1-65535), or unset to turn it off, not {value!r}.")
     return int(value)
+
+
+def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise SystemExit(f"SHARD_IDS={ids_text!r} needs SHARD_COUNT, the number of shards in all processes "
+                             f"together (e.g. SHARD_COUNT=4 SHARD_IDS=0-1).")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise SystemExit(f"SHARD_COUNT must be a whole number of shards, at least 1, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    try:
+        ids = parse_ids(ids_text, count)
+    except ValueError as exc:
+        raise SystemExit(f"SHARD_IDS={ids_text!r} is not valid: {exc}. List this process's shards as ids and "
+                         f"ranges (e.g. 0-3 or 0,2), each below SHARD_COUNT={count}.") from None
+    return count, ids
 
 
 NO_TOKEN_HELP = """\

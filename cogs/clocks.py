@@ -1,6 +1,7 @@
 """Turn clocks on Discord: a background job that records the host's heartbeat (an outage is given back to every
-clock), then applies what the clocks owe (warnings, timeouts, ended vacations) through the service and publishes
-the boards that changed, and settles the tournament matches past their round's deadline; and the Resign confirmation button. The service decides everything (host/clock.py)."""
+clock; sharded, each shard's outage to its own games), then applies what the clocks owe (warnings, timeouts,
+ended vacations) through the service and publishes the boards that changed, and settles the tournament matches
+past their round's deadline; and the Resign confirmation button. The service decides everything (host/clock.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.publisher import owned
 from cogs.standings import round_deadlines
 from cogs.views import _FromCustomId, asker, guarded
 from host.locale import t
@@ -69,8 +71,9 @@ class Clocks(commands.Cog):
         """One round: heartbeat (and outage give-back), then timeouts and warnings; the changed games' boards
         are published (their narration is in the outbox). Returns the games changed."""
         service = self.bot.service
-        await service.heartbeat(now)
-        changed = await service.expire_clocks(now)
+        shards = owned(self.bot)  # this process's games only; its shards' heartbeats
+        await service.heartbeat(now, shards=shards)
+        changed = await service.expire_clocks(now, shards=shards)
         for game_id in changed:
             await publish.publish(self.bot, game_id=game_id)
         await round_deadlines(self.bot, now)

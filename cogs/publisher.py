@@ -32,7 +32,7 @@ class Publisher(commands.Cog):
     async def loop(self) -> None:
         try:
             if self._first:
-                resumed = await self.bot.outbox.resume_stalled(self._guild_ids())
+                resumed = await self.bot.outbox.resume_stalled(owned(self.bot))
                 if resumed:
                     log.info("resuming the AI turns of %d games", resumed)
             await self.publish_pending(grace=timedelta(0) if self._first else GRACE)
@@ -45,23 +45,19 @@ class Publisher(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def publish_pending(self, grace: timedelta = GRACE) -> int:
-        """Deliver every due publication (of this process's servers); returns how many games were handled."""
-        games = await self.bot.outbox.due(guild_ids=self._guild_ids(), older_than=grace)
+        """Deliver every due publication (of this process's shards); returns how many games were handled."""
+        games = await self.bot.outbox.due(owned(self.bot), older_than=grace)
         for game_id in games:
             delivered = await publish.publish(self.bot, game_id=game_id)
             if not delivered.shown:
                 log.info("game %s: %s", game_id, delivered.status)
         return len(games)
 
-    def _guild_ids(self):
-        """The servers this process serves (None: all; a DM game has no server and belongs to shard 0)."""
-        shard_ids = getattr(self.bot, "shard_ids", None)
-        if not shard_ids:
-            return None
-        ids = {g.id for g in self.bot.guilds}
-        if 0 in shard_ids:
-            ids.add(None)
-        return ids
+def owned(bot: commands.Bot):
+    """The shards whose games this process handles (host/shards.py; None: all). By Discord's formula from the
+    settings, not by ``bot.guilds``: a server that is briefly unavailable is still this process's, and never
+    another's."""
+    return getattr(bot, "owned", None)
 
 
 async def setup(bot: commands.Bot) -> None:

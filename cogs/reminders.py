@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.publisher import owned
 from host.locale import use_language
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,8 @@ class Reminders(commands.Cog):
     async def remind_once(self, now: datetime | None = None) -> int:
         """Post the reminders that are due; returns how many were posted."""
         posted = 0
-        async for reminder in self.bot.service.reminders(self.after, now):  # a batch at a time
+        # a batch at a time; of this process's shards only
+        async for reminder in self.bot.service.reminders(self.after, now, shards=owned(self.bot)):
             use_language(reminder.game.lang)
             try:
                 await publish.game_place(self.bot, reminder.game).send(

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.publisher import owned
 from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
 from engines import ENGINES
@@ -64,7 +65,7 @@ class Tournaments(commands.Cog):
 
     async def recover(self) -> None:
         try:
-            for progress in await self.service.recover():
+            for progress in await self.service.recover(shards=owned(self.bot)):
                 await post_progress(self.bot, progress)
         except Exception:
             log.exception("tournament recovery failed")

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from host.locale import use_language
 from host.outcome import Outcome
+from host.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +71,11 @@ class Outbox:
         self.store = service.store
         self.clock = clock
 
-    async def due(self, guild_ids=None, older_than: timedelta = timedelta(0)) -> list[int]:
-        """Games whose pending entries are due now and at least ``older_than`` old (of ``guild_ids`` only, when
-        given)."""
+    async def due(self, shards: Shards | None = None, older_than: timedelta = timedelta(0)) -> list[int]:
+        """Games whose pending entries are due now and at least ``older_than`` old (of the servers of ``shards``
+        only, when given: host/shards.py)."""
         now = self.clock()
-        return await self.store.pending_publications(now, created_before=now - older_than, guild_ids=guild_ids)
+        return await self.store.pending_publications(now, created_before=now - older_than, shards=shards)
 
     async def prepare(self, game_id: int, prepared: Outcome | None = None) -> Publication | None:
         """The game's pending entries as one publication (None: nothing owed). ``prepared``: the Outcome the
@@ -121,15 +122,14 @@ class Outbox:
         return [event for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs
                 for event in a["events"]]
 
-    async def resume_stalled(self, guild_ids=None) -> int:
+    async def resume_stalled(self, shards: Shards | None = None) -> int:
         """At start-up: running games whose AI is to act but that owe nothing (e.g. saved before the outbox
-        existed) get a retry marker, so their AI turn is played. Returns how many."""
+        existed) get a retry marker, so their AI turn is played (of the servers of ``shards`` only, when
+        given). Returns how many."""
         from engines import ENGINES
 
         count = 0
-        for game in await self.store.list_games(statuses=("running",), limit=1_000_000):
-            if guild_ids is not None and game.guild_id not in guild_ids:
-                continue
+        for game in await self.store.list_games(statuses=("running",), limit=1_000_000, shards=shards):
             if await self.store.outbox(game.id):
                 continue
             _, snapshot = await self.store.snapshot(game.id)

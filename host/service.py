@@ -27,6 +27,7 @@ from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
+from host.shards import Shards
 from render import RENDERERS
 from store import DamagedRow, GameRow, Store, VersionConflict
 
@@ -35,6 +36,13 @@ log = logging.getLogger(__name__)
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
 REMIND_BATCH = 200  # due games read and reminded of at a time
+
+
+def _heartbeats(shards: Shards | None) -> list[tuple[str, Shards | None]]:
+    """(heartbeat name, the games it covers): one for an unsharded host, one per shard otherwise."""
+    if shards is None:
+        return [("host", None)]
+    return [(f"shard {i}/{shards.count}", Shards((i,), shards.count)) for i in shards.ids]
 
 
 def choices_digest(legal: list[dict]) -> str:
@@ -835,20 +843,24 @@ class GameService:
             lines += [line for event in entry["events"] if (line := presenter.narrate(event, names))]
         return game, lines
 
-    async def due_reminders(self, after: timedelta, now: datetime | None = None) -> list[Reminder]:
+    async def due_reminders(self, after: timedelta, now: datetime | None = None, *,
+                            shards: Shards | None = None) -> list[Reminder]:
         """Reminders for the games that have waited for a person's move longer than ``after`` (see
         :meth:`reminders`), as a list."""
-        return [reminder async for reminder in self.reminders(after, now)]
+        return [reminder async for reminder in self.reminders(after, now, shards=shards)]
 
-    async def reminders(self, after: timedelta, now: datetime | None = None) -> AsyncIterator[Reminder]:
+    async def reminders(self, after: timedelta, now: datetime | None = None, *,
+                        shards: Shards | None = None) -> AsyncIterator[Reminder]:
         """Reminders for the games that have waited for a person's move longer than ``after``: one per board
         (a game is reminded of again only after someone has moved), in the game's language.
 
         Memory stays flat however many games are due: they are read ``REMIND_BATCH`` at a time, and a game's
-        state is looked at (who is to act) and dropped, never kept in the live cache."""
+        state is looked at (who is to act) and dropped, never kept in the live cache. ``shards``: only the games
+        of these shards' servers (host/shards.py; None: all)."""
         now = now or datetime.now(UTC)
         after_id = 0
-        while batch := await self.store.waiting_games(now - after, after_id=after_id, limit=REMIND_BATCH):
+        while batch := await self.store.waiting_games(now - after, after_id=after_id, limit=REMIND_BATCH,
+                                                      shards=shards):
             after_id = batch[-1][0]
             found, reminded = [], []
             for game_id, version in batch:
@@ -1028,27 +1040,35 @@ class GameService:
                    if c.running and c.paused_at is None and not c.stand_in]
         return f"⏳ {control.name}" + (f" <t:{min(running)}:R>" if running else "")
 
-    async def heartbeat(self, now: datetime | None = None) -> int:
+    async def heartbeat(self, now: datetime | None = None, *, shards: Shards | None = None) -> int:
         """Record that the host is up; after an outage (a gap longer than ``clock.OUTAGE_AFTER``) every running
-        clock gets the downtime back. Returns the seconds given back."""
-        at = clocks.seconds(now or self.clock())
-        previous = await self.store.beat(at)
-        gap = at - previous if previous is not None else 0
-        if gap > clocks.OUTAGE_AFTER:
-            await self.store.shift_clocks(gap)
-            log.info("the host was down %d s: every clock gets it back", gap)
-            return gap
-        return 0
+        clock gets the downtime back. Returns the seconds given back (the most, over the shards).
 
-    async def expire_clocks(self, now: datetime | None = None) -> list[int]:
+        Sharded (``shards``, host/shards.py), each shard has a heartbeat of its own, and an outage is given back
+        to that shard's games only: one process down does not stop the clocks of another's games, and a shard
+        moved to another process keeps its heartbeat."""
+        at = clocks.seconds(now or self.clock())
+        most = 0
+        for name, mine in _heartbeats(shards):
+            previous = await self.store.beat(at, name)
+            gap = at - previous if previous is not None else 0
+            if gap > clocks.OUTAGE_AFTER:
+                await self.store.shift_clocks(gap, shards=mine)
+                log.info("%s was down %d s: its clocks get it back", name, gap)
+                most = max(most, gap)
+        return most
+
+    async def expire_clocks(self, now: datetime | None = None, *, shards: Shards | None = None) -> list[int]:
         """Apply what the clocks owe at ``now``: end vacations that are over, give warnings (half time, one hour
         left), and act for the seats whose time ran out (the default choice of a simultaneous decision; else the
-        AI stands in, or the seat forfeits). Narration goes to the outbox. Returns the games changed."""
+        AI stands in, or the seat forfeits). Narration goes to the outbox. Returns the games changed.
+        ``shards``: only the games of these shards' servers (a vacation spans servers: ending one is the same
+        change whichever process makes it first, and a no-op for the next)."""
         at = clocks.seconds(now or self.clock())
         for user_id, until in await self.store.ended_aways(at):
             await self.store.end_away(user_id, at=until)
         changed = []
-        for game_id in await self.store.due_clocks(at):
+        for game_id in await self.store.due_clocks(at, shards=shards):
             async with self.lock(game_id):
                 game = await self.game(game_id)
                 if game.status == "running" and await self._expire_game(game, at):

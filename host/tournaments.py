@@ -27,6 +27,7 @@ from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
 from host.service import MAX_ID, Asker, GameError, GameService
+from host.shards import Shards
 from store import GameRow, Tournament
 from tournaments import elimination, swiss
 from tournaments.league import Row, round_robin, table
@@ -507,10 +508,13 @@ class TournamentService:
             await self.store.set_tournament_status(league.id, "finished")
         return await self.tournament(league.id)
 
-    async def recover(self, tournament_id: int | None = None) -> list[Progress]:
+    async def recover(self, tournament_id: int | None = None, *, shards: Shards | None = None) -> list[Progress]:
         """After a restart: for every running tournament (or one), open and start the current round's games
-        that a crash left unopened, count games that ended unseen, and pair the next round when it is due."""
-        ids = [tournament_id] if tournament_id is not None else await self.store.running_tournaments()
+        that a crash left unopened, count games that ended unseen, and pair the next round when it is due.
+        ``shards``: only the tournaments of these shards' servers (host/shards.py; a tournament's games are on
+        its server)."""
+        ids = ([tournament_id] if tournament_id is not None
+               else await self.store.running_tournaments(shards=shards))
         out = []
         for tid in ids:
             async with self.lock(tid):

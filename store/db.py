@@ -27,11 +27,19 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
 from store.migrations import MIGRATIONS
+
+
+class Shards(Protocol):
+    """A shard filter (host/shards.py ``Shards``): the condition on a guild id column that selects one process's
+    games, in SQL both backends accept."""
+
+    def sql(self, column: str) -> str: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -475,10 +483,13 @@ class Store:
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
                          user_id: int | None = None, thread_id: int | None = None,
-                         limit: int = 25) -> list[GameRow]:
-        """Games filtered by guild, status, participant or thread; newest first, without snapshots."""
+                         limit: int = 25, shards: Shards | None = None) -> list[GameRow]:
+        """Games filtered by guild, status, participant, thread or shards (host/shards.py); newest first, without
+        snapshots."""
         where = [f"g.status IN ({','.join('?' * len(statuses))})"]
         params: list[Any] = list(statuses)
+        if shards is not None:
+            where.append(shards.sql("g.guild_id"))
         if guild_id is not None:
             where.append("g.guild_id = ?")
             params.append(guild_id)
@@ -531,13 +542,15 @@ class Store:
                                  " AND guild_id IS NOT DISTINCT FROM ?"
                                  " ORDER BY updated_at, id", (engine, guild_id))
 
-    async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200) -> list[tuple[int, int]]:
+    async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200,
+                            shards: Shards | None = None) -> list[tuple[int, int]]:
         """(id, version) of up to ``limit`` running games unchanged since ``cutoff`` whose current board has not
         been reminded of yet, with ids above ``after_id``, in id order: the reminders read due games in batches,
-        without their rows."""
+        without their rows. ``shards``: of these shards' servers only."""
+        mine = f" AND {shards.sql('guild_id')}" if shards is not None else ""
         rows = await self._rows(
             "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
-            " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
+            " AND reminded_version < version AND id > ?" + mine + " ORDER BY id LIMIT ?",
             (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit))
         return [(r["id"], r["version"]) for r in rows]
 
@@ -587,11 +600,14 @@ class Store:
                 for r in rows]
 
     async def pending_publications(self, now: datetime | None = None, *, created_before: datetime | None = None,
-                                   guild_ids=None) -> list[int]:
+                                   guild_ids=None, shards: Shards | None = None) -> list[int]:
         """Games with outbox entries due by ``now`` (all of them without ``now``) and written before
-        ``created_before``, oldest entry first; ``guild_ids``: the guilds this process serves (None: all)."""
+        ``created_before``, oldest entry first; ``guild_ids``: of these guilds only; ``shards``: of these shards'
+        servers only (host/shards.py)."""
+        mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id, g.guild_id ORDER BY first")
+               " WHERE o.next_try <= ? AND o.created_at <= ?" + mine
+               + " GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
         rows = await self._rows(sql, (due, made))
@@ -632,13 +648,14 @@ class Store:
             statements.append(_outbox_entry(game_id, None, None, publish))
         await self._transaction(statements)
 
-    async def due_clocks(self, now: int, hour: int = 3600) -> list[int]:
+    async def due_clocks(self, now: int, hour: int = 3600, *, shards: Shards | None = None) -> list[int]:
         """Running games with a clock that may owe something at ``now`` (a timeout or a warning), or with a
-        vacation that has ended, in id order."""
+        vacation that has ended, in id order; ``shards``: of these shards' servers only."""
+        mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         sql = ("SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
                " WHERE g.status = 'running' AND c.deadline IS NOT NULL AND c.paused_at IS NULL AND c.stand_in = 0"
                " AND (c.deadline <= ? OR (c.warned_half = 0 AND c.started + (c.deadline - c.started) / 2 <= ?)"
-               " OR (c.warned_hour = 0 AND c.deadline - ? <= ?)) ORDER BY c.game_id")
+               " OR (c.warned_hour = 0 AND c.deadline - ? <= ?))" + mine + " ORDER BY c.game_id")
         return [r["game_id"] for r in await self._rows(sql, (now, now, hour, now))]
 
     async def beat(self, now: int, name: str = "host") -> int | None:
@@ -648,10 +665,13 @@ class Store:
                                   " DO UPDATE SET seen = excluded.seen", (name, now))])
         return row["seen"] if row else None
 
-    async def shift_clocks(self, seconds: int) -> None:
-        """Give every running, unpaused clock ``seconds`` back (the host was down that long)."""
+    async def shift_clocks(self, seconds: int, *, shards: Shards | None = None) -> None:
+        """Give every running, unpaused clock ``seconds`` back (the host was down that long); ``shards``: only
+        the clocks of these shards' games (their process was down, the others were not)."""
+        mine = (" AND EXISTS (SELECT 1 FROM games g WHERE g.id = clocks.game_id AND "
+                + shards.sql("g.guild_id") + ")") if shards is not None else ""
         await self._transaction([("UPDATE clocks SET started = started + ?, deadline = deadline + ?"
-                                  " WHERE deadline IS NOT NULL AND paused_at IS NULL", (seconds, seconds))])
+                                  " WHERE deadline IS NOT NULL AND paused_at IS NULL" + mine, (seconds, seconds))])
 
     async def away(self, user_id: int) -> dict | None:
         """A person's vacation record: ``{"since", "until", "month", "used_days"}`` (since/until None when back)."""
@@ -827,8 +847,11 @@ class Store:
             " WHERE m.places IS NULL AND m.deadline IS NOT NULL AND m.deadline < ? AND t.status = 'running'"
             " ORDER BY m.deadline, m.id", (_stamp(now or datetime.now(UTC)),))]
 
-    async def running_tournaments(self) -> list[int]:
-        return [r["id"] for r in await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")]
+    async def running_tournaments(self, *, shards: Shards | None = None) -> list[int]:
+        """Ids of the running tournaments (``shards``: of these shards' servers only)."""
+        mine = f" AND {shards.sql('guild_id')}" if shards is not None else ""
+        return [r["id"] for r in await self._rows(
+            "SELECT id FROM tournaments WHERE status = 'running'" + mine + " ORDER BY id")]
 
     async def tournaments_of(self, user_id: int, guild_id: int | None) -> list[int]:
         """Ids of the open and running tournaments ``user_id`` has entered (on one server; None: anywhere)."""

@@ -3,11 +3,18 @@ runs against it (only ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT
 by ``tests/run_bot.py``). Answers come from the same ``FakeDiscord`` the in-process harness uses.
 
 JSON answers carry the exact content type ``application/json``: discord.py parses nothing else.
+
+It speaks Discord's sharding: an IDENTIFY with ``shard: [id, count]`` gets a READY for that shard and a
+GUILD_CREATE for each of its servers (``(guild_id >> 22) % count == id``; an IDENTIFY without a shard is
+shard 0 of 1, all servers); an event of a server goes to the connection of that server's shard, a DM event to
+shard 0, as Discord does. ``FakeDiscordServer(guilds=[...])`` hosts several servers, each with one text channel
+(``channel_of``); threads and messages carry the server of their channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 
 from aiohttp import WSMsgType, web
@@ -15,6 +22,7 @@ from aiohttp import WSMsgType, web
 from tests.discord_harness import (
     APP_ID,
     BOT_USER,
+    CHANNEL_ID,
     GUILD_ID,
     FakeDiscord,
     FakeHTTPError,
@@ -24,6 +32,48 @@ from tests.discord_harness import (
 
 API = "/api/v10"
 
+#: the connection a gateway handler is answering (READY and GUILD_CREATE go to it, not to a server's shard)
+_answering: contextvars.ContextVar = contextvars.ContextVar("answering", default=None)
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    return 0 if guild_id is None else (int(guild_id) >> 22) % count
+
+
+class GuildsFake(FakeDiscord):
+    """FakeDiscord with several servers: a thread and a message belong to the server of their channel."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.guild_of: dict[int, int] = {CHANNEL_ID: GUILD_ID}  # channel or thread id -> server id
+
+    def _message(self, channel_id: int, *args, **kwargs) -> dict:
+        msg = super()._message(channel_id, *args, **kwargs)
+        if channel_id in self.guild_of:
+            msg["guild_id"] = str(self.guild_of[channel_id])
+        return msg
+
+    async def rest(self, method: str, path: str, p: dict, payload, recorded):
+        result = await super().rest(method, path, p, payload, recorded)
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            guild = self.guild_of.get(int(p["channel_id"]), GUILD_ID)
+            result["guild_id"] = str(guild)
+            self.guild_of[int(result["id"])] = guild
+        return result
+
+
+class GuildsPayloads(Payloads):
+    """Interactions in the server of their channel."""
+
+    def interaction(self, user_id: int, channel_id: int, **kwargs) -> dict:
+        payload = super().interaction(user_id, channel_id, **kwargs)
+        guild = self.fake.guild_of.get(channel_id)
+        if "guild_id" in payload and guild is not None:
+            payload["guild_id"] = str(guild)
+            payload["guild"] = dict(payload["guild"], id=str(guild))
+            payload["channel"] = dict(payload["channel"], guild_id=str(guild))
+        return payload
+
 
 def _json(data, status: int = 200) -> web.Response:
     if data is None:
@@ -32,9 +82,18 @@ def _json(data, status: int = 200) -> web.Response:
 
 
 class FakeDiscordServer:
-    def __init__(self) -> None:
-        self.fake = FakeDiscord()
-        self.payloads = Payloads(self.fake)
+    def __init__(self, guilds: list[int] | None = None) -> None:
+        self.fake = GuildsFake()
+        self.payloads = GuildsPayloads(self.fake)
+        #: the servers the bot is in, and the text channel of each
+        self.guilds = list(guilds or [GUILD_ID])
+        self.channel_of = {g: CHANNEL_ID if g == GUILD_ID else self.fake.new_id() for g in self.guilds}
+        self.fake.guild_of.update({c: g for g, c in self.channel_of.items()})
+        #: shard id -> its open connection, and the shard count the bot identified with
+        self.shards: dict[int, web.WebSocketResponse] = {}
+        self.shard_count = 1
+        #: (shard id, shard count) of every IDENTIFY, in order
+        self.identifies: list[tuple[int, int]] = []
         self.app = web.Application(client_max_size=50 * 1024 * 1024)
         self.app.router.add_route("GET", "/gateway", self._gateway)
         self.app.router.add_route("*", API + "/{tail:.*}", self._api)
@@ -62,8 +121,8 @@ class FakeDiscordServer:
         return self
 
     async def stop(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
+        for ws in {id(w): w for w in [self.ws, *self.shards.values()] if w is not None}.values():
+            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -108,23 +167,48 @@ class FakeDiscordServer:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
+                shard, count = (data["d"].get("shard") or [0, 1])
                 self.identify_count += 1
+                self.identifies.append((shard, count))
+                self.shard_count = count
+                self.shards[shard] = ws
+                mine = [g for g in self.guilds if shard_of(g, count) == shard]
+                _answering.set(ws)
                 await self.dispatch("READY", {
-                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                    "v": 10, "user": BOT_USER, "guilds": [{"id": str(g), "unavailable": True} for g in mine],
                     "session_id": f"session{self.identify_count}", "resume_gateway_url": self.gateway_url,
-                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
+                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [shard, count],
                 })
-                await self.dispatch("GUILD_CREATE", Payloads.guild_create())
+                for guild in mine:
+                    await self.dispatch("GUILD_CREATE", self.guild_create(guild))
+                _answering.set(None)
                 self.identified.set()
         if self.ws is ws:
             self.ws = None
+        for shard in [s for s, w in self.shards.items() if w is ws]:
+            del self.shards[shard]
+        return ws
+
+    def guild_create(self, guild: int) -> dict:
+        payload = Payloads.guild_create()
+        if guild == GUILD_ID:
+            return payload
+        channel = dict(payload["channels"][0], id=str(self.channel_of[guild]), guild_id=str(guild))
+        return dict(payload, id=str(guild), name=f"Server {guild}", channels=[channel],
+                    roles=[dict(payload["roles"][0], id=str(guild))])
+
+    def connection_for(self, data: dict) -> web.WebSocketResponse:
+        """Where Discord sends an event: the shard of its server (a DM event: shard 0)."""
+        shard = shard_of(data.get("guild_id"), self.shard_count)
+        ws = self.shards.get(shard)
+        assert ws is not None, f"no bot process is connected for shard {shard} (server {data.get('guild_id')})"
         return ws
 
     async def dispatch(self, event: str, data: dict) -> None:
-        """Send a gateway event to the connected bot."""
-        assert self.ws is not None, "no bot connected"
+        """Send a gateway event to the connected bot (to the shard of its server)."""
+        ws = _answering.get() or self.connection_for(data)
         self._seq += 1
-        await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
 
 
 class RemoteBot:
