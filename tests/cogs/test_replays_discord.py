@@ -11,10 +11,13 @@ import discord
 from PIL import Image
 
 from bench import replay as bench_replay
+from engines import ENGINES
 from engines.rng import Rng
+from host import replays
 from tests.cogs.driver import game_over, latest_board, take_turn
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
-from tests.discord_harness import components
+from tests.discord_harness import GUILD_ID, components
+from tests.host.test_replays import play_into_store
 
 
 def _file(h, name: str) -> bytes:
@@ -98,4 +101,37 @@ async def test_replay_steps_history_and_export_of_a_finished_game(harness, tmp_p
     record["actions"] = record["actions"][:-1]  # a record cut short does not give the result
     path.write_text(json.dumps(record))
     assert bench_replay.main([str(path)]) != 0
+    h.assert_no_errors()
+
+
+async def _stored_game(h, key: str, *, seed: int, host: int = ANN) -> int:
+    """A finished game saved straight into the bot's store: Ann in seat 0 (and its host), an AI in seat 1."""
+    return await play_into_store(h.bot.service.store, key, seed=seed, rules_version=ENGINES[key].rules_version,
+                                 guild_id=GUILD_ID, user_id=ANN, host_user_id=host)
+
+
+async def test_only_the_games_host_may_reveal_the_hands_in_a_replay(harness):
+    h = harness
+    game = await _stored_game(h, "troja", seed=2)
+    before = len(h.fake.messages)
+    await h.slash(BOB, "game replay", game=game, hands=True, name="Bob")
+    said = _newest(h, before)
+    assert len(said) == 1 and said[0]["flags"] & 64 and not said[0]["attachments"]
+    assert "Only the host of game #1" in said[0]["content"]
+    assert not any(".gif" in name for sent in h.fake.sent for name in sent.files)
+
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game replay", game=game, hands=True, name="Ann")
+    posted = [m for m in _newest(h, before) if m["attachments"]][-1]
+    assert "every player's hand" in posted["content"]
+    data = _file(h, f"replay-troja-{game}.gif")
+    plain = replays.animate((await replays.record_of(h.bot.service, game, None))[1])
+    assert Image.open(io.BytesIO(data)).n_frames == plain.shown + 2 and len(data) < 8 * 1024 * 1024
+
+    # a game without hidden cards: the replay, and a word that there is nothing to reveal
+    hextri = await _stored_game(h, "hextri", seed=1)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game replay", game=hextri, hands=True, name="Ann")
+    posted = [m for m in _newest(h, before) if m["attachments"]][-1]
+    assert "HEX-TRI has no hidden cards" in posted["content"]
     h.assert_no_errors()
