@@ -153,8 +153,8 @@ async def show_step(interaction: discord.Interaction, game_id: int, step: int, v
     lang = str(interaction.locale)
     try:
         game, record = await replays.record_of(service, game_id, who)
-        if seat is not None and game.seat_of(who.user_id) != seat:
-            raise GameError.of("replay_not_your_seat", game=game_id)
+        if seat is not None:
+            replays.own_seat(game, who, seat)
         total = len(record.actions)
         step = max(0, min(step, total))
         (frame,) = await asyncio.to_thread(replays.frames, record, seat, upto=step, only={step})

@@ -184,13 +184,23 @@ async def record_of(service: GameService, game_id: int, asker: Asker | None) -> 
     return game, record
 
 
+def own_seat(game: GameRow, asker: Asker, seat: int) -> None:
+    """A private replay is of the asker's own seat only: GameError for anyone else's (the custom_id of a step
+    button names a seat, and a click can be forged)."""
+    mine = game.seat_of(asker.user_id)
+    if mine is None:
+        raise GameError.of("replay_not_your_seat", game=game.id)
+    if mine != seat:
+        raise GameError.of("replay_other_seat", game=game.id)
+
+
 async def load(service: GameService, game_id: int, asker: Asker | None, *, seat: int | None = None,
                upto: int | None = None, only: set[int] | None = None) -> tuple[GameRow, Record, list[Frame]]:
     """Frames of a finished game, built off the event loop. ``seat``: a private replay, only for the asker's
     own seat (``asker`` None: the host itself)."""
     game, record = await record_of(service, game_id, asker)
-    if seat is not None and asker is not None and game.seat_of(asker.user_id) != seat:
-        raise GameError.of("replay_not_your_seat", game=game_id)
+    if seat is not None and asker is not None:
+        own_seat(game, asker, seat)
     built = await asyncio.to_thread(frames, record, seat, upto=upto, only=only)
     return game, record, built
 

@@ -15,7 +15,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host import replays
 from tests.cogs.driver import game_over, latest_board, take_turn
-from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
+from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import GUILD_ID, components
 from tests.host.test_replays import play_into_store
 
@@ -134,4 +134,90 @@ async def test_only_the_games_host_may_reveal_the_hands_in_a_replay(harness):
     await h.slash(ANN, "game replay", game=hextri, hands=True, name="Ann")
     posted = [m for m in _newest(h, before) if m["attachments"]][-1]
     assert "HEX-TRI has no hidden cards" in posted["content"]
+    h.assert_no_errors()
+
+
+async def test_history_pages_forward_and_back_keep_the_kind_and_replay_from_a_page(harness):
+    h = harness
+    store = h.bot.service.store
+    hextri = [await _stored_game(h, "hextri", seed=1) for _ in range(12)]
+    troja = await _stored_game(h, "troja", seed=2)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game history", game="hextri", name="Ann")
+    page = _newest(h, before)[-1]
+    assert page["flags"] & 64 and "(page 1 of 2)" in page["content"]
+    replay_ids = [c["custom_id"] for c in components(page) if c["custom_id"].startswith("gh:rv:")]
+    assert replay_ids == [f"gh:rv:{g}" for g in sorted(hextri, reverse=True)[:10]]  # newest first
+    arrows = {c.get("emoji", {}).get("name"): c for c in components(page) if c["custom_id"].startswith("gh:hy:")}
+    assert arrows["◀"].get("disabled") and not arrows["▶"].get("disabled")
+
+    await h.click(ANN, page, arrows["▶"]["custom_id"], name="Ann")
+    page = h.fake.messages[int(page["id"])]  # the same message, turned to page 2
+    assert "(page 2 of 2)" in page["content"] and f"#{troja}" not in page["content"]
+    assert [c["custom_id"] for c in components(page) if c["custom_id"].startswith("gh:rv:")] == [
+        f"gh:rv:{g}" for g in sorted(hextri, reverse=True)[10:]]
+    arrows = {c.get("emoji", {}).get("name"): c for c in components(page) if c["custom_id"].startswith("gh:hy:")}
+    assert arrows["▶"].get("disabled") and not arrows["◀"].get("disabled")
+    await h.click(ANN, page, arrows["◀"]["custom_id"], name="Ann")
+    page = h.fake.messages[int(page["id"])]
+    assert "(page 1 of 2)" in page["content"] and f"#{hextri[-1]}" in page["content"]
+
+    # the Replay button of a line posts that game's replay
+    before = len(h.fake.messages)
+    await h.click(ANN, page, f"gh:rv:{hextri[-1]}", name="Ann")
+    posted = [m for m in _newest(h, before) if m["attachments"]]
+    assert posted and posted[-1]["attachments"][0]["filename"] == f"replay-hextri-{hextri[-1]}.gif"
+    assert f"Replay of game #{hextri[-1]}" in posted[-1]["content"]
+    record = (await replays.record_of(h.bot.service, hextri[-1], None))[1]
+    gif = Image.open(io.BytesIO(_file(h, f"replay-hextri-{hextri[-1]}.gif")))
+    assert gif.n_frames == len(record.actions) + 1
+    # without a kind, both kinds are listed
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game history", name="Ann")
+    assert f"#{troja}" in _newest(h, before)[-1]["content"]
+    assert await store.get_game(troja)  # (the troja game was there all along, only filtered out)
+    h.assert_no_errors()
+
+
+async def test_a_forged_click_on_another_seats_view_is_refused_and_shows_nothing(harness):
+    h = harness
+    game = await _stored_game(h, "troja", seed=2)
+    await h.bot.service.store.set_seat(game, 1, user_id=BOB, name="Bob")  # Bob played seat 1
+    before = len(h.fake.messages)
+    await h.slash(BOB, "game steps", game=game, step=3, name="Bob")
+    bobs = [m for m in _newest(h, before) if m["flags"] & 64 and components(m)][-1]
+    ids = [c["custom_id"] for c in components(bobs)]
+    assert f"gh:rp:{game}:3:2:6" in ids and f"gh:rp:{game}:3:1:6" not in ids  # his own view only
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game steps", game=game, step=3, name="Ann")
+    anns = [m for m in _newest(h, before) if m["flags"] & 64 and components(m)][-1]
+    assert f"gh:rp:{game}:3:1:6" in [c["custom_id"] for c in components(anns)]  # Ann's "My view" (seat 0)
+    shown = anns["content"]
+
+    # Bob clicks Ann's "My view" (a message the bot sent, with seat 0's custom_id): refused, nothing drawn
+    files_before, before = len(h.fake.sent), len(h.fake.messages)
+    await h.click(BOB, anns, f"gh:rp:{game}:3:1:6", name="Bob")
+    said = _newest(h, before)
+    assert len(said) == 1 and said[0]["flags"] & 64 and not said[0]["attachments"]
+    assert "another player's view" in said[0]["content"]
+    assert not any(sent.files for sent in h.fake.sent[files_before:])  # no picture of Ann's hand went out
+    assert h.fake.messages[int(anns["id"])]["content"] == shown  # Ann's panel stayed as it was
+    # Carol, who had no seat, is refused the same click with her own reason
+    files_before, before = len(h.fake.sent), len(h.fake.messages)
+    await h.click(CAROL, anns, f"gh:rp:{game}:3:1:6", name="Carol")
+    said = _newest(h, before)
+    assert len(said) == 1 and "you had no seat" in said[0]["content"]
+    assert not any(sent.files for sent in h.fake.sent[files_before:])
+    # seat 0's custom_id put on a click of Bob's own panel (where it is not) is dropped before any callback
+    files_before = len(h.fake.sent)
+    await h.click(BOB, bobs, f"gh:rp:{game}:3:1:6", name="Bob")
+    assert not any(sent.files for sent in h.fake.sent[files_before:])
+
+    # his own seat's view works, and is his own picture
+    await h.click(BOB, bobs, f"gh:rp:{game}:3:2:6", name="Bob")
+    mine = h.fake.messages[int(bobs["id"])]
+    assert "(your own view)" in mine["content"]
+    _, record = await replays.record_of(h.bot.service, game, None)
+    (frame,) = replays.frames(record, 1, upto=3, only={3})
+    assert _file(h, f"replay-{game}-3.png") == replays.picture(record, frame, 1)
     h.assert_no_errors()

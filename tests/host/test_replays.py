@@ -147,6 +147,10 @@ async def test_replays_are_fenced_finished_only_and_private_replays_are_the_play
     with pytest.raises(GameError) as err:
         await replays.load(service, game_id, Asker(2, GUILD), seat=0)  # not their seat
     assert err.value.key == "replay_not_your_seat"
+    await store.set_seat(game_id, 1, user_id=3, name="Cy")
+    with pytest.raises(GameError) as err:
+        await replays.load(service, game_id, Asker(3, GUILD), seat=0)  # a player, but of the other seat
+    assert err.value.key == "replay_other_seat" and "another player's view" in err.value.text("en")
     _, record, mine = await replays.load(service, game_id, Asker(1, GUILD), seat=0, upto=5)
     assert len(mine) == 6 and mine[-1].view == replays.frames(record, 0, upto=5)[-1].view
     hand = set(mine[-1].view["hand"])  # Troja's own view carries the seat's hand
