@@ -214,6 +214,16 @@ def may_reveal(game: GameRow, asker: Asker | None) -> None:
         raise GameError.of("replay_hands_host_only", game=game.id)
 
 
+#: the parts of a seat's own view that ask it for a move (choices, playable cards): a revealed hand is shown as
+#: held, not as a turn to take
+PROMPT_KEYS = ("choices", "legal", "playable", "decision")
+
+
+def held(view: dict) -> dict:
+    """A seat's own view as its revealed hand is drawn: without what asks it for a move."""
+    return {k: v for k, v in view.items() if k not in PROMPT_KEYS}
+
+
 def hands(record: Record) -> list[tuple[int, int, bytes]]:
     """Every seat's hand at the end of the game, ``(seat, step, PNG)``: its private picture of the last step,
     or, when the game put the hands away as it ended (Hector and Achilles, Ave Caesar), of the latest step at
@@ -234,7 +244,7 @@ def hands(record: Record) -> list[tuple[int, int, bytes]]:
     out = []
     for seat in seats:
         for step, views in reversed(recent):
-            png = renderer.render_private({**views[seat], "player_names": record.names, "lang": record.lang})
+            png = renderer.render_private({**held(views[seat]), "player_names": record.names, "lang": record.lang})
             if png is not None:
                 out.append((seat, step, png))
                 break

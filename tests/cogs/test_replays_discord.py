@@ -4,6 +4,7 @@ one's own view), /game history lists past games with Replay buttons, /game expor
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 
@@ -221,3 +222,35 @@ async def test_a_forged_click_on_another_seats_view_is_refused_and_shows_nothing
     (frame,) = replays.frames(record, 1, upto=3, only={3})
     assert _file(h, f"replay-{game}-3.png") == replays.picture(record, frame, 1)
     h.assert_no_errors()
+
+
+async def test_a_long_replay_is_drawn_off_the_event_loop_which_keeps_ticking(harness):
+    h = harness
+    game = await _stored_game(h, "ave-caesar", seed=1)  # a four-race championship, some 500 steps
+    loop = asyncio.get_running_loop()
+
+    def gif_sent() -> bool:
+        return any(name.endswith(".gif") for sent in h.fake.sent for name in sent.files)
+
+    async def ticker() -> list[float]:
+        """How late each 20 ms sleep wakes up, until the replay is posted."""
+        late = []
+        deadline = loop.time() + 120
+        while not gif_sent() and loop.time() < deadline:
+            start = loop.time()
+            await asyncio.sleep(0.02)
+            late.append(loop.time() - start - 0.02)
+        return late
+
+    ticking = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    start = loop.time()
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game replay", game=game, name="Ann")
+    took = loop.time() - start
+    late = await ticking
+    assert gif_sent()
+    assert any("Drawing the replay" in m["content"] for m in _newest(h, before)) or any(
+        "Drawing the replay" in str(s.json) for s in h.fake.sent)  # the progress message came first
+    assert took > 1.0 and len(late) > 20  # drawing took a while, and the loop kept waking meanwhile
+    assert max(late) < 0.25, f"the event loop stalled {max(late):.2f} s while the replay was drawn ({took:.1f} s)"

@@ -222,9 +222,10 @@ async def test_a_public_replay_draws_no_hidden_card_and_the_hosts_reveal_adds_ea
     assert [seat for seat, _ in revealed] == list(range(record.num_players))
     for seat, step in revealed:
         assert len(record.actions) - replays.REVEAL_LOOKBACK <= step <= len(record.actions)
-        own = replays.frames(record, seat, upto=step, only={step})[0].view
+        own = replays.held(replays.frames(record, seat, upto=step, only={step})[0].view)
         assert own["seat"] == seat and (own, True) in seen["private"]
-        later = [replays.frames(record, seat, only={s})[0].view for s in range(step + 1, len(record.actions) + 1)]
+        later = [replays.held(replays.frames(record, seat, only={s})[0].view)
+                 for s in range(step + 1, len(record.actions) + 1)]
         assert all((view, False) in seen["private"] for view in later)  # nothing to show after it
 
 
