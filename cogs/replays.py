@@ -57,23 +57,26 @@ async def finished_autocomplete(interaction: discord.Interaction, current: str) 
 
 # -- the animated replay -----------------------------------------------------------------------------------
 
-async def send_replay(interaction: discord.Interaction, game_id: int) -> None:
+async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal: bool = False) -> None:
     """The animated replay of a finished game, posted where it was asked for (a progress message first when the
-    game is long; it becomes the replay)."""
-    await interaction.response.defer(thinking=True)
+    game is long; it becomes the replay). ``reveal``: the hands at the end too, for the game's host only."""
     service = interaction.client.service
-    try:
-        game, record = await replays.record_of(service, game_id, asker(interaction))
+    who = asker(interaction)
+    try:  # refusals before the public "thinking…": only the asker sees them
+        game, record = await replays.record_of(service, game_id, who)
+        if reveal:
+            replays.may_reveal(game, who)
     except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
+    await interaction.response.defer(thinking=True)
     lang = str(interaction.locale)
     progress = None
     if len(record.actions) > PROGRESS_STEPS:
         progress = await interaction.followup.send(t("replay_working", lang, game=game.id,
                                                      steps=len(record.actions)), wait=True)
     try:
-        animation = await asyncio.to_thread(replays.animate, record)
+        animation = await asyncio.to_thread(replays.animate, record, reveal=reveal)
     except GameError as exc:
         text = exc.text(interaction.locale)
         if progress is not None:
@@ -85,6 +88,10 @@ async def send_replay(interaction: discord.Interaction, game_id: int) -> None:
     content = t("replay_title", lang, game=game.id, title=ENGINES[game.engine].title, players=players)
     if animation.sampled:
         content += "\n" + t("replay_sampled", lang, shown=animation.shown, steps=animation.steps)
+    if reveal:
+        content += "\n" + (t("replay_hands_shown", lang) if animation.revealed
+                           else t("replay_hands_empty", lang) if presenter_for(game.engine).has_private
+                           else t("replay_hands_none", lang, title=ENGINES[game.engine].title))
     file = discord.File(BytesIO(animation.data), filename=f"replay-{game.engine}-{game.id}.gif")
     view = discord.ui.View(timeout=None).add_item(StepButton(game.id, 0, 0, "⏮", t("button_step_through", lang)))
     if progress is not None:
@@ -146,8 +153,8 @@ async def show_step(interaction: discord.Interaction, game_id: int, step: int, v
     lang = str(interaction.locale)
     try:
         game, record = await replays.record_of(service, game_id, who)
-        if seat is not None and game.seat_of(who.user_id) != seat:
-            raise GameError.of("replay_not_your_seat", game=game_id)
+        if seat is not None:
+            replays.own_seat(game, who, seat)
         total = len(record.actions)
         step = max(0, min(step, total))
         (frame,) = await asyncio.to_thread(replays.frames, record, seat, upto=step, only={step})
@@ -251,10 +258,11 @@ REPLAY_ITEMS = (StepButton, ReplayButton, HistoryButton)
 
 # -- the commands (added to /game by cogs.games) -----------------------------------------------------------
 
-@app_commands.describe(game="Game number of a finished game")
+@app_commands.describe(game="Game number of a finished game",
+                       hands="Show every player's hand at the end too (only the game's host may)")
 @app_commands.autocomplete(game=finished_autocomplete)
-async def replay_command(interaction: discord.Interaction, game: int) -> None:
-    await send_replay(interaction, game)
+async def replay_command(interaction: discord.Interaction, game: int, hands: bool = False) -> None:
+    await send_replay(interaction, game, reveal=hands)
 
 
 @app_commands.describe(game="Game number of a finished game",

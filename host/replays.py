@@ -34,6 +34,9 @@ MAX_FRAMES = 120
 #: how long a frame stays (ms): the opening and the end a little longer
 STEP_MS, FIRST_MS, LAST_MS = 1400, 3000, 6000
 
+#: how many steps before the end a seat's last hand is looked for, when the game put the hands away as it ended
+REVEAL_LOOKBACK = 60
+
 #: the event that opens a new chapter of each game (what the step-through's "next" jump looks for)
 CHAPTER_EVENTS = {"hector-achilles": "battle_started", "ave-caesar": "race_started", "hextri": "round",
                   "troja": "round", "kivalasztottak": "round_started"}
@@ -181,36 +184,103 @@ async def record_of(service: GameService, game_id: int, asker: Asker | None) -> 
     return game, record
 
 
+def own_seat(game: GameRow, asker: Asker, seat: int) -> None:
+    """A private replay is of the asker's own seat only: GameError for anyone else's (the custom_id of a step
+    button names a seat, and a click can be forged)."""
+    mine = game.seat_of(asker.user_id)
+    if mine is None:
+        raise GameError.of("replay_not_your_seat", game=game.id)
+    if mine != seat:
+        raise GameError.of("replay_other_seat", game=game.id)
+
+
 async def load(service: GameService, game_id: int, asker: Asker | None, *, seat: int | None = None,
                upto: int | None = None, only: set[int] | None = None) -> tuple[GameRow, Record, list[Frame]]:
     """Frames of a finished game, built off the event loop. ``seat``: a private replay, only for the asker's
     own seat (``asker`` None: the host itself)."""
     game, record = await record_of(service, game_id, asker)
-    if seat is not None and asker is not None and game.seat_of(asker.user_id) != seat:
-        raise GameError.of("replay_not_your_seat", game=game_id)
+    if seat is not None and asker is not None:
+        own_seat(game, asker, seat)
     built = await asyncio.to_thread(frames, record, seat, upto=upto, only=only)
     return game, record, built
 
 
+def may_reveal(game: GameRow, asker: Asker | None) -> None:
+    """Hands at the end are shown to everyone only at the request of the game's host (who opened it), and only
+    of a finished game; GameError otherwise."""
+    if game.status != "finished":
+        raise GameError.of("replay_not_finished", game=game.id)
+    if asker is not None and asker.user_id != game.host_user_id:
+        raise GameError.of("replay_hands_host_only", game=game.id)
+
+
+#: the parts of a seat's own view that ask it for a move (choices, playable cards): a revealed hand is shown as
+#: held, not as a turn to take
+PROMPT_KEYS = ("choices", "legal", "playable", "decision")
+
+
+def held(view: dict) -> dict:
+    """A seat's own view as its revealed hand is drawn: without what asks it for a move."""
+    return {k: v for k, v in view.items() if k not in PROMPT_KEYS}
+
+
+def hands(record: Record) -> list[tuple[int, int, bytes]]:
+    """Every seat's hand at the end of the game, ``(seat, step, PNG)``: its private picture of the last step,
+    or, when the game put the hands away as it ended (Hector and Achilles, Ave Caesar), of the latest step at
+    most ``REVEAL_LOOKBACK`` before the end at which it held one. Empty for a game without hidden cards. Call it
+    after :func:`frames` checked the log."""
+    engine = ENGINES[record.engine]
+    renderer = RENDERERS[record.engine]
+    state = start_state(record)
+    total = len(record.actions)
+    seats = range(record.num_players)
+    recent: list[tuple[int, list[dict]]] = []
+    for step in range(total + 1):
+        if step:
+            entry = record.actions[step - 1]
+            engine.apply(state, entry["seat"], entry["action"])
+        if step >= total - REVEAL_LOOKBACK:
+            recent.append((step, [engine.view(state, seat) for seat in seats]))
+    out = []
+    for seat in seats:
+        for step, views in reversed(recent):
+            png = renderer.render_private({**held(views[seat]), "player_names": record.names, "lang": record.lang})
+            if png is not None:
+                out.append((seat, step, png))
+                break
+    return out
+
+
 @dataclass
 class Animation:
-    """An animated replay: GIF bytes, the steps it shows (``shown``) out of ``steps`` frames."""
+    """An animated replay: GIF bytes, the steps it shows (``shown``) out of ``steps`` frames, and after them
+    ``revealed`` frames of the players' hands at the end."""
 
     data: bytes
     shown: int
     steps: int
+    revealed: int = 0
 
     @property
     def sampled(self) -> bool:
         return self.shown < self.steps
 
 
-def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAMES) -> Animation:
+def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAMES,
+            reveal: bool = False) -> Animation:
     """The public replay of ``record`` as an animated GIF under ``max_bytes``: every step, or an even sample of
     them when the game is long or the file too large (the narration of skipped steps goes under the next frame
-    shown; the first frame says that it is shortened). Pure and slow: run it in a worker thread."""
+    shown; the first frame says that it is shortened). ``reveal``: after the last step, one frame per seat with
+    its hand at the end (only its private picture; check :func:`may_reveal` first). Pure and slow: run it in
+    a worker thread."""
     use_language(record.lang)
     built = frames(record)
+    presenter = presenter_for(record.engine)
+    revealed = []
+    for seat, step, png in hands(record) if reveal else []:
+        header = t("replay_hands_caption", name=record.names[seat], seat=presenter.seat_label(seat), step=step,
+                   steps=len(record.actions))
+        revealed.append(replay_pictures.frame(png, header, [], t("replay_hands_note")))
     renderer = RENDERERS[record.engine]
     boards: dict[int, bytes] = {}
     total = len(built) - 1  # actions; frame 0 is the opening
@@ -232,9 +302,9 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
             header = t("replay_caption_step", step=built[index].step, steps=total)
             images.append(replay_pictures.frame(board(index), header, lines, note))
             durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(picked) - 1 else STEP_MS)
-        data = replay_pictures.animation(images, durations)
+        data = replay_pictures.animation(images + revealed, durations + [LAST_MS] * len(revealed))
         if len(data) <= max_bytes:
-            return Animation(data, len(picked), len(built))
+            return Animation(data, len(picked), len(built), len(revealed))
         if len(picked) <= 2:
             raise GameError.of("replay_too_big", game=record.game_id or "?")
         most = max(2, min(len(picked) - 1, int(len(picked) * max_bytes / len(data) * 0.9)))

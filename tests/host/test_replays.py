@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from PIL import Image
 
 import ai
 from engines import ENGINES, GAME_ORDER
 from engines.rng import Rng
 from host import replays
 from host.service import Asker, GameError, GameService
+from render import RENDERERS
 from store import Store
 
 GUILD = 77
@@ -34,11 +37,13 @@ def _strings(obj) -> set[str]:
 
 
 async def play_into_store(store: Store, key: str, *, seed: int, rules_version: int, num: int = 2,
-                          guild_id: int = GUILD, user_id: int | None = None) -> int:
-    """A game played by random moves and saved as the service saves games, stamped ``rules_version``."""
+                          guild_id: int = GUILD, user_id: int | None = None, host_user_id: int = 0) -> int:
+    """A game played by random moves and saved as the service saves games, stamped ``rules_version``
+    (``user_id``: the person in seat 0, else every seat is an AI)."""
     engine = ENGINES[key]
     game_id = await store.create_game(engine=key, options={"engine": {}, "players": num, "lang": "en"}, seed=seed,
-                                      num_players=num, guild_id=guild_id, channel_id=None, host_user_id=0)
+                                      num_players=num, guild_id=guild_id, channel_id=None,
+                                      host_user_id=host_user_id)
     for seat in range(num):
         if seat == 0 and user_id is not None:
             await store.set_seat(game_id, 0, user_id=user_id, name="Ann")
@@ -142,6 +147,10 @@ async def test_replays_are_fenced_finished_only_and_private_replays_are_the_play
     with pytest.raises(GameError) as err:
         await replays.load(service, game_id, Asker(2, GUILD), seat=0)  # not their seat
     assert err.value.key == "replay_not_your_seat"
+    await store.set_seat(game_id, 1, user_id=3, name="Cy")
+    with pytest.raises(GameError) as err:
+        await replays.load(service, game_id, Asker(3, GUILD), seat=0)  # a player, but of the other seat
+    assert err.value.key == "replay_other_seat" and "another player's view" in err.value.text("en")
     _, record, mine = await replays.load(service, game_id, Asker(1, GUILD), seat=0, upto=5)
     assert len(mine) == 6 and mine[-1].view == replays.frames(record, 0, upto=5)[-1].view
     hand = set(mine[-1].view["hand"])  # Troja's own view carries the seat's hand
@@ -166,3 +175,78 @@ async def test_chapters_are_the_steps_that_open_a_battle(store):
     _, record = await replays.record_of(service, outcome.game.id, None)
     steps = replays.chapters(record)
     assert steps and all(any(e["type"] == "battle_started" for e in record.actions[s - 1]["events"]) for s in steps)
+
+
+def _spy_pictures(monkeypatch, key: str) -> dict[str, list[tuple[dict, bool]]]:
+    """Record the views the game's renderer is asked to draw, public and private (and whether it drew one)."""
+    renderer = RENDERERS[key]
+    seen: dict[str, list[tuple[dict, bool]]] = {"public": [], "private": []}
+    for kind in seen:
+        real = getattr(renderer, f"render_{kind}")
+
+        def spy(view, *args, _real=real, _kind=kind, **kwargs):
+            png = _real(view, *args, **kwargs)
+            seen[_kind].append(({k: v for k, v in view.items() if k not in ("player_names", "lang")},
+                                png is not None))
+            return png
+        monkeypatch.setattr(renderer, f"render_{kind}", spy)
+    return seen
+
+
+@pytest.mark.parametrize("key", ["troja", "hector-achilles", "ave-caesar", "kivalasztottak"])
+async def test_a_public_replay_draws_no_hidden_card_and_the_hosts_reveal_adds_each_last_hand(store, monkeypatch,
+                                                                                           key):
+    game_id = await play_into_store(store, key, seed=2, rules_version=ENGINES[key].rules_version, user_id=1,
+                                    host_user_id=1)
+    service = GameService(store, render=False)
+    game, record = await replays.record_of(service, game_id, Asker(2, GUILD))
+    public_views = [json.dumps(f.view, sort_keys=True) for f in replays.frames(record)]
+    hidden = _hidden_ids_per_step(record)
+    seen = _spy_pictures(monkeypatch, key)
+    plain = replays.animate(record)
+    assert not seen["private"]  # nobody's own picture is drawn for a public replay
+    assert len(seen["public"]) == plain.shown
+    for view, _ in seen["public"]:
+        step = public_views.index(json.dumps(view, sort_keys=True))  # every picture is of a public view
+        assert not _strings(view) & hidden[step], f"step {step} draws a hidden card"
+    assert plain.revealed == 0 and Image.open(io.BytesIO(plain.data)).n_frames == plain.shown
+
+    seen["public"].clear()
+    shown = replays.animate(record, reveal=True)
+    assert shown.revealed == record.num_players
+    gif = Image.open(io.BytesIO(shown.data))
+    assert gif.n_frames == shown.shown + record.num_players and len(shown.data) <= replays.MAX_BYTES
+    # each seat's own view of the last step at which its private picture shows something (the end, or for a
+    # game that puts the hands away as it ends, the last hand held), and of no other seat
+    revealed = [(seat, step) for seat, step, _ in replays.hands(record)]
+    assert [seat for seat, _ in revealed] == list(range(record.num_players))
+    for seat, step in revealed:
+        assert len(record.actions) - replays.REVEAL_LOOKBACK <= step <= len(record.actions)
+        own = replays.held(replays.frames(record, seat, upto=step, only={step})[0].view)
+        assert own["seat"] == seat and (own, True) in seen["private"]
+        later = [replays.held(replays.frames(record, seat, only={s})[0].view)
+                 for s in range(step + 1, len(record.actions) + 1)]
+        assert all((view, False) in seen["private"] for view in later)  # nothing to show after it
+
+
+async def test_only_the_host_may_reveal_the_hands_and_only_of_a_finished_game(store):
+    game_id = await play_into_store(store, "troja", seed=8, rules_version=2, user_id=1, host_user_id=1)
+    service = GameService(store, render=False)
+    game, _ = await replays.record_of(service, game_id, Asker(1, GUILD))
+    replays.may_reveal(game, Asker(1, GUILD))  # the host may
+    with pytest.raises(GameError) as err:
+        replays.may_reveal(game, Asker(2, GUILD))  # anyone else is told who may
+    assert err.value.key == "replay_hands_host_only" and "host" in err.value.text("en")
+    lobby = await store.create_game(engine="troja", options={"engine": {}}, seed=1, num_players=2,
+                                    guild_id=GUILD, channel_id=None, host_user_id=1)
+    with pytest.raises(GameError) as err:
+        replays.may_reveal(await store.get_game(lobby), Asker(1, GUILD))
+    assert err.value.key == "replay_not_finished"
+
+
+async def test_a_game_without_hidden_cards_has_no_hands_to_reveal(store):
+    game_id = await play_into_store(store, "hextri", seed=1, rules_version=ENGINES["hextri"].rules_version)
+    service = GameService(store, render=False)
+    _, record = await replays.record_of(service, game_id, None)
+    assert replays.hands(record) == []
+    assert replays.animate(record, reveal=True).revealed == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from engines import ENGINES
@@ -51,3 +52,45 @@ def test_a_long_game_is_sampled_to_fit_the_limit_and_its_first_frame_says_so():
     assert gif.format == "GIF" and gif.n_frames == animation.shown
     full = replays.animate(record, max_bytes=50 * 1024 * 1024, most=1000)
     assert not full.sampled and Image.open(io.BytesIO(full.data)).n_frames == len(actions) + 1
+
+
+def _random_record(key: str, num: int, seed: int) -> replays.Record:
+    import ai
+    from engines.rng import Rng
+    engine = ENGINES[key]
+    state = engine.new_game(num, seed, {})
+    rng, actions = Rng(seed), []
+    while engine.result(state) is None:
+        seat = engine.to_act(state)[0]
+        action = ai.random_player(engine, state, seat, rng)
+        actions.append({"seat": seat, "action": action, "events": engine.apply(state, seat, action)})
+    return replays.Record(key, seed, num, {}, engine.rules_version, actions, [f"P{i}" for i in range(num)], "en",
+                          result=engine.result(state))
+
+
+@pytest.mark.parametrize("key, num", [("ave-caesar", 6), ("hextri", 4)])
+def test_a_long_game_fits_the_attachment_limit_and_its_first_frame_says_it_is_shortened(monkeypatch, key, num):
+    record = _random_record(key, num, 3)
+    if key == "ave-caesar":  # a championship of four races, six players
+        assert len([e for a in record.actions for e in a["events"] if e["type"] == "race_over"]) == 4
+        assert len(record.actions) > 400
+    else:  # four players on HEX-TRI's big board: 120 frames would pass the limit, so it samples fewer
+        assert len(record.actions) > 200
+    drawn: list[tuple[str, str | None]] = []
+    real = pictures.frame
+
+    def spy(board, header, lines, note=None):
+        drawn.append((header, note))
+        return real(board, header, lines, note)
+    monkeypatch.setattr(pictures, "frame", spy)
+    animation = replays.animate(record)
+    assert len(animation.data) <= replays.MAX_BYTES < 8 * 1024 * 1024
+    assert animation.sampled and animation.shown <= replays.MAX_FRAMES
+    assert Image.open(io.BytesIO(animation.data)).n_frames == animation.shown
+    final = drawn[-animation.shown:]  # the frames of the attempt that fitted
+    assert final[0] == (f"Step 0/{len(record.actions)}",
+                        f"Shortened: {animation.shown} of the {len(record.actions) + 1} steps are shown.")
+    assert all(note is None for _, note in final[1:])
+    assert final[-1][0] == f"Step {len(record.actions)}/{len(record.actions)}"  # it still ends on the end
+    if key == "hextri":
+        assert animation.shown < replays.MAX_FRAMES and len(drawn) > animation.shown  # shortened again by size
