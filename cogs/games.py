@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
 OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
                     app_commands.Choice(name="Open — others join with the Join button", value="open")]
+LEVEL_CHOICES = [app_commands.Choice(name="Easy — makes mistakes", value="easy"),
+                 app_commands.Choice(name="Normal", value="normal"),
+                 app_commands.Choice(name="Hard — searches about a second per move", value="hard")]
 
 
 def _annotation(spec: OptionSpec):
@@ -49,9 +52,12 @@ def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
                                 annotation=discord.Interaction)]
     descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
                     "invite": "Reserve the second seat for this member",
+                    "level": "How strong the AI plays (with opponent: AI; default Normal)",
                     "language": "Language of the game's messages and buttons (default: your Discord language)"}
-    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES}
+    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES,
+                                                     "level": LEVEL_CHOICES}
     params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
+    params.append(inspect.Parameter("level", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
     params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
                                     default=None))
     params.append(inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
@@ -87,7 +93,7 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
             guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
             options=options, opponent=values.get("opponent") or "open",
             invite=(invite.id, invite.display_name) if invite else None,
-            lang=values.get("language") or str(interaction.locale))
+            lang=values.get("language") or str(interaction.locale), level=values.get("level"))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
