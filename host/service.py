@@ -21,12 +21,12 @@ import ai
 from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
+from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
 from host.panels import Choice, Panel
-from host import thinking
 from host.presenters import presenter_for
 from render import RENDERERS
 from store import GameRow, Store, Tournament, VersionConflict
