@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(PY) -m bench.concurrency
 	$(PY) -m bench.memory
 	$(PY) -m bench.pipeline
+	$(PY) -m bench.arena
 
 clean:
 	rm -rf $(VENV) demo var .pytest_cache
