@@ -131,8 +131,9 @@ class GameService:
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
 
     def close(self) -> None:
-        """Stop the render processes, if any."""
+        """Stop the render processes and the hard AI's worker processes, if any."""
         self.painter.close()
+        thinking.shutdown()
 
     # -- helpers ------------------------------------------------------------------------------------
 

@@ -129,3 +129,20 @@ def test_an_illegal_action_is_never_proposed_by_the_hard_ai():
     assert search.search(engine, state, 1, Rng(1), iterations=3) == {"type": "add", "n": 1}
     with pytest.raises(IllegalAction):
         engine.apply(state, 1, {"type": "add", "n": 2})
+
+
+def test_ave_caesar_playouts_end_with_the_race():
+    from engines import ENGINES
+
+    engine = ENGINES["ave-caesar"]
+    state = engine.new_game(2, 3, {})  # a four-race championship by default
+    assert state["options"]["races"] == 4
+    seat = engine.to_act(state)[0]
+    steps = []
+
+    def counting(s, p, rng):
+        steps.append(len(s["history"]))
+        return rng.choice(engine.legal_actions(s, p))
+
+    search.search(engine, state, seat, Rng(1), iterations=3, rollout=counting)
+    assert steps and set(steps) == {0}, "no playout runs into the second race"
