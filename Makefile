@@ -27,8 +27,8 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.concurrency
 	$(PY) -m bench.memory
-	$(PY) -m bench.pipeline
 	$(PY) -m bench.arena
+	$(PY) -m bench.pipeline
 
 clean:
 	rm -rf $(VENV) demo var .pytest_cache
