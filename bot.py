@@ -1,13 +1,19 @@
 """Entry point: settings from the environment, logging, the store, the cogs; then run.
 
-``create_bot(settings)`` builds the bot without connecting (tests use it).
+The database is opened and checked before logging in to Discord: a damaged, read-only, locked or newer-schema
+file ends ``python bot.py`` with one line on stderr and exit code 1 (so a restart policy sees the failure).
+
+``create_bot(settings)`` builds the bot without connecting (tests use it). ``python bot.py healthcheck`` asks
+the running bot's ``/healthz`` (on ``HEALTH_PORT``) and exits 0 when it is ready (the Docker HEALTHCHECK).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
+import time
 
 import discord
 from discord.ext import commands
@@ -15,14 +21,16 @@ from discord.ext import commands
 from cogs.translator import Translator
 from host.cache import Locks
 from host.locale import t
+from host.metrics import Metrics, OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
 from settings import NO_TOKEN_HELP, Settings
-from store import Store
+from store import StorageError, Store
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher"]
+COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher",
+        "cogs.clocks"]
 
 
 class GameBot(commands.Bot):
@@ -38,21 +46,59 @@ class GameBot(commands.Bot):
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
         self.publish_locks: dict[int, asyncio.Lock] = Locks()
         self.outbox: Outbox | None = None
+        self.metrics = Metrics()
+        self.ops: OpsServer | None = None
+        self._error_counter: logging.Handler | None = None
+
+    def ready_to_serve(self) -> bool:
+        """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
+        ws = self.ws
+        return (self.store is not None and self.is_ready() and not self.is_closed()
+                and ws is not None and ws.open)
 
     async def setup_hook(self) -> None:
+        settings = self.settings
+        if settings.health_port is not None or settings.metrics_port is not None:
+            # up before the store and the gateway, so that "not ready yet" is an answer, not a refused connection
+            self.ops = OpsServer(self.metrics, self.ready_to_serve, self._refresh_gauges,
+                                 health_port=settings.health_port, metrics_port=settings.metrics_port,
+                                 host=settings.ops_host)
+            await self.ops.start()
+        if settings.metrics_port is not None:
+            self._error_counter = self.metrics.log_handler()
+            logging.getLogger().addHandler(self._error_counter)
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
                                        live_games=self.settings.live_games)
             await self.service.painter.warm_up()
+        self.service.observers.append(self.metrics.observe_move)
         self.outbox = Outbox(self.service)
         await self.tree.set_translator(Translator())
         self.tree.on_error = self.on_app_command_error
+        self.tree.interaction_check = self._command_started
         for name in COGS:
             await self.load_extension(name)
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    async def _refresh_gauges(self) -> None:
+        if self.store is not None:
+            await self.metrics.refresh(self.store)
+
+    async def _command_started(self, interaction: discord.Interaction) -> bool:
+        interaction.extras["started"] = time.perf_counter()
+        return True
+
+    def _command_done(self, interaction: discord.Interaction) -> None:
+        started = interaction.extras.get("started")
+        if started is not None:
+            name = getattr(interaction.command, "qualified_name", "?")
+            self.metrics.observe_interaction("/" + name, time.perf_counter() - started)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command) -> None:
+        self._command_done(interaction)
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: discord.app_commands.AppCommandError) -> None:
@@ -66,6 +112,7 @@ class GameBot(commands.Bot):
                 await interaction.response.send_message(message, ephemeral=True)
         except discord.HTTPException:
             pass
+        self._command_done(interaction)
 
     async def sync_commands(self) -> None:
         """Register the slash commands: instantly on DEV_GUILD_ID, else globally (may take up to an hour)."""
@@ -85,6 +132,12 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self.ops is not None:
+                ops, self.ops = self.ops, None
+                await ops.stop()
+            if self._error_counter is not None:
+                logging.getLogger().removeHandler(self._error_counter)
+                self._error_counter = None
             if self.service is not None:
                 self.service.close()
             if self.store is not None:
@@ -97,21 +150,45 @@ def create_bot(settings: Settings | None = None, **kwargs) -> GameBot:
     return GameBot(settings or Settings.from_env(), **kwargs)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     settings = Settings.from_env()
-    logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if argv[:1] == ["healthcheck"]:
+        return healthcheck(settings.health_port)
+    if argv:
+        print(f"usage: python bot.py [healthcheck]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
+        return 2
+    # discord.py's handler and format on the root logger: one style for every log line. Its colours only on
+    # a terminal: discord.py would colour inside any Docker container too, and log collectors want plain text
+    plain = logging.Formatter("[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{")
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True,
+                                formatter=discord.utils.MISSING if sys.stderr.isatty() else plain)
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
-    bot = create_bot(settings)
 
     async def runner() -> None:
-        async with bot:
-            await bot.start(settings.token)
+        # (closes what it opened if it raises)
+        store = await Store.connect(settings.database_url or settings.database_path)
+        # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
+        # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        async with create_bot(settings, store=store) as bot:  # closes the store on every way out
+            start = asyncio.create_task(bot.start(settings.token))
+            waiting = asyncio.create_task(stop.wait())
+            await asyncio.wait({start, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            if not start.done():
+                await bot.close()
+            await start  # (its errors, e.g. a refused token)
+        log.info("stopped")
 
     try:
         asyncio.run(runner())
+    except StorageError as exc:
+        print(f"Cannot use the database {settings.database_path}: {exc}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and try again.",
               file=sys.stderr)

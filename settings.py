@@ -12,6 +12,8 @@ from host.cache import DEFAULT_LIVE_GAMES
 class Settings:
     token: str | None = None
     database_path: str = "var/gamehost.db"
+    #: ``postgresql://…``: keep the games in PostgreSQL instead of the SQLite file at ``database_path``
+    database_url: str | None = None
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     #: push the slash commands to Discord at start-up (off in offline tests that never connect)
@@ -22,6 +24,12 @@ class Settings:
     render_processes: int = 2
     #: game states kept in memory (the least recently played beyond this are reloaded from the store when needed)
     live_games: int = DEFAULT_LIVE_GAMES
+    #: port of the readiness endpoint ``/healthz`` (None: not served); the Docker HEALTHCHECK asks it
+    health_port: int | None = None
+    #: port of the Prometheus ``/metrics`` endpoint (None: not served); may equal ``health_port``
+    metrics_port: int | None = None
+    #: address the two endpoints listen on
+    ops_host: str = "0.0.0.0"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -43,16 +51,34 @@ class Settings:
         live = env.get("LIVE_GAMES", "").strip() or str(DEFAULT_LIVE_GAMES)
         if not live.isdigit() or int(live) < 1:
             raise SystemExit(f"LIVE_GAMES must be a whole number of games, at least 1, not {live!r}.")
+        url = env.get("DATABASE_URL", "").strip() or None
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
+                             f"not {url.split('@')[-1]!r}; leave it unset to use the SQLite file at DATABASE_PATH.")
+        ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
+            database_url=url,
             log_level=env.get("LOG_LEVEL", "").strip().upper() or "INFO",
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
             render_processes=int(processes),
             live_games=int(live),
+            health_port=ports["HEALTH_PORT"],
+            metrics_port=ports["METRICS_PORT"],
+            ops_host=env.get("OPS_HOST", "").strip() or "0.0.0.0",
         )
+
+
+def _port(env: dict[str, str], name: str) -> int | None:
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise SystemExit(f"{name} must be a TCP port (1-65535), or unset to turn it off, not {value!r}.")
+    return int(value)
 
 
 NO_TOKEN_HELP = """\

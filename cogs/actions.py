@@ -8,11 +8,13 @@ import logging
 import discord
 
 from cogs import publish
+from cogs.standings import post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
 from engines import ENGINES
 from host.locale import t
 from host.outcome import Outcome
 from host.service import GameError
+from host.tournaments import tournaments_of
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,8 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
     if private.image is not None:
         kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
     await interaction.followup.send(**kwargs)
+    # a player back after a timeout took the seat over from the AI: the thread is told (nothing else is owed)
+    await publish.publish(interaction.client, game_id=game_id)
 
 
 @handles("join")
@@ -180,29 +184,45 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
 
 @handles("league_join")
 async def league_join(interaction: discord.Interaction, league_id: int) -> None:
-    """Enter an open league."""
+    """Enter an open tournament (up to its cap)."""
     try:
-        league = await interaction.client.service.join_tournament(
+        event = await tournaments_of(interaction.client).join(
             league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction))
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.response.edit_message(**publish.league_message(league))
+    await interaction.response.edit_message(**registration_message(event))
+
+
+@handles("league_leave")
+async def league_leave(interaction: discord.Interaction, league_id: int) -> None:
+    """Withdraw from a tournament before its start."""
+    try:
+        event = await tournaments_of(interaction.client).leave(league_id, interaction.user.id,
+                                                               asker=asker(interaction))
+    except GameError as exc:
+        await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+        return
+    await interaction.response.edit_message(**registration_message(event))
 
 
 @handles("league_start")
 async def league_start(interaction: discord.Interaction, league_id: int) -> None:
-    """The organizer starts the league: every match opens at once, each in its own thread."""
+    """The organizer starts the tournament: a league opens every match at once, the other formats their first
+    round; each match in its own thread."""
     bot = interaction.client
     await interaction.response.defer()
     try:
-        league, outcomes = await bot.service.start_tournament(league_id, interaction.user.id,
-                                                              asker=asker(interaction))
+        progress = await tournaments_of(bot).start(league_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.edit_original_response(**publish.league_message(league))
+    league, outcomes = progress.event, progress.started
+    await interaction.edit_original_response(**registration_message(league))
     channel = interaction.channel
+    if league.format != "league":
+        await post_progress(bot, progress, channel)
+        return
     lines = []
     for outcome in outcomes:
         place = await open_match(bot, channel, outcome)

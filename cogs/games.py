@@ -22,6 +22,18 @@ from host.service import GameError
 log = logging.getLogger(__name__)
 
 LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
+TIME_CONTROL_CHOICES = [
+    app_commands.Choice(name="None — no clock (default against the AI)", value="none"),
+    app_commands.Choice(name="1 hour per move", value="1h"),
+    app_commands.Choice(name="12 hours per move", value="12h"),
+    app_commands.Choice(name="1 day per move (default for open games)", value="1d"),
+    app_commands.Choice(name="3 days per move", value="3d"),
+    app_commands.Choice(name="Time bank: 3 days, +12 hours per move", value="bank"),
+]
+ON_TIMEOUT_CHOICES = [
+    app_commands.Choice(name="AI plays for them until they are back (default)", value="ai"),
+    app_commands.Choice(name="Forfeit: ranked last (a 2-player game ends)", value="forfeit"),
+]
 OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
                     app_commands.Choice(name="Open — others join with the Join button", value="open")]
 LEVEL_CHOICES = [app_commands.Choice(name="Easy — makes mistakes", value="easy"),
@@ -53,15 +65,21 @@ def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
     descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
                     "invite": "Reserve the second seat for this member",
                     "level": "How strong the AI plays (with opponent: AI; default Normal)",
-                    "language": "Language of the game's messages and buttons (default: your Discord language)"}
+                    "language": "Language of the game's messages and buttons (default: your Discord language)",
+                    "time_control": "Time per move (default: none against the AI, 1 day for open games)",
+                    "on_timeout": "When time runs out: the AI plays until they are back, or they forfeit"}
     choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES,
-                                                     "level": LEVEL_CHOICES}
+                                                     "time_control": TIME_CONTROL_CHOICES,
+                                                     "on_timeout": ON_TIMEOUT_CHOICES, "level": LEVEL_CHOICES}
     params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
     params.append(inspect.Parameter("level", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
     params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
                                     default=None))
     params.append(inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
                                     default=None))
+    for generic in ("time_control", "on_timeout"):  # every game has a clock (host/clock.py)
+        params.append(inspect.Parameter(generic, inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
+                                        default=None))
     for spec in specs:
         params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(spec),
                                         default=None))
@@ -93,7 +111,8 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
             guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
             options=options, opponent=values.get("opponent") or "open",
             invite=(invite.id, invite.display_name) if invite else None,
-            lang=values.get("language") or str(interaction.locale), level=values.get("level"))
+            lang=values.get("language") or str(interaction.locale),
+            time_control=values.get("time_control"), on_timeout=values.get("on_timeout"), level=values.get("level"))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
@@ -275,6 +294,48 @@ class Games(commands.Cog):
         await interaction.followup.send(publish.clip_content(head + "\n" + body), ephemeral=True,
                                         allowed_mentions=discord.AllowedMentions.none())
 
+    @game.command(name="resign", description="Give a running game up: you are ranked last (asks to confirm)")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        from cogs.clocks import ResignButton  # the button's cog registers it
+
+        lang = str(interaction.locale)
+        try:
+            game_id = await self._which(interaction, game)
+            row = await self.bot.service.game(game_id, asker(interaction))
+            if row.seat_of(interaction.user.id) is None:
+                raise GameError.of("not_playing", game=game_id)
+            if row.status != "running":
+                raise GameError.of("game_over" if row.status != "lobby" else "not_started", game=game_id)
+        except GameError as exc:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
+        view = discord.ui.View(timeout=None).add_item(ResignButton(game_id, t("resign_button", lang)))
+        await interaction.response.send_message(t("resign_confirm", lang, game=game_id), view=view, ephemeral=True)
+
+    away = app_commands.Group(name="away", description="Vacation: pause your clocks in all your games",
+                              parent=game)
+
+    @away.command(name="days", description="Go away for some days: your clocks stop in all your games")
+    @app_commands.describe(days="How many days (at most 14 a month)")
+    async def away_days(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
+        await self._away(interaction, days)
+
+    @away.command(name="off", description="You are back: your clocks run again")
+    async def away_off(self, interaction: discord.Interaction) -> None:
+        await self._away(interaction, None)
+
+    async def _away(self, interaction: discord.Interaction, days: int | None) -> None:
+        from host.locale import use_language
+
+        use_language(str(interaction.locale))
+        try:
+            text = await self.bot.service.set_away(interaction.user.id, days)
+        except GameError as exc:
+            text = exc.text(interaction.locale)
+        await interaction.response.send_message(text, ephemeral=True)
+
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.service.visible_games(asker(interaction))
@@ -287,7 +348,9 @@ class Games(commands.Cog):
         for g in games[:25]:
             where = f"<#{g.thread_id}>" if g.thread_id else ""
             players = ", ".join(s.name for s in g.seats)
-            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status, lang)} — {players} {where}")
+            clock = await self.bot.service.clock_summary(g)
+            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status, lang)} — {players} {where}"
+                         + (f" — {clock}" if clock else ""))
         embed.description = "\n".join(lines)[:4000]
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

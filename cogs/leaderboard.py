@@ -1,4 +1,6 @@
-"""/leaderboard <game>: the server's Elo table for one game, from its finished games between people."""
+"""/leaderboard <game>: the server's ratings for one game (openskill, the conservative mu - 3 sigma, and the
+number of games), from its finished games between people; /profile [user]: a person's ratings, games and wins
+per game on this server."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from discord.ext import commands
 
 from engines import ENGINES
 from host.locale import t
+from host.tournaments import tournaments_of
 
 SHOWN = 15
 
@@ -16,12 +19,12 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="The best players of a game on this server (Elo)")
+    @app_commands.command(name="leaderboard", description="The best players of a game on this server (ratings)")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         lang = str(interaction.locale)
-        table = await self.bot.service.leaderboard(game, interaction.guild_id)
+        table = await tournaments_of(self.bot).leaderboard(game, interaction.guild_id)
         embed = discord.Embed(title=t("leaderboard_title", lang, title=ENGINES[game].title),
                               colour=discord.Colour.dark_gold())
         if not table:
@@ -30,10 +33,27 @@ class Leaderboard(commands.Cog):
             medals = {1: "🥇", 2: "🥈", 3: "🥉"}
             embed.description = "\n".join(
                 t("leaderboard_line", lang, place=medals.get(i, f"{i}."), name=discord.utils.escape_markdown(name),
-                  rating=round(r.rating), games=r.games, wins=r.wins)
+                  rating=f"{r.rating:.1f}", games=r.games, wins=r.wins)
                 for i, (r, name) in enumerate(table[:SHOWN], start=1))[:4000]
             embed.set_footer(text=t("leaderboard_footer", lang))
         await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="profile", description="Ratings, games and wins of a player on this server")
+    @app_commands.describe(user="Whose profile (default: yours)")
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        lang = str(interaction.locale)
+        who = user or interaction.user
+        found = await tournaments_of(self.bot).profile(who.id, interaction.guild_id)
+        embed = discord.Embed(title=t("profile_title", lang, name=discord.utils.escape_markdown(who.display_name)),
+                              colour=discord.Colour.dark_gold())
+        if not found:
+            embed.description = t("profile_empty", lang)
+        for key, r, rank in found:
+            embed.add_field(name=ENGINES[key].title, inline=False, value=t(
+                "profile_line", lang, rating=f"{r.rating:.1f}", mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}",
+                games=r.games, wins=r.wins, rank=rank))
+        embed.set_footer(text=t("leaderboard_footer", lang))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,13 +11,13 @@ from io import BytesIO
 import aiohttp
 import discord
 
-from cogs.standings import match_over
-from cogs.views import JoinButton, LeagueJoin, LeagueStart, StartButton, board_view, clip_content, panel_view
+from cogs.standings import match_over, registration_message
+from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from engines import ENGINES
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.presenters import presenter_for
-from host.service import MAX_ENTRIES, GameError
+from host.service import GameError
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -162,16 +162,20 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
     place = game_place(bot, game)
     since = datetime.fromisoformat(publication.since)
     if publication.attempts or datetime.now(UTC) - since > NONCE_MEMORY:
-        earlier = await _find_posted(bot, place, publication.outcome.board.filename)
+        earlier = await _find_posted(bot, place, publication.outcome)
         if earlier is not None:
             return earlier
     return await place.send(nonce=publication.nonce, **_board_message(publication.outcome))
 
 
-async def _find_posted(bot, place, filename: str) -> discord.Message | None:
+async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
+    """This very board among the thread's newest messages: the same picture file and the same text (a warning
+    posted with the same board is another message)."""
+    filename, text = outcome.board.filename, clip_content(outcome.board.text)
     try:
         async for message in place.history(limit=20):
-            if message.author.id == bot.user.id and any(a.filename == filename for a in message.attachments):
+            if message.author.id == bot.user.id and message.content == text and any(
+                    a.filename == filename for a in message.attachments):
                 return message
     except discord.HTTPException:  # (no Read Message History): better a second copy than no board
         return None
@@ -234,20 +238,8 @@ def dm_closed_notice(game: GameRow, user_id: int) -> str:
 
 
 def league_message(league) -> dict:
-    """The league's public message: who is in, and the Join/Start buttons while it is open."""
-    use_language(league.lang)
-    embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
-                          description=t("tournament_body", organizer=f"<@{league.organizer_id}>"),
-                          colour=discord.Colour.dark_gold())
-    embed.add_field(name=t("tournament_players", count=len(league.entries), max=MAX_ENTRIES),
-                    value="\n".join(f"{i}. {discord.utils.escape_markdown(name)}"
-                                    for i, (_, name) in enumerate(league.entries, start=1)), inline=False)
-    embed.set_footer(text=t(f"tournament_status_{league.status}"))
-    view = discord.ui.View(timeout=None)
-    if league.status == "open":
-        view.add_item(LeagueJoin(league.id))
-        view.add_item(LeagueStart(league.id))
-    return {"embed": embed, "view": view}
+    """The tournament's public message (see ``cogs.standings.registration_message``)."""
+    return registration_message(league)
 
 
 def lobby_message(game: GameRow) -> dict:

@@ -2,7 +2,7 @@
 past games, paged, with Replay buttons) and ``export`` (the game record as JSON); step-through buttons.
 Thin: the frames, pictures and records come from ``host.replays``.
 
-custom_ids (numbers only, see ``cogs.components.parse_fields``):
+custom_ids (numbers only, see ``cogs.views.parse_fields``):
 ``gh:rp:<game>:<step>:<view>[:<slot>]`` one step (view 0 = public, s+1 = seat s's own view; slot: the
 button's place),
 ``gh:rv:<game>`` the animated replay, ``gh:hy:<user>:<page>:<game kind + 1, 0 = all>`` a history page."""

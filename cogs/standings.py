@@ -1,16 +1,63 @@
-"""League tables as Discord messages: the table embed, and the table (and winner) posted when a match ends."""
+"""Tournaments as Discord messages: the registration message, the table (an embed for a league, pictures for the
+other formats), and what is posted when a match ends - the league's new table; a round's standings (and the
+bracket) when a round is over, the next round's matches each in its own thread, the podium at the end."""
 
 from __future__ import annotations
 
+import logging
+from io import BytesIO
+
 import discord
 
+from cogs.views import LeagueJoin, LeagueLeave, LeagueStart
 from engines import ENGINES
-from host.locale import t
+from host.locale import t, use_language
+from host.tournaments import Event, Progress, tournaments_of
+from render import tournament as pictures
+
+log = logging.getLogger(__name__)
+
+
+def registration_message(event: Event) -> dict:
+    """The tournament's public message: format, who is in, and Join/Leave/Start while it is open."""
+    use_language(event.lang)
+    title = ENGINES[event.engine].title
+    embed = discord.Embed(title=t("tournament_title", tournament=event.id, title=title) if event.format == "league"
+                          else t("event_title", tournament=event.id, title=title, format=t(f"format_{event.format}")),
+                          description=t("tournament_body" if event.format == "league" else f"event_body_{event.format}",
+                                        organizer=f"<@{event.organizer_id}>", rounds=event.total_rounds()),
+                          colour=discord.Colour.dark_gold())
+    embed.add_field(name=t("tournament_players", count=len(event.entries), max=event.cap),
+                    value="\n".join(f"{i}. {discord.utils.escape_markdown(name)}"
+                                    for i, (_, name) in enumerate(event.entries, start=1))[:1024], inline=False)
+    settings = event.settings
+    details = []
+    if event.table_size > 2:
+        details.append(t("event_tables", size=event.table_size))
+    if settings.get("third_place") and event.format == "elimination":
+        details.append(t("event_third_place"))
+    if settings.get("double") and event.format == "roundrobin":
+        details.append(t("event_double"))
+    if settings.get("round_hours"):
+        details.append(t("event_round_hours", hours=settings["round_hours"]))
+    if settings.get("time_control"):
+        details.append(t("event_time_control", control=discord.utils.escape_markdown(settings["time_control"])))
+    if details:
+        embed.add_field(name=t("event_settings"), value="\n".join(details), inline=False)
+    status = "cancelled" if event.cancelled else "paused" if event.paused else event.status
+    embed.set_footer(text=t(f"tournament_status_{status}"))
+    view = discord.ui.View(timeout=None)
+    if event.status == "open":
+        view.add_item(LeagueJoin(event.id))
+        if event.format != "league":
+            view.add_item(LeagueLeave(event.id))
+        view.add_item(LeagueStart(event.id))
+    return {"embed": embed, "view": view}
 
 
 async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, object]:
     """The league table as an embed; ``who`` (an Asker) is fenced like any game (None: the bot itself)."""
-    league, rows, over, total = await bot.service.tournament_table(tournament_id, asker=who)
+    league, rows, over, total = await tournaments_of(bot).tournament_table(tournament_id, asker=who)
     embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
                           colour=discord.Colour.dark_gold())
     embed.description = "\n".join(
@@ -20,11 +67,123 @@ async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed,
     return embed, (league, rows)
 
 
+async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[discord.File]]:
+    """The standings pictures (and the bracket's, for an elimination) of a tournament that is not a league."""
+    service = tournaments_of(bot)
+    event, rows = await service.standings(tournament_id, who)
+    title = ENGINES[event.engine].title
+    labels = {"place": "#", "name": t("picture_player"), "points": t("picture_points"),
+              "buchholz": t("picture_buchholz"), "sonneborn": t("picture_sonneborn"), "record": t("picture_record")}
+    view = {"title": t("event_picture_title", tournament=event.id, title=title, format=t(f"format_{event.format}")),
+            "subtitle": t("event_picture_round", round=event.round, rounds=event.total_rounds()),
+            "labels": labels,
+            "rows": [{"place": i, "name": name, "points": r.points, "buchholz": r.buchholz, "sonneborn": r.sonneborn,
+                      "record": f"{r.wins}–{r.draws}–{r.losses}", "dropped": r.dropped}
+                     for i, (r, name) in enumerate(rows, start=1)]}
+    images = pictures.standings_pages(view)
+    if event.format == "elimination" and event.status != "open":
+        _, matches = await service.bracket(tournament_id)
+        names = event.names
+        seed = {p: i for i, p in enumerate(event.seeds)}
+        for m in matches:
+            if m["places"] is not None or len(m["players"]) == 1:
+                best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))
+                m["winner"] = names.get(m["players"][best], str(m["players"][best]))
+        images += pictures.bracket_pages({
+            "title": t("event_bracket_title", tournament=event.id, title=title), "rounds": event.total_rounds(),
+            "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"), "third": t("picture_third"),
+                       "bye": t("picture_bye")}, "matches": matches})
+    files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
+    return event, files[:10]
+
+
+async def _channel(bot, event: Event):
+    return bot.get_channel(event.channel_id) or await bot.fetch_channel(event.channel_id)
+
+
+async def post_progress(bot, progress: Progress, channel=None) -> None:
+    """Tell the tournament's channel what a change did: the round that ended (standings and bracket), the
+    next round's matches (each opened in its own thread), the podium at the end."""
+    from cogs.actions import open_match  # (actions imports publish, which imports this module)
+
+    event = progress.event
+    if event.format == "league":
+        return
+    use_language(event.lang)
+    channel = channel or await _channel(bot, event)
+    none = discord.AllowedMentions.none()
+    if progress.round_over and not progress.finished:
+        _, files = await pictures_of(bot, event.id)
+        await channel.send(t("event_round_over", tournament=event.id, round=progress.round_over), files=files,
+                           allowed_mentions=none)
+    if progress.finished:
+        event = await tournaments_of(bot).tournament(event.id)
+        _, files = await pictures_of(bot, event.id)
+        podium = await tournaments_of(bot).podium(event.id)
+        png = pictures.render_podium({"title": t("event_podium_title", tournament=event.id,
+                                                 title=ENGINES[event.engine].title), "places": podium})
+        files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
+        champion = ", ".join(podium[0]) if podium else "?"
+        await channel.send(t("tournament_champion_event", tournament=event.id, name=champion), files=files[:10],
+                           allowed_mentions=none)
+        return
+    if progress.started:
+        lines = []
+        for outcome in progress.started:
+            place = await open_match(bot, channel, outcome)
+            names = " — ".join(s.name for s in sorted(outcome.game.seats, key=lambda s: s.seat))
+            lines.append(t("event_match", players=names, place=f"<#{place}>"))
+        event = await tournaments_of(bot).tournament(event.id)
+        text = t("event_round_begun", tournament=event.id, round=event.round, count=len(progress.started))
+        for chunk in _chunks([text, *lines]):
+            await channel.send(chunk, allowed_mentions=none)
+
+
+def _chunks(lines: list[str], limit: int = 1900) -> list[str]:
+    out, cur = [], ""
+    for line in lines:
+        if cur and len(cur) + len(line) + 1 > limit:
+            out.append(cur)
+            cur = ""
+        cur = f"{cur}\n{line}" if cur else line
+    return [*out, cur] if cur else out
+
+
 async def match_over(bot, game) -> None:
-    """Called when a league match has finished: the new table in the league's channel (and the winner)."""
+    """Called when a tournament match has finished: a league posts its new table in its channel (and the
+    winner); the other formats count the match and, at the end of a round, post it and pair the next one."""
+    service = tournaments_of(bot)
+    event = await service.tournament(game.tournament_id)
+    if event.format != "league":
+        await post_progress(bot, await service.match_over(game))
+        return
+    await service.match_over(game)
     embed, (league, rows) = await table_embed(bot, game.tournament_id)
     channel = bot.get_channel(league.channel_id) or await bot.fetch_channel(league.channel_id)
     content = None
     if league.status == "finished" and rows:
         content = t("tournament_champion", tournament=league.id, name=rows[0][1])
     await channel.send(content=content, embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def round_deadlines(bot, now=None) -> None:
+    """Settle the tournament matches past their round's deadline by their clock rules (see
+    ``TournamentService.deadline_places``): say so in each match's thread, then post what it did (the round's
+    end, the next round). Called by the clock job."""
+    for match, progress in await tournaments_of(bot).settle_overdue(now):
+        event = progress.event
+        use_language(event.lang)
+        game = await bot.service.game(match["game_id"]) if match["game_id"] is not None else None
+        if game is not None:
+            names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+            late = [n for n, place in zip(names, match["places"]) if place > min(match["places"])]
+            text = t("event_deadline_forfeit", match=match["id"], round=match["round"],
+                     names=", ".join(late)) if late else t("event_deadline_draw", match=match["id"],
+                                                           round=match["round"])
+            try:
+                where = bot.get_channel(game.thread_id or game.channel_id) or await bot.fetch_channel(
+                    game.thread_id or game.channel_id)
+                await where.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as exc:
+                log.warning("could not tell match %s it is over its deadline: %s", match["id"], exc)
+        await post_progress(bot, progress)

@@ -1,6 +1,9 @@
-"""/tournament: round-robin leagues. ``/tournament new <game>`` posts the league with Join and Start buttons;
-Start opens every match at once, each in its own thread; whenever a match ends, the league's channel gets the
-new table, and the winner is announced when the last match is over. ``/tournament table <number>`` shows it."""
+"""/tournament: community tournaments. ``/tournament new <game>`` posts the registration with Join, Leave and
+Start buttons (format: league, swiss, elimination or roundrobin; rounds, a size cap, tables of N for Swiss,
+a third-place match, a double round robin, hours per round, a time control, game options). Start opens the
+first round, each match in its own thread; when a round's last match ends its standings are posted and the
+next round begins; the podium comes at the end. Organizer tools: start, drop, adjudicate, pause, resume,
+cancel; players: table, my-matches, leave."""
 
 from __future__ import annotations
 
@@ -8,51 +11,209 @@ import logging
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs import publish
-from cogs.standings import table_embed
+from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
 from engines import ENGINES
-from host.locale import LANGUAGES
+from host.locale import LANGUAGES, t
 from host.service import GameError
+from host.tournaments import FORMATS, tournaments_of
 
 log = logging.getLogger(__name__)
 
 
+def parse_options(text: str | None) -> dict:
+    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (numbers and true/false read as such)."""
+    out: dict = {}
+    for part in (text or "").replace(",", " ").split():
+        if "=" not in part:
+            raise GameError.of("event_bad_options", text=part[:40])
+        key, value = part.split("=", 1)
+        low = value.lower()
+        out[key.strip()] = (int(value) if value.lstrip("-").isdigit() else True if low == "true"
+                            else False if low == "false" else value)
+    return out
+
+
 class Tournaments(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Leagues: everybody plays everybody once")
+    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @tournament.command(name="new", description="Open a league of a game; players join with the button")
-    @app_commands.describe(game="Which game", language="Language of the matches (default: yours)")
+    @property
+    def service(self):
+        return tournaments_of(self.bot)
+
+    async def cog_load(self) -> None:
+        self.recovery.start()
+
+    async def cog_unload(self) -> None:
+        self.recovery.cancel()
+
+    @tasks.loop(count=1)
+    async def recovery(self) -> None:
+        """Once connected after a start, finish what a crash interrupted (``TournamentService.recover``)."""
+        await self.recover()
+
+    @recovery.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def recover(self) -> None:
+        try:
+            for progress in await self.service.recover():
+                await post_progress(self.bot, progress)
+        except Exception:
+            log.exception("tournament recovery failed")
+
+    async def _refuse(self, interaction: discord.Interaction, exc: GameError) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        else:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+
+    @tournament.command(name="new", description="Open a tournament of a game; players join with the button")
+    @app_commands.describe(game="Which game", format="League (all at once), Swiss, single elimination or round robin",
+                           rounds="Swiss: how many rounds", cap="Most players who may join",
+                           table_size="Swiss: players at each table (games of 3-6 players)",
+                           third_place="Elimination: play a third-place match",
+                           double="Round robin: everybody meets everybody twice",
+                           round_hours="Hours each round may last (its deadline)",
+                           time_control="Time control (shown; the clocks apply it)",
+                           options="Game options, e.g. laps=2", language="Language of the matches (default: yours)")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()],
+                          format=[app_commands.Choice(name=f, value=f) for f in FORMATS],
                           language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGES.items()])
-    async def new(self, interaction: discord.Interaction, game: str, language: str | None = None) -> None:
+    async def new(self, interaction: discord.Interaction, game: str, format: str = "league",
+                  rounds: app_commands.Range[int, 1, 30] | None = None,
+                  cap: app_commands.Range[int, 2, 512] | None = None,
+                  table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
+                  double: bool = False, round_hours: app_commands.Range[int, 1, 1440] | None = None,
+                  time_control: str | None = None, options: str | None = None, language: str | None = None) -> None:
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
         try:
-            league = await self.bot.service.create_tournament(
+            event = await self.service.create(
                 game, user_id=interaction.user.id, user_name=interaction.user.display_name,
                 guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
-                lang=language or str(interaction.locale))
-        except GameError as exc:  # an unknown game (from a stale client)
-            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+                lang=language or str(interaction.locale), format=format, rounds=rounds, cap=cap,
+                table_size=table_size, third_place=third_place, double=double, round_hours=round_hours,
+                time_control=time_control, options=parse_options(options))
+        except GameError as exc:
+            await self._refuse(interaction, exc)
             return
-        await interaction.response.send_message(**publish.league_message(league))
+        await interaction.response.send_message(**registration_message(event))
+        try:
+            message = await interaction.original_response()
+            await self.service.set_message(event.id, message.id)
+        except discord.HTTPException:
+            pass
 
-    @tournament.command(name="table", description="The table of a league")
-    @app_commands.describe(tournament="League number")
+    @tournament.command(name="table", description="The standings of a tournament")
+    @app_commands.describe(tournament="Tournament number")
     async def table(self, interaction: discord.Interaction, tournament: int) -> None:
         try:
-            embed, _ = await table_embed(self.bot, tournament, asker(interaction))
+            event = await self.service.tournament(tournament, asker(interaction))
+            if event.format == "league":
+                embed, _ = await table_embed(self.bot, tournament, asker(interaction))
+                await interaction.response.send_message(embed=embed, ephemeral=True)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            _, files = await pictures_of(self.bot, tournament, asker(interaction))
         except GameError as exc:
-            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            await self._refuse(interaction, exc)
             return
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.followup.send(t("event_table_caption", str(interaction.locale),
+                                          tournament=tournament, round=event.round, rounds=event.total_rounds()),
+                                        files=files, ephemeral=True)
+
+    @tournament.command(name="my-matches", description="Your matches in this server's tournaments")
+    async def my_matches(self, interaction: discord.Interaction) -> None:
+        lang = str(interaction.locale)
+        found = await self.service.my_matches(interaction.user.id, asker(interaction))
+        if not found:
+            await interaction.response.send_message(t("event_no_matches", lang), ephemeral=True)
+            return
+        lines = []
+        for m in found[:25]:
+            where = f" <#{g.thread_id or g.channel_id}>" if m.game_id and (
+                g := await self.bot.service.store.get_game(m.game_id, with_snapshot=False)) else ""
+            against = ", ".join(discord.utils.escape_markdown(n) for n in m.opponents) or "—"
+            lines.append(t("event_my_match", lang, tournament=m.tournament, round=m.round, match=m.match_id,
+                           opponents=against, status=t(f"event_status_{m.status}", lang, place=m.place if m.status == "placed" else "")) + where)
+        await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True,
+                                                allowed_mentions=discord.AllowedMentions.none())
+
+    async def _organizer(self, interaction: discord.Interaction, call) -> None:
+        await interaction.response.defer(thinking=True)
+        try:
+            result = await call()
+        except GameError as exc:
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            return
+        event = getattr(result, "event", result)
+        await interaction.followup.send(t("event_done", str(interaction.locale), tournament=event.id,
+                                          status=t("tournament_status_" + ("cancelled" if event.cancelled else
+                                                   "paused" if event.paused else event.status), str(interaction.locale))))
+        if hasattr(result, "started"):
+            await post_progress(self.bot, result)
+            for game_id in result.changed:  # the AI took a dropped player's seat: its moves are owed
+                await publish.publish(self.bot, game_id=game_id)
+
+    @tournament.command(name="start", description="Start a tournament (its organizer)")
+    @app_commands.describe(tournament="Tournament number")
+    async def start(self, interaction: discord.Interaction, tournament: int) -> None:
+        await self._organizer(interaction, lambda: self.service.start(tournament, interaction.user.id,
+                                                                      asker(interaction)))
+
+    @tournament.command(name="leave", description="Withdraw from a tournament before it starts")
+    @app_commands.describe(tournament="Tournament number")
+    async def leave(self, interaction: discord.Interaction, tournament: int) -> None:
+        await self._organizer(interaction, lambda: self.service.leave(tournament, interaction.user.id,
+                                                                      asker(interaction)))
+
+    @tournament.command(name="drop", description="Drop a player (organizer; or yourself): their matches are forfeited")
+    @app_commands.describe(tournament="Tournament number", player="Who drops out (default: you)")
+    async def drop(self, interaction: discord.Interaction, tournament: int, player: discord.User | None = None) -> None:
+        who = (player or interaction.user).id
+        await self._organizer(interaction, lambda: self.service.drop(tournament, interaction.user.id, who,
+                                                                     asker(interaction)))
+
+    @tournament.command(name="adjudicate", description="Decide a match of the current round (organizer)")
+    @app_commands.describe(tournament="Tournament number", match="Match number (see /tournament my-matches)",
+                           winner="Who won (leave empty for a draw)")
+    async def adjudicate(self, interaction: discord.Interaction, tournament: int, match: int,
+                         winner: discord.User | None = None) -> None:
+        async def call():
+            found = await self.bot.service.store.match(match) if 0 < match < 2**63 else None
+            players = found["players"] if found else []
+            if winner is not None and winner.id not in players:
+                raise GameError.of("tournament_not_entry", tournament=tournament)
+            places = [1 if winner is None or p == winner.id else 2 for p in players]
+            return await self.service.adjudicate(tournament, interaction.user.id, match, places, asker(interaction))
+        await self._organizer(interaction, call)
+
+    @tournament.command(name="pause", description="Pair no new round until resumed (organizer)")
+    @app_commands.describe(tournament="Tournament number")
+    async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
+        await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
+                                                                      asker(interaction)))
+
+    @tournament.command(name="resume", description="Resume a paused tournament (organizer)")
+    @app_commands.describe(tournament="Tournament number")
+    async def resume(self, interaction: discord.Interaction, tournament: int) -> None:
+        await self._organizer(interaction, lambda: self.service.resume(tournament, interaction.user.id,
+                                                                       asker(interaction)))
+
+    @tournament.command(name="cancel", description="Cancel a tournament (organizer)")
+    @app_commands.describe(tournament="Tournament number")
+    async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
+        await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
+                                                                       asker(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

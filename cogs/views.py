@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 
 import discord
@@ -81,10 +82,12 @@ def clip_content(text: str) -> str:
 def guarded(callback):
     """A click on a damaged custom_id (``self.unparsed``, see :class:`_FromCustomId`) is refused; an unexpected
     error in a click is logged and answered with a short apology (instead of Discord's "This interaction
-    failed"); the game is unchanged unless the store committed before the error."""
+    failed"); the game is unchanged unless the store committed before the error. Its handling time goes to
+    the bot's interaction latency histogram (host/metrics.py)."""
 
     @functools.wraps(callback)
     async def wrapper(self, interaction: discord.Interaction):
+        started = time.perf_counter()
         try:
             if getattr(self, "unparsed", False):
                 await refuse(interaction, t("bad_custom_id", str(interaction.locale)))
@@ -96,6 +99,10 @@ def guarded(callback):
                 await refuse(interaction, t("error_generic", str(interaction.locale)))
             except discord.HTTPException:
                 pass
+        finally:
+            metrics = getattr(interaction.client, "metrics", None)
+            if metrics is not None:
+                metrics.observe_interaction(type(self).__name__, time.perf_counter() - started)
 
     return wrapper
 
@@ -356,8 +363,23 @@ class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
         await dispatch("league_start", interaction, self.league_id)
 
 
+class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tl:(?P<args>.*)"):
+    """Withdraw from a tournament before it starts (``gh:tl:<tournament>``)."""
+
+    fields = ("league_id",)
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_leave_tournament"), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gh:tl:{league_id}"))
+        self.league_id = league_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("league_leave", interaction, self.league_id)
+
+
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
@@ -368,7 +390,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
 
 
 DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, LeagueJoin, LeagueStart, UnknownItem)
+                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

@@ -1,4 +1,6 @@
-"""Shared plumbing for engines: validation that leaves the state untouched on any illegal action."""
+"""Shared plumbing for engines: validation that leaves the state untouched on any illegal action, and a
+small memo so that the legal actions of a state are computed once (the AI, the host and ``apply`` all ask).
+"""
 
 from __future__ import annotations
 
@@ -7,11 +9,26 @@ from typing import Any
 from engines import IllegalAction
 
 
+def _copy(obj):
+    """A copy of a JSON-like value (dicts and lists of plain values), far cheaper than ``copy.deepcopy``."""
+    if isinstance(obj, dict):
+        return {k: _copy(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_copy(v) for v in obj]
+    return obj
+
+
 class BaseEngine:
     """Implements :meth:`apply` once: check the seat, the shape and legality, then call ``_apply``.
 
-    Subclasses implement ``_apply(state, seat, action) -> events`` and may override
-    :meth:`validate` when enumerating every legal action would be too expensive.
+    Subclasses implement ``_legal_actions(state, seat)`` and ``_apply(state, seat, action) -> events`` and
+    may override :meth:`validate` when enumerating every legal action would be too expensive (an engine may
+    also override ``legal_actions`` itself, as before: then nothing is memoised).
+
+    Memo: facts about one state (its legal actions per seat, and whatever an engine stores with
+    :meth:`_memo`) are kept for the state object asked about last, until :meth:`apply` changes that state.
+    States change only through ``apply``; code that edits a state by hand (tests building a position) must
+    call :meth:`forget` before asking again.
     """
 
     key = ""
@@ -19,6 +36,47 @@ class BaseEngine:
     min_players = 2
     max_players = 2
     rules_version = 1
+
+    # (state object, its memo dict); one slot: playouts and searches ask about one state at a time. The
+    # state is referenced so that its id cannot be reused by another object while the slot holds it.
+    _memo_slot: tuple[Any, dict] | None = None
+    _memo_kept: tuple[Any, dict] | None = None  # the slot _fresh_memo made during the running apply
+
+    def _memo(self, state: Any) -> dict:
+        """The memo dict of ``state`` (a fresh one when the slot held another state)."""
+        slot = self._memo_slot
+        if slot is not None and slot[0] is state:
+            return slot[1]
+        memo: dict = {}
+        self._memo_slot = (state, memo)
+        return memo
+
+    def _fresh_memo(self, state: Any) -> dict:
+        """An empty memo for ``state``, kept after the running ``apply`` (for facts about the new state)."""
+        memo: dict = {}
+        self._memo_slot = self._memo_kept = (state, memo)
+        return memo
+
+    def forget(self, state: Any = None) -> None:
+        """Drop what is remembered about ``state`` (about any state when None)."""
+        slot = self._memo_slot
+        if slot is not None and (state is None or slot[0] is state):
+            self._memo_slot = None
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict]:
+        memo = self._memo(state)
+        key = ("legal", seat)
+        actions = memo.get(key)
+        if actions is None:
+            actions = memo[key] = self._legal_actions(state, seat)
+        return list(actions)  # the caller may reorder its list; the action dicts are shared, read-only
+
+    def legal_copy(self, state: Any, seat: int) -> list[dict]:
+        """The legal actions as new objects, for views that leave the engine (callers may change them)."""
+        return [_copy(a) for a in self.legal_actions(state, seat)]
+
+    def _legal_actions(self, state: Any, seat: int) -> list[dict]:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def apply(self, state: Any, seat: int, action: dict) -> list[dict]:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -30,10 +88,19 @@ class BaseEngine:
                 raise IllegalAction("The game is over.")
             raise IllegalAction("It is not your turn.")
         self.validate(state, seat, action)
-        return self._apply(state, seat, action)
+        self._memo_kept = None
+        try:
+            return self._apply(state, seat, action)
+        finally:
+            # the state has changed: forget it, unless _apply left a fresh memo about the new state
+            slot = self._memo_slot
+            if slot is not None and slot[0] is state and slot is not self._memo_kept:
+                self._memo_slot = None
+            self._memo_kept = None
 
     def validate(self, state: Any, seat: int, action: dict) -> None:
         """Raise IllegalAction unless ``action`` is one of the legal actions of ``seat``."""
+        # the public method: memoised here, and still right for an engine that overrides it directly
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self.explain_illegal(state, seat, action))
 

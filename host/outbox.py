@@ -11,8 +11,8 @@ move, or the background publisher after a restart or a failure) goes through :me
 
 The Discord layer posts it and reports back: :meth:`posted` (the board is up; the DMs are still owed) and
 :meth:`done` (entries deleted), or :meth:`failed` (kept, tried again later with a growing pause). Posting carries
-a nonce made of game and version, which Discord uses to refuse a second copy of the same board (see
-cogs/publish.py), so a crash between posting and :meth:`posted` does not post it twice.
+a nonce made of the game and the newest entry it shows, which Discord uses to refuse a second copy of the same
+board (see cogs/publish.py), so a crash between posting and :meth:`posted` does not post it twice.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ class Publication:
 
     @property
     def nonce(self) -> str:
-        """Discord's duplicate guard for this board (at most 25 characters)."""
-        return f"gh{self.outcome.game.id}v{self.outcome.game.version}"[:25]
+        """Discord's duplicate guard for this board (at most 25 characters): the newest outbox entry it shows, so
+        a second board of the same version (a warning, a resignation) is a new message, a repeat is not."""
+        return f"gh{self.outcome.game.id}o{self.upto}"[:25]
 
 
 def _marker(entry: dict) -> bool:

@@ -14,13 +14,14 @@ import json
 import logging
 import secrets as _secrets
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import ai
 from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
+from host import clock as clocks
 from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.locale import language, t, use_language
@@ -29,13 +30,10 @@ from host.painter import Painter
 from host.panels import Choice, Panel
 from host.presenters import presenter_for
 from render import RENDERERS
-from store import GameRow, Store, Tournament, VersionConflict
-from tournaments.league import Row, round_robin, table
-from tournaments.ratings import Rating, leaderboard
+from store import DamagedRow, GameRow, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 
-MAX_ENTRIES = 8  # a league of 8 is 28 games
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
 REMIND_BATCH = 200  # due games read and reminded of at a time
@@ -44,6 +42,20 @@ REMIND_BATCH = 200  # due games read and reminded of at a time
 def choices_digest(legal: list[dict]) -> str:
     """A short fingerprint of a seat's legal actions, carried by its buttons (see ``GameService.act``)."""
     return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
+
+
+def time_left(left: int, lang: str | None = None) -> str:
+    """``left`` seconds as a reader says them in ``lang``: "2 days 3 h", "1 day", "11 h 20 min", "5 min"
+    (whole minutes, rounded down; with days, hours only: a per-move limit is at most three days)."""
+    days, rest = divmod(max(0, left), clocks.DAY)
+    hours, rest = divmod(rest, clocks.HOUR)
+    minutes = rest // 60
+    parts = [t("time_left_day" if days == 1 else "time_left_days", lang, days=days)] if days else []
+    if hours:
+        parts.append(t("time_left_hours", lang, hours=hours))
+    if minutes and not days:
+        parts.append(t("time_left_minutes", lang, minutes=minutes))
+    return " ".join(parts) or t("time_left_under_minute", lang)
 
 
 class GameError(Exception):
@@ -114,21 +126,26 @@ class GameService:
     """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
-                 render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES) -> None:
+                 render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES,
+                 clock: clocks.Clock | None = None) -> None:
         self.store = store
+        #: the time source of turn clocks (host/clock.py); tests drive it forward
+        self.clock: clocks.Clock = clock or clocks.system_clock
         #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
         self.painter = Painter(render_processes)
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         # memory stays bounded however many games the bot touches (host/cache.py): a lock lives while it is
         # held or awaited, at most ``live_games`` states are kept (a game being played is the last to go)
         self._locks = Locks()
-        self._league_locks = Locks()
         self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
+        #: clock warnings (half time, one hour left) owed to a player's DMs with the next board of the game:
+        #: game id -> {seat: text} (the thread gets them through the outbox)
+        self._warn_dms: dict[int, dict[int, str]] = Bounded(live_games)
 
     def close(self) -> None:
         """Stop the render processes and the hard AI's worker processes, if any."""
@@ -143,7 +160,10 @@ class GameService:
     async def game(self, game_id: int, asker: Asker | None = None) -> GameRow:
         """The game ``game_id``, as far as ``asker`` may see it (see :class:`Asker`): a game of another server,
         or in a direct message a game without the asker's seat, is "no such game" (its existence is not told)."""
-        game = await self.store.get_game(game_id, with_snapshot=False) if 0 < game_id <= MAX_ID else None
+        try:
+            game = await self.store.get_game(game_id, with_snapshot=False) if 0 < game_id <= MAX_ID else None
+        except DamagedRow as exc:  # (logged by the store) this game only: every other game goes on
+            raise GameError.of("game_damaged", game=game_id) from exc
         if game is None or not self.may_see(game, asker):
             raise GameError.of("no_game", game=game_id)
         use_language(game.lang)  # whatever this task says about the game next is in the game's language
@@ -161,14 +181,22 @@ class GameService:
     async def visible_games(self, asker: Asker, *, limit: int = 25) -> list[GameRow]:
         """The open and running games ``asker`` may see: the server's, or in a direct message their own."""
         if asker.guild_id is None:
-            return await self.store.list_games(user_id=asker.user_id, limit=limit)
-        return await self.store.list_games(guild_id=asker.guild_id, limit=limit)
+            games = await self.store.list_games(user_id=asker.user_id, limit=limit)
+        else:
+            games = await self.store.list_games(guild_id=asker.guild_id, limit=limit)
+        unknown = [g.id for g in games if g.engine not in ENGINES]
+        if unknown:  # (a game of a kind this version does not have must not break the list)
+            log.error("games of an unknown kind left out of a listing: %s", unknown)
+        return [g for g in games if g.engine in ENGINES]
 
     async def _state(self, game: GameRow):
         """The engine state at ``game.version``: from memory, else from the stored snapshot."""
         live = self._live.get(game.id)
         if live is None or live.version != game.version:
-            live = _Live(*await self._load_state(game))
+            try:
+                live = _Live(*await self._load_state(game))
+            except DamagedRow as exc:
+                raise GameError.of("game_damaged", game=game.id) from exc
             self._live[game.id] = live
         if game.status != "running":
             self._live.retire(game.id)  # nobody will play it on: the first to make room
@@ -232,6 +260,7 @@ class GameService:
     async def create(self, key: str, *, user_id: int, user_name: str, guild_id: int | None,
                      channel_id: int | None, options: dict | None = None, opponent: str = "open",
                      invite: tuple[int, str] | None = None, lang: str | None = None,
+                     time_control: str | None = None, on_timeout: str | None = None,
                      level: str | None = None) -> tuple[GameRow, Outcome | None]:
         """Open a lobby with the creator in seat 0. ``opponent="ai"`` fills every other seat with the AI and
         starts at once; ``invite`` reserves seat 1 for a person; ``lang`` ("en", "hu", "pl" or a Discord
@@ -259,8 +288,9 @@ class GameService:
             presenter.check_options(options or {})
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
+        clock = self._clock_option(time_control, on_timeout, opponent)
         game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players,
-                                                                    "lang": language(lang)},
+                                                                    "lang": language(lang), "clock": clock},
                                                seed=self._seed(), num_players=num, guild_id=guild_id,
                                                channel_id=channel_id, host_user_id=user_id)
         await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)
@@ -311,7 +341,7 @@ class GameService:
             if existing is not None:
                 return await self._join_rematch(existing, user_id, user_name)
             options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
-                       "lang": old.lang, "rematch_of": game_id}
+                       "lang": old.lang, "rematch_of": game_id, "clock": old.options.get("clock")}
             new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
                                                   num_players=old.num_players, guild_id=old.guild_id,
                                                   channel_id=old.channel_id, host_user_id=user_id)
@@ -422,6 +452,8 @@ class GameService:
                                     rules_version=engine.rules_version, publish=lines)
         game = await self.game(game_id)
         self._live[game_id] = _Live(game.version, state)
+        if (started := await self._clocks_after(game, state)) is not None:
+            await self.store.set_clocks(game_id, started)
         return await self._advance(game, list(lines))
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False,
@@ -456,6 +488,8 @@ class GameService:
             if game.status != "running":
                 raise GameError.of("game_over", game=game_id)
             seat = game.seat_of(user_id)
+            if seat is not None and await self._hand_back(game, seat):
+                raise GameError.of("clock_handed_back", game=game_id)
             if version != game.version and (seat is None or digest is None):
                 raise StaleBoard.of("stale")
             if seat is None:
@@ -529,9 +563,12 @@ class GameService:
         names = self.names(game)
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
+            seat_clocks = await self._clocks_after(game, state, seat)
+            if result is not None:
+                result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=result, publish=lines)
+                events=events, snapshot=engine.to_json(state), result=result, publish=lines, clocks=seat_clocks)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
             raise StaleBoard.of("stale") from exc
@@ -569,13 +606,15 @@ class GameService:
         state = await self._state(game)
         presenter = presenter_for(game.engine)
         settings: dict[int, dict] = {}
+        stand_ins = await self._stand_ins(game)
         while game.status == "running":
             acting = engine.to_act(state)
-            ai_seat = next((s for s in acting if game.seat_row(s).is_ai), None)
+            ai_seat = next((s for s in acting if game.seat_row(s).is_ai or s in stand_ins), None)
             if ai_seat is not None:
                 try:
                     action = await self._ai_action(game, state, ai_seat)
-                    lines += await self._commit(game, state, ai_seat, None, action, events)
+                    lines += await self._commit(game, state, ai_seat, game.seat_row(ai_seat).user_id
+                                                if ai_seat in stand_ins else None, action, events)
                 except Exception as exc:  # a store error, a full disk: the game must not stall on it
                     log.error("AI turn of game %s failed; it will be retried: %r", game.id, exc)
                     self._live.pop(game.id, None)
@@ -654,9 +693,10 @@ class GameService:
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
         has_private = presenter_for(game.engine).has_private
+        clock = await self._picture_clock(game)
 
         async def one(seat, view):
-            view = self._picture_view(game, view)
+            view = self._picture_view(game, view, clock)
             if seat is None:
                 return await self.painter.draw(game.engine, "render_public", view)
             if not has_private:
@@ -674,10 +714,10 @@ class GameService:
             return []
         return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
 
-    def _picture_view(self, game: GameRow, view: dict) -> dict:
-        """What a picture is drawn from: the view, the players' display names (public anyway) and the game's
-        language."""
-        return {**view, "player_names": self.names(game), "lang": game.lang}
+    def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
+        """What a picture is drawn from: the view, the players' display names (public anyway), the game's
+        language and, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`)."""
+        return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True) -> Outcome:
@@ -692,17 +732,24 @@ class GameService:
         try:
             mentions, asked = self._ask(game, state, text_lines)
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
+            warnings = self._warn_dms.pop(game.id, {}) if record_nudges else {}
+            # a warned player is DMed again with the warning, even when their choices are the same
+            to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
             public.cancel()
             raise
         (board_image,), extras = await public
+        clock_lines, deadlines = await self._clock_lines(game)
+        text_lines += clock_lines
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
         turn_button = bool(asked) and public_panel is None
         # without private pictures (perfect information) a DM shows the public board
         nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt),
+                        (warnings[seat] + "\n" if seat in warnings else "")
+                        + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
+                        + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
                         image if image is not None else board_image, panel)
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
@@ -757,6 +804,7 @@ class GameService:
             raise GameError.of("not_started", game=game_id)
         async with self.lock(game_id):
             game = await self.game(game_id)
+            await self._hand_back(game, seat)
             state = await self._state(game)
             view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
@@ -778,100 +826,6 @@ class GameService:
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
-
-    # -- tournaments: round-robin leagues ------------------------------------------------------------
-
-    async def create_tournament(self, key: str, *, user_id: int, user_name: str, guild_id: int | None,
-                                channel_id: int | None, lang: str | None = None) -> Tournament:
-        """An open league of ``key``; its organizer is its first entry."""
-        if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key[:40])
-        tid = await self.store.create_tournament(engine=key, lang=language(lang), guild_id=guild_id,
-                                                 channel_id=channel_id, organizer_id=user_id)
-        await self.store.add_entry(tid, user_id, user_name)
-        return await self.tournament(tid)
-
-    async def tournament(self, tournament_id: int, asker: Asker | None = None) -> Tournament:
-        """A league, fenced like games (see :class:`Asker`): visible on its own server, and in a direct
-        message to its entries only."""
-        found = await self.store.tournament(tournament_id) if 0 < tournament_id <= MAX_ID else None
-        if found is None or not (asker is None or (
-                found.guild_id == asker.guild_id if asker.guild_id is not None
-                else any(u == asker.user_id for u, _ in found.entries))):
-            raise GameError.of("no_tournament", tournament=tournament_id)
-        use_language(found.lang)
-        return found
-
-    async def join_tournament(self, tournament_id: int, user_id: int, user_name: str,
-                              asker: Asker | None = None) -> Tournament:
-        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id, asker)
-            if league.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
-            if any(u == user_id for u, _ in league.entries):
-                raise GameError.of("tournament_already_in", tournament=tournament_id)
-            if len(league.entries) >= MAX_ENTRIES:
-                raise GameError.of("tournament_full", tournament=tournament_id, max=MAX_ENTRIES)
-            await self.store.add_entry(tournament_id, user_id, user_name)
-            return await self.tournament(tournament_id)
-
-    async def start_tournament(self, tournament_id: int, user_id: int,
-                               asker: Asker | None = None) -> tuple[Tournament, list[Outcome]]:
-        """Every entry plays every other once, all matches at once: one two-player game per pair."""
-        async with self._league_locks.setdefault(tournament_id, asyncio.Lock()):
-            league = await self.tournament(tournament_id, asker)
-            if league.status != "open":
-                raise GameError.of("tournament_started", tournament=tournament_id)
-            if user_id != league.organizer_id:
-                raise GameError.of("tournament_only_organizer", tournament=tournament_id)
-            if len(league.entries) < 2:
-                raise GameError.of("tournament_need_players", tournament=tournament_id)
-            await self.store.set_tournament_status(tournament_id, "running")
-            names = dict(league.entries)
-            outcomes = []
-            for first, second in round_robin([u for u, _ in league.entries]):
-                game_id = await self.store.create_game(
-                    engine=league.engine, options={"engine": {}, "players": 2, "lang": league.lang},
-                    seed=self._seed(), num_players=2, guild_id=league.guild_id, channel_id=league.channel_id,
-                    host_user_id=first)
-                await self.store.link_game(game_id, tournament_id)
-                await self.store.set_seat(game_id, 0, user_id=first, name=names[first])
-                await self.store.set_seat(game_id, 1, user_id=second, name=names[second])
-                outcomes.append(await self.start(game_id, first))
-            return await self.tournament(tournament_id), outcomes
-
-    async def tournament_table(self, tournament_id: int, asker: Asker | None = None,
-                               ) -> tuple[Tournament, list[tuple[Row, str]], int, int]:
-        """The league table (rows with names), matches over and matches in all; a league whose matches are
-        all over (finished or abandoned) is marked finished."""
-        league = await self.tournament(tournament_id, asker)
-        games = await self.store.tournament_games(tournament_id)
-        results = []
-        for game in games:
-            places = (game.result or {}).get("places") or []
-            if game.status == "finished" and len(places) == 2:
-                a, b = game.seat_row(0).user_id, game.seat_row(1).user_id
-                results.append((a, places[0], b, places[1]))
-        over = sum(1 for g in games if g.status in ("finished", "abandoned"))
-        if league.status == "running" and games and over == len(games):
-            await self.store.set_tournament_status(tournament_id, "finished")
-            league = await self.tournament(tournament_id)
-        names = dict(league.entries)
-        rows = table([u for u, _ in league.entries], results)
-        return league, [(r, names.get(r.player, str(r.player))) for r in rows], over, len(games)
-
-    async def leaderboard(self, key: str, guild_id: int | None) -> list[tuple[Rating, str]]:
-        """Elo ratings of the people who finished games of ``key`` on this server, best first, with the name
-        each used last (``tournaments.ratings``; games against the AI do not count)."""
-        if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key[:40])
-        games, names = [], {}
-        for game in await self.store.finished_games(engine=key, guild_id=guild_id):
-            places = (game.result or {}).get("places") or []
-            people = [(s.user_id, places[s.seat]) for s in game.seats if s.user_id and s.seat < len(places)]
-            games.append(people)
-            names.update({s.user_id: s.name for s in game.seats if s.user_id})
-        return [(r, names.get(r.player, str(r.player))) for r in leaderboard(games)]
 
     async def history(self, game_id: int, moves: int = 20, asker: Asker | None = None) -> tuple[GameRow, list[str]]:
         """What happened in the last ``moves`` actions (1 to ``MAX_LOG``), told as the thread told it
@@ -963,3 +917,265 @@ class GameService:
         if panel is None:
             raise GameError.of("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state)))
         return panel
+
+    # -- turn clocks (host/clock.py): deadlines, timeouts, warnings, resigning, vacations ---------------
+
+    @staticmethod
+    def _clock_option(control: str | None, on_timeout: str | None, opponent: str) -> dict:
+        try:
+            return clocks.clock_options(control, on_timeout, opponent)
+        except ValueError as exc:
+            raise GameError.of("option_choice", name="time_control" if control and str(exc) == control
+                               else "on_timeout", value=str(exc)[:40],
+                               choices=", ".join([*clocks.TIME_CONTROLS, *clocks.ON_TIMEOUT])) from exc
+
+    async def _seat_clocks(self, game_id: int) -> dict[int, clocks.SeatClock]:
+        return {r["seat"]: clocks.SeatClock(**r) for r in await self.store.clocks(game_id)}
+
+    async def _clocks_after(self, game: GameRow, state, moved: int | None = None) -> list[clocks.SeatClock] | None:
+        """The game's seat clocks once ``state`` (after an action of ``moved``) is saved (None: the game has no
+        time control)."""
+        control = clocks.control_of(game.options)
+        if not control.timed:
+            return None
+        now = clocks.seconds(self.clock())
+        engine = ENGINES[game.engine]
+        acting = [] if engine.result(state) is not None else engine.to_act(state)
+        people = {s.seat for s in game.seats if not s.is_ai}
+        away_users = await self.store.away_users(now)
+        away = {s.seat for s in game.seats if s.user_id in away_users}
+        new = clocks.reconcile(control, await self._seat_clocks(game.id), sorted(s.seat for s in game.seats),
+                               acting, people, now, away, moved)
+        return list(new.values())
+
+    async def _with_forfeits(self, game: GameRow, result: dict) -> dict:
+        """``result`` with the seats that forfeited (timed out or resigned) ranked last."""
+        gone = {s for s, c in (await self._seat_clocks(game.id)).items() if c.forfeited}
+        if not gone or not result.get("places"):
+            return result
+        return {**result, "places": clocks.forfeit_places(list(result["places"]), gone), "forfeited": sorted(gone)}
+
+    async def _stand_ins(self, game: GameRow) -> set[int]:
+        """Seats of people the AI plays for (they timed out, or forfeited a game of more than two)."""
+        return {s for s, c in (await self._seat_clocks(game.id)).items() if c.stand_in}
+
+    async def _hand_back(self, game: GameRow, seat: int) -> bool:
+        """A person back after a timeout takes their seat over from the AI (not after a forfeit); whether they
+        did. The caller holds the game's lock."""
+        if game.status != "running":
+            return False
+        seat_clocks = await self._seat_clocks(game.id)
+        c = seat_clocks.get(seat)
+        if c is None or not c.stand_in or c.forfeited:
+            return False
+        seat_clocks[seat] = replace(c, stand_in=False)
+        await self.store.set_clocks(game.id, list(seat_clocks.values()),
+                                    publish=[t("clock_back", name=game.seat_row(seat).name)])
+        if (restarted := await self._clocks_after(game, await self._state(game))) is not None:
+            await self.store.set_clocks(game.id, restarted)
+        return True
+
+    async def _clock_lines(self, game: GameRow) -> tuple[list[str], dict[int, int]]:
+        """The board's lines about the clocks (time left, vacations, the AI standing in) and each running
+        seat's deadline."""
+        if game.status != "running":
+            return [], {}
+        seat_clocks = await self._seat_clocks(game.id)
+        if not seat_clocks:
+            return [], {}
+        now = clocks.seconds(self.clock())
+        away = await self.store.away_users(now)
+        lines, deadlines = [], {}
+        for seat, c in sorted(seat_clocks.items()):
+            row = game.seat_row(seat)
+            if row is None:
+                continue
+            if c.stand_in:
+                lines.append(t("clock_forfeited_line" if c.forfeited else "clock_stand_in_line", name=row.name))
+            elif row.user_id in away:
+                lines.append(t("clock_paused_line", name=row.name, until=f"<t:{away[row.user_id]}:f>"))
+            elif c.running:
+                deadlines[seat] = c.deadline
+                lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
+        return lines, deadlines
+
+    async def _picture_clock(self, game: GameRow) -> list[dict]:
+        """The board picture's clock strip (render/kit.py ``clock_strip``): per seat with a running clock, away
+        or played by the AI, ``{"text", "urgent"}`` in the game's language. A picture cannot show a deadline in
+        each reader's time zone, so it says the time left now (``self.clock``), as the text lines do with
+        Discord's relative timestamps."""
+        if game.status != "running":
+            return []
+        seat_clocks = await self._seat_clocks(game.id)
+        if not seat_clocks:
+            return []
+        now = clocks.seconds(self.clock())
+        away = await self.store.away_users(now)
+        out = []
+        for seat, c in sorted(seat_clocks.items()):
+            row = game.seat_row(seat)
+            if row is None:
+                continue
+            if c.stand_in:
+                key = "clock_picture_forfeited" if c.forfeited else "clock_picture_stand_in"
+                out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
+            elif row.user_id in away:
+                out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
+            elif c.running:
+                left = c.left(now)
+                out.append({"text": t("clock_picture_left", game.lang, name=row.name,
+                                      left=time_left(left, game.lang)), "urgent": left <= clocks.HOUR})
+        return out
+
+    async def clock_summary(self, game: GameRow) -> str:
+        """A short word on a game's clock for ``/game list``: its time control and the nearest deadline."""
+        control = clocks.control_of(game.options)
+        if game.status != "running" or not control.timed:
+            return ""
+        running = [c.deadline for c in (await self._seat_clocks(game.id)).values()
+                   if c.running and c.paused_at is None and not c.stand_in]
+        return f"⏳ {control.name}" + (f" <t:{min(running)}:R>" if running else "")
+
+    async def heartbeat(self, now: datetime | None = None) -> int:
+        """Record that the host is up; after an outage (a gap longer than ``clock.OUTAGE_AFTER``) every running
+        clock gets the downtime back. Returns the seconds given back."""
+        at = clocks.seconds(now or self.clock())
+        previous = await self.store.beat(at)
+        gap = at - previous if previous is not None else 0
+        if gap > clocks.OUTAGE_AFTER:
+            await self.store.shift_clocks(gap)
+            log.info("the host was down %d s: every clock gets it back", gap)
+            return gap
+        return 0
+
+    async def expire_clocks(self, now: datetime | None = None) -> list[int]:
+        """Apply what the clocks owe at ``now``: end vacations that are over, give warnings (half time, one hour
+        left), and act for the seats whose time ran out (the default choice of a simultaneous decision; else the
+        AI stands in, or the seat forfeits). Narration goes to the outbox. Returns the games changed."""
+        at = clocks.seconds(now or self.clock())
+        for user_id, until in await self.store.ended_aways(at):
+            await self.store.end_away(user_id, at=until)
+        changed = []
+        for game_id in await self.store.due_clocks(at):
+            async with self.lock(game_id):
+                game = await self.game(game_id)
+                if game.status == "running" and await self._expire_game(game, at):
+                    changed.append(game_id)
+        return changed
+
+    async def _expire_game(self, game: GameRow, at: int) -> bool:
+        """:meth:`expire_clocks` for one game (its lock held)."""
+        engine = ENGINES[game.engine]
+        policy = clocks.on_timeout_of(game.options)
+        done = False
+        for _ in range(4 * max(1, len(game.seats))):  # each round settles one seat; the bound is a safeguard
+            if game.status != "running":
+                break
+            state = await self._state(game)
+            acting = engine.to_act(state)
+            seat_clocks = await self._seat_clocks(game.id)
+            found = next(((s, k) for s, c in sorted(seat_clocks.items())
+                          if s in acting and (k := clocks.due(c, at))), None)
+            if found is None:
+                break
+            seat, kind = found
+            c, row = seat_clocks[seat], game.seat_row(seat)
+            done = True
+            if kind in ("half", "hour"):
+                seat_clocks[seat] = clocks.warned(c, kind)
+                self._warn_dms[game.id] = {**self._warn_dms.get(game.id, {}), seat: t(
+                    "clock_warn_dm_" + kind, game.lang, game=game.id, title=engine.title,
+                    deadline=f"<t:{c.deadline}:R>")}
+                await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
+                    "clock_warn_" + kind, mention=f"<@{row.user_id}>", game=game.id,
+                    deadline=f"<t:{c.deadline}:R>")])
+                continue
+            if c.simultaneous:
+                legal = self._legal(game, state, seat)
+                action = clocks.default_action(legal)
+                label = presenter_for(game.engine).describe(self._view(game, state, seat), action,
+                                                            legal.index(action)).label
+                await self.store.add_outbox(game.id, [t("clock_timeout_default", name=row.name, label=label)])
+                lines = await self._commit(game, state, seat, row.user_id, action)
+                await self.run_automatic(game, lines)
+                continue
+            await self._time_out(game, seat, policy)
+        return done
+
+    async def _time_out(self, game: GameRow, seat: int, policy: str) -> None:
+        """A seat ran out of time on its own move: the AI stands in, or it forfeits."""
+        if policy == "forfeit":
+            await self._forfeit(game, seat, "clock_timeout_forfeit")
+            return
+        seat_clocks = await self._seat_clocks(game.id)
+        stopped = replace(seat_clocks[seat], started=None, deadline=None, stand_in=True, simultaneous=False,
+                                 bank=0 if seat_clocks[seat].bank is not None else None)
+        seat_clocks[seat] = stopped
+        await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
+            "clock_timeout_ai", name=game.seat_row(seat).name)])
+        await self.run_automatic(game)
+
+    async def _forfeit(self, game: GameRow, seat: int, key: str) -> None:
+        """``seat`` loses (ranked last): a game of two ends; in a larger one the AI finishes the seat."""
+        seat_clocks = await self._seat_clocks(game.id)
+        c = seat_clocks.get(seat) or clocks.SeatClock(seat)
+        seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True)
+        name = game.seat_row(seat).name
+        people_left = [s for s in game.seats if s.seat != seat and not seat_clocks.get(
+            s.seat, clocks.SeatClock(s.seat)).forfeited]
+        line = t(key, name=name, game=game.id)
+        if game.num_players == 2 or not people_left:
+            # two players: the other wins; everyone else forfeited before: this seat held out longest
+            places = [(2 if s == seat else 1) if game.num_players == 2 else (1 if s == seat else 2)
+                      for s in range(game.num_players)]
+            forfeited = sorted(s for s, c in seat_clocks.items() if c.forfeited)
+            result = {"places": places, "scores": [0] * game.num_players, "forfeited": forfeited}
+            await self.store.set_clocks(game.id, list(seat_clocks.values()))
+            await self.store.set_status(game.id, "finished", result)
+            await self.store.add_outbox(game.id, [line])
+            game.status, game.result = "finished", result
+            return
+        await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")])
+        await self.run_automatic(game)
+
+    async def resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
+        """The user gives their running game up (ranked last; see :meth:`_forfeit`); the board is owed through
+        the outbox."""
+        async with self.lock(game_id):
+            game = await self.game(game_id, asker)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise GameError.of("not_playing", game=game_id)
+            if game.status != "running":
+                raise (GameError.of("not_started", game=game_id) if game.status == "lobby"
+                       else GameError.of("game_over", game=game_id))
+            if (await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
+                raise GameError.of("game_over", game=game_id)
+            await self._forfeit(game, seat, "clock_resigned")
+            return await self.game(game_id)
+
+    async def set_away(self, user_id: int, days: int | None, now: datetime | None = None) -> str:
+        """Start a vacation of ``days`` (pausing the user's clocks in all their games), or end it (``days``
+        None): the answer for the user. At most ``clock.AWAY_DAYS_PER_MONTH`` days per calendar month; days not
+        used by coming back early are given back."""
+        when = now or self.clock()
+        at, month = clocks.seconds(when), when.astimezone(UTC).strftime("%Y-%m")
+        record = await self.store.away(user_id) or {"since": None, "until": None, "month": month, "used_days": 0}
+        used = record["used_days"] if record["month"] == month else 0
+        limit = clocks.AWAY_DAYS_PER_MONTH
+        on = record["since"] is not None and record["until"] > at
+        if days is None:
+            if not on:
+                raise GameError.of("away_not")
+            unused = (record["until"] - at) // clocks.DAY
+            await self.store.end_away(user_id, at=at, used_days=max(0, used - unused))
+            return t("away_off")
+        if on:
+            raise GameError.of("away_already", until=f"<t:{record['until']}:f>")
+        if not isinstance(days, int) or days < 1 or used + days > limit:
+            raise GameError.of("away_limit", max=limit, left=max(0, limit - used))
+        if record["since"] is not None:  # a vacation that ran out and was not ended yet
+            await self.store.end_away(user_id, at=record["until"])
+        until = at + days * clocks.DAY
+        await self.store.set_away(user_id, since=at, until=until, month=month, used_days=used + days)
+        return t("away_on", until=f"<t:{until}:f>", used=used + days, max=limit)

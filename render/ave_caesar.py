@@ -393,7 +393,9 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say,
                 result = say("finished_short", place=_place(say, ch["place"]), gained=gained)
         elif racing:
             opening = view.get("first_move") and view["grid"][0] == ch["id"]
-            result = (say("leads") if opening else say("leads_no_6")) if ch["leader"] else ""
+            # whether a 6-exception applies depends on the leader's hidden hand: the public table says only what
+            # is true for everyone who sees it
+            result = (say("leads") if opening else say("leads_6_exception")) if ch["leader"] else ""
         else:
             result = _status_text(say, ch["status"])
         colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
@@ -407,10 +409,14 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say,
                      size=13, fill="dark_grey", anchor="lm")
 
 
+#: under the public table: the footnote of the leader's "leads*"
+FOOT_H = 22
+
+
 @lru_cache(maxsize=48)
 def _public_layer(track: str, direction: str, rows: int, lang: str, version: int = TRACK_VERSION) -> Image.Image:
     """Header band, empty circus and table heading: everything of the public picture that never moves."""
-    img = Image.new("RGB", (W, HEADER + TRACK_H + TABLE_HEAD + ROW_H * rows + 8), kit.rgb("paper"))
+    img = Image.new("RGB", (W, HEADER + TRACK_H + TABLE_HEAD + ROW_H * rows + 8 + FOOT_H), kit.rgb("paper"))
     ImageDraw.Draw(img).rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
     img.paste(_track_layer(track, direction, lang, version), (0, HEADER))
     img.paste(_table_layer(rows, lang), (0, HEADER + TRACK_H))
@@ -425,7 +431,11 @@ def render_public(view: dict) -> bytes:
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
     _header(img, draw, view, say, band=False)
     _table(img, draw, view, HEADER + TRACK_H, say, base=False)
-    return _encode(img)
+    if any(ch["leader"] for ch in view["chariots"]) and not view.get("first_move"):
+        # the table's "leads*": whether an exception lets him play a 6 is in his hidden hand
+        _text_in(img, (8, img.height - FOOT_H / 2 - 2), say("note_leader_6"), W - 16, size=14, fill="dark_grey",
+                 anchor="lm")
+    return _encode(kit.clock_strip(img, view))
 
 
 def _wrap(words: list[str], width: int, size: int = 16, bold: bool = True) -> list[str]:

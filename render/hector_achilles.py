@@ -765,7 +765,7 @@ def render_public(view: dict) -> bytes:
     narrow = kit.text_width(foot, size) > room
     _text(img, (12, y), _fit_words(foot, room, size) if not narrow else foot, size, anchor="lm", bg="panel",
           condensed=narrow)
-    return _encode(img)
+    return _encode(kit.clock_strip(img, view))
 
 
 HAND_SCALE = 1.1

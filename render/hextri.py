@@ -3,7 +3,7 @@
 ``render_public(view)``: a header (round, phase, who acts), the board - HEXes shaded by value with the value
 in their left corner, every field's name (HEX ``H-<label>``, TRI ``T-<label>``, see the legend), figures as
 discs in the player's colour with his letter and a count, the leader as a disc with a gold ring and a crown,
-mana as a blue diamond with its number, contested HEXes with a red hatched border and crossed swords, this
+mana as a white diamond with its number, contested HEXes with a red hatched border and crossed swords, this
 round's moves as arrows (the latest one bold), last combat's battles and encirclements marked - and a
 panel per player: leader's field or OUT, figures on the board, waiting off the board, sitting out (until
 which round), usable mana and whether the leader's free step is left.
@@ -12,8 +12,10 @@ which round), usable mana and whether the leader's free step is left.
 ``render_moves(view, origin, leader)`` is an extra for the UI: the board with one figure's reachable fields
 and their mana cost outlined.
 
-The board scales with the radius (the HEX circumradius is fixed in pixels) so labels keep their size: about
-1100 px wide at radius 3, 1600 px at radius 5. The empty board with names is a cached layer (per language:
+The board scales with the radius (the HEX circumradius is fixed in pixels): about 950 px wide at radius 3,
+1520 px at radius 5. Discord shows it about 420 px wide, so at radius 4-5 the type grows with the width (9 px or
+more there) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends
+of the strip, and a TRI holding a figure or mana shows that instead. The empty board with names is a cached layer (per language:
 it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
 by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -40,6 +43,10 @@ LEGEND_H = 96
 #: Discord shows the picture about 420 px wide, and the radius-3 board is about 950 px wide, so 21 px here is
 #: 9 px or more there (see tests/render/phone.py)
 T = 21
+#: from this radius on the board is drawn compact (see ``_layout``)
+COMPACT_RADIUS = 4
+#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py)
+PHONE_WIDTH, PHONE_PX = 420, 9.0
 
 VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
                 5: (186, 152, 80), 6: (172, 134, 62)}
@@ -51,6 +58,18 @@ MANA_INK = (40, 40, 40)
 CONTEST = (190, 30, 45)
 OWN_COLOURS = [*VALUE_SHADES.values(), TRI_FILL, RIM_FILL, EDGE, MANA, MANA_INK]
 PALETTE = kit.make_palette([*OWN_COLOURS, *kit.PLAYER_COLOURS])
+
+
+#: the forms of a counted phrase in the picture words (every table has all three: Polish needs them)
+FORMS = ("_1", "_few", "_n")
+
+
+def counted(key: str, n: int) -> str:
+    """The picture word of ``key`` for ``n`` things: ``key_1``, ``key_few`` (2-4, 22-24, … but not 12-14:
+    Polish "2 cele", "5 celów") or ``key_n``; the same rule as the presenter's ``count``."""
+    if n == 1:
+        return key + "_1"
+    return key + ("_few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "_n")
 
 
 def _encode(img: Image.Image) -> bytes:
@@ -71,14 +90,48 @@ def _reason(say, reason: str) -> str:
             "round_limit": say("reason_round_limit"), "stalemate": say("reason_stalemate")}.get(reason, reason)
 
 
-def _geometry(radius: int):
+class Layout(NamedTuple):
+    """One radius's picture: the type size ``t`` of every needed text, and where the board sits."""
+    t: int
+    compact: bool     # radius 4-5: TRIs show their number only, the strip letter at both ends of its strip
+    width: int
+    ox: float
+    oy: float
+    board_h: int
+    header: int
+    row_h: int
+    legend_h: int
+
+
+@lru_cache(maxsize=8)
+def _layout(radius: int) -> Layout:
+    """The picture of a board of ``radius``: at radius 2-3 the type is ``T``; the larger boards are wider, so
+    their type grows with the width (9 px or more when Discord shows the picture 420 px wide) and their TRIs,
+    too small for a whole name in that type, carry only their number (the strip letter stands at both ends)."""
     b = board(radius)
     x0, y0, x1, y1 = b.bounds
-    width = max(int((x1 - x0) * S) + 2 * MARGIN, 700)
+    compact = radius >= COMPACT_RADIUS
+    t = T
+    if compact:
+        # the side margins hold the strip letters, and they grow with the type: solve for the smallest size
+        while True:
+            width = int((x1 - x0) * S) + 2 * (MARGIN + t + 6)
+            if t * PHONE_WIDTH / width >= PHONE_PX:
+                break
+            t += 1
+    width = max(int((x1 - x0) * S) + 2 * (MARGIN + (t + 6 if compact else 0)), 700)
     ox = width / 2 - (x0 + x1) / 2 * S
-    oy = HEADER + VMARGIN - y0 * S
+    header = HEADER + (t - T)
+    oy = header + VMARGIN - y0 * S
     board_h = int((y1 - y0) * S) + 2 * VMARGIN
-    return b, width, ox, oy, board_h
+    # the legend: the names line (two lines when compact), then up to two rows of marks
+    legend_h = (LEGEND_H + (t - T) * 3) + (t + 8 if compact else 0)
+    return Layout(t, compact, width, ox, oy, board_h, header, ROW_H + (t - T), legend_h)
+
+
+def _geometry(radius: int):
+    lay = _layout(radius)
+    return board(radius), lay.width, lay.ox, lay.oy, lay.board_h
 
 
 def _px(ox: float, oy: float, p: tuple[float, float]) -> tuple[float, float]:
@@ -90,24 +143,53 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
     """The empty board: shaded HEXes with value and name, TRIs with names, the rim lighter; the legend
     (in ``lang``)."""
     b, width, ox, oy, _ = _geometry(radius)
+    lay = _layout(radius)
+    t = lay.t
     img, draw = kit.canvas(width, height, "paper")
-    for t in b.tris:
-        pts = [_px(ox, oy, p) for p in b.polygon[t]]
-        draw.polygon(pts, fill=RIM_FILL if t in b.rim else TRI_FILL, outline=EDGE)
+    for tri in b.tris:
+        pts = [_px(ox, oy, p) for p in b.polygon[tri]]
+        draw.polygon(pts, fill=RIM_FILL if tri in b.rim else TRI_FILL, outline=EDGE)
     for h in b.hexes:
         pts = [_px(ox, oy, p) for p in b.polygon[h]]
         draw.polygon(pts, fill=VALUE_SHADES[b.value[h]], outline=EDGE)
         draw.line(pts + [pts[0]], fill=EDGE, width=2)
         cx, cy = _px(ox, oy, b.xy[h])
-        kit.text(draw, (cx, cy - S * 0.66), h[2:], size=T, bold=True, anchor="mm", fill="dark_grey")
-        kit.text(draw, (cx - S * 0.76, cy), str(b.value[h]), size=T, bold=True, anchor="mm", fill=EDGE)
-    for t in b.tris:
-        cx, cy = _px(ox, oy, b.xy[t])
-        # along the TRI's wide side, leaving its tip for a figure
-        kit.text(draw, (cx, cy + _toward_base(b, t, 10)), t[2:], size=T, anchor="mm", condensed=True,
-                 fill="dark_grey")
-    _legend(draw, height - LEGEND_H - ROW_H * n_players - 16, width, kit.words("hextri", {"lang": lang}))
+        top = cy - S * 0.66 + (t - T) * 0.4
+        kit.text(draw, (cx, top), h[2:], size=t, bold=True, anchor="mm", fill="dark_grey")
+        kit.text(draw, (cx - S * 0.76 + (t - T) * 0.3, cy), str(b.value[h]), size=t, bold=True, anchor="mm",
+                 fill=EDGE)
+    if lay.compact:
+        _strip_letters(draw, b, ox, oy, t)
+    else:
+        for tri in b.tris:
+            cx, cy = _px(ox, oy, b.xy[tri])
+            # along the TRI's wide side, leaving its tip for a figure
+            kit.text(draw, (cx, cy + _toward_base(b, tri, 10)), tri[2:], size=T, anchor="mm", condensed=True,
+                     fill="dark_grey")
+    _legend(draw, height - lay.legend_h - lay.row_h * n_players - 16, width, kit.words("hextri", {"lang": lang}),
+            lay)
     return img
+
+
+def _strip_letters(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int) -> None:
+    """A compact board's TRI names: each strip's letter left and right of the strip, outside the board."""
+    strips: dict[str, list[str]] = {}
+    for tri in b.tris:
+        strips.setdefault(tri[2], []).append(tri)
+    for letter, tris in strips.items():
+        first, last = tris[0], tris[-1]
+        y = _px(ox, oy, b.xy[first])[1]
+        left = min(_px(ox, oy, p)[0] for p in b.polygon[first])
+        right = max(_px(ox, oy, p)[0] for p in b.polygon[last])
+        kit.text(draw, (left - 4, y), letter, size=t, bold=True, anchor="rm", fill="dark_grey")
+        kit.text(draw, (right + 4, y), letter, size=t, bold=True, anchor="lm", fill="dark_grey")
+
+
+def _tri_number(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, tri: str, t: int) -> None:
+    """A compact board's TRI label: its number, at its centre (only on a TRI with nothing on it)."""
+    cx, cy = _px(ox, oy, b.xy[tri])
+    kit.text(draw, (cx, cy + _toward_base(b, tri, 3)), tri[3:], size=t, anchor="mm", condensed=True,
+             fill="dark_grey")
 
 
 def _toward_base(b, t: str, d: float) -> float:
@@ -128,30 +210,33 @@ def _letter(seat: int) -> str:
 CROWN = "♛"
 
 
-def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15) -> None:
+def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T,
+            crown: bool = True) -> None:
     """A player's figures: disc + letter (+ count); the leader gets a gold ring (and a crown on a HEX)."""
     x, y = centre
     if leader:
-        draw.ellipse((x - r - 4, y - r - 4, x + r + 4, y + r + 4), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
-        if r > 13:  # no room for the crown on a TRI: the gold ring alone marks him there
+        ring = 4 if r < 17 else 3
+        draw.ellipse((x - r - ring, y - r - ring, x + r + ring, y + r + ring), fill=kit.rgb("gold"),
+                     outline=kit.rgb("ink"))
+        if r > 13 and crown:  # no room for the crown on a TRI: the gold ring alone marks him there
             kit.text(draw, (x, y - r - 8), CROWN, size=14, anchor="mm", fill="ink", bold=True)
-    kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=T)
+    kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=t)
     if count > 1:
-        kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=T, bold=True, anchor="lm", condensed=True)
+        kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=t, bold=True, anchor="lm", condensed=True)
 
 
-def _count_w(count: int) -> int:
-    return kit.text_width(f"×{count}", T, bold=True, condensed=True) + 2 if count > 1 else 0
+def _count_w(count: int, t: int = T) -> int:
+    return kit.text_width(f"×{count}", t, bold=True, condensed=True) + 2 if count > 1 else 0
 
 
-def _mana(draw: ImageDraw.ImageDraw, centre, amount: int | None, size: int = 10) -> None:
+def _mana(draw: ImageDraw.ImageDraw, centre, amount: int | None, size: int = 10, t: int = T) -> None:
     """A mana counter: a white diamond and the amount (None: the diamond alone, for the legend)."""
     x, y = centre
     draw.polygon([(x, y - size), (x + size, y), (x, y + size), (x - size, y)], fill=MANA, outline=kit.rgb("ink"),
                  width=2)
     if amount is None:
         return
-    kit.text(draw, (x + size + 2, y + 1), str(amount), size=T, bold=True, anchor="lm", fill=MANA_INK)
+    kit.text(draw, (x + size + 2, y + 1), str(amount), size=t, bold=True, anchor="lm", fill=MANA_INK)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], colour, width: int) -> None:
@@ -181,7 +266,7 @@ def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
 
 def render_public(view: dict) -> bytes:
     """The board and the players' panel, for everyone."""
-    return _encode(_draw_public(view)[0])
+    return _encode(kit.clock_strip(_draw_public(view)[0], view))
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
@@ -192,8 +277,11 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     """
     say = kit.words("hextri", view)
     img, draw, b, ox, oy = _draw_public(view)
-    options = [a for a in view.get("legal", []) if a["type"] == "move" and a["from"] == origin
-               and a["leader"] == leader]
+    lay = _layout(view["radius"])
+    t = lay.t
+    # one mark per destination: its other ways to pay (view["legal"] lists each) cost the same mana
+    options = list({a["to"]: a for a in reversed(view.get("legal", [])) if a["type"] == "move"
+                    and a["from"] == origin and a["leader"] == leader}.values())[::-1]
     for a in options:
         pts = [_px(ox, oy, p) for p in b.polygon[a["to"]]]
         draw.line(pts + [pts[0]], fill=kit.rgb("ink"), width=6)
@@ -204,20 +292,22 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     for a in options:
         cx, cy = _px(ox, oy, b.xy[a["to"]])
         if b.kind[a["to"]] == "tri":
-            cy += _toward_base(b, a["to"], -8)
+            cy += _toward_base(b, a["to"], 0 if lay.compact else -8)
         else:
             # lower right, clear of the figures in the middle and the mana below them
             cx, cy = cx + S * 0.5, cy + S * 0.3
         label = f"{a['cost']}◆" if a["cost"] else say("free")
-        w = kit.text_width(label, T, bold=True, condensed=True) + 6
-        draw.rectangle((cx - w / 2, cy - 13, cx + w / 2, cy + 13), fill=kit.rgb("highlight"), outline=kit.rgb("ink"))
-        kit.text(draw, (cx, cy), label, size=T, bold=True, anchor="mm", condensed=True)
+        w = kit.text_width(label, t, bold=True, condensed=True) + 6
+        half = 13 if not lay.compact else t * 0.62
+        draw.rectangle((cx - w / 2, cy - half, cx + w / 2, cy + half), fill=kit.rgb("highlight"),
+                       outline=kit.rgb("ink"))
+        kit.text(draw, (cx, cy), label, size=t, bold=True, anchor="mm", condensed=True)
     who = say("moves_leader") if leader else say("moves_figure")
     where = say("moves_off_board") if origin == "off" else origin
-    title = say("moves_title", count=len(options), who=who, where=where)
-    draw.rectangle((0, HEADER - 8, img.width, HEADER + 22), fill=kit.rgb("highlight"))
-    title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, T, bold=True, smallest=T)
-    kit.text(draw, (MARGIN, HEADER + 7), title, size=size, bold=True, anchor="lm", condensed=condensed)
+    title = say(counted("moves_title", len(options)), count=len(options), who=who, where=where)
+    draw.rectangle((0, lay.header - 8, img.width, lay.header + t + 1), fill=kit.rgb("highlight"))
+    title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, t, bold=True, smallest=t)
+    kit.text(draw, (MARGIN, lay.header + t / 3), title, size=size, bold=True, anchor="lm", condensed=condensed)
     return _encode(img)
 
 
@@ -226,10 +316,12 @@ def _draw_public(view: dict):
     radius = view["radius"]
     n = view["num_players"]
     b, width, ox, oy, board_h = _geometry(radius)
-    height = HEADER + board_h + LEGEND_H + ROW_H * n + 16
+    lay = _layout(radius)
+    t = lay.t
+    height = lay.header + board_h + lay.legend_h + lay.row_h * n + 16
     img = _board_layer(radius, height, n, _lang(view)).copy()
     draw = ImageDraw.Draw(img)
-    _header(draw, view, width, say)
+    _header(draw, view, width, say, lay)
 
     pieces: dict[str, list[dict]] = {}
     for piece in view["pieces"]:
@@ -241,17 +333,17 @@ def _draw_public(view: dict):
     for h in contested:
         _hatch(draw, [_px(ox, oy, p) for p in b.polygon[h]])
         cx, cy = _px(ox, oy, b.xy[h])
-        kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=26, bold=True, anchor="mm", fill=CONTEST)
+        kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm", fill=CONTEST)
     if fresh_round:
         # what the last combat phase did, until this round's first move
         for battle in last_round.get("battles", []):
             if battle["field"] not in contested:
                 cx, cy = _px(ox, oy, b.xy[battle["field"]])
-                kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=26, bold=True, anchor="mm",
+                kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm",
                          fill="dark_grey")
         for enc in last_round.get("encircled", []):
             cx, cy = _px(ox, oy, b.xy[enc["field"]])
-            kit.text(draw, (cx, cy), "✖", size=30, bold=True, anchor="mm", fill=CONTEST)
+            kit.text(draw, (cx, cy), "✖", size=max(30, t + 4), bold=True, anchor="mm", fill=CONTEST)
 
     moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
     for i, move in enumerate(moves):
@@ -264,43 +356,59 @@ def _draw_public(view: dict):
         latest = i == len(moves) - 1 and bool(view["moves"])
         _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
 
+    if lay.compact:
+        for tri in b.tris:
+            if tri not in pieces and tri not in view["mana"]:
+                _tri_number(draw, b, ox, oy, tri, t)
+    # a figure's disc holds its letter in the picture's type
+    disc = 15 if not lay.compact else round(t * 0.6)
     for field, here in pieces.items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "tri":
             p = here[0]
-            _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
+            if lay.compact:
+                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t,
+                        crown=False)
+            else:
+                _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
             continue
         # two players per row while they fit between the value and the right corner, else one; each item a
         # disc plus its count; more rows for a crowded battle
-        widths = [30 + _count_w(p["count"]) for p in here]
+        widths = [2 * disc + _count_w(p["count"], t) for p in here]
         per_row = 2 if len(here) > 1 and max(widths) * 2 + 6 <= S * 1.45 else 1
         rows = [list(range(i, min(i + per_row, len(here)))) for i in range(0, len(here), per_row)]
-        pitch = 28 if len(rows) <= 2 else 25
-        top = cy + 2 - (len(rows) - 1) * pitch / 2
+        pitch = (28 if len(rows) <= 2 else 25) + 2 * (disc - 15)
+        top = cy + 2 - (len(rows) - 1) * pitch / 2 + (3 if lay.compact else 0)
         for r, row in enumerate(rows):
             x = cx + 6 - (sum(widths[i] for i in row) + 6 * (len(row) - 1)) / 2
             for i in row:
                 p = here[i]
-                _figure(draw, (x + 15, top + r * pitch), p["seat"], p["count"], p["leader"])
+                _figure(draw, (x + disc, top + r * pitch), p["seat"], p["count"], p["leader"], r=disc, t=t)
                 x += widths[i] + 6
     if view["phase"] == "losses" and view.get("battle"):
         for battle in view["battle"]["battles"]:
             cx, cy = _px(ox, oy, b.xy[battle["field"]])
             label = " ".join(f"{_letter(int(st))}−{k}" for st, k in battle["losses"].items() if k)
             if label:
-                w = kit.text_width(label, T, bold=True) + 10
+                w = kit.text_width(label, t, bold=True) + 10
                 # below the figures (two rows of them reach 31 px under the centre)
-                draw.rectangle((cx - w / 2, cy + 33, cx + w / 2, cy + 57), fill=kit.rgb("white"), outline=CONTEST)
-                kit.text(draw, (cx, cy + 45), label, size=T, bold=True, anchor="mm", fill=CONTEST)
+                top = cy + 33 + (disc - 15)
+                draw.rectangle((cx - w / 2, top, cx + w / 2, top + t + 3), fill=kit.rgb("white"), outline=CONTEST)
+                kit.text(draw, (cx, top + (t + 3) / 2), label, size=t, bold=True, anchor="mm", fill=CONTEST)
     for field, amount in view["mana"].items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
-            _mana(draw, (cx - 12, cy + S * 0.6), amount)
+            _mana(draw, (cx - 12 - (t - T), cy + S * 0.6), amount, t=t)
+        elif lay.compact:
+            # in place of the TRI's number (a TRI's mana mostly lies where a figure was removed); beside the
+            # figure's disc when one stands there
+            dx = -disc - 2 if field in pieces else -t * 0.35
+            _mana(draw, (cx + dx, cy + _toward_base(b, field, 6 if field in pieces else 3)), amount, size=6, t=t)
         else:
             # beside the tip, where a figure would stand (a TRI's mana mostly lies where a figure was removed)
             _mana(draw, (cx - 14, cy + _toward_base(b, field, -12)), amount, size=6)
 
-    _panel(draw, view, HEADER + board_h + LEGEND_H, width, say)
+    _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)
     return img, draw, b, ox, oy
 
 
@@ -309,8 +417,9 @@ def render_private(view: dict) -> bytes | None:
     return None
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say) -> None:
-    draw.rectangle((0, 0, width, HEADER - 8), fill=kit.rgb("panel"))
+def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout) -> None:
+    draw.rectangle((0, 0, width, lay.header - 8), fill=kit.rgb("panel"))
+    big, small = lay.t + 3, lay.t + 1
     limit = view["round_limit"]
     rnd = say("round_of", round=view["round"], limit=limit) if limit else say("round", round=view["round"])
     title = f"HEX-TRI · {rnd} · {_phase(say, view['phase'])}"
@@ -326,11 +435,13 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say) -> None:
         colour = "ink"
     # the title keeps its size while both fit; the label on the right gives way first, then the title
     room = width - 2 * MARGIN - 24
-    title_w = kit.text_width(title, 24, bold=True)
-    label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), 22, bold=True)
-    title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), 24, bold=True)
-    kit.text(draw, (MARGIN, HEADER / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
-    kit.text(draw, (width - MARGIN, HEADER / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
+    title_w = kit.text_width(title, big, bold=True)
+    label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
+                                     smallest=min(12, lay.t))
+    title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
+                                     smallest=min(12, lay.t))
+    kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
+    kit.text(draw, (width - MARGIN, lay.header / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)
 
 
@@ -346,32 +457,39 @@ def _result_label(result: dict, num_players: int, say=None) -> str:
     return say("result", who=who, reason=_reason(say, result["reason"]))
 
 
-def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say) -> None:
+def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> None:
     """What the marks mean, in full-size type: how to type a field, then the marks, flowing onto a second
     row when one is not wide enough (translations are longer)."""
+    t = lay.t
     x = MARGIN
-    names, size, condensed = kit.fitted(say("legend_names"), width - 2 * MARGIN, T, smallest=T)
-    kit.text(draw, (x, y + 12), names, size=size, anchor="lm", condensed=condensed)
+    lines = [say("legend_names")]
+    if lay.compact:
+        lines.append(say("legend_compact"))
+    for line in lines:
+        names, size, condensed = kit.fitted(line, width - 2 * MARGIN, t, smallest=t)
+        kit.text(draw, (x, y + 12 + (t - T) // 2), names, size=size, anchor="lm", condensed=condensed)
+        y += t + 8
     items = [("leader", say("legend_leader")), ("mana", say("legend_mana")), ("contested", say("legend_contested")),
              ("encircled", say("legend_encircled")), (None, say("legend_moves"))]
-    yy, row = y + 40, 0
+    mark_w = 28 + (t - T)
+    yy, row = y + 11 + (t - T), 0
     for mark, words in items:
-        w = (28 if mark else 0) + kit.text_width(words, T, condensed=True)
+        w = (mark_w if mark else 0) + kit.text_width(words, t, condensed=True)
         if x + w > width - MARGIN and x > MARGIN and row == 0:
-            x, yy, row = MARGIN, yy + 28, 1
+            x, yy, row = MARGIN, yy + t + 7, 1
         if mark == "leader":
-            _figure(draw, (x + 12, yy), 0, 1, True, r=10)
+            _figure(draw, (x + 12, yy), 0, 1, True, r=10 + (t - T) // 2, t=t)
         elif mark == "mana":
             _mana(draw, (x + 11, yy), None, size=9)
         elif mark == "contested":
-            kit.text(draw, (x + 11, yy), "⚔", size=T, anchor="mm", bold=True, fill=CONTEST)
+            kit.text(draw, (x + 11, yy), "⚔", size=t, anchor="mm", bold=True, fill=CONTEST)
         elif mark == "encircled":
-            kit.text(draw, (x + 11, yy), "✖", size=T, anchor="mm", bold=True, fill=CONTEST)
-        kit.text(draw, (x + (28 if mark else 0), yy), words, size=T, anchor="lm", condensed=True)
+            kit.text(draw, (x + 11, yy), "✖", size=t, anchor="mm", bold=True, fill=CONTEST)
+        kit.text(draw, (x + (mark_w if mark else 0), yy), words, size=t, anchor="lm", condensed=True)
         x += w + 16
 
 
-NAME_W = 170      # the widest a player's name may be in the panel; longer names are shortened
+NAME_W = 170      # the widest a player's name may be in the panel (at type size T); longer names are shortened
 
 
 def player_names(view: dict) -> list[str | None]:
@@ -385,52 +503,55 @@ def player_names(view: dict) -> list[str | None]:
     return out
 
 
-def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say) -> None:
-    fitted = [_short_name(n) if n else None for n in player_names(view)]
+def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+    t, row_h = lay.t, lay.row_h
+    fitted = [_short_name(n, t) if n else None for n in player_names(view)]
     names = [f[0] if f else None for f in fitted]
     narrow = any(f and f[1] for f in fitted)
     # one column for the names, as wide as the longest (shortened) one, so the rows line up
-    column = max((kit.text_width(n, T, bold=True, condensed=narrow) for n in names if n), default=0)
+    column = max((kit.text_width(n, t, bold=True, condensed=narrow) for n in names if n), default=0)
+    badge_r = 14 + (t - T) // 2
     for p in view["players"]:
         seat = p["seat"]
-        top = y + seat * ROW_H
+        top = y + seat * row_h
         acting = seat in view["to_act"]
         fill = "highlight" if acting else ("panel" if seat % 2 == 0 else "paper")
-        draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + ROW_H - 4), fill=kit.rgb(fill))
-        kit.badge(draw, (MARGIN + 12, top + ROW_H / 2 - 2), 14, _colour(seat), _letter(seat), size=T)
-        x = MARGIN + 34
+        draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + row_h - 4), fill=kit.rgb(fill))
+        kit.badge(draw, (MARGIN + badge_r - 2, top + row_h / 2 - 2), badge_r, _colour(seat), _letter(seat), size=t)
+        x = MARGIN + 2 * badge_r + 6
         if column:
             if names[seat]:
-                kit.text(draw, (x, top + ROW_H / 2 - 2), names[seat], size=T, anchor="lm", bold=True,
+                kit.text(draw, (x, top + row_h / 2 - 2), names[seat], size=t, anchor="lm", bold=True,
                          condensed=narrow)
             x += column + 14
         room = width - x - MARGIN
         status = _status(view, p, acting, short=False, say=say)
-        if kit.text_width(status, T, bold=acting) > room:
+        if kit.text_width(status, t, bold=acting) > room:
             status = _status(view, p, acting, short=True, say=say)
         # too long even in short words: the condensed face, and only then an ellipsis
-        condensed = kit.text_width(status, T, bold=acting) > room
-        if condensed and kit.text_width(status, T, bold=acting, condensed=True) > room:
-            while status and kit.text_width(status + "…", T, bold=acting, condensed=True) > room:
+        condensed = kit.text_width(status, t, bold=acting) > room
+        if condensed and kit.text_width(status, t, bold=acting, condensed=True) > room:
+            while status and kit.text_width(status + "…", t, bold=acting, condensed=True) > room:
                 status = status[:-1]
             status += "…"
-        kit.text(draw, (x, top + ROW_H / 2 - 2), status, size=T, anchor="lm", bold=acting, condensed=condensed)
+        kit.text(draw, (x, top + row_h / 2 - 2), status, size=t, anchor="lm", bold=acting, condensed=condensed)
 
 
-def _short_name(name: str) -> tuple[str, bool]:
-    """(the name as it fits ``NAME_W``, whether in the condensed face): whole, else condensed, else its first
-    words and "…" - never cut inside a word unless its first word alone is too long."""
-    if kit.text_width(name, T, bold=True) <= NAME_W:
+def _short_name(name: str, t: int = T) -> tuple[str, bool]:
+    """(the name as it fits the name column, whether in the condensed face): whole, else condensed, else its
+    first words and "…" - never cut inside a word unless its first word alone is too long."""
+    room = NAME_W * t // T
+    if kit.text_width(name, t, bold=True) <= room:
         return name, False
-    if kit.text_width(name, T, bold=True, condensed=True) <= NAME_W:
+    if kit.text_width(name, t, bold=True, condensed=True) <= room:
         return name, True
     words = name.split()
     while len(words) > 1:
         words.pop()
         short = " ".join(words).rstrip(",;:.-") + "…"
-        if kit.text_width(short, T, bold=True, condensed=True) <= NAME_W:
+        if kit.text_width(short, t, bold=True, condensed=True) <= room:
             return short, True
-    return kit.fit_text(name, NAME_W, T, bold=True), False
+    return kit.fit_text(name, room, t, bold=True), False
 
 
 def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
@@ -444,8 +565,9 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
                 say("status_board_short", n=p["on_board"]) if short else say("status_on_board", n=p["on_board"]),
                 say("status_waiting", n=p["waiting"])]
         if p["resting"]:
-            bits.append(say("status_resting_short", count=p["resting"], round=p["resting_until"]) if short else
-                        say("status_resting", count=p["resting"], round=p["resting_until"]))
+            n = p["resting"]
+            bits.append(say(counted("status_resting_short", n), count=n, round=p["resting_until"]) if short
+                        else say(counted("status_resting", n), count=n, round=p["resting_until"]))
         bits.append(say("status_mana", n=p["mana"]))
         if p["free_step"] and view["phase"] == "move":
             bits.append(say("status_free_step"))

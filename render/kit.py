@@ -189,3 +189,51 @@ def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
     out = io.BytesIO()
     quantised.save(out, "PNG", compress_level=1)
     return out.getvalue()
+
+
+#: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 9 px as the least)
+CLOCK_STRIP_PX = 12.5
+
+
+def clock_strip(img: Image.Image, view: dict) -> Image.Image:
+    """``img`` with a strip on top telling the time left of the seats to act: ``view["clock"]`` (added by the
+    host) lists ``{"text": "Ann: 11 h 20 min left", "urgent": bool}``, already in the game's language and
+    worked out when the picture is drawn (a picture cannot show a deadline in each reader's time zone).
+    Without clock entries the picture is returned as it is. The type grows with the picture's width, so it
+    stays readable when Discord shrinks a wide board to its chat column; urgent entries (an hour or less
+    left) are in the highlight colour."""
+    entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
+    if not entries:
+        return img
+    width = img.width
+    size = max(16, round(CLOCK_STRIP_PX * max(1.0, width / 420)))
+    pad, gap = size // 2, "   ·   "
+    room = width - 2 * pad
+    # greedy lines: as many entries side by side as fit, an entry wider than a line fitted on its own
+    lines: list[list[tuple[str, int, bool, bool]]] = [[]]
+    used = 0
+    for e in entries:
+        s, k, condensed = fitted(str(e["text"]), room, size, bold=True, smallest=max(12, round(size * 0.8)))
+        w = text_width(s, k, True, condensed) + (text_width(gap, size) if lines[-1] else 0)
+        if lines[-1] and used + w > room:
+            lines.append([])
+            used, w = 0, text_width(s, k, True, condensed)
+        lines[-1].append((s, k, condensed, bool(e.get("urgent"))))
+        used += w
+    line_h = round(size * 1.45)
+    strip_h = len(lines) * line_h + pad + 3
+    out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
+    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
+    draw = ImageDraw.Draw(out)
+    # a gold rule parts the strip from a board whose own header is dark too
+    draw.rectangle((0, strip_h - 3, width, strip_h - 1), fill=rgb("gold"))
+    for i, line in enumerate(lines):
+        x, y = pad, pad // 2 + i * line_h + line_h // 2
+        for j, (s, k, condensed, urgent) in enumerate(line):
+            if j:
+                text(draw, (x, y), gap, size=size, fill="light_grey", anchor="lm")
+                x += text_width(gap, size)
+            text(draw, (x, y), s, size=k, fill="highlight" if urgent else "white", bold=True, anchor="lm",
+                 condensed=condensed)
+            x += text_width(s, k, True, condensed)
+    return out

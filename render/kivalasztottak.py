@@ -526,7 +526,7 @@ def render_public(view: dict) -> bytes:
     _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
     _side(draw, y, view, bottom, viewer, say, hu)
-    return kit.encode(img, PALETTE)
+    return kit.encode(kit.clock_strip(img, view), PALETTE)
 
 
 def _hand_body(c: dict, say, hu: bool) -> tuple[str, str]:

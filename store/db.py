@@ -3,16 +3,27 @@
 Every accepted action is one transaction: append to the action log, replace the snapshot, bump the
 version — guarded by the version the caller saw, so a stale or duplicate write can never land twice.
 
+Durability: ``synchronous=FULL`` fsyncs the WAL in every COMMIT, so a write the caller was told about (and a move
+the player was answered for) survives a power cut, not only a crash (``bench/storage.py`` measures the cost).
+
 WAL checkpoints (copying the log back into the database file, with an fsync) cost 15-25 ms. SQLite's automatic
 checkpoint would run them inside whichever commit crosses the threshold, i.e. in a player's click; here they
 run once writes have paused for ``CHECKPOINT_IDLE_S``, and inline only when ``CHECKPOINT_MAX_COMMITS`` commits
-came without a pause (a very busy server), so the WAL file cannot grow without bound.
+came without a pause (a very busy server), so the WAL file cannot grow without bound. A checkpoint needs the
+connection to itself (no open transaction, no half-read statement, else SQLITE_LOCKED): it takes the write lock,
+and every read fetches its rows in one call (``_rows``), so no statement stays open across an ``await``.
+
+Opening checks the file (``PRAGMA quick_check``, a schema not newer than ``MIGRATIONS``, a write probe) and
+raises :class:`StorageError` with a one-line reason, after closing the connection (its worker thread is not a
+daemon). A game row whose JSON cannot be read is logged and left out of listings; only that game fails.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,8 +33,27 @@ import aiosqlite
 
 from store.migrations import MIGRATIONS
 
+log = logging.getLogger(__name__)
+
 CHECKPOINT_IDLE_S = 1.0
 CHECKPOINT_MAX_COMMITS = 2000
+SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
+
+
+class StorageError(Exception):
+    """The database cannot be used (damaged, read-only, locked, from a newer version); ``str()`` is one line."""
+
+
+class DamagedRow(ValueError):
+    """A stored row that cannot be read back (e.g. invalid JSON in a game's options, snapshot or result)."""
+
+    def __init__(self, message: str, *, where: tuple[int, str]) -> None:
+        super().__init__(message)
+        self.where = where  # (game id, column)
+
+
+#: a parameter of ``Store._transaction`` standing for the id the transaction's first INSERT gave its row
+FIRST_ID = object()
 
 
 class VersionConflict(Exception):
@@ -105,45 +135,93 @@ def _dumps(obj: Any) -> str:
 
 
 class Store:
-    """Async persistence. Open with ``await Store.open(path)``; close with ``await store.close()``
-    (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
+    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await Store.connect(path_or_url)``
+    (PostgreSQL for a ``postgresql://`` URL: store/postgres.py, the same methods over asyncpg); close with
+    ``await store.close()`` (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        # aiosqlite serialises statements, not transactions: writers take this lock so that no other
-        # coroutine's statement lands inside an open transaction.
+        # aiosqlite serialises statements, not transactions: writers (and the checkpoint) take this lock so
+        # that no other coroutine's statement lands inside an open transaction.
         self._write = asyncio.Lock()
         self._commits_since_checkpoint = 0
         self._idle_timer: asyncio.TimerHandle | None = None
         self._checkpointing: asyncio.Task | None = None
+        self._damaged: set[tuple[int, str]] = set()  # (game id, column) already logged
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open (creating if needed), check and migrate the database; raises :class:`StorageError` with a
+        one-line reason if it cannot be used. ``synchronous="NORMAL"`` trades power-cut safety for speed
+        (benchmarks only)."""
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await db.execute("PRAGMA wal_autocheckpoint=0")  # see the module docstring
-        store = cls(db)
-        await store._migrate()
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StorageError(f"cannot create the folder {Path(path).parent}: {exc.strerror}") from exc
+        try:
+            db = await aiosqlite.connect(str(path), isolation_level=None)  # on failure it stops its thread
+        except sqlite3.Error as exc:
+            raise StorageError(_explain(exc)) from exc
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute_fetchall("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
+            await db.execute_fetchall("PRAGMA journal_mode=WAL")
+            await db.execute_fetchall(f"PRAGMA synchronous={synchronous.upper()}")
+            await db.execute_fetchall("PRAGMA foreign_keys=ON")
+            await db.execute_fetchall("PRAGMA wal_autocheckpoint=0")  # see the module docstring
+            store = cls(db)
+            await store._check()
+            await store._migrate()
+        except BaseException as exc:
+            await _close_quietly(db)
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(_explain(exc)) from exc
+            raise
         return store
 
+    async def _check(self) -> None:
+        """Refuse a damaged file, a schema from a newer version of the code, and a file we cannot write."""
+        problems = [r[0] for r in await self._rows("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            first = " ".join(str(problems[0]).split()) if problems else "no answer"
+            raise StorageError(f"the database file is damaged (quick_check: {first[:200]}); "
+                               "restore a backup or move the file away")
+        version = await self.schema_version()
+        if version > len(MIGRATIONS):
+            raise StorageError(f"the database has schema version {version}, newer than this code's "
+                               f"{len(MIGRATIONS)}: it was written by a newer version of the bot; run that "
+                               "version or restore a backup")
+        # a read-only file opens fine and reads fine; a write probe (rolled back) finds it, and a write lock
+        # held by another process (a second bot on the same file) too, after busy_timeout
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute(f"PRAGMA user_version = {version}")
+            finally:
+                await self._rollback()
+
     async def close(self) -> None:
+        """Close the connection; never raises a background task's error (those are logged)."""
         if self._idle_timer is not None:
             self._idle_timer.cancel()
-        if self._checkpointing is not None:
-            await self._checkpointing
-        await self._db.close()  # closing the last connection checkpoints the WAL
+            self._idle_timer = None
+        try:
+            if self._checkpointing is not None:
+                await asyncio.gather(self._checkpointing, return_exceptions=True)
+        finally:
+            try:
+                await self._db.close()  # closing the last connection checkpoints the WAL; the thread stops
+            except sqlite3.Error as exc:  # committed data is safe in the WAL; the next opening recovers it
+                log.warning("closing the database: %s", exc)
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file now (PASSIVE: never waits for readers)."""
         async with self._write:
             self._commits_since_checkpoint = 0
-            await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _after_commit(self) -> None:
         self._commits_since_checkpoint += 1
@@ -155,11 +233,17 @@ class Store:
     def _checkpoint_when_idle(self) -> None:
         self._idle_timer = None
         if self._checkpointing is None or self._checkpointing.done():
-            self._checkpointing = asyncio.get_running_loop().create_task(self.checkpoint())
+            self._checkpointing = asyncio.get_running_loop().create_task(self._background_checkpoint())
+
+    async def _background_checkpoint(self) -> None:
+        """The idle checkpoint: its failure is logged here (nobody awaits this task); the next commit retries."""
+        try:
+            await self.checkpoint()
+        except (sqlite3.Error, ValueError) as exc:  # ValueError: aiosqlite's "Connection closed"
+            log.warning("idle WAL checkpoint failed (retried after the next write): %s", exc)
 
     async def _migrate(self) -> None:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
+        current = await self.schema_version()
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -168,24 +252,75 @@ class Store:
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
+                except BaseException as exc:
+                    await self._rollback(exc)
                     raise
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
+        ((version,),) = await self._rows("PRAGMA user_version")
         return version
 
     async def journal_mode(self) -> str:
-        async with self._db.execute("PRAGMA journal_mode") as cur:
-            (mode,) = await cur.fetchone()
+        ((mode,),) = await self._rows("PRAGMA journal_mode")
         return mode
+
+    @classmethod
+    async def connect(cls, target: str | Path) -> Store:
+        """The store at ``target``: a PostgreSQL URL (``postgresql://…``, see store/postgres.py) or else the path
+        of an SQLite file."""
+        from store.postgres import PostgresStore, is_postgres_url
+
+        if is_postgres_url(target):
+            return await PostgresStore.open(str(target))
+        return await cls.open(target)
+
+    # -- the dialect: what a backend (store/postgres.py) overrides ----------------------------------
+
+    async def _rows(self, sql: str, params: tuple = ()) -> list:
+        """All rows of a query, fetched in one call to the worker thread: the statement is finished before
+        anything else (a checkpoint, another coroutine's statement) can run on the connection."""
+        return list(await self._db.execute_fetchall(sql, params))
+
+    async def _rollback(self, cause: BaseException | None = None) -> None:
+        """Roll back the open transaction, if any, without hiding ``cause``: SQLite has already rolled back by
+        itself after some errors (SQLITE_FULL, SQLITE_IOERR), and a ROLLBACK then would only fail with
+        "no transaction is active"."""
+        # after an sqlite3 error the failed statement has finished, so in_transaction is exact; after a
+        # cancellation the statement may still be running in the worker thread: ROLLBACK goes behind it
+        if isinstance(cause, sqlite3.Error) and not self._db.in_transaction:
+            return
+        try:
+            await self._db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "no transaction is active" not in str(exc):
+                log.error("ROLLBACK failed (after %r): %s", cause, exc)
+
+    async def _fetchall(self, sql: str, params: tuple = ()) -> list:
+        return await self._rows(sql, params)
+
+    async def _fetchone(self, sql: str, params: tuple = ()):
+        rows = await self._rows(sql, params)
+        return rows[0] if rows else None
+
+    @staticmethod
+    def _json_set(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
+        return f"json_set({column}, '$.{key}', ?)"
+
+    @staticmethod
+    def _json_int(column: str, key: str) -> str:
+        """SQL for the integer at ``key`` of ``column`` (JSON text)."""
+        return f"json_extract({column}, '$.{key}')"
 
     # -- transactions -------------------------------------------------------------------------------
 
-    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None):
-        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict."""
+    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None,
+                           *, first_id: bool = False):
+        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
+        Returns the id of the row the last statement inserted; with ``first_id``, of the row the first one
+        inserted, which later statements may use as the parameter ``FIRST_ID`` (a tournament and its first
+        entry, a game and its seats). A failure is raised as SQLite reported it (e.g. "database or disk is
+        full")."""
         async with self._write:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -193,19 +328,23 @@ class Store:
                     cur = await self._db.execute(*guard)
                     if cur.rowcount != 1:
                         raise VersionConflict("the game has moved on")
-                last_id = None
+                last_id = first = None
                 for sql, params in statements:
-                    cur = await self._db.execute(sql, params)
+                    cur = await self._db.execute(sql, tuple(first if p is FIRST_ID else p for p in params))
                     last_id = cur.lastrowid
+                    first = last_id if first is None else first
                 await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                await self._rollback(exc)
                 raise
             if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
                 self._commits_since_checkpoint = 0
-                await self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                try:
+                    await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
+                    log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
         self._after_commit()
-        return last_id
+        return first if first_id else last_id
 
     # -- games and seats ----------------------------------------------------------------------------
 
@@ -264,12 +403,12 @@ class Store:
     async def set_announcement(self, game_id: int, message_id: int) -> None:
         """Remember the channel message that announced the game (``options.announcement``), to update it when
         the game starts."""
-        await self._transaction([("UPDATE games SET options = json_set(options, '$.announcement', ?) WHERE id = ?",
+        await self._transaction([(f"UPDATE games SET options = {self._json_set('options', 'announcement')} WHERE id = ?",
                                   (message_id, game_id))])
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
         """The first game opened as a rematch of ``game_id`` (``options.rematch_of``) that was not abandoned."""
-        found = await self._games("SELECT * FROM games WHERE json_extract(options, '$.rematch_of') = ?"
+        found = await self._games(f"SELECT * FROM games WHERE {self._json_int('options', 'rematch_of')} = ?"
                                   " AND status != 'abandoned' ORDER BY id LIMIT 1", (game_id,))
         return found[0] if found else None
 
@@ -283,9 +422,10 @@ class Store:
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
                             action: dict, events: list, snapshot: dict, result: dict | None,
-                            publish: list[str] | None = None) -> int:
+                            publish: list[str] | None = None, clocks: list | None = None) -> int:
         """Append one action, replace the snapshot, bump the version and record what must be published (the
-        outbox entry with the action's narration ``publish``), atomically. Returns the new version."""
+        outbox entry with the action's narration ``publish``), atomically; ``clocks``: the game's seat clocks
+        after the action (see :meth:`set_clocks`), saved in the same transaction. Returns the new version."""
         now = _now()
         status = "finished" if result is not None else "running"
         version = expected_version + 1
@@ -293,7 +433,8 @@ class Store:
             [("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
               " VALUES (?, ?, ?, ?, ?, ?, ?)",
               (game_id, version, seat, user_id, _dumps(action), _dumps(events), now)),
-             _outbox_entry(game_id, version, version, publish or [])],
+             _outbox_entry(game_id, version, version, publish or []),
+             *(_clock_statements(game_id, clocks) if clocks is not None else [])],
             guard=("UPDATE games SET version = version + 1, snapshot = ?, status = ?, result = ?, updated_at = ?"
                    " WHERE id = ? AND version = ? AND status = 'running'",
                    (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
@@ -308,23 +449,28 @@ class Store:
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
             return None
-        game = _game_row(row, with_snapshot=with_snapshot)
+        try:
+            game = _game_row(rows[0], with_snapshot=with_snapshot)
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
         game.seats = await self._seats(game_id)
         return game
 
     async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
         """(version, snapshot) of a game, read together."""
-        async with self._db.execute("SELECT version, snapshot FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return row["version"], json.loads(row["snapshot"]) if row["snapshot"] else None
+        (row,) = await self._rows("SELECT id, version, snapshot FROM games WHERE id = ?", (game_id,))
+        try:
+            return row["version"], _json(row, "snapshot") if row["snapshot"] else None
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self._db.execute("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
@@ -354,13 +500,13 @@ class Store:
             " VALUES (?, ?, 'open', ?, ?, ?, ?)", (engine, lang, guild_id, channel_id, organizer_id, _now()))])
 
     async def tournament(self, tournament_id: int) -> Tournament | None:
-        async with self._db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        rows = await self._rows("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        if not rows:
             return None
-        async with self._db.execute("SELECT user_id, name FROM tournament_entries WHERE tournament_id = ?"
-                                    " ORDER BY joined", (tournament_id,)) as cur:
-            entries = [(r["user_id"], r["name"]) for r in await cur.fetchall()]
+        row = rows[0]
+        entries = [(r["user_id"], r["name"]) for r in await self._rows(
+            "SELECT user_id, name FROM tournament_entries WHERE tournament_id = ? ORDER BY joined",
+            (tournament_id,))]
         return Tournament(row["id"], row["engine"], row["lang"], row["status"], row["guild_id"], row["channel_id"],
                           row["organizer_id"], entries)
 
@@ -381,24 +527,29 @@ class Store:
 
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
-        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ? AND guild_id IS ?"
+        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ?"
+                                 " AND guild_id IS NOT DISTINCT FROM ?"
                                  " ORDER BY updated_at, id", (engine, guild_id))
 
     async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200) -> list[tuple[int, int]]:
         """(id, version) of up to ``limit`` running games unchanged since ``cutoff`` whose current board has not
         been reminded of yet, with ids above ``after_id``, in id order: the reminders read due games in batches,
         without their rows."""
-        async with self._db.execute(
-                "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
-                " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
-                (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit)) as cur:
-            return [(r["id"], r["version"]) for r in await cur.fetchall()]
+        rows = await self._rows(
+            "SELECT id, version FROM games WHERE status = 'running' AND updated_at < ?"
+            " AND reminded_version < version AND id > ? ORDER BY id LIMIT ?",
+            (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit))
+        return [(r["id"], r["version"]) for r in rows]
 
     async def _games(self, sql: str, params: tuple) -> list[GameRow]:
-        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots."""
-        async with self._db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
-        games = [_game_row(r, with_snapshot=False) for r in rows]
+        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots.
+        A damaged row is logged and left out: one broken game must not hide a server's other games."""
+        games = []
+        for r in await self._rows(sql, params):
+            try:
+                games.append(_game_row(r, with_snapshot=False))
+            except DamagedRow as exc:
+                self._report(exc)
         for g in games:
             g.seats = await self._seats(g.id)
         return games
@@ -412,11 +563,14 @@ class Store:
     async def actions(self, game_id: int, after: int = 0) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        async with self._db.execute("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after)) as cur:
-            rows = await cur.fetchall()
-        return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": json.loads(r["action"]),
-                 "events": json.loads(r["events"]), "created_at": r["created_at"]} for r in rows]
+        rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                (game_id, after))
+        try:
+            return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": _json(r, "action"),
+                     "events": _json(r, "events"), "created_at": r["created_at"]} for r in rows]
+        except DamagedRow as exc:
+            self._report(exc)
+            raise
 
     # -- the outbox (what committed changes still owe the players) -----------------------------------
 
@@ -427,8 +581,7 @@ class Store:
     async def outbox(self, game_id: int) -> list[dict]:
         """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
         "created_at"}``."""
-        async with self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
                  "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"]}
                 for r in rows]
@@ -438,11 +591,10 @@ class Store:
         """Games with outbox entries due by ``now`` (all of them without ``now``) and written before
         ``created_before``, oldest entry first; ``guild_ids``: the guilds this process serves (None: all)."""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id ORDER BY first")
+               " WHERE o.next_try <= ? AND o.created_at <= ? GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
-        async with self._db.execute(sql, (due, made)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
@@ -465,17 +617,251 @@ class Store:
             statements.append(_outbox_entry(game_id, None, None, [], retry_at))
         await self._transaction(statements)
 
+    # -- turn clocks (host/clock.py) -----------------------------------------------------------------
+
+    async def clocks(self, game_id: int) -> list[dict]:
+        """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order."""
+        rows = await self._rows("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [_clock_dict(r) for r in rows]
+
+    async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None) -> None:
+        """Replace a game's seat clocks (objects with the ``clocks`` columns as attributes); ``publish``: narration
+        to post with the next board, in the same transaction."""
+        statements = _clock_statements(game_id, clocks)
+        if publish:
+            statements.append(_outbox_entry(game_id, None, None, publish))
+        await self._transaction(statements)
+
+    async def due_clocks(self, now: int, hour: int = 3600) -> list[int]:
+        """Running games with a clock that may owe something at ``now`` (a timeout or a warning), or with a
+        vacation that has ended, in id order."""
+        sql = ("SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
+               " WHERE g.status = 'running' AND c.deadline IS NOT NULL AND c.paused_at IS NULL AND c.stand_in = 0"
+               " AND (c.deadline <= ? OR (c.warned_half = 0 AND c.started + (c.deadline - c.started) / 2 <= ?)"
+               " OR (c.warned_hour = 0 AND c.deadline - ? <= ?)) ORDER BY c.game_id")
+        return [r["game_id"] for r in await self._rows(sql, (now, now, hour, now))]
+
+    async def beat(self, now: int, name: str = "host") -> int | None:
+        """Record that the host is up at ``now``; returns the previous heartbeat (None the first time)."""
+        row = next(iter(await self._rows("SELECT seen FROM heartbeat WHERE name = ?", (name,))), None)
+        await self._transaction([("INSERT INTO heartbeat (name, seen) VALUES (?, ?) ON CONFLICT (name)"
+                                  " DO UPDATE SET seen = excluded.seen", (name, now))])
+        return row["seen"] if row else None
+
+    async def shift_clocks(self, seconds: int) -> None:
+        """Give every running, unpaused clock ``seconds`` back (the host was down that long)."""
+        await self._transaction([("UPDATE clocks SET started = started + ?, deadline = deadline + ?"
+                                  " WHERE deadline IS NOT NULL AND paused_at IS NULL", (seconds, seconds))])
+
+    async def away(self, user_id: int) -> dict | None:
+        """A person's vacation record: ``{"since", "until", "month", "used_days"}`` (since/until None when back)."""
+        row = next(iter(await self._rows("SELECT * FROM away WHERE user_id = ?", (user_id,))), None)
+        return {k: row[k] for k in ("since", "until", "month", "used_days")} if row else None
+
+    async def away_users(self, now: int) -> dict[int, int]:
+        """People on vacation at ``now``: user id -> until."""
+        rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?", (now,))
+        return {r["user_id"]: r["until"] for r in rows}
+
+    async def ended_aways(self, now: int) -> list[tuple[int, int]]:
+        """(user id, until) of the vacations over by ``now`` that have not been ended yet."""
+        rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until <= ?", (now,))
+        return [(r["user_id"], r["until"]) for r in rows]
+
+    async def set_away(self, user_id: int, *, since: int, until: int, month: str, used_days: int) -> None:
+        """Start a vacation: record it and pause the person's running clocks in all their games."""
+        await self._transaction([
+            ("INSERT INTO away (user_id, since, until, month, used_days) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
+             " (user_id) DO UPDATE SET since = excluded.since, until = excluded.until, month = excluded.month,"
+             " used_days = excluded.used_days", (user_id, since, until, month, used_days)),
+            ("UPDATE clocks SET paused_at = ? WHERE paused_at IS NULL AND deadline IS NOT NULL AND EXISTS"
+             " (SELECT 1 FROM seats s WHERE s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)",
+             (since, user_id)),
+        ])
+
+    async def end_away(self, user_id: int, *, at: int, used_days: int | None = None) -> None:
+        """End a vacation at ``at``: the person's paused clocks run again, their deadlines moved on by the pause
+        (``used_days``: the month's count corrected, e.g. for days given back by coming back early)."""
+        statements = [
+            ("UPDATE away SET since = NULL, until = NULL, used_days = COALESCE(?, used_days) WHERE user_id = ?",
+             (used_days, user_id)),
+            ("UPDATE clocks SET started = started + (? - paused_at), deadline = deadline + (? - paused_at),"
+             " paused_at = NULL WHERE paused_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats s WHERE"
+             " s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)", (at, at, user_id)),
+        ]
+        await self._transaction(statements)
+
     # -- settings -----------------------------------------------------------------------------------
 
     async def user_settings(self, user_id: int) -> dict:
-        async with self._db.execute("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return json.loads(row["settings"]) if row else {}
+        rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
+        if not rows:
+            return {}
+        try:
+            settings = json.loads(rows[0]["settings"])
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):  # a damaged row: the defaults, until the user saves new settings
+            log.error("user %s: stored settings are damaged (not a JSON object); using the defaults", user_id)
+            return {}
+        return settings
 
     async def set_user_settings(self, user_id: int, settings: dict) -> None:
         await self._transaction([("INSERT INTO user_settings (user_id, settings) VALUES (?, ?) ON CONFLICT"
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
+
+    def _report(self, exc: DamagedRow) -> None:
+        """Log a damaged row once per store (listings and reminders meet it again and again)."""
+        if exc.where not in self._damaged:
+            self._damaged.add(exc.where)
+            log.error("%s; only this game is affected", exc)
+
+
+    # -- tournaments of several formats (migration 6) -------------------------------------------------
+
+    async def create_event(self, *, engine: str, lang: str, guild_id: int | None, channel_id: int | None,
+                           organizer_id: int, organizer_name: str, format: str, settings: dict) -> int:
+        """A tournament open for registration, with its organizer as its first entry (one transaction)."""
+        return await self._transaction([
+            ("INSERT INTO tournaments (engine, lang, status, guild_id, channel_id, organizer_id, created_at,"
+             " format, settings) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+             (engine, lang, guild_id, channel_id, organizer_id, _now(), format, _dumps(settings))),
+            ("INSERT INTO tournament_entries (tournament_id, user_id, name, joined) VALUES (?, ?, ?, 0)",
+             (FIRST_ID, organizer_id, organizer_name)),
+        ], first_id=True)
+
+    async def tournament_extra(self, tournament_id: int) -> dict | None:
+        """What migration 6 added to a tournament: format, settings, current_round, paused, cancelled,
+        message_id, and ``dropped`` (the set of dropped entries)."""
+        row = next(iter(await self._rows("SELECT format, settings, current_round, paused, cancelled, message_id"
+                                         " FROM tournaments WHERE id = ?", (tournament_id,))), None)
+        if row is None:
+            return None
+        dropped = {r["user_id"] for r in await self._rows(
+            "SELECT user_id FROM tournament_entries WHERE tournament_id = ? AND dropped = 1", (tournament_id,))}
+        return {"format": row["format"], "settings": json.loads(row["settings"] or "{}"),
+                "current_round": row["current_round"], "paused": bool(row["paused"]),
+                "cancelled": bool(row["cancelled"]), "message_id": row["message_id"], "dropped": dropped}
+
+    async def update_tournament(self, tournament_id: int, **fields) -> None:
+        """Set some of: status, settings (dict), current_round, paused, cancelled, message_id."""
+        allowed = ("status", "settings", "current_round", "paused", "cancelled", "message_id")
+        sets, params = [], []
+        for name, value in fields.items():
+            if name not in allowed:
+                raise ValueError(name)
+            sets.append(f"{name} = ?")
+            params.append(_dumps(value) if name == "settings" else int(value) if isinstance(value, bool) else value)
+        if sets:
+            await self._transaction([(f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ?",
+                                      (*params, tournament_id))])
+
+    async def remove_entry(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("DELETE FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def set_dropped(self, tournament_id: int, user_id: int) -> None:
+        await self._transaction([("UPDATE tournament_entries SET dropped = 1 WHERE tournament_id = ? AND user_id = ?",
+                                  (tournament_id, user_id))])
+
+    async def add_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                        list[int] | None, str | None]], deadline: datetime | None = None) -> None:
+        """A round's matches - (slot, players in seat order, places or None, how) - and the tournament's
+        current round, in one transaction (a round exists entirely or not at all)."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how, deadline)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                        how, None if places is not None else due))
+                      for slot, players, places, how in matches]
+        statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
+        await self._transaction(statements)
+
+    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
+        """A tournament's matches (of one round), in round and slot order."""
+        sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
+        params: tuple = (tournament_id,)
+        if round_no is not None:
+            sql += " AND round_no = ?"
+            params += (round_no,)
+        return [_match_row(r) for r in await self._rows(sql + " ORDER BY round_no, slot", params)]
+
+    async def match(self, match_id: int) -> dict | None:
+        row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE id = ?", (match_id,))), None)
+        return _match_row(row) if row else None
+
+    async def match_of_game(self, game_id: int) -> dict | None:
+        row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))), None)
+        return _match_row(row) if row else None
+
+    async def open_match_game(self, match_id: int, *, tournament_id: int, engine: str, options: dict, seed: int,
+                              guild_id: int | None, channel_id: int | None, seats: list[tuple[int, str]]) -> int:
+        """The game of a match, with its people seated in the match's order, linked to the match and the
+        tournament - one transaction, so a restart finds either no game or a complete one."""
+        now = _now()
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
+                           (FIRST_ID, match_id)))
+        return await self._transaction(statements, first_id=True)
+
+    async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
+        """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
+        try:
+            await self._transaction([], guard=(
+                "UPDATE tournament_matches SET places = ?, how = ? WHERE id = ?"
+                + ("" if overwrite else " AND places IS NULL"), (_dumps(places), how, match_id)))
+        except VersionConflict:
+            return False
+        return True
+
+    async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
+        """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
+        return [_match_row(r) for r in await self._rows(
+            "SELECT m.* FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE m.places IS NULL AND m.deadline IS NOT NULL AND m.deadline < ? AND t.status = 'running'"
+            " ORDER BY m.deadline, m.id", (_stamp(now or datetime.now(UTC)),))]
+
+    async def running_tournaments(self) -> list[int]:
+        return [r["id"] for r in await self._rows("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")]
+
+    async def tournaments_of(self, user_id: int, guild_id: int | None) -> list[int]:
+        """Ids of the open and running tournaments ``user_id`` has entered (on one server; None: anywhere)."""
+        sql = ("SELECT t.id FROM tournaments t JOIN tournament_entries e ON e.tournament_id = t.id"
+               " WHERE e.user_id = ? AND t.status IN ('open', 'running')")
+        params: tuple = (user_id,)
+        if guild_id is not None:
+            sql += " AND t.guild_id = ?"
+            params += (guild_id,)
+        return [r["id"] for r in await self._rows(sql + " ORDER BY t.id", params)]
+
+    async def finished_games_of(self, *, user_id: int, guild_id: int | None) -> list[GameRow]:
+        """A server's finished games with ``user_id`` in them, of every kind, in the order they ended."""
+        return await self._games(
+            "SELECT g.* FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) ORDER BY g.updated_at, g.id",
+            (guild_id, user_id))
+
+
+def _json(r, column: str) -> Any:
+    """A JSON column of a row, or DamagedRow naming the game (or the action's game) and the column."""
+    try:
+        return json.loads(r[column])
+    except (ValueError, TypeError) as exc:
+        gid = r["game_id"] if "game_id" in r.keys() else r["id"]
+        raise DamagedRow(f"game {gid}: invalid JSON in its {column} column ({exc})", where=(gid, column)) \
+            from exc
+
+
+def _match_row(r) -> dict:
+    return {"id": r["id"], "tournament_id": r["tournament_id"], "round": r["round_no"], "slot": r["slot"],
+            "players": json.loads(r["players"]), "game_id": r["game_id"],
+            "places": json.loads(r["places"]) if r["places"] else None, "how": r["how"], "deadline": r["deadline"]}
 
 
 def _stamp(when: datetime) -> str:
@@ -495,13 +881,60 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
             (game_id, version, seq, _dumps(lines), _now(), due))
 
 
+CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",
+                 "stand_in", "forfeited")
+_CLOCK_FLAGS = {"warned_half", "warned_hour", "simultaneous", "stand_in", "forfeited"}
+
+
+def _clock_dict(r) -> dict:
+    return {k: bool(r[k]) if k in _CLOCK_FLAGS else r[k] for k in CLOCK_COLUMNS}
+
+
+def _clock_statements(game_id: int, clocks: list) -> list[tuple[str, tuple]]:
+    """Replace a game's clock rows (plain DELETE and INSERTs: portable)."""
+    out = [("DELETE FROM clocks WHERE game_id = ?", (game_id,))]
+    for c in clocks:
+        values = tuple(int(getattr(c, k)) if k in _CLOCK_FLAGS else getattr(c, k) for k in CLOCK_COLUMNS)
+        out.append((f"INSERT INTO clocks (game_id, {', '.join(CLOCK_COLUMNS)}) VALUES"
+                    f" (?, {', '.join('?' * len(CLOCK_COLUMNS))})", (game_id, *values)))
+    return out
+
+
 def _game_row(r, with_snapshot: bool = True) -> GameRow:
+    options = _json(r, "options")
+    if not isinstance(options, dict):
+        raise DamagedRow(f"game {r['id']}: its options column is not a JSON object", where=(r["id"], "options"))
     return GameRow(
-        id=r["id"], engine=r["engine"], options=json.loads(r["options"]), seed=r["seed"], status=r["status"],
+        id=r["id"], engine=r["engine"], options=options, seed=r["seed"], status=r["status"],
         num_players=r["num_players"], guild_id=r["guild_id"], channel_id=r["channel_id"],
         thread_id=r["thread_id"], board_message_id=r["board_message_id"], host_user_id=r["host_user_id"],
         version=r["version"], rules_version=r["rules_version"],
-        snapshot=json.loads(r["snapshot"]) if with_snapshot and r["snapshot"] else None,
-        result=json.loads(r["result"]) if r["result"] else None,
+        snapshot=_json(r, "snapshot") if with_snapshot and r["snapshot"] else None,
+        result=_json(r, "result") if r["result"] else None,
         created_at=r["created_at"], updated_at=r["updated_at"], tournament_id=r["tournament_id"],
     )
+
+
+async def _close_quietly(db: aiosqlite.Connection) -> None:
+    """Close a connection whose opening failed (aiosqlite stops the worker thread even if closing fails)."""
+    try:
+        await db.close()
+    except Exception as exc:  # noqa: BLE001 - the error that made us close is the one to report
+        log.debug("closing the failed connection: %s", exc)
+
+
+def _explain(exc: sqlite3.Error) -> str:
+    """One line saying what is wrong with the database, from an sqlite3 error raised while opening it."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = " ".join(str(exc).split())
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return f"the database file is damaged ({text}); restore a backup or move the file away"
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (f"the database is locked by another process ({text}); is another copy of the bot using the "
+                "same file?")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return (f"the database cannot be written ({text}); check the permissions of the file, its folder and "
+                "the disk (read-only mount?)")
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk is full ({text})"
+    return f"{text} ({name or type(exc).__name__})"

@@ -3,7 +3,9 @@
 Only the two addresses are redirected: ``discord.http.Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``
 (from FAKE_DISCORD_API and FAKE_DISCORD_GATEWAY). ``CRASH_AT=<point>:<n>`` makes the process SIGKILL itself at
 the n-th time it reaches a point (the crash tests): ``before_commit``/``after_commit`` of a move,
-``ai_commit`` (after the n-th AI move is saved), ``after_post`` (a board posted, before the bot records it).
+``ai_commit`` (after the n-th AI move is saved), ``after_post`` (a board posted, before the bot records it),
+``after_settle`` (a tournament match's result recorded, before the next round is paired), ``after_pair`` (a
+tournament round paired and stored, before its games are opened).
 """
 
 import os
@@ -57,6 +59,16 @@ def _install_crash_point(spec: str) -> None:
             return result
 
         discord.http.HTTPClient.request = posting
+    elif point in ("after_settle", "after_pair"):
+        name = "settle_match" if point == "after_settle" else "add_round"
+        original = getattr(Store, name)
+
+        async def then_die(self, *args, **kw):
+            result = await original(self, *args, **kw)
+            reached()
+            return result
+
+        setattr(Store, name, then_die)
     else:
         raise SystemExit(f"unknown CRASH_AT point {point!r}")
 

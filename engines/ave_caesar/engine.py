@@ -45,10 +45,11 @@ from __future__ import annotations
 import json
 from collections import deque
 
+from engines import IllegalAction
 from engines.base import BaseEngine
 from engines.rng import Rng
 
-from .track import TRACK_NAMES, Track, get_track, track_version
+from .track import MAX_STEPS, TRACK_NAMES, Track, get_track, track_version
 
 LAURELS = (6, 4, 3, 2, 1, 0)
 HAND_SIZE = 3
@@ -57,11 +58,36 @@ COPIES = "abcd"
 TURN_ORDERS = ("seat", "previous_results")
 OPTION_NAMES = ("chariots_per_player", "races", "neutral_chariots", "turn_order", "track")
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
+_TRACKS: dict[tuple, Track] = {}  # (track, direction, rules version) -> Track: a race asks for it at every step
+
+
+#: every card id of the game -> its value (the engine deals only these; ``card_value`` parses any other)
+CARD_VALUES: dict[str, int] = {f"AC{c}-{v}{x}": v for c in range(6) for v in range(1, 7) for x in COPIES}
 
 
 def card_value(card_id: str) -> int:
     """``"AC3-5b"`` -> 5."""
-    return int(card_id.split("-")[1][0])
+    value = CARD_VALUES.get(card_id)
+    return int(card_id.split("-")[1][0]) if value is None else value
+
+
+class _Turn:
+    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, misses the
+    alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
+    the search ``layers`` the paths are read from (see ``_layers``)."""
+
+    __slots__ = ("chariot", "items", "actions", "moves", "layers")
+
+    def __init__(self, chariot: int, items: list, actions: list[dict], moves: dict, layers: list) -> None:
+        self.chariot = chariot
+        self.items = items
+        self.actions = actions
+        self.moves = moves
+        self.layers = layers
+
+
+_NO_TURN = _Turn(-1, [], [], {}, [])
+CARD_KEY = 1 << 22  # sort keys: card value first, then the destination key (below 4096 * 110, see _turn)
 
 
 def normalize_options(num_players: int, options: dict | None) -> dict:
@@ -140,6 +166,7 @@ class AveCaesarEngine(BaseEngine):
             "over": False,
         }
         self._start_race(state, [])
+        self.forget(state)  # callers may set up a position by hand on a new game: remember nothing of it
         return state
 
     def _start_race(self, state: dict, events: list[dict]) -> None:
@@ -214,16 +241,61 @@ class AveCaesarEngine(BaseEngine):
         return race["order"][race["turn"]]
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in self.to_act(state):
+        # the base class's memo, without its per-seat layer: the turn (memoised) holds the list
+        if state["over"]:
             return []
-        c = self.current_chariot(state)
-        choices = self.choices(state, c)
-        actions = []
-        for value in sorted({card_value(x) for x in state["race"]["cars"][c]["hand"]}):
-            for ch in choices:
-                if any(m["card"] == value for m in ch["moves"]):
-                    actions.append({"type": "move", "chariot": c, "card": value, "to": ch["to"]})
-        return actions
+        race = state["race"]
+        c = race["order"][race["turn"]]
+        owner = state["chariots"][c]["owner"]
+        if owner is None or seat != owner:
+            return []
+        return list(self._known_turn(state, c).actions)  # the action dicts are shared, read-only
+
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
+        return self.legal_actions(state, seat)
+
+    @staticmethod
+    def _is_legal(turn: _Turn, action: dict) -> bool:
+        """Is ``action`` equal to one of the turn's legal actions?"""
+        try:
+            # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
+            return (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
+                    and (action.get("card"), action.get("to")) in turn.moves)
+        except TypeError:  # an unhashable card or destination: compare as the base class does
+            return action in turn.actions
+
+    def validate(self, state: dict, seat: int, action: dict) -> None:
+        """As the base class (the action must equal a legal one), by a look-up instead of a list scan."""
+        if seat not in self.to_act(state):
+            super().validate(state, seat, action)
+        elif not self._is_legal(self._known_turn(state, self.current_chariot(state)), action):
+            raise IllegalAction(self.explain_illegal(state, seat, action))
+
+    def apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+        """:meth:`BaseEngine.apply` with its checks and answers, the turn looked up once."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("That is not a valid action.")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalAction("Unknown seat.")
+        if state["over"]:
+            raise IllegalAction("The game is over.")
+        race = state["race"]
+        c = race["order"][race["turn"]]
+        owner = state["chariots"][c]["owner"]
+        if owner is None or seat != owner:
+            raise IllegalAction("It is not your turn.")
+        turn = self._known_turn(state, c)
+        if not self._is_legal(turn, action):
+            raise IllegalAction(self.explain_illegal(state, seat, action))
+        self._memo_kept = None
+        try:
+            return self._apply(state, seat, action, turn)
+        finally:
+            # the state has changed: forget it, unless _apply left a fresh memo about the new state
+            slot = self._memo_slot
+            if slot is not None and slot[0] is state and slot is not self._memo_kept:
+                self._memo_slot = None
+            self._memo_kept = None
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
@@ -240,16 +312,18 @@ class AveCaesarEngine(BaseEngine):
             return "You may not play a 6 while you lead the race."
         return f"A {card} cannot take chariot {label} to that space."
 
-    def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
+    def _apply(self, state: dict, seat: int, action: dict, turn: _Turn | None = None) -> list[dict]:
         c = action["chariot"]
         race = state["race"]
         events: list[dict] = []
-        for ch in self.choices(state, c):
-            if ch["to"] == action["to"]:
-                move = next(m for m in ch["moves"] if m["card"] == action["card"])
-                self._do_move(state, c, action["card"], move["path"], events)
-                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-                break
+        if turn is None:
+            turn = self._known_turn(state, c)
+        steps = turn.moves.get((action["card"], action["to"]))
+        self.forget(state)  # the state changes from here on
+        if steps is not None:
+            path = self._walk(turn.layers, steps, action["to"])
+            self._do_move(state, c, action["card"], path, events, crossed=self.track(state).crossed[path[0]][path[-1]])
+            race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
         self._advance(state, events, advance_first=True)
         self._trim_last(state)
         self._label(state, events)
@@ -258,11 +332,21 @@ class AveCaesarEngine(BaseEngine):
     def _trim_last(self, state: dict) -> None:
         """Forget moves that no view shows any more: those before every racing player's latest decision."""
         race = state["race"]
-        latest = {item["by"]: i for i, item in enumerate(race["last"]) if "by" in item}
-        racing = {state["chariots"][c]["owner"] for c, car in enumerate(race["cars"])
-                  if car["status"] == "racing" and state["chariots"][c]["owner"] is not None}
-        if racing and racing <= latest.keys():
-            del race["last"][:min(latest[s] for s in racing)]
+        chariots = state["chariots"]
+        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"]) if car["status"] == "racing"}
+        waiting.discard(None)
+        if not waiting:
+            return
+        last = race["last"]
+        # from the newest entry back: where the last racing player still missing is found, is the oldest of
+        # the racing players' latest decisions
+        for i in range(len(last) - 1, -1, -1):
+            item = last[i]
+            if "by" in item:
+                waiting.discard(item["by"])
+                if not waiting:
+                    del last[:i]
+                    return
 
     def recent(self, state: dict) -> list[dict]:
         """The moves and skips a picture shows: since the latest decision of the player to act now (that
@@ -294,7 +378,11 @@ class AveCaesarEngine(BaseEngine):
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
         race = state["race"]
-        return get_track(race["track"], race["direction"], track_version(state["rules_version"]))
+        key = (race["track"], race["direction"], state["rules_version"])
+        track = _TRACKS.get(key)
+        if track is None:
+            track = _TRACKS[key] = get_track(race["track"], race["direction"], track_version(key[2]))
+        return track
 
     def remaining(self, state: dict, c: int) -> int:
         """Shortest distance still to drive for a chariot on the track (0 once finished)."""
@@ -315,23 +403,47 @@ class AveCaesarEngine(BaseEngine):
 
     def leaders(self, state: dict) -> list[int]:
         """Chariots tied for the lead among those racing; empty when fewer than two race (nobody to lead)."""
-        racing = [c for c, car in enumerate(state["race"]["cars"]) if car["status"] == "racing"]
+        cars = state["race"]["cars"]
+        racing = [c for c, car in enumerate(cars) if car["status"] == "racing"]
         if len(racing) < 2:
             return []
-        rem = {c: self.remaining(state, c) for c in racing}
-        best = min(rem.values())
-        return [c for c in racing if rem[c] == best]
+        track = self.track(state)
+        to_line, lap = track.to_line, track.lap
+        rem = []
+        for c in racing:  # remaining(), inlined: this runs whenever a chariot holds a 6
+            car = cars[c]
+            space = car["space"]
+            rem.append((car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap)
+        best = min(rem)
+        return [c for c, r in zip(racing, rem) if r == best]
+
+    def _leads(self, state: dict, c: int) -> bool:
+        """``c in self.leaders(state)`` for a racing chariot c, without listing the leaders."""
+        track = self.track(state)
+        to_line, lap = track.to_line, track.lap
+        cars = state["race"]["cars"]
+        car = cars[c]
+        space = car["space"]
+        mine = (car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap
+        others = False
+        for x, o in enumerate(cars):
+            if x != c and o["status"] == "racing":
+                space = o["space"]
+                if ((o["left"] or 0) if space is None else to_line[space] + max(0, LAPS - o["crossings"]) * lap) < mine:
+                    return False
+                others = True
+        return others
 
     def _six_allowed(self, state: dict, c: int, hand: list[int] | None) -> bool:
         """May chariot c play a 6 now? ``hand``: its card values (None for a neutral chariot)."""
         race = state["race"]
         if race["moves"] == 0 and c == race["grid"][0]:
             return True  # the start player's first move
-        leaders = self.leaders(state)
-        if c not in leaders:
+        if not self._leads(state, c):
             return True
         if hand is None:
             return False
+        leaders = self.leaders(state)
         car = race["cars"][c]
         # three 6s in the book, where a hand always holds three cards; once the deck is used up the hand
         # shrinks, and a bottleneck leader holding nothing but 6s gets the same relief
@@ -373,6 +485,86 @@ class AveCaesarEngine(BaseEngine):
         others = {car["space"] for x, car in enumerate(state["race"]["cars"]) if x != c and car["space"]}
         return track.alley_access in others or track.alley_entry in others
 
+    @staticmethod
+    def _layers(track: Track, start: str, occupied: set, top: int) -> list[dict[str, str]]:
+        """Breadth-first move search from ``start`` over free spaces, for up to ``top`` steps: entry k maps
+        every space reachable in k + 1 steps to the space before it on its canonical path (the first found:
+        spaces in order of discovery, links in track order). A partial move is keyed by its space alone
+        (``Track._short_moves`` checks that this loses nothing); the list stops early when nothing is
+        reachable any more and may run past ``top``. A chariot that drives into the alley must stop there
+        (``ahead_out``). Up to the first step that meets an occupied space the layers are those of the empty
+        track, which the track keeps; the search goes on from there."""
+        first = track.first_step[start]
+        k = MAX_STEPS + 1  # the first step at which an occupied space could be reached
+        for space in occupied:
+            j = first.get(space)
+            if j is not None and j < k:
+                k = j
+        free = track.free_layers[start]
+        if k > top:
+            return free
+        layers = free[:k - 1]
+        layer: dict | tuple = layers[-1] if layers else (start,)
+        ahead = track.ahead_in if start in track.alley_set else track.ahead_out
+        for _ in range(k, top + 1):
+            new: dict[str, str] = {}
+            for space in layer:
+                for nxt in ahead[space]:
+                    if nxt not in new and nxt not in occupied:
+                        new[nxt] = space
+            if not new:
+                break
+            layers.append(new)
+            layer = new
+        return layers
+
+    @staticmethod
+    def _walk(layers: list[dict[str, str]], steps: int, to: str) -> list[str]:
+        """The canonical path of ``steps`` steps to ``to``, start space first."""
+        path = [to]
+        for k in range(steps - 1, -1, -1):
+            to = layers[k][to]
+            path.append(to)
+        path.reverse()
+        return path
+
+    def _setting(self, state: dict, c: int, wait: bool) -> tuple:
+        """(track, occupied spaces, alley due, must wait) for a move search of chariot c: the alley is due for
+        an unpaid player's chariot that can still reach it; it must wait (lap 2) while the entrance is taken."""
+        track = self.track(state)
+        cars = state["race"]["cars"]
+        car = cars[c]
+        occupied = {o["space"] for x, o in enumerate(cars) if x != c}
+        due = (state["chariots"][c]["owner"] is not None and not car["paid"]
+               and track.alley_reachable(car["space"], car["crossings"]))
+        must_wait = wait and due and (track.alley_access in occupied or track.alley_entry in occupied)
+        return track, occupied, due, must_wait
+
+    def _reach(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[tuple]]:
+        """:meth:`_paths` as tuples (space, path, line crossings, enters the alley, misses the alley); a step
+        count past the point where nothing is reachable any more may be missing instead of empty."""
+        out: dict[int, list[tuple]] = {}
+        if not values:
+            return out
+        track, occupied, due, must_wait = self._setting(state, c, wait)
+        car = state["race"]["cars"][c]
+        start = car["space"]
+        inside = start in track.alley_set
+        crossed_from = track.crossed[start]
+        layers = self._layers(track, start, occupied, max(values))
+        for step in range(1, len(layers) + 1):
+            if step in values:
+                ends = []
+                for to in layers[step - 1]:
+                    crossed = crossed_from[to]
+                    entered = not inside and to in track.alley_set
+                    misses = due and not entered and not track.alley_reachable(to, car["crossings"] + crossed)
+                    if misses and must_wait:
+                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
+                    ends.append((to, self._walk(layers, step, to), crossed, entered, misses))
+                out[step] = ends
+        return out
+
     def _paths(self, state: dict, c: int, values: set[int], wait: bool = True) -> dict[int, list[dict]]:
         """Every end space chariot c can reach with exactly v steps for each v in values, with one canonical
         path each: free spaces only, alley entered only to stop in it (by anyone: a chariot that has paid may
@@ -380,88 +572,111 @@ class AveCaesarEngine(BaseEngine):
         entrance, an unpaid chariot that can still reach the alley may not move where it no longer can
         (``wait=False`` ignores that last rule, to tell why a chariot is stuck). Each end says whether it
         ``misses`` the alley: the move takes an unpaid chariot from where it could still pay to where it can't."""
-        track = self.track(state)
-        race = state["race"]
-        car = race["cars"][c]
-        neutral = state["chariots"][c]["owner"] is None
-        occupied = {o["space"] for x, o in enumerate(race["cars"]) if x != c and o["space"] is not None}
-        due = not neutral and not car["paid"] and track.alley_reachable(car["space"], car["crossings"])
-        must_wait = wait and due and self._entrance_blocked(state, c)
-        # state of a partial move: (space, line crossings, entered the alley)
-        layer: dict[tuple, list[str]] = {(car["space"], 0, False): [car["space"]]}
-        out: dict[int, list[dict]] = {}
-        for step in range(1, max(values, default=0) + 1):
-            new: dict[tuple, list[str]] = {}
-            for (space, crossed, entered), path in layer.items():
-                here_alley = space in track.alley_set
-                for nxt in track.next[space]:
-                    if nxt in occupied:
-                        continue
-                    there_alley = nxt in track.alley_set
-                    ent = entered
-                    if there_alley and not here_alley:
-                        ent = True
-                    elif here_alley and not there_alley and entered:
-                        continue  # a chariot that drives into the alley must stop there
-                    cr = crossed + (1 if track.crosses(space, nxt) else 0)
-                    key = (nxt, cr, ent)
-                    if key not in new:
-                        new[key] = path + [nxt]
-            layer = new
-            if step in values:
-                seen: set[str] = set()
-                ends = []
-                for (space, cr, ent), path in layer.items():
-                    if space in seen:
-                        continue
-                    misses = due and not ent and not track.alley_reachable(space, car["crossings"] + cr)
-                    if misses and must_wait:
-                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
-                    seen.add(space)
-                    ends.append({"to": space, "path": path, "crossed": cr, "enters_alley": ent,
-                                 "misses": misses})
-                out[step] = ends
-        return out
+        found = self._reach(state, c, values, wait)
+        return {step: [{"to": to, "path": path, "crossed": crossed, "enters_alley": entered, "misses": misses}
+                       for to, path, crossed, entered, misses in found.get(step, ())]
+                for step in range(1, max(values, default=0) + 1) if step in values}
 
     def choices(self, state: dict, c: int) -> list[dict]:
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
-        race = state["race"]
-        car = race["cars"][c]
-        if state["over"] or car["status"] != "racing":
+        turn = self._known_turn(state, c)
+        if not turn.items:
             return []
-        values = {card_value(x) for x in car["hand"]}
-        if 6 in values and not self._six_allowed(state, c, [card_value(x) for x in car["hand"]]):
-            values.discard(6)
-        return self._number(state, c, self._paths(state, c, values))
-
-    def _number(self, state: dict, c: int, paths: dict[int, list[dict]]) -> list[dict]:
         track = self.track(state)
         car = state["race"]["cars"][c]
-        by_space: dict[str, dict] = {}
-        for value in sorted(paths):
-            for end in paths[value]:
-                crossings = car["crossings"] + end["crossed"]
-                entry = by_space.setdefault(end["to"], {
-                    "to": end["to"], "moves": [],
-                    "remaining": track.remaining(end["to"], crossings) if crossings <= LAPS else 0,
-                    "to_go": (0 if crossings > LAPS else track.remaining(end["to"], crossings)
-                              if car["paid"] or end["enters_alley"] or state["chariots"][c]["owner"] is None
-                              else track.remaining_due(end["to"], crossings)),
-                    "lap": min(LAPS, max(1, crossings)),
-                    "finishes": crossings > LAPS,
-                    "enters_alley": end["enters_alley"] and not car["paid"],
-                    "misses_alley": end["misses"],
-                })
-                entry["moves"].append({"card": value, "path": end["path"]})
-        lane = {sid: track.spaces[sid]["lane"] for sid in by_space}
-        ordered = sorted(by_space.values(), key=lambda e: (-e["remaining"], lane[e["to"]], e["to"]))
-        for i, e in enumerate(ordered):
-            e["n"] = i + 1
-        return ordered
+        start = car["space"]
+        inside = start in track.alley_set
+        paid = car["paid"]
+        plain = paid or state["chariots"][c]["owner"] is None
+        by_space: dict[str, list] = {}
+        for key, value, to, misses in turn.items:  # by card value first
+            entry = by_space.get(to)
+            if entry is None:
+                entry = by_space[to] = [key - value * CARD_KEY, to, misses, []]
+            entry[3].append(value)
+        out = []
+        for i, (_, to, misses, values) in enumerate(sorted(by_space.values())):
+            crossings = car["crossings"] + track.crossed[start][to]
+            entered = not inside and to in track.alley_set
+            finishes = crossings > LAPS
+            if finishes:
+                remaining = to_go = 0
+            else:
+                remaining = track.to_line[to] + (LAPS - crossings) * track.lap
+                to_go = remaining if plain or entered else track.remaining_due(to, crossings)
+            out.append({
+                "to": to, "moves": [{"card": v, "path": self._walk(turn.layers, v, to)} for v in values],
+                "remaining": remaining, "to_go": to_go, "lap": LAPS if finishes else (crossings or 1),
+                "finishes": finishes, "enters_alley": entered and not paid, "misses_alley": misses, "n": i + 1,
+            })
+        return out
+
+    def _known_turn(self, state: dict, c: int) -> _Turn:
+        """:meth:`_turn`, computed once per state (the result is shared: read it, never change it)."""
+        memo = self._memo(state)
+        found = memo.get(("turn", c))
+        if found is None:
+            found = memo[("turn", c)] = self._turn(state, c)
+        return found
+
+    def _turn(self, state: dict, c: int) -> _Turn:
+        """Chariot c's moves: destinations ordered nearest the finish first, then by lane and space id (the
+        choice numbers); legal actions by card value, then in that order."""
+        cars = state["race"]["cars"]
+        car = cars[c]
+        if state["over"] or car["status"] != "racing":
+            return _NO_TURN
+        known = CARD_VALUES
+        hand = [known[x] if x in known else card_value(x) for x in car["hand"]]
+        values = set(hand)
+        if 6 in values and not self._six_allowed(state, c, hand):
+            values.discard(6)
+        if not values:
+            return _NO_TURN
+        # _setting, inlined
+        track = self.track(state)
+        start = car["space"]
+        occupied = {o["space"] for o in cars if o is not car}
+        due = (not car["paid"] and state["chariots"][c]["owner"] is not None
+               and track.alley_reachable(start, car["crossings"]))
+        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
+        layers = self._layers(track, start, occupied, max(values))
+        crossings = car["crossings"]
+        keys = track.move_keys[start]
+        tiebreak = track.tiebreak
+        # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
+        rest = (LAPS - crossings) * track.lap
+        check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
+        inside = start in track.alley_set
+        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+        items: list[tuple] = []
+        for value in sorted(values):
+            if value > len(layers):
+                break
+            # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
+            offset = value * CARD_KEY - rest * 4096
+            if crossings < LAPS and not check:
+                items += [(keys[to][1] + offset, value, to, False) for to in layers[value - 1]]
+                continue
+            for to in layers[value - 1]:
+                n = crossings + crossed_from[to]
+                misses = False
+                if check and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
+                    if must_wait:
+                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
+                    misses = True
+                if n > LAPS:  # it finishes: nothing remains
+                    items.append((value * CARD_KEY + tiebreak[to], value, to, misses))
+                else:
+                    items.append((keys[to][1] + offset, value, to, misses))
+        items.sort()
+        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
+        moves = {(value, to): value for _, value, to, _ in items}
+        return _Turn(c, items, actions, moves, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
-                 auto: bool = False, card_id: str | None = None) -> None:
+                 auto: bool = False, card_id: str | None = None, crossed: int | None = None) -> None:
         race = state["race"]
         track = self.track(state)
         car = race["cars"][c]
@@ -472,14 +687,15 @@ class AveCaesarEngine(BaseEngine):
         car["played"].append(value)
         missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
                   and track.alley_reachable(path[0], car["crossings"]))
+        if crossed is None:
+            crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         wrath = finished = False
-        for a, b in zip(path, path[1:]):
-            if track.crosses(a, b):
-                car["crossings"] += 1
-                if car["crossings"] == LAPS and owner is not None and not car["paid"]:
-                    wrath = True
-                elif car["crossings"] > LAPS:
-                    finished = True
+        for _ in range(crossed):
+            car["crossings"] += 1
+            if car["crossings"] == LAPS and owner is not None and not car["paid"]:
+                wrath = True
+            elif car["crossings"] > LAPS:
+                finished = True
         car["space"] = path[-1]
         race["moves"] += 1
         race["idle"] = 0
@@ -487,7 +703,6 @@ class AveCaesarEngine(BaseEngine):
         events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": path[0],
                        "to": path[-1], "path": path, "lap": lap, "auto": auto})
         race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
-        crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         if crossed and 2 <= car["crossings"] <= LAPS and not wrath:
             events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": car["crossings"]})
         if path[-1] in track.alley_set and not car["paid"] and owner is not None:
@@ -529,11 +744,17 @@ class AveCaesarEngine(BaseEngine):
         while True:
             race = state["race"]
             cars = race["cars"]
-            if not any(car["status"] == "racing" and state["chariots"][c]["owner"] is not None
-                       for c, car in enumerate(cars)):
+            chariots = state["chariots"]
+            racing = []
+            players_racing = False
+            for c, car in enumerate(cars):
+                if car["status"] == "racing":
+                    racing.append(c)
+                    if chariots[c]["owner"] is not None:
+                        players_racing = True
+            if not players_racing:
                 self._end_race(state, events)  # starts the next race (and its first turns) if any
                 return
-            racing = [c for c, car in enumerate(cars) if car["status"] == "racing"]
             if race["idle"] >= len(racing):
                 # a whole round without any change: nothing can ever move again
                 for c in racing:
@@ -549,7 +770,10 @@ class AveCaesarEngine(BaseEngine):
             if state["chariots"][c]["owner"] is None:
                 self._neutral_turn(state, c, events)
                 continue
-            if self.choices(state, c):
+            found = self._turn(state, c)
+            if found.items:
+                # the turn stops here, on a state final for this apply: remember its choices
+                self._fresh_memo(state)[("turn", c)] = found
                 return
             reason = self._skip_reason(state, c)
             race["idle"] += 1
@@ -561,9 +785,9 @@ class AveCaesarEngine(BaseEngine):
         """Why an owned chariot cannot move: 'leader_six', 'alley_wait' or 'blocked'."""
         car = state["race"]["cars"][c]
         values = {card_value(x) for x in car["hand"]}
-        if 6 in values and self._paths(state, c, {6}).get(6):
+        if 6 in values and self._reach(state, c, {6}).get(6):
             return "leader_six"
-        if any(self._paths(state, c, values - {6}, wait=False).values()):
+        if any(self._reach(state, c, values - {6}, wait=False).values()):
             return "alley_wait"
         return "blocked"
 
@@ -571,7 +795,11 @@ class AveCaesarEngine(BaseEngine):
         """The neutral chariot rule: turn the top card and play it if possible, in its own interest."""
         race = state["race"]
         car = race["cars"][c]
-        if not self._paths(state, c, {1}).get(1):
+        track = self.track(state)
+        start = car["space"]
+        occupied = {o["space"] for o in race["cars"] if o is not car}
+        ahead = track.ahead_in if start in track.alley_set else track.ahead_out
+        if all(n in occupied for n in ahead[start]):  # no free space one step on
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
             events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
@@ -588,7 +816,7 @@ class AveCaesarEngine(BaseEngine):
         if value == 6 and not self._six_allowed(state, c, None):
             reason = "leader_six"
         else:
-            ends = self._paths(state, c, {value}).get(value, [])
+            ends = self._reach(state, c, {value}).get(value, [])
         race["idle"] = 0
         if not ends:
             car["played"].append(value)
@@ -598,25 +826,32 @@ class AveCaesarEngine(BaseEngine):
                 self._take_off(state, c, "removed")
                 events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
-        best = self.neutral_destination(state, c, value, ends)
-        self._do_move(state, c, value, best["path"], events, auto=True, card_id=card_id)
+        key = self._neutral_key(state, c)
+        best = min(ends, key=lambda end: key(end[0], end[2]))
+        self._do_move(state, c, value, best[1], events, auto=True, card_id=card_id, crossed=best[2])
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
         most players' chariots (a forward neighbour of theirs), then the inner lane, then the space id."""
+        key = self._neutral_key(state, c)
+        return min(ends, key=lambda end: key(end["to"], end["crossed"]))
+
+    def _neutral_key(self, state: dict, c: int):
+        """The sort key of :meth:`neutral_destination`, as a function of (end space, line crossings)."""
         track = self.track(state)
         race = state["race"]
-        car = race["cars"][c]
+        base = race["cars"][c]["crossings"]
         fronts = [track.next[o["space"]] for x, o in enumerate(race["cars"])
                   if x != c and o["status"] == "racing" and state["chariots"][x]["owner"] is not None]
+        spaces = track.spaces
 
-        def key(end):
-            crossings = car["crossings"] + end["crossed"]
-            rem = track.remaining(end["to"], crossings) if crossings <= LAPS else -1
-            blocks = sum(1 for f in fronts if end["to"] in f)
-            return (rem, -blocks, track.spaces[end["to"]]["lane"], end["to"])
+        def key(to: str, crossed: int) -> tuple:
+            crossings = base + crossed
+            rem = track.remaining(to, crossings) if crossings <= LAPS else -1
+            blocks = sum(1 for f in fronts if to in f)
+            return (rem, -blocks, spaces[to]["lane"], to)
 
-        return min(ends, key=key)
+        return key
 
     # ------------------------------------------------------------------ race and game end
     def _end_race(self, state: dict, events: list[dict]) -> None:
@@ -704,7 +939,7 @@ class AveCaesarEngine(BaseEngine):
                              and race["cars"][c]["status"] == "racing"]
             if seat in to_act:
                 c = self.current_chariot(state)
-                view["legal"] = self.legal_actions(state, seat)
+                view["legal"] = self.legal_copy(state, seat)
                 view["choices"] = self.choices(state, c)
         return view
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "ave_caesar"
@@ -21,6 +21,7 @@ DIRECTIONS = ("cw", "ccw")
 TRACK_NAMES = ("A", "B")
 TRACK_VERSION = 2
 TRACK_VERSIONS = (1, 2)
+MAX_STEPS = 6  # the longest move (a 6)
 
 
 def track_version(rules_version: int | None) -> int:
@@ -75,8 +76,108 @@ class Track:
         self.alley_reach = self._reaching_alley()
         self.via_alley = self._distances_via_alley()
         self.lap = min(self.to_line[s] for s in self._line_to)
+        #: space -> (in the alley, [(next space, it is in the alley, 1 if the step crosses the line)]):
+        #: the move search reads these instead of asking per step
+        self.links: dict[str, tuple[bool, list[tuple[str, bool, int]]]] = {
+            s: (s in self.alley_set, [(n, n in self.alley_set, int(self.crosses(s, n))) for n in self.next[s]])
+            for s in self.order}
         # what stopping in Caesar's alley adds to the shortest route (the start step and three laps aside)
         self.detour = self.route - 1 - 3 * self.lap
+        #: the move search's steps, space -> next spaces: ``ahead_in`` for a chariot that starts its move in
+        #: the alley (it may drive out), ``ahead_out`` for one that starts outside (a chariot that drives into
+        #: the alley must stop there, so no step leads out of it)
+        self.ahead_in: dict[str, list[str]] = {s: [n for n, _, _ in ahead] for s, (_, ahead) in self.links.items()}
+        self.ahead_out: dict[str, list[str]] = {
+            s: [n for n, there, _ in ahead if there or not here] for s, (here, ahead) in self.links.items()}
+        #: the destination order's tie-break (lane, then space id) as one number per space
+        self.tiebreak: dict[str, int] = {
+            s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+
+    @cached_property
+    def _move_tables(self) -> tuple:
+        """The move search's tables (see ``crossed``, ``move_keys``, ``free_layers``, ``first_step``): built on
+        first use, so that a broken track can still be loaded and reported on by the validator."""
+        #: start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}
+        self._crossed = self._short_moves()
+        #: start space -> {end space: (to_line - lap * line crossings, the destination sort key without the
+        #: laps still to drive)}: the move listing's arithmetic, done once (see AveCaesarEngine._turn)
+        self._move_keys: dict[str, dict[str, tuple[int, int]]] = {}
+        tiebreak = {s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+        for start, ends in self._crossed.items():
+            if any(crossed > 1 for crossed in ends.values()):
+                raise ValueError(f"track {self.name}: a move from {start} crosses the line twice")
+            rems = {to: self.to_line[to] - self.lap * crossed for to, crossed in ends.items()}
+            self._move_keys[start] = {to: (rem, tiebreak[to] - rem * 4096) for to, rem in rems.items()}
+        #: start space -> the move search's layers on an empty track (each: space -> the space before it),
+        #: and the first step at which each space turns up in them; see ``AveCaesarEngine._layers``
+        self._free_layers: dict[str, list[dict[str, str]]] = {}
+        self._first_step: dict[str, dict[str, int]] = {}
+        for start in self.order:
+            ahead = self.ahead_in if start in self.alley_set else self.ahead_out
+            layers: list[dict[str, str]] = []
+            first: dict[str, int] = {}
+            layer: dict | tuple = (start,)
+            for step in range(1, MAX_STEPS + 1):
+                new: dict[str, str] = {}
+                for space in layer:
+                    for nxt in ahead[space]:
+                        if nxt not in new:
+                            new[nxt] = space
+                            first.setdefault(nxt, step)
+                if not new:
+                    break
+                layers.append(new)
+                layer = new
+            self._free_layers[start] = layers
+            self._first_step[start] = first
+        return self._crossed, self._move_keys, self._free_layers, self._first_step
+
+    @cached_property
+    def crossed(self) -> dict[str, dict[str, int]]:
+        """start space -> {space a move of up to MAX_STEPS steps reaches: its line crossings on the way}."""
+        return self._move_tables[0]
+
+    @cached_property
+    def move_keys(self) -> dict[str, dict[str, tuple[int, int]]]:
+        """start space -> {end space: (to_line - lap * line crossings, destination sort key without laps)}."""
+        return self._move_tables[1]
+
+    @cached_property
+    def free_layers(self) -> dict[str, list[dict[str, str]]]:
+        """start space -> the move search's layers on an empty track."""
+        return self._move_tables[2]
+
+    @cached_property
+    def first_step(self) -> dict[str, dict[str, int]]:
+        """start space -> {space: the first step at which it turns up in ``free_layers``}."""
+        return self._move_tables[3]
+
+    def _short_moves(self) -> dict[str, dict[str, int]]:
+        """The line crossings of every move of up to MAX_STEPS steps, by start and end space. It also checks
+        what lets the move search key a partial move by its space alone: after a given number of steps from
+        a given start, each space is reached one way only as far as the rules care (one count of line
+        crossings, and "drove into the alley" exactly when it lies in the alley and the move began outside)."""
+        out: dict[str, dict[str, int]] = {}
+        for start in self.order:
+            inside = start in self.alley_set
+            layer = {(start, 0, False)}
+            counts: dict[str, int] = {}
+            for _ in range(MAX_STEPS):
+                new = set()
+                for space, crossed, entered in layer:
+                    here, ahead = self.links[space]
+                    for nxt, there, crossing in ahead:
+                        if here and not there and entered:
+                            continue  # a chariot that drives into the alley must stop there
+                        new.add((nxt, crossed + crossing, entered or (there and not here)))
+                if len({key[0] for key in new}) != len(new):
+                    raise ValueError(f"track {self.name}: moves from {start} reach a space in two ways")
+                for space, crossed, entered in new:
+                    if entered != (not inside and space in self.alley_set) or counts.setdefault(space, crossed) != crossed:
+                        raise ValueError(f"track {self.name}: moves from {start} reach {space} in two ways")
+                layer = new
+            out[start] = counts
+        return out
 
     def crosses(self, a: str, b: str) -> bool:
         """Does the step a -> b cross the finish line (in this direction)?"""

@@ -216,7 +216,7 @@ class HectorAchillesEngine(BaseEngine):
             return [b["rotator"]]
         return [b["outcome"]["loser"]]  # SAVE_HERO
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         phase = state["phase"]
@@ -803,7 +803,7 @@ class HectorAchillesEngine(BaseEngine):
             v["hand_hero"] = {"id": hh, **hero_face(hh)} if hh else None
             v["scoring_colours"] = self._scoring_colours(state, seat) if fate and fate["oriented"] else None
         if seat in acting:
-            v["legal"] = self.legal_actions(state, seat)
+            v["legal"] = self.legal_copy(state, seat)
         return v
 
     def result(self, state: dict) -> dict | None:

@@ -41,9 +41,11 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     touching one HEX), so a region without one is closed. ``rule=RIM`` is rules version 1's reading, where any
     rim TRI (touching fewer than 3 HEXes) that is not enemy-held counted as open.
     """
-    safe = safe_fields(board, occ, seat, rule)
-    return [f for f in (board.hexes if kind == "hex" else board.tris)
-            if occ.get(f, {}).get(seat) and f not in safe]
+    held = [f for f in (board.hexes if kind == "hex" else board.tris) if occ.get(f, {}).get(seat)]
+    if not held:
+        return []
+    safe = safe_fields(board, occ, seat, rule, until=set(held))
+    return [f for f in held if f not in safe]
 
 
 def encirclers(board: Board, occ: dict[str, dict[int, int]], seat: int, field: str) -> set[int]:
@@ -72,18 +74,21 @@ def openings(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str 
     return [f for f in board.outer if not occ.get(f)]
 
 
-def safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str = ENTRY) -> set[str]:
-    """The fields (empty or holding ``seat``'s figures) whose region is open to the outside."""
-    def passable(f: str) -> bool:
-        here = occ.get(f)
-        return not here or seat in here
-
+def safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: str = ENTRY,
+                until: set[str] | None = None) -> set[str]:
+    """The fields (empty or holding ``seat``'s figures) whose region is open to the outside. ``until``: stop
+    as soon as all of these fields are known to be safe (the set returned may then be partial)."""
+    # fields enemies hold are the walls; everything else is passable
+    walls = {f for f, here in occ.items() if here and seat not in here}
     stack = openings(board, occ, seat, rule)
     safe = set(stack)
-    while stack:
-        f = stack.pop()
-        for nb in board.adj[f]:
-            if nb not in safe and passable(nb):
+    adj = board.adj
+    missing = None if until is None else len(until - safe)
+    while stack and missing != 0:
+        for nb in adj[stack.pop()]:
+            if nb not in safe and nb not in walls:
                 safe.add(nb)
                 stack.append(nb)
+                if missing is not None and nb in until:
+                    missing -= 1
     return safe

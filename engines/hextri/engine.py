@@ -77,6 +77,7 @@ class HexTriEngine(BaseEngine):
     #: rim; games begun under 1 keep its rim rule (see :func:`_rule`)
     rules_version = 2
     versions = (1, 2)
+    _resolved: tuple | None = None  # (state, action, _resolve_move's answer) from validate, for _do_move
 
     # ----------------------------------------------------------------- setup
     def options_spec(self) -> dict:
@@ -160,7 +161,7 @@ class HexTriEngine(BaseEngine):
             return sorted(int(s) for s, choice in state["battle"]["choices"].items() if choice is None)
         return [state["turn"]]
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         if state["phase"] == "losses":
@@ -172,8 +173,9 @@ class HexTriEngine(BaseEngine):
         actions = []
         bd = board(state["options"]["radius"])
         occ = _occupancy(state)
+        counts = Mover.counts(occ, seat)
         for origin, leader in self._groups(state, seat):
-            mover = Mover(state, bd, occ, seat, origin, leader)
+            mover = Mover(state, bd, occ, seat, origin, leader, counts)
             for dest, (path, sources) in plan(mover).items():
                 # the default way to pay first, then every other choice of paying fields
                 for way in payments(mover, path, sources):
@@ -194,7 +196,8 @@ class HexTriEngine(BaseEngine):
                 raise IllegalAction("A pass carries nothing else.")
             return
         if kind == "move":
-            self._resolve_move(state, seat, action)
+            # _do_move, right after, takes this resolution instead of working the path out again
+            self._resolved = (state, action, self._resolve_move(state, seat, action))
             return
         if kind == "losses":
             raise IllegalAction("There is no battle to choose losses for now.")
@@ -317,7 +320,7 @@ class HexTriEngine(BaseEngine):
             "rules_version": state.get("rules_version", 1),
         }
         if seat is not None and seat in out["to_act"]:
-            out["legal"] = self.legal_actions(state, seat)
+            out["legal"] = self.legal_copy(state, seat)
         return out
 
     # ----------------------------------------------------------------- movement
@@ -348,10 +351,11 @@ class HexTriEngine(BaseEngine):
         occ = _occupancy(state)
         mana = state["mana"]
         funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
+        counts = Mover.counts(occ, seat)
         for origin, leader in self._groups(state, seat):
             if not (funded or (leader and not p["free_used"])):
                 continue
-            mover = Mover(state, bd, occ, seat, origin, leader)
+            mover = Mover(state, bd, occ, seat, origin, leader, counts)
             if origin == OFF and not funded and not leader:
                 continue
             if mover.can_leave(origin) and any(mover.can_enter(nb) for nb in mover.neighbours(origin)):
@@ -434,7 +438,11 @@ class HexTriEngine(BaseEngine):
         return origin, leader, dest, sources, path
 
     def _do_move(self, state: dict, seat: int, action: dict) -> dict:
-        origin, leader, dest, sources, path = self._resolve_move(state, seat, action)
+        resolved, self._resolved = self._resolved, None
+        if resolved is not None and resolved[0] is state and resolved[1] is action:
+            origin, leader, dest, sources, path = resolved[2]
+        else:
+            origin, leader, dest, sources, path = self._resolve_move(state, seat, action)
         p = state["players"][seat]
         mana = state["mana"]
         for s in sources:

@@ -27,7 +27,8 @@ FREE = "free"
 class Mover:
     """Everything about the board that matters to one figure's move, seen by that figure's owner."""
 
-    def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool) -> None:
+    def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
+                 counts: tuple[dict, dict] | None = None) -> None:
         self.state = state
         self.board = board
         self.occ = occ
@@ -41,9 +42,19 @@ class Mover:
         self.enemy_leader_fields = {p["leader"] for s, p in enumerate(state["players"])
                                     if s != seat and p["leader"] not in (None, OFF)}
 
-        # the searches ask these counts a hundred times per field: count once
-        self._own = {f: seats.get(seat, 0) - (f == origin) for f, seats in occ.items()}
-        self._enemies = {f: sum(c for s, c in seats.items() if s != seat) for f, seats in occ.items()}
+        # the searches ask these counts a hundred times per field: count once (``counts``: the seat's
+        # figures and its enemies' per field, shared by all the movers of one seat on one board)
+        own, self._enemies = counts if counts is not None else seat_counts(occ, seat)
+        if origin in own:
+            own = dict(own)
+            own[origin] -= 1
+        self._own = own
+        self._pool: dict[str, int] | None = None
+
+    @staticmethod
+    def counts(occ: dict, seat: int) -> tuple[dict, dict]:
+        """What ``counts`` takes: ``seat``'s figures and its enemies' figures per occupied field."""
+        return seat_counts(occ, seat)
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
@@ -67,7 +78,7 @@ class Mover:
     def can_enter(self, field: str) -> bool:
         if self.board.kind[field] == HEX:
             return True
-        return self.own_static(field) == 0 and self.enemies(field) == 0
+        return not self._own.get(field, 0) and not self._enemies.get(field, 0)
 
     def neighbours(self, field: str) -> list[str]:
         return self.board.outer if field == OFF else self.board.adj[field]
@@ -79,16 +90,27 @@ class Mover:
 
     def pool_fields(self) -> dict[str, int]:
         """Peaceful fields with mana where other own figures stand: they can pay any step of the move."""
+        if self._pool is not None:
+            return self._pool  # shared: callers copy before they change it
         out = {}
+        own, mana = self._own, self.mana
         for field, seats in self.occ.items():
-            if self.own_static(field) > 0 and len(seats) == 1 and self.mana.get(field, 0) > 0:
-                out[field] = self.mana[field]
+            if own.get(field, 0) > 0 and len(seats) == 1 and mana.get(field, 0) > 0:
+                out[field] = mana[field]
+        self._pool = out
         return out
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
             return False
         return self.own_static(source) > 0 or source == position
+
+
+def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
+    """``seat``'s figures and its enemies' figures on every occupied field."""
+    own = {f: seats.get(seat, 0) for f, seats in occ.items()}
+    enemies = {f: sum(c for s, c in seats.items() if s != seat) for f, seats in occ.items()}
+    return own, enemies
 
 
 def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
@@ -251,6 +273,8 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
     payers = sorted(pool, key=mover.board.order.__getitem__)
     steps = [i for i, s in enumerate(sources) if s != FREE]
     local = {i: path[i] for i in steps if mover.local(path[i])}
+    if len(pool) <= 1 and not local:
+        return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
     seen = {tuple(sorted(s for s in sources if s != FREE))}
     out = [list(sources)]
 

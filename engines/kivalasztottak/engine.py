@@ -59,6 +59,23 @@ def _fast(ab_or_card: dict) -> bool:
     return "INTERRUPT" in sym or ("PERMANENT" in sym and "ONCE_ROUND" in sym)
 
 
+class _Hidden:
+    """``cid in hidden``: is card ``cid`` hidden now (in a hand, the Future, set aside, or face down)? Asked
+    of the few ids in events, instead of building the set of every hidden card after each action."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: dict) -> None:
+        self.cards = cards
+
+    def __contains__(self, cid: object) -> bool:
+        c = self.cards.get(cid)
+        if c is None:
+            return False
+        zone = c["zone"]
+        return zone in ("hand", "future", "setaside") or (not c["up"] and zone in ("towers", "attached", "thread"))
+
+
 class KivalasztottakEngine(BaseEngine):
     key = KEY
     title = "Kiválasztottak"
@@ -203,7 +220,7 @@ class KivalasztottakEngine(BaseEngine):
                 out.add(cid)
         return out
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         pend = state["pending"]
@@ -270,7 +287,10 @@ class KivalasztottakEngine(BaseEngine):
     # ------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         ev: list[dict] = []
-        before = self._labels(state)  # the "#n" labels the acting player's buttons showed
+        # the "#n" labels the acting player's buttons showed (the previous apply left them in the memo)
+        before = self._memo(state).get("labels")
+        if before is None:
+            before = self._labels(state)
         pend = state["pending"]
         if pend:
             dec = next(d for d in pend if d["seat"] == seat)
@@ -278,22 +298,33 @@ class KivalasztottakEngine(BaseEngine):
         else:
             self._prio_act(state, seat, action, ev)
         self._advance(state, ev)
-        self._scrub(state, ev, {**self._labels(state), **before})
+        after = self._labels(state)
+        self._scrub(state, ev, {**after, **before})
         state["last"] = ev[-12:]
+        self._fresh_memo(state)["labels"] = after  # the state is final: its labels hold until the next apply
         return ev
 
     def _labels(self, state: dict) -> dict[str, str]:
         """Card id -> "Name #n" for public cards whose name appears twice in one zone (Row and team count as
         one), exactly as the view labels them for buttons and the picture."""
         out: dict[str, str] = {}
+        defs = card_defs()
+        cards = state["cards"]
         for p in state["p"]:
             groups = [p["row"] + p["team"]] + [p[z] for z in ("store", "quests", "solved", "buildings", "allies",
                                                               "events", "towers")]
             for group in groups:
-                names = [card_defs()[state["cards"][c]["k"]]["name_en"] for c in group]
+                if len(group) < 2:
+                    continue
+                names = [defs[cards[c]["k"]]["name_en"] for c in group]
+                if len(set(names)) == len(names):
+                    continue
+                counts: dict[str, int] = {}
+                for name in names:
+                    counts[name] = counts.get(name, 0) + 1
                 seen: dict[str, int] = {}
                 for cid, name in zip(group, names):
-                    if names.count(name) > 1:
+                    if counts[name] > 1:
                         seen[name] = seen.get(name, 0) + 1
                         out[cid] = f"{name} #{seen[name]}"
         return out
@@ -305,9 +336,7 @@ class KivalasztottakEngine(BaseEngine):
         thread item named as a target gets the name of what it is (``target_name``), so a narrator needs no
         state."""
         cards = state["cards"]
-        hidden = {cid for cid, c in cards.items()
-                  if c["zone"] in ("hand", "future", "setaside")
-                  or (not c["up"] and c["zone"] in ("towers", "attached", "thread"))}
+        hidden = _Hidden(cards)
         items = {it["uid"]: it for it in state["thread"] or ()}
         labels = labels or {}
 

@@ -152,7 +152,7 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
     if seat is not None:
         out["hand"] = _label([_card(state, c, seat) for c in state["p"][seat]["hand"]])
         if seat in to_act:
-            out["legal"] = engine.legal_actions(state, seat)
+            out["legal"] = engine.legal_copy(state, seat)
             out["can_act"] = any(a["type"] != "pass" for a in out["legal"])
         else:
             out["can_act"] = False

@@ -774,7 +774,7 @@ class TrojaEngine(BaseEngine):
         window = state["window"]
         return [seat for seat in window["eligible"] if seat not in window["passed"]]
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
         step = state["step"]
@@ -1042,7 +1042,7 @@ class TrojaEngine(BaseEngine):
         }
         if seat is not None:
             out["hand"] = list(s["players"][seat]["hand"])
-            legal = self.legal_actions(s, seat)
+            legal = self.legal_copy(s, seat)
             if legal:
                 out["legal"] = legal
             out["playable"] = sorted({a["card"] for a in legal if "card" in a})

@@ -236,7 +236,8 @@ class HexTriPresenter(Presenter):
             a = legal[0]
             before = next((int(b["before"][str(seat)]) for b in (view.get("battle") or {}).get("battles", ())
                            if b["field"] == a["field"]), a["count"])
-            return self.text("prompt_losses", field=a["field"], count=a["count"], before=before)
+            return self.text("prompt_losses", field=a["field"], count=a["count"],
+                             figures=self.count("figure", before))
         if view.get("phase") != "move" or seat is None:
             return self.text("prompt_other")
         me = view["players"][seat]

@@ -259,7 +259,8 @@ async def test_game_log_retells_the_last_moves_privately(harness):
     for _ in range(4):
         await take_turn(h, thread, Rng(2))
         board = latest_board(h, thread)
-        told += [line for line in board["content"].split("\n") if line and "your turn" not in line]
+        told += [line for line in board["content"].split("\n")
+                 if line and "your turn" not in line and not line.startswith("⏳")]  # clock lines: not moves
     assert told
     before = len(h.fake.messages)
     await h.slash(BOB, "game log", channel_id=thread, name="Bob")
@@ -271,3 +272,34 @@ async def test_game_log_retells_the_last_moves_privately(harness):
     (short,) = [m for m in replies_since(h, before) if m["content"].startswith("**Game #1")]
     assert len(short["content"]) < len(reply["content"])
     h.assert_no_errors()
+
+
+async def test_tournament_profile_and_leaderboard_are_described_in_hungarian_and_polish(harness):
+    tree = harness.bot.tree
+    payload = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
+    missing = []
+
+    def walk(node: dict, path: str) -> None:
+        where = f"{path} {node['name']}".strip()
+        for lang in ("hu", "pl"):
+            if not (node.get("description_localizations") or {}).get(lang):
+                missing.append(f"{where} ({lang})")
+        for choice in node.get("choices") or []:
+            for lang in ("hu", "pl"):
+                if not (choice.get("name_localizations") or {}).get(lang):
+                    missing.append(f"{where} choice {choice['name']} ({lang})")
+        for option in node.get("options") or []:
+            walk(option, where)
+
+    for command in payload:
+        if command["name"] in ("tournament", "profile", "leaderboard"):
+            walk(command, "")
+    # the games' titles and the languages' own names are the same in every language
+    missing = [m for m in missing if " game choice " not in m and " language choice " not in m]
+    assert missing == []
+    tournament = next(c for c in payload if c["name"] == "tournament")
+    drop = next(o for o in tournament["options"] if o["name"] == "drop")
+    assert drop["description_localizations"]["pl"].startswith("Wycofaj gracza")
+    new = next(o for o in tournament["options"] if o["name"] == "new")
+    fmt = next(o for o in new["options"] if o["name"] == "format")
+    assert {c["name_localizations"]["hu"] for c in fmt["choices"]} >= {"svájci", "kieséses"}

@@ -162,11 +162,11 @@ async def test_a_league_exists_only_on_its_server(harness):
     league = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "League #1" in m["embeds"][0]["title"])
     for user, custom_id in ((CAROL, button(league, "Join")["custom_id"]), (ANN, button(league, "Start")["custom_id"])):
         replies = await send(h, from_other_server(h, h.payloads.click(user, league, custom_id)))
-        assert any("There is no league #1." in m["content"] and m["flags"] & 64 for m in replies), replies
+        assert any("There is no tournament #1." in m["content"] and m["flags"] & 64 for m in replies), replies
     replies = await send(h, from_other_server(h, h.payloads.slash(CAROL, "tournament table", tournament=1)))
-    assert [m["content"] for m in replies] == ["There is no league #1."] and not replies[0]["embeds"]
+    assert [m["content"] for m in replies] == ["There is no tournament #1."] and not replies[0]["embeds"]
     replies = await send(h, from_dm(h, h.payloads.slash(CAROL, "tournament table", tournament=1), CAROL))
-    assert [m["content"] for m in replies] == ["There is no league #1."]
+    assert [m["content"] for m in replies] == ["There is no tournament #1."]
     league_row = await h.bot.service.store.tournament(1)
     assert league_row.status == "open" and [u for u, _ in league_row.entries] == [ANN]
     # at home Bob joins as before

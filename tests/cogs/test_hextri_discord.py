@@ -261,7 +261,7 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     board = latest_board(h, thread)
     assert set(to_act(board)) == {ANN, BOB}, "both players are asked at once"
     assert "Battle losses to choose: **Ann** (A), **Bob** (B) on H-D4 — is the leader among them?" in board["content"]
-    assert "you lose 2 of your 3 figures there" in board["content"]
+    assert "you have 3 figures there and lose 2 of them" in board["content"]
     assert "💎 Round 1 production: **Ann** (A) +1 (H-A1 +1); **Bob** (B) +1 (H-G1 +1)." in board["content"]
     labels = [c.get("label") for c in components(board)]
     assert "Take your turn" in labels and not action_controls(board) and not group_controls(board), \

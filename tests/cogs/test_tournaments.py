@@ -25,7 +25,8 @@ async def test_a_league_from_the_first_click_to_the_winner(harness):
     # only the organizer starts it
     before = len(h.fake.messages)
     await h.click(BOB, league, button(league, "Start")["custom_id"], name="Bob")
-    assert any("Only the organizer" in m["content"] for m in list(h.fake.messages.values())[before:])
+    assert [m["content"] for m in list(h.fake.messages.values())[before:]] == [
+        "Only the organizer can do that in tournament #1 (league)."]
     await h.click(ANN, league, button(league, "Start")["custom_id"], name="Ann")
     games = await h.bot.service.store.tournament_games(1)
     assert len(games) == 3 and all(g.status == "running" for g in games)
@@ -57,7 +58,7 @@ async def test_the_table_command_and_refusals(harness):
     h = harness
     before = len(h.fake.messages)
     await h.slash(ANN, "tournament table", tournament=7, name="Ann")
-    assert any("no league #7" in m["content"] for m in list(h.fake.messages.values())[before:])
+    assert any("There is no tournament #7." in m["content"] for m in list(h.fake.messages.values())[before:])
     h.payloads.locales[ANN] = "hu"
     await h.slash(ANN, "tournament new", game="troja", name="Ann")
     (league,) = league_posts(h)

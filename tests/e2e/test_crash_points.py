@@ -1,16 +1,16 @@
 """A saved move is always shown, once: the real bot process SIGKILLs itself at a chosen point (before a move is
 saved, after it is saved and before its board is posted, after the board is posted and before that is recorded,
 in the middle of an AI's chain of moves), is started again on the same database, and every game ends up with its
-current board posted exactly once, working buttons, and the right person pinged."""
+current board posted exactly once, working buttons, and the right person pinged. On both store backends."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 
 import pytest
 
 from engines.rng import Rng
+from tests.backends import fetch_row
 from tests.cogs.driver import boards, take_turn, to_act
 from tests.discord_harness import button, components
 from tests.e2e.test_restart import ANN, BOB, start_bot, thread_of
@@ -19,14 +19,12 @@ from tests.fake_server import FakeDiscordServer, RemoteBot
 pytestmark = pytest.mark.e2e
 
 
-def stored(db) -> tuple[str, int]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT status, version FROM games WHERE id = 1").fetchone()
+async def stored(db) -> tuple[str, int]:
+    return await fetch_row(db, "SELECT status, version FROM games WHERE id = 1")
 
 
-def owed(db) -> int:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+async def owed(db) -> int:
+    return (await fetch_row(db, "SELECT COUNT(*) FROM outbox"))[0]
 
 
 def board_version(board: dict) -> int:
@@ -54,11 +52,11 @@ async def until_shown(remote: RemoteBot, db, thread: int, timeout: float = 40.0)
     deadline = loop.time() + timeout
     while True:
         found = boards(remote, thread)
-        if found and board_version(found[-1]) == stored(db)[1] and owed(db) == 0:
+        if found and board_version(found[-1]) == (await stored(db))[1] and await owed(db) == 0:
             return found[-1]
         if loop.time() > deadline:
             raise AssertionError(f"the thread stayed behind the game: board v{board_version(found[-1])}, "
-                                 f"game v{stored(db)[1]}, {owed(db)} owed")
+                                 f"game v{(await stored(db))[1]}, {await owed(db)} owed")
         await asyncio.sleep(0.1)
 
 
@@ -66,9 +64,9 @@ async def until_shown(remote: RemoteBot, db, thread: int, timeout: float = 40.0)
     ("before_commit", 4, None), ("after_commit", 3, None), ("after_commit", 6, None), ("after_post", 5, None),
     ("ai_commit", 2, "ai"), ("ai_commit", 5, "ai"),
 ])
-async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, point, nth, opponent):
+async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, database, point, nth, opponent):
     server = await FakeDiscordServer().start()
-    db, log = tmp_path / "bot.db", tmp_path / "bot.log"
+    db, log = database, tmp_path / "bot.log"
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log, CRASH_AT=f"{point}:{nth}")
     try:
@@ -82,13 +80,13 @@ async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, point, nth,
             await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
         rng = Rng(nth)
         await until_killed(remote, proc, thread, rng)
-        killed_at = stored(db)[1]
+        killed_at = (await stored(db))[1]
 
         proc = await start_bot(server, db, log)
         board = await until_shown(remote, db, thread)
         names = [b["attachments"][0]["filename"] for b in boards(remote, thread)]
         assert len(names) == len(set(names)), f"a board was posted twice: {names}"
-        assert stored(db)[1] >= killed_at
+        assert (await stored(db))[1] >= killed_at
         mentioned = to_act(board)
         assert mentioned and set(mentioned) <= {ANN, BOB}
         if opponent:
@@ -96,9 +94,9 @@ async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, point, nth,
         # the buttons of the newest board (or the DM panel it announced) work: the game goes on
         live = [c for c in components(board) if c["custom_id"].startswith(("gh:a:", "gh:s:", "gh:t:", "gh:gb:"))]
         assert live, "the current board has no working control"
-        version = stored(db)[1]
+        version = (await stored(db))[1]
         await take_turn(remote, thread, rng)
-        assert stored(db)[1] > version
+        assert (await stored(db))[1] > version
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[text.index("Traceback") - 500:][:4000]
     finally:

@@ -1,18 +1,19 @@
 """End to end: the real bot process against the loopback fake Discord, killed hard mid-game and started
-again on the same database; a button posted before the kill still works and the game is finished."""
+again on the same database; a button posted before the kill still works and the game is finished. On both store
+backends (SQLite, and PostgreSQL when TEST_DATABASE_URL names a server)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
-import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
 
 from engines.rng import Rng
+from tests.backends import bot_env, fetch_row
 from tests.cogs.driver import game_over, latest_board, take_turn
 from tests.discord_harness import button, components
 from tests.fake_server import FakeDiscordServer, RemoteBot
@@ -24,9 +25,10 @@ ANN = 111_111_111_111_111_111
 BOB = 222_222_222_222_222_222
 
 
-async def start_bot(server: FakeDiscordServer, db: Path, log: Path, **extra_env: str) -> asyncio.subprocess.Process:
+async def start_bot(server: FakeDiscordServer, db: str | Path, log: Path, **extra_env: str) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if k != "CRASH_AT"}
-    env.update(DISCORD_TOKEN="fake-token", DATABASE_PATH=str(db), LOG_LEVEL="INFO", FAKE_DISCORD_API=server.api_url,
+    env.update(bot_env(str(db)))
+    env.update(DISCORD_TOKEN="fake-token", LOG_LEVEL="INFO", FAKE_DISCORD_API=server.api_url,
                FAKE_DISCORD_GATEWAY=server.gateway_url, DEV_GUILD_ID="", **extra_env)
     identified = server.identify_count
     handle = open(log, "ab")  # noqa: SIM115 - the process writes into it until killed
@@ -42,18 +44,17 @@ async def start_bot(server: FakeDiscordServer, db: Path, log: Path, **extra_env:
     return proc
 
 
-def stored_game(db: Path) -> tuple[str, int]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT status, version FROM games WHERE id = 1").fetchone()
+async def stored_game(db: str | Path) -> tuple[str, int]:
+    return await fetch_row(str(db), "SELECT status, version FROM games WHERE id = 1")
 
 
 def thread_of(fake) -> int:
     return [cid for cid, c in fake.channels.items() if c["type"] == 11][-1]
 
 
-async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path):
+async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path, database):
     server = await FakeDiscordServer().start()
-    db, log = tmp_path / "bot.db", tmp_path / "bot.log"
+    db, log = database, tmp_path / "bot.log"
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log)
     try:
@@ -62,10 +63,10 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path):
         lobby = remote.messages_in(thread)[0]
         await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
         rng = Rng(11)
-        while stored_game(db)[1] < 25:  # about half a game
+        while (await stored_game(db))[1] < 25:  # about half a game
             await take_turn(remote, thread, rng)
         # a DM panel for the current turn, posted before the kill
-        status, version = stored_game(db)
+        status, version = await stored_game(db)
         board = latest_board(remote, thread)
         mentioned = next(u for u in (ANN, BOB) if f"<@{u}>" in board["content"])
         panel = [m for m in remote.dm_messages(mentioned) if components(m)][-1]
@@ -78,7 +79,7 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path):
 
         choice = next(c for c in components(panel) if c["custom_id"].startswith("gh:a:"))
         await remote.click(mentioned, panel, choice["custom_id"])
-        assert stored_game(db)[1] == version + 1, "the pre-restart button did not act"
+        assert (await stored_game(db))[1] == version + 1, "the pre-restart button did not act"
         assert "Done:" in server.fake.messages[int(panel["id"])]["content"]
 
         for _ in range(2000):
@@ -86,7 +87,7 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path):
                 break
             await take_turn(remote, thread, rng)
         assert game_over(latest_board(remote, thread))
-        assert stored_game(db)[0] == "finished"
+        assert (await stored_game(db))[0] == "finished"
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[text.index("Traceback") - 500:][:4000]
     finally:

@@ -225,6 +225,7 @@ def test_the_start_player_may_open_with_a_six():
     assert first in E.leaders(state)  # I touches the line: a leader at the start
     assert 6 in {a["card"] for a in E.legal_actions(state, first)}
     state["race"]["moves"] = 1  # any later move of a leader: no 6
+    E.forget(state)
     assert 6 not in {a["card"] for a in E.legal_actions(state, first)}
 
 

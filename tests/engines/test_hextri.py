@@ -128,6 +128,7 @@ def test_mana_on_a_contested_field_cannot_be_used():
     assert not moves_of(s, 0, "H-D4") and not moves_of(s, 0, OFF)
     assert not E._can_move(s, 0)
     s["players"][1]["on"] = {"T-H9": 1}  # the enemy leaves: the mana becomes his again
+    E.forget(s)
     assert moves_of(s, 0, "H-D4")["H-C3"]["cost"] == 2
 
 
@@ -159,6 +160,7 @@ def test_default_sources_take_the_richest_field_ties_by_name():
                  mana={"H-C3": 2, "H-B2": 2})
     assert moves_of(s, 0, "H-E4")["T-E8"]["sources"] == ["H-B2"]
     s["mana"]["H-C3"] = 3
+    E.forget(s)
     assert moves_of(s, 0, "H-E4")["T-E8"]["sources"] == ["H-C3"]
     assert moves_of(s, 0, "H-E4")["H-D4"]["sources"] == ["H-C3", "H-B2"]
 
@@ -270,6 +272,7 @@ def test_leaving_an_enemy_held_hex_needs_a_figure_to_stay():
     with pytest.raises(IllegalAction, match="unless one of your figures stays"):
         E.apply(s, 0, {"type": "move", "from": "H-D4", "to": "T-D7"})
     s["players"][0]["on"]["H-D4"] = 2
+    E.forget(s)
     assert "T-D7" in moves_of(s, 0, "H-D4")
 
 

@@ -420,6 +420,7 @@ def test_wrath_is_not_offered_outside_a_fight_or_without_tokens():
     challenge(s, 0, 1, unit)
     pass_all(s, ("join",))
     s["players"][1]["wrath"] = 0
+    E.forget(s)
     assert not any(a["type"] == "wrath" for a in E.legal_actions(s, 1))
     with pytest.raises(IllegalAction, match="no wrath tokens"):
         act(s, 1, {"type": "wrath", "side": "defender"})
@@ -437,6 +438,7 @@ def test_playable_flag_for_auto_pass():
     # fate window: wrath tokens are always playable
     assert E.playable(s, 1)
     s["players"][1]["wrath"] = 0
+    E.forget(s)
     assert not E.playable(s, 1)
 
 

@@ -458,6 +458,7 @@ def test_restore_wrath_v1_divine_anger_only_when_a_token_is_spent():
     anger, = give(s, 0, "divine_anger_v1")
     assert not any(a.get("card") == anger for a in E.legal_actions(s, 0))
     s["players"][0]["wrath"] = 0
+    E.forget(s)
     act(s, 0, {"type": "event", "card": anger})
     assert s["players"][0]["wrath"] == 1
 

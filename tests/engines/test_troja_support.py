@@ -88,6 +88,7 @@ def give(state: dict, seat: int, *keys: str) -> list[str]:
         _pull(state, card_id)
         state["players"][seat]["hand"].append(card_id)
         ids.append(card_id)
+    E.forget(state)  # the position was edited by hand: the engine's memo of it is stale
     return ids
 
 
@@ -98,6 +99,7 @@ def attach(state: dict, seat: int, *keys: str) -> list[str]:
         _pull(state, card_id)
         state["players"][seat]["attached"].append(card_id)
         ids.append(card_id)
+    E.forget(state)  # the position was edited by hand: the engine's memo of it is stale
     return ids
 
 
@@ -131,6 +133,7 @@ def roamer(state: dict, seat: int, key: str, by: int, arrived: bool = True, grow
     state["counter"] += 1
     state["players"][seat]["roamers"].append({"card": card_id, "by": by, "order": state["counter"],
                                               "grow": grow, "arrived": arrived})
+    E.forget(state)
     return card_id
 
 

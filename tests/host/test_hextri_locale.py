@@ -80,7 +80,7 @@ def test_hungarian_battle_losses_and_the_end(lang):
     lines = [P.narrate(e, NAMES) for e in events]
     assert any(line and line.startswith("⚔️ Veszteséget kell választani: **Ann** (A), **Bob** (B) a H-D4 mezőn") for line in lines)
     view, panel = panel_of(state, 1)
-    assert panel.prompt == ("csata a H-D4 mezőn: 3 bábudból 2 elesik — megtartod a vezért, vagy ő is köztük van?")
+    assert panel.prompt == ("csata a H-D4 mezőn: 3 bábu áll ott, ebből 2 elesik — megtartod a vezért, vagy ő is köztük van?")
     assert [c.label for c in panel.choices] == ["Veszteség: 2 egyszerű bábu, a vezér marad",
                                                 "Veszteség: 2 bábu, köztük a vezér (a csapatod kiesik!)"]
     legal = ENGINE.legal_actions(state, 1)
@@ -171,7 +171,7 @@ def test_polish_battle_losses(lang):
     lang("pl")
     state, _ = battle_position()
     view, panel = panel_of(state, 1)
-    assert panel.prompt.startswith("bitwa na H-D4: tracisz tam 2 z 3 pionków")
+    assert panel.prompt.startswith("bitwa na H-D4: masz tam 3 pionki, tracisz z nich 2")
     assert [c.label for c in panel.choices] == ["Tracisz 2 zwykłe pionki, wódz zostaje",
                                                 "Wódz wśród 2 straconych (twoja drużyna odpada!)"]
     legal = ENGINE.legal_actions(state, 1)

@@ -140,8 +140,8 @@ def test_loss_choices_and_their_words():
     lines = [P.narrate(e, NAMES) for e in events]
     assert "⚔️ Battle losses to choose: **Ann** (A), **Bob** (B) on H-D4 — is the leader among them?" in lines
     view, panel = panel_of(state, 1)
-    assert panel.prompt == ("battle on H-D4: you lose 2 of your 3 figures there — keep your leader or lose him "
-                            "with them?")
+    assert panel.prompt == ("battle on H-D4: you have 3 figures there and lose 2 of them — keep your leader or "
+                            "lose him with them?")
     assert [(c.label, c.group, c.style) for c in panel.choices] == [
         ("Lose 2 ordinary figures, keep the leader", "Battle on H-D4", "success"),
         ("Lose the leader among the 2 (your team leaves!)", "Battle on H-D4", "danger")]
@@ -317,3 +317,23 @@ def test_first_blood_play_on_is_narrated():
     end = P.narrate({"type": "game_over", "reason": "first_blood_play_on", "winners": [0], "places": [1, 2, 3]},
                     NAMES)
     assert end == "🏆 **Ann** (A) wins — first to bring down a leader; the others played on for the places."
+
+
+@pytest.mark.parametrize("lang, before, expected", [
+    ("en", 1, "you have 1 figure there and lose 1 of them"),
+    ("pl", 1, "masz tam 1 pionek, tracisz z nich 1"),
+    ("pl", 3, "masz tam 3 pionki, tracisz z nich 1"),
+    ("pl", 5, "masz tam 5 pionków, tracisz z nich 1"),
+    ("hu", 5, "5 bábu áll ott, ebből 1 elesik"),
+])
+def test_the_loss_prompt_counts_the_figures_in_each_language(lang, before, expected):
+    from host.locale import use_language
+
+    view = {"seat": 0, "phase": "losses", "legal": [{"type": "losses", "field": "H-D4", "count": 1,
+                                                     "leader": False}],
+            "battle": {"battles": [{"field": "H-D4", "before": {"0": before, "1": 2}}]}}
+    use_language(lang)
+    try:
+        assert expected in P.prompt(view)
+    finally:
+        use_language(None)

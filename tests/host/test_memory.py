@@ -153,7 +153,8 @@ async def test_an_evicted_game_plays_on_as_if_it_had_stayed_in_memory(tmp_path):
     for all of them."""
     async def play(path, live_games: int) -> list:
         store = await Store.open(path)
-        service = GameService(store, seed_source=lambda: 23, render=False, live_games=live_games)
+        service = GameService(store, seed_source=lambda: 23, render=False, live_games=live_games,
+                                  clock=lambda: datetime(2030, 1, 1, tzinfo=UTC))  # both runs: the same deadlines
         try:
             games = [(await two_player_game(service, key, 10 + 2 * i, 11 + 2 * i)).id for i, key in enumerate(KEYS)]
             rngs = {game_id: Rng(game_id) for game_id in games}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from engines.ave_caesar import ENGINE as E
@@ -185,8 +186,9 @@ def _busiest_public() -> dict:
     return {**E.view(state, None), "player_names": NAMES[:2]}
 
 
-def test_the_busiest_public_track_reads_at_phone_width():
-    view = _busiest_public()
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_the_busiest_public_track_reads_at_phone_width(lang):
+    view = {**_busiest_public(), "lang": lang}
     assert too_small(R.render_public, view) == []
     texts, (width, _) = texts_at_phone_width(R.render_public, view)
     assert width <= 480  # a narrow, tall picture: scaled at most 420/480 in Discord's column
@@ -194,23 +196,26 @@ def test_the_busiest_public_track_reads_at_phone_width():
     assert {"A1", "B3", "III", "VI"} <= drawn  # chariot labels and start numerals are drawn as text
 
 
-def test_the_private_picture_with_numbered_destinations_reads_at_phone_width():
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_the_private_picture_with_numbered_destinations_reads_at_phone_width(lang):
     state = _played(2, {"races": 4}, 40)
     seat = E.to_act(state)[0]
-    view = {**E.view(state, seat), "player_names": NAMES[:2]}
+    view = {**E.view(state, seat), "player_names": NAMES[:2], "lang": lang}
     assert view["choices"]
     assert too_small(R.render_private, view) == []
     drawn = {t for t, _ in texts_at_phone_width(R.render_private, view)[0]}
     assert {str(ch["n"]) for ch in view["choices"]} <= drawn
     # the alley position, with its notes under the cards
-    assert too_small(R.render_private, E.view(_alley_position(), 0)) == []
+    assert too_small(R.render_private, {**E.view(_alley_position(), 0), "lang": lang}) == []
 
 
-def test_the_standings_picture_reads_at_phone_width_and_names_are_not_cut_mid_word():
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_the_standings_picture_reads_at_phone_width_and_names_are_not_cut_mid_word(lang):
     state = E.new_game(3, 5, {"races": 4, "chariots_per_player": 2})
     finish_race(state)
     finish_race(state)
-    view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Maximilian Aurelius Longname Extraordinaire"]}
+    view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Maximilian Aurelius Longname Extraordinaire"],
+            "lang": lang}
     assert too_small(R.render_standings, view) == []
     drawn = [t for t, _ in texts_at_phone_width(R.render_standings, view)[0]]
     long = [t for t in drawn if t.startswith("Maximilian")]
@@ -270,3 +275,17 @@ def test_a_game_of_rules_version_1_is_drawn_on_its_own_track():
     old = R.render_public(view)
     assert old != R.render_public({**view, "track_version": 2}) and _size(old)[0] == 480
     assert PHONE_WIDTH == 420
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "* The leader may play a 6 only by an exception (see /rules)."),
+    ("hu", "* A vezető csak kivételes esetben játszhat ki 6-ost (lásd /rules)."),
+    ("pl", "* Prowadzący może zagrać 6 tylko w wyjątkowej sytuacji (zob. /rules).")])
+def test_the_public_table_does_not_say_no_6_for_the_leader(lang, words):
+    """Whether a 6-exception lets the leader play a 6 depends on his hidden hand: the public table must not
+    say "no 6" (it would be false whenever an exception applies)."""
+    view = {**_busiest_public(), "lang": lang}
+    assert any(ch["leader"] for ch in view["chariots"]) and not view.get("first_move")
+    drawn = [t for t, _ in texts_at_phone_width(R.render_public, view)[0]]
+    assert words in drawn and {"leads*", "vezet*", "prowadzi*"} & set(drawn)
+    assert not any(t in ("leads: no 6", "vezet: nincs 6-os", "prowadzi: bez 6") for t in drawn)

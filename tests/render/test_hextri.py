@@ -99,7 +99,8 @@ def test_size_scales_with_the_radius_and_stays_small():
     for radius in (2, 3, 5):
         s = _random_game(4, radius, 7, 300)
         png = R.render_public(E.view(s, None))
-        assert len(png) < 150_000
+        # radius 5 is drawn in larger type (so it reads on a phone): a larger picture, still a small upload
+        assert len(png) < (150_000 if radius < 4 else 220_000)
         sizes[radius] = Image.open(io.BytesIO(png)).size
     assert 900 <= sizes[3][0] <= 960  # at most ~950 px wide: 21 px type is 9 px at 420 px
     assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
@@ -180,6 +181,41 @@ def test_the_busiest_radius_three_board_reads_on_a_phone():
     assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2") if t[0] not in exempt] == []
 
 
+def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
+    """The larger boards are wider: their type grows with them, and their TRIs carry only their number (the
+    strip letter stands at both ends of the strip), so every needed text is 9 px or more at 420 px wide."""
+    from tests.render.phone import too_small
+
+    exempt = {R.CROWN}
+    names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
+             "Fitzgerald"]
+    for radius in (4, 5):
+        s = _random_game(6, radius, 2, 700)
+        view = E.view(s, None)
+        assert len(view["pieces"]) >= 25 and view["mana"], radius
+        for lang in ("pl", "hu", "en"):
+            shown = {**view, "lang": lang, "player_names": names}
+            assert [t for t in too_small(R.render_public, shown) if t[0] not in exempt] == [], (radius, lang)
+        # one figure's destinations, with their cost labels, early in a game on that board
+        s = E.new_game(4, 3, {"radius": radius})
+        seat = E.to_act(s)[0]
+        view = E.view(s, seat)
+        assert any(a["type"] == "move" for a in view["legal"])
+        assert [t for t in too_small(R.render_moves, view, "off") if t[0] not in exempt] == [], radius
+
+
+def test_a_compact_board_names_its_triangles_by_strip_letter_and_number():
+    from tests.render.phone import texts_at_phone_width
+
+    s = E.new_game(2, 1, {"radius": 5})
+    texts = [t for t, _ in texts_at_phone_width(R.render_public, E.view(s, None))[0]]
+    # every strip letter at both ends of its strip, each TRI's number (no "A1"-style TRI names)
+    b = R.board(5)
+    for letter in {tri[2] for tri in b.tris}:
+        assert texts.count(letter) >= 2, letter
+    assert "23" in texts and "F23" not in texts
+
+
 def test_mana_is_not_drawn_in_a_players_colour():
     from render import kit
 
@@ -190,3 +226,36 @@ def test_mana_is_not_drawn_in_a_players_colour():
 def test_long_names_are_shortened_at_a_word_boundary():
     short, _ = R._short_name("Bartholomew the Magnificent, Keeper of Hexagons")
     assert short.endswith("…") and short[:-1] in ("Bartholomew", "Bartholomew the", "Bartholomew the Magnificent")
+
+
+def test_counted_picture_words_agree_with_their_number_in_every_language():
+    from tests.render.phone import texts_at_phone_width
+
+    s = _midgame()
+    view = E.view(s, 1)
+    moves = [a for a in view["legal"] if a["type"] == "move" and a["from"] == "H-F2"]
+    by_dest = list({a["to"]: a for a in moves}.values())
+
+    def title(lang, n, resting=0):
+        shown = {**view, "lang": lang, "legal": by_dest[:n]}
+        if resting:
+            shown["players"] = [{**p, "resting": resting, "resting_until": 4} for p in view["players"]]
+            return " ".join(t for t, _ in texts_at_phone_width(R.render_public, shown)[0])
+        return " ".join(t for t, _ in texts_at_phone_width(R.render_moves, shown, "H-F2")[0])
+
+    assert "1 destination for the figure H-F2" in title("en", 1)
+    assert "3 destinations for" in title("en", 3)
+    assert "1 cel;" in title("pl", 1) and "3 cele;" in title("pl", 3) and "5 celów;" in title("pl", 5)
+    assert "12 celów;" in title("pl", 12) and "22 cele;" in title("pl", 22)
+    assert "2 pauzują" in title("pl", 1, resting=2) and "5 pauzuje" in title("pl", 1, resting=5)
+    for key in ("moves_title", "status_resting", "status_resting_short"):
+        for lang in ("en", "hu", "pl"):
+            words = kit_words(lang)
+            assert all(key + form in words for form in R.FORMS), (key, lang)
+
+
+def kit_words(lang):
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parents[2] / "data/locales/hextri/picture" / f"{lang}.json").read_text("utf-8"))

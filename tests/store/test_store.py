@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from store import Store, VersionConflict
+from store import IntegrityError, Store, VersionConflict
 from store.migrations import MIGRATIONS
 
 
@@ -18,18 +18,30 @@ async def _new_game(store: Store) -> int:
     return gid
 
 
-async def test_schema_is_migrated_and_wal(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_schema_is_migrated(database):
+    store = await Store.connect(database)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
+    finally:
+        await store.close()
+    store = await Store.connect(database)  # opening a migrated database again migrates nothing
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+    finally:
+        await store.close()
+
+
+async def test_sqlite_is_in_wal_mode(tmp_path):
+    store = await Store.open(tmp_path / "g.db")
+    try:
         assert await store.journal_mode() == "wal"
     finally:
         await store.close()
 
 
-async def test_game_survives_reopening_the_file(tmp_path):
-    path = tmp_path / "g.db"
-    store = await Store.open(path)
+async def test_game_survives_reopening_the_file(database):
+    path = database
+    store = await Store.connect(path)
     gid = await _new_game(store)
     await store.set_places(gid, thread_id=555, board_message_id=777)
     await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -38,7 +50,7 @@ async def test_game_survives_reopening_the_file(tmp_path):
     assert v == 1
     await store.close()
 
-    store = await Store.open(path)
+    store = await Store.connect(path)
     try:
         game = await store.get_game(gid)
         assert game.status == "running" and game.version == 1 and game.snapshot == {"turn": 1}
@@ -51,8 +63,8 @@ async def test_game_survives_reopening_the_file(tmp_path):
         await store.close()
 
 
-async def test_stale_version_is_refused_and_writes_nothing(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_stale_version_is_refused_and_writes_nothing(database):
+    store = await Store.connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -68,8 +80,8 @@ async def test_stale_version_is_refused_and_writes_nothing(tmp_path):
         await store.close()
 
 
-async def test_the_log_can_be_read_from_a_version_on(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_the_log_can_be_read_from_a_version_on(database):
+    store = await Store.connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -82,8 +94,8 @@ async def test_the_log_can_be_read_from_a_version_on(tmp_path):
         await store.close()
 
 
-async def test_finishing_action_closes_the_game(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_finishing_action_closes_the_game(database):
+    store = await Store.connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={}, rules_version=1)
@@ -100,8 +112,8 @@ async def test_finishing_action_closes_the_game(tmp_path):
         await store.close()
 
 
-async def test_lobby_listing_and_reseat(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_lobby_listing_and_reseat(database):
+    store = await Store.connect(database)
     try:
         gid = await _new_game(store)
         assert [g.id for g in await store.list_games(user_id=100)] == [gid]
@@ -114,23 +126,23 @@ async def test_lobby_listing_and_reseat(tmp_path):
         await store.close()
 
 
-async def test_seat_must_be_a_person_or_an_ai(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+async def test_seat_must_be_a_person_or_an_ai(database):
+    store = await Store.connect(database)
     try:
         gid = await _new_game(store)
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             await store.set_seat(gid, 3, name="nobody")
         assert len((await store.get_game(gid)).seats) == 2  # the failed write changed nothing
     finally:
         await store.close()
 
 
-async def test_user_settings_round_trip(tmp_path):
-    path = tmp_path / "g.db"
-    store = await Store.open(path)
+async def test_user_settings_round_trip(database):
+    path = database
+    store = await Store.connect(path)
     await store.set_user_settings(5, {"dm": False})
     await store.close()
-    store = await Store.open(path)
+    store = await Store.connect(path)
     try:
         assert await store.user_settings(5) == {"dm": False}
         assert await store.user_settings(6) == {}

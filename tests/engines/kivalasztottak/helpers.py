@@ -31,6 +31,7 @@ def blank(seed: int = 0, mp=(10, 10)) -> dict:
     st["last_acted"] = [-2, -1]
     st["prio"] = S.active(st)
     st["passes"] = 0
+    E.forget(st)
     return st
 
 
@@ -49,6 +50,7 @@ def add(st: dict, seat: int, key: str, zone: str = "hand", **fields) -> str:
     c.update(fields)
     if S.cdef(st, cid)["type"] == "ally" and "szp" not in fields:
         c["szp"] = S.cdef(st, cid)["szp"]
+    E.forget(st)  # the position was edited by hand: the engine's memo of it is stale
     return cid
 
 
@@ -80,6 +82,7 @@ def force_dice(st: dict, rolls: list[tuple[int, int]]) -> None:
         r = Rng(seed)
         if all((r.randint(1, 6), r.randint(1, 6)) == tuple(x) for x in rolls):
             st["rng"] = seed
+            E.forget(st)
             return
     raise AssertionError("no seed found")
 
@@ -121,6 +124,7 @@ def lowest(st: dict, seat: int, key: str) -> str:
     tid = next(t for t in p["towers"] if st["cards"][t]["k"] == key)
     p["towers"].remove(tid)
     p["towers"].insert(0, tid)
+    E.forget(st)
     return tid
 
 

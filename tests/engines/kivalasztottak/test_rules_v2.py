@@ -140,12 +140,15 @@ def test_heals_are_offered_only_for_damaged_adventurers():
     add(st, 0, "vadasz", "row")  # undamaged: no heal for it
     hurt = add(st, 0, "csapdaallito", "row")
     st["cards"][hurt]["dmg"] = 1
+    E.forget(st)
     heals = [a for a in E.legal_actions(st, 0) if a["type"] == "activate" and a["ability"] == 0]
     assert [a["target"] for a in heals] == [hurt]
     u = add(st, 1, "ugra", "row")
     st["prio"] = 1
+    E.forget(st)
     assert not any(a["type"] == "activate" and a["card"] == u for a in E.legal_actions(st, 1))
     st["cards"][u]["dmg"] = 2
+    E.forget(st)
     assert any(a["type"] == "activate" and a["card"] == u for a in E.legal_actions(st, 1))
 
 

@@ -1,0 +1,219 @@
+"""Turn clocks: time controls, deadlines, warnings and what a timeout does, as pure computation.
+
+A game's clock is chosen at ``/game new`` (``TIME_CONTROLS``) and stored in its options as
+``{"control": name, "on_timeout": "ai" | "forfeit"}``. Each seat has a :class:`SeatClock` (stored per game and
+seat, see store/db.py); the service asks :func:`reconcile` for the new clocks after every action, and
+:func:`due` what is owed at a given moment. All times are whole seconds since the epoch (portable SQL: a
+restart or a vacation shifts a deadline by plain addition). The time source is injected (``Clock``): tests
+drive time forward without sleeping.
+
+Rules:
+
+* Every action of a seat ends its move (when it is to act again, a new move begins); a seat waiting while
+  others act keeps its running clock, and a move that becomes a simultaneous decision starts the short limit,
+  which lasts until the seat has answered.
+* ``per move``: each move has the same limit. ``bank``: a seat's bank is spent while it is to act; every move
+  it makes adds the bonus (Fischer), never above the starting bank.
+* Simultaneous decisions (several seats to act at once: reaction windows, battle losses, priority windows)
+  get the control's short ``simultaneous`` limit, never charged to a bank; when it runs out the seat takes
+  its default action (:func:`default_action`).
+* Warnings: at half time and one hour before the end (the latter only when the limit is longer than two
+  hours, so it never comes before the first), once each.
+* A paused clock (its player is on vacation) neither runs nor expires; resuming shifts its deadline by the
+  pause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``kind``: "none", "move" (``limit`` per move) or "bank" (``limit`` to start with, ``bonus`` per move);
+    ``simultaneous``: the limit of a decision several seats make at once."""
+
+    name: str
+    kind: str
+    limit: int = 0
+    bonus: int = 0
+    simultaneous: int = 0
+
+    @property
+    def timed(self) -> bool:
+        return self.kind != "none"
+
+
+#: the choices of ``/game new ... time_control:`` (name -> control)
+TIME_CONTROLS: dict[str, TimeControl] = {c.name: c for c in (
+    TimeControl("none", "none"),
+    TimeControl("1h", "move", HOUR, simultaneous=10 * 60),
+    TimeControl("12h", "move", 12 * HOUR, simultaneous=2 * HOUR),
+    TimeControl("1d", "move", DAY, simultaneous=4 * HOUR),
+    TimeControl("3d", "move", 3 * DAY, simultaneous=12 * HOUR),
+    TimeControl("bank", "bank", 3 * DAY, bonus=12 * HOUR, simultaneous=4 * HOUR),
+)}
+ON_TIMEOUT = ("ai", "forfeit")
+#: a game against the AI waits for nobody but its one person; an open table waits a day per move
+DEFAULT_CONTROL = {"ai": "none", "open": "1d"}
+DEFAULT_ON_TIMEOUT = "ai"
+#: a league must finish: a day per move, and a player who lets it run out loses the match
+LEAGUE_CLOCK = {"control": "1d", "on_timeout": "forfeit"}
+#: vacation days a person may take per calendar month (UTC)
+AWAY_DAYS_PER_MONTH = 14
+#: a gap between heartbeats longer than this is an outage whose time every clock gets back
+OUTAGE_AFTER = 120
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+def seconds(when: datetime) -> int:
+    return int(when.timestamp())
+
+
+def control_of(options: dict) -> TimeControl:
+    """A game's time control from its stored options (games made before clocks have none)."""
+    return TIME_CONTROLS.get((options.get("clock") or {}).get("control") or "none", TIME_CONTROLS["none"])
+
+
+def on_timeout_of(options: dict) -> str:
+    return (options.get("clock") or {}).get("on_timeout") or DEFAULT_ON_TIMEOUT
+
+
+def clock_options(control: str | None, on_timeout: str | None, opponent: str) -> dict:
+    """The ``clock`` entry of a new game's options; ValueError names a value that is not offered."""
+    name = control or DEFAULT_CONTROL.get(opponent, "1d")
+    if name not in TIME_CONTROLS:
+        raise ValueError(name)
+    policy = on_timeout or DEFAULT_ON_TIMEOUT
+    if policy not in ON_TIMEOUT:
+        raise ValueError(policy)
+    return {"control": name, "on_timeout": policy}
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """One seat's clock. ``started``/``deadline``: the running move (None when the seat is not to act);
+    ``bank``: seconds left (bank controls); ``paused_at``: its player went away then; ``stand_in``: the AI
+    plays the seat (it timed out); ``forfeited``: it lost on time and is ranked last."""
+
+    seat: int
+    started: int | None = None
+    deadline: int | None = None
+    bank: int | None = None
+    paused_at: int | None = None
+    warned_half: bool = False
+    warned_hour: bool = False
+    simultaneous: bool = False
+    stand_in: bool = False
+    forfeited: bool = False
+
+    @property
+    def running(self) -> bool:
+        return self.deadline is not None
+
+    def left(self, now: int) -> int | None:
+        """Seconds left of the running move (a paused clock stands still)."""
+        if self.deadline is None:
+            return None
+        return max(0, self.deadline - (self.paused_at if self.paused_at is not None else now))
+
+
+def reconcile(control: TimeControl, clocks: dict[int, SeatClock], seats: list[int], acting: list[int],
+              people: set[int], now: int, away: set[int] = frozenset(),
+              moved: int | None = None) -> dict[int, SeatClock]:
+    """The clocks after the seats to act became ``acting``: stopped for the seats that moved (a bank is
+    charged and gets its bonus), started for the people newly to act (``away``: seats whose player is on
+    vacation start paused), kept for the others. ``moved``: the seat whose action this was (its move is over
+    even when it is to act again). ``people``: seats played by a person (the AI needs no clock)."""
+    out: dict[int, SeatClock] = {}
+    simultaneous = len(acting) > 1
+    for seat in seats:
+        c = clocks.get(seat) or SeatClock(seat, bank=control.limit if control.kind == "bank" else None)
+        # a seat still to act keeps its clock while others act (a window stays short while the others answer
+        # it), unless its move turned into a simultaneous decision; its own action ends its move
+        if c.running and (seat == moved or seat not in acting or seat not in people
+                          or (simultaneous and not c.simultaneous)):
+            c = _stop(control, c, now)
+        if seat in acting and seat in people and not c.running and not c.stand_in:
+            c = _start(control, c, now, simultaneous, paused=seat in away)
+        out[seat] = c
+    return out
+
+
+def _stop(control: TimeControl, c: SeatClock, now: int) -> SeatClock:
+    bank = c.bank
+    if control.kind == "bank" and not c.simultaneous and bank is not None:
+        used = (c.paused_at if c.paused_at is not None else now) - (c.started if c.started is not None else now)
+        bank = min(control.limit, max(0, bank - used) + control.bonus)
+    return replace(c, started=None, deadline=None, bank=bank, paused_at=None, warned_half=False,
+                   warned_hour=False, simultaneous=False)
+
+
+def _start(control: TimeControl, c: SeatClock, now: int, simultaneous: bool, paused: bool) -> SeatClock:
+    if simultaneous:
+        limit = control.simultaneous
+    elif control.kind == "bank":
+        limit = c.bank if c.bank is not None else control.limit
+    else:
+        limit = control.limit
+    return replace(c, started=now, deadline=now + limit, paused_at=now if paused else None, warned_half=False,
+                   warned_hour=False, simultaneous=simultaneous)
+
+
+def due(c: SeatClock, now: int) -> str | None:
+    """What a running clock owes at ``now``: "timeout", "hour" (the one-hour warning), "half" or None."""
+    if not c.running or c.paused_at is not None or c.stand_in or c.started is None:
+        return None
+    if now >= c.deadline:
+        return "timeout"
+    length = c.deadline - c.started
+    if not c.warned_hour and length > 2 * HOUR and now >= c.deadline - HOUR:
+        return "hour"
+    if not c.warned_half and not c.warned_hour and now >= c.started + length // 2:
+        return "half"
+    return None
+
+
+def warned(c: SeatClock, kind: str) -> SeatClock:
+    """The clock with warning ``kind`` given (an hour warning implies the half one: never both at once)."""
+    return replace(c, warned_half=True, warned_hour=c.warned_hour or kind == "hour")
+
+
+def resume(c: SeatClock, now: int) -> SeatClock:
+    """A paused clock running again, its deadline moved on by the pause."""
+    if c.paused_at is None:
+        return c
+    gap = max(0, now - c.paused_at)
+    return replace(c, paused_at=None, started=None if c.started is None else c.started + gap,
+                   deadline=None if c.deadline is None else c.deadline + gap)
+
+
+def default_action(legal: list[dict]) -> dict | None:
+    """What a seat does when a simultaneous decision runs out: the first legal "pass", else the first legal
+    action (engines list their default choice first, e.g. the cheapest battle loss)."""
+    return next((a for a in legal if a.get("type") == "pass"), legal[0] if legal else None)
+
+
+def forfeit_places(places: list[int], forfeited: set[int]) -> list[int]:
+    """Places with the forfeited seats last (in seat order among themselves), the others keeping their order."""
+    seats = range(len(places))
+    keep = sorted((s for s in seats if s not in forfeited), key=lambda s: (places[s], s))
+    out = [0] * len(places)
+    rank, previous = 0, None
+    for i, s in enumerate(keep):
+        if places[s] != previous:
+            rank, previous = i + 1, places[s]
+        out[s] = rank
+    for i, s in enumerate(sorted(forfeited & set(seats))):
+        out[s] = len(keep) + 1 + i
+    return out

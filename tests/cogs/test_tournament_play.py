@@ -1,0 +1,332 @@
+"""Tournaments whose matches are really played through the discord.py dispatch (every move a click on a board
+in the match's thread, as people do), with the organizer's tools as slash commands: leave before the start,
+pause and resume, adjudicate, cancel, a player dropped from a table of three (the AI plays their seat on, they
+are placed last), a player leaving a match game (the AI finishes it for them), and a restart (a new bot on the
+same database, the same Discord) in the middle of a round."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import discord
+
+from bot import create_bot
+from engines.rng import Rng
+from host.service import GameService
+from host.tournaments import tournaments_of
+from settings import Settings
+from store import Store
+from tests.cogs.driver import latest_board, take_turn, to_act
+from tests.discord_harness import CHANNEL_ID, Harness, button
+
+PEOPLE = {101 + i: f"P{i}" for i in range(8)}
+
+
+def event_post(h) -> dict:
+    (post,) = [m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"]]
+    return h.fake.messages[int(post["id"])]
+
+
+def since(h, count: int) -> list[dict]:
+    return list(h.fake.messages.values())[count:]
+
+
+def user(uid: int) -> dict:
+    return {"users": {str(uid): {"id": str(uid), "username": f"u{uid}", "discriminator": "0",
+                                 "global_name": PEOPLE.get(uid, "x"), "avatar": None}}}
+
+
+async def register(h, count: int, game: str = "hector-achilles", **options) -> list[int]:
+    people = list(PEOPLE)[:count]
+    await h.slash(people[0], "tournament new", game=game, name=PEOPLE[people[0]], **options)
+    for uid in people[1:]:
+        post = event_post(h)
+        await h.click(uid, post, button(post, "Join")["custom_id"], name=PEOPLE[uid])
+    return people
+
+
+async def start(h) -> None:
+    post = event_post(h)
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+
+
+async def play_match(h, bot, match: dict, rng: Rng, limit: int = 3000) -> dict:
+    """Click through a match's game until it is over; returns the game's row."""
+    for _ in range(limit):
+        game = await bot.service.game(match["game_id"])
+        if game.status != "running":
+            return game
+        await take_turn(h, game.thread_id, rng)
+    raise AssertionError(f"match {match['id']} did not finish")
+
+
+async def play_round(h, bot, rng: Rng) -> int:
+    """Play every open match of the current round to its end; returns the round played."""
+    event = await tournaments_of(bot).tournament(1)
+    for m in await bot.service.store.matches(1, event.round):
+        if m["game_id"] is not None and m["places"] is None:
+            await play_match(h, bot, m, rng)
+    return event.round
+
+
+async def restart(h, tmp_path, monkeypatch, seeds: int) -> Harness:
+    """Stop the bot; a new one on the same database, talking to the same (fake) Discord."""
+    await h.stop()
+    store = await Store.open(tmp_path / "bot.db")
+    numbers = iter(range(seeds, seeds + 1000))
+    bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
+                              remind_after_hours=0), store=store,
+                     service=GameService(store, seed_source=lambda: next(numbers)))
+    h2 = Harness(bot, monkeypatch)
+    h2.fake, h2.payloads = h.fake, h.payloads
+    return await h2.start()
+
+
+async def check_every_match_once(store, tournament_id: int = 1) -> list[dict]:
+    """Every match has at most one game, each game belongs to one match, and a played match's places are its
+    game's (a dropped player last)."""
+    matches = await store.matches(tournament_id)
+    game_ids = [m["game_id"] for m in matches if m["game_id"] is not None]
+    assert len(game_ids) == len(set(game_ids)), "a game counted for two matches"
+    games = await store.tournament_games(tournament_id)
+    assert sorted(g.id for g in games) == sorted(game_ids), "a match game without its match (or twice)"
+    for m in matches:
+        if len(m["players"]) > 1:
+            assert m["places"] is not None and m["game_id"] is not None
+    return matches
+
+
+async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_restart(harness, tmp_path,
+                                                                                   monkeypatch):
+    h = harness
+    people = await register(h, 5, format="swiss", rounds=3)
+    await start(h)
+    store = h.bot.service.store
+    rng = Rng(3)
+    round1 = await store.matches(1, 1)
+    assert sorted(len(m["players"]) for m in round1) == [1, 2, 2]
+    # in one match a player leaves the game half-way: the AI finishes it for them, and the result counts
+    first = next(m for m in round1 if len(m["players"]) == 2)
+    game = await h.bot.service.game(first["game_id"])
+    for _ in range(10):
+        await take_turn(h, game.thread_id, rng)
+    leaver = first["players"][1]
+    await h.slash(leaver, "game leave", channel_id=game.thread_id, name=PEOPLE[leaver])
+    game = await h.bot.service.game(first["game_id"])
+    assert game.seat_row(1).is_ai and "the AI takes over their seat" in latest_board(h, game.thread_id)["content"]
+    assert await play_round(h, h.bot, rng) == 1
+    played = await store.match(first["id"])
+    assert played["how"] == "played" and played["places"] == (await h.bot.service.game(first["game_id"])).result["places"]
+    assert any("round 1 is over" in m["content"] and m["attachments"] for m in h.messages_in(CHANNEL_ID))
+    assert any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    # round 2: a player drops themselves mid-round (their game is forfeited), one match is played, then the
+    # bot restarts with the round's other match half played
+    round2 = await store.matches(1, 2)
+    assert not {frozenset(m["players"]) for m in round2 if len(m["players"]) == 2} \
+        & {frozenset(m["players"]) for m in round1}, "no rematch"
+    two = [m for m in round2 if len(m["players"]) == 2]
+    dropped = two[0]["players"][0]
+    await h.slash(dropped, "tournament drop", tournament=1, name=PEOPLE[dropped])
+    forfeited = await store.match(two[0]["id"])
+    assert forfeited["how"] == "forfeit" and forfeited["places"] == [2, 1]
+    other = await h.bot.service.game(two[1]["game_id"])
+    for _ in range(12):
+        await take_turn(h, other.thread_id, rng)
+    h.assert_no_errors()
+    h2 = await restart(h, tmp_path, monkeypatch, 5000)
+    try:
+        bot2 = h2.bot
+        store = bot2.service.store
+        await h2.settle()
+        assert (await tournaments_of(bot2).tournament(1)).round == 2, "nothing was paired by the restart"
+        # the old board's buttons work in the new process; the round ends there and round 3 is paired
+        assert await play_round(h2, bot2, rng) == 2
+        event = await tournaments_of(bot2).tournament(1)
+        assert event.round == 3
+        round3 = await store.matches(1, 3)
+        assert dropped not in {p for m in round3 for p in m["players"]}
+        assert sorted(len(m["players"]) for m in round3) == [2, 2], "four players left: no bye"
+        assert await play_round(h2, bot2, rng) == 3
+        event = await tournaments_of(bot2).tournament(1)
+        assert event.status == "finished" and not event.cancelled
+        matches = await check_every_match_once(bot2.service.store)
+        assert len(matches) == 8
+        byes = [m["players"][0] for m in matches if len(m["players"]) == 1]
+        assert len(byes) == len(set(byes)) == 2
+        for m in matches:
+            if m["how"] == "played":
+                assert m["places"] == (await bot2.service.game(m["game_id"])).result["places"]
+        final = [m for m in h2.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
+        assert len(final) == 1 and len(final[0]["attachments"]) >= 2, "the podium once, with the standings"
+        _, rows = await tournaments_of(bot2).standings(1)
+        assert {r.player for r, _ in rows} == set(people)
+        assert [r.player for r, _ in rows if r.dropped] == [dropped]
+        total = sum(r.points for r, _ in rows)
+        assert total == 8, "six matches of a point each and two byes worth a win: nothing lost or doubled"
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()
+
+
+async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness):
+    h = harness
+    await register(h, 5, format="swiss", rounds=3)
+    before = len(h.fake.messages)
+    await h.slash(105, "tournament leave", tournament=1, name="P4")
+    assert any("Tournament #1" in m["content"] for m in since(h, before))
+    assert [u for u, _ in (await tournaments_of(h.bot).tournament(1)).entries] == [101, 102, 103, 104]
+    await start(h)
+    store = h.bot.service.store
+    round1 = await store.matches(1, 1)
+    assert [len(m["players"]) for m in round1] == [2, 2], "P4 left before the start: four players, no bye"
+    # only the organizer pauses and adjudicates
+    before = len(h.fake.messages)
+    await h.slash(102, "tournament pause", tournament=1, name="P1")
+    assert [m["content"] for m in since(h, before) if m["flags"] & 64] == [
+        "Only the organizer can do that in tournament #1 (Swiss)."]
+    assert not (await tournaments_of(h.bot).tournament(1)).paused
+    await h.slash(101, "tournament pause", tournament=1, name="P0")
+    assert (await tournaments_of(h.bot).tournament(1)).paused
+    # the organizer decides one match while its game is on: the game ends, the winner is the one named
+    decided, played = round1
+    winner = decided["players"][1]
+    await h.slash(101, "tournament adjudicate", tournament=1, match=decided["id"], winner=discord.Object(winner),
+                  name="P0", resolved=user(winner))
+    settled = await store.match(decided["id"])
+    assert settled["how"] == "adjudicated" and settled["places"] == [2, 1]
+    assert (await h.bot.service.game(decided["game_id"])).status == "abandoned"
+    # the other match is played out; paused, the round ends without a next one
+    await play_match(h, h.bot, played, Rng(9))
+    assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    assert await store.matches(1, 2) == [], "no round is paired while paused"
+    await h.slash(101, "tournament resume", tournament=1, name="P0")
+    round2 = await store.matches(1, 2)
+    assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    games = [await h.bot.service.game(m["game_id"]) for m in round2]
+    assert all(g.status == "running" for g in games)
+    # a later click in a thread still works... until the organizer cancels
+    await take_turn(h, games[0].thread_id, Rng(1))
+    await h.slash(101, "tournament cancel", tournament=1, name="P0")
+    event = await tournaments_of(h.bot).tournament(1)
+    assert event.status == "finished" and event.cancelled
+    assert [(await h.bot.service.game(g.id)).status for g in games] == ["abandoned", "abandoned"]
+    before = len(h.fake.messages)
+    await h.slash(101, "tournament resume", tournament=1, name="P0")
+    assert any("not running" in m["content"] for m in since(h, before))
+    h.assert_no_errors()
+
+
+async def test_swiss_of_hextri_at_tables_of_three_with_a_drop_the_ai_plays_on(harness):
+    h = harness
+    await h.slash(101, "tournament new", game="hextri", name="P0", format="swiss", rounds=2, table_size=3,
+                  options="round_limit=2")
+    # the refusals name the format, in the asker's language
+    h.payloads.locales[102] = "pl"
+    for uid in (102, 101):
+        before = len(h.fake.messages)
+        post = event_post(h)
+        await h.click(uid, post, button(post, "Start")["custom_id"], name=PEOPLE[uid])
+        assert [m["content"] for m in since(h, before) if m["flags"] & 64] == [
+            "W turnieju #1 (szwajcarski) może to zrobić tylko organizator." if uid == 102 else
+            "Tournament #1 (Swiss) needs at least 3 players."]
+    post = event_post(h)
+    await h.click(102, post, button(post, "Join")["custom_id"], name="P1")
+    before = len(h.fake.messages)
+    await h.click(102, post, button(post, "Join")["custom_id"], name="P1")
+    assert [m["content"] for m in since(h, before) if m["flags"] & 64] == ["Już jesteś w turnieju #1 (szwajcarski)."]
+    h.payloads.locales.pop(102)
+    for uid in list(PEOPLE)[2:6]:
+        post = event_post(h)
+        await h.click(uid, post, button(post, "Join")["custom_id"], name=PEOPLE[uid])
+    people = list(PEOPLE)[:6]
+    post = event_post(h)
+    assert "Tables of 3" in "\n".join(f["value"] for f in post["embeds"][0]["fields"])
+    await start(h)
+    store = h.bot.service.store
+    round1 = await store.matches(1, 1)
+    assert sorted(len(m["players"]) for m in round1) == [3, 3]
+    games = [await h.bot.service.game(m["game_id"]) for m in round1]
+    assert all(g.status == "running" and g.thread_id and len(g.seats) == 3 for g in games)
+    assert len({g.thread_id for g in games}) == 2, "each table in its own thread"
+    # a player at the first table drops out: the AI takes their seat and plays it to the end
+    table = round1[0]
+    dropped = table["players"][0]
+    await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",
+                  resolved=user(dropped))
+    game = await h.bot.service.game(table["game_id"])
+    assert game.seat_of(dropped) is None and game.seat_row(0).is_ai, "the AI plays the dropped player's seat"
+    texts = "\n".join(m["content"] for m in h.messages_in(game.thread_id))
+    assert f"{PEOPLE[dropped]} left game #{game.id}; the AI takes over their seat" in texts, "told in the thread"
+    rng = Rng(4)
+    assert await play_round(h, h.bot, rng) == 1
+    settled = await store.match(table["id"])
+    places = dict(zip(settled["players"], settled["places"]))
+    assert places[dropped] > max(p for u, p in places.items() if u != dropped), "the dropped player is last"
+    assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    round2 = await store.matches(1, 2)
+    assert dropped not in {p for m in round2 for p in m["players"]}
+    assert sorted(p for m in round2 for p in m["players"]) == sorted(set(people) - {dropped})
+    assert max(len(m["players"]) for m in round2) == 3
+    assert await play_round(h, h.bot, rng) == 2
+    event = await tournaments_of(h.bot).tournament(1)
+    assert event.status == "finished"
+    await check_every_match_once(store)
+    assert any("is over! The winner" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    h.assert_no_errors()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harness):
+    h = harness
+    h.bot.service.clock = clock = Clock()
+    await register(h, 4, format="swiss", rounds=2, round_hours=1)
+    await start(h)
+    store = h.bot.service.store
+    cog = h.bot.get_cog("Clocks")
+
+    async def run_for(minutes: int) -> None:
+        """The clock job as it runs: a tick a minute."""
+        for _ in range(minutes):
+            clock.now += timedelta(minutes=1)
+            await cog.tick()
+        await h.settle()
+
+    finished, late = await store.matches(1, 1)
+    rng = Rng(6)
+    await play_match(h, h.bot, finished, rng)
+    game = await h.bot.service.game(late["game_id"])
+    for _ in range(5):
+        await take_turn(h, game.thread_id, rng)
+    waiting = to_act(latest_board(h, game.thread_id))
+    assert len(waiting) == 1
+    await run_for(50)
+    assert (await store.match(late["id"]))["places"] is None, "not before the deadline"
+    await run_for(11)
+    settled = await store.match(late["id"])
+    assert settled["how"] == "clock"
+    assert settled["places"] == [2 if p == waiting[0] else 1 for p in settled["players"]], \
+        "the player the match waited for loses it"
+    assert (await h.bot.service.game(late["game_id"])).status == "abandoned"
+    assert any(f"reached the round's deadline: {PEOPLE[waiting[0]]} ran out of time" in m["content"]
+               for m in h.messages_in(game.thread_id))
+    assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    round2 = await store.matches(1, 2)
+    assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
+    # round 2's deadline is an hour after it began (on the same clock): nobody moves, both are settled
+    await run_for(59)
+    assert [(await store.match(m["id"]))["places"] for m in round2] == [None, None]
+    await run_for(2)
+    assert [(await store.match(m["id"]))["how"] for m in round2] == ["clock", "clock"]
+    event = await tournaments_of(h.bot).tournament(1)
+    assert event.status == "finished"
+    assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
+    await run_for(2)
+    assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
+    h.assert_no_errors()

@@ -1,0 +1,50 @@
+"""Tournament pictures read on a phone: the standings of 64 players on one page (more are paged), a 64-player
+bracket in pages of three rounds, and the podium - nothing under 9 px at 420 px wide."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render import tournament as pictures
+from tests.render.phone import too_small
+
+LABELS = {"place": "#", "name": "Játékos", "points": "Pont", "buchholz": "Buch.", "sonneborn": "S-B",
+          "record": "Gy–D–V"}
+
+
+def standings(count: int) -> dict:
+    return {"title": "#3 Kiválasztottak — svájci rendszerű", "subtitle": "5. forduló / 7", "labels": LABELS,
+            "rows": [{"place": i + 1, "name": f"Szabó-Kovács Erzsébet {i}", "points": 7.5 - i / 10,
+                      "buchholz": 31.25, "sonneborn": 22.75, "record": "12–3–4", "dropped": i == 4}
+                     for i in range(count)]}
+
+
+def bracket(rounds: int) -> dict:
+    matches = [{"round": r, "slot": s, "names": [f"Wiśniewska-Kowalska {r}.{s}", f"Bob {s}"], "places": [1, 2],
+                "winner": f"Wiśniewska-Kowalska {r}.{s}"} for r in range(1, rounds + 1)
+               for s in range(1 << (rounds - r))]
+    matches.append({"round": rounds, "slot": 1, "names": ["C", "D"], "places": [2, 1], "winner": "D"})
+    return {"title": "Bracket", "rounds": rounds, "matches": matches,
+            "labels": {"round": "Round {round}", "final": "Final", "third": "Third place", "bye": "(bye)"}}
+
+
+def test_standings_of_64_players_read_on_a_phone_and_larger_tables_are_paged():
+    assert too_small(pictures.render_standings, standings(64)) == []
+    assert len(pictures.standings_pages(standings(64))) == 1
+    pages = pictures.standings_pages(standings(130))
+    assert len(pages) == 3
+    assert Image.open(io.BytesIO(pages[0])).size[0] == pictures.WIDTH
+
+
+def test_a_64_player_bracket_reads_on_a_phone():
+    view = bracket(6)
+    assert too_small(pictures.render_bracket, view, 1, 0) == []
+    assert too_small(pictures.render_bracket, view, 4, 0) == []
+    assert len(pictures.bracket_pages(view)) == 2
+    assert len(pictures.bracket_pages(bracket(8))) == 4 + 1 + 1  # 256 players: rounds 1-3 in four pages
+
+
+def test_the_podium_reads_on_a_phone():
+    assert too_small(pictures.render_podium, {"title": "Podium", "places": [["Ann"], ["Bob"], ["Carol", "Dave"]]}) == []

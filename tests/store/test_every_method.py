@@ -1,0 +1,179 @@
+"""Every store method on both backends (SQLite and PostgreSQL): the same results from the same calls, Discord's
+64-bit ids kept exactly, the version guard holding between concurrent writers, and the outbox."""
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from store import Store, VersionConflict
+
+GUILD = 1_234_567_890_123_456_789  # Discord ids need 64 bits
+USER = 987_654_321_098_765_432
+
+
+async def _running(store: Store, *, guild_id=GUILD) -> int:
+    gid = await store.create_game(engine="troja", options={"lang": "hu"}, seed=2**31 - 1, num_players=2,
+                                  guild_id=guild_id, channel_id=GUILD + 1, host_user_id=USER)
+    await store.set_seat(gid, 0, user_id=USER, name="Ann")
+    await store.set_seat(gid, 1, ai_level="hard", name="AI")
+    await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=3, publish=["opening"])
+    return gid
+
+
+async def test_games_ids_and_json_options(database):
+    store = await Store.connect(database)
+    try:
+        first = await _running(store)
+        second = await _running(store)
+        assert second == first + 1
+        await store.set_places(first, thread_id=GUILD + 2, board_message_id=GUILD + 3)
+        await store.set_announcement(first, GUILD + 4)
+        await store.set_dm_closed(first, 0, True)
+        game = await store.get_game(first)
+        assert (game.guild_id, game.thread_id, game.board_message_id) == (GUILD, GUILD + 2, GUILD + 3)
+        assert game.options == {"lang": "hu", "announcement": GUILD + 4} and game.lang == "hu"
+        assert game.seats[0].dm_closed and not game.seats[1].dm_closed and game.seed == 2**31 - 1
+        assert game.rules_version == 3 and game.snapshot == {"turn": 0}
+        assert await store.snapshot(first) == (0, {"turn": 0})
+
+        rematch = await store.create_game(engine="troja", options={"rematch_of": first}, seed=1, num_players=2,
+                                          guild_id=GUILD, channel_id=1, host_user_id=USER)
+        assert (await store.rematch_of(first)).id == rematch
+        await store.set_status(rematch, "abandoned")
+        assert await store.rematch_of(first) is None
+
+        assert [g.id for g in await store.list_games(guild_id=GUILD)] == [second, first]
+        assert [g.id for g in await store.list_games(user_id=USER, limit=1)] == [second]
+        assert [g.id for g in await store.list_games(thread_id=GUILD + 2)] == [first]
+        await store.set_status(second, "finished", {"places": [1, 2]})
+        assert (await store.get_game(second)).result == {"places": [1, 2]}
+        assert [g.id for g in await store.finished_games(engine="troja", guild_id=GUILD)] == [second]
+        assert await store.finished_games(engine="troja", guild_id=None) == []
+    finally:
+        await store.close()
+
+
+async def test_finished_games_outside_a_server(database):
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store, guild_id=None)
+        await store.commit_action(gid, expected_version=0, seat=0, user_id=USER, action={}, events=[],
+                                  snapshot={}, result={"places": [1, 2]})
+        assert [g.id for g in await store.finished_games(engine="troja", guild_id=None)] == [gid]
+    finally:
+        await store.close()
+
+
+async def test_concurrent_writers_of_one_version_only_one_lands(database):
+    store = await Store.connect(database)
+    other = await Store.connect(database)  # a second connection (on PostgreSQL: could be another process)
+    try:
+        gid = await _running(store)
+
+        async def move(s: Store, n: int):
+            return await s.commit_action(gid, expected_version=0, seat=0, user_id=USER, action={"n": n},
+                                         events=[], snapshot={"n": n}, result=None)
+
+        results = await asyncio.gather(*(move(store if n % 2 else other, n) for n in range(8)),
+                                       return_exceptions=True)
+        assert sum(r == 1 for r in results) == 1
+        assert all(isinstance(r, VersionConflict) for r in results if r != 1)
+        winner = next(n for n, r in enumerate(results) if r == 1)
+        assert [a["action"] for a in await store.actions(gid)] == [{"n": winner}]
+        assert await other.snapshot(gid) == (1, {"n": winner})
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_a_failed_transaction_leaves_nothing_behind(database):
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store)
+        with pytest.raises(Exception):  # noqa: B017 - the second insert repeats the first's key
+            await store._transaction([
+                ("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+                 " VALUES (?, 1, 0, NULL, '{}', '[]', 'x')", (gid,)),
+                ("INSERT INTO actions (game_id, seq, seat, user_id, action, events, created_at)"
+                 " VALUES (?, 1, 0, NULL, '{}', '[]', 'x')", (gid,)),
+            ])
+        assert await store.actions(gid) == []
+    finally:
+        await store.close()
+
+
+async def test_the_outbox(database):
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store)
+        other = await _running(store, guild_id=GUILD + 9)
+        await store.commit_action(gid, expected_version=0, seat=0, user_id=USER, action={"a": 1}, events=[],
+                                  snapshot={"turn": 1}, result=None, publish=["Ann moved"])
+        entries = await store.outbox(gid)
+        assert [(e["version"], e["seq"], e["lines"], e["posted"]) for e in entries] == [
+            (0, None, ["opening"], False), (1, 1, ["Ann moved"], False)]
+        assert await store.pending_publications() == [gid, other]
+        assert await store.pending_publications(guild_ids={GUILD + 9}) == [other]
+
+        later = datetime.now(UTC) + timedelta(hours=1)
+        await store.outbox_failed(gid, entries[-1]["id"], "HTTP 503", later)
+        assert await store.pending_publications(datetime.now(UTC)) == [other]
+        assert await store.pending_publications(later + timedelta(seconds=1)) == [gid, other]
+        assert [e["attempts"] for e in await store.outbox(gid)] == [1, 1]
+
+        await store.outbox_posted(gid, entries[0]["id"], GUILD + 5)
+        assert [e["posted"] for e in await store.outbox(gid)] == [True, False]
+        assert (await store.get_game(gid)).board_message_id == GUILD + 5
+
+        await store.outbox_done(gid, entries[-1]["id"], retry_at=later)
+        (marker,) = await store.outbox(gid)
+        assert marker["lines"] == [] and marker["version"] == 1 and marker["id"] > entries[-1]["id"]
+        await store.add_outbox(gid, ["the AI took over"])
+        assert [e["lines"] for e in await store.outbox(gid)] == [[], ["the AI took over"]]
+        await store.set_seat(gid, 0, ai_level="easy", name="AI 2", publish=["left"])
+        assert (await store.outbox(gid))[-1]["lines"] == ["left"]
+        assert (await store.get_game(gid)).seats[0].is_ai
+    finally:
+        await store.close()
+
+
+async def test_reminders_tournaments_and_settings(database):
+    store = await Store.connect(database)
+    try:
+        a, b = await _running(store), await _running(store)
+        future = datetime.now(UTC) + timedelta(minutes=5)
+        assert await store.waiting_games(future) == [(a, 0), (b, 0)]
+        assert await store.waiting_games(future, after_id=a, limit=5) == [(b, 0)]
+        await store.set_reminded_many([(a, 0)])
+        assert await store.waiting_games(future) == [(b, 0)]
+        assert await store.waiting_games(datetime.now(UTC) - timedelta(minutes=5)) == []
+
+        tid = await store.create_tournament(engine="hex-tri", lang="pl", guild_id=GUILD, channel_id=3,
+                                            organizer_id=USER)
+        await store.add_entry(tid, USER, "Ann")
+        await store.add_entry(tid, USER + 1, "Bob")
+        await store.set_tournament_status(tid, "running")
+        await store.link_game(a, tid)
+        t = await store.tournament(tid)
+        assert (t.engine, t.lang, t.status, t.entries) == ("hex-tri", "pl", "running", [(USER, "Ann"), (USER + 1, "Bob")])
+        assert [g.id for g in await store.tournament_games(tid)] == [a]
+        assert (await store.get_game(a)).tournament_id == tid
+        assert await store.tournament(tid + 100) is None
+
+        await store.set_user_settings(USER, {"lang": "pl"})
+        await store.set_user_settings(USER, {"lang": "hu", "dm": True})
+        assert await store.user_settings(USER) == {"lang": "hu", "dm": True}
+        assert await store.get_game(9999) is None
+    finally:
+        await store.close()
+
+
+async def test_an_unreachable_postgres_is_one_clear_line(unused_tcp_port):
+    """No server on the port: StorageError with where it looked (never the password), not asyncpg's traceback."""
+    from store import StorageError
+
+    url = f"postgresql://bot:secret@127.0.0.1:{unused_tcp_port}/games"
+    with pytest.raises(StorageError) as caught:
+        await Store.connect(url)
+    assert f"127.0.0.1:{unused_tcp_port}/games" in str(caught.value) and "secret" not in str(caught.value)
