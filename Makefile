@@ -27,6 +27,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.concurrency
 	$(PY) -m bench.memory
+	$(PY) -m bench.arena
 	$(PY) -m bench.pipeline
 	$(PY) -m bench.storage
 	$(PY) -m bench.backends

@@ -5,7 +5,11 @@ An AI must pick one of ``engine.legal_actions(state, seat)`` and base its choice
 know: ``engine.view(state, seat)``. Search over hidden information is allowed only on copies made from the
 seat's own knowledge (determinisation); perfect-information games may simulate on
 ``engine.from_json(engine.to_json(state))`` copies. ``rng`` is an ``engines.rng.Rng`` owned by the caller, so
-the same game and seed always give the same AI moves.
+the same game and seed always give the same AI moves (the hard level searches for a fixed time, so its
+moves depend on the machine's speed as well).
+
+Levels (``ai/levels.py``): ``easy`` is the game's AI taking a random legal action now and then, ``normal``
+the game's AI, ``hard`` an IS-MCTS search (``ai/search.py``) with the game's AI as rollout policy and prior.
 """
 
 from __future__ import annotations
@@ -36,6 +40,25 @@ def _discover() -> dict[str, Chooser]:
 AI_PLAYERS: dict[str, Chooser] = _discover()
 
 
-def choose(engine, state, seat: int, rng) -> dict:
-    """The game's own AI when there is one, else the random player."""
-    return AI_PLAYERS.get(engine.key, random_player)(engine, state, seat, rng)
+def choose(engine, state, seat: int, rng, level: str | None = None) -> dict:
+    """The AI of ``level`` (default ``normal``: the game's own AI when there is one, else the random player)."""
+    from ai import levels, search
+
+    level = levels.check(level)
+    heuristic = AI_PLAYERS.get(engine.key, random_player)
+    if level == "easy":
+        legal = engine.legal_actions(state, seat)
+        if rng.below(1000) < levels.EASY_MISTAKES * 1000:
+            return rng.choice(legal)
+        return heuristic(engine, state, seat, rng)
+    if level == "hard":
+        return search.choose(engine, state, seat, rng, **search.hard_budget(engine))
+    return heuristic(engine, state, seat, rng)
+
+
+def choose_by_key(engine_key: str, state, seat: int, rng_state: int, level: str | None = None) -> dict:
+    """:func:`choose` with plain arguments (engine key, rng state) so a worker process can run it."""
+    from engines import ENGINES
+    from engines.rng import Rng
+
+    return choose(ENGINES[engine_key], state, seat, Rng(rng_state), level)

@@ -36,6 +36,9 @@ ON_TIMEOUT_CHOICES = [
 ]
 OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
                     app_commands.Choice(name="Open — others join with the Join button", value="open")]
+LEVEL_CHOICES = [app_commands.Choice(name="Easy — makes mistakes", value="easy"),
+                 app_commands.Choice(name="Normal", value="normal"),
+                 app_commands.Choice(name="Hard — searches about a second per move", value="hard")]
 
 
 def _annotation(spec: OptionSpec):
@@ -61,13 +64,15 @@ def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
                                 annotation=discord.Interaction)]
     descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
                     "invite": "Reserve the second seat for this member",
+                    "level": "How strong the AI plays (with opponent: AI; default Normal)",
                     "language": "Language of the game's messages and buttons (default: your Discord language)",
                     "time_control": "Time per move (default: none against the AI, 1 day for open games)",
                     "on_timeout": "When time runs out: the AI plays until they are back, or they forfeit"}
     choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES,
                                                      "time_control": TIME_CONTROL_CHOICES,
-                                                     "on_timeout": ON_TIMEOUT_CHOICES}
+                                                     "on_timeout": ON_TIMEOUT_CHOICES, "level": LEVEL_CHOICES}
     params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
+    params.append(inspect.Parameter("level", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
     params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
                                     default=None))
     params.append(inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
@@ -107,7 +112,7 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
             options=options, opponent=values.get("opponent") or "open",
             invite=(invite.id, invite.display_name) if invite else None,
             lang=values.get("language") or str(interaction.locale),
-            time_control=values.get("time_control"), on_timeout=values.get("on_timeout"))
+            time_control=values.get("time_control"), on_timeout=values.get("on_timeout"), level=values.get("level"))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import ai
+from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host import clock as clocks
+from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
@@ -154,8 +156,9 @@ class GameService:
         self._warn_dms: dict[int, dict[int, str]] = Bounded(live_games)
 
     def close(self) -> None:
-        """Stop the render processes, if any."""
+        """Stop the render processes and the hard AI's worker processes, if any."""
         self.painter.close()
+        thinking.shutdown()
 
     # -- helpers ------------------------------------------------------------------------------------
 
@@ -266,11 +269,13 @@ class GameService:
                      channel_id: int | None, options: dict | None = None, opponent: str = "open",
                      invite: tuple[int, str] | None = None, lang: str | None = None,
                      time_control: str | None = None, on_timeout: str | None = None,
-                     ) -> tuple[GameRow, Outcome | None]:
+                     level: str | None = None) -> tuple[GameRow, Outcome | None]:
         """Open a lobby with the creator in seat 0. ``opponent="ai"`` fills every other seat with the AI and
         starts at once; ``invite`` reserves seat 1 for a person; ``lang`` ("en", "hu", "pl" or a Discord
-        locale) is the language the game is played in."""
+        locale) is the language the game is played in; ``level`` (easy, normal, hard) the AI seats' level."""
         use_language(lang)
+        if level is not None and level not in ai_levels.LEVELS:
+            raise GameError.of("unknown_ai_level", level=str(level)[:20])
         if key not in ENGINES:
             raise GameError.of("unknown_game", key=key[:40])
         engine = ENGINES[key]
@@ -304,7 +309,9 @@ class GameService:
             for seat in ai_seats:
                 # one AI is "AI"; several are told apart by their seat number
                 name = t("ai_name") if len(ai_seats) == 1 else f"{t('ai_name')} {seat + 1}"
-                await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL, name=name)
+                if level not in (None, AI_LEVEL):  # an easy or hard AI says so in its name
+                    name = f"{name} ({t('ai_level_' + level)})"
+                await self.store.set_seat(game_id, seat, ai_level=level or AI_LEVEL, name=name)
         game = await self.game(game_id)
         if len(game.seats) >= num:
             outcome = await self.start(game_id, user_id)
@@ -647,7 +654,8 @@ class GameService:
         engine = ENGINES[game.engine]
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
         try:
-            action = await asyncio.to_thread(ai.choose, engine, state, seat, rng)
+            level = game.seat_row(seat).ai_level
+            action = await thinking.think(engine, state, seat, rng, level if level in ai_levels.LEVELS else None)
             if action in self._legal(game, state, seat):
                 return action
             log.error("AI of %s proposed an illegal action %r in game %s", game.engine, action, game.id)

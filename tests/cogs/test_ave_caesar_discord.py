@@ -141,8 +141,10 @@ async def test_options_of_game_new_are_described_with_their_limits(harness):
     new = next(o for o in game["options"] if o["name"] == "new")
     command = next(o for o in new["options"] if o["name"] == "ave-caesar")
     options = {o["name"]: o for o in command["options"]}
-    assert set(options) == {"opponent", "invite", "language", "time_control", "on_timeout", "players", "chariots_per_player", "races", "neutral_chariots",
+    assert set(options) == {"opponent", "level", "invite", "language", "time_control", "on_timeout", "players",
+                            "chariots_per_player", "races", "neutral_chariots",
                             "turn_order", "track"}
+    assert {c["value"] for c in options["level"]["choices"]} == {"easy", "normal", "hard"}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
     assert (options["chariots_per_player"]["min_value"], options["chariots_per_player"]["max_value"]) == (1, 3)
     assert (options["races"]["min_value"], options["races"]["max_value"]) == (1, 4)

@@ -1,0 +1,240 @@
+"""A generic information-set Monte Carlo tree search player over the engine protocol.
+
+Single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012; the idea of OpenSpiel's ``ismcts.py``, written
+afresh): every iteration draws a determinization - a full state the searching seat cannot tell from the real
+one (``engines/<game>/determinize.py``; perfect-information games just copy the state, which is plain MCTS) -
+and walks one shared tree whose nodes are information sets keyed by the actions taken since the root (every
+action in these games is announced to all seats). Selection is UCT with availability counts (an action
+legal in only some determinizations is judged by how often it was available), one node is added per
+iteration, the game is played out by a rollout policy (the game's heuristic AI, sometimes a random legal
+action, or purely random), and each seat on the path is credited with its own reward from the final places.
+Several seats in ``to_act`` act in seat order, one at a time, as the engines allow.
+
+The search never reads hidden cards: the real state is only ever passed to the determinizer, whose sample
+depends on what the seat can see and on ``rng``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import time
+
+from engines.rng import Rng
+
+EXPLORATION = 0.7
+#: the search overrules its prior only with an action it has tried at least this often
+MIN_VISITS = 4
+
+
+def _determinizer(engine):
+    """The game's ``determinize(state, seat, rng)``, or a plain copy for perfect-information games."""
+    package = type(engine).__module__.rsplit(".", 1)[0]
+    try:
+        return importlib.import_module(f"{package}.determinize").determinize
+    except ModuleNotFoundError:
+        return lambda state, seat, rng: engine.from_json(engine.to_json(state))
+
+
+def _key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rewards(engine, state) -> list[float]:
+    """Each seat's reward in [0, 1]: the share of other seats it finished ahead of (a tie counts half)."""
+    return _reward_of_places(engine.result(state)["places"])
+
+
+def _reward_of_places(places: list[int]) -> list[float]:
+    n = len(places)
+    if n < 2:
+        return [1.0] * n
+    return [(sum(1 for q in places if q > p) + 0.5 * (sum(1 for q in places if q == p) - 1)) / (n - 1)
+            for p in places]
+
+
+class _Node:
+    """One information set: per action key, [visits, total reward of the acting seat, availability]."""
+
+    __slots__ = ("stats",)
+
+    def __init__(self) -> None:
+        self.stats: dict[str, list] = {}
+
+
+def _ave_caesar_stage(state) -> int:
+    return len(state["history"])  # races run so far (public)
+
+
+def _standings(engine, state) -> list[int]:
+    return [row["place"] for row in engine.view(state, None)["standings"]]
+
+
+#: games whose playouts are cut short: (stage of the game, places when the stage changes). An Ave Caesar
+#: championship is four races of ~600 actions; a playout ends with the current race and scores the laurels.
+CUTOFFS = {"ave-caesar": (_ave_caesar_stage, _standings)}
+
+
+def _heuristic(engine):
+    from ai import AI_PLAYERS  # late: ai/__init__ discovers this module too
+
+    return AI_PLAYERS.get(engine.key)
+
+
+def rollout_policy(engine, epsilon: float = 0.15):
+    """The game's heuristic AI, taking a random legal action with probability ``epsilon`` (so rollouts
+    differ); a purely random player when the game has no heuristic AI."""
+    heuristic = _heuristic(engine)
+
+    def policy(state, seat, rng):
+        legal = engine.legal_actions(state, seat)
+        if heuristic is None or rng.below(1000) < epsilon * 1000:
+            return rng.choice(legal)
+        return heuristic(engine, state, seat, rng)
+
+    return policy
+
+
+def search(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
+           rollout=None, prior: dict | None = None, exploration: float = EXPLORATION,
+           margin: float = 1.0) -> dict:
+    """Run IS-MCTS for ``seat`` from ``state`` and return the chosen action.
+
+    Budget: stop after ``iterations`` iterations or ``seconds`` of wall time, whichever comes first (at least
+    one iteration). ``rollout(state, seat, rng) -> action`` plays the simulations (default: heuristic with
+    some random moves). ``prior``, when given (e.g. the heuristic's choice), is tried first and is kept
+    unless the search's pick beats it by ``margin`` standard errors: a handful of noisy playouts should not
+    overrule a sound heuristic.
+    """
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if iterations is None and seconds is None:
+        iterations = 100
+    determinize = _determinizer(engine)
+    policy = rollout or rollout_policy(engine)
+    limit = engine.max_playout_steps() if hasattr(engine, "max_playout_steps") else 20_000
+    prior_key = _key(prior) if prior is not None else None
+    tree: dict[tuple, _Node] = {}
+    deadline = time.perf_counter() + seconds if seconds is not None else None
+    done = 0
+    while True:
+        s = determinize(state, seat, rng)
+        history: tuple = ()
+        path: list[tuple[_Node, str, int]] = []
+        expanded = False
+        steps = 0
+        while not expanded:
+            acting = engine.to_act(s)
+            if not acting:
+                break
+            p = min(acting)
+            options = engine.legal_actions(s, p)
+            node = tree.get(history)
+            if node is None:
+                node = tree[history] = _Node()
+                expanded = True
+            stats = node.stats
+            keyed = [(_key(a), a) for a in options]
+            for k, _ in keyed:
+                entry = stats.get(k)
+                if entry is None:
+                    stats[k] = [0, 0.0, 1]
+                else:
+                    entry[2] += 1
+            untried = [(k, a) for k, a in keyed if stats[k][0] == 0]
+            if untried:
+                pick = next((ka for ka in untried if ka[0] == prior_key), None) if not history else None
+                k, a = pick or untried[rng.below(len(untried))]
+                expanded = True
+            else:
+                k, a = max(keyed, key=lambda ka: _ucb(stats[ka[0]], exploration))
+            path.append((node, k, p))
+            engine.apply(s, p, a)
+            history = history + (k,)
+            steps += 1
+        cut = CUTOFFS.get(engine.key)
+        stage = cut[0](s) if cut else None
+        while steps < limit:
+            acting = engine.to_act(s)
+            if not acting or (cut and cut[0](s) != stage):
+                break
+            p = min(acting)
+            engine.apply(s, p, policy(s, p, rng))
+            steps += 1
+        if engine.result(s) is not None:
+            reward = rewards(engine, s)
+        elif cut and cut[0](s) != stage:
+            reward = _reward_of_places(cut[1](engine, s))
+        else:
+            reward = None
+        for node, k, p in path:
+            entry = node.stats[k]
+            entry[0] += 1
+            entry[1] += reward[p] if reward is not None else 0.5
+        done += 1
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    root = tree[()].stats
+    best = max(legal, key=lambda a: _final(root.get(_key(a)), _key(a) == prior_key))
+    if prior is not None and _key(best) != prior_key and not _clearly_better(root.get(_key(best)),
+                                                                             root.get(prior_key), margin):
+        return prior
+    return best
+
+
+def _clearly_better(entry: list | None, base: list | None, z: float) -> bool:
+    """``entry``'s mean beats ``base``'s by ``z`` standard errors (rewards in [0, 1]: variance <= 1/4)."""
+    if entry is None or entry[0] < MIN_VISITS:
+        return False
+    if base is None or not base[0]:
+        return True
+    gap = entry[1] / entry[0] - base[1] / base[0]
+    return gap > z * math.sqrt(0.25 / entry[0] + 0.25 / base[0])
+
+
+def _ucb(entry: list, c: float) -> float:
+    n, w, avail = entry
+    return w / n + c * math.sqrt(math.log(max(avail, 1)) / n)
+
+
+def _final(entry: list | None, is_prior: bool) -> tuple:
+    """Most visited action; then the better mean; then the prior."""
+    if entry is None or entry[0] == 0:
+        return (0, 0.0, is_prior)
+    return (entry[0], entry[1] / entry[0], is_prior)
+
+
+def random_rollout(engine):
+    """Uniformly random playouts: cheap, so many more iterations fit in the budget."""
+    return lambda state, seat, rng: rng.choice(engine.legal_actions(state, seat))
+
+
+def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
+           rollout: str = "heuristic", margin: float = 1.0) -> dict:
+    """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior."""
+    heuristic = _heuristic(engine)
+    legal = engine.legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    prior = heuristic(engine, state, seat, Rng(rng.next64())) if heuristic else None
+    policy = random_rollout(engine) if rollout == "random" else rollout_policy(engine)
+    return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
+                  margin=margin)
+
+
+#: per game, the rollout policy: random playouts (many more per second) did worse than the heuristic in the
+#: arena for Troja and Hector and Achilles; in Ave Caesar random races even run longer (~0.3 s, against ~0.2 s)
+ROLLOUTS = {"hector-achilles": "heuristic", "troja": "heuristic", "ave-caesar": "heuristic", "hextri": "heuristic",
+            "kivalasztottak": "heuristic"}
+
+
+def hard_budget(engine) -> dict:
+    """The hard level's settings for ``engine``: about a second, capped in iterations, the game's rollout."""
+    from ai import levels
+
+    return {"seconds": levels.HARD_SECONDS, "iterations": levels.HARD_ITERATIONS,
+            "rollout": ROLLOUTS.get(engine.key, "heuristic")}

@@ -1,0 +1,108 @@
+"""Arena: how strong each AI level is. ``python -m bench.arena`` plays, per game, hard against normal and
+normal against easy over a fixed set of seeds (each level takes each seat equally often) and prints the
+stronger level's win rate (a draw counts half).
+
+The default run is short, for ``make bench``: 2 games per pairing for the hard level (on a quarter of a
+second per decision), 20 for normal against easy, and Ave Caesar as a single race. ``--games N`` plays more,
+``--seconds S`` or ``--iterations N`` sets the hard level's budget (the real level: about a second,
+``ai/levels.py``), ``--championship`` plays Ave Caesar's four races.
+
+    python -m bench.arena                      # the short run
+    python -m bench.arena --games 40 --game troja --seconds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import sys
+import time
+
+import ai
+from ai import search
+from ai.arena import play
+from engines import ENGINES
+
+TARGET = 0.65
+DEFAULT_HARD_GAMES = 2
+DEFAULT_EASY_GAMES = 20
+DEFAULT_SECONDS = 0.25
+#: a four-race championship is ~2,600 actions: the default run plays one race
+QUICK_OPTIONS = {"ave-caesar": {"races": 1}}
+SEED0 = 20_160
+
+
+def _player(level: str, iterations: int | None, seconds: float | None):
+    if level != "hard":
+        return lambda engine, state, seat, rng: ai.choose(engine, state, seat, rng, level)
+
+    def hard(engine, state, seat, rng):
+        budget = search.hard_budget(engine)
+        if iterations is not None or seconds is not None:
+            budget.update(iterations=iterations, seconds=seconds)
+        return search.choose(engine, state, seat, rng, **budget)
+
+    return hard
+
+
+def _one(args: tuple) -> float:
+    """The stronger level's score in one game: 1 win, 0.5 draw (shared first place), 0 loss."""
+    key, strong, weak, g, iterations, seconds, options = args
+    engine = ENGINES[key]
+    n = engine.min_players
+    hero = g % n
+    choosers = [_player(strong if s == hero else weak, iterations, seconds) for s in range(n)]
+    _, result = play(engine, choosers, SEED0 + g // n, options)  # each seed once from every seat
+    places = result["places"]
+    if places[hero] != 1:
+        return 0.0
+    return 1.0 if places.count(1) == 1 else 0.5
+
+
+def match(key: str, strong: str, weak: str, games: int, iterations: int | None = None,
+          seconds: float | None = None, workers: int = 2, options: dict | None = None) -> float:
+    """``strong``'s score share against ``weak`` over ``games`` games of ``key`` (seats alternate)."""
+    jobs = [(key, strong, weak, g, iterations, seconds, options) for g in range(games)]
+    if workers <= 1:
+        return sum(map(_one, jobs)) / games
+    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+        return sum(pool.map(_one, jobs)) / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, help="games per pairing (default: "
+                        f"{DEFAULT_HARD_GAMES} hard-normal, {DEFAULT_EASY_GAMES} normal-easy)")
+    parser.add_argument("--game", action="append", choices=sorted(ENGINES), help="only this game (repeatable)")
+    parser.add_argument("--iterations", type=int, help="hard: iterations per decision")
+    parser.add_argument("--seconds", type=float, help=f"hard: seconds per decision (default {DEFAULT_SECONDS:g}; "
+                        "the real level: 1)")
+    parser.add_argument("--championship", action="store_true", help="Ave Caesar: the four races")
+    parser.add_argument("--workers", type=int, default=2, help="games played at once (processes)")
+    args = parser.parse_args(argv)
+    iterations = args.iterations
+    seconds = args.seconds if args.seconds or iterations else DEFAULT_SECONDS
+    budget = " and ".join(x for x in (f"{seconds:g} s" if seconds else "", f"{iterations} iterations"
+                                      if iterations else "") if x)
+    print(f"AI arena: score share of the stronger level (draw = 1/2); hard on {budget} per decision; "
+          f"target {TARGET:.0%}")
+    print(f"{'game':<16} {'hard-normal':>12} {'games':>6} {'normal-easy':>12} {'games':>6} {'seconds':>8}")
+    missed = []
+    for key in args.game or list(ENGINES):
+        start = time.perf_counter()
+        hard_games = args.games or DEFAULT_HARD_GAMES
+        easy_games = args.games or DEFAULT_EASY_GAMES
+        options = None if args.championship else QUICK_OPTIONS.get(key)
+        hn = match(key, "hard", "normal", hard_games, iterations, seconds, args.workers, options)
+        ne = match(key, "normal", "easy", easy_games, workers=args.workers, options=options)
+        for pair, score in (("hard-normal", hn), ("normal-easy", ne)):
+            if score < TARGET:
+                missed.append(f"{key} {pair}")
+        print(f"{key:<16} {hn:>12.0%} {hard_games:>6} {ne:>12.0%} {easy_games:>6} "
+              f"{time.perf_counter() - start:>8.1f}", flush=True)
+    print("targets met" if not missed else "below target: " + ", ".join(missed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The IS-MCTS player: rewards per seat, budgets, and that the search finds a won line a heuristic misses."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import ai
+from ai import levels, search
+from engines import IllegalAction
+from engines.base import BaseEngine
+from engines.rng import Rng
+
+
+class Race21(BaseEngine):
+    """A test game with perfect information: players add 1 or 2 to a count; who reaches 7 wins."""
+
+    key = "test-race"
+    min_players = max_players = 2
+
+    def new_game(self, num_players, seed, options=None):
+        return {"count": 0, "turn": 0, "winner": None}
+
+    def to_act(self, state):
+        return [] if state["winner"] is not None else [state["turn"]]
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        return [{"type": "add", "n": n} for n in (1, 2) if state["count"] + n <= 7]
+
+    def _apply(self, state, seat, action):
+        state["count"] += action["n"]
+        if state["count"] == 7:
+            state["winner"] = seat
+        state["turn"] = 1 - seat
+        return []
+
+    def view(self, state, seat):
+        return dict(state)
+
+    def result(self, state):
+        if state["winner"] is None:
+            return None
+        return {"places": [1 if s == state["winner"] else 2 for s in (0, 1)]}
+
+    def to_json(self, state):
+        return dict(state)
+
+    def from_json(self, data):
+        return dict(data)
+
+
+def test_rewards_give_each_seat_its_own_result():
+    class Fixed:
+        def __init__(self, places):
+            self.places = places
+
+        def result(self, state):
+            return {"places": self.places}
+
+    assert search.rewards(Fixed([2, 1]), None) == [0.0, 1.0]
+    assert search.rewards(Fixed([1, 1]), None) == [0.5, 0.5]
+    assert search.rewards(Fixed([1, 3, 2, 3]), None) == [1.0, 1 / 6, 2 / 3, 1 / 6]
+
+
+@pytest.mark.parametrize("count", [0, 3, 5])
+def test_plain_mcts_finds_the_winning_move(count):
+    # from 0, 3 or 5 the winning move leaves the count at 1, 4 or 7
+    engine = Race21()
+    state = {"count": count, "turn": 0, "winner": None}
+    best = {0: 1, 3: 1, 5: 2}[count]
+    picks = [search.search(engine, state, 0, Rng(s), iterations=300, rollout=search.random_rollout(engine))
+             for s in range(5)]
+    assert all(p == {"type": "add", "n": best} for p in picks)
+
+
+def test_the_prior_stands_unless_the_search_clearly_beats_it():
+    engine = Race21()
+    state = {"count": 3, "turn": 0, "winner": None}
+    wrong = {"type": "add", "n": 2}
+    rollout = search.random_rollout(engine)
+    assert search.search(engine, state, 0, Rng(1), iterations=2, rollout=rollout, prior=wrong) == wrong
+    assert search.search(engine, state, 0, Rng(1), iterations=400, rollout=rollout, prior=wrong) != wrong
+
+
+def test_budgets_are_kept():
+    engine = Race21()
+    state = engine.new_game(2, 0)
+    calls = []
+
+    def counting(s, seat, rng):
+        calls.append(1)
+        return rng.choice(engine.legal_actions(s, seat))
+
+    search.search(engine, state, 0, Rng(1), iterations=25, rollout=counting)
+    assert 0 < len(calls) <= 25 * 7
+    start = time.perf_counter()
+    search.search(engine, state, 0, Rng(1), seconds=0.2, rollout=search.random_rollout(engine))
+    assert 0.2 <= time.perf_counter() - start < 0.6
+
+
+def test_levels():
+    from engines import ENGINES
+
+    engine = ENGINES["troja"]
+    state = engine.new_game(2, 4, {})
+    with pytest.raises(ValueError):
+        ai.choose(engine, state, 0, Rng(1), "impossible")
+    # a position with real choices: easy sometimes plays something normal never would
+    rng = Rng(2)
+    while len(engine.legal_actions(state, engine.to_act(state)[0])) < 4:
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, ai.choose(engine, state, seat, rng))
+    seat = engine.to_act(state)[0]
+    normal = {repr(ai.choose(engine, state, seat, Rng(k), "normal")) for k in range(30)}
+    easy = {repr(ai.choose(engine, state, seat, Rng(k), "easy")) for k in range(30)}
+    assert len(easy - normal) >= 1
+    start = time.perf_counter()
+    hard = ai.choose(engine, state, seat, Rng(3), "hard")
+    assert hard in engine.legal_actions(state, seat)
+    assert time.perf_counter() - start < levels.HARD_SECONDS * 2 + 0.5
+
+
+def test_an_illegal_action_is_never_proposed_by_the_hard_ai():
+    engine = Race21()
+    state = {"count": 6, "turn": 1, "winner": None}
+    assert search.search(engine, state, 1, Rng(1), iterations=3) == {"type": "add", "n": 1}
+    with pytest.raises(IllegalAction):
+        engine.apply(state, 1, {"type": "add", "n": 2})
+
+
+def test_ave_caesar_playouts_end_with_the_race():
+    from engines import ENGINES
+
+    engine = ENGINES["ave-caesar"]
+    state = engine.new_game(2, 3, {})  # a four-race championship by default
+    assert state["options"]["races"] == 4
+    seat = engine.to_act(state)[0]
+    steps = []
+
+    def counting(s, p, rng):
+        steps.append(len(s["history"]))
+        return rng.choice(engine.legal_actions(s, p))
+
+    search.search(engine, state, seat, Rng(1), iterations=3, rollout=counting)
+    assert steps and set(steps) == {0}, "no playout runs into the second race"
