@@ -46,7 +46,7 @@ from engines.rng import Rng
 
 from . import combat
 from .board import HEX, board
-from .moves import FREE, OFF, Mover, check, payments, plan
+from .moves import FREE, OFF, Mover, SeatFacts, check, payments, plan
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
@@ -173,14 +173,14 @@ class HexTriEngine(BaseEngine):
         actions = []
         bd = board(state["options"]["radius"])
         occ = _occupancy(state)
-        counts = Mover.counts(occ, seat)
+        counts = SeatFacts(state, bd, occ, seat)
         for origin, leader in self._groups(state, seat):
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
             for dest, (path, sources) in plan(mover).items():
                 # the default way to pay first, then every other choice of paying fields
                 for way in payments(mover, path, sources):
                     actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
-                                    "cost": sum(1 for s in way if s != FREE), "sources": way})
+                                    "cost": len(way) - way.count(FREE), "sources": way})
         actions.append({"type": "pass"})
         return actions
 
@@ -342,23 +342,39 @@ class HexTriEngine(BaseEngine):
                 out.append((field, True))
         return out
 
-    def _can_move(self, state: dict, seat: int) -> bool:
-        """Whether ``seat`` has at least one legal step (cheap: only first steps are examined)."""
+    def _can_move(self, state: dict, seat: int, occ: dict | None = None) -> bool:
+        """Whether ``seat`` has at least one legal step (cheap: only first steps are examined; the same
+        tests as :class:`Mover`'s ``can_leave`` and ``can_enter``)."""
         p = state["players"][seat]
         if not self._playing(p):
             return False
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         mana = state["mana"]
-        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
-        counts = Mover.counts(occ, seat)
+        on = p["on"]
+        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in on)
+        free = not p["free_used"]
+        if not funded and not free:
+            return False
+        kind, adj = bd.kind, bd.adj
         for origin, leader in self._groups(state, seat):
-            if not (funded or (leader and not p["free_used"])):
+            if not (funded or leader):
                 continue
-            mover = Mover(state, bd, occ, seat, origin, leader, counts)
-            if origin == OFF and not funded and not leader:
+            if origin == OFF:
+                # every entry TRI touches one HEX: one that is empty lets a figure in
+                if any(not occ.get(nb) for nb in bd.outer):
+                    return True
                 continue
-            if mover.can_leave(origin) and any(mover.can_enter(nb) for nb in mover.neighbours(origin)):
+            here = occ[origin]
+            if kind[origin] == HEX and len(here) > 1 and on[origin] == 1:
+                # alone beside enemies: only the leader-escape rule lets him go
+                if not (leader and state["options"]["leader_escape"]
+                        and sum(here.values()) - here[seat] == 1
+                        and not any(s != seat and q["leader"] == origin
+                                    for s, q in enumerate(state["players"]))):
+                    continue
+            if any(kind[nb] == HEX or not occ.get(nb) for nb in adj[origin]):
                 return True
         return False
 

@@ -24,11 +24,28 @@ OFF = "off"
 FREE = "free"
 
 
+class SeatFacts:
+    """What every mover of one seat on one board shares: the seat's figures and its enemies' per occupied
+    field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
+
+    def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
+        self.own, self.enemies = seat_counts(occ, seat)
+        own, enemies, kind, mana = self.own, self.enemies, board.kind, state["mana"]
+        self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
+        # HEXes beside enemies where no own figure stays: nobody may leave them (see Mover.can_leave)
+        self.blocked = {f for f, n in enemies.items() if n and not own[f] and kind[f] == HEX}
+        # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
+        self.locals = {f for f, n in mana.items() if n > 0 and not own.get(f, 0) and not enemies.get(f, 0)}
+        # peaceful fields with mana where own figures stand (see Mover.pool_fields)
+        self.pool = {f: mana[f] for f, seats in occ.items()
+                     if own.get(f, 0) > 0 and len(seats) == 1 and mana.get(f, 0) > 0}
+
+
 class Mover:
     """Everything about the board that matters to one figure's move, seen by that figure's owner."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
-                 counts: tuple[dict, dict] | None = None) -> None:
+                 counts: SeatFacts | None = None) -> None:
         self.state = state
         self.board = board
         self.occ = occ
@@ -39,22 +56,66 @@ class Mover:
         player = state["players"][seat]
         self.free_avail = leader and not player["free_used"]
         self.escape = bool(state["options"]["leader_escape"])
-        self.enemy_leader_fields = {p["leader"] for s, p in enumerate(state["players"])
-                                    if s != seat and p["leader"] not in (None, OFF)}
-
-        # the searches ask these counts a hundred times per field: count once (``counts``: the seat's
-        # figures and its enemies' per field, shared by all the movers of one seat on one board)
-        own, self._enemies = counts if counts is not None else seat_counts(occ, seat)
+        self._leader_fields: set | None = None
+        if counts is None:
+            counts = SeatFacts(state, board, occ, seat)
+        self.facts = counts
+        own = counts.own
+        self._enemies = counts.enemies
+        # the mover itself does not count on its origin: a lone figure's field differs for it alone
+        self._alone = origin in own and own[origin] == 1
         if origin in own:
             own = dict(own)
             own[origin] -= 1
         self._own = own
         self._pool: dict[str, int] | None = None
+        self._locals: set[str] | None = None
+        self._ways: dict | None = None
+
+    @property
+    def enemy_leader_fields(self) -> set[str]:
+        """Fields where an enemy leader stands (only the leader-escape rule asks)."""
+        if self._leader_fields is None:
+            self._leader_fields = {p["leader"] for s, p in enumerate(self.state["players"])
+                                   if s != self.seat and p["leader"] not in (None, OFF)}
+        return self._leader_fields
 
     @staticmethod
-    def counts(occ: dict, seat: int) -> tuple[dict, dict]:
-        """What ``counts`` takes: ``seat``'s figures and its enemies' figures per occupied field."""
-        return seat_counts(occ, seat)
+    def counts(occ: dict, seat: int, state: dict, board: Board) -> SeatFacts:
+        """What ``counts`` takes: the facts shared by the movers of ``seat``."""
+        return SeatFacts(state, board, occ, seat)
+
+    def entries(self, field: str) -> list[str]:
+        """The neighbours of ``field`` a figure may step onto, shared by the movers of one seat: the same as
+        :meth:`can_enter` except on the mover's own origin, which every search skips."""
+        enter = self.facts.enter
+        out = enter.get(field)
+        if out is None:
+            kind, own, enemies = self.board.kind, self.facts.own, self._enemies
+            out = [nb for nb in self.neighbours(field)
+                   if kind[nb] == HEX or (not own.get(nb, 0) and not enemies.get(nb, 0))]
+            enter[field] = out
+        return out
+
+    def blocked(self) -> set[str]:
+        """The fields the mover may not leave (see :meth:`can_leave`)."""
+        out = self.facts.blocked
+        origin = self.origin
+        if self._alone and self._enemies.get(origin, 0) and self.board.kind[origin] == HEX:
+            out = out | {origin}
+        if self.escape and self.leader:
+            out = {f for f in out if not self.can_leave(f)}
+        return out
+
+    def locals(self) -> set[str]:
+        """The fields where :meth:`local` holds."""
+        if self._locals is None:
+            out = self.facts.locals
+            origin = self.origin
+            if self._alone and not self._enemies.get(origin, 0) and self.mana.get(origin, 0) > 0:
+                out = out | {origin}
+            self._locals = out
+        return self._locals
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
@@ -90,15 +151,29 @@ class Mover:
 
     def pool_fields(self) -> dict[str, int]:
         """Peaceful fields with mana where other own figures stand: they can pay any step of the move."""
-        if self._pool is not None:
-            return self._pool  # shared: callers copy before they change it
-        out = {}
-        own, mana = self._own, self.mana
-        for field, seats in self.occ.items():
-            if own.get(field, 0) > 0 and len(seats) == 1 and mana.get(field, 0) > 0:
-                out[field] = mana[field]
-        self._pool = out
-        return out
+        if self._pool is None:
+            pool = self.facts.pool
+            if self._alone and self.origin in pool:
+                pool = dict(pool)
+                del pool[self.origin]
+            self._pool = pool
+        return self._pool  # shared: callers copy before they change it
+
+    def pool_ways(self, count: int, default: list[str]) -> list[tuple[str, ...]]:
+        """The ways to pay ``count`` steps from the pool other than ``default`` (see :func:`payments`)."""
+        ways = self._ways.get(count) if self._ways is not None else None
+        if ways is None:
+            if self._ways is None:
+                self._ways = {}
+            pool = self.pool_fields()
+            payers = sorted(pool, key=self.board.order.__getitem__)
+            ways = self._ways[count] = (_pool_ways(payers, dict(pool), count), None)
+        all_ways, skip = ways
+        key = tuple(sorted(default))
+        if skip is None or skip[0] != key:
+            skip = (key, [w for w in all_ways if tuple(sorted(w)) != key])
+            self._ways[count] = (all_ways, skip)
+        return skip[1]
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
@@ -131,33 +206,45 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     pool = mover.pool_fields()
     pool_total = sum(pool.values())
     origin = mover.origin
+    blocked = mover.blocked()
+    locals_ = mover.locals()
+    entries = mover.entries
+    free_avail = mover.free_avail
+    limit = pool_total + 1
     start = (origin, False, 0)
     parents: dict[tuple, tuple] = {start: (None, None)}
-    best: dict[tuple[str, bool], int] = {(origin, False): 0}
+    # the fewest mana spent so far on reaching a field without / with the leader's free step used
+    best_unused: dict[str, int] = {origin: 0}
+    best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
     current = [start]
     while current:
         nxt: list[tuple] = []
         for key in current:
             node, used, spent = key
-            if not mover.can_leave(node):
+            if node in blocked:
                 continue
             options = []
-            if mover.free_avail and not used:
+            if free_avail and not used:
                 options.append((True, spent, FREE))
-            if mover.local(node):
+            if node in locals_:
                 options.append((used, spent, "local"))  # never worse than paying from the pool
             elif spent < pool_total:
                 options.append((used, spent + 1, "pool"))
-            for nb in mover.neighbours(node):
-                if nb == origin or not mover.can_enter(nb):
+            if not options:
+                continue
+            for nb in entries(node):
+                if nb == origin:
                     continue
                 for n_used, n_spent, pay in options:
-                    if best.get((nb, n_used), pool_total + 1) <= n_spent:
-                        continue
-                    if n_used and best.get((nb, False), pool_total + 1) <= n_spent:
-                        continue
-                    best[(nb, n_used)] = n_spent
+                    if n_used:
+                        if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
+                            continue
+                        best_used[nb] = n_spent
+                    else:
+                        if best_unused.get(nb, limit) <= n_spent:
+                            continue
+                        best_unused[nb] = n_spent
                     new = (nb, n_used, n_spent)
                     parents[new] = (key, pay)
                     nxt.append(new)
@@ -270,11 +357,19 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
     lone mover where it stands before that step; two ways that take the same mana from the same fields
     are one way."""
     pool = mover.pool_fields()
-    payers = sorted(pool, key=mover.board.order.__getitem__)
+    locals_ = mover.locals()
     steps = [i for i, s in enumerate(sources) if s != FREE]
-    local = {i: path[i] for i in steps if mover.local(path[i])}
-    if len(pool) <= 1 and not local:
-        return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
+    local = {i: path[i] for i in steps if path[i] in locals_}
+    if not local:
+        if len(pool) <= 1:
+            return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
+        # only pool fields pay: the ways are the multisets of payers (the default's excluded), in the order
+        # the general search below finds them; they depend on the number of paid steps alone
+        others = mover.pool_ways(len(steps), [sources[i] for i in steps])
+        if len(steps) == len(sources):
+            return [list(sources)] + [list(c) for c in others]
+        return [list(sources)] + [_ordered(sources, steps, c) for c in others]
+    payers = sorted(pool, key=mover.board.order.__getitem__)
     seen = {tuple(sorted(s for s in sources if s != FREE))}
     out = [list(sources)]
 
@@ -296,6 +391,27 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
             left[field] += 1
 
     place(0, {**pool, **{f: mover.mana.get(f, 0) for f in local.values()}}, [], 0)
+    return out
+
+
+def _pool_ways(payers: list[str], left: dict[str, int], count: int) -> list[tuple[str, ...]]:
+    """Every multiset of ``count`` payers within their mana, as tuples in payer order, in lexicographic
+    order of payer positions."""
+    out: list[tuple[str, ...]] = []
+
+    def place(k: int, chosen: tuple, first: int) -> None:
+        if k == count:
+            out.append(chosen)
+            return
+        for j in range(first, len(payers)):
+            field = payers[j]
+            if left[field] <= 0:
+                continue
+            left[field] -= 1
+            place(k + 1, chosen + (field,), j)
+            left[field] += 1
+
+    place(0, (), 0)
     return out
 
 
