@@ -217,37 +217,57 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
+    if not free_avail and not locals_:
+        return _plain(mover, pool, pool_total, blocked)
     current = [start]
     while current:
         nxt: list[tuple] = []
-        for key in current:
-            node, used, spent = key
-            if node in blocked:
-                continue
-            options = []
-            if free_avail and not used:
-                options.append((True, spent, FREE))
-            if node in locals_:
-                options.append((used, spent, "local"))  # never worse than paying from the pool
-            elif spent < pool_total:
-                options.append((used, spent + 1, "pool"))
-            if not options:
-                continue
-            for nb in entries(node):
-                if nb == origin:
+        if not free_avail:
+            # without a free step there is one way to pay each step: the lone mover's mana, else the pool
+            for key in current:
+                node, used, spent = key
+                if node in blocked:
                     continue
-                for n_used, n_spent, pay in options:
-                    if n_used:
-                        if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
-                            continue
-                        best_used[nb] = n_spent
-                    else:
-                        if best_unused.get(nb, limit) <= n_spent:
-                            continue
-                        best_unused[nb] = n_spent
-                    new = (nb, n_used, n_spent)
+                if node in locals_:
+                    n_spent, pay = spent, "local"
+                elif spent < pool_total:
+                    n_spent, pay = spent + 1, "pool"
+                else:
+                    continue
+                for nb in entries(node):
+                    if nb == origin or best_unused.get(nb, limit) <= n_spent:
+                        continue
+                    best_unused[nb] = n_spent
+                    new = (nb, False, n_spent)
                     parents[new] = (key, pay)
                     nxt.append(new)
+        else:
+            for key in current:
+                node, used, spent = key
+                if node in blocked:
+                    continue
+                options = []
+                if not used:
+                    options.append((True, spent, FREE))
+                if node in locals_:
+                    options.append((used, spent, "local"))  # never worse than paying from the pool
+                elif spent < pool_total:
+                    options.append((used, spent + 1, "pool"))
+                for nb in entries(node):
+                    if nb == origin:
+                        continue
+                    for n_used, n_spent, pay in options:
+                        if n_used:
+                            if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
+                                continue
+                            best_used[nb] = n_spent
+                        else:
+                            if best_unused.get(nb, limit) <= n_spent:
+                                continue
+                            best_unused[nb] = n_spent
+                        new = (nb, n_used, n_spent)
+                        parents[new] = (key, pay)
+                        nxt.append(new)
         layer: dict[str, tuple] = {}
         for key in nxt:
             node = key[0]
@@ -289,6 +309,34 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 j += 1
         out[dest] = (path, sources)
     return out
+
+
+def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str]) -> dict:
+    """:func:`plan` when the pool pays every step (no free step, no lone mover's mana): each step costs 1,
+    so the search is a breadth-first search of at most ``pool_total`` steps, the first path found kept."""
+    origin = mover.origin
+    entries = mover.entries
+    paths: dict[str, list[str]] = {origin: [origin]}
+    frontier = [origin]
+    depth = 0
+    while frontier and depth < pool_total:
+        depth += 1
+        nxt = []
+        for node in frontier:
+            if node in blocked:
+                continue
+            here = paths[node]
+            for nb in entries(node):
+                if nb not in paths:
+                    paths[nb] = here + [nb]
+                    nxt.append(nb)
+        frontier = nxt
+    del paths[origin]
+    if not paths:
+        return {}
+    seq = pool_sequence(pool, max(len(p) for p in paths.values()) - 1)
+    order = mover.board.order.__getitem__
+    return {dest: (paths[dest], seq[:len(paths[dest]) - 1]) for dest in sorted(paths, key=order)}
 
 
 def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
