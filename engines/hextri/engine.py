@@ -172,17 +172,35 @@ class HexTriEngine(BaseEngine):
                     {"type": "losses", "field": field, "count": count, "leader": True}]
         actions = []
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
-        counts = SeatFacts(state, bd, occ, seat)
+        occ = self._occ(state)
+        counts = self._facts(state, bd, occ, seat)
         for origin, leader in self._groups(state, seat):
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
+            # one field pays every step (or none is paid): the default way is the only way
+            single = len(mover.pool_fields()) <= 1 and not mover.locals()
             for dest, (path, sources) in plan(mover).items():
                 # the default way to pay first, then every other choice of paying fields
-                for way in payments(mover, path, sources):
+                for way in ((sources,) if single else payments(mover, path, sources)):
                     actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
                                     "cost": len(way) - way.count(FREE), "sources": way})
         actions.append({"type": "pass"})
         return actions
+
+    def _occ(self, state: dict) -> dict[str, dict[int, int]]:
+        """The occupancy of ``state``, computed once per state (read-only: shared through the memo)."""
+        memo = self._memo(state)
+        occ = memo.get("occ")
+        if occ is None:
+            occ = memo["occ"] = _occupancy(state)
+        return occ
+
+    def _facts(self, state: dict, bd, occ: dict, seat: int) -> SeatFacts:
+        """The move facts of ``seat`` in ``state``, computed once per state (legal_actions, then validate)."""
+        memo = self._memo(state)
+        facts = memo.get(("facts", seat))
+        if facts is None:
+            facts = memo[("facts", seat)] = SeatFacts(state, bd, occ, seat)
+        return facts
 
     def validate(self, state: dict, seat: int, action: dict) -> None:
         kind = action["type"]
@@ -215,7 +233,7 @@ class HexTriEngine(BaseEngine):
                 _, fallen, killers = self._resolve_combat(state, events)
                 if not self._finish_round(state, events, fallen, killers):
                     self._begin_round(state, events)
-                    self._proceed(state, events, state["first"])
+                    self._proceed(state, events, state["first"], keep=True)
             return events
         if kind == "pass":
             state["passes"] += 1
@@ -224,7 +242,7 @@ class HexTriEngine(BaseEngine):
         else:
             events.append(self._do_move(state, seat, action))
             state["passes"] = 0
-        self._proceed(state, events, self._next_seat(state, seat))
+        self._proceed(state, events, self._next_seat(state, seat), keep=True)
         return events
 
     def result(self, state: dict) -> dict | None:
@@ -246,10 +264,13 @@ class HexTriEngine(BaseEngine):
     def parse_field(self, state: dict, text: str) -> str:
         """The canonical name of a typed field (``"h-c4"`` -> ``"H-C4"``, ``"off"`` -> ``"off"``);
         IllegalAction with a player-facing message when there is no such field on this board."""
+        bd = board(state["options"]["radius"])
+        if isinstance(text, str) and text in bd.kind:
+            return text  # already a canonical name (every listed action's fields are)
         if isinstance(text, str) and text.strip().lower() in ("off", "off-board", "offboard", "outside"):
             return OFF
         try:
-            return board(state["options"]["radius"]).parse(text)
+            return bd.parse(text)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
 
@@ -427,7 +448,8 @@ class HexTriEngine(BaseEngine):
         if dest == origin:
             raise IllegalAction("A move must end on another field.")
         bd = board(state["options"]["radius"])
-        mover = Mover(state, bd, _occupancy(state), seat, origin, leader)
+        occ = self._occ(state)
+        mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
         if not mover.can_leave(origin):
             raise IllegalAction(f"You may not leave {origin} while enemy figures stand there unless one of "
                                 f"your figures stays.")
@@ -503,15 +525,19 @@ class HexTriEngine(BaseEngine):
     def _alive(self, state: dict) -> list[int]:
         return [s for s, p in enumerate(state["players"]) if self._playing(p)]
 
-    def _proceed(self, state: dict, events: list[dict], seat: int) -> None:
+    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False) -> None:
         """Hand the go to the next player who can move, or run production, combat and new rounds until
-        somebody has a decision to make or the game is over."""
+        somebody has a decision to make or the game is over. ``keep`` (inside ``apply`` only): remember the
+        final occupancy for the questions about the new state."""
         idle_rounds = 0
         while True:
             alive = self._alive(state)
+            occ = _occupancy(state)  # passing over players changes no figure
             while state["passes"] < len(alive):
-                if self._can_move(state, seat):
+                if self._can_move(state, seat, occ):
                     state["turn"] = seat
+                    if keep:
+                        self._fresh_memo(state)["occ"] = occ
                     return
                 state["passes"] += 1
                 p = state["players"][seat]
