@@ -91,6 +91,9 @@ class Mover:
         enter = self.facts.enter
         out = enter.get(field)
         if out is None:
+            if field != OFF and self.board.kind[field] != HEX:
+                out = enter[field] = self.board.adj[field]  # a TRI's neighbours are HEXes: always open
+                return out
             kind, own, enemies = self.board.kind, self.facts.own, self._enemies
             out = [nb for nb in self.neighbours(field)
                    if kind[nb] == HEX or (not own.get(nb, 0) and not enemies.get(nb, 0))]
@@ -217,8 +220,8 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
-    if not free_avail and not locals_:
-        return _plain(mover, pool, pool_total, blocked)
+    if not free_avail and (not locals_ or (len(locals_) == 1 and origin in locals_)):
+        return _plain(mover, pool, pool_total, blocked, origin in locals_)
     current = [start]
     while current:
         nxt: list[tuple] = []
@@ -311,15 +314,18 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     return out
 
 
-def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str]) -> dict:
-    """:func:`plan` when the pool pays every step (no free step, no lone mover's mana): each step costs 1,
-    so the search is a breadth-first search of at most ``pool_total`` steps, the first path found kept."""
+def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str], local: bool) -> dict:
+    """:func:`plan` when each step has one price: no free step, and no lone mover's mana except perhaps
+    under the mover at its origin (``local``: it pays the first step, the pool every later one). Then the
+    mana spent grows with every step after the first, so the search is a breadth-first search, the first
+    path found to each field kept."""
     origin = mover.origin
     entries = mover.entries
     paths: dict[str, list[str]] = {origin: [origin]}
     frontier = [origin]
     depth = 0
-    while frontier and depth < pool_total:
+    reach = pool_total + (1 if local else 0)
+    while frontier and depth < reach:
         depth += 1
         nxt = []
         for node in frontier:
@@ -334,8 +340,12 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
     del paths[origin]
     if not paths:
         return {}
-    seq = pool_sequence(pool, max(len(p) for p in paths.values()) - 1)
     order = mover.board.order.__getitem__
+    steps = max(len(p) for p in paths.values()) - 1
+    if local:
+        seq = [origin] + pool_sequence(pool, steps - 1)
+    else:
+        seq = pool_sequence(pool, steps)
     return {dest: (paths[dest], seq[:len(paths[dest]) - 1]) for dest in sorted(paths, key=order)}
 
 
