@@ -162,21 +162,20 @@ class Mover:
             self._pool = pool
         return self._pool  # shared: callers copy before they change it
 
-    def pool_ways(self, count: int, default: list[str]) -> list[tuple[str, ...]]:
-        """The ways to pay ``count`` steps from the pool other than ``default`` (see :func:`payments`)."""
-        ways = self._ways.get(count) if self._ways is not None else None
+    def pool_ways(self, count: int, default: list[str]) -> list[list[str]]:
+        """The ways to pay ``count`` steps from the pool other than the default one (see :func:`payments`:
+        without the lone mover's mana, the default pays from the same fields whatever the destination, so
+        the first ``default`` given stands for all; ``FREE`` entries are ignored). Shared lists: read-only."""
+        if self._ways is None:
+            self._ways = {}
+        ways = self._ways.get(count)
         if ways is None:
-            if self._ways is None:
-                self._ways = {}
             pool = self.pool_fields()
             payers = sorted(pool, key=self.board.order.__getitem__)
-            ways = self._ways[count] = (_pool_ways(payers, dict(pool), count), None)
-        all_ways, skip = ways
-        key = tuple(sorted(default))
-        if skip is None or skip[0] != key:
-            skip = (key, [w for w in all_ways if tuple(sorted(w)) != key])
-            self._ways[count] = (all_ways, skip)
-        return skip[1]
+            key = tuple(sorted(s for s in default if s != FREE))
+            ways = self._ways[count] = [list(w) for w in _pool_ways(payers, dict(pool), count)
+                                        if tuple(sorted(w)) != key]
+        return ways
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
@@ -220,8 +219,10 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
-    if not free_avail and (not locals_ or (len(locals_) == 1 and origin in locals_)):
-        return _plain(mover, pool, pool_total, blocked, origin in locals_)
+    if not free_avail:
+        plain = _plain(mover, pool, pool_total, blocked, locals_)
+        if plain is not None:
+            return plain
     current = [start]
     while current:
         nxt: list[tuple] = []
@@ -314,12 +315,16 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     return out
 
 
-def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str], local: bool) -> dict:
-    """:func:`plan` when each step has one price: no free step, and no lone mover's mana except perhaps
-    under the mover at its origin (``local``: it pays the first step, the pool every later one). Then the
+def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
+           locals_: set[str]) -> dict | None:
+    """:func:`plan` when each step has one price: no free step, and no lone mover's mana on the way except
+    perhaps under the mover at its origin (it pays the first step, the pool every later one). Then the
     mana spent grows with every step after the first, so the search is a breadth-first search, the first
-    path found to each field kept."""
+    path found to each field kept. None when the search meets mana under an empty field (a cheaper, longer
+    path may then exist: :func:`plan` searches in full)."""
     origin = mover.origin
+    local = origin in locals_
+    others = len(locals_) > local
     entries = mover.entries
     paths: dict[str, list[str]] = {origin: [origin]}
     frontier = [origin]
@@ -334,6 +339,8 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
             here = paths[node]
             for nb in entries(node):
                 if nb not in paths:
+                    if others and nb in locals_:
+                        return None
                     paths[nb] = here + [nb]
                     nxt.append(nb)
         frontier = nxt
@@ -416,16 +423,17 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
     are one way."""
     pool = mover.pool_fields()
     locals_ = mover.locals()
-    steps = [i for i, s in enumerate(sources) if s != FREE]
-    local = {i: path[i] for i in steps if path[i] in locals_}
+    free = FREE in sources
+    steps = [i for i, s in enumerate(sources) if s != FREE] if free else range(len(sources))
+    local = {i: path[i] for i in steps if path[i] in locals_} if locals_ else None
     if not local:
         if len(pool) <= 1:
             return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
         # only pool fields pay: the ways are the multisets of payers (the default's excluded), in the order
         # the general search below finds them; they depend on the number of paid steps alone
-        others = mover.pool_ways(len(steps), [sources[i] for i in steps])
-        if len(steps) == len(sources):
-            return [list(sources)] + [list(c) for c in others]
+        others = mover.pool_ways(len(steps), sources)
+        if not free:
+            return [list(sources)] + others
         return [list(sources)] + [_ordered(sources, steps, c) for c in others]
     payers = sorted(pool, key=mover.board.order.__getitem__)
     seen = {tuple(sorted(s for s in sources if s != FREE))}
