@@ -46,7 +46,7 @@ from engines.rng import Rng
 
 from . import combat
 from .board import HEX, board
-from .moves import FREE, OFF, Mover, SeatFacts, check, payments, plan
+from .moves import FREE, LOCAL_FIRST, OFF, POOL_ONLY, Mover, SeatFacts, check, payments, plan
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
@@ -178,9 +178,19 @@ class HexTriEngine(BaseEngine):
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
             # one field pays every step (or none is paid): the default way is the only way
             single = len(mover.pool_fields()) <= 1 and not mover.locals()
-            for dest, (path, sources) in plan(mover).items():
+            routes = plan(mover)
+            kind = mover.plain
+            for dest, (path, sources) in routes.items():
                 # the default way to pay first, then every other choice of paying fields
-                for way in ((sources,) if single else payments(mover, path, sources)):
+                if single:
+                    ways = (sources,)
+                elif kind == POOL_ONLY:
+                    ways = [sources, *mover.pool_ways(len(sources), sources)]
+                elif kind == LOCAL_FIRST:
+                    ways = [sources, *mover.local_ways(len(sources), sources)]
+                else:
+                    ways = payments(mover, path, sources)
+                for way in ways:
                     actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
                                     "cost": len(way) - way.count(FREE), "sources": way})
         actions.append({"type": "pass"})

@@ -22,6 +22,9 @@ from .board import HEX, TRI, Board
 
 OFF = "off"
 FREE = "free"
+#: what :func:`plan` leaves in ``Mover.plain``: every step paid from the pool, or the first from the mana
+#: under the lone mover and the rest from the pool (None: anything else)
+POOL_ONLY, LOCAL_FIRST = "pool", "local"
 
 
 class SeatFacts:
@@ -71,6 +74,7 @@ class Mover:
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         self._ways: dict | None = None
+        self.plain: str | None = None
 
     @property
     def enemy_leader_fields(self) -> set[str]:
@@ -177,6 +181,24 @@ class Mover:
                                         if tuple(sorted(w)) != key]
         return ways
 
+    def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
+        """:meth:`pool_ways` for moves whose default pays the first step from the mana under the lone
+        mover's origin and the others from the pool (see ``LOCAL_FIRST``): the first step may take the pool
+        instead; the ways in the order :func:`payments` finds them. Shared lists: read-only."""
+        if self._ways is None:
+            self._ways = {}
+        ways = self._ways.get(("local", count))
+        if ways is None:
+            pool = self.pool_fields()
+            payers = sorted(pool, key=self.board.order.__getitem__)
+            key = tuple(sorted(default))
+            origin = self.origin
+            ways = [list(w) for w in _pool_ways(payers, dict(pool), count)]
+            ways += [[origin, *w] for w in _pool_ways(payers, dict(pool), count - 1)
+                     if tuple(sorted((origin, *w))) != key]
+            self._ways[("local", count)] = ways
+        return ways
+
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
             return False
@@ -222,7 +244,9 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     if not free_avail:
         plain = _plain(mover, pool, pool_total, blocked, locals_)
         if plain is not None:
+            mover.plain = LOCAL_FIRST if origin in locals_ else POOL_ONLY
             return plain
+    mover.plain = None
     current = [start]
     while current:
         nxt: list[tuple] = []
