@@ -247,6 +247,10 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
             mover.plain = LOCAL_FIRST if origin in locals_ else POOL_ONLY
             return plain
     mover.plain = None
+    if origin not in locals_:
+        fast = _free_plain(mover, pool, pool_total, blocked, locals_)
+        if fast is not None:
+            return fast
     current = [start]
     while current:
         nxt: list[tuple] = []
@@ -378,6 +382,90 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
     else:
         seq = pool_sequence(pool, steps)
     return {dest: (paths[dest], seq[:len(paths[dest]) - 1]) for dest in sorted(paths, key=order)}
+
+
+def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
+                locals_: set[str]) -> dict | None:
+    """:func:`plan` for a leader with his free step and no lone mover's mana on the way (None when the
+    search meets some: :func:`plan` then searches in full). Every step but the free one costs 1, so a
+    search state is (field, free step used) with the mana spent fixed by the depth; each state is reached
+    at most once, and the states, parents and preferences are those of the full search."""
+    origin = mover.origin
+    entries = mover.entries
+    unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
+    parent_unused: dict[str, tuple | None] = {origin: None}
+    parent_used: dict[str, tuple] = {}
+    found: dict[str, bool] = {}                         # field -> reached first with the free step used
+    current = [(origin, False)]
+    depth = 0
+    while current:
+        depth += 1
+        nxt = []
+        for key in current:
+            node, used = key
+            if node in blocked:
+                continue
+            spent = depth - 1 - used          # mana spent on reaching ``node``
+            pay = spent < pool_total
+            if used and not pay:
+                continue
+            for nb in entries(node):
+                if nb == origin:
+                    continue
+                if locals_ and nb in locals_:
+                    return None
+                if not used:
+                    # the free step first (as the full search tries it first), then the pool
+                    if nb not in parent_used and unused_at.get(nb, depth) >= depth:
+                        parent_used[nb] = (key, FREE)
+                        nxt.append((nb, True))
+                    if pay and nb not in unused_at:
+                        unused_at[nb] = depth
+                        parent_unused[nb] = (key, "pool")
+                        nxt.append((nb, False))
+                elif nb not in parent_used and unused_at.get(nb, depth) >= depth:
+                    parent_used[nb] = (key, "pool")
+                    nxt.append((nb, True))
+        layer: dict[str, bool] = {}
+        for node, used in nxt:
+            if node in found:
+                continue
+            if used or node not in layer:
+                layer[node] = used
+        found.update(layer)
+        current = nxt
+    if not found:
+        return {}
+    routes = {}
+    most_pool = 0
+    for dest, used in found.items():
+        path, pays = [], []
+        key = (dest, used)
+        while key is not None:
+            node, u = key
+            path.append(node)
+            link = parent_used[node] if u else parent_unused[node]
+            if link is None:
+                break
+            key, pay = link
+            pays.append(pay)
+        path.reverse()
+        pays.reverse()
+        routes[dest] = (path, pays)
+        most_pool = max(most_pool, len(pays) - (FREE in pays))
+    seq = pool_sequence(pool, most_pool)
+    out = {}
+    for dest in sorted(routes, key=mover.board.order.__getitem__):
+        path, pays = routes[dest]
+        sources, j = [], 0
+        for pay in pays:
+            if pay == FREE:
+                sources.append(FREE)
+            else:
+                sources.append(seq[j])
+                j += 1
+        out[dest] = (path, sources)
+    return out
 
 
 def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
