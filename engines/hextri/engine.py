@@ -41,7 +41,7 @@ import json
 from pathlib import Path
 
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from . import combat
@@ -322,7 +322,7 @@ class HexTriEngine(BaseEngine):
         if state["battle"] is not None:
             b = state["battle"]
             battle = {
-                "battles": copy.deepcopy(b["battles"]),
+                "battles": _copy(b["battles"]),
                 "deciding": sorted(int(s) for s, c in b["choices"].items() if c is None),
                 "decided": sorted(int(s) for s, c in b["choices"].items() if c is not None),
             }
@@ -343,11 +343,11 @@ class HexTriEngine(BaseEngine):
             "pieces": pieces,
             "mana": {f: state["mana"][f] for f in bd.fields if state["mana"].get(f)},
             "contested": contested,
-            "moves": copy.deepcopy(state["moves"]),
+            "moves": _copy(state["moves"]),
             "battle": battle,
-            "last": copy.deepcopy(state["last"]),
-            "last_round": copy.deepcopy(state["last_round"]),
-            "result": copy.deepcopy(state["result"]),
+            "last": _copy(state["last"]),
+            "last_round": _copy(state["last_round"]),
+            "result": _copy(state["result"]),
             "rules_version": state.get("rules_version", 1),
         }
         if seat is not None and seat in out["to_act"]:
@@ -606,7 +606,7 @@ class HexTriEngine(BaseEngine):
                 produced.append({"field": field, "seat": seat, "mana": amount})
         total = sum(x["mana"] for x in produced)
         events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
-        state["last_round"] = {"round": state["round"], "moves": copy.deepcopy(state["moves"]),
+        state["last_round"] = {"round": state["round"], "moves": _copy(state["moves"]),
                                "production": produced, "battles": [], "encircled": [], "fallen": []}
         return total
 
@@ -633,7 +633,7 @@ class HexTriEngine(BaseEngine):
         if choices:
             state["phase"] = "losses"
             events.append({"type": "choose_losses", "seats": sorted(int(s) for s in choices),
-                           "battles": copy.deepcopy(battles), "fields": dict(field_of)})
+                           "battles": _copy(battles), "fields": dict(field_of)})
             state["last"] = {"type": "choose_losses", "seats": sorted(int(s) for s in choices)}
             return True
         return False

@@ -232,8 +232,18 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     origin = mover.origin
     blocked = mover.blocked()
     locals_ = mover.locals()
-    entries = mover.entries
     free_avail = mover.free_avail
+    if not free_avail:
+        plain = _plain(mover, pool, pool_total, blocked, locals_)
+        if plain is not None:
+            mover.plain = LOCAL_FIRST if origin in locals_ else POOL_ONLY
+            return plain
+    mover.plain = None
+    if free_avail and origin not in locals_:
+        fast = _free_plain(mover, pool, pool_total, blocked, locals_)
+        if fast is not None:
+            return fast
+    entries = mover.entries
     limit = pool_total + 1
     start = (origin, False, 0)
     parents: dict[tuple, tuple] = {start: (None, None)}
@@ -241,16 +251,6 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
-    if not free_avail:
-        plain = _plain(mover, pool, pool_total, blocked, locals_)
-        if plain is not None:
-            mover.plain = LOCAL_FIRST if origin in locals_ else POOL_ONLY
-            return plain
-    mover.plain = None
-    if origin not in locals_:
-        fast = _free_plain(mover, pool, pool_total, blocked, locals_)
-        if fast is not None:
-            return fast
     current = [start]
     while current:
         nxt: list[tuple] = []
