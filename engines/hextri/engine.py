@@ -46,7 +46,19 @@ from engines.rng import Rng
 
 from . import combat
 from .board import HEX, board
-from .moves import FREE, LOCAL_FIRST, OFF, POOL_ONLY, Mover, SeatFacts, check, payments, plan
+from .moves import (
+    FREE,
+    FREE_POOL,
+    LOCAL_FIRST,
+    OFF,
+    POOL_ONLY,
+    Mover,
+    SeatFacts,
+    check,
+    ordered,
+    payments,
+    plan,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
@@ -170,7 +182,8 @@ class HexTriEngine(BaseEngine):
             count = next(x["losses"][str(seat)] for x in b["battles"] if x["field"] == field)
             return [{"type": "losses", "field": field, "count": count, "leader": False},
                     {"type": "losses", "field": field, "count": count, "leader": True}]
-        actions = []
+        actions: list[dict] = []
+        add = actions.append
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         counts = self._facts(state, bd, occ, seat)
@@ -183,16 +196,29 @@ class HexTriEngine(BaseEngine):
             for dest, (path, sources) in routes.items():
                 # the default way to pay first, then every other choice of paying fields
                 if single:
-                    ways = (sources,)
-                elif kind == POOL_ONLY:
+                    if FREE in sources:
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader,
+                             "cost": len(sources) - 1, "sources": sources})
+                    else:
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader,
+                             "cost": len(sources), "sources": sources})
+                    continue
+                if kind == POOL_ONLY:
                     ways = [sources, *mover.pool_ways(len(sources), sources)]
                 elif kind == LOCAL_FIRST:
                     ways = [sources, *mover.local_ways(len(sources), sources)]
+                elif kind == FREE_POOL:
+                    if FREE in sources:
+                        steps = [i for i, s in enumerate(sources) if s != FREE]
+                        ways = [sources, *(ordered(sources, steps, c)
+                                           for c in mover.pool_ways(len(steps), sources))]
+                    else:
+                        ways = [sources, *mover.pool_ways(len(sources), sources)]
                 else:
                     ways = payments(mover, path, sources)
                 for way in ways:
-                    actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
-                                    "cost": len(way) - way.count(FREE), "sources": way})
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader,
+                         "cost": len(way) - way.count(FREE), "sources": way})
         actions.append({"type": "pass"})
         return actions
 

@@ -24,7 +24,8 @@ OFF = "off"
 FREE = "free"
 #: what :func:`plan` leaves in ``Mover.plain``: every step paid from the pool, or the first from the mana
 #: under the lone mover and the rest from the pool (None: anything else)
-POOL_ONLY, LOCAL_FIRST = "pool", "local"
+#: or the leader's free step once and the pool for the others
+POOL_ONLY, LOCAL_FIRST, FREE_POOL = "pool", "local", "free"
 
 
 class SeatFacts:
@@ -242,6 +243,7 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     if free_avail and origin not in locals_:
         fast = _free_plain(mover, pool, pool_total, blocked, locals_)
         if fast is not None:
+            mover.plain = FREE_POOL
             return fast
     entries = mover.entries
     limit = pool_total + 1
@@ -546,7 +548,7 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
         others = mover.pool_ways(len(steps), sources)
         if not free:
             return [list(sources)] + others
-        return [list(sources)] + [_ordered(sources, steps, c) for c in others]
+        return [list(sources)] + [ordered(sources, steps, c) for c in others]
     payers = sorted(pool, key=mover.board.order.__getitem__)
     seen = {tuple(sorted(s for s in sources if s != FREE))}
     out = [list(sources)]
@@ -556,7 +558,7 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
             key = tuple(sorted(chosen))
             if key not in seen:
                 seen.add(key)
-                out.append(_ordered(sources, steps, chosen))
+                out.append(ordered(sources, steps, chosen))
             return
         i = steps[k]
         options = list(payers[first:]) + ([local[i]] if i in local and left.get(local[i], 0) > 0 else [])
@@ -593,7 +595,7 @@ def _pool_ways(payers: list[str], left: dict[str, int], count: int) -> list[tupl
     return out
 
 
-def _ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
+def ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
     """``chosen`` (one per paid step, in step order) put into the paid steps of ``sources``."""
     out = list(sources)
     for i, field in zip(steps, chosen):
