@@ -619,7 +619,10 @@ class HexTriEngine(BaseEngine):
 
     # ----------------------------------------------------------------- production and combat
     def _production(self, state: dict, events: list[dict]) -> int:
-        """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value."""
+        """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value.
+
+        The round record takes this round's move list itself: no move is added to it after production, and
+        the next round starts a new list."""
         bd = board(state["options"]["radius"])
         occ = _occupancy(state)
         produced = []
@@ -632,7 +635,7 @@ class HexTriEngine(BaseEngine):
                 produced.append({"field": field, "seat": seat, "mana": amount})
         total = sum(x["mana"] for x in produced)
         events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
-        state["last_round"] = {"round": state["round"], "moves": _copy(state["moves"]),
+        state["last_round"] = {"round": state["round"], "moves": state["moves"],
                                "production": produced, "battles": [], "encircled": [], "fallen": []}
         return total
 

@@ -280,28 +280,34 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 node, used, spent = key
                 if node in blocked:
                     continue
-                options = []
-                if not used:
-                    options.append((True, spent, FREE))
+                # the free step first, then the lone mover's mana (never worse than the pool), else the pool
                 if node in locals_:
-                    options.append((used, spent, "local"))  # never worse than paying from the pool
+                    n_spent, pay = spent, "local"
                 elif spent < pool_total:
-                    options.append((used, spent + 1, "pool"))
+                    n_spent, pay = spent + 1, "pool"
+                else:
+                    n_spent = -1
                 for nb in entries(node):
                     if nb == origin:
                         continue
-                    for n_used, n_spent, pay in options:
-                        if n_used:
-                            if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
-                                continue
-                            best_used[nb] = n_spent
-                        else:
-                            if best_unused.get(nb, limit) <= n_spent:
-                                continue
-                            best_unused[nb] = n_spent
-                        new = (nb, n_used, n_spent)
-                        parents[new] = (key, pay)
+                    if not used and best_used.get(nb, limit) > spent and best_unused.get(nb, limit) > spent:
+                        best_used[nb] = spent
+                        new = (nb, True, spent)
+                        parents[new] = (key, FREE)
                         nxt.append(new)
+                    if n_spent < 0:
+                        continue
+                    if used:
+                        if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
+                            continue
+                        best_used[nb] = n_spent
+                    else:
+                        if best_unused.get(nb, limit) <= n_spent:
+                            continue
+                        best_unused[nb] = n_spent
+                    new = (nb, used, n_spent)
+                    parents[new] = (key, pay)
+                    nxt.append(new)
         layer: dict[str, tuple] = {}
         for key in nxt:
             node = key[0]
