@@ -555,6 +555,12 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
         if not free:
             return [list(sources)] + others
         return [list(sources)] + [ordered(sources, steps, c) for c in others]
+    if len(local) == 1 and 0 in local:
+        # only the first step may take the mana under the lone mover: the ways of LOCAL_FIRST moves
+        others = mover.local_ways(len(steps), [sources[i] for i in steps])
+        if not free:
+            return [list(sources)] + others
+        return [list(sources)] + [ordered(sources, steps, c) for c in others]
     payers = sorted(pool, key=mover.board.order.__getitem__)
     seen = {tuple(sorted(s for s in sources if s != FREE))}
     out = [list(sources)]
