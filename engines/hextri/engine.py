@@ -207,13 +207,15 @@ class HexTriEngine(BaseEngine):
                     ways = [sources, *mover.pool_ways(len(sources), sources)]
                 elif kind == LOCAL_FIRST:
                     ways = [sources, *mover.local_ways(len(sources), sources)]
-                elif kind == FREE_POOL:
+                elif kind == FREE_POOL or (kind is None and dest not in mover.local_steps):
                     if FREE in sources:
                         steps = [i for i, s in enumerate(sources) if s != FREE]
                         ways = [sources, *(ordered(sources, steps, c)
                                            for c in mover.pool_ways(len(steps), sources))]
                     else:
                         ways = [sources, *mover.pool_ways(len(sources), sources)]
+                elif kind is None and mover.local_steps[dest] == (0,) and FREE not in sources:
+                    ways = [sources, *mover.local_ways(len(sources), sources)]
                 else:
                     ways = payments(mover, path, sources)
                 for way in ways:

@@ -76,6 +76,9 @@ class Mover:
         self._locals: set[str] | None = None
         self._ways: dict | None = None
         self.plain: str | None = None
+        #: after a full :func:`plan`: destination -> the steps its default pays from the lone mover's
+        #: mana (destinations without any are left out)
+        self.local_steps: dict[str, tuple[int, ...]] = {}
 
     @property
     def enemy_leader_fields(self) -> set[str]:
@@ -247,8 +250,8 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
             return fast
     entries = mover.entries
     limit = pool_total + 1
-    start = (origin, False, 0)
-    parents: dict[tuple, tuple] = {start: (None, None)}
+    # a search state: (field, free step used, mana spent, the state it came from, how the step was paid)
+    start = (origin, False, 0, None, None)
     # the fewest mana spent so far on reaching a field without / with the leader's free step used
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
@@ -256,10 +259,11 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     current = [start]
     while current:
         nxt: list[tuple] = []
+        add = nxt.append
         if not free_avail:
             # without a free step there is one way to pay each step: the lone mover's mana, else the pool
             for key in current:
-                node, used, spent = key
+                node, used, spent, _, _ = key
                 if node in blocked:
                     continue
                 if node in locals_:
@@ -272,12 +276,10 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                     if nb == origin or best_unused.get(nb, limit) <= n_spent:
                         continue
                     best_unused[nb] = n_spent
-                    new = (nb, False, n_spent)
-                    parents[new] = (key, pay)
-                    nxt.append(new)
+                    add((nb, False, n_spent, key, pay))
         else:
             for key in current:
-                node, used, spent = key
+                node, used, spent, _, _ = key
                 if node in blocked:
                     continue
                 # the free step first, then the lone mover's mana (never worse than the pool), else the pool
@@ -292,9 +294,7 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                         continue
                     if not used and best_used.get(nb, limit) > spent and best_unused.get(nb, limit) > spent:
                         best_used[nb] = spent
-                        new = (nb, True, spent)
-                        parents[new] = (key, FREE)
-                        nxt.append(new)
+                        add((nb, True, spent, key, FREE))
                     if n_spent < 0:
                         continue
                     if used:
@@ -305,16 +305,15 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                         if best_unused.get(nb, limit) <= n_spent:
                             continue
                         best_unused[nb] = n_spent
-                    new = (nb, used, n_spent)
-                    parents[new] = (key, pay)
-                    nxt.append(new)
+                    add((nb, used, n_spent, key, pay))
+        # a field's route is the first layer's best state there: the free step used, then the least mana
         layer: dict[str, tuple] = {}
         for key in nxt:
             node = key[0]
             if node in found:
                 continue
             have = layer.get(node)
-            if have is None or (not have[1], have[2]) > (not key[1], key[2]):
+            if have is None or (key[1] and not have[1]) or (key[1] == have[1] and key[2] < have[2]):
                 layer[node] = key
         found.update(layer)
         current = nxt
@@ -324,18 +323,22 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     routes = {}
     for dest, key in found.items():
         path, pays = [], []
-        while key is not None:
-            parent, pay = parents[key]
+        while True:
             path.append(key[0])
-            if pay is not None:
-                pays.append(pay)
+            parent = key[3]
+            if parent is None:
+                break
+            pays.append(key[4])
             key = parent
         path.reverse()
         pays.reverse()
         routes[dest] = (path, pays)
-        most_pool = max(most_pool, pays.count("pool"))
+        n = pays.count("pool")
+        if n > most_pool:
+            most_pool = n
     seq = pool_sequence(pool, most_pool)
     out = {}
+    local_steps = mover.local_steps = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
         path, pays = routes[dest]
         sources, j = [], 0
@@ -348,6 +351,8 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 sources.append(seq[j])
                 j += 1
         out[dest] = (path, sources)
+        if "local" in pays:
+            local_steps[dest] = tuple(i for i, pay in enumerate(pays) if pay == "local")
     return out
 
 
