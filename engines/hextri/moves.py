@@ -503,23 +503,32 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
         if mover.enemies(source):
             raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
                                 f"alone give you mana.")
-    remaining_at: list[dict[str, int]] = []
-    remaining = dict(mover.mana)
+    # mana left on each step's own source just before that step
+    left_at: list[int] = []
+    taken: dict[str, int] = {}
     for source in sources:
-        remaining_at.append(dict(remaining))
-        if source != FREE:
-            remaining[source] -= 1
+        if source == FREE:
+            left_at.append(0)
+            continue
+        left_at.append(mover.mana.get(source, 0) - taken.get(source, 0))
+        taken[source] = taken.get(source, 0) + 1
     layer = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
+    can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
     for i, source in enumerate(sources):
         nxt: dict[str, str | None] = {}
+        paid = source != FREE
+        if paid:
+            # Mover.source_ok: mana left there, no enemies, and own figures stay there or the mover stands there
+            usable = left_at[i] > 0 and not mover.enemies(source)
+            anywhere = mover.own_static(source) > 0
         for node in layer:
-            if not mover.can_leave(node):
+            if not can_leave(node):
                 continue
-            if source != FREE and not mover.source_ok(source, node, remaining_at[i]):
+            if paid and not (usable and (anywhere or source == node)):
                 continue
-            for nb in mover.neighbours(node):
-                if nb not in nxt and mover.can_enter(nb):
+            for nb in neighbours(node):
+                if nb not in nxt and can_enter(nb):
                     nxt[nb] = node
         parents.append(nxt)
         layer = nxt
