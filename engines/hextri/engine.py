@@ -74,9 +74,14 @@ def _rule(state: dict) -> str:
 
 def _occupancy(state: dict) -> dict[str, dict[int, int]]:
     occ: dict[str, dict[int, int]] = {}
+    get = occ.get
     for seat, p in enumerate(state["players"]):
         for field, n in p["on"].items():
-            occ.setdefault(field, {})[seat] = n
+            here = get(field)
+            if here is None:
+                occ[field] = {seat: n}
+            else:
+                here[seat] = n
     return occ
 
 
@@ -189,38 +194,45 @@ class HexTriEngine(BaseEngine):
         counts = self._facts(state, bd, occ, seat)
         for origin, leader in self._groups(state, seat):
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
-            # one field pays every step (or none is paid): the default way is the only way
-            single = len(mover.pool_fields()) <= 1 and not mover.locals()
             routes = plan(mover)
+            if not routes:
+                continue
             kind = mover.plain
-            for dest, (path, sources) in routes.items():
-                # the default way to pay first, then every other choice of paying fields
-                if single:
-                    if FREE in sources:
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader,
-                             "cost": len(sources) - 1, "sources": sources})
-                    else:
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader,
-                             "cost": len(sources), "sources": sources})
-                    continue
-                if kind == POOL_ONLY:
-                    ways = [sources, *mover.pool_ways(len(sources), sources)]
-                elif kind == LOCAL_FIRST:
-                    ways = [sources, *mover.local_ways(len(sources), sources)]
-                elif kind == FREE_POOL or (kind is None and dest not in mover.local_steps):
-                    if FREE in sources:
-                        steps = [i for i, s in enumerate(sources) if s != FREE]
-                        ways = [sources, *(ordered(sources, steps, c)
-                                           for c in mover.pool_ways(len(steps), sources))]
-                    else:
-                        ways = [sources, *mover.pool_ways(len(sources), sources)]
-                elif kind is None and mover.local_steps[dest] == (0,) and FREE not in sources:
-                    ways = [sources, *mover.local_ways(len(sources), sources)]
-                else:
-                    ways = payments(mover, path, sources)
-                for way in ways:
+            # every way to pay a move keeps its free step, so all of them cost the same
+            if len(mover.pool_fields()) <= 1 and not mover.locals():
+                # one field pays every step (or none is paid): the default way is the only way
+                for dest, (_, sources) in routes.items():
                     add({"type": "move", "from": origin, "to": dest, "leader": leader,
-                         "cost": len(way) - way.count(FREE), "sources": way})
+                         "cost": len(sources) - (FREE in sources), "sources": sources})
+            elif kind == POOL_ONLY or kind == LOCAL_FIRST:
+                ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
+                for dest, (_, sources) in routes.items():
+                    cost = len(sources)
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                         "sources": sources})
+                    for way in ways_of(cost, sources):
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                             "sources": way})
+            else:
+                local_steps = mover.local_steps
+                for dest, (path, sources) in routes.items():
+                    # the default way to pay first, then every other choice of paying fields
+                    free = FREE in sources
+                    cost = len(sources) - free
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                         "sources": sources})
+                    if kind == FREE_POOL or dest not in local_steps:
+                        others = mover.pool_ways(cost, sources)
+                        if free and others:
+                            steps = [i for i, s in enumerate(sources) if s != FREE]
+                            others = [ordered(sources, steps, c) for c in others]
+                    elif local_steps[dest] == (0,) and not free:
+                        others = mover.local_ways(cost, sources)
+                    else:
+                        others = payments(mover, path, sources)[1:]
+                    for way in others:
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                             "sources": way})
         actions.append({"type": "pass"})
         return actions
 
@@ -253,7 +265,11 @@ class HexTriEngine(BaseEngine):
             return
         if kind == "move":
             # _do_move, right after, takes this resolution instead of working the path out again
-            self._resolved = (state, action, self._resolve_move(state, seat, action))
+            if self._listed(state, seat, action):
+                resolved = self._resolve_listed(state, seat, action)
+            else:
+                resolved = self._resolve_move(state, seat, action)
+            self._resolved = (state, action, resolved)
             return
         if kind == "losses":
             raise IllegalAction("There is no battle to choose losses for now.")
@@ -448,6 +464,23 @@ class HexTriEngine(BaseEngine):
         if funded:
             return "blocked"
         return "no_mana" if p["free_used"] else "leader_blocked"
+
+    def _listed(self, state: dict, seat: int, action: dict) -> bool:
+        """Whether ``action`` is one of the very action objects ``legal_actions`` listed for this state
+        (they are read-only), so that it needs no checking beyond finding its path."""
+        for a in self._memo(state).get(("legal", seat), ()):
+            if a is action:
+                return True
+        return False
+
+    def _resolve_listed(self, state: dict, seat: int, action: dict) -> tuple:
+        """:meth:`_resolve_move` of a listed action: its fields are canonical and it is legal."""
+        origin, dest, leader = action["from"], action["to"], action["leader"]
+        sources = list(action["sources"])
+        bd = board(state["options"]["radius"])
+        occ = self._occ(state)
+        mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
+        return origin, leader, dest, sources, check(mover, dest, sources)
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""

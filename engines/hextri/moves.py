@@ -212,7 +212,7 @@ class Mover:
 def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
     """``seat``'s figures and its enemies' figures on every occupied field."""
     own = {f: seats.get(seat, 0) for f, seats in occ.items()}
-    enemies = {f: sum(c for s, c in seats.items() if s != seat) for f, seats in occ.items()}
+    enemies = {f: sum(seats.values()) - own[f] for f, seats in occ.items()}
     return own, enemies
 
 
@@ -515,6 +515,7 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
     layer = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
     can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
+    steps: dict[str, list[str]] = {}  # field -> the neighbours the mover may enter (fields recur by layer)
     for i, source in enumerate(sources):
         nxt: dict[str, str | None] = {}
         paid = source != FREE
@@ -527,8 +528,11 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
                 continue
             if paid and not (usable and (anywhere or source == node)):
                 continue
-            for nb in neighbours(node):
-                if nb not in nxt and can_enter(nb):
+            onward = steps.get(node)
+            if onward is None:
+                onward = steps[node] = [nb for nb in neighbours(node) if can_enter(nb)]
+            for nb in onward:
+                if nb not in nxt:
                     nxt[nb] = node
         parents.append(nxt)
         layer = nxt
