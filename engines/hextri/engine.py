@@ -453,13 +453,14 @@ class HexTriEngine(BaseEngine):
                 return True
         return False
 
-    def _why_stuck(self, state: dict, seat: int) -> str:
+    def _why_stuck(self, state: dict, seat: int, occ: dict | None = None) -> str:
         """Why ``seat`` cannot move: "no_mana" (no mana on a field where only his figures stand, and no free
         step left), "leader_blocked" (no such mana, and the leader has nowhere to take his free step) or
         "blocked" (mana there, but every step is barred: occupied TRIs, a HEX he may
         not leave)."""
         p = state["players"][seat]
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         funded = any(state["mana"].get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
         if funded:
             return "blocked"
@@ -614,12 +615,12 @@ class HexTriEngine(BaseEngine):
                 p = state["players"][seat]
                 if not p["stuck"]:
                     p["stuck"] = True
-                    events.append({"type": "cannot_move", "seat": seat, "why": self._why_stuck(state, seat)})
+                    events.append({"type": "cannot_move", "seat": seat, "why": self._why_stuck(state, seat, occ)})
                 seat = self._next_seat(state, seat)
             state["turn"] = None
             moved = bool(state["moves"])
-            produced = self._production(state, events)
-            if self._prepare_combat(state, events):
+            produced = self._production(state, events, occ)
+            if self._prepare_combat(state, events, occ):
                 return
             removed, fallen, killers = self._resolve_combat(state, events)
             if self._finish_round(state, events, fallen, killers):
@@ -653,13 +654,14 @@ class HexTriEngine(BaseEngine):
         state["last"] = {"type": "round", "round": rnd, "first": state["first"]}
 
     # ----------------------------------------------------------------- production and combat
-    def _production(self, state: dict, events: list[dict]) -> int:
+    def _production(self, state: dict, events: list[dict], occ: dict | None = None) -> int:
         """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value.
 
         The round record takes this round's move list itself: no move is added to it after production, and
         the next round starts a new list."""
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         produced = []
         for field in bd.hexes:
             here = occ.get(field)
@@ -674,11 +676,12 @@ class HexTriEngine(BaseEngine):
                                "production": produced, "battles": [], "encircled": [], "fallen": []}
         return total
 
-    def _prepare_combat(self, state: dict, events: list[dict]) -> bool:
+    def _prepare_combat(self, state: dict, events: list[dict], occ: dict | None = None) -> bool:
         """Work out every battle; True when some players must first choose whether their leader is among
         their losses (a simultaneous decision)."""
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         battles = []
         choices: dict[str, None] = {}
         field_of: dict[str, str] = {}
