@@ -31,7 +31,8 @@ def battle_losses(counts: dict[int, int]) -> dict[int, int]:
 ENTRY, RIM = "entry", "rim"
 
 
-def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY) -> list[str]:
+def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY,
+              known: tuple[set[str], set[str]] | None = None) -> list[str]:
     """Fields of ``kind`` holding ``seat``'s figures that are encircled: every way into their region (the
     connected fields that are empty or hold his figures) is enemy-held (a field is enemy-held for ``seat``
     when figures stand there and none are his).
@@ -40,6 +41,9 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     amin keresztül be lehetne jutni"): from outside one gets in only through an *empty* entry TRI (a TRI
     touching one HEX), so a region without one is closed. ``rule=RIM`` is rules version 1's reading, where any
     rim TRI (touching fewer than 3 HEXes) that is not enemy-held counted as open.
+
+    ``known``: (fields found safe, fields found closed) for this ``seat``, ``occ`` and ``rule``, shared by
+    calls for both kinds and filled in here.
     """
     want = HEX if kind == "hex" else TRI
     kinds = board.kind
@@ -52,8 +56,7 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     entry = rule != RIM
     exits = board.outer_set if entry else board.rim
     adj = board.adj
-    safe: set[str] = set()
-    closed: set[str] = set()
+    safe, closed = known if known is not None else (set(), set())
     out = []
     for start in held:
         if start in safe:

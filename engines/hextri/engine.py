@@ -622,7 +622,7 @@ class HexTriEngine(BaseEngine):
             produced = self._production(state, events, occ)
             if self._prepare_combat(state, events, occ):
                 return
-            removed, fallen, killers = self._resolve_combat(state, events)
+            removed, fallen, killers = self._resolve_combat(state, events, occ)
             if self._finish_round(state, events, fallen, killers):
                 return
             # nobody could move and nothing changed: the board is frozen for good (only without round limit)
@@ -754,8 +754,10 @@ class HexTriEngine(BaseEngine):
                            "by": sorted(killers.get(seat, ()))})
             state["last_round"]["fallen"].append({"seat": seat, "by": sorted(killers.get(seat, ()))})
 
-    def _resolve_combat(self, state: dict, events: list[dict]) -> tuple[int, list[int], dict[int, set[int]]]:
-        """All battles at once, then fallen teams, then encirclement of HEXes and then of TRIs."""
+    def _resolve_combat(self, state: dict, events: list[dict],
+                        occ: dict | None = None) -> tuple[int, list[int], dict[int, set[int]]]:
+        """All battles at once, then fallen teams, then encirclement of HEXes and then of TRIs. ``occ``: the
+        occupancy before the battles, if known."""
         bd = board(state["options"]["radius"])
         b = state["battle"]
         comeback = state["round"] + 1 + int(RULES["sit_out_rounds"])
@@ -783,11 +785,18 @@ class HexTriEngine(BaseEngine):
             state["last_round"]["battles"].append({k: v for k, v in event.items() if k != "type"})
         state["battle"] = None
         self._fall(state, events, fallen, killers)
+        if removed:
+            occ = None
+        # each seat's regions found open or closed, kept while no figure leaves the board
+        regions: dict[int, tuple[set, set]] = {}
         for kind in ("hex", "tri"):
-            occ = _occupancy(state)
+            if occ is None:
+                occ = _occupancy(state)
+                regions = {}
             caught = []
             for seat in self._alive(state):
-                for field in combat.encircled(bd, occ, seat, kind, _rule(state)):
+                known = regions.setdefault(seat, (set(), set()))
+                for field in combat.encircled(bd, occ, seat, kind, _rule(state), known):
                     caught.append((seat, field, occ[field][seat]))
             newly = []
             for seat, field, n in caught:
@@ -803,6 +812,8 @@ class HexTriEngine(BaseEngine):
                 state["last_round"]["encircled"].append({k: v for k, v in event.items() if k != "type"})
             self._fall(state, events, newly, killers)
             fallen += newly
+            if caught:
+                occ = None
         state["last_round"]["killers"] = {str(s): sorted(k) for s, k in killers.items()}
         return removed, fallen, killers
 
