@@ -178,11 +178,14 @@ class Mover:
             self._ways = {}
         ways = self._ways.get(count)
         if ways is None:
-            pool = self.pool_fields()
-            payers = sorted(pool, key=self.board.order.__getitem__)
-            key = tuple(sorted(s for s in default if s != FREE))
-            ways = self._ways[count] = [list(w) for w in _pool_ways(payers, dict(pool), count)
-                                        if tuple(sorted(w)) != key]
+            payers, caps = self._payers(count)
+            key = (payers, caps, count, tuple(sorted(s for s in default if s != FREE)))
+            ways = _WAYS.get(key)
+            if ways is None:
+                ways = [list(w) for w in _pool_ways(list(payers), dict(zip(payers, caps)), count)
+                        if tuple(sorted(w)) != key[3]]
+                _remember(key, ways)
+            self._ways[count] = ways
         return ways
 
     def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
@@ -193,20 +196,41 @@ class Mover:
             self._ways = {}
         ways = self._ways.get(("local", count))
         if ways is None:
-            pool = self.pool_fields()
-            payers = sorted(pool, key=self.board.order.__getitem__)
-            key = tuple(sorted(default))
+            payers, caps = self._payers(count)
             origin = self.origin
-            ways = [list(w) for w in _pool_ways(payers, dict(pool), count)]
-            ways += [[origin, *w] for w in _pool_ways(payers, dict(pool), count - 1)
-                     if tuple(sorted((origin, *w))) != key]
+            key = (payers, caps, count, tuple(sorted(default)), origin)
+            ways = _WAYS.get(key)
+            if ways is None:
+                pool = dict(zip(payers, caps))
+                ways = [list(w) for w in _pool_ways(list(payers), dict(pool), count)]
+                ways += [[origin, *w] for w in _pool_ways(list(payers), dict(pool), count - 1)
+                         if tuple(sorted((origin, *w))) != key[3]]
+                _remember(key, ways)
             self._ways[("local", count)] = ways
         return ways
+
+    def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The pool fields in board order and the mana each can give to ``count`` steps."""
+        pool = self.pool_fields()
+        payers = tuple(sorted(pool, key=self.board.order.__getitem__))
+        return payers, tuple(min(pool[f], count) for f in payers)
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
             return False
         return self.own_static(source) > 0 or source == position
+
+
+#: payment ways by (payers, their mana, steps, the default's fields[, origin]): pure, so shared by every
+#: position with the same pool (a playout's pool changes slowly); bounded
+_WAYS: dict[tuple, list[list[str]]] = {}
+_WAYS_MAX = 4096
+
+
+def _remember(key: tuple, ways: list[list[str]]) -> None:
+    if len(_WAYS) >= _WAYS_MAX:
+        _WAYS.clear()
+    _WAYS[key] = ways
 
 
 def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
