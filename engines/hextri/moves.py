@@ -64,14 +64,10 @@ class Mover:
         if counts is None:
             counts = SeatFacts(state, board, occ, seat)
         self.facts = counts
-        own = counts.own
+        own = self._seat_own = counts.own
         self._enemies = counts.enemies
         # the mover itself does not count on its origin: a lone figure's field differs for it alone
-        self._alone = origin in own and own[origin] == 1
-        if origin in own:
-            own = dict(own)
-            own[origin] -= 1
-        self._own = own
+        self._alone = own.get(origin) == 1
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         self._ways: dict | None = None
@@ -130,7 +126,8 @@ class Mover:
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
-        return self._own.get(field, 0)
+        n = self._seat_own.get(field, 0)
+        return n - 1 if field == self.origin and n else n
 
     def enemies(self, field: str) -> int:
         return self._enemies.get(field, 0)
@@ -150,7 +147,7 @@ class Mover:
     def can_enter(self, field: str) -> bool:
         if self.board.kind[field] == HEX:
             return True
-        return not self._own.get(field, 0) and not self._enemies.get(field, 0)
+        return not self.own_static(field) and not self._enemies.get(field, 0)
 
     def neighbours(self, field: str) -> list[str]:
         return self.board.outer if field == OFF else self.board.adj[field]
