@@ -600,28 +600,49 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
         if not free:
             return [list(sources)] + others
         return [list(sources)] + [ordered(sources, steps, c) for c in others]
-    payers = sorted(pool, key=mover.board.order.__getitem__)
-    seen = {tuple(sorted(s for s in sources if s != FREE))}
-    out = [list(sources)]
+    count = len(steps)
+    payers, caps = mover._payers(count)
+    spots = tuple(local.get(i) for i in steps)       # per paid step: the lone mover's mana there, if any
+    mana = mover.mana
+    key = ("any", payers, caps, spots, tuple(min(mana.get(f, 0), count) for f in local.values()),
+           tuple(sorted(s for s in sources if s != FREE)))
+    chosen = _WAYS.get(key)
+    if chosen is None:
+        chosen = _any_ways(payers, caps, spots, key[4], key[5])
+        _remember(key, chosen)
+    return [list(sources)] + [ordered(sources, steps, c) for c in chosen]
 
-    def place(k: int, left: dict[str, int], chosen: list[str], first: int) -> None:
-        if k == len(steps):
+
+def _any_ways(payers: tuple[str, ...], caps: tuple[int, ...], spots: tuple[str | None, ...],
+              spot_caps: tuple[int, ...], default: tuple[str, ...]) -> list[list[str]]:
+    """:func:`payments`' general search: for paid step k, any payer from the last one chosen on, or the
+    lone mover's mana at ``spots[k]``; one way per multiset of fields (the default's excluded), in search
+    order."""
+    pool = dict(zip(payers, caps))
+    left = dict(pool)
+    for field, cap in zip((f for f in spots if f is not None), spot_caps):
+        left[field] = cap
+    seen = {default}
+    out: list[list[str]] = []
+    count = len(spots)
+
+    def place(k: int, chosen: list[str], first: int) -> None:
+        if k == count:
             key = tuple(sorted(chosen))
             if key not in seen:
                 seen.add(key)
-                out.append(ordered(sources, steps, chosen))
+                out.append(chosen)
             return
-        i = steps[k]
-        options = list(payers[first:]) + ([local[i]] if i in local and left.get(local[i], 0) > 0 else [])
+        spot = spots[k]
+        options = list(payers[first:]) + ([spot] if spot is not None and left.get(spot, 0) > 0 else [])
         for j, field in enumerate(options):
             if left.get(field, 0) <= 0:
                 continue
             left[field] -= 1
-            nxt = first + j if field in pool else first
-            place(k + 1, left, chosen + [field], nxt)
+            place(k + 1, chosen + [field], first + j if field in pool else first)
             left[field] += 1
 
-    place(0, {**pool, **{f: mover.mana.get(f, 0) for f in local.values()}}, [], 0)
+    place(0, [], 0)
     return out
 
 
