@@ -388,9 +388,10 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
     local = origin in locals_
     others = len(locals_) > local
     entries = mover.entries
+    enter = mover.facts.enter
     paths: dict[str, list[str]] = {origin: [origin]}
     frontier = [origin]
-    depth = 0
+    depth = steps = 0
     reach = pool_total + (1 if local else 0)
     while frontier and depth < reach:
         depth += 1
@@ -399,23 +400,27 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
             if node in blocked:
                 continue
             here = paths[node]
-            for nb in entries(node):
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
                 if nb not in paths:
                     if others and nb in locals_:
                         return None
                     paths[nb] = here + [nb]
                     nxt.append(nb)
+        if nxt:
+            steps = depth
         frontier = nxt
-    del paths[origin]
-    if not paths:
+    if not steps:
         return {}
-    order = mover.board.order.__getitem__
-    steps = max(len(p) for p in paths.values()) - 1
+    del paths[origin]
     if local:
         seq = [origin] + pool_sequence(pool, steps - 1)
     else:
         seq = pool_sequence(pool, steps)
-    return {dest: (paths[dest], seq[:len(paths[dest]) - 1]) for dest in sorted(paths, key=order)}
+    # the default sources of a move of k steps: the first k of seq (one list per length, read-only)
+    prefix = [seq[:k] for k in range(steps + 1)]
+    return {dest: (paths[dest], prefix[len(paths[dest]) - 1])
+            for dest in sorted(paths, key=mover.board.order.__getitem__)}
 
 
 def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
