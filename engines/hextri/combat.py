@@ -50,7 +50,6 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     held = [f for f, here in occ.items() if here.get(seat) and kinds[f] == want]
     if not held:
         return []
-    held.sort(key=board.order.__getitem__)
     # search outwards from each group (breadth first: the nearest way out is usually close) until it meets
     # a way out or a field already known to be safe; everything it saw shares the group's fate
     entry = rule != RIM
@@ -89,6 +88,8 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
         else:
             closed |= seen
             out.append(start)
+    # a field's fate is its region's, whichever field was searched from first: order only the answer
+    out.sort(key=board.order.__getitem__)
     return out
 
 

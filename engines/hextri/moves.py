@@ -542,6 +542,7 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
     parents: list[dict[str, str | None]] = [layer]
     can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
     steps: dict[str, list[str]] = {}  # field -> the neighbours the mover may enter (fields recur by layer)
+    beside_origin = set(neighbours(mover.origin))
     for i, source in enumerate(sources):
         nxt: dict[str, str | None] = {}
         paid = source != FREE
@@ -556,7 +557,11 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
                 continue
             onward = steps.get(node)
             if onward is None:
-                onward = steps[node] = [nb for nb in neighbours(node) if can_enter(nb)]
+                if node in beside_origin:
+                    onward = [nb for nb in neighbours(node) if can_enter(nb)]
+                else:
+                    onward = mover.entries(node)  # the same except on the origin, not among them
+                steps[node] = onward
             for nb in onward:
                 if nb not in nxt:
                     nxt[nb] = node
