@@ -270,6 +270,7 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
             mover.plain = FREE_POOL
             return fast
     entries = mover.entries
+    enter = mover.facts.enter
     limit = pool_total + 1
     # a search state: (field, free step used, mana spent, the state it came from, how the step was paid)
     start = (origin, False, 0, None, None)
@@ -293,7 +294,8 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                     n_spent, pay = spent + 1, "pool"
                 else:
                     continue
-                for nb in entries(node):
+                onward = enter.get(node)
+                for nb in (onward if onward is not None else entries(node)):
                     if nb == origin or best_unused.get(nb, limit) <= n_spent:
                         continue
                     best_unused[nb] = n_spent
@@ -310,21 +312,21 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                     n_spent, pay = spent + 1, "pool"
                 else:
                     n_spent = -1
-                for nb in entries(node):
+                onward = enter.get(node)
+                for nb in (onward if onward is not None else entries(node)):
                     if nb == origin:
                         continue
-                    if not used and best_used.get(nb, limit) > spent and best_unused.get(nb, limit) > spent:
+                    low = best_unused.get(nb, limit)
+                    if not used and low > spent and best_used.get(nb, limit) > spent:
                         best_used[nb] = spent
                         add((nb, True, spent, key, FREE))
-                    if n_spent < 0:
+                    if n_spent < 0 or low <= n_spent:
                         continue
                     if used:
-                        if best_used.get(nb, limit) <= n_spent or best_unused.get(nb, limit) <= n_spent:
+                        if best_used.get(nb, limit) <= n_spent:
                             continue
                         best_used[nb] = n_spent
                     else:
-                        if best_unused.get(nb, limit) <= n_spent:
-                            continue
                         best_unused[nb] = n_spent
                     add((nb, used, n_spent, key, pay))
         # a field's route is the first layer's best state there: the free step used, then the least mana
