@@ -63,6 +63,16 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
         if start in closed:
             out.append(start)
             continue
+        # most groups touch a way out (or a field known to be safe) at once
+        for nb in adj[start]:
+            here = occ.get(nb)
+            if (not here or seat in here) and (nb in safe or (nb in exits and (not entry or not here))):
+                break
+        else:
+            nb = None
+        if nb is not None:
+            safe.add(start)
+            continue
         seen = {start}
         frontier = [start]
         opened = start in exits and not entry   # an own rim TRI is open under RIM; entry TRIs must be empty
