@@ -114,6 +114,7 @@ class Board:
             self.adj[name].sort(key=order.__getitem__)
         self.order = order
         self.outer: list[str] = [t for t in self.tris if self.touch[t] == 1]     # entry fields
+        self.outer_set: frozenset[str] = frozenset(self.outer)
         self.rim: frozenset[str] = frozenset(t for t in self.tris if self.touch[t] < 3)  # touch the outside
         xs = [p[0] for poly in self.polygon.values() for p in poly]
         ys = [p[1] for poly in self.polygon.values() for p in poly]

@@ -5,7 +5,7 @@ Both are pure functions of counts and occupancy so they can be tested on hand-bu
 
 from __future__ import annotations
 
-from .board import Board
+from .board import HEX, TRI, Board
 
 
 def battle_losses(counts: dict[int, int]) -> dict[int, int]:
@@ -31,7 +31,8 @@ def battle_losses(counts: dict[int, int]) -> dict[int, int]:
 ENTRY, RIM = "entry", "rim"
 
 
-def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY) -> list[str]:
+def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY,
+              known: tuple[set[str], set[str]] | None = None) -> list[str]:
     """Fields of ``kind`` holding ``seat``'s figures that are encircled: every way into their region (the
     connected fields that are empty or hold his figures) is enemy-held (a field is enemy-held for ``seat``
     when figures stand there and none are his).
@@ -40,12 +41,66 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     amin keresztül be lehetne jutni"): from outside one gets in only through an *empty* entry TRI (a TRI
     touching one HEX), so a region without one is closed. ``rule=RIM`` is rules version 1's reading, where any
     rim TRI (touching fewer than 3 HEXes) that is not enemy-held counted as open.
+
+    ``known``: (fields found safe, fields found closed) for this ``seat``, ``occ`` and ``rule``, shared by
+    calls for both kinds and filled in here.
     """
-    held = [f for f in (board.hexes if kind == "hex" else board.tris) if occ.get(f, {}).get(seat)]
+    want = HEX if kind == "hex" else TRI
+    kinds = board.kind
+    held = [f for f, here in occ.items() if here.get(seat) and kinds[f] == want]
     if not held:
         return []
-    safe = safe_fields(board, occ, seat, rule, until=set(held))
-    return [f for f in held if f not in safe]
+    # search outwards from each group (breadth first: the nearest way out is usually close) until it meets
+    # a way out or a field already known to be safe; everything it saw shares the group's fate
+    entry = rule != RIM
+    exits = board.outer_set if entry else board.rim
+    adj = board.adj
+    safe, closed = known if known is not None else (set(), set())
+    out = []
+    for start in held:
+        if start in safe:
+            continue
+        if start in closed:
+            out.append(start)
+            continue
+        # most groups touch a way out (or a field known to be safe) at once
+        for nb in adj[start]:
+            here = occ.get(nb)
+            if (not here or seat in here) and (nb in safe or (nb in exits and (not entry or not here))):
+                break
+        else:
+            nb = None
+        if nb is not None:
+            safe.add(start)
+            continue
+        seen = {start}
+        frontier = [start]
+        opened = start in exits and not entry   # an own rim TRI is open under RIM; entry TRIs must be empty
+        while frontier and not opened:
+            nxt = []
+            for f in frontier:
+                for nb in adj[f]:
+                    if nb in seen:
+                        continue
+                    here = occ.get(nb)
+                    if here and seat not in here:
+                        continue  # enemy-held: a wall
+                    if nb in safe or (nb in exits and (not entry or not here)):
+                        opened = True
+                        break
+                    seen.add(nb)
+                    nxt.append(nb)
+                if opened:
+                    break
+            frontier = nxt
+        if opened:
+            safe |= seen
+        else:
+            closed |= seen
+            out.append(start)
+    # a field's fate is its region's, whichever field was searched from first: order only the answer
+    out.sort(key=board.order.__getitem__)
+    return out
 
 
 def encirclers(board: Board, occ: dict[str, dict[int, int]], seat: int, field: str) -> set[int]:

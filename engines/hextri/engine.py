@@ -41,12 +41,24 @@ import json
 from pathlib import Path
 
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from . import combat
 from .board import HEX, board
-from .moves import FREE, OFF, Mover, check, payments, plan
+from .moves import (
+    FREE,
+    FREE_POOL,
+    LOCAL_FIRST,
+    OFF,
+    POOL_ONLY,
+    Mover,
+    SeatFacts,
+    check,
+    ordered,
+    payments,
+    plan,
+)
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hextri"
 RULES = json.loads((DATA / "rules.json").read_text(encoding="utf-8"))
@@ -62,9 +74,14 @@ def _rule(state: dict) -> str:
 
 def _occupancy(state: dict) -> dict[str, dict[int, int]]:
     occ: dict[str, dict[int, int]] = {}
+    get = occ.get
     for seat, p in enumerate(state["players"]):
         for field, n in p["on"].items():
-            occ.setdefault(field, {})[seat] = n
+            here = get(field)
+            if here is None:
+                occ[field] = {seat: n}
+            else:
+                here[seat] = n
     return occ
 
 
@@ -170,19 +187,70 @@ class HexTriEngine(BaseEngine):
             count = next(x["losses"][str(seat)] for x in b["battles"] if x["field"] == field)
             return [{"type": "losses", "field": field, "count": count, "leader": False},
                     {"type": "losses", "field": field, "count": count, "leader": True}]
-        actions = []
+        actions: list[dict] = []
+        add = actions.append
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
-        counts = Mover.counts(occ, seat)
+        occ = self._occ(state)
+        counts = self._facts(state, bd, occ, seat)
         for origin, leader in self._groups(state, seat):
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
-            for dest, (path, sources) in plan(mover).items():
-                # the default way to pay first, then every other choice of paying fields
-                for way in payments(mover, path, sources):
-                    actions.append({"type": "move", "from": origin, "to": dest, "leader": leader,
-                                    "cost": sum(1 for s in way if s != FREE), "sources": way})
+            routes = plan(mover)
+            if not routes:
+                continue
+            kind = mover.plain
+            # every way to pay a move keeps its free step, so all of them cost the same
+            if len(mover.pool_fields()) <= 1 and not mover.locals():
+                # one field pays every step (or none is paid): the default way is the only way
+                for dest, (_, sources) in routes.items():
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader,
+                         "cost": len(sources) - (FREE in sources), "sources": sources})
+            elif kind == POOL_ONLY or kind == LOCAL_FIRST:
+                ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
+                for dest, (_, sources) in routes.items():
+                    cost = len(sources)
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                         "sources": sources})
+                    for way in ways_of(cost, sources):
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                             "sources": way})
+            else:
+                local_steps = mover.local_steps
+                for dest, (path, sources) in routes.items():
+                    # the default way to pay first, then every other choice of paying fields
+                    free = FREE in sources
+                    cost = len(sources) - free
+                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                         "sources": sources})
+                    if kind == FREE_POOL or dest not in local_steps:
+                        others = mover.pool_ways(cost, sources)
+                        if free and others:
+                            steps = [i for i, s in enumerate(sources) if s != FREE]
+                            others = [ordered(sources, steps, c) for c in others]
+                    elif local_steps[dest] == (0,) and not free:
+                        others = mover.local_ways(cost, sources)
+                    else:
+                        others = payments(mover, path, sources)[1:]
+                    for way in others:
+                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
+                             "sources": way})
         actions.append({"type": "pass"})
         return actions
+
+    def _occ(self, state: dict) -> dict[str, dict[int, int]]:
+        """The occupancy of ``state``, computed once per state (read-only: shared through the memo)."""
+        memo = self._memo(state)
+        occ = memo.get("occ")
+        if occ is None:
+            occ = memo["occ"] = _occupancy(state)
+        return occ
+
+    def _facts(self, state: dict, bd, occ: dict, seat: int) -> SeatFacts:
+        """The move facts of ``seat`` in ``state``, computed once per state (legal_actions, then validate)."""
+        memo = self._memo(state)
+        facts = memo.get(("facts", seat))
+        if facts is None:
+            facts = memo[("facts", seat)] = SeatFacts(state, bd, occ, seat)
+        return facts
 
     def validate(self, state: dict, seat: int, action: dict) -> None:
         kind = action["type"]
@@ -197,7 +265,11 @@ class HexTriEngine(BaseEngine):
             return
         if kind == "move":
             # _do_move, right after, takes this resolution instead of working the path out again
-            self._resolved = (state, action, self._resolve_move(state, seat, action))
+            if self._listed(state, seat, action):
+                resolved = self._resolve_listed(state, seat, action)
+            else:
+                resolved = self._resolve_move(state, seat, action)
+            self._resolved = (state, action, resolved)
             return
         if kind == "losses":
             raise IllegalAction("There is no battle to choose losses for now.")
@@ -215,7 +287,7 @@ class HexTriEngine(BaseEngine):
                 _, fallen, killers = self._resolve_combat(state, events)
                 if not self._finish_round(state, events, fallen, killers):
                     self._begin_round(state, events)
-                    self._proceed(state, events, state["first"])
+                    self._proceed(state, events, state["first"], keep=True)
             return events
         if kind == "pass":
             state["passes"] += 1
@@ -224,7 +296,7 @@ class HexTriEngine(BaseEngine):
         else:
             events.append(self._do_move(state, seat, action))
             state["passes"] = 0
-        self._proceed(state, events, self._next_seat(state, seat))
+        self._proceed(state, events, self._next_seat(state, seat), keep=True)
         return events
 
     def result(self, state: dict) -> dict | None:
@@ -246,10 +318,13 @@ class HexTriEngine(BaseEngine):
     def parse_field(self, state: dict, text: str) -> str:
         """The canonical name of a typed field (``"h-c4"`` -> ``"H-C4"``, ``"off"`` -> ``"off"``);
         IllegalAction with a player-facing message when there is no such field on this board."""
+        bd = board(state["options"]["radius"])
+        if isinstance(text, str) and text in bd.kind:
+            return text  # already a canonical name (every listed action's fields are)
         if isinstance(text, str) and text.strip().lower() in ("off", "off-board", "offboard", "outside"):
             return OFF
         try:
-            return board(state["options"]["radius"]).parse(text)
+            return bd.parse(text)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
 
@@ -291,7 +366,7 @@ class HexTriEngine(BaseEngine):
         if state["battle"] is not None:
             b = state["battle"]
             battle = {
-                "battles": copy.deepcopy(b["battles"]),
+                "battles": _copy(b["battles"]),
                 "deciding": sorted(int(s) for s, c in b["choices"].items() if c is None),
                 "decided": sorted(int(s) for s, c in b["choices"].items() if c is not None),
             }
@@ -312,11 +387,11 @@ class HexTriEngine(BaseEngine):
             "pieces": pieces,
             "mana": {f: state["mana"][f] for f in bd.fields if state["mana"].get(f)},
             "contested": contested,
-            "moves": copy.deepcopy(state["moves"]),
+            "moves": _copy(state["moves"]),
             "battle": battle,
-            "last": copy.deepcopy(state["last"]),
-            "last_round": copy.deepcopy(state["last_round"]),
-            "result": copy.deepcopy(state["result"]),
+            "last": _copy(state["last"]),
+            "last_round": _copy(state["last_round"]),
+            "result": _copy(state["result"]),
             "rules_version": state.get("rules_version", 1),
         }
         if seat is not None and seat in out["to_act"]:
@@ -342,37 +417,71 @@ class HexTriEngine(BaseEngine):
                 out.append((field, True))
         return out
 
-    def _can_move(self, state: dict, seat: int) -> bool:
-        """Whether ``seat`` has at least one legal step (cheap: only first steps are examined)."""
+    def _can_move(self, state: dict, seat: int, occ: dict | None = None) -> bool:
+        """Whether ``seat`` has at least one legal step (cheap: only first steps are examined; the same
+        tests as :class:`Mover`'s ``can_leave`` and ``can_enter``)."""
         p = state["players"][seat]
         if not self._playing(p):
             return False
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         mana = state["mana"]
-        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
-        counts = Mover.counts(occ, seat)
+        on = p["on"]
+        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in on)
+        free = not p["free_used"]
+        if not funded and not free:
+            return False
+        kind, adj = bd.kind, bd.adj
         for origin, leader in self._groups(state, seat):
-            if not (funded or (leader and not p["free_used"])):
+            if not (funded or leader):
                 continue
-            mover = Mover(state, bd, occ, seat, origin, leader, counts)
-            if origin == OFF and not funded and not leader:
+            if origin == OFF:
+                # every entry TRI touches one HEX: one that is empty lets a figure in
+                if any(not occ.get(nb) for nb in bd.outer):
+                    return True
                 continue
-            if mover.can_leave(origin) and any(mover.can_enter(nb) for nb in mover.neighbours(origin)):
+            here = occ[origin]
+            if kind[origin] == HEX and len(here) > 1 and on[origin] == 1:
+                # alone beside enemies: only the leader-escape rule lets him go
+                if not (leader and state["options"]["leader_escape"]
+                        and sum(here.values()) - here[seat] == 1
+                        and not any(s != seat and q["leader"] == origin
+                                    for s, q in enumerate(state["players"]))):
+                    continue
+            if any(kind[nb] == HEX or not occ.get(nb) for nb in adj[origin]):
                 return True
         return False
 
-    def _why_stuck(self, state: dict, seat: int) -> str:
+    def _why_stuck(self, state: dict, seat: int, occ: dict | None = None) -> str:
         """Why ``seat`` cannot move: "no_mana" (no mana on a field where only his figures stand, and no free
         step left), "leader_blocked" (no such mana, and the leader has nowhere to take his free step) or
         "blocked" (mana there, but every step is barred: occupied TRIs, a HEX he may
         not leave)."""
         p = state["players"][seat]
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         funded = any(state["mana"].get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
         if funded:
             return "blocked"
         return "no_mana" if p["free_used"] else "leader_blocked"
+
+    def _listed(self, state: dict, seat: int, action: dict) -> bool:
+        """Whether ``action`` is one of the very action objects ``legal_actions`` listed for this state
+        (they are read-only), so that it needs no checking beyond finding its path."""
+        for a in self._memo(state).get(("legal", seat), ()):
+            if a is action:
+                return True
+        return False
+
+    def _resolve_listed(self, state: dict, seat: int, action: dict) -> tuple:
+        """:meth:`_resolve_move` of a listed action: its fields are canonical and it is legal."""
+        origin, dest, leader = action["from"], action["to"], action["leader"]
+        sources = list(action["sources"])
+        bd = board(state["options"]["radius"])
+        occ = self._occ(state)
+        mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
+        return origin, leader, dest, sources, check(mover, dest, sources)
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""
@@ -411,7 +520,8 @@ class HexTriEngine(BaseEngine):
         if dest == origin:
             raise IllegalAction("A move must end on another field.")
         bd = board(state["options"]["radius"])
-        mover = Mover(state, bd, _occupancy(state), seat, origin, leader)
+        occ = self._occ(state)
+        mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
         if not mover.can_leave(origin):
             raise IllegalAction(f"You may not leave {origin} while enemy figures stand there unless one of "
                                 f"your figures stays.")
@@ -487,28 +597,32 @@ class HexTriEngine(BaseEngine):
     def _alive(self, state: dict) -> list[int]:
         return [s for s, p in enumerate(state["players"]) if self._playing(p)]
 
-    def _proceed(self, state: dict, events: list[dict], seat: int) -> None:
+    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False) -> None:
         """Hand the go to the next player who can move, or run production, combat and new rounds until
-        somebody has a decision to make or the game is over."""
+        somebody has a decision to make or the game is over. ``keep`` (inside ``apply`` only): remember the
+        final occupancy for the questions about the new state."""
         idle_rounds = 0
         while True:
             alive = self._alive(state)
+            occ = _occupancy(state)  # passing over players changes no figure
             while state["passes"] < len(alive):
-                if self._can_move(state, seat):
+                if self._can_move(state, seat, occ):
                     state["turn"] = seat
+                    if keep:
+                        self._fresh_memo(state)["occ"] = occ
                     return
                 state["passes"] += 1
                 p = state["players"][seat]
                 if not p["stuck"]:
                     p["stuck"] = True
-                    events.append({"type": "cannot_move", "seat": seat, "why": self._why_stuck(state, seat)})
+                    events.append({"type": "cannot_move", "seat": seat, "why": self._why_stuck(state, seat, occ)})
                 seat = self._next_seat(state, seat)
             state["turn"] = None
             moved = bool(state["moves"])
-            produced = self._production(state, events)
-            if self._prepare_combat(state, events):
+            produced = self._production(state, events, occ)
+            if self._prepare_combat(state, events, occ):
                 return
-            removed, fallen, killers = self._resolve_combat(state, events)
+            removed, fallen, killers = self._resolve_combat(state, events, occ)
             if self._finish_round(state, events, fallen, killers):
                 return
             # nobody could move and nothing changed: the board is frozen for good (only without round limit)
@@ -540,10 +654,14 @@ class HexTriEngine(BaseEngine):
         state["last"] = {"type": "round", "round": rnd, "first": state["first"]}
 
     # ----------------------------------------------------------------- production and combat
-    def _production(self, state: dict, events: list[dict]) -> int:
-        """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value."""
+    def _production(self, state: dict, events: list[dict], occ: dict | None = None) -> int:
+        """Peaceful HEXes produce as much mana as the owner has figures there, at most the HEX's value.
+
+        The round record takes this round's move list itself: no move is added to it after production, and
+        the next round starts a new list."""
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         produced = []
         for field in bd.hexes:
             here = occ.get(field)
@@ -554,15 +672,16 @@ class HexTriEngine(BaseEngine):
                 produced.append({"field": field, "seat": seat, "mana": amount})
         total = sum(x["mana"] for x in produced)
         events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
-        state["last_round"] = {"round": state["round"], "moves": copy.deepcopy(state["moves"]),
+        state["last_round"] = {"round": state["round"], "moves": state["moves"],
                                "production": produced, "battles": [], "encircled": [], "fallen": []}
         return total
 
-    def _prepare_combat(self, state: dict, events: list[dict]) -> bool:
+    def _prepare_combat(self, state: dict, events: list[dict], occ: dict | None = None) -> bool:
         """Work out every battle; True when some players must first choose whether their leader is among
         their losses (a simultaneous decision)."""
         bd = board(state["options"]["radius"])
-        occ = _occupancy(state)
+        if occ is None:
+            occ = _occupancy(state)
         battles = []
         choices: dict[str, None] = {}
         field_of: dict[str, str] = {}
@@ -581,7 +700,7 @@ class HexTriEngine(BaseEngine):
         if choices:
             state["phase"] = "losses"
             events.append({"type": "choose_losses", "seats": sorted(int(s) for s in choices),
-                           "battles": copy.deepcopy(battles), "fields": dict(field_of)})
+                           "battles": _copy(battles), "fields": dict(field_of)})
             state["last"] = {"type": "choose_losses", "seats": sorted(int(s) for s in choices)}
             return True
         return False
@@ -635,8 +754,10 @@ class HexTriEngine(BaseEngine):
                            "by": sorted(killers.get(seat, ()))})
             state["last_round"]["fallen"].append({"seat": seat, "by": sorted(killers.get(seat, ()))})
 
-    def _resolve_combat(self, state: dict, events: list[dict]) -> tuple[int, list[int], dict[int, set[int]]]:
-        """All battles at once, then fallen teams, then encirclement of HEXes and then of TRIs."""
+    def _resolve_combat(self, state: dict, events: list[dict],
+                        occ: dict | None = None) -> tuple[int, list[int], dict[int, set[int]]]:
+        """All battles at once, then fallen teams, then encirclement of HEXes and then of TRIs. ``occ``: the
+        occupancy before the battles, if known."""
         bd = board(state["options"]["radius"])
         b = state["battle"]
         comeback = state["round"] + 1 + int(RULES["sit_out_rounds"])
@@ -664,11 +785,18 @@ class HexTriEngine(BaseEngine):
             state["last_round"]["battles"].append({k: v for k, v in event.items() if k != "type"})
         state["battle"] = None
         self._fall(state, events, fallen, killers)
+        if removed:
+            occ = None
+        # each seat's regions found open or closed, kept while no figure leaves the board
+        regions: dict[int, tuple[set, set]] = {}
         for kind in ("hex", "tri"):
-            occ = _occupancy(state)
+            if occ is None:
+                occ = _occupancy(state)
+                regions = {}
             caught = []
             for seat in self._alive(state):
-                for field in combat.encircled(bd, occ, seat, kind, _rule(state)):
+                known = regions.setdefault(seat, (set(), set()))
+                for field in combat.encircled(bd, occ, seat, kind, _rule(state), known):
                     caught.append((seat, field, occ[field][seat]))
             newly = []
             for seat, field, n in caught:
@@ -684,6 +812,8 @@ class HexTriEngine(BaseEngine):
                 state["last_round"]["encircled"].append({k: v for k, v in event.items() if k != "type"})
             self._fall(state, events, newly, killers)
             fallen += newly
+            if caught:
+                occ = None
         state["last_round"]["killers"] = {str(s): sorted(k) for s, k in killers.items()}
         return removed, fallen, killers
 

@@ -22,13 +22,34 @@ from .board import HEX, TRI, Board
 
 OFF = "off"
 FREE = "free"
+#: what :func:`plan` leaves in ``Mover.plain``: every step paid from the pool, or the first from the mana
+#: under the lone mover and the rest from the pool (None: anything else)
+#: or the leader's free step once and the pool for the others
+POOL_ONLY, LOCAL_FIRST, FREE_POOL = "pool", "local", "free"
+
+
+class SeatFacts:
+    """What every mover of one seat on one board shares: the seat's figures and its enemies' per occupied
+    field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
+
+    def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
+        self.own, self.enemies = seat_counts(occ, seat)
+        own, enemies, kind, mana = self.own, self.enemies, board.kind, state["mana"]
+        self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
+        # HEXes beside enemies where no own figure stays: nobody may leave them (see Mover.can_leave)
+        self.blocked = {f for f, n in enemies.items() if n and not own[f] and kind[f] == HEX}
+        # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
+        self.locals = {f for f, n in mana.items() if n > 0 and not own.get(f, 0) and not enemies.get(f, 0)}
+        # peaceful fields with mana where own figures stand (see Mover.pool_fields)
+        self.pool = {f: mana[f] for f, seats in occ.items()
+                     if own.get(f, 0) > 0 and len(seats) == 1 and mana.get(f, 0) > 0}
 
 
 class Mover:
     """Everything about the board that matters to one figure's move, seen by that figure's owner."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
-                 counts: tuple[dict, dict] | None = None) -> None:
+                 counts: SeatFacts | None = None) -> None:
         self.state = state
         self.board = board
         self.occ = occ
@@ -39,26 +60,74 @@ class Mover:
         player = state["players"][seat]
         self.free_avail = leader and not player["free_used"]
         self.escape = bool(state["options"]["leader_escape"])
-        self.enemy_leader_fields = {p["leader"] for s, p in enumerate(state["players"])
-                                    if s != seat and p["leader"] not in (None, OFF)}
-
-        # the searches ask these counts a hundred times per field: count once (``counts``: the seat's
-        # figures and its enemies' per field, shared by all the movers of one seat on one board)
-        own, self._enemies = counts if counts is not None else seat_counts(occ, seat)
-        if origin in own:
-            own = dict(own)
-            own[origin] -= 1
-        self._own = own
+        self._leader_fields: set | None = None
+        if counts is None:
+            counts = SeatFacts(state, board, occ, seat)
+        self.facts = counts
+        own = self._seat_own = counts.own
+        self._enemies = counts.enemies
+        # the mover itself does not count on its origin: a lone figure's field differs for it alone
+        self._alone = own.get(origin) == 1
         self._pool: dict[str, int] | None = None
+        self._locals: set[str] | None = None
+        self._ways: dict | None = None
+        self.plain: str | None = None
+        #: after a full :func:`plan`: destination -> the steps its default pays from the lone mover's
+        #: mana (destinations without any are left out)
+        self.local_steps: dict[str, tuple[int, ...]] = {}
+
+    @property
+    def enemy_leader_fields(self) -> set[str]:
+        """Fields where an enemy leader stands (only the leader-escape rule asks)."""
+        if self._leader_fields is None:
+            self._leader_fields = {p["leader"] for s, p in enumerate(self.state["players"])
+                                   if s != self.seat and p["leader"] not in (None, OFF)}
+        return self._leader_fields
 
     @staticmethod
-    def counts(occ: dict, seat: int) -> tuple[dict, dict]:
-        """What ``counts`` takes: ``seat``'s figures and its enemies' figures per occupied field."""
-        return seat_counts(occ, seat)
+    def counts(occ: dict, seat: int, state: dict, board: Board) -> SeatFacts:
+        """What ``counts`` takes: the facts shared by the movers of ``seat``."""
+        return SeatFacts(state, board, occ, seat)
+
+    def entries(self, field: str) -> list[str]:
+        """The neighbours of ``field`` a figure may step onto, shared by the movers of one seat: the same as
+        :meth:`can_enter` except on the mover's own origin, which every search skips."""
+        enter = self.facts.enter
+        out = enter.get(field)
+        if out is None:
+            if field != OFF and self.board.kind[field] != HEX:
+                out = enter[field] = self.board.adj[field]  # a TRI's neighbours are HEXes: always open
+                return out
+            kind, own, enemies = self.board.kind, self.facts.own, self._enemies
+            out = [nb for nb in self.neighbours(field)
+                   if kind[nb] == HEX or (not own.get(nb, 0) and not enemies.get(nb, 0))]
+            enter[field] = out
+        return out
+
+    def blocked(self) -> set[str]:
+        """The fields the mover may not leave (see :meth:`can_leave`)."""
+        out = self.facts.blocked
+        origin = self.origin
+        if self._alone and self._enemies.get(origin, 0) and self.board.kind[origin] == HEX:
+            out = out | {origin}
+        if self.escape and self.leader:
+            out = {f for f in out if not self.can_leave(f)}
+        return out
+
+    def locals(self) -> set[str]:
+        """The fields where :meth:`local` holds."""
+        if self._locals is None:
+            out = self.facts.locals
+            origin = self.origin
+            if self._alone and not self._enemies.get(origin, 0) and self.mana.get(origin, 0) > 0:
+                out = out | {origin}
+            self._locals = out
+        return self._locals
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
-        return self._own.get(field, 0)
+        n = self._seat_own.get(field, 0)
+        return n - 1 if field == self.origin and n else n
 
     def enemies(self, field: str) -> int:
         return self._enemies.get(field, 0)
@@ -78,7 +147,7 @@ class Mover:
     def can_enter(self, field: str) -> bool:
         if self.board.kind[field] == HEX:
             return True
-        return not self._own.get(field, 0) and not self._enemies.get(field, 0)
+        return not self.own_static(field) and not self._enemies.get(field, 0)
 
     def neighbours(self, field: str) -> list[str]:
         return self.board.outer if field == OFF else self.board.adj[field]
@@ -90,15 +159,58 @@ class Mover:
 
     def pool_fields(self) -> dict[str, int]:
         """Peaceful fields with mana where other own figures stand: they can pay any step of the move."""
-        if self._pool is not None:
-            return self._pool  # shared: callers copy before they change it
-        out = {}
-        own, mana = self._own, self.mana
-        for field, seats in self.occ.items():
-            if own.get(field, 0) > 0 and len(seats) == 1 and mana.get(field, 0) > 0:
-                out[field] = mana[field]
-        self._pool = out
-        return out
+        if self._pool is None:
+            pool = self.facts.pool
+            if self._alone and self.origin in pool:
+                pool = dict(pool)
+                del pool[self.origin]
+            self._pool = pool
+        return self._pool  # shared: callers copy before they change it
+
+    def pool_ways(self, count: int, default: list[str]) -> list[list[str]]:
+        """The ways to pay ``count`` steps from the pool other than the default one (see :func:`payments`:
+        without the lone mover's mana, the default pays from the same fields whatever the destination, so
+        the first ``default`` given stands for all; ``FREE`` entries are ignored). Shared lists: read-only."""
+        if self._ways is None:
+            self._ways = {}
+        ways = self._ways.get(count)
+        if ways is None:
+            payers, caps = self._payers(count)
+            key = (payers, caps, count, tuple(sorted(s for s in default if s != FREE)))
+            ways = _WAYS.get(key)
+            if ways is None:
+                ways = [list(w) for w in _pool_ways(list(payers), dict(zip(payers, caps)), count)
+                        if tuple(sorted(w)) != key[3]]
+                _remember(key, ways)
+            self._ways[count] = ways
+        return ways
+
+    def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
+        """:meth:`pool_ways` for moves whose default pays the first step from the mana under the lone
+        mover's origin and the others from the pool (see ``LOCAL_FIRST``): the first step may take the pool
+        instead; the ways in the order :func:`payments` finds them. Shared lists: read-only."""
+        if self._ways is None:
+            self._ways = {}
+        ways = self._ways.get(("local", count))
+        if ways is None:
+            payers, caps = self._payers(count)
+            origin = self.origin
+            key = (payers, caps, count, tuple(sorted(default)), origin)
+            ways = _WAYS.get(key)
+            if ways is None:
+                pool = dict(zip(payers, caps))
+                ways = [list(w) for w in _pool_ways(list(payers), dict(pool), count)]
+                ways += [[origin, *w] for w in _pool_ways(list(payers), dict(pool), count - 1)
+                         if tuple(sorted((origin, *w))) != key[3]]
+                _remember(key, ways)
+            self._ways[("local", count)] = ways
+        return ways
+
+    def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The pool fields in board order and the mana each can give to ``count`` steps."""
+        pool = self.pool_fields()
+        payers = tuple(sorted(pool, key=self.board.order.__getitem__))
+        return payers, tuple(min(pool[f], count) for f in payers)
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
@@ -106,10 +218,22 @@ class Mover:
         return self.own_static(source) > 0 or source == position
 
 
+#: payment ways by (payers, their mana, steps, the default's fields[, origin]): pure, so shared by every
+#: position with the same pool (a playout's pool changes slowly); bounded
+_WAYS: dict[tuple, list[list[str]]] = {}
+_WAYS_MAX = 4096
+
+
+def _remember(key: tuple, ways: list[list[str]]) -> None:
+    if len(_WAYS) >= _WAYS_MAX:
+        _WAYS.clear()
+    _WAYS[key] = ways
+
+
 def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
     """``seat``'s figures and its enemies' figures on every occupied field."""
     own = {f: seats.get(seat, 0) for f, seats in occ.items()}
-    enemies = {f: sum(c for s, c in seats.items() if s != seat) for f, seats in occ.items()}
+    enemies = {f: sum(seats.values()) - own[f] for f, seats in occ.items()}
     return own, enemies
 
 
@@ -131,43 +255,88 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     pool = mover.pool_fields()
     pool_total = sum(pool.values())
     origin = mover.origin
-    start = (origin, False, 0)
-    parents: dict[tuple, tuple] = {start: (None, None)}
-    best: dict[tuple[str, bool], int] = {(origin, False): 0}
+    blocked = mover.blocked()
+    locals_ = mover.locals()
+    free_avail = mover.free_avail
+    if not free_avail:
+        plain = _plain(mover, pool, pool_total, blocked, locals_)
+        if plain is not None:
+            mover.plain = LOCAL_FIRST if origin in locals_ else POOL_ONLY
+            return plain
+    mover.plain = None
+    if free_avail and origin not in locals_:
+        fast = _free_plain(mover, pool, pool_total, blocked, locals_)
+        if fast is not None:
+            mover.plain = FREE_POOL
+            return fast
+    entries = mover.entries
+    enter = mover.facts.enter
+    limit = pool_total + 1
+    # a search state: (field, free step used, mana spent, the state it came from, how the step was paid)
+    start = (origin, False, 0, None, None)
+    # the fewest mana spent so far on reaching a field without / with the leader's free step used
+    best_unused: dict[str, int] = {origin: 0}
+    best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
     current = [start]
     while current:
         nxt: list[tuple] = []
-        for key in current:
-            node, used, spent = key
-            if not mover.can_leave(node):
-                continue
-            options = []
-            if mover.free_avail and not used:
-                options.append((True, spent, FREE))
-            if mover.local(node):
-                options.append((used, spent, "local"))  # never worse than paying from the pool
-            elif spent < pool_total:
-                options.append((used, spent + 1, "pool"))
-            for nb in mover.neighbours(node):
-                if nb == origin or not mover.can_enter(nb):
+        add = nxt.append
+        if not free_avail:
+            # without a free step there is one way to pay each step: the lone mover's mana, else the pool
+            for key in current:
+                node, used, spent, _, _ = key
+                if node in blocked:
                     continue
-                for n_used, n_spent, pay in options:
-                    if best.get((nb, n_used), pool_total + 1) <= n_spent:
+                if node in locals_:
+                    n_spent, pay = spent, "local"
+                elif spent < pool_total:
+                    n_spent, pay = spent + 1, "pool"
+                else:
+                    continue
+                onward = enter.get(node)
+                for nb in (onward if onward is not None else entries(node)):
+                    if nb == origin or best_unused.get(nb, limit) <= n_spent:
                         continue
-                    if n_used and best.get((nb, False), pool_total + 1) <= n_spent:
+                    best_unused[nb] = n_spent
+                    add((nb, False, n_spent, key, pay))
+        else:
+            for key in current:
+                node, used, spent, _, _ = key
+                if node in blocked:
+                    continue
+                # the free step first, then the lone mover's mana (never worse than the pool), else the pool
+                if node in locals_:
+                    n_spent, pay = spent, "local"
+                elif spent < pool_total:
+                    n_spent, pay = spent + 1, "pool"
+                else:
+                    n_spent = -1
+                onward = enter.get(node)
+                for nb in (onward if onward is not None else entries(node)):
+                    if nb == origin:
                         continue
-                    best[(nb, n_used)] = n_spent
-                    new = (nb, n_used, n_spent)
-                    parents[new] = (key, pay)
-                    nxt.append(new)
+                    low = best_unused.get(nb, limit)
+                    if not used and low > spent and best_used.get(nb, limit) > spent:
+                        best_used[nb] = spent
+                        add((nb, True, spent, key, FREE))
+                    if n_spent < 0 or low <= n_spent:
+                        continue
+                    if used:
+                        if best_used.get(nb, limit) <= n_spent:
+                            continue
+                        best_used[nb] = n_spent
+                    else:
+                        best_unused[nb] = n_spent
+                    add((nb, used, n_spent, key, pay))
+        # a field's route is the first layer's best state there: the free step used, then the least mana
         layer: dict[str, tuple] = {}
         for key in nxt:
             node = key[0]
             if node in found:
                 continue
             have = layer.get(node)
-            if have is None or (not have[1], have[2]) > (not key[1], key[2]):
+            if have is None or (key[1] and not have[1]) or (key[1] == have[1] and key[2] < have[2]):
                 layer[node] = key
         found.update(layer)
         current = nxt
@@ -177,18 +346,22 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     routes = {}
     for dest, key in found.items():
         path, pays = [], []
-        while key is not None:
-            parent, pay = parents[key]
+        while True:
             path.append(key[0])
-            if pay is not None:
-                pays.append(pay)
+            parent = key[3]
+            if parent is None:
+                break
+            pays.append(key[4])
             key = parent
         path.reverse()
         pays.reverse()
         routes[dest] = (path, pays)
-        most_pool = max(most_pool, pays.count("pool"))
+        n = pays.count("pool")
+        if n > most_pool:
+            most_pool = n
     seq = pool_sequence(pool, most_pool)
     out = {}
+    local_steps = mover.local_steps = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
         path, pays = routes[dest]
         sources, j = [], 0
@@ -196,6 +369,138 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
             if pay == "local":
                 sources.append(node)
             elif pay == FREE:
+                sources.append(FREE)
+            else:
+                sources.append(seq[j])
+                j += 1
+        out[dest] = (path, sources)
+        if "local" in pays:
+            local_steps[dest] = tuple(i for i, pay in enumerate(pays) if pay == "local")
+    return out
+
+
+def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
+           locals_: set[str]) -> dict | None:
+    """:func:`plan` when each step has one price: no free step, and no lone mover's mana on the way except
+    perhaps under the mover at its origin (it pays the first step, the pool every later one). Then the
+    mana spent grows with every step after the first, so the search is a breadth-first search, the first
+    path found to each field kept. None when the search meets mana under an empty field (a cheaper, longer
+    path may then exist: :func:`plan` searches in full)."""
+    origin = mover.origin
+    local = origin in locals_
+    others = len(locals_) > local
+    entries = mover.entries
+    enter = mover.facts.enter
+    paths: dict[str, list[str]] = {origin: [origin]}
+    frontier = [origin]
+    depth = steps = 0
+    reach = pool_total + (1 if local else 0)
+    while frontier and depth < reach:
+        depth += 1
+        nxt = []
+        for node in frontier:
+            if node in blocked:
+                continue
+            here = paths[node]
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
+                if nb not in paths:
+                    if others and nb in locals_:
+                        return None
+                    paths[nb] = here + [nb]
+                    nxt.append(nb)
+        if nxt:
+            steps = depth
+        frontier = nxt
+    if not steps:
+        return {}
+    del paths[origin]
+    if local:
+        seq = [origin] + pool_sequence(pool, steps - 1)
+    else:
+        seq = pool_sequence(pool, steps)
+    # the default sources of a move of k steps: the first k of seq (one list per length, read-only)
+    prefix = [seq[:k] for k in range(steps + 1)]
+    return {dest: (paths[dest], prefix[len(paths[dest]) - 1])
+            for dest in sorted(paths, key=mover.board.order.__getitem__)}
+
+
+def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
+                locals_: set[str]) -> dict | None:
+    """:func:`plan` for a leader with his free step and no lone mover's mana on the way (None when the
+    search meets some: :func:`plan` then searches in full). Every step but the free one costs 1, so a
+    search state is (field, free step used) with the mana spent fixed by the depth; each state is reached
+    at most once, and the states, parents and preferences are those of the full search."""
+    origin = mover.origin
+    entries = mover.entries
+    unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
+    parent_unused: dict[str, tuple | None] = {origin: None}
+    parent_used: dict[str, tuple] = {}
+    found: dict[str, bool] = {}                         # field -> reached first with the free step used
+    current = [(origin, False)]
+    depth = 0
+    while current:
+        depth += 1
+        nxt = []
+        for key in current:
+            node, used = key
+            if node in blocked:
+                continue
+            spent = depth - 1 - used          # mana spent on reaching ``node``
+            pay = spent < pool_total
+            if used and not pay:
+                continue
+            for nb in entries(node):
+                if nb == origin:
+                    continue
+                if locals_ and nb in locals_:
+                    return None
+                if not used:
+                    # the free step first (as the full search tries it first), then the pool
+                    if nb not in parent_used and unused_at.get(nb, depth) >= depth:
+                        parent_used[nb] = (key, FREE)
+                        nxt.append((nb, True))
+                    if pay and nb not in unused_at:
+                        unused_at[nb] = depth
+                        parent_unused[nb] = (key, "pool")
+                        nxt.append((nb, False))
+                elif nb not in parent_used and unused_at.get(nb, depth) >= depth:
+                    parent_used[nb] = (key, "pool")
+                    nxt.append((nb, True))
+        layer: dict[str, bool] = {}
+        for node, used in nxt:
+            if node in found:
+                continue
+            if used or node not in layer:
+                layer[node] = used
+        found.update(layer)
+        current = nxt
+    if not found:
+        return {}
+    routes = {}
+    most_pool = 0
+    for dest, used in found.items():
+        path, pays = [], []
+        key = (dest, used)
+        while key is not None:
+            node, u = key
+            path.append(node)
+            link = parent_used[node] if u else parent_unused[node]
+            if link is None:
+                break
+            key, pay = link
+            pays.append(pay)
+        path.reverse()
+        pays.reverse()
+        routes[dest] = (path, pays)
+        most_pool = max(most_pool, len(pays) - (FREE in pays))
+    seq = pool_sequence(pool, most_pool)
+    out = {}
+    for dest in sorted(routes, key=mover.board.order.__getitem__):
+        path, pays = routes[dest]
+        sources, j = [], 0
+        for pay in pays:
+            if pay == FREE:
                 sources.append(FREE)
             else:
                 sources.append(seq[j])
@@ -226,23 +531,41 @@ def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
         if mover.enemies(source):
             raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
                                 f"alone give you mana.")
-    remaining_at: list[dict[str, int]] = []
-    remaining = dict(mover.mana)
+    # mana left on each step's own source just before that step
+    left_at: list[int] = []
+    taken: dict[str, int] = {}
     for source in sources:
-        remaining_at.append(dict(remaining))
-        if source != FREE:
-            remaining[source] -= 1
+        if source == FREE:
+            left_at.append(0)
+            continue
+        left_at.append(mover.mana.get(source, 0) - taken.get(source, 0))
+        taken[source] = taken.get(source, 0) + 1
     layer = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
+    can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
+    steps: dict[str, list[str]] = {}  # field -> the neighbours the mover may enter (fields recur by layer)
+    beside_origin = set(neighbours(mover.origin))
     for i, source in enumerate(sources):
         nxt: dict[str, str | None] = {}
+        paid = source != FREE
+        if paid:
+            # Mover.source_ok: mana left there, no enemies, and own figures stay there or the mover stands there
+            usable = left_at[i] > 0 and not mover.enemies(source)
+            anywhere = mover.own_static(source) > 0
         for node in layer:
-            if not mover.can_leave(node):
+            if not can_leave(node):
                 continue
-            if source != FREE and not mover.source_ok(source, node, remaining_at[i]):
+            if paid and not (usable and (anywhere or source == node)):
                 continue
-            for nb in mover.neighbours(node):
-                if nb not in nxt and mover.can_enter(nb):
+            onward = steps.get(node)
+            if onward is None:
+                if node in beside_origin:
+                    onward = [nb for nb in neighbours(node) if can_enter(nb)]
+                else:
+                    onward = mover.entries(node)  # the same except on the origin, not among them
+                steps[node] = onward
+            for nb in onward:
+                if nb not in nxt:
                     nxt[nb] = node
         parents.append(nxt)
         layer = nxt
@@ -270,36 +593,93 @@ def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str
     lone mover where it stands before that step; two ways that take the same mana from the same fields
     are one way."""
     pool = mover.pool_fields()
-    payers = sorted(pool, key=mover.board.order.__getitem__)
-    steps = [i for i, s in enumerate(sources) if s != FREE]
-    local = {i: path[i] for i in steps if mover.local(path[i])}
-    if len(pool) <= 1 and not local:
-        return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
-    seen = {tuple(sorted(s for s in sources if s != FREE))}
-    out = [list(sources)]
+    locals_ = mover.locals()
+    free = FREE in sources
+    steps = [i for i, s in enumerate(sources) if s != FREE] if free else range(len(sources))
+    local = {i: path[i] for i in steps if path[i] in locals_} if locals_ else None
+    if not local:
+        if len(pool) <= 1:
+            return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
+        # only pool fields pay: the ways are the multisets of payers (the default's excluded), in the order
+        # the general search below finds them; they depend on the number of paid steps alone
+        others = mover.pool_ways(len(steps), sources)
+        if not free:
+            return [list(sources)] + others
+        return [list(sources)] + [ordered(sources, steps, c) for c in others]
+    if len(local) == 1 and 0 in local:
+        # only the first step may take the mana under the lone mover: the ways of LOCAL_FIRST moves
+        others = mover.local_ways(len(steps), [sources[i] for i in steps])
+        if not free:
+            return [list(sources)] + others
+        return [list(sources)] + [ordered(sources, steps, c) for c in others]
+    count = len(steps)
+    payers, caps = mover._payers(count)
+    spots = tuple(local.get(i) for i in steps)       # per paid step: the lone mover's mana there, if any
+    mana = mover.mana
+    key = ("any", payers, caps, spots, tuple(min(mana.get(f, 0), count) for f in local.values()),
+           tuple(sorted(s for s in sources if s != FREE)))
+    chosen = _WAYS.get(key)
+    if chosen is None:
+        chosen = _any_ways(payers, caps, spots, key[4], key[5])
+        _remember(key, chosen)
+    return [list(sources)] + [ordered(sources, steps, c) for c in chosen]
 
-    def place(k: int, left: dict[str, int], chosen: list[str], first: int) -> None:
-        if k == len(steps):
+
+def _any_ways(payers: tuple[str, ...], caps: tuple[int, ...], spots: tuple[str | None, ...],
+              spot_caps: tuple[int, ...], default: tuple[str, ...]) -> list[list[str]]:
+    """:func:`payments`' general search: for paid step k, any payer from the last one chosen on, or the
+    lone mover's mana at ``spots[k]``; one way per multiset of fields (the default's excluded), in search
+    order."""
+    pool = dict(zip(payers, caps))
+    left = dict(pool)
+    for field, cap in zip((f for f in spots if f is not None), spot_caps):
+        left[field] = cap
+    seen = {default}
+    out: list[list[str]] = []
+    count = len(spots)
+
+    def place(k: int, chosen: list[str], first: int) -> None:
+        if k == count:
             key = tuple(sorted(chosen))
             if key not in seen:
                 seen.add(key)
-                out.append(_ordered(sources, steps, chosen))
+                out.append(chosen)
             return
-        i = steps[k]
-        options = list(payers[first:]) + ([local[i]] if i in local and left.get(local[i], 0) > 0 else [])
+        spot = spots[k]
+        options = list(payers[first:]) + ([spot] if spot is not None and left.get(spot, 0) > 0 else [])
         for j, field in enumerate(options):
             if left.get(field, 0) <= 0:
                 continue
             left[field] -= 1
-            nxt = first + j if field in pool else first
-            place(k + 1, left, chosen + [field], nxt)
+            place(k + 1, chosen + [field], first + j if field in pool else first)
             left[field] += 1
 
-    place(0, {**pool, **{f: mover.mana.get(f, 0) for f in local.values()}}, [], 0)
+    place(0, [], 0)
     return out
 
 
-def _ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
+def _pool_ways(payers: list[str], left: dict[str, int], count: int) -> list[tuple[str, ...]]:
+    """Every multiset of ``count`` payers within their mana, as tuples in payer order, in lexicographic
+    order of payer positions."""
+    out: list[tuple[str, ...]] = []
+
+    def place(k: int, chosen: tuple, first: int) -> None:
+        if k == count:
+            out.append(chosen)
+            return
+        for j in range(first, len(payers)):
+            field = payers[j]
+            if left[field] <= 0:
+                continue
+            left[field] -= 1
+            place(k + 1, chosen + (field,), j)
+            left[field] += 1
+
+    place(0, (), 0)
+    return out
+
+
+def ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
     """``chosen`` (one per paid step, in step order) put into the paid steps of ``sources``."""
     out = list(sources)
     for i, field in zip(steps, chosen):
