@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -160,6 +161,22 @@ def fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: b
     while s and text_width(s + "…", smallest, bold, True) > max_width:
         s = s[:-1]
     return s + "…", smallest, True
+
+
+def fit_words(s: str, max_width: float, size: int, bold: bool = False, smallest: int = 12) -> tuple[str, int, bool]:
+    """Like :func:`fitted`, but a text that must be shortened loses whole words (split at spaces and hyphens, so
+    "Wiśniewska-Kowalska" becomes "Wiśniewska-…"), never part of one; only a first word too wide on its own is
+    cut."""
+    fit = fitted(s, max_width, size, bold, smallest=smallest)
+    if not fit[0].endswith("…") or fit[0] == s:
+        return fit
+    parts = re.split(r"(?<=[ -])", s)
+    while len(parts) > 1:
+        parts.pop()
+        short = "".join(parts).rstrip(" ·,:;") + "…"
+        if text_width(short, smallest, bold, True) <= max_width:
+            return fitted(short, max_width, size, bold, smallest=smallest)
+    return fit
 
 
 def fit_text(s: str, max_width: int, size: int = 18, bold: bool = False) -> str:

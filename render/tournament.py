@@ -13,7 +13,7 @@ places: [[names], [names], [names]]}.
 
 from __future__ import annotations
 
-from render.kit import canvas, encode, fitted, palette, rgb, text
+from render.kit import canvas, encode, fit_words, fitted, palette, rgb, text
 
 WIDTH = 480
 ROW = 28
@@ -54,7 +54,7 @@ def render_standings(view: dict) -> bytes:
         if medal:
             draw.ellipse((8, y - 2, 32, y + 22), fill=rgb(medal))
         text(draw, (20, y + 10), str(row["place"]), TYPE, fill=ink, bold=True, anchor="mm")
-        name, size, cond = fitted(row["name"] + (" ✕" if row.get("dropped") else ""), 194, TYPE, smallest=SMALL)
+        name, size, cond = fit_words(row["name"] + (" ✕" if row.get("dropped") else ""), 194, TYPE, smallest=SMALL)
         text(draw, (cols["name"], y), name, size, fill=ink, condensed=cond)
         text(draw, (cols["points"], y), _num(row["points"]), TYPE, fill=ink, bold=True)
         text(draw, (cols["buchholz"], y), _num(row["buchholz"]), TYPE, fill=ink)
@@ -129,7 +129,7 @@ def _box(draw, x: float, y: float, match: dict | None, labels: dict) -> None:
         won = match.get("winner") is not None and i < len(match["names"]) and match["names"][i] == match["winner"]
         if won:
             draw.rectangle((x + 2, y + 2 + i * 22, x + BOX_W - 2, y + 22 + i * 22), fill=rgb("gold"))
-        shown, size, cond = fitted(name, BOX_W - 34, SMALL, bold=won, smallest=SMALL)
+        shown, size, cond = fit_words(name, BOX_W - 34, SMALL, bold=won, smallest=SMALL)
         text(draw, (x + 6, y + 4 + i * 22), shown, size, bold=won, condensed=cond,
              fill="ink" if i < len(match["names"]) else "grey")
         if places and i < len(places) and len(match["names"]) > 1:
@@ -160,6 +160,6 @@ def render_podium(view: dict) -> bytes:
         draw.rectangle((x, top, x + 150, 290), fill=rgb(colour), outline=rgb("ink"))
         text(draw, (x + 75, top + 30), str(place), 30, bold=True, anchor="mm")
         for k, name in enumerate(view["places"][place - 1][:3]):
-            shown, size, cond = fitted(name, 150, TYPE, bold=True, smallest=SMALL)
+            shown, size, cond = fit_words(name, 150, TYPE, bold=True, smallest=SMALL)
             text(draw, (x + 75, top - 14 - 20 * (len(view["places"][place - 1][:3]) - 1 - k)), shown, size, bold=True, condensed=cond, anchor="mm")
     return encode(img, palette())

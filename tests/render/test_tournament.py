@@ -48,3 +48,17 @@ def test_a_64_player_bracket_reads_on_a_phone():
 
 def test_the_podium_reads_on_a_phone():
     assert too_small(pictures.render_podium, {"title": "Podium", "places": [["Ann"], ["Bob"], ["Carol", "Dave"]]}) == []
+
+
+def test_names_are_shortened_at_a_word_or_hyphen_never_inside_one(monkeypatch):
+    drawn = []
+    real = pictures.text
+
+    def spy(draw, xy, s, *a, **kw):
+        drawn.append(s)
+        return real(draw, xy, s, *a, **kw)
+
+    monkeypatch.setattr(pictures, "text", spy)
+    pictures.render_bracket(bracket(3), 1, 0)
+    shortened = [s for s in drawn if s.endswith("…")]
+    assert shortened and all(s.startswith("Wiśniewska-") and s == "Wiśniewska-…" for s in shortened), shortened
