@@ -243,7 +243,9 @@ class Games(commands.Cog):
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await interaction.response.defer(thinking=True)
+        # deferred privately: a refusal ("no such game" for another server's game) is for the asker only; the
+        # game's end is told publicly in its own place
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
             row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction))
@@ -251,7 +253,12 @@ class Games(commands.Cog):
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         text = t("abandoned", game=game_id, name=interaction.user.display_name)
-        await interaction.followup.send(text)
+        await interaction.followup.send(t("abandoned", str(interaction.locale), game=game_id,
+                                          name=interaction.user.display_name), ephemeral=True)
+        try:
+            await publish.game_place(self.bot, row).send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.info("could not tell the place of game %s that it was abandoned", game_id)
         if row.board_message_id:
             try:
                 await publish.game_place(self.bot, row).get_partial_message(row.board_message_id).edit(view=None)

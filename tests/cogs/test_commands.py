@@ -143,11 +143,14 @@ async def test_abandon_needs_the_host_or_manage_server(harness):
     board_before = copy.deepcopy(latest_board(h, thread))
     before = len(h.fake.messages)
     await h.slash(CAROL, "game abandon", channel_id=thread, name="Carol", permissions=NO_MANAGE)
-    assert any("Only the host" in m["content"] for m in replies_since(h, before))
+    refusals = [m for m in replies_since(h, before) if "Only the host" in m["content"]]
+    assert refusals and all(m["flags"] & 64 for m in refusals), "a refusal is for the asker only"
     assert (await live_state(h))[0].status == "running"
     await h.slash(CAROL, "game abandon", channel_id=thread, name="Mod", permissions=MANAGE)
     game, _ = await live_state(h)
     assert game.status == "abandoned"
+    told = [m for m in h.messages_in(thread) if "abandoned" in m["content"].lower() and not m["flags"] & 64]
+    assert told, "the game's thread is told publicly that it was abandoned"
     assert not components(latest_board(h, thread)), "an abandoned game's board loses its buttons"
     # a click on the board as it was before is now refused
     action = next(c for c in components(board_before) if c["custom_id"].startswith("gh:a:"))
