@@ -1,6 +1,7 @@
 """HEX-TRI on Discord: the options of ``/game new hextri``, moves as a two-step choice (first the figure, by
 its field, then the destination with its mana cost; a figure's other ways to pay are a group of their own,
-"… — pay differently"), battle losses, narration of moves, production and battles, and typed moves in field
+"… — pay differently", where ways that leave the same board are offered once), battle losses, narration of
+moves, production and battles, and typed moves in field
 notation (``/game play H-C4 T-B5``, with the paying fields after them: ``T-A1 H-A1 H-C3``). Perfect
 information: nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
 
@@ -162,7 +163,7 @@ class HexTriPresenter(Presenter):
         group = self._group(view, action["from"], action["leader"])
         first = next((a for a in view.get("legal") or () if a["type"] == "move" and a["from"] == action["from"]
                       and a["to"] == action["to"] and a["leader"] == action["leader"]), action)
-        other = first.get("sources") != action.get("sources")
+        other = self.way_key(first) != self.way_key(action)
         return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []),
                                    self.text("group_pay", group=group) if other else group, None, other)
 
@@ -173,11 +174,16 @@ class HexTriPresenter(Presenter):
         groups: dict[tuple[str, bool], str] = {}
         paying: dict[tuple, tuple[str, list[str]]] = {}  # many moves are paid the same way
         seen: set[tuple] = set()
+        ways: set[tuple] = set()
         out = []
         for index, action in enumerate(legal):
             if action["type"] != "move":
                 out.append(self.describe(view, action, index))
                 continue
+            way = self.way_key(action)
+            if way in ways:  # the same move for the player as one already offered: offered once
+                continue
+            ways.add(way)
             key = (action["from"], action["leader"])
             if key not in groups:
                 groups[key] = self._group(view, *key)
@@ -189,6 +195,15 @@ class HexTriPresenter(Presenter):
             out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), group,
                                            paying, other))
         return out
+
+    @staticmethod
+    def way_key(action: dict) -> tuple:
+        """What a move changes on the board, for telling apart ways to pay it: the figure, its destination,
+        how much mana each field gives (the order of the steps does not matter) and whether the free step is
+        used. Two moves with the same key leave the same board and the same mana marks."""
+        sources = action.get("sources") or ()
+        return (action["from"], action["leader"], action["to"], tuple(sorted(s for s in sources if s != FREE)),
+                FREE in sources)
 
     @staticmethod
     def _enemies(view: dict) -> dict[str, list[dict]]:

@@ -337,3 +337,71 @@ def test_the_loss_prompt_counts_the_figures_in_each_language(lang, before, expec
         assert expected in P.prompt(view)
     finally:
         use_language(None)
+
+
+def test_ways_to_pay_that_leave_the_same_board_are_offered_once():
+    state = _two_sources()
+    view = ENGINE.view(state, 0)
+    legal = list(view["legal"])
+    mixed = next(a for a in legal if a["type"] == "move" and a["from"] == "off" and a["to"] == "H-A2"
+                 and sorted(a["sources"]) == ["H-A1", "H-A2"])
+    # the same fields paying in the other order: a legal action the engine takes, leaving the same board
+    swapped = {**mixed, "sources": list(reversed(mixed["sources"]))}
+    assert swapped["sources"] != mixed["sources"]
+    after = []
+    for action in (mixed, swapped):
+        copy = ENGINE.from_json(ENGINE.to_json(state))
+        ENGINE.apply(copy, 0, action)
+        after.append((copy["mana"], copy["players"][0]["on"]))
+    assert after[0] == after[1]
+    legal.append(swapped)
+    view = {**view, "legal": legal}
+    choices = P.describe_all(view, legal)
+    to_a2 = [c for c in choices if legal[c.index]["type"] == "move" and P.way_key(legal[c.index]) == P.way_key(mixed)]
+    assert [c.index for c in to_a2] == [legal.index(mixed)]  # one button, the first listed way
+    assert len(choices) == len(legal) - 1
+    # a typed way in either order picks that one button's action
+    assert P.parse(view, choices, "off H-A2 H-A2 H-A1") == legal.index(mixed)
+    assert P.parse(view, choices, "off H-A2 H-A1 H-A2") == legal.index(mixed)
+
+
+def test_ways_with_different_paying_fields_stay_separate():
+    state = _two_sources()
+    view = ENGINE.view(state, 0)
+    choices = P.describe_all(view, view["legal"])
+    legal = view["legal"]
+    ways = sorted(tuple(sorted(legal[c.index]["sources"])) for c in choices
+                  if legal[c.index]["type"] == "move" and legal[c.index]["to"] == "H-A2"
+                  and legal[c.index]["from"] == "off")
+    assert ways == [("H-A1", "H-A1"), ("H-A1", "H-A2")]
+
+
+def test_the_busiest_position_keeps_one_choice_per_board_and_fits_discord():
+    """Many mana marks around several figures: every choice leaves a different board, the panel keeps to
+    Discord's limits (5 rows, 25 options a select, labels and descriptions within bounds) on every page."""
+    from host.panels import MAX_OPTIONS
+
+    fields = ["H-C3", "H-C4", "H-D3", "H-D4", "H-D5", "H-E4", "H-E5"]
+    state = position(radius=3, p0={"on": {f: 2 for f in fields}, "leader": "H-D4", "waiting": 3})
+    state["mana"] = {f: 1 for f in fields}
+    view = ENGINE.view(state, 0)
+    legal = view["legal"]
+    choices = P.describe_all(view, legal)
+    keys = [P.way_key(legal[c.index]) for c in choices if legal[c.index]["type"] == "move"]
+    assert len(keys) == len(set(keys))
+    assert len(set(keys)) == len({P.way_key(a) for a in legal if a["type"] == "move"})
+    panel = Panel(1, 0, 0, P.prompt(view), choices, two_step=True)
+    for index, (_name, group) in enumerate(panel.groups()):
+        rows = layout(panel, group=index)
+        assert len(rows) <= 5
+        pages = rows[-1].pages if rows[-1].kind == "pager" else 1
+        seen = set()
+        for page in range(pages):
+            page_rows = layout(panel, group=index, page=page)
+            assert len(page_rows) <= 5
+            for row in page_rows:
+                assert len(row.choices) <= MAX_OPTIONS
+                for c in row.choices:
+                    assert len(c.label) <= 80 and len(c.description or "") <= 100
+                seen |= {c.index for c in row.choices}
+        assert seen >= {c.index for c in group}
