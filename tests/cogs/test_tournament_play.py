@@ -11,13 +11,14 @@ from datetime import UTC, datetime, timedelta
 import discord
 
 from bot import create_bot
+from cogs.standings import post_progress
 from engines.rng import Rng
 from host.service import GameService
 from host.tournaments import tournaments_of
 from settings import Settings
 from store import Store
 from tests.cogs.driver import latest_board, take_turn, to_act
-from tests.discord_harness import CHANNEL_ID, Harness, button, components
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, Harness, button, components
 
 PEOPLE = {101 + i: f"P{i}" for i in range(8)}
 
@@ -367,4 +368,28 @@ async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harn
     assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
     await run_for(2)
     assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
+    h.assert_no_errors()
+
+
+async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_publisher(harness):
+    """The organizer's decision is saved, then the process dies before posting (the service called alone):
+    the background publisher posts the last board from the outbox, in the game's language."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await service.create("hector-achilles", user_id=101, user_name="P0", guild_id=GUILD_ID, channel_id=CHANNEL_ID,
+                         lang="hu", format="swiss", rounds=1)
+    await service.join(1, 102, "P1")
+    await post_progress(h.bot, await service.start(1, 101))
+    await h.settle()
+    (match,) = await h.bot.service.store.matches(1, 1)
+    board_before = await board_of(h, h.bot, match["game_id"])
+    await service.adjudicate(1, 101, match["id"], [1, 2])
+    game = await h.bot.service.game(match["game_id"])
+    assert latest_board(h, game.thread_id)["id"] == board_before["id"], "nothing posted yet"
+    assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
+    last = latest_board(h, game.thread_id)
+    assert f"A szervező döntött a(z) #{match['id']} meccsről: P0 nyerte." in last["content"]
+    assert f"A(z) #{game.id} játék véget ért. <@101> <@102>" in last["content"]
+    assert not components(last) and not components(h.fake.messages[int(board_before["id"])])
+    assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 0, "posted once"
     h.assert_no_errors()
