@@ -168,22 +168,11 @@ async def match_over(bot, game) -> None:
 
 async def round_deadlines(bot, now=None) -> None:
     """Settle the tournament matches past their round's deadline by their clock rules (see
-    ``TournamentService.deadline_places``): say so in each match's thread, then post what it did (the round's
-    end, the next round). Called by the clock job."""
-    for match, progress in await tournaments_of(bot).settle_overdue(now):
-        event = progress.event
-        use_language(event.lang)
-        game = await bot.service.game(match["game_id"]) if match["game_id"] is not None else None
-        if game is not None:
-            names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
-            late = [n for n, place in zip(names, match["places"]) if place > min(match["places"])]
-            text = t("event_deadline_forfeit", match=match["id"], round=match["round"],
-                     names=", ".join(late)) if late else t("event_deadline_draw", match=match["id"],
-                                                           round=match["round"])
-            try:
-                where = bot.get_channel(game.thread_id or game.channel_id) or await bot.fetch_channel(
-                    game.thread_id or game.channel_id)
-                await where.send(text, allowed_mentions=discord.AllowedMentions.none())
-            except discord.HTTPException as exc:
-                log.warning("could not tell match %s it is over its deadline: %s", match["id"], exc)
+    ``TournamentService.deadline_places``): each match's thread gets its last board saying so (from the
+    outbox), then what it did is posted (the round's end, the next round). Called by the clock job."""
+    from cogs.publish import publish  # (publish imports this module)
+
+    for _, progress in await tournaments_of(bot).settle_overdue(now):
+        for game_id in progress.changed:
+            await publish(bot, game_id=game_id)
         await post_progress(bot, progress)

@@ -161,9 +161,10 @@ class Tournaments(commands.Cog):
                                           status=t("tournament_status_" + ("cancelled" if event.cancelled else
                                                    "paused" if event.paused else event.status), str(interaction.locale))))
         if hasattr(result, "started"):
-            await post_progress(self.bot, result)
-            for game_id in result.changed:  # the AI took a dropped player's seat: its moves are owed
+            # first the boards owed: the AI took a dropped player's seat, or a game ended (its last board)
+            for game_id in result.changed:
                 await publish.publish(self.bot, game_id=game_id)
+            await post_progress(self.bot, result)
 
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")

@@ -86,8 +86,12 @@ class Outbox:
             if not entries:
                 return None
             game = await self.store.get_game(game_id, with_snapshot=False)
-            if game is None or game.status not in ("running", "finished"):
-                await self.store.outbox_done(game_id, entries[-1]["id"])  # abandoned: nothing left to show
+            # an abandoned tournament match shows one last board (no buttons) for the narration of how it was
+            # ended (adjudicated, cancelled, a deadline: host/tournaments.py); anything else is dropped
+            final = game is not None and game.status == "abandoned" and game.tournament_id is not None and any(
+                e["lines"] and not e["posted"] and e["seq"] is None for e in entries)
+            if game is None or (game.status not in ("running", "finished") and not final):
+                await self.store.outbox_done(game_id, entries[-1]["id"])  # nothing left to show
                 return None
             use_language(game.lang)
             resumed = True
@@ -112,6 +116,8 @@ class Outbox:
                 outcome = prepared
             else:
                 outcome = await service.outcome_for(game, lines, await self._events(game_id, todo), renudge=True)
+            if final:  # its players are told how it ended
+                outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
             return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
                                since=entries[0]["created_at"])
 

@@ -111,7 +111,8 @@ class Progress:
     started: list[Outcome] = field(default_factory=list)
     round_over: int | None = None
     finished: bool = False
-    changed: list[int] = field(default_factory=list)  # games whose board is owed (an AI took a seat over)
+    #: games whose board is owed: an AI took a seat over, or the game was ended outside play (its last board)
+    changed: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -473,6 +474,23 @@ class TournamentService:
         places = [worst if p in event.dropped else place for p, place in zip(match["players"], places)]
         return await self.store.settle_match(match["id"], places, "played")
 
+    async def _end_game(self, game_id: int, key: str, **fields) -> bool:
+        """End a match game still being played without a result of its own (abandoned), and owe its thread a
+        last board (no buttons) saying how, in the game's language, with its players mentioned: the line
+        ``key`` with ``fields``. Returns whether a board is owed (the cog publishes it; after a crash the
+        background publisher does)."""
+        game = await self.games.game(game_id)
+        if game.status not in ("lobby", "running"):
+            return False
+        await self.games.abandon(game_id, 0, moderator=True)
+        if game.status == "lobby":  # never shown: no board to end
+            return False
+        players = [s.user_id for s in game.seats if s.user_id]
+        await self.store.add_outbox(game_id, [
+            t(key, game.lang, **fields),
+            t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
+        return True
+
     async def _after_settle(self, event: Event) -> Progress:
         """With the lock held: when the current round is over (and not paused), pair the next one."""
         event = await self.tournament(event.id)
@@ -562,10 +580,12 @@ class TournamentService:
                 if m["places"] is not None or player_id not in m["players"]:
                     continue
                 if len(m["players"]) == 2:
-                    if m["game_id"] is not None:
-                        game = await self.games.game(m["game_id"])
-                        if game.status in ("lobby", "running"):
-                            await self.games.abandon(m["game_id"], 0, moderator=True)
+                    names = event.names
+                    winner = next(p for p in m["players"] if p != player_id)
+                    if m["game_id"] is not None and await self._end_game(
+                            m["game_id"], "event_end_dropped", name=names.get(player_id, str(player_id)),
+                            tournament=tournament_id, match=m["id"], winner=names.get(winner, str(winner))):
+                        changed.append(m["game_id"])
                     await self.store.settle_match(m["id"], [2 if p == player_id else 1 for p in m["players"]],
                                                   "forfeit")
                 elif m["game_id"] is not None:
@@ -589,12 +609,18 @@ class TournamentService:
                 raise GameError.of("tournament_match_past", match=match_id)
             if len(places) != len(match["players"]) or not all(1 <= p <= len(places) for p in places):
                 raise GameError.of("tournament_bad_places")
+            ended = []
             if match["game_id"] is not None:
-                game = await self.games.game(match["game_id"])
-                if game.status in ("lobby", "running"):
-                    await self.games.abandon(match["game_id"], 0, moderator=True)
+                names = event.names
+                best = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place == min(places)]
+                level = len(best) == len(places)
+                if await self._end_game(match["game_id"], "event_end_draw" if level else "event_end_adjudicated",
+                                        match=match_id, names=", ".join(best)):
+                    ended.append(match["game_id"])
             await self.store.settle_match(match_id, places, "adjudicated", overwrite=True)
-            return await self._after_settle(event)
+            progress = await self._after_settle(event)
+            progress.changed = ended
+            return progress
 
     async def pause(self, tournament_id: int, user_id: int, asker: Asker | None = None) -> Event:
         """No new round is paired while paused (the matches being played go on)."""
@@ -613,18 +639,18 @@ class TournamentService:
             await self.store.update_tournament(tournament_id, paused=False)
             return await self._after_settle(event)
 
-    async def cancel(self, tournament_id: int, user_id: int, asker: Asker | None = None) -> Event:
-        """End the tournament without a winner; its games still on are ended."""
+    async def cancel(self, tournament_id: int, user_id: int, asker: Asker | None = None) -> Progress:
+        """End the tournament without a winner; its games still on are ended (``changed``: their last boards
+        are owed)."""
         async with self.lock(tournament_id):
             event = await self.tournament(tournament_id, asker)
             self._organizer(event, user_id, asker)
             if event.status == "finished":
                 raise GameError.of("tournament_over", tournament=tournament_id)
             await self.store.update_tournament(tournament_id, status="finished", cancelled=True)
-            for game in await self.store.tournament_games(tournament_id):
-                if game.status in ("lobby", "running"):
-                    await self.games.abandon(game.id, 0, moderator=True)
-            return await self.tournament(tournament_id)
+            ended = [game.id for game in await self.store.tournament_games(tournament_id)
+                     if await self._end_game(game.id, "event_end_cancelled", tournament=tournament_id)]
+            return Progress(await self.tournament(tournament_id), changed=ended)
 
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
 
@@ -666,12 +692,17 @@ class TournamentService:
             match = await self.store.match(match_id)
             if match["places"] is not None or event.status != "running":
                 return Progress(event)  # settled meanwhile (the game ended, or the organizer decided)
+            ended = []
             if match["game_id"] is not None:
-                game = await self.games.game(match["game_id"])
-                if game.status in ("lobby", "running"):
-                    await self.games.abandon(match["game_id"], 0, moderator=True)
+                names = event.names
+                late = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place > min(places)]
+                if await self._end_game(match["game_id"], "event_deadline_forfeit" if late else "event_deadline_draw",
+                                        match=match_id, round=match["round"], names=", ".join(late)):
+                    ended.append(match["game_id"])
             await self.store.settle_match(match_id, list(places), "clock")
-            return await self._after_settle(event)
+            progress = await self._after_settle(event)
+            progress.changed = ended
+            return progress
 
     # -- the league table and ratings (moved from GameService, behaviour kept) ----------------------------
 

@@ -11,13 +11,14 @@ from datetime import UTC, datetime, timedelta
 import discord
 
 from bot import create_bot
+from cogs.standings import post_progress
 from engines.rng import Rng
 from host.service import GameService
 from host.tournaments import tournaments_of
 from settings import Settings
 from store import Store
 from tests.cogs.driver import latest_board, take_turn, to_act
-from tests.discord_harness import CHANNEL_ID, Harness, button
+from tests.discord_harness import CHANNEL_ID, GUILD_ID, Harness, button, components
 
 PEOPLE = {101 + i: f"P{i}" for i in range(8)}
 
@@ -82,6 +83,33 @@ async def restart(h, tmp_path, monkeypatch, seeds: int) -> Harness:
     return await h2.start()
 
 
+async def board_of(h, bot, game_id: int) -> dict:
+    """The newest board of a match game's thread (before it is ended)."""
+    game = await bot.service.game(game_id)
+    board = latest_board(h, game.thread_id)
+    assert components(board), "a board being played has buttons"
+    return board
+
+
+async def assert_told_the_end(h, bot, game_id: int, board_before: dict, words: str) -> None:
+    """A match game ended outside play: its thread's last board says how (``words``) and mentions its players,
+    pinging them; that board has no buttons, and the board they played on lost its buttons."""
+    game = await bot.service.game(game_id)
+    assert game.status == "abandoned"
+    last = latest_board(h, game.thread_id)
+    assert last["id"] != board_before["id"], "a new last board is posted in the thread"
+    assert words in last["content"]
+    players = [s.user_id for s in game.seats if s.user_id]
+    assert f"Game #{game_id} is over." in last["content"]
+    assert all(f"<@{u}>" in last["content"] for u in players), "the players are mentioned"
+    request = next(r for r in reversed(h.fake.sent) if r.method == "POST" and isinstance(r.json, dict)
+                   and r.json.get("content") == last["content"])
+    assert sorted(int(u) for u in request.json["allowed_mentions"]["users"]) == sorted(players), "and pinged"
+    assert not components(last), "the last board has no buttons"
+    assert not components(h.fake.messages[int(board_before["id"])]), "the old board lost its buttons"
+    assert len([m for m in h.messages_in(game.thread_id) if words in m["content"]]) == 1, "told once"
+
+
 async def check_every_match_once(store, tournament_id: int = 1) -> list[dict]:
     """Every match has at most one game, each game belongs to one match, and a played match's places are its
     game's (a dropped player last)."""
@@ -126,9 +154,14 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
         & {frozenset(m["players"]) for m in round1}, "no rematch"
     two = [m for m in round2 if len(m["players"]) == 2]
     dropped = two[0]["players"][0]
+    board_before = await board_of(h, h.bot, two[0]["game_id"])
     await h.slash(dropped, "tournament drop", tournament=1, name=PEOPLE[dropped])
     forfeited = await store.match(two[0]["id"])
     assert forfeited["how"] == "forfeit" and forfeited["places"] == [2, 1]
+    other_player = PEOPLE[two[0]["players"][1]]
+    await assert_told_the_end(h, h.bot, two[0]["game_id"], board_before,
+                              f"{PEOPLE[dropped]} dropped out of tournament #1: match #{two[0]['id']} is "
+                              f"forfeited, {other_player} wins it.")
     other = await h.bot.service.game(two[1]["game_id"])
     for _ in range(12):
         await take_turn(h, other.thread_id, rng)
@@ -190,11 +223,13 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     # the organizer decides one match while its game is on: the game ends, the winner is the one named
     decided, played = round1
     winner = decided["players"][1]
+    board_before = await board_of(h, h.bot, decided["game_id"])
     await h.slash(101, "tournament adjudicate", tournament=1, match=decided["id"], winner=discord.Object(winner),
                   name="P0", resolved=user(winner))
     settled = await store.match(decided["id"])
     assert settled["how"] == "adjudicated" and settled["places"] == [2, 1]
-    assert (await h.bot.service.game(decided["game_id"])).status == "abandoned"
+    await assert_told_the_end(h, h.bot, decided["game_id"], board_before,
+                              f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
     # the other match is played out; paused, the round ends without a next one
     await play_match(h, h.bot, played, Rng(9))
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
@@ -206,7 +241,11 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     assert all(g.status == "running" for g in games)
     # a later click in a thread still works... until the organizer cancels
     await take_turn(h, games[0].thread_id, Rng(1))
+    before_cancel = [await board_of(h, h.bot, g.id) for g in games]
     await h.slash(101, "tournament cancel", tournament=1, name="P0")
+    for g, board_before in zip(games, before_cancel):
+        await assert_told_the_end(h, h.bot, g.id, board_before,
+                                  "Tournament #1 was cancelled: this game ends without a result.")
     event = await tournaments_of(h.bot).tournament(1)
     assert event.status == "finished" and event.cancelled
     assert [(await h.bot.service.game(g.id)).status for g in games] == ["abandoned", "abandoned"]
@@ -308,14 +347,14 @@ async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harn
     assert len(waiting) == 1
     await run_for(50)
     assert (await store.match(late["id"]))["places"] is None, "not before the deadline"
+    board_before = await board_of(h, h.bot, late["game_id"])
     await run_for(11)
     settled = await store.match(late["id"])
     assert settled["how"] == "clock"
     assert settled["places"] == [2 if p == waiting[0] else 1 for p in settled["players"]], \
         "the player the match waited for loses it"
-    assert (await h.bot.service.game(late["game_id"])).status == "abandoned"
-    assert any(f"reached the round's deadline: {PEOPLE[waiting[0]]} ran out of time" in m["content"]
-               for m in h.messages_in(game.thread_id))
+    await assert_told_the_end(h, h.bot, late["game_id"], board_before,
+                              f"reached the round's deadline: {PEOPLE[waiting[0]]} ran out of time")
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
     round2 = await store.matches(1, 2)
     assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
@@ -329,4 +368,28 @@ async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harn
     assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
     await run_for(2)
     assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
+    h.assert_no_errors()
+
+
+async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_publisher(harness):
+    """The organizer's decision is saved, then the process dies before posting (the service called alone):
+    the background publisher posts the last board from the outbox, in the game's language."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await service.create("hector-achilles", user_id=101, user_name="P0", guild_id=GUILD_ID, channel_id=CHANNEL_ID,
+                         lang="hu", format="swiss", rounds=1)
+    await service.join(1, 102, "P1")
+    await post_progress(h.bot, await service.start(1, 101))
+    await h.settle()
+    (match,) = await h.bot.service.store.matches(1, 1)
+    board_before = await board_of(h, h.bot, match["game_id"])
+    await service.adjudicate(1, 101, match["id"], [1, 2])
+    game = await h.bot.service.game(match["game_id"])
+    assert latest_board(h, game.thread_id)["id"] == board_before["id"], "nothing posted yet"
+    assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
+    last = latest_board(h, game.thread_id)
+    assert f"A szervező döntött a(z) #{match['id']} meccsről: P0 nyerte." in last["content"]
+    assert f"A(z) #{game.id} játék véget ért. <@101> <@102>" in last["content"]
+    assert not components(last) and not components(h.fake.messages[int(board_before["id"])])
+    assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 0, "posted once"
     h.assert_no_errors()
