@@ -651,14 +651,24 @@ class AveCaesarEngine(BaseEngine):
         inside = start in track.alley_set
         alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
         items: list[tuple] = []
+        if crossings < LAPS and not check:
+            # no move finishes or misses the alley: each card's destinations sort by the start's fixed keys,
+            # and cards in value order (the keys are unique, so this is the order items.sort() gives)
+            rank = track.move_rank[start]
+            by_rank = rank.__getitem__
+            for value in sorted(values):
+                if value > len(layers):
+                    break
+                offset = value * CARD_KEY - rest * 4096
+                items += [(rank[to] + offset, value, to, False) for to in sorted(layers[value - 1], key=by_rank)]
+            actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
+            moves = {(value, to): value for _, value, to, _ in items}
+            return _Turn(c, items, actions, moves, layers)
         for value in sorted(values):
             if value > len(layers):
                 break
             # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
             offset = value * CARD_KEY - rest * 4096
-            if crossings < LAPS and not check:
-                items += [(keys[to][1] + offset, value, to, False) for to in layers[value - 1]]
-                continue
             for to in layers[value - 1]:
                 n = crossings + crossed_from[to]
                 misses = False
