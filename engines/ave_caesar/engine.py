@@ -366,14 +366,13 @@ class AveCaesarEngine(BaseEngine):
     def _label(state: dict, events: list[dict]) -> None:
         """Name the chariots in events, so narration needs no state: ``label`` next to every ``chariot``;
         ``labels`` and ``owners`` (per chariot id) on the events that list several chariots."""
-        labels = [ch["label"] for ch in state["chariots"]]
-        owners = [ch["owner"] for ch in state["chariots"]]
+        chariots = state["chariots"]
         for event in events:
             if "chariot" in event:
-                event["label"] = labels[event["chariot"]]
+                event["label"] = chariots[event["chariot"]]["label"]
             if event["type"] in ("race_started", "race_over", "race_stalled"):
-                event["labels"] = list(labels)
-                event["owners"] = list(owners)
+                event["labels"] = [ch["label"] for ch in chariots]
+                event["owners"] = [ch["owner"] for ch in chariots]
 
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
@@ -692,8 +691,11 @@ class AveCaesarEngine(BaseEngine):
         car = race["cars"][c]
         owner = state["chariots"][c]["owner"]
         if card_id is None:
-            card_id = next(x for x in car["hand"] if card_value(x) == value)
-            car["hand"].remove(card_id)
+            hand = car["hand"]
+            for i, x in enumerate(hand):
+                if card_value(x) == value:
+                    del hand[i]  # the first card of that value, as hand.remove() would take
+                    break
         car["played"].append(value)
         missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
                   and track.alley_reachable(path[0], car["crossings"]))
