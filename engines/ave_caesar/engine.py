@@ -636,19 +636,14 @@ class AveCaesarEngine(BaseEngine):
         # _setting, inlined
         track = self.track(state)
         start = car["space"]
+        crossings = car["crossings"]
         occupied = {o["space"] for o in cars if o is not car}
         due = (not car["paid"] and state["chariots"][c]["owner"] is not None
-               and track.alley_reachable(start, car["crossings"]))
-        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
+               and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))  # track.alley_reachable
         layers = self._layers(track, start, occupied, max(values))
-        crossings = car["crossings"]
-        keys = track.move_keys[start]
-        tiebreak = track.tiebreak
         # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
         rest = (LAPS - crossings) * track.lap
         check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
-        inside = start in track.alley_set
-        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
         items: list[tuple] = []
         if crossings < LAPS and not check:
             # no move finishes or misses the alley: each card's destinations sort by the start's fixed keys,
@@ -663,6 +658,11 @@ class AveCaesarEngine(BaseEngine):
             actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
             moves = {(value, to): value for _, value, to, _ in items}
             return _Turn(c, items, actions, moves, layers)
+        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
+        keys = track.move_keys[start]
+        tiebreak = track.tiebreak
+        inside = start in track.alley_set
+        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
         for value in sorted(values):
             if value > len(layers):
                 break
