@@ -322,7 +322,9 @@ class AveCaesarEngine(BaseEngine):
         self.forget(state)  # the state changes from here on
         if steps is not None:
             path = self._walk(turn.layers, steps, action["to"])
-            self._do_move(state, c, action["card"], path, events, crossed=self.track(state).crossed[path[0]][path[-1]])
+            track = self.track(state)
+            self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
+                          track=track)
             race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
         self._advance(state, events, advance_first=True)
         self._trim_last(state)
@@ -685,9 +687,11 @@ class AveCaesarEngine(BaseEngine):
         return _Turn(c, items, actions, moves, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
-                 auto: bool = False, card_id: str | None = None, crossed: int | None = None) -> None:
+                 auto: bool = False, card_id: str | None = None, crossed: int | None = None,
+                 track: Track | None = None) -> None:
         race = state["race"]
-        track = self.track(state)
+        if track is None:
+            track = self.track(state)
         car = race["cars"][c]
         owner = state["chariots"][c]["owner"]
         if card_id is None:
