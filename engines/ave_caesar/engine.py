@@ -289,7 +289,20 @@ class AveCaesarEngine(BaseEngine):
             raise IllegalAction(self.explain_illegal(state, seat, action))
         self._memo_kept = None
         try:
-            return self._apply(state, seat, action, turn)
+            # _apply, inlined (the turn is known)
+            events: list[dict] = []
+            steps = turn.moves.get((action["card"], action["to"]))
+            self._memo_slot = None  # forget(state): the state changes from here on
+            if steps is not None:
+                path = self._walk(turn.layers, steps, action["to"])
+                track = self.track(state)
+                self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
+                              track=track)
+                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
+            self._advance(state, events, advance_first=True)
+            self._trim_last(state)
+            self._label(state, events)
+            return events
         finally:
             # the state has changed: forget it, unless _apply left a fresh memo about the new state
             slot = self._memo_slot
