@@ -289,7 +289,20 @@ class AveCaesarEngine(BaseEngine):
             raise IllegalAction(self.explain_illegal(state, seat, action))
         self._memo_kept = None
         try:
-            return self._apply(state, seat, action, turn)
+            # _apply, inlined (the turn is known)
+            events: list[dict] = []
+            steps = turn.moves.get((action["card"], action["to"]))
+            self._memo_slot = None  # forget(state): the state changes from here on
+            if steps is not None:
+                path = self._walk(turn.layers, steps, action["to"])
+                track = self.track(state)
+                self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
+                              track=track)
+                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
+            self._advance(state, events, advance_first=True)
+            self._trim_last(state)
+            self._label(state, events)
+            return events
         finally:
             # the state has changed: forget it, unless _apply left a fresh memo about the new state
             slot = self._memo_slot
@@ -322,7 +335,9 @@ class AveCaesarEngine(BaseEngine):
         self.forget(state)  # the state changes from here on
         if steps is not None:
             path = self._walk(turn.layers, steps, action["to"])
-            self._do_move(state, c, action["card"], path, events, crossed=self.track(state).crossed[path[0]][path[-1]])
+            track = self.track(state)
+            self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
+                          track=track)
             race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
         self._advance(state, events, advance_first=True)
         self._trim_last(state)
@@ -366,14 +381,13 @@ class AveCaesarEngine(BaseEngine):
     def _label(state: dict, events: list[dict]) -> None:
         """Name the chariots in events, so narration needs no state: ``label`` next to every ``chariot``;
         ``labels`` and ``owners`` (per chariot id) on the events that list several chariots."""
-        labels = [ch["label"] for ch in state["chariots"]]
-        owners = [ch["owner"] for ch in state["chariots"]]
+        chariots = state["chariots"]
         for event in events:
             if "chariot" in event:
-                event["label"] = labels[event["chariot"]]
+                event["label"] = chariots[event["chariot"]]["label"]
             if event["type"] in ("race_started", "race_over", "race_stalled"):
-                event["labels"] = list(labels)
-                event["owners"] = list(owners)
+                event["labels"] = [ch["label"] for ch in chariots]
+                event["owners"] = [ch["owner"] for ch in chariots]
 
     # ------------------------------------------------------------------ movement
     def track(self, state: dict) -> Track:
@@ -637,28 +651,38 @@ class AveCaesarEngine(BaseEngine):
         # _setting, inlined
         track = self.track(state)
         start = car["space"]
+        crossings = car["crossings"]
         occupied = {o["space"] for o in cars if o is not car}
         due = (not car["paid"] and state["chariots"][c]["owner"] is not None
-               and track.alley_reachable(start, car["crossings"]))
-        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
+               and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))  # track.alley_reachable
         layers = self._layers(track, start, occupied, max(values))
-        crossings = car["crossings"]
-        keys = track.move_keys[start]
-        tiebreak = track.tiebreak
         # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
         rest = (LAPS - crossings) * track.lap
         check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
+        items: list[tuple] = []
+        if crossings < LAPS and not check:
+            # no move finishes or misses the alley: each card's destinations sort by the start's fixed keys,
+            # and cards in value order (the keys are unique, so this is the order items.sort() gives)
+            rank = track.move_rank[start]
+            by_rank = rank.__getitem__
+            for value in sorted(values):
+                if value > len(layers):
+                    break
+                offset = value * CARD_KEY - rest * 4096
+                items += [(rank[to] + offset, value, to, False) for to in sorted(layers[value - 1], key=by_rank)]
+            actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
+            moves = {(value, to): value for _, value, to, _ in items}
+            return _Turn(c, items, actions, moves, layers)
+        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
+        keys = track.move_keys[start]
+        tiebreak = track.tiebreak
         inside = start in track.alley_set
         alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
-        items: list[tuple] = []
         for value in sorted(values):
             if value > len(layers):
                 break
             # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
             offset = value * CARD_KEY - rest * 4096
-            if crossings < LAPS and not check:
-                items += [(keys[to][1] + offset, value, to, False) for to in layers[value - 1]]
-                continue
             for to in layers[value - 1]:
                 n = crossings + crossed_from[to]
                 misses = False
@@ -676,14 +700,19 @@ class AveCaesarEngine(BaseEngine):
         return _Turn(c, items, actions, moves, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
-                 auto: bool = False, card_id: str | None = None, crossed: int | None = None) -> None:
+                 auto: bool = False, card_id: str | None = None, crossed: int | None = None,
+                 track: Track | None = None) -> None:
         race = state["race"]
-        track = self.track(state)
+        if track is None:
+            track = self.track(state)
         car = race["cars"][c]
         owner = state["chariots"][c]["owner"]
         if card_id is None:
-            card_id = next(x for x in car["hand"] if card_value(x) == value)
-            car["hand"].remove(card_id)
+            hand = car["hand"]
+            for i, x in enumerate(hand):
+                if card_value(x) == value:
+                    del hand[i]  # the first card of that value, as hand.remove() would take
+                    break
         car["played"].append(value)
         missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
                   and track.alley_reachable(path[0], car["crossings"]))

@@ -138,6 +138,12 @@ class Track:
         return self._move_tables[0]
 
     @cached_property
+    def move_rank(self) -> dict[str, dict[str, int]]:
+        """start space -> {end space: its destination sort key without the laps still to drive} (the second
+        half of ``move_keys``): one card's destinations from a start sort by it."""
+        return {start: {to: key for to, (_, key) in ends.items()} for start, ends in self.move_keys.items()}
+
+    @cached_property
     def move_keys(self) -> dict[str, dict[str, tuple[int, int]]]:
         """start space -> {end space: (to_line - lap * line crossings, destination sort key without laps)}."""
         return self._move_tables[1]
