@@ -33,16 +33,33 @@ class SeatFacts:
     field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
-        self.own, self.enemies = seat_counts(occ, seat)
-        own, enemies, kind, mana = self.own, self.enemies, board.kind, state["mana"]
+        kind, mana = board.kind, state["mana"]
+        own: dict[str, int] = {}
+        enemies: dict[str, int] = {}
+        blocked: set[str] = set()
+        pool: dict[str, int] = {}
+        taken: set[str] = set()
+        # one pass over the occupied fields (the same sets the separate comprehensions gave)
+        for f, seats in occ.items():
+            n = seats.get(seat, 0)
+            e = sum(seats.values()) - n
+            own[f] = n
+            enemies[f] = e
+            if n or e:
+                taken.add(f)
+            if e:
+                # a HEX beside enemies where no own figure stays: nobody may leave it (Mover.can_leave)
+                if not n and kind[f] == HEX:
+                    blocked.add(f)
+            elif n > 0 and len(seats) == 1 and mana.get(f, 0) > 0:
+                # a peaceful field with mana where own figures stand (see Mover.pool_fields)
+                pool[f] = mana[f]
+        self.own, self.enemies, self.blocked, self.pool = own, enemies, blocked, pool
+        #: fields with a figure on them (a TRI among them can be entered by nobody)
+        self.taken = taken
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
-        # HEXes beside enemies where no own figure stays: nobody may leave them (see Mover.can_leave)
-        self.blocked = {f for f, n in enemies.items() if n and not own[f] and kind[f] == HEX}
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
         self.locals = {f for f, n in mana.items() if n > 0 and not own.get(f, 0) and not enemies.get(f, 0)}
-        # peaceful fields with mana where own figures stand (see Mover.pool_fields)
-        self.pool = {f: mana[f] for f, seats in occ.items()
-                     if own.get(f, 0) > 0 and len(seats) == 1 and mana.get(f, 0) > 0}
 
 
 class Mover:
@@ -98,9 +115,9 @@ class Mover:
             if field != OFF and self.board.kind[field] != HEX:
                 out = enter[field] = self.board.adj[field]  # a TRI's neighbours are HEXes: always open
                 return out
-            kind, own, enemies = self.board.kind, self.facts.own, self._enemies
-            out = [nb for nb in self.neighbours(field)
-                   if kind[nb] == HEX or (not own.get(nb, 0) and not enemies.get(nb, 0))]
+            # a HEX's (or the outside's) neighbours are TRIs or HEXes; only the TRIs can be taken
+            taken = self.facts.taken
+            out = [nb for nb in self.neighbours(field) if nb not in taken]
             enter[field] = out
         return out
 
@@ -433,6 +450,7 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     at most once, and the states, parents and preferences are those of the full search."""
     origin = mover.origin
     entries = mover.entries
+    enter = mover.facts.enter
     unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
     parent_unused: dict[str, tuple | None] = {origin: None}
     parent_used: dict[str, tuple] = {}
@@ -450,7 +468,8 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
             pay = spent < pool_total
             if used and not pay:
                 continue
-            for nb in entries(node):
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
                 if nb == origin:
                     continue
                 if locals_ and nb in locals_:
