@@ -59,7 +59,9 @@ class SeatFacts:
         self.taken = taken
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
-        self.locals = {f for f, n in mana.items() if n > 0 and not own.get(f, 0) and not enemies.get(f, 0)}
+        self.locals = {f for f, n in mana.items() if n > 0 and f not in taken}
+        #: id(pool) -> (that pool, the longest default paying order computed from it; see :func:`sequence`)
+        self.seqs: dict[int, tuple[dict, list[str]]] = {}
 
 
 class Mover:
@@ -267,6 +269,20 @@ def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
     return out
 
 
+def sequence(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
+    """:func:`pool_sequence` of one of the seat's pools (read-only): the order for fewer steps is a prefix of
+    the order for more (each step takes the field with the most mana left), so one is kept per pool."""
+    seqs = mover.facts.seqs
+    got = seqs.get(id(pool))
+    if got is not None:
+        seq = got[1]
+        if len(seq) >= count:
+            return seq if len(seq) == count else seq[:count]
+    seq = pool_sequence(pool, count)
+    seqs[id(pool)] = (pool, seq)  # the pool is kept alive with it, so its id stays its own
+    return seq
+
+
 def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     """Every destination reachable in one move -> (path including the origin, default sources)."""
     pool = mover.pool_fields()
@@ -376,7 +392,7 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
         n = pays.count("pool")
         if n > most_pool:
             most_pool = n
-    seq = pool_sequence(pool, most_pool)
+    seq = sequence(mover, pool, most_pool)
     out = {}
     local_steps = mover.local_steps = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
@@ -433,9 +449,9 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
         return {}
     del paths[origin]
     if local:
-        seq = [origin] + pool_sequence(pool, steps - 1)
+        seq = [origin] + sequence(mover, pool, steps - 1)
     else:
-        seq = pool_sequence(pool, steps)
+        seq = sequence(mover, pool, steps)
     # the default sources of a move of k steps: the first k of seq (one list per length, read-only)
     prefix = [seq[:k] for k in range(steps + 1)]
     return {dest: (paths[dest], prefix[len(paths[dest]) - 1])
@@ -513,7 +529,7 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
         pays.reverse()
         routes[dest] = (path, pays)
         most_pool = max(most_pool, len(pays) - (FREE in pays))
-    seq = pool_sequence(pool, most_pool)
+    seq = sequence(mover, pool, most_pool)
     out = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
         path, pays = routes[dest]
