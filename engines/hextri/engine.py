@@ -198,29 +198,44 @@ class HexTriEngine(BaseEngine):
             if not routes:
                 continue
             kind = mover.plain
+            # copying a template is cheaper than building a six-key dict (same keys, same order)
+            copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
+                     "sources": None}.copy
             # every way to pay a move keeps its free step, so all of them cost the same
             if len(mover.pool_fields()) <= 1 and not mover.locals():
                 # one field pays every step (or none is paid): the default way is the only way
                 for dest, (_, sources) in routes.items():
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader,
-                         "cost": len(sources) - (FREE in sources), "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = len(sources) - (FREE in sources)
+                    a["sources"] = sources
+                    add(a)
             elif kind == POOL_ONLY or kind == LOCAL_FIRST:
                 ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
                 for dest, (_, sources) in routes.items():
                     cost = len(sources)
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                         "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = cost
+                    a["sources"] = sources
+                    add(a)
                     for way in ways_of(cost, sources):
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                             "sources": way})
+                        a = copy_()
+                        a["to"] = dest
+                        a["cost"] = cost
+                        a["sources"] = way
+                        add(a)
             else:
                 local_steps = mover.local_steps
                 for dest, (path, sources) in routes.items():
                     # the default way to pay first, then every other choice of paying fields
                     free = FREE in sources
                     cost = len(sources) - free
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                         "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = cost
+                    a["sources"] = sources
+                    add(a)
                     if kind == FREE_POOL or dest not in local_steps:
                         others = mover.pool_ways(cost, sources)
                         if free and others:
@@ -231,8 +246,11 @@ class HexTriEngine(BaseEngine):
                     else:
                         others = payments(mover, path, sources)[1:]
                     for way in others:
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                             "sources": way})
+                        a = copy_()
+                        a["to"] = dest
+                        a["cost"] = cost
+                        a["sources"] = way
+                        add(a)
         actions.append({"type": "pass"})
         return actions
 
