@@ -451,9 +451,20 @@ class HexTriEngine(BaseEngine):
         if not funded and not free:
             return False
         kind, adj = bd.kind, bd.adj
-        for origin, leader in self._groups(state, seat):
-            if not (funded or leader):
-                continue
+        # the answer is the same in any order: the groups unsorted, and without the ordinary figures when only
+        # the leader's free step could pay
+        at = p["leader"]
+        groups = [(OFF, False)] if funded and p["waiting"] > 0 else []
+        if at == OFF:
+            groups.append((OFF, True))
+        for field, n in on.items():
+            if field == at:
+                if funded and n > 1:
+                    groups.append((field, False))
+                groups.append((field, True))
+            elif funded and n > 0:
+                groups.append((field, False))
+        for origin, leader in groups:
             if origin == OFF:
                 # every entry TRI touches one HEX: one that is empty lets a figure in
                 if any(not occ.get(nb) for nb in bd.outer):
