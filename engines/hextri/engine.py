@@ -220,13 +220,12 @@ class HexTriEngine(BaseEngine):
                     a["sources"] = sources
                     add(a)
                     for way in ways_of(cost, sources):
-                        a = copy_()
-                        a["to"] = dest
-                        a["cost"] = cost
+                        a = a.copy()  # the same move paid another way
                         a["sources"] = way
                         add(a)
             else:
                 local_steps = mover.local_steps
+                free_ways: dict[tuple[int, int], list[list[str]]] = {}
                 for dest, (path, sources) in routes.items():
                     # the default way to pay first, then every other choice of paying fields
                     free = FREE in sources
@@ -239,16 +238,19 @@ class HexTriEngine(BaseEngine):
                     if kind == FREE_POOL or dest not in local_steps:
                         others = mover.pool_ways(cost, sources)
                         if free and others:
-                            steps = [i for i, s in enumerate(sources) if s != FREE]
-                            others = [ordered(sources, steps, c) for c in others]
+                            # the ways depend on the cost and where the free step is alone: shared lists
+                            at = (cost, sources.index(FREE))
+                            placed = free_ways.get(at)
+                            if placed is None:
+                                steps = [i for i, s in enumerate(sources) if s != FREE]
+                                placed = free_ways[at] = [ordered(sources, steps, c) for c in others]
+                            others = placed
                     elif local_steps[dest] == (0,) and not free:
                         others = mover.local_ways(cost, sources)
                     else:
                         others = payments(mover, path, sources)[1:]
                     for way in others:
-                        a = copy_()
-                        a["to"] = dest
-                        a["cost"] = cost
+                        a = a.copy()
                         a["sources"] = way
                         add(a)
         actions.append({"type": "pass"})
