@@ -512,7 +512,7 @@ class HexTriEngine(BaseEngine):
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
-        return origin, leader, dest, sources, check(mover, dest, sources)
+        return origin, leader, dest, sources, check(mover, dest, sources, listed=True)
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""

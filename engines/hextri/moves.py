@@ -544,28 +544,31 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     return out
 
 
-def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
-    """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none."""
+def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> list[str]:
+    """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none.
+    ``listed``: the sources of an action listed as legal for this very position, which skips the tests
+    that only a hand-made action can fail."""
     board = mover.board
-    if not sources:
-        raise IllegalAction("A move needs at least one step.")
-    if sources.count(FREE) > 1:
-        raise IllegalAction("The leader has only one free step per movement phase.")
-    if FREE in sources and not mover.leader:
-        raise IllegalAction("Only the leader has a free step.")
-    if FREE in sources and not mover.free_avail:
-        raise IllegalAction("Your leader has already taken his free step this round.")
-    for source in sources:
-        if source == FREE:
-            continue
-        if source not in board.kind:
-            raise IllegalAction(f"There is no field {source} to take mana from.")
-        if sources.count(source) > mover.mana.get(source, 0):
-            have = mover.mana.get(source, 0)
-            raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
-        if mover.enemies(source):
-            raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
-                                f"alone give you mana.")
+    if not listed:
+        if not sources:
+            raise IllegalAction("A move needs at least one step.")
+        if sources.count(FREE) > 1:
+            raise IllegalAction("The leader has only one free step per movement phase.")
+        if FREE in sources and not mover.leader:
+            raise IllegalAction("Only the leader has a free step.")
+        if FREE in sources and not mover.free_avail:
+            raise IllegalAction("Your leader has already taken his free step this round.")
+        for source in sources:
+            if source == FREE:
+                continue
+            if source not in board.kind:
+                raise IllegalAction(f"There is no field {source} to take mana from.")
+            if sources.count(source) > mover.mana.get(source, 0):
+                have = mover.mana.get(source, 0)
+                raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
+            if mover.enemies(source):
+                raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
+                                    f"alone give you mana.")
     # mana left on each step's own source just before that step
     left_at: list[int] = []
     taken: dict[str, int] = {}
