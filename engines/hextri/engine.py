@@ -198,41 +198,61 @@ class HexTriEngine(BaseEngine):
             if not routes:
                 continue
             kind = mover.plain
+            # copying a template is cheaper than building a six-key dict (same keys, same order)
+            copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
+                     "sources": None}.copy
             # every way to pay a move keeps its free step, so all of them cost the same
             if len(mover.pool_fields()) <= 1 and not mover.locals():
                 # one field pays every step (or none is paid): the default way is the only way
                 for dest, (_, sources) in routes.items():
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader,
-                         "cost": len(sources) - (FREE in sources), "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = len(sources) - (FREE in sources)
+                    a["sources"] = sources
+                    add(a)
             elif kind == POOL_ONLY or kind == LOCAL_FIRST:
                 ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
                 for dest, (_, sources) in routes.items():
                     cost = len(sources)
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                         "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = cost
+                    a["sources"] = sources
+                    add(a)
                     for way in ways_of(cost, sources):
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                             "sources": way})
+                        a = a.copy()  # the same move paid another way
+                        a["sources"] = way
+                        add(a)
             else:
                 local_steps = mover.local_steps
+                free_ways: dict[tuple[int, int], list[list[str]]] = {}
                 for dest, (path, sources) in routes.items():
                     # the default way to pay first, then every other choice of paying fields
                     free = FREE in sources
                     cost = len(sources) - free
-                    add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                         "sources": sources})
+                    a = copy_()
+                    a["to"] = dest
+                    a["cost"] = cost
+                    a["sources"] = sources
+                    add(a)
                     if kind == FREE_POOL or dest not in local_steps:
                         others = mover.pool_ways(cost, sources)
                         if free and others:
-                            steps = [i for i, s in enumerate(sources) if s != FREE]
-                            others = [ordered(sources, steps, c) for c in others]
+                            # the ways depend on the cost and where the free step is alone: shared lists
+                            at = (cost, sources.index(FREE))
+                            placed = free_ways.get(at)
+                            if placed is None:
+                                steps = [i for i, s in enumerate(sources) if s != FREE]
+                                placed = free_ways[at] = [ordered(sources, steps, c) for c in others]
+                            others = placed
                     elif local_steps[dest] == (0,) and not free:
                         others = mover.local_ways(cost, sources)
                     else:
                         others = payments(mover, path, sources)[1:]
                     for way in others:
-                        add({"type": "move", "from": origin, "to": dest, "leader": leader, "cost": cost,
-                             "sources": way})
+                        a = a.copy()
+                        a["sources"] = way
+                        add(a)
         actions.append({"type": "pass"})
         return actions
 
@@ -433,9 +453,20 @@ class HexTriEngine(BaseEngine):
         if not funded and not free:
             return False
         kind, adj = bd.kind, bd.adj
-        for origin, leader in self._groups(state, seat):
-            if not (funded or leader):
-                continue
+        # the answer is the same in any order: the groups unsorted, and without the ordinary figures when only
+        # the leader's free step could pay
+        at = p["leader"]
+        groups = [(OFF, False)] if funded and p["waiting"] > 0 else []
+        if at == OFF:
+            groups.append((OFF, True))
+        for field, n in on.items():
+            if field == at:
+                if funded and n > 1:
+                    groups.append((field, False))
+                groups.append((field, True))
+            elif funded and n > 0:
+                groups.append((field, False))
+        for origin, leader in groups:
             if origin == OFF:
                 # every entry TRI touches one HEX: one that is empty lets a figure in
                 if any(not occ.get(nb) for nb in bd.outer):
@@ -481,7 +512,7 @@ class HexTriEngine(BaseEngine):
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
-        return origin, leader, dest, sources, check(mover, dest, sources)
+        return origin, leader, dest, sources, check(mover, dest, sources, listed=True)
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""

@@ -33,16 +33,35 @@ class SeatFacts:
     field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
-        self.own, self.enemies = seat_counts(occ, seat)
-        own, enemies, kind, mana = self.own, self.enemies, board.kind, state["mana"]
+        kind, mana = board.kind, state["mana"]
+        own: dict[str, int] = {}
+        enemies: dict[str, int] = {}
+        blocked: set[str] = set()
+        pool: dict[str, int] = {}
+        taken: set[str] = set()
+        # one pass over the occupied fields (the same sets the separate comprehensions gave)
+        for f, seats in occ.items():
+            n = seats.get(seat, 0)
+            e = sum(seats.values()) - n
+            own[f] = n
+            enemies[f] = e
+            if n or e:
+                taken.add(f)
+            if e:
+                # a HEX beside enemies where no own figure stays: nobody may leave it (Mover.can_leave)
+                if not n and kind[f] == HEX:
+                    blocked.add(f)
+            elif n > 0 and len(seats) == 1 and mana.get(f, 0) > 0:
+                # a peaceful field with mana where own figures stand (see Mover.pool_fields)
+                pool[f] = mana[f]
+        self.own, self.enemies, self.blocked, self.pool = own, enemies, blocked, pool
+        #: fields with a figure on them (a TRI among them can be entered by nobody)
+        self.taken = taken
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
-        # HEXes beside enemies where no own figure stays: nobody may leave them (see Mover.can_leave)
-        self.blocked = {f for f, n in enemies.items() if n and not own[f] and kind[f] == HEX}
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
-        self.locals = {f for f, n in mana.items() if n > 0 and not own.get(f, 0) and not enemies.get(f, 0)}
-        # peaceful fields with mana where own figures stand (see Mover.pool_fields)
-        self.pool = {f: mana[f] for f, seats in occ.items()
-                     if own.get(f, 0) > 0 and len(seats) == 1 and mana.get(f, 0) > 0}
+        self.locals = {f for f, n in mana.items() if n > 0 and f not in taken}
+        #: id(pool) -> (that pool, the longest default paying order computed from it; see :func:`sequence`)
+        self.seqs: dict[int, tuple[dict, list[str]]] = {}
 
 
 class Mover:
@@ -98,9 +117,9 @@ class Mover:
             if field != OFF and self.board.kind[field] != HEX:
                 out = enter[field] = self.board.adj[field]  # a TRI's neighbours are HEXes: always open
                 return out
-            kind, own, enemies = self.board.kind, self.facts.own, self._enemies
-            out = [nb for nb in self.neighbours(field)
-                   if kind[nb] == HEX or (not own.get(nb, 0) and not enemies.get(nb, 0))]
+            # a HEX's (or the outside's) neighbours are TRIs or HEXes; only the TRIs can be taken
+            taken = self.facts.taken
+            out = [nb for nb in self.neighbours(field) if nb not in taken]
             enter[field] = out
         return out
 
@@ -250,6 +269,20 @@ def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
     return out
 
 
+def sequence(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
+    """:func:`pool_sequence` of one of the seat's pools (read-only): the order for fewer steps is a prefix of
+    the order for more (each step takes the field with the most mana left), so one is kept per pool."""
+    seqs = mover.facts.seqs
+    got = seqs.get(id(pool))
+    if got is not None:
+        seq = got[1]
+        if len(seq) >= count:
+            return seq if len(seq) == count else seq[:count]
+    seq = pool_sequence(pool, count)
+    seqs[id(pool)] = (pool, seq)  # the pool is kept alive with it, so its id stays its own
+    return seq
+
+
 def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     """Every destination reachable in one move -> (path including the origin, default sources)."""
     pool = mover.pool_fields()
@@ -359,7 +392,7 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
         n = pays.count("pool")
         if n > most_pool:
             most_pool = n
-    seq = pool_sequence(pool, most_pool)
+    seq = sequence(mover, pool, most_pool)
     out = {}
     local_steps = mover.local_steps = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
@@ -416,9 +449,9 @@ def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str
         return {}
     del paths[origin]
     if local:
-        seq = [origin] + pool_sequence(pool, steps - 1)
+        seq = [origin] + sequence(mover, pool, steps - 1)
     else:
-        seq = pool_sequence(pool, steps)
+        seq = sequence(mover, pool, steps)
     # the default sources of a move of k steps: the first k of seq (one list per length, read-only)
     prefix = [seq[:k] for k in range(steps + 1)]
     return {dest: (paths[dest], prefix[len(paths[dest]) - 1])
@@ -433,6 +466,7 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     at most once, and the states, parents and preferences are those of the full search."""
     origin = mover.origin
     entries = mover.entries
+    enter = mover.facts.enter
     unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
     parent_unused: dict[str, tuple | None] = {origin: None}
     parent_used: dict[str, tuple] = {}
@@ -450,7 +484,8 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
             pay = spent < pool_total
             if used and not pay:
                 continue
-            for nb in entries(node):
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
                 if nb == origin:
                     continue
                 if locals_ and nb in locals_:
@@ -494,7 +529,7 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
         pays.reverse()
         routes[dest] = (path, pays)
         most_pool = max(most_pool, len(pays) - (FREE in pays))
-    seq = pool_sequence(pool, most_pool)
+    seq = sequence(mover, pool, most_pool)
     out = {}
     for dest in sorted(routes, key=mover.board.order.__getitem__):
         path, pays = routes[dest]
@@ -509,28 +544,31 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     return out
 
 
-def check(mover: Mover, dest: str, sources: list[str]) -> list[str]:
-    """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none."""
+def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> list[str]:
+    """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none.
+    ``listed``: the sources of an action listed as legal for this very position, which skips the tests
+    that only a hand-made action can fail."""
     board = mover.board
-    if not sources:
-        raise IllegalAction("A move needs at least one step.")
-    if sources.count(FREE) > 1:
-        raise IllegalAction("The leader has only one free step per movement phase.")
-    if FREE in sources and not mover.leader:
-        raise IllegalAction("Only the leader has a free step.")
-    if FREE in sources and not mover.free_avail:
-        raise IllegalAction("Your leader has already taken his free step this round.")
-    for source in sources:
-        if source == FREE:
-            continue
-        if source not in board.kind:
-            raise IllegalAction(f"There is no field {source} to take mana from.")
-        if sources.count(source) > mover.mana.get(source, 0):
-            have = mover.mana.get(source, 0)
-            raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
-        if mover.enemies(source):
-            raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
-                                f"alone give you mana.")
+    if not listed:
+        if not sources:
+            raise IllegalAction("A move needs at least one step.")
+        if sources.count(FREE) > 1:
+            raise IllegalAction("The leader has only one free step per movement phase.")
+        if FREE in sources and not mover.leader:
+            raise IllegalAction("Only the leader has a free step.")
+        if FREE in sources and not mover.free_avail:
+            raise IllegalAction("Your leader has already taken his free step this round.")
+        for source in sources:
+            if source == FREE:
+                continue
+            if source not in board.kind:
+                raise IllegalAction(f"There is no field {source} to take mana from.")
+            if sources.count(source) > mover.mana.get(source, 0):
+                have = mover.mana.get(source, 0)
+                raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
+            if mover.enemies(source):
+                raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
+                                    f"alone give you mana.")
     # mana left on each step's own source just before that step
     left_at: list[int] = []
     taken: dict[str, int] = {}
