@@ -21,6 +21,7 @@ import json
 import math
 import time
 
+from ai.evaluate import EVALUATIONS
 from engines.rng import Rng
 
 EXPLORATION = 0.7
@@ -63,19 +64,6 @@ class _Node:
         self.stats: dict[str, list] = {}
 
 
-def _ave_caesar_stage(state) -> int:
-    return len(state["history"])  # races run so far (public)
-
-
-def _standings(engine, state) -> list[int]:
-    return [row["place"] for row in engine.view(state, None)["standings"]]
-
-
-#: games whose playouts are cut short: (stage of the game, places when the stage changes). An Ave Caesar
-#: championship is four races of ~600 actions; a playout ends with the current race and scores the laurels.
-CUTOFFS = {"ave-caesar": (_ave_caesar_stage, _standings)}
-
-
 def _heuristic(engine):
     from ai import AI_PLAYERS  # late: ai/__init__ discovers this module too
 
@@ -98,14 +86,16 @@ def rollout_policy(engine, epsilon: float = 0.15):
 
 def search(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, exploration: float = EXPLORATION,
-           margin: float = 1.0) -> dict:
+           margin: float = 1.0, evaluation: bool = True) -> dict:
     """Run IS-MCTS for ``seat`` from ``state`` and return the chosen action.
 
     Budget: stop after ``iterations`` iterations or ``seconds`` of wall time, whichever comes first (at least
     one iteration). ``rollout(state, seat, rng) -> action`` plays the simulations (default: heuristic with
     some random moves). ``prior``, when given (e.g. the heuristic's choice), is tried first and is kept
     unless the search's pick beats it by ``margin`` standard errors: a handful of noisy playouts should not
-    overrule a sound heuristic.
+    overrule a sound heuristic. ``evaluation``: cut playouts short where the game has a cheap evaluation
+    (``ai/evaluate.py``: at the end of the current stage - battle, round, race - or after the game's depth
+    of actions past the tree) and score the sample with it, so many more iterations fit in the budget.
     """
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
@@ -154,19 +144,20 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             engine.apply(s, p, a)
             history = history + (k,)
             steps += 1
-        cut = CUTOFFS.get(engine.key)
+        cut = EVALUATIONS.get(engine.key) if evaluation else None
         stage = cut[0](s) if cut else None
+        stop = steps + cut[2] if cut else limit
         while steps < limit:
             acting = engine.to_act(s)
-            if not acting or (cut and cut[0](s) != stage):
+            if not acting or (cut and (steps >= stop or cut[0](s) != stage)):
                 break
             p = min(acting)
             engine.apply(s, p, policy(s, p, rng))
             steps += 1
         if engine.result(s) is not None:
             reward = rewards(engine, s)
-        elif cut and cut[0](s) != stage:
-            reward = _reward_of_places(cut[1](engine, s))
+        elif cut:
+            reward = cut[1](engine, s)
         else:
             reward = None
         for node, k, p in path:
