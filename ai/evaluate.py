@@ -85,3 +85,27 @@ EVALUATIONS = {
     "hextri": (_hextri_stage, _hextri_eval, 40),
     "ave-caesar": (_ac_stage, _ac_eval, 10**9),
 }
+
+
+def _hextri_candidates(engine, state, seat: int, rng, k: int = 6) -> list[dict]:
+    """The heuristic's ``k`` best-valued moves and the pass: a HEX-TRI turn has thousands of moves, too many
+    to try each even once in a second."""
+    from ai import hextri as H
+
+    actions = engine.legal_actions(state, seat)
+    if actions[0]["type"] != "move" and not any(a["type"] == "move" for a in actions):
+        return actions
+    seen: set[tuple] = set()
+    moves = []
+    for a in actions:
+        if a["type"] == "move" and (a["from"], a["to"], a["leader"]) not in seen:
+            seen.add((a["from"], a["to"], a["leader"]))
+            moves.append(a)
+    pos = H._Position(engine.view(state, None), seat)
+    quick = sorted(((pos.quick(a), i) for i, a in enumerate(moves)), reverse=True)[:H.DEEP]
+    valued = sorted(((pos.value(moves[i]), i) for _, i in quick), reverse=True)[:k]
+    return [moves[i] for _, i in valued] + [a for a in actions if a["type"] == "pass"]
+
+
+#: engine key -> (state, seat, rng) -> the root actions worth searching (default: every legal action)
+CANDIDATES = {"hextri": _hextri_candidates}

@@ -86,7 +86,8 @@ def rollout_policy(engine, epsilon: float = 0.15):
 
 def search(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, exploration: float = EXPLORATION,
-           margin: float = 1.0, evaluation: bool = True) -> dict:
+           margin: float = 1.0, evaluation: bool = True, candidates: list | None = None,
+           flat: bool = False) -> dict:
     """Run IS-MCTS for ``seat`` from ``state`` and return the chosen action.
 
     Budget: stop after ``iterations`` iterations or ``seconds`` of wall time, whichever comes first (at least
@@ -96,8 +97,13 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     overrule a sound heuristic. ``evaluation``: cut playouts short where the game has a cheap evaluation
     (``ai/evaluate.py``: at the end of the current stage - battle, round, race - or after the game's depth
     of actions past the tree) and score the sample with it, so many more iterations fit in the budget.
+    ``candidates``: only these root actions are searched (a game with thousands of moves searches the
+    heuristic's best few); ``flat``: the tree is the root alone, the rollout policy plays every later move.
     """
     legal = engine.legal_actions(state, seat)
+    if candidates is not None:
+        legal = [a for a in candidates if a in legal] or legal
+    root_keys = {_key(a) for a in legal} if candidates is not None else None
     if len(legal) == 1:
         return legal[0]
     if iterations is None and seconds is None:
@@ -117,10 +123,12 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
         steps = 0
         while not expanded:
             acting = engine.to_act(s)
-            if not acting:
+            if not acting or (flat and history):
                 break
             p = min(acting)
             options = engine.legal_actions(s, p)
+            if root_keys is not None and not history:
+                options = [a for a in options if _key(a) in root_keys] or options
             node = tree.get(history)
             if node is None:
                 node = tree[history] = _Node()
@@ -206,15 +214,29 @@ def random_rollout(engine):
 
 def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout: str = "heuristic", margin: float = 1.0) -> dict:
-    """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior."""
+    """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior, over
+    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`)."""
+    from ai.evaluate import CANDIDATES
+
     heuristic = _heuristic(engine)
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
     prior = heuristic(engine, state, seat, Rng(rng.next64())) if heuristic else None
     policy = random_rollout(engine) if rollout == "random" else rollout_policy(engine)
+    shortlist = CANDIDATES.get(engine.key)
+    candidates = None
+    if shortlist is not None:
+        candidates = shortlist(engine, state, seat, rng)
+        if prior is not None and prior not in candidates:
+            candidates.append(prior)
     return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
-                  margin=margin)
+                  margin=margin, candidates=candidates, **SHAPES.get(engine.key, {}))
+
+
+#: per game, the tree's shape: HEX-TRI's thousands of replies leave a deeper tree all but empty, so its
+#: search is flat (the root's candidates, then heuristic playouts)
+SHAPES = {"hextri": {"flat": True}}
 
 
 #: per game, the rollout policy: random playouts (many more per second) did worse than the heuristic in the
