@@ -208,3 +208,30 @@ def test_cut_playouts_stay_in_the_battle_and_within_the_depth():
     calls.clear()
     search.search(engine, state, seat, Rng(1), iterations=1, rollout=counting, evaluation=False)
     assert len(set(calls)) > 1, "without the evaluation the playout runs to the end of the game"
+
+
+def test_the_search_keeps_to_its_candidates_and_a_flat_search_still_finds_the_win():
+    engine = Race21()
+    state = {"count": 5, "turn": 0, "winner": None}
+    only = [{"type": "add", "n": 1}]
+    assert search.search(engine, state, 0, Rng(1), iterations=50, candidates=only,
+                         rollout=search.random_rollout(engine)) == only[0]
+    picks = [search.search(engine, state, 0, Rng(s), iterations=200, flat=True,
+                           rollout=search.random_rollout(engine)) for s in range(3)]
+    assert picks == [{"type": "add", "n": 2}] * 3
+
+
+def test_hextri_hard_searches_a_short_list_of_legal_moves():
+    from ai.evaluate import CANDIDATES
+
+    engine, state = _played("hextri", 0, seed=7)
+    rng = Rng(3)
+    while True:  # to a turn with many moves
+        seat = min(engine.to_act(state))
+        legal = engine.legal_actions(state, seat)
+        if len(legal) > 20:
+            break
+        engine.apply(state, seat, ai.choose(engine, state, seat, rng))
+    short = CANDIDATES["hextri"](engine, state, seat, Rng(1))
+    assert 1 < len(short) <= 7 < len(legal) and all(a in legal for a in short)
+    assert search.choose(engine, state, seat, Rng(2), iterations=10) in legal
