@@ -32,7 +32,8 @@ def _ha_eval(engine, state) -> list[float]:
 
 # ------------------------------------------------------------------------------------------------------ Troja
 def _troja_stage(state) -> int:
-    return state["round"]
+    # a round is only ~10 actions, too short for Glory to tell: a stage is four rounds
+    return state["round"] // 4
 
 
 def _troja_eval(engine, state) -> list[float]:
@@ -80,9 +81,9 @@ def _ac_eval(engine, state) -> list[float]:
 #: engine key -> (stage, evaluation, most actions a playout runs past the tree before it is evaluated)
 EVALUATIONS = {
     "hector-achilles": (_ha_stage, _ha_eval, 40),
-    "troja": (_troja_stage, _troja_eval, 60),
+    "troja": (_troja_stage, _troja_eval, 100),
     "kivalasztottak": (_kiv_stage, _kiv_eval, 60),
-    "hextri": (_hextri_stage, _hextri_eval, 40),
+    "hextri": (_hextri_stage, _hextri_eval, 12),
     "ave-caesar": (_ac_stage, _ac_eval, 10**9),
 }
 
