@@ -250,4 +250,9 @@ def hard_budget(engine) -> dict:
     from ai import levels
 
     return {"seconds": levels.HARD_SECONDS, "iterations": levels.HARD_ITERATIONS,
-            "rollout": ROLLOUTS.get(engine.key, "heuristic")}
+            "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}
+
+
+#: per game, how many standard errors the search's pick must beat the heuristic's by (``search``'s
+#: ``margin``): at one, Kiválasztottak's search never overruled its heuristic (0 of 40 decisions)
+MARGINS = {"kivalasztottak": 0.3, "hextri": 0.3}
