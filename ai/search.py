@@ -159,6 +159,8 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             acting = engine.to_act(s)
             if not acting or (cut and (steps >= stop or cut[0](s) != stage)):
                 break
+            if cut and deadline is not None and done and time.perf_counter() >= deadline:
+                break  # out of time: score the playout where it stands (HEX-TRI moves can be slow)
             p = min(acting)
             engine.apply(s, p, policy(s, p, rng))
             steps += 1
