@@ -21,6 +21,7 @@ import json
 import math
 import time
 
+from ai.evaluate import EVALUATIONS
 from engines.rng import Rng
 
 EXPLORATION = 0.7
@@ -63,19 +64,6 @@ class _Node:
         self.stats: dict[str, list] = {}
 
 
-def _ave_caesar_stage(state) -> int:
-    return len(state["history"])  # races run so far (public)
-
-
-def _standings(engine, state) -> list[int]:
-    return [row["place"] for row in engine.view(state, None)["standings"]]
-
-
-#: games whose playouts are cut short: (stage of the game, places when the stage changes). An Ave Caesar
-#: championship is four races of ~600 actions; a playout ends with the current race and scores the laurels.
-CUTOFFS = {"ave-caesar": (_ave_caesar_stage, _standings)}
-
-
 def _heuristic(engine):
     from ai import AI_PLAYERS  # late: ai/__init__ discovers this module too
 
@@ -98,16 +86,24 @@ def rollout_policy(engine, epsilon: float = 0.15):
 
 def search(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, exploration: float = EXPLORATION,
-           margin: float = 1.0) -> dict:
+           margin: float = 1.0, evaluation: bool = True, candidates: list | None = None,
+           flat: bool = False) -> dict:
     """Run IS-MCTS for ``seat`` from ``state`` and return the chosen action.
 
     Budget: stop after ``iterations`` iterations or ``seconds`` of wall time, whichever comes first (at least
     one iteration). ``rollout(state, seat, rng) -> action`` plays the simulations (default: heuristic with
     some random moves). ``prior``, when given (e.g. the heuristic's choice), is tried first and is kept
     unless the search's pick beats it by ``margin`` standard errors: a handful of noisy playouts should not
-    overrule a sound heuristic.
+    overrule a sound heuristic. ``evaluation``: cut playouts short where the game has a cheap evaluation
+    (``ai/evaluate.py``: at the end of the current stage - battle, round, race - or after the game's depth
+    of actions past the tree) and score the sample with it, so many more iterations fit in the budget.
+    ``candidates``: only these root actions are searched (a game with thousands of moves searches the
+    heuristic's best few); ``flat``: the tree is the root alone, the rollout policy plays every later move.
     """
     legal = engine.legal_actions(state, seat)
+    if candidates is not None:
+        legal = [a for a in candidates if a in legal] or legal
+    root_keys = {_key(a) for a in legal} if candidates is not None else None
     if len(legal) == 1:
         return legal[0]
     if iterations is None and seconds is None:
@@ -127,10 +123,12 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
         steps = 0
         while not expanded:
             acting = engine.to_act(s)
-            if not acting:
+            if not acting or (flat and history):
                 break
             p = min(acting)
             options = engine.legal_actions(s, p)
+            if root_keys is not None and not history:
+                options = [a for a in options if _key(a) in root_keys] or options
             node = tree.get(history)
             if node is None:
                 node = tree[history] = _Node()
@@ -154,19 +152,22 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             engine.apply(s, p, a)
             history = history + (k,)
             steps += 1
-        cut = CUTOFFS.get(engine.key)
+        cut = EVALUATIONS.get(engine.key) if evaluation else None
         stage = cut[0](s) if cut else None
+        stop = steps + cut[2] if cut else limit
         while steps < limit:
             acting = engine.to_act(s)
-            if not acting or (cut and cut[0](s) != stage):
+            if not acting or (cut and (steps >= stop or cut[0](s) != stage)):
                 break
+            if cut and deadline is not None and done and time.perf_counter() >= deadline:
+                break  # out of time: score the playout where it stands (HEX-TRI moves can be slow)
             p = min(acting)
             engine.apply(s, p, policy(s, p, rng))
             steps += 1
         if engine.result(s) is not None:
             reward = rewards(engine, s)
-        elif cut and cut[0](s) != stage:
-            reward = _reward_of_places(cut[1](engine, s))
+        elif cut:
+            reward = cut[1](engine, s)
         else:
             reward = None
         for node, k, p in path:
@@ -215,15 +216,29 @@ def random_rollout(engine):
 
 def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout: str = "heuristic", margin: float = 1.0) -> dict:
-    """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior."""
+    """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior, over
+    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`)."""
+    from ai.evaluate import CANDIDATES
+
     heuristic = _heuristic(engine)
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
     prior = heuristic(engine, state, seat, Rng(rng.next64())) if heuristic else None
     policy = random_rollout(engine) if rollout == "random" else rollout_policy(engine)
+    shortlist = CANDIDATES.get(engine.key)
+    candidates = None
+    if shortlist is not None:
+        candidates = shortlist(engine, state, seat, rng)
+        if prior is not None and prior not in candidates:
+            candidates.append(prior)
     return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
-                  margin=margin)
+                  margin=margin, candidates=candidates, **SHAPES.get(engine.key, {}))
+
+
+#: per game, the tree's shape: HEX-TRI's thousands of replies leave a deeper tree all but empty, so its
+#: search is flat (the root's candidates, then heuristic playouts)
+SHAPES = {"hextri": {"flat": True}}
 
 
 #: per game, the rollout policy: random playouts (many more per second) did worse than the heuristic in the
@@ -237,4 +252,9 @@ def hard_budget(engine) -> dict:
     from ai import levels
 
     return {"seconds": levels.HARD_SECONDS, "iterations": levels.HARD_ITERATIONS,
-            "rollout": ROLLOUTS.get(engine.key, "heuristic")}
+            "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}
+
+
+#: per game, how many standard errors the search's pick must beat the heuristic's by (``search``'s
+#: ``margin``): at one, Kiválasztottak's search never overruled its heuristic (0 of 40 decisions)
+MARGINS = {"kivalasztottak": 0.3, "hextri": 0.3}

@@ -45,28 +45,52 @@ def _player(level: str, iterations: int | None, seconds: float | None):
     return hard
 
 
-def _one(args: tuple) -> float:
-    """The stronger level's score in one game: 1 win, 0.5 draw (shared first place), 0 loss."""
+def _timed(chooser, clock: list):
+    """``chooser`` adding its wall time and the number of its decisions to ``clock``."""
+    def timed(engine, state, seat, rng):
+        start = time.perf_counter()
+        try:
+            return chooser(engine, state, seat, rng)
+        finally:
+            clock[0] += time.perf_counter() - start
+            clock[1] += 1
+
+    return timed
+
+
+def _one(args: tuple) -> tuple[float, float, int]:
+    """The stronger level's score in one game (1 win, 0.5 draw = shared first place, 0 loss), and its
+    seconds spent deciding and number of decisions."""
     key, strong, weak, g, iterations, seconds, options = args
     engine = ENGINES[key]
     n = engine.min_players
     hero = g % n
-    choosers = [_player(strong if s == hero else weak, iterations, seconds) for s in range(n)]
+    clock = [0.0, 0]
+    choosers = [_timed(_player(strong, iterations, seconds), clock) if s == hero
+                else _player(weak, iterations, seconds) for s in range(n)]
     _, result = play(engine, choosers, SEED0 + g // n, options)  # each seed once from every seat
     places = result["places"]
-    if places[hero] != 1:
-        return 0.0
-    return 1.0 if places.count(1) == 1 else 0.5
+    score = 0.0 if places[hero] != 1 else (1.0 if places.count(1) == 1 else 0.5)
+    return score, clock[0], clock[1]
 
 
 def match(key: str, strong: str, weak: str, games: int, iterations: int | None = None,
           seconds: float | None = None, workers: int = 2, options: dict | None = None) -> float:
     """``strong``'s score share against ``weak`` over ``games`` games of ``key`` (seats alternate)."""
+    return match_timed(key, strong, weak, games, iterations, seconds, workers, options)[0]
+
+
+def match_timed(key: str, strong: str, weak: str, games: int, iterations: int | None = None,
+                seconds: float | None = None, workers: int = 2, options: dict | None = None) -> tuple:
+    """:func:`match`, and ``strong``'s mean seconds per decision (decisions with one legal action included)."""
     jobs = [(key, strong, weak, g, iterations, seconds, options) for g in range(games)]
     if workers <= 1:
-        return sum(map(_one, jobs)) / games
-    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
-        return sum(pool.map(_one, jobs)) / games
+        out = list(map(_one, jobs))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+            out = list(pool.map(_one, jobs))
+    decisions = sum(o[2] for o in out)
+    return sum(o[0] for o in out) / games, sum(o[1] for o in out) / max(decisions, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,19 +110,21 @@ def main(argv: list[str] | None = None) -> int:
                                       if iterations else "") if x)
     print(f"AI arena: score share of the stronger level (draw = 1/2); hard on {budget} per decision; "
           f"target {TARGET:.0%}")
-    print(f"{'game':<16} {'hard-normal':>12} {'games':>6} {'normal-easy':>12} {'games':>6} {'seconds':>8}")
+    print(f"{'game':<16} {'hard-normal':>12} {'games':>6} {'s/decision':>10} {'normal-easy':>12} {'games':>6} "
+          f"{'seconds':>8}")
     missed = []
     for key in args.game or list(ENGINES):
         start = time.perf_counter()
         hard_games = args.games or DEFAULT_HARD_GAMES
         easy_games = args.games or DEFAULT_EASY_GAMES
         options = None if args.championship else QUICK_OPTIONS.get(key)
-        hn = match(key, "hard", "normal", hard_games, iterations, seconds, args.workers, options)
+        hn, per_decision = match_timed(key, "hard", "normal", hard_games, iterations, seconds, args.workers,
+                                       options)
         ne = match(key, "normal", "easy", easy_games, workers=args.workers, options=options)
         for pair, score in (("hard-normal", hn), ("normal-easy", ne)):
             if score < TARGET:
                 missed.append(f"{key} {pair}")
-        print(f"{key:<16} {hn:>12.0%} {hard_games:>6} {ne:>12.0%} {easy_games:>6} "
+        print(f"{key:<16} {hn:>12.0%} {hard_games:>6} {per_decision:>10.2f} {ne:>12.0%} {easy_games:>6} "
               f"{time.perf_counter() - start:>8.1f}", flush=True)
     print("targets met" if not missed else "below target: " + ", ".join(missed))
     return 0

@@ -146,3 +146,92 @@ def test_ave_caesar_playouts_end_with_the_race():
 
     search.search(engine, state, seat, Rng(1), iterations=3, rollout=counting)
     assert steps and set(steps) == {0}, "no playout runs into the second race"
+
+
+def _played(key: str, moves: int, seed: int = 4):
+    from engines import ENGINES
+
+    engine = ENGINES[key]
+    state = engine.new_game(2, seed, {})
+    rng = Rng(seed)
+    for _ in range(moves):
+        p = min(engine.to_act(state))
+        engine.apply(state, p, ai.choose(engine, state, p, rng))
+    return engine, state
+
+
+@pytest.mark.parametrize("key", ["hector-achilles", "troja", "kivalasztottak", "hextri"])
+def test_evaluations_are_shares_that_sum_to_one(key):
+    from ai.evaluate import EVALUATIONS
+
+    engine, state = _played(key, 12)
+    values = EVALUATIONS[key][1](engine, state)
+    assert len(values) == 2 and all(0 < v < 1 for v in values)
+    assert sum(values) == pytest.approx(1.0)
+
+
+def test_evaluations_favour_the_seat_ahead():
+    from ai.evaluate import EVALUATIONS
+
+    engine, state = _played("hector-achilles", 12)
+    before = EVALUATIONS["hector-achilles"][1](engine, state)[0]
+    for deck in state["players"][1]["decks"].values():
+        del deck[:3]  # the other army loses troops
+    assert EVALUATIONS["hector-achilles"][1](engine, state)[0] > before + 0.2
+
+    engine, state = _played("troja", 12)
+    before = EVALUATIONS["troja"][1](engine, state)[0]
+    state["players"][0]["gp"] += 5
+    assert EVALUATIONS["troja"][1](engine, state)[0] > before + 0.2
+
+    engine, state = _played("kivalasztottak", 40)
+    before = EVALUATIONS["kivalasztottak"][1](engine, state)[0]
+    state["p"][1]["towers"] = state["p"][1]["towers"][:1]
+    assert EVALUATIONS["kivalasztottak"][1](engine, state)[0] > before + 0.2
+
+
+def test_cut_playouts_stay_in_the_battle_and_within_the_depth():
+    from ai.evaluate import EVALUATIONS
+
+    engine, state = _played("hector-achilles", 6)
+    seat = min(engine.to_act(state))
+    battle = state["battle_no"]
+    calls = []
+
+    def counting(s, p, rng):
+        calls.append(s["battle_no"])
+        return rng.choice(engine.legal_actions(s, p))
+
+    search.search(engine, state, seat, Rng(1), iterations=1, rollout=counting)
+    assert 0 < len(calls) <= EVALUATIONS["hector-achilles"][2]
+    assert set(calls) == {battle}, "a playout never runs into the next battle"
+    calls.clear()
+    search.search(engine, state, seat, Rng(1), iterations=1, rollout=counting, evaluation=False)
+    assert len(set(calls)) > 1, "without the evaluation the playout runs to the end of the game"
+
+
+def test_the_search_keeps_to_its_candidates_and_a_flat_search_still_finds_the_win():
+    engine = Race21()
+    state = {"count": 5, "turn": 0, "winner": None}
+    only = [{"type": "add", "n": 1}]
+    assert search.search(engine, state, 0, Rng(1), iterations=50, candidates=only,
+                         rollout=search.random_rollout(engine)) == only[0]
+    picks = [search.search(engine, state, 0, Rng(s), iterations=200, flat=True,
+                           rollout=search.random_rollout(engine)) for s in range(3)]
+    assert picks == [{"type": "add", "n": 2}] * 3
+
+
+def test_hextri_hard_searches_a_short_list_of_legal_moves():
+    from ai.evaluate import CANDIDATES
+
+    engine, state = _played("hextri", 0, seed=7)
+    rng = Rng(3)
+    while True:  # to a turn with many moves
+        seat = min(engine.to_act(state))
+        legal = engine.legal_actions(state, seat)
+        if len(legal) > 20:
+            break
+        engine.apply(state, seat, ai.choose(engine, state, seat, rng))
+    short = CANDIDATES["hextri"](engine, state, seat, Rng(1))
+    assert 1 < len(short) <= 7 < len(legal) and all(a in legal for a in short)
+    assert search.choose(engine, state, seat, Rng(2), iterations=10) in legal
