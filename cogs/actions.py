@@ -182,28 +182,29 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         await publish.publish(bot, outcome)
 
 
-@handles("league_join")
-async def league_join(interaction: discord.Interaction, league_id: int) -> None:
-    """Enter an open tournament (up to its cap)."""
+async def _registration(interaction: discord.Interaction, change) -> None:
+    """A change to a tournament's registration (``change()`` returns the event), then its message redrawn; a
+    refusal is for the clicker only."""
     try:
-        event = await tournaments_of(interaction.client).join(
-            league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction))
+        event = await change()
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.response.edit_message(**registration_message(event))
+
+
+@handles("league_join")
+async def league_join(interaction: discord.Interaction, league_id: int) -> None:
+    """Enter an open tournament (up to its cap)."""
+    await _registration(interaction, lambda: tournaments_of(interaction.client).join(
+        league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction)))
 
 
 @handles("league_leave")
 async def league_leave(interaction: discord.Interaction, league_id: int) -> None:
     """Withdraw from a tournament before its start."""
-    try:
-        event = await tournaments_of(interaction.client).leave(league_id, interaction.user.id,
-                                                               asker=asker(interaction))
-    except GameError as exc:
-        await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
-        return
-    await interaction.response.edit_message(**registration_message(event))
+    await _registration(interaction, lambda: tournaments_of(interaction.client).leave(
+        league_id, interaction.user.id, asker=asker(interaction)))
 
 
 @handles("league_start")
