@@ -248,10 +248,12 @@ ROLLOUTS = {"hector-achilles": "heuristic", "troja": "heuristic", "ave-caesar": 
 
 
 def hard_budget(engine) -> dict:
-    """The hard level's settings for ``engine``: about a second, capped in iterations, the game's rollout."""
+    """The hard level's settings for ``engine``: the game's iterations (about a second), a wall-clock cap,
+    the game's rollout and margin."""
     from ai import levels
 
-    return {"seconds": levels.HARD_SECONDS, "iterations": levels.HARD_ITERATIONS,
+    return {"seconds": levels.HARD_SECONDS,
+            "iterations": levels.HARD_ITERATIONS.get(engine.key, levels.DEFAULT_HARD_ITERATIONS),
             "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}
 
 

@@ -2,13 +2,14 @@
 normal against easy over a fixed set of seeds (each level takes each seat equally often) and prints the
 stronger level's win rate (a draw counts half).
 
-The default run is short, for ``make bench``: 2 games per pairing for the hard level (on a quarter of a
-second per decision), 20 for normal against easy, and Ave Caesar as a single race. ``--games N`` plays more,
-``--seconds S`` or ``--iterations N`` sets the hard level's budget (the real level: about a second,
-``ai/levels.py``), ``--championship`` plays Ave Caesar's four races.
+The hard level plays with its real budget, in iterations per decision (``ai/levels.py``: about a second
+each), without the level's wall-clock cap, so a run gives the same figures on any machine and under any
+load. The default run is short, for ``make bench``: 2 games per pairing for the hard level, 20 for normal
+against easy, and Ave Caesar as a single race. ``--games N`` plays more, ``--iterations N`` or ``--seconds S``
+sets another budget for the hard level, ``--championship`` plays Ave Caesar's four races.
 
     python -m bench.arena                      # the short run
-    python -m bench.arena --games 40 --game troja --seconds 1
+    python -m bench.arena --games 40 --game troja
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from engines import ENGINES
 TARGET = 0.65
 DEFAULT_HARD_GAMES = 2
 DEFAULT_EASY_GAMES = 20
-DEFAULT_SECONDS = 0.25
 #: a four-race championship is ~2,600 actions: the default run plays one race
 QUICK_OPTIONS = {"ave-caesar": {"races": 1}}
 SEED0 = 20_160
@@ -38,6 +38,7 @@ def _player(level: str, iterations: int | None, seconds: float | None):
 
     def hard(engine, state, seat, rng):
         budget = search.hard_budget(engine)
+        budget["seconds"] = None  # the iterations alone: the same moves under any load
         if iterations is not None or seconds is not None:
             budget.update(iterations=iterations, seconds=seconds)
         return search.choose(engine, state, seat, rng, **budget)
@@ -98,16 +99,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="games per pairing (default: "
                         f"{DEFAULT_HARD_GAMES} hard-normal, {DEFAULT_EASY_GAMES} normal-easy)")
     parser.add_argument("--game", action="append", choices=sorted(ENGINES), help="only this game (repeatable)")
-    parser.add_argument("--iterations", type=int, help="hard: iterations per decision")
-    parser.add_argument("--seconds", type=float, help=f"hard: seconds per decision (default {DEFAULT_SECONDS:g}; "
-                        "the real level: 1)")
+    parser.add_argument("--iterations", type=int, help="hard: iterations per decision (default: the level's own, "
+                        "per game)")
+    parser.add_argument("--seconds", type=float, help="hard: seconds per decision instead")
     parser.add_argument("--championship", action="store_true", help="Ave Caesar: the four races")
     parser.add_argument("--workers", type=int, default=2, help="games played at once (processes)")
     args = parser.parse_args(argv)
-    iterations = args.iterations
-    seconds = args.seconds if args.seconds or iterations else DEFAULT_SECONDS
+    iterations, seconds = args.iterations, args.seconds
     budget = " and ".join(x for x in (f"{seconds:g} s" if seconds else "", f"{iterations} iterations"
-                                      if iterations else "") if x)
+                                      if iterations else "") if x) or "its own iterations (ai/levels.py)"
     print(f"AI arena: score share of the stronger level (draw = 1/2); hard on {budget} per decision; "
           f"target {TARGET:.0%}")
     print(f"{'game':<16} {'hard-normal':>12} {'games':>6} {'s/decision':>10} {'normal-easy':>12} {'games':>6} "
