@@ -7,7 +7,8 @@ move, or the background publisher after a restart or a failure) goes through :me
 1. lets the seats nobody has to click for move first (AI turns, auto-passes): a turn the bot owes is resumed
    here, so a game never waits for its AI after a crash between a person's move and the AI's reply;
 2. turns all of the game's pending entries into one board (their narration in order, the board and DMs of the
-   game as it is now), reusing the board the click already rendered when it is the same one.
+   game as it is now, with the DM text the entries owe, e.g. a clock warning), reusing the board the click
+   already rendered when it is the same one.
 
 The Discord layer posts it and reports back: :meth:`posted` (the board is up; the DMs are still owed) and
 :meth:`done` (entries deleted), or :meth:`failed` (kept, tried again later with a growing pause). Posting carries
@@ -60,7 +61,7 @@ class Publication:
 
 def _marker(entry: dict) -> bool:
     """A retry marker (an AI turn is owed), not a change to show."""
-    return entry["seq"] is None and not entry["lines"] and entry["version"] != 0
+    return entry["seq"] is None and not entry["lines"] and not entry.get("dms") and entry["version"] != 0
 
 
 class Outbox:
@@ -111,11 +112,15 @@ class Outbox:
                     await self.store.outbox_done(game_id, upto)
                 return None
             lines = [line for e in todo for line in e["lines"]]
+            # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
+            # their DMs are still owed. Deleted with the entries by :meth:`done`, so sent once
+            warnings = {seat: text for e in entries for seat, text in e.get("dms", {}).items()}
             if (prepared is not None and prepared.board is not None and prepared.game.version == game.version
-                    and prepared.lines == lines):
+                    and prepared.lines == lines and not warnings):
                 outcome = prepared
             else:
-                outcome = await service.outcome_for(game, lines, await self._events(game_id, todo), renudge=True)
+                outcome = await service.outcome_for(game, lines, await self._events(game_id, todo), renudge=True,
+                                                    warnings=warnings)
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
             return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,

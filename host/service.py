@@ -151,9 +151,6 @@ class GameService:
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
-        #: clock warnings (half time, one hour left) owed to a player's DMs with the next board of the game:
-        #: game id -> {seat: text} (the thread gets them through the outbox)
-        self._warn_dms: dict[int, dict[int, str]] = Bounded(live_games)
 
     def close(self) -> None:
         """Stop the render processes and the hard AI's worker processes, if any."""
@@ -465,9 +462,10 @@ class GameService:
         return await self._advance(game, list(lines))
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False,
-                      asker: Asker | None = None) -> GameRow:
+                      asker: Asker | None = None, publish: list[str] | None = None) -> GameRow:
         """End a game without a result: its host, or a moderator of the server the game belongs to (with an
-        ``asker``, only its ``moderator`` flag counts, and only on the game's own server)."""
+        ``asker``, only its ``moderator`` flag counts, and only on the game's own server). ``publish``: the
+        narration of a last board owed to its thread, saved in the same transaction (host/tournaments.py)."""
         if asker is not None:
             moderator = asker.moderator and asker.guild_id is not None
         async with self.lock(game_id):
@@ -476,7 +474,7 @@ class GameService:
                 raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
                 raise GameError.of("only_host_abandons", game=game_id)
-            await self.store.set_status(game_id, "abandoned")
+            await self.store.set_status(game_id, "abandoned", publish=publish)
             self._live.pop(game_id, None)
             return await self.game(game_id)
 
@@ -640,13 +638,14 @@ class GameService:
         return game.status == "running" and any(game.seat_row(s).is_ai for s in ENGINES[game.engine].to_act(state))
 
     async def outcome_for(self, game: GameRow, lines: list[str], events: list[dict], *,
-                          renudge: bool = False) -> Outcome:
+                          renudge: bool = False, warnings: dict[int, str] | None = None) -> Outcome:
         """The board (and DMs) of the game as it is now, told with ``lines``; the caller holds the game's lock.
-        ``renudge``: DM the seats to act even if a DM for this board was prepared before (it was never sent)."""
+        ``renudge``: DM the seats to act even if a DM for this board was prepared before (it was never sent).
+        ``warnings``: seat -> text owed to that seat's DM (a clock warning kept in the outbox)."""
         if renudge:
             for key in [k for k in self._nudged if k[0] == game.id]:
                 del self._nudged[key]
-        return await self._outcome(game, lines, events)
+        return await self._outcome(game, lines, events, warnings=warnings)
 
     async def _ai_action(self, game: GameRow, state, seat: int) -> dict:
         """The AI's choice for ``seat``; a failing or confused AI falls back to a random legal action so a
@@ -728,7 +727,7 @@ class GameService:
         return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
-                       record_nudges: bool = True) -> Outcome:
+                       record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
         engine = ENGINES[game.engine]
         presenter = presenter_for(game.engine)
         state = await self._state(game)
@@ -740,7 +739,7 @@ class GameService:
         try:
             mentions, asked = self._ask(game, state, text_lines)
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
-            warnings = self._warn_dms.pop(game.id, {}) if record_nudges else {}
+            warnings = (warnings or {}) if record_nudges else {}
             # a warned player is DMed again with the warning, even when their choices are the same
             to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
@@ -1103,12 +1102,13 @@ class GameService:
             done = True
             if kind in ("half", "hour"):
                 seat_clocks[seat] = clocks.warned(c, kind)
-                self._warn_dms[game.id] = {**self._warn_dms.get(game.id, {}), seat: t(
-                    "clock_warn_dm_" + kind, game.lang, game=game.id, title=engine.title,
-                    deadline=f"<t:{c.deadline}:R>")}
+                # the thread's line and the DM's both go to the outbox with the warning itself: a restart
+                # before the next board loses neither (host/outbox.py sends the DM with the next board's DMs)
                 await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
                     "clock_warn_" + kind, mention=f"<@{row.user_id}>", game=game.id,
-                    deadline=f"<t:{c.deadline}:R>")])
+                    deadline=f"<t:{c.deadline}:R>")], dms={seat: t(
+                    "clock_warn_dm_" + kind, game.lang, game=game.id, title=engine.title,
+                    deadline=f"<t:{c.deadline}:R>")})
                 continue
             if c.simultaneous:
                 legal = self._legal(game, state, seat)

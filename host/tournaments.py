@@ -482,11 +482,12 @@ class TournamentService:
         game = await self.games.game(game_id)
         if game.status not in ("lobby", "running"):
             return False
-        await self.games.abandon(game_id, 0, moderator=True)
         if game.status == "lobby":  # never shown: no board to end
+            await self.games.abandon(game_id, 0, moderator=True)
             return False
         players = [s.user_id for s in game.seats if s.user_id]
-        await self.store.add_outbox(game_id, [
+        # one transaction: a crash can never leave the match abandoned without its last board owed
+        await self.games.abandon(game_id, 0, moderator=True, publish=[
             t(key, game.lang, **fields),
             t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
         return True

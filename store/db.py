@@ -450,10 +450,16 @@ class Store:
         )
         return expected_version + 1
 
-    async def set_status(self, game_id: int, status: str, result: dict | None = None) -> None:
-        await self._transaction([("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
-                                  " WHERE id = ?",
-                                  (status, _dumps(result) if result is not None else None, _now(), game_id))])
+    async def set_status(self, game_id: int, status: str, result: dict | None = None, *,
+                         publish: list[str] | None = None) -> None:
+        """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry), in
+        the same transaction, so the change is never saved without the board that tells it."""
+        statements = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
+                       " WHERE id = ?",
+                       (status, _dumps(result) if result is not None else None, _now(), game_id))]
+        if publish is not None:
+            statements.append(_outbox_entry(game_id, None, None, publish))
+        await self._transaction(statements)
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
@@ -593,10 +599,11 @@ class Store:
 
     async def outbox(self, game_id: int) -> list[dict]:
         """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
-        "created_at"}``."""
+        "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
         rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
-                 "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"]}
+                 "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"],
+                 "dms": {int(seat): text for seat, text in json.loads(r["dms"]).items()}}
                 for r in rows]
 
     async def pending_publications(self, now: datetime | None = None, *, created_before: datetime | None = None,
@@ -640,12 +647,14 @@ class Store:
         rows = await self._rows("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_clock_dict(r) for r in rows]
 
-    async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None) -> None:
+    async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None,
+                         dms: dict[int, str] | None = None) -> None:
         """Replace a game's seat clocks (objects with the ``clocks`` columns as attributes); ``publish``: narration
-        to post with the next board, in the same transaction."""
+        to post with the next board and ``dms`` (seat -> text) to add to those seats' next DM, in the same
+        transaction."""
         statements = _clock_statements(game_id, clocks)
-        if publish:
-            statements.append(_outbox_entry(game_id, None, None, publish))
+        if publish or dms:
+            statements.append(_outbox_entry(game_id, None, None, publish or [], dms=dms))
         await self._transaction(statements)
 
     async def due_clocks(self, now: int, hour: int = 3600, *, shards: Shards | None = None) -> list[int]:
@@ -892,16 +901,18 @@ def _stamp(when: datetime) -> str:
 
 
 def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: list[str],
-                  next_try: datetime | None = None) -> tuple[str, tuple]:
+                  next_try: datetime | None = None, dms: dict[int, str] | None = None) -> tuple[str, tuple]:
     """The INSERT of an outbox entry (``version`` None: the game's current version; due at once without
-    ``next_try``)."""
+    ``next_try``; ``dms``: text owed to these seats' next DM, e.g. a clock warning)."""
     due = _stamp(next_try) if next_try is not None else ""
+    owed = _dumps({str(seat): text for seat, text in (dms or {}).items()})
     if version is None:
-        return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try)"
-                " VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?)",
-                (game_id, game_id, seq, _dumps(lines), _now(), due))
-    return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, version, seq, _dumps(lines), _now(), due))
+        return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try, dms)"
+                " VALUES (?, (SELECT version FROM games WHERE id = ?), ?, ?, ?, ?, ?)",
+                (game_id, game_id, seq, _dumps(lines), _now(), due, owed))
+    return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try, dms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, version, seq, _dumps(lines), _now(), due, owed))
 
 
 CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",

@@ -196,3 +196,10 @@ MIGRATIONS.append(
     CREATE INDEX tournament_matches_by_deadline ON tournament_matches (deadline);
     """
 )
+MIGRATIONS.append(
+    # 7: the clock warnings an outbox entry owes to players' DMs (JSON: seat -> text), written with the warning in
+    #    the same transaction, so a restart before the next board does not lose them (host/outbox.py)
+    """
+    ALTER TABLE outbox ADD COLUMN dms TEXT NOT NULL DEFAULT '{}';
+    """
+)
