@@ -253,15 +253,70 @@ async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harn
     h.assert_no_errors()
 
 
-async def _restart(h, tmp_path, monkeypatch, clock) -> Harness:
-    """The bot stops; a new bot on the same database comes up (its service on the same test clock)."""
+async def _restart(h, tmp_path, monkeypatch, clock, *, same_discord: bool = False) -> Harness:
+    """The bot stops; a new bot on the same database comes up (its service on the same test clock);
+    ``same_discord``: talking to the same (fake) Discord, with its threads and DMs so far."""
     await h.stop()
     store = await Store.open(tmp_path / "bot.db")
     seeds = iter(range(5000, 6000))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store,
                      service=GameService(store, seed_source=lambda: next(seeds), clock=clock))
-    return await Harness(bot, monkeypatch).start()
+    h2 = Harness(bot, monkeypatch)
+    if same_discord:
+        h2.fake, h2.payloads = h.fake, h.payloads
+    return await h2.start()
+
+
+def _half_time_dms(h, user_id: int) -> list[dict]:
+    return [m for m in h.dm_messages(user_id) if "Half of your time for your move in game #1" in m["content"]]
+
+
+async def test_a_warning_dm_owed_at_a_restart_is_sent_once_by_the_next_bot(harness, tmp_path, monkeypatch):
+    """The clock round saves a warning, and the bot stops before the board that carries it is published: the
+    next bot's publisher posts the thread's warning and DMs it to the player, once."""
+    h = harness
+    thread, clock = await _game(h, time_control="1h")
+    await _ticks(h, clock, 29)
+    assert not _half_time_dms(h, ANN)
+    clock.now += timedelta(minutes=1)
+    assert await h.bot.service.expire_clocks() == [1]  # saved; the crash comes before publish()
+    assert not _half_time_dms(h, ANN)
+    h2 = await _restart(h, tmp_path, monkeypatch, clock, same_discord=True)
+    try:
+        assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
+        await h2.settle()
+        assert any(f"<@{ANN}>, half of your time" in m["content"] for m in h2.messages_in(thread))
+        (dm,) = _half_time_dms(h2, ANN)
+        assert "Time runs out <t:" in dm["content"], "the warning comes with the turn's DM"
+        dms = len(h2.dm_messages(ANN))
+        # nothing repeats it: another publisher round, the clock job's next minutes, the next boards' DMs
+        assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 0
+        await _ticks(h2, clock, 5)
+        rng = Rng(4)
+        for _ in range(4):
+            await take_turn(h2, thread, rng)
+        await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0))
+        assert len(h2.dm_messages(ANN)) > dms, "Ann was DMed for her later turns"
+        assert len(_half_time_dms(h2, ANN)) == 1, "the warning was DMed once"
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()
+
+
+async def test_a_warning_dm_is_sent_once_without_a_restart(harness):
+    h = harness
+    thread, clock = await _game(h, time_control="1h")
+    await _ticks(h, clock, 35)
+    assert len(_half_time_dms(h, ANN)) == 1
+    dms = len(h.dm_messages(ANN))
+    rng = Rng(4)
+    for _ in range(4):
+        await take_turn(h, thread, rng)
+    await _ticks(h, clock, 5)
+    assert len(h.dm_messages(ANN)) > dms, "Ann was DMed for her later turns"
+    assert len(_half_time_dms(h, ANN)) == 1, "the warning was DMed once"
+    h.assert_no_errors()
 
 
 async def test_a_restart_during_a_countdown_goes_on_and_gives_the_downtime_back(harness, tmp_path, monkeypatch):

@@ -138,6 +138,53 @@ async def test_the_outbox(database):
         await store.close()
 
 
+async def test_a_clock_warning_keeps_its_dm_in_the_outbox_with_the_clocks(database):
+    """The DM a warning owes is saved with the warning (one transaction), so a restart before the next board
+    cannot lose it; an entry owing only DMs is not mistaken for an empty retry marker."""
+    from host.clock import SeatClock
+
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store)
+        await store.outbox_done(gid, (await store.outbox(gid))[-1]["id"])
+        await store.set_clocks(gid, [SeatClock(0, started=10, deadline=3610, warned_half=True), SeatClock(1)],
+                               publish=["Ann, half of your time is gone"], dms={0: "Half of your time: hurry"})
+        (entry,) = await store.outbox(gid)
+        assert entry["lines"] == ["Ann, half of your time is gone"]
+        assert entry["dms"] == {0: "Half of your time: hurry"}, "seat numbers come back as numbers"
+        assert [c["warned_half"] for c in await store.clocks(gid)] == [True, False]
+        await store.set_clocks(gid, [SeatClock(0), SeatClock(1)], dms={1: "only a DM"})
+        assert (await store.outbox(gid))[-1]["dms"] == {1: "only a DM"}
+        await store.add_outbox(gid, ["no DM owed"])
+        assert (await store.outbox(gid))[-1]["dms"] == {}
+    finally:
+        await store.close()
+
+
+async def test_a_status_change_and_the_board_it_owes_are_one_save(database, monkeypatch):
+    """``set_status(..., publish=...)`` (an abandoned tournament match and its last board): both are written
+    together, and when the outbox entry cannot be written the status change is rolled back with it."""
+    import store.db as db
+
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store)
+        await store.outbox_done(gid, (await store.outbox(gid))[-1]["id"])
+        real = db._outbox_entry
+        monkeypatch.setattr(db, "_outbox_entry", lambda *a, **k: ("INSERT INTO no_such_table VALUES (?)", (1,)))
+        with pytest.raises(Exception):  # noqa: B017 - the outbox INSERT fails (a different error per backend)
+            await store.set_status(gid, "abandoned", publish=["The organizer decided match #1"])
+        assert (await store.get_game(gid)).status == "running", "the status change was rolled back with it"
+        assert await store.outbox(gid) == []
+        monkeypatch.setattr(db, "_outbox_entry", real)
+        await store.set_status(gid, "abandoned", publish=["The organizer decided match #1", "Game #1 is over."])
+        assert (await store.get_game(gid)).status == "abandoned"
+        assert [e["lines"] for e in await store.outbox(gid)] == [["The organizer decided match #1",
+                                                                 "Game #1 is over."]]
+    finally:
+        await store.close()
+
+
 async def test_reminders_tournaments_and_settings(database):
     store = await Store.connect(database)
     try:
