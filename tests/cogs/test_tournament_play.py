@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import discord
+import pytest
 
 from bot import create_bot
 from cogs.standings import post_progress
@@ -393,3 +394,49 @@ async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_p
     assert not components(last) and not components(h.fake.messages[int(board_before["id"])])
     assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 0, "posted once"
     h.assert_no_errors()
+
+
+class Crash(Exception):
+    """The process dies: no later save happens."""
+
+
+async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_board(harness, tmp_path, monkeypatch):
+    """The organizer adjudicates a match while its game is on, and the bot dies at the very next save after the
+    one that abandons the game: the last board is owed all the same (abandon and outbox entry are one save), and
+    the next bot's publisher posts it, once."""
+    h = harness
+    await register(h, 4, format="swiss", rounds=2)
+    await start(h)
+    store = h.bot.service.store
+    decided = (await store.matches(1, 1))[0]
+    board_before = await board_of(h, h.bot, decided["game_id"])
+    real = store._transaction
+    ended = False
+
+    async def dies_after_the_abandon(statements, *args, **kwargs):
+        nonlocal ended
+        if ended:
+            raise Crash("the process died")
+        done = await real(statements, *args, **kwargs)
+        ended = any("SET status = ?" in sql and params[0] == "abandoned" for sql, params in statements)
+        return done
+
+    monkeypatch.setattr(store, "_transaction", dies_after_the_abandon)
+    winner = decided["players"][0]
+    with pytest.raises(Crash):
+        await tournaments_of(h.bot).adjudicate(1, 101, decided["id"], [1, 2])
+    assert ended, "the game was abandoned before the crash"
+    owed = await store.outbox(decided["game_id"])
+    assert any(f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it." in line
+               for e in owed for line in e["lines"]), "the last board is owed with the abandon"
+    monkeypatch.setattr(store, "_transaction", real)
+    h2 = await restart(h, tmp_path, monkeypatch, 7000)
+    try:
+        assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) >= 1
+        await h2.settle()
+        await assert_told_the_end(h2, h2.bot, decided["game_id"], board_before,
+                                  f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
+        assert await h2.bot.service.store.outbox(decided["game_id"]) == []
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()
