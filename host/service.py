@@ -1150,9 +1150,9 @@ class GameService:
                       for s in range(game.num_players)]
             forfeited = sorted(s for s, c in seat_clocks.items() if c.forfeited)
             result = {"places": places, "scores": [0] * game.num_players, "forfeited": forfeited}
-            await self.store.set_clocks(game.id, list(seat_clocks.values()))
-            await self.store.set_status(game.id, "finished", result)
-            await self.store.add_outbox(game.id, [line])
+            # one save: a crash never leaves the game over without the board that says so
+            await self.store.set_status(game.id, "finished", result, publish=[line],
+                                        clocks=list(seat_clocks.values()))
             game.status, game.result = "finished", result
             return
         await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")])

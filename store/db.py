@@ -451,12 +451,15 @@ class Store:
         return expected_version + 1
 
     async def set_status(self, game_id: int, status: str, result: dict | None = None, *,
-                         publish: list[str] | None = None) -> None:
-        """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry), in
-        the same transaction, so the change is never saved without the board that tells it."""
+                         publish: list[str] | None = None, clocks: list | None = None) -> None:
+        """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry) and
+        ``clocks``: the game's seat clocks (see :meth:`set_clocks`), in the same transaction, so the change is
+        never saved without the board that tells it."""
         statements = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
                        " WHERE id = ?",
                        (status, _dumps(result) if result is not None else None, _now(), game_id))]
+        if clocks is not None:
+            statements += _clock_statements(game_id, clocks)
         if publish is not None:
             statements.append(_outbox_entry(game_id, None, None, publish))
         await self._transaction(statements)

@@ -304,6 +304,44 @@ async def test_a_warning_dm_owed_at_a_restart_is_sent_once_by_the_next_bot(harne
         await h2.stop()
 
 
+async def test_a_crash_right_after_a_resignation_still_posts_the_last_board(harness, tmp_path, monkeypatch):
+    """Resigning a game of two ends it, and its clocks, result and last board are one save: the bot dying at the
+    next save still owes the board, which the next bot posts once."""
+    h = harness
+    thread, clock = await _game(h, time_control="1d")
+    store = h.bot.service.store
+    real, over = store._transaction, False
+
+    async def dies_after_the_end(statements, *args, **kwargs):
+        nonlocal over
+        if over:
+            raise RuntimeError("the process died")
+        done = await real(statements, *args, **kwargs)
+        over = any("SET status = ?" in sql and params[0] == "finished" for sql, params in statements)
+        return done
+
+    monkeypatch.setattr(store, "_transaction", dies_after_the_end)
+    try:
+        await h.bot.service.resign(1, ANN)
+    except RuntimeError:
+        pass  # the old code died here, between the end of the game and its board
+    assert over
+    assert any("Ann resigned game #1" in line for e in await store.outbox(1) for line in e["lines"])
+    monkeypatch.setattr(store, "_transaction", real)
+    h2 = await _restart(h, tmp_path, monkeypatch, clock, same_discord=True)
+    try:
+        assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
+        await h2.settle()
+        game = await h2.bot.service.game(1)
+        assert game.status == "finished" and game.result["places"] == [2, 1]
+        assert (await h2.bot.service._seat_clocks(1))[0].forfeited
+        told = [m for m in h2.messages_in(thread) if "Ann resigned game #1" in m["content"]]
+        assert len(told) == 1 and "Game over" in latest_board(h2, thread)["content"]
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()
+
+
 async def test_a_warning_dm_is_sent_once_without_a_restart(harness):
     h = harness
     thread, clock = await _game(h, time_control="1h")
