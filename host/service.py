@@ -556,9 +556,10 @@ class GameService:
         return await self.act(game_id, user_id, game.version, index, asker=asker)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
-                      events_out: list[dict] | None = None) -> list[str]:
+                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
         """Apply and persist one action with its narration in the outbox (one transaction); returns the
-        narration (and adds the action's events to ``events_out``)."""
+        narration (and adds the action's events to ``events_out``). ``told_before``: lines that go to the
+        outbox ahead of the narration, in the same transaction (why the action was made)."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
@@ -574,7 +575,8 @@ class GameService:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=result, publish=lines, clocks=seat_clocks)
+                events=events, snapshot=engine.to_json(state), result=result, publish=(told_before or []) + lines,
+                clocks=seat_clocks)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
             raise StaleBoard.of("stale") from exc
@@ -1115,8 +1117,8 @@ class GameService:
                 action = clocks.default_action(legal)
                 label = presenter_for(game.engine).describe(self._view(game, state, seat), action,
                                                             legal.index(action)).label
-                await self.store.add_outbox(game.id, [t("clock_timeout_default", name=row.name, label=label)])
-                lines = await self._commit(game, state, seat, row.user_id, action)
+                lines = await self._commit(game, state, seat, row.user_id, action, told_before=[
+                    t("clock_timeout_default", name=row.name, label=label)])
                 await self.run_automatic(game, lines)
                 continue
             await self._time_out(game, seat, policy)

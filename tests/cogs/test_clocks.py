@@ -222,6 +222,34 @@ async def test_a_simultaneous_decision_defaults_after_its_short_limit(harness):
     h.assert_no_errors()
 
 
+async def test_a_default_choice_and_its_narration_are_one_save(harness, monkeypatch):
+    """A crash while the default of a simultaneous decision is saved leaves no "ran out of time" line behind
+    (the next clock round makes the choice again and tells it once)."""
+    h = harness
+    h.bot.service.clock = clock = Clock()
+    await h.slash(ANN, "game new kivalasztottak", name="Ann", time_control="1h")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    store = h.bot.service.store
+    real = store.commit_action
+
+    async def dies(*args, **kwargs):
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(store, "commit_action", dies)
+    clock.now += timedelta(minutes=11)
+    with pytest.raises(RuntimeError):
+        await h.bot.service.expire_clocks()
+    assert not any("ran out of time" in line for e in await store.outbox(1) for line in e["lines"])
+    monkeypatch.setattr(store, "commit_action", real)
+    await _ticks(h, clock, 1)
+    texts = "\n".join(m["content"] for m in h.messages_in(thread))
+    assert texts.count("Ann ran out of time; the default choice was made for them") == 1
+    assert texts.count("Bob ran out of time; the default choice was made for them") == 1
+    h.assert_no_errors()
+
+
 async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harness, strips):
     h = harness
     h.bot.service.clock = clock = Clock()
