@@ -27,6 +27,9 @@ WIDTH = 8
 #: a playout longer than this many actions is judged by the heuristic's value of the position (a game
 #: between heuristics lasts some 35 actions; one in which both sides stall can run to the round limit)
 DEPTH = 80
+#: a playout stops before a turn whose mover has (peaceful fields with mana + mana on them) this high: the
+#: engine's list of ways to pay gets long (8 fields with 10 mana: ~50,000 actions; 8 with 18: ~640,000)
+COSTLY = 18
 #: the value's scale in that judgement: a lead of ``SCALE`` (two figures on the board) is a 73% chance
 SCALE = 20.0
 #: a playout reward above this is a win (a cut-off playout's evaluation rarely gets there)
@@ -35,16 +38,19 @@ WON = 0.9
 PACE = 0.002
 
 
-def _playout(engine, state: dict, rng, deadline: float | None) -> tuple[list[float], int]:
-    """Play ``state`` to its end with the heuristic for every seat: (each seat's reward, actions played)."""
+def _playout(engine, state: dict, rng, deadline: float | None, depth: int = DEPTH) -> tuple[list[float], int]:
+    """Play ``state`` to its end with the heuristic for every seat, or ``depth`` actions (then the position
+    is judged): (each seat's reward, actions played)."""
     steps = 0
-    while steps < DEPTH:
+    while steps < depth:
         acting = engine.to_act(state)
         if not acting:
             break
         if deadline is not None and steps and time.perf_counter() >= deadline:
             break
         p = acting[0]
+        if _costly(state, p):
+            break
         engine.apply(state, p, H.choose(engine, state, p, rng))
         steps += 1
     result = engine.result(state)
@@ -53,6 +59,25 @@ def _playout(engine, state: dict, rng, deadline: float | None) -> tuple[list[flo
     from ai.search import _reward_of_places
 
     return _reward_of_places(result["places"]), steps
+
+
+def _costly(state: dict, seat: int) -> bool:
+    """Whether listing ``seat``'s moves would take long: the engine lists every way to pay each move, and
+    with mana spread over many lone figures' fields those run to hundreds of thousands (a tenth of a
+    second and more per turn). A playout stops there and the position is judged instead."""
+    if state["phase"] != "move":
+        return False
+    held: dict[str, int] = {}
+    for s, p in enumerate(state["players"]):
+        for field in p["on"]:
+            held[field] = -1 if field in held else s
+    mana = state["mana"]
+    fields = total = 0
+    for field, n in mana.items():
+        if n > 0 and held.get(field) == seat:
+            fields += 1
+            total += n
+    return fields + total >= COSTLY
 
 
 def _judge(engine, state: dict) -> list[float]:
@@ -88,13 +113,15 @@ def candidates(engine, state: dict, seat: int, rng, prior: dict) -> list[dict]:
 
 def choose(engine, state: dict, seat: int, rng, *, iterations: int | None = None,
            seconds: float | None = None, **_) -> dict:
-    """The hard AI's HEX-TRI move within ``iterations`` playouts (or ``seconds`` of wall time, whichever
-    ends first; at least the heuristic's own move is played out).
+    """The hard AI's HEX-TRI move. Budget: ``iterations`` actions played out in all (a turn's cost grows with
+    its moves, so actions, not playouts, keep a decision near its second), or ``seconds`` of wall time,
+    whichever ends first; the heuristic's own move is always played out (up to :data:`DEPTH` actions).
 
     The heuristic's move is played out first and kept when it wins. Otherwise the other candidates are
     played out in the heuristic's order, and the first that wins is taken; when none does, the budget left
     goes round the candidates again (their playouts differ where the heuristic breaks ties at random) and
-    the best mean is taken, the heuristic's move on a tie."""
+    the best mean is taken, the heuristic's move on a tie. A playout the budget cuts short is judged by
+    the heuristic's value of where it stands."""
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -104,28 +131,30 @@ def choose(engine, state: dict, seat: int, rng, *, iterations: int | None = None
     moves = candidates(engine, state, seat, rng, prior)
     if len(moves) == 1:
         return moves[0]
-    budget = iterations if iterations is not None else (None if seconds is not None else 2 * len(moves))
+    budget = iterations if iterations is not None else (None if seconds is not None else DEPTH * len(moves))
     deadline = time.perf_counter() + seconds if seconds is not None else None
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
-    done = 0
+    done = used = 0
     while True:
         i = done % len(moves)
         s = _copy(state)
         engine.apply(s, seat, moves[i])
-        rewards, steps = _playout(engine, s, rng, deadline if done else None)
+        depth = DEPTH if budget is None or not done else max(1, min(DEPTH, budget - used))
+        rewards, steps = _playout(engine, s, rng, deadline, depth)
         totals[i] += _score(rewards[seat], steps)
         counts[i] += 1
         done += 1
+        used += steps + 1
         if done <= len(moves) and rewards[seat] > WON:
             return moves[i]
-        if budget is not None and done >= budget:
+        if budget is not None and used >= budget:
             break
         if deadline is not None and time.perf_counter() >= deadline:
             break
-    means = [totals[i] / counts[i] if counts[i] else -1.0 for i in range(len(moves))]
-    best = max(range(len(moves)), key=lambda i: (means[i], i == 0))
+    played = [i for i in range(len(moves)) if counts[i]]
+    best = max(played, key=lambda i: (totals[i] / counts[i], i == 0))
     # the heuristic's choice (index 0) stays unless another move does better
-    if means[best] <= means[0] + 1e-9:
+    if totals[best] / counts[best] <= totals[0] / counts[0] + 1e-9:
         return moves[0]
     return moves[best]
