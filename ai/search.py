@@ -242,6 +242,7 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
 
 #: per game, a search of its own instead of IS-MCTS (module with ``choose(engine, state, seat, rng, *,
 #: iterations, seconds)``): HEX-TRI's rollouts to the end of the game, ``ai/hextri_search.py``
+#: (the game's entries in SHAPES, MARGINS and ai/evaluate.py then serve only a direct call of :func:`search`)
 SEARCHERS = {"hextri": "ai.hextri_search"}
 
 
