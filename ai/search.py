@@ -220,6 +220,10 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`)."""
     from ai.evaluate import CANDIDATES
 
+    searcher = SEARCHERS.get(engine.key)
+    if searcher is not None:
+        return importlib.import_module(searcher).choose(engine, state, seat, rng, iterations=iterations,
+                                                        seconds=seconds)
     heuristic = _heuristic(engine)
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
@@ -234,6 +238,12 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             candidates.append(prior)
     return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
                   margin=margin, candidates=candidates, **SHAPES.get(engine.key, {}))
+
+
+#: per game, a search of its own instead of IS-MCTS (module with ``choose(engine, state, seat, rng, *,
+#: iterations, seconds)``): HEX-TRI's rollouts to the end of the game, ``ai/hextri_search.py``
+#: (the game's entries in SHAPES, MARGINS and ai/evaluate.py then serve only a direct call of :func:`search`)
+SEARCHERS = {"hextri": "ai.hextri_search"}
 
 
 #: per game, the tree's shape: HEX-TRI's thousands of replies leave a deeper tree all but empty, so its
