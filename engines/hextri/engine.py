@@ -192,7 +192,13 @@ class HexTriEngine(BaseEngine):
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         counts = self._facts(state, bd, occ, seat)
+        # no mana on the seat's peaceful fields: only the leader's free step moves anyone (plan would search
+        # nothing: the lone mover's own mana would be in that pool)
+        unfunded = not counts.pool
+        free_left = not state["players"][seat]["free_used"]
         for origin, leader in self._groups(state, seat):
+            if unfunded and not (leader and free_left):
+                continue
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
             routes = plan(mover)
             if not routes:
