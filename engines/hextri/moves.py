@@ -60,8 +60,9 @@ class SeatFacts:
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
         self.locals = {f for f, n in mana.items() if n > 0 and f not in taken}
-        #: id(pool) -> (that pool, the longest default paying order computed from it; see :func:`sequence`)
-        self.seqs: dict[int, tuple[dict, list[str]]] = {}
+        #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves;
+        #: see :func:`longest`)
+        self.seqs: dict[int, tuple[dict, list[str], dict[str, int]]] = {}
 
 
 class Mover:
@@ -270,16 +271,27 @@ def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
 
 
 def sequence(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
-    """:func:`pool_sequence` of one of the seat's pools (read-only): the order for fewer steps is a prefix of
-    the order for more (each step takes the field with the most mana left), so one is kept per pool."""
+    """:func:`pool_sequence` of one of the seat's pools (a new list)."""
+    return longest(mover, pool, count)[:count]
+
+
+def longest(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
+    """The seat's kept default paying order of ``pool``, at least ``count`` long (read-only; it grows in
+    place). The order for fewer steps is a prefix of the order for more (each step takes the field with the
+    most mana left), so one is kept per pool and extended on demand."""
     seqs = mover.facts.seqs
     got = seqs.get(id(pool))
-    if got is not None:
-        seq = got[1]
-        if len(seq) >= count:
-            return seq if len(seq) == count else seq[:count]
-    seq = pool_sequence(pool, count)
-    seqs[id(pool)] = (pool, seq)  # the pool is kept alive with it, so its id stays its own
+    if got is None:
+        got = seqs[id(pool)] = (pool, [], dict(pool))  # the pool is kept alive with it: its id stays its own
+    seq = got[1]
+    if len(seq) < count:
+        left = got[2]
+        for _ in range(count - len(seq)):
+            field = min(left, key=lambda f: (-left[f], f))
+            seq.append(field)
+            left[field] -= 1
+            if not left[field]:
+                del left[field]
     return seq
 
 
@@ -305,63 +317,56 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     entries = mover.entries
     enter = mover.facts.enter
     limit = pool_total + 1
-    # a search state: (field, free step used, mana spent, the state it came from, how the step was paid)
-    start = (origin, False, 0, None, None)
+    # a search state: (field, free step used, mana spent, path, sources, the steps the lone mover's mana
+    # pays); the j-th step paid from the pool takes the j-th field of the pool's default order, and j is the
+    # mana spent so far, so each state carries its route and its default sources
+    start = (origin, False, 0, [origin], [], ())
+    seq: list[str] = []
     # the fewest mana spent so far on reaching a field without / with the leader's free step used
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
     current = [start]
+    depth = 0
     while current:
         nxt: list[tuple] = []
         add = nxt.append
-        if not free_avail:
-            # without a free step there is one way to pay each step: the lone mover's mana, else the pool
-            for key in current:
-                node, used, spent, _, _ = key
-                if node in blocked:
+        # states with ``depth`` steps spend at most ``depth``: the pool's order that far is enough
+        if len(seq) < pool_total and len(seq) <= depth:
+            seq = longest(mover, pool, min(depth + 1, pool_total))
+        for key in current:
+            node, used, spent, path, sources, locs = key
+            if node in blocked:
+                continue
+            # the free step first, then the lone mover's mana (never worse than the pool), else the pool
+            if node in locals_:
+                n_spent, paid, n_locs = spent, sources + [node], locs + (depth,)
+            elif spent < pool_total:
+                n_spent, paid, n_locs = spent + 1, sources + [seq[spent]], locs
+            elif used or not free_avail:
+                continue  # nothing can pay another step
+            else:
+                n_spent = -1
+            free = free_avail and not used
+            if free:
+                freed = sources + [FREE]
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
+                if nb == origin:
                     continue
-                if node in locals_:
-                    n_spent, pay = spent, "local"
-                elif spent < pool_total:
-                    n_spent, pay = spent + 1, "pool"
-                else:
+                low = best_unused.get(nb, limit)
+                if free and low > spent and best_used.get(nb, limit) > spent:
+                    best_used[nb] = spent
+                    add((nb, True, spent, path + [nb], freed, locs))
+                if n_spent < 0 or low <= n_spent:
                     continue
-                onward = enter.get(node)
-                for nb in (onward if onward is not None else entries(node)):
-                    if nb == origin or best_unused.get(nb, limit) <= n_spent:
+                if used:
+                    if best_used.get(nb, limit) <= n_spent:
                         continue
+                    best_used[nb] = n_spent
+                else:
                     best_unused[nb] = n_spent
-                    add((nb, False, n_spent, key, pay))
-        else:
-            for key in current:
-                node, used, spent, _, _ = key
-                if node in blocked:
-                    continue
-                # the free step first, then the lone mover's mana (never worse than the pool), else the pool
-                if node in locals_:
-                    n_spent, pay = spent, "local"
-                elif spent < pool_total:
-                    n_spent, pay = spent + 1, "pool"
-                else:
-                    n_spent = -1
-                onward = enter.get(node)
-                for nb in (onward if onward is not None else entries(node)):
-                    if nb == origin:
-                        continue
-                    low = best_unused.get(nb, limit)
-                    if not used and low > spent and best_used.get(nb, limit) > spent:
-                        best_used[nb] = spent
-                        add((nb, True, spent, key, FREE))
-                    if n_spent < 0 or low <= n_spent:
-                        continue
-                    if used:
-                        if best_used.get(nb, limit) <= n_spent:
-                            continue
-                        best_used[nb] = n_spent
-                    else:
-                        best_unused[nb] = n_spent
-                    add((nb, used, n_spent, key, pay))
+                add((nb, used, n_spent, path + [nb], paid, n_locs))
         # a field's route is the first layer's best state there: the free step used, then the least mana
         layer: dict[str, tuple] = {}
         for key in nxt:
@@ -373,42 +378,16 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 layer[node] = key
         found.update(layer)
         current = nxt
+        depth += 1
     if not found:
         return {}
-    most_pool = 0
-    routes = {}
-    for dest, key in found.items():
-        path, pays = [], []
-        while True:
-            path.append(key[0])
-            parent = key[3]
-            if parent is None:
-                break
-            pays.append(key[4])
-            key = parent
-        path.reverse()
-        pays.reverse()
-        routes[dest] = (path, pays)
-        n = pays.count("pool")
-        if n > most_pool:
-            most_pool = n
-    seq = sequence(mover, pool, most_pool)
     out = {}
     local_steps = mover.local_steps = {}
-    for dest in sorted(routes, key=mover.board.order.__getitem__):
-        path, pays = routes[dest]
-        sources, j = [], 0
-        for node, pay in zip(path, pays):
-            if pay == "local":
-                sources.append(node)
-            elif pay == FREE:
-                sources.append(FREE)
-            else:
-                sources.append(seq[j])
-                j += 1
+    for dest in sorted(found, key=mover.board.order.__getitem__):
+        _, _, _, path, sources, locs = found[dest]
         out[dest] = (path, sources)
-        if "local" in pays:
-            local_steps[dest] = tuple(i for i, pay in enumerate(pays) if pay == "local")
+        if locs:
+            local_steps[dest] = locs
     return out
 
 
