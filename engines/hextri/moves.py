@@ -259,15 +259,18 @@ def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
 
 def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
     """The default order of paying ``count`` steps from ``pool``: most mana first, ties by name."""
-    left = dict(pool)
-    out = []
+    return _extend([], dict(pool), count)
+
+
+def _extend(seq: list[str], left: dict[str, int], count: int) -> list[str]:
+    """``seq`` with ``count`` more fields of the default order, taken off the mana ``left`` (both change)."""
     for _ in range(count):
         field = min(left, key=lambda f: (-left[f], f))
-        out.append(field)
+        seq.append(field)
         left[field] -= 1
         if not left[field]:
             del left[field]
-    return out
+    return seq
 
 
 def sequence(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
@@ -285,13 +288,7 @@ def longest(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
         got = seqs[id(pool)] = (pool, [], dict(pool))  # the pool is kept alive with it: its id stays its own
     seq = got[1]
     if len(seq) < count:
-        left = got[2]
-        for _ in range(count - len(seq)):
-            field = min(left, key=lambda f: (-left[f], f))
-            seq.append(field)
-            left[field] -= 1
-            if not left[field]:
-                del left[field]
+        _extend(seq, got[2], count - len(seq))
     return seq
 
 
