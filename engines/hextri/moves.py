@@ -29,37 +29,30 @@ POOL_ONLY, LOCAL_FIRST, FREE_POOL = "pool", "local", "free"
 
 
 class SeatFacts:
-    """What every mover of one seat on one board shares: the seat's figures and its enemies' per occupied
-    field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
+    """What every mover of one seat on one board shares: what follows from the occupancy alone (the movers'
+    searches ask these a hundred times per field)."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
         kind, mana = board.kind, state["mana"]
-        own: dict[str, int] = {}
-        enemies: dict[str, int] = {}
         blocked: set[str] = set()
         pool: dict[str, int] = {}
-        taken: set[str] = set()
-        # one pass over the occupied fields (the same sets the separate comprehensions gave)
+        # one pass over the occupied fields (every one holds some figure: the engine keeps no empty counts)
         for f, seats in occ.items():
-            n = seats.get(seat, 0)
-            e = sum(seats.values()) - n
-            own[f] = n
-            enemies[f] = e
-            if n or e:
-                taken.add(f)
-            if e:
+            if seat in seats:
+                if len(seats) == 1:
+                    # a peaceful field with mana where own figures stand (see Mover.pool_fields)
+                    n = mana.get(f, 0)
+                    if n > 0:
+                        pool[f] = n
+            elif kind[f] == HEX:
                 # a HEX beside enemies where no own figure stays: nobody may leave it (Mover.can_leave)
-                if not n and kind[f] == HEX:
-                    blocked.add(f)
-            elif n > 0 and len(seats) == 1 and mana.get(f, 0) > 0:
-                # a peaceful field with mana where own figures stand (see Mover.pool_fields)
-                pool[f] = mana[f]
-        self.own, self.enemies, self.blocked, self.pool = own, enemies, blocked, pool
-        #: fields with a figure on them (a TRI among them can be entered by nobody)
-        self.taken = taken
+                blocked.add(f)
+        self.blocked, self.pool = blocked, pool
+        #: the fields with a figure on them (a TRI among them can be entered by nobody): ``in`` only
+        self.taken = occ
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
-        self.locals = {f for f, n in mana.items() if n > 0 and f not in taken}
+        self.locals = {f for f, n in mana.items() if n > 0 and f not in occ}
         #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves;
         #: see :func:`longest`)
         self.seqs: dict[int, tuple[dict, list[str], dict[str, int]]] = {}
@@ -84,10 +77,9 @@ class Mover:
         if counts is None:
             counts = SeatFacts(state, board, occ, seat)
         self.facts = counts
-        own = self._seat_own = counts.own
-        self._enemies = counts.enemies
         # the mover itself does not count on its origin: a lone figure's field differs for it alone
-        self._alone = own.get(origin) == 1
+        here = occ.get(origin)
+        self._alone = here is not None and here.get(seat) == 1
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         self._ways: dict | None = None
@@ -128,7 +120,7 @@ class Mover:
         """The fields the mover may not leave (see :meth:`can_leave`)."""
         out = self.facts.blocked
         origin = self.origin
-        if self._alone and self._enemies.get(origin, 0) and self.board.kind[origin] == HEX:
+        if self._alone and self.enemies(origin) and self.board.kind[origin] == HEX:
             out = out | {origin}
         if self.escape and self.leader:
             out = {f for f in out if not self.can_leave(f)}
@@ -139,18 +131,22 @@ class Mover:
         if self._locals is None:
             out = self.facts.locals
             origin = self.origin
-            if self._alone and not self._enemies.get(origin, 0) and self.mana.get(origin, 0) > 0:
+            if self._alone and not self.enemies(origin) and self.mana.get(origin, 0) > 0:
                 out = out | {origin}
             self._locals = out
         return self._locals
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
-        n = self._seat_own.get(field, 0)
+        here = self.occ.get(field)
+        n = here.get(self.seat, 0) if here else 0
         return n - 1 if field == self.origin and n else n
 
     def enemies(self, field: str) -> int:
-        return self._enemies.get(field, 0)
+        here = self.occ.get(field)
+        if not here:
+            return 0
+        return sum(here.values()) - here.get(self.seat, 0)
 
     def can_leave(self, field: str) -> bool:
         if field == OFF:
@@ -167,7 +163,7 @@ class Mover:
     def can_enter(self, field: str) -> bool:
         if self.board.kind[field] == HEX:
             return True
-        return not self.own_static(field) and not self._enemies.get(field, 0)
+        return not self.own_static(field) and not self.enemies(field)
 
     def neighbours(self, field: str) -> list[str]:
         return self.board.outer if field == OFF else self.board.adj[field]
