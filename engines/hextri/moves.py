@@ -435,27 +435,34 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     """:func:`plan` for a leader with his free step and no lone mover's mana on the way (None when the
     search meets some: :func:`plan` then searches in full). Every step but the free one costs 1, so a
     search state is (field, free step used) with the mana spent fixed by the depth; each state is reached
-    at most once, and the states, parents and preferences are those of the full search."""
+    at most once, and the states, parents and preferences are those of the full search. A state carries
+    its path and default sources (the j-th step paid from the pool takes the j-th field of its order)."""
     origin = mover.origin
     entries = mover.entries
     enter = mover.facts.enter
     unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
-    parent_unused: dict[str, tuple | None] = {origin: None}
-    parent_used: dict[str, tuple] = {}
-    found: dict[str, bool] = {}                         # field -> reached first with the free step used
-    current = [(origin, False)]
+    used_seen: set[str] = set()                      # fields reached with the free step used
+    found: dict[str, tuple] = {}                     # field -> its first layer's state, free step used first
+    current = [(origin, False, [origin], [])]
+    seq: list[str] = []
     depth = 0
     while current:
         depth += 1
+        if len(seq) < pool_total and len(seq) < depth:
+            seq = longest(mover, pool, min(depth, pool_total))
         nxt = []
-        for key in current:
-            node, used = key
+        add = nxt.append
+        for node, used, path, sources in current:
             if node in blocked:
                 continue
             spent = depth - 1 - used          # mana spent on reaching ``node``
             pay = spent < pool_total
             if used and not pay:
                 continue
+            if pay:
+                paid = sources + [seq[spent]]
+            if not used:
+                freed = sources + [FREE]
             onward = enter.get(node)
             for nb in (onward if onward is not None else entries(node)):
                 if nb == origin:
@@ -464,55 +471,30 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
                     return None
                 if not used:
                     # the free step first (as the full search tries it first), then the pool
-                    if nb not in parent_used and unused_at.get(nb, depth) >= depth:
-                        parent_used[nb] = (key, FREE)
-                        nxt.append((nb, True))
+                    if nb not in used_seen and unused_at.get(nb, depth) >= depth:
+                        used_seen.add(nb)
+                        add((nb, True, path + [nb], freed))
                     if pay and nb not in unused_at:
                         unused_at[nb] = depth
-                        parent_unused[nb] = (key, "pool")
-                        nxt.append((nb, False))
-                elif nb not in parent_used and unused_at.get(nb, depth) >= depth:
-                    parent_used[nb] = (key, "pool")
-                    nxt.append((nb, True))
-        layer: dict[str, bool] = {}
-        for node, used in nxt:
+                        add((nb, False, path + [nb], paid))
+                elif nb not in used_seen and unused_at.get(nb, depth) >= depth:
+                    used_seen.add(nb)
+                    add((nb, True, path + [nb], paid))
+        layer: dict[str, tuple] = {}
+        for key in nxt:
+            node = key[0]
             if node in found:
                 continue
-            if used or node not in layer:
-                layer[node] = used
+            if key[1] or node not in layer:
+                layer[node] = key
         found.update(layer)
         current = nxt
     if not found:
         return {}
-    routes = {}
-    most_pool = 0
-    for dest, used in found.items():
-        path, pays = [], []
-        key = (dest, used)
-        while key is not None:
-            node, u = key
-            path.append(node)
-            link = parent_used[node] if u else parent_unused[node]
-            if link is None:
-                break
-            key, pay = link
-            pays.append(pay)
-        path.reverse()
-        pays.reverse()
-        routes[dest] = (path, pays)
-        most_pool = max(most_pool, len(pays) - (FREE in pays))
-    seq = sequence(mover, pool, most_pool)
     out = {}
-    for dest in sorted(routes, key=mover.board.order.__getitem__):
-        path, pays = routes[dest]
-        sources, j = [], 0
-        for pay in pays:
-            if pay == FREE:
-                sources.append(FREE)
-            else:
-                sources.append(seq[j])
-                j += 1
-        out[dest] = (path, sources)
+    for dest in sorted(found, key=mover.board.order.__getitem__):
+        key = found[dest]
+        out[dest] = (key[2], key[3])
     return out
 
 
