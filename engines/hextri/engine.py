@@ -218,6 +218,7 @@ class HexTriEngine(BaseEngine):
                     add(a)
             elif kind == POOL_ONLY or kind == LOCAL_FIRST:
                 ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
+                by_cost: dict[int, list[list[str]]] = {}  # the mover keeps them per cost: asked once here
                 for dest, (_, sources) in routes.items():
                     cost = len(sources)
                     a = copy_()
@@ -225,13 +226,18 @@ class HexTriEngine(BaseEngine):
                     a["cost"] = cost
                     a["sources"] = sources
                     add(a)
-                    for way in ways_of(cost, sources):
+                    others = by_cost.get(cost)
+                    if others is None:
+                        others = by_cost[cost] = ways_of(cost, sources)
+                    for way in others:
                         a = a.copy()  # the same move paid another way
                         a["sources"] = way
                         add(a)
             else:
                 local_steps = mover.local_steps
-                free_ways: dict[tuple[int, int], list[list[str]]] = {}
+                # the other ways of a move depend on its cost, whether its first step takes the mana under
+                # the lone mover, and where its free step is (the mover keeps them per cost): shared lists
+                free_ways: dict[tuple, list[list[str]]] = {}
                 for dest, (path, sources) in routes.items():
                     # the default way to pay first, then every other choice of paying fields
                     free = FREE in sources
@@ -241,18 +247,22 @@ class HexTriEngine(BaseEngine):
                     a["cost"] = cost
                     a["sources"] = sources
                     add(a)
-                    if kind == FREE_POOL or dest not in local_steps:
-                        others = mover.pool_ways(cost, sources)
-                        if free and others:
-                            # the ways depend on the cost and where the free step is alone: shared lists
-                            at = (cost, sources.index(FREE))
-                            placed = free_ways.get(at)
-                            if placed is None:
+                    local = local_steps.get(dest) if kind != FREE_POOL else None
+                    if local is None or local == (0,):
+                        # payments' pool-only and first-step-local cases, without a search per destination
+                        at = (cost, sources.index(FREE) if free else -1, local is None)
+                        others = free_ways.get(at)
+                        if others is None:
+                            if local is None:
+                                others = mover.pool_ways(cost, sources)
+                            elif free:
+                                others = mover.local_ways(cost, [s for s in sources if s != FREE])
+                            else:
+                                others = mover.local_ways(cost, sources)
+                            if free and others:
                                 steps = [i for i, s in enumerate(sources) if s != FREE]
-                                placed = free_ways[at] = [ordered(sources, steps, c) for c in others]
-                            others = placed
-                    elif local_steps[dest] == (0,) and not free:
-                        others = mover.local_ways(cost, sources)
+                                others = [ordered(sources, steps, c) for c in others]
+                            free_ways[at] = others
                     else:
                         others = payments(mover, path, sources)[1:]
                     for way in others:
