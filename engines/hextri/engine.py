@@ -85,6 +85,34 @@ def _occupancy(state: dict) -> dict[str, dict[int, int]]:
     return occ
 
 
+def _moved(occ: dict[str, dict[int, int]], seat: int, origin: str, dest: str) -> dict[str, dict[int, int]]:
+    """:func:`_occupancy` after one of ``seat``'s figures went from ``origin`` to ``dest``, made from the
+    occupancy before (left unchanged: it is shared). Each field's seats stay in seat order, as
+    :func:`_occupancy` gives them; only the order of the fields may differ, which nothing reads."""
+    out = dict(occ)
+    if origin != OFF:
+        here = dict(out[origin])
+        if here[seat] > 1:
+            here[seat] -= 1
+        else:
+            del here[seat]
+        if here:
+            out[origin] = here
+        else:
+            del out[origin]
+    here = out.get(dest)
+    if here is None:
+        out[dest] = {seat: 1}
+    elif seat in here:
+        here = out[dest] = dict(here)
+        here[seat] += 1
+    else:
+        here = dict(here)
+        here[seat] = 1
+        out[dest] = dict(sorted(here.items()))
+    return out
+
+
 class HexTriEngine(BaseEngine):
     key = "hextri"
     title = "HEX-TRI"
@@ -329,10 +357,15 @@ class HexTriEngine(BaseEngine):
             state["passes"] += 1
             events.append({"type": "pass", "seat": seat})
             state["last"] = {"type": "pass", "seat": seat}
-        else:
-            events.append(self._do_move(state, seat, action))
-            state["passes"] = 0
-        self._proceed(state, events, self._next_seat(state, seat), keep=True)
+            self._proceed(state, events, self._next_seat(state, seat), keep=True,
+                          occ=self._memo(state).get("occ"))  # a pass moves no figure
+            return events
+        before = self._memo(state).get("occ")  # the occupancy validate's questions needed
+        event = self._do_move(state, seat, action)
+        events.append(event)
+        state["passes"] = 0
+        occ = None if before is None else _moved(before, seat, event["from"], event["to"])
+        self._proceed(state, events, self._next_seat(state, seat), keep=True, occ=occ)
         return events
 
     def result(self, state: dict) -> dict | None:
@@ -642,16 +675,20 @@ class HexTriEngine(BaseEngine):
         return p["leader"] is not None and not p.get("won")
 
     def _alive(self, state: dict) -> list[int]:
-        return [s for s, p in enumerate(state["players"]) if self._playing(p)]
+        # _playing, inlined: asked after every action
+        return [s for s, p in enumerate(state["players"]) if p["leader"] is not None and not p.get("won")]
 
-    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False) -> None:
+    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False,
+                 occ: dict | None = None) -> None:
         """Hand the go to the next player who can move, or run production, combat and new rounds until
         somebody has a decision to make or the game is over. ``keep`` (inside ``apply`` only): remember the
-        final occupancy for the questions about the new state."""
+        final occupancy for the questions about the new state. ``occ``: the occupancy of ``state``, if
+        known."""
         idle_rounds = 0
         while True:
             alive = self._alive(state)
-            occ = _occupancy(state)  # passing over players changes no figure
+            if occ is None:
+                occ = _occupancy(state)  # passing over players changes no figure
             while state["passes"] < len(alive):
                 if self._can_move(state, seat, occ):
                     state["turn"] = seat
@@ -679,6 +716,7 @@ class HexTriEngine(BaseEngine):
                 return
             self._begin_round(state, events)
             seat = state["first"]
+            occ = None  # production and combat may have changed the board
 
     def _begin_round(self, state: dict, events: list[dict]) -> None:
         state["round"] += 1
