@@ -490,17 +490,20 @@ class HexTriEngine(BaseEngine):
         """Whether ``seat`` has at least one legal step (cheap: only first steps are examined; the same
         tests as :class:`Mover`'s ``can_leave`` and ``can_enter``)."""
         p = state["players"][seat]
-        if not self._playing(p):
+        if p["leader"] is None or p.get("won"):  # not _playing
             return False
-        bd = board(state["options"]["radius"])
         if occ is None:
             occ = _occupancy(state)
         mana = state["mana"]
         on = p["on"]
-        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in on)
-        free = not p["free_used"]
-        if not funded and not free:
+        funded = False
+        for f in on:
+            if mana.get(f, 0) > 0 and len(occ[f]) == 1:
+                funded = True
+                break
+        if not funded and p["free_used"]:
             return False
+        bd = board(state["options"]["radius"])
         kind, adj = bd.kind, bd.adj
         # the answer is the same in any order: the groups unsorted, and without the ordinary figures when only
         # the leader's free step could pay
@@ -879,9 +882,11 @@ class HexTriEngine(BaseEngine):
                 occ = _occupancy(state)
                 regions = {}
             caught = []
+            rule = _rule(state)
             for seat in self._alive(state):
                 known = regions.setdefault(seat, (set(), set()))
-                for field in combat.encircled(bd, occ, seat, kind, _rule(state), known):
+                on = state["players"][seat]["on"]
+                for field in combat.encircled(bd, occ, seat, kind, rule, known, on):
                     caught.append((seat, field, occ[field][seat]))
             newly = []
             for seat, field, n in caught:
