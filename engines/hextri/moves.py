@@ -80,9 +80,12 @@ class Mover:
         # the mover itself does not count on its origin: a lone figure's field differs for it alone
         here = occ.get(origin)
         self._alone = here is not None and here.get(seat) == 1
+        #: enemy figures beside a lone mover on its origin (0 when it is not alone there)
+        self._beside = sum(here.values()) - 1 if self._alone else 0
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         self._ways: dict | None = None
+        self._payer_order: tuple[str, ...] | None = None
         self.plain: str | None = None
         #: after a full :func:`plan`: destination -> the steps its default pays from the lone mover's
         #: mana (destinations without any are left out)
@@ -120,7 +123,7 @@ class Mover:
         """The fields the mover may not leave (see :meth:`can_leave`)."""
         out = self.facts.blocked
         origin = self.origin
-        if self._alone and self.enemies(origin) and self.board.kind[origin] == HEX:
+        if self._beside and self.board.kind[origin] == HEX:
             out = out | {origin}
         if self.escape and self.leader:
             out = {f for f in out if not self.can_leave(f)}
@@ -131,7 +134,7 @@ class Mover:
         if self._locals is None:
             out = self.facts.locals
             origin = self.origin
-            if self._alone and not self.enemies(origin) and self.mana.get(origin, 0) > 0:
+            if self._alone and not self._beside and self.mana.get(origin, 0) > 0:
                 out = out | {origin}
             self._locals = out
         return self._locals
@@ -225,7 +228,9 @@ class Mover:
     def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """The pool fields in board order and the mana each can give to ``count`` steps."""
         pool = self.pool_fields()
-        payers = tuple(sorted(pool, key=self.board.order.__getitem__))
+        payers = self._payer_order
+        if payers is None:
+            payers = self._payer_order = tuple(sorted(pool, key=self.board.order.__getitem__))
         return payers, tuple(min(pool[f], count) for f in payers)
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
@@ -534,7 +539,8 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
         taken[source] = taken.get(source, 0) + 1
     layer = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
-    can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
+    blocked = mover.blocked()  # the fields can_leave refuses
+    can_enter, neighbours = mover.can_enter, mover.neighbours
     steps: dict[str, list[str]] = {}  # field -> the neighbours the mover may enter (fields recur by layer)
     beside_origin = set(neighbours(mover.origin))
     for i, source in enumerate(sources):
@@ -545,7 +551,7 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
             usable = left_at[i] > 0 and not mover.enemies(source)
             anywhere = mover.own_static(source) > 0
         for node in layer:
-            if not can_leave(node):
+            if node in blocked:
                 continue
             if paid and not (usable and (anywhere or source == node)):
                 continue
