@@ -751,13 +751,15 @@ class HexTriEngine(BaseEngine):
         if occ is None:
             occ = _occupancy(state)
         produced = []
-        for field in bd.hexes:
-            here = occ.get(field)
-            if here and len(here) == 1:
-                (seat, n), = here.items()
-                amount = min(n, bd.value[field])
-                state["mana"][field] = state["mana"].get(field, 0) + amount
-                produced.append({"field": field, "seat": seat, "mana": amount})
+        kind = bd.kind
+        # the peaceful HEXes in board order (from the occupied fields: far fewer than the board's HEXes)
+        peaceful = [f for f, here in occ.items() if len(here) == 1 and kind[f] == HEX]
+        peaceful.sort(key=bd.order.__getitem__)
+        for field in peaceful:
+            (seat, n), = occ[field].items()
+            amount = min(n, bd.value[field])
+            state["mana"][field] = state["mana"].get(field, 0) + amount
+            produced.append({"field": field, "seat": seat, "mana": amount})
         total = sum(x["mana"] for x in produced)
         events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
         state["last_round"] = {"round": state["round"], "moves": state["moves"],
@@ -773,10 +775,11 @@ class HexTriEngine(BaseEngine):
         battles = []
         choices: dict[str, None] = {}
         field_of: dict[str, str] = {}
-        for field in bd.hexes:
-            here = occ.get(field, {})
-            if len(here) < 2:
-                continue
+        kind = bd.kind
+        contested = [f for f, here in occ.items() if len(here) > 1 and kind[f] == HEX]
+        contested.sort(key=bd.order.__getitem__)  # board order, as the battles are listed
+        for field in contested:
+            here = occ[field]
             lost = combat.battle_losses(here)
             battles.append({"field": field, "before": {str(s): n for s, n in sorted(here.items())},
                             "losses": {str(s): k for s, k in sorted(lost.items())}})
