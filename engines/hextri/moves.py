@@ -16,6 +16,8 @@ Two searches:
 
 from __future__ import annotations
 
+from heapq import heapify, heappop, heapreplace
+
 from engines import IllegalAction
 
 from .board import HEX, TRI, Board
@@ -53,9 +55,9 @@ class SeatFacts:
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
         self.locals = {f for f, n in mana.items() if n > 0 and f not in occ}
-        #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves;
-        #: see :func:`longest`)
-        self.seqs: dict[int, tuple[dict, list[str], dict[str, int]]] = {}
+        #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves
+        #: as a heap; see :func:`longest`)
+        self.seqs: dict[int, tuple[dict, list[str], list[tuple[int, str]]]] = {}
 
 
 class Mover:
@@ -260,17 +262,26 @@ def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
 
 def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
     """The default order of paying ``count`` steps from ``pool``: most mana first, ties by name."""
-    return _extend([], dict(pool), count)
+    return _extend([], _heap(pool), count)
 
 
-def _extend(seq: list[str], left: dict[str, int], count: int) -> list[str]:
-    """``seq`` with ``count`` more fields of the default order, taken off the mana ``left`` (both change)."""
+def _heap(pool: dict[str, int]) -> list[tuple[int, str]]:
+    """The mana left on each field as a heap of (-mana, field): its top is the default's next field."""
+    heap = [(-n, f) for f, n in pool.items() if n > 0]
+    heapify(heap)
+    return heap
+
+
+def _extend(seq: list[str], heap: list[tuple[int, str]], count: int) -> list[str]:
+    """``seq`` with ``count`` more fields of the default order (the field with the most mana left, ties by
+    name), taken off the mana in ``heap`` (both change)."""
     for _ in range(count):
-        field = min(left, key=lambda f: (-left[f], f))
+        neg, field = heap[0]
         seq.append(field)
-        left[field] -= 1
-        if not left[field]:
-            del left[field]
+        if neg < -1:
+            heapreplace(heap, (neg + 1, field))
+        else:
+            heappop(heap)
     return seq
 
 
@@ -286,7 +297,7 @@ def longest(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
     seqs = mover.facts.seqs
     got = seqs.get(id(pool))
     if got is None:
-        got = seqs[id(pool)] = (pool, [], dict(pool))  # the pool is kept alive with it: its id stays its own
+        got = seqs[id(pool)] = (pool, [], _heap(pool))  # the pool is kept alive with it: its id stays its own
     seq = got[1]
     if len(seq) < count:
         _extend(seq, got[2], count - len(seq))
