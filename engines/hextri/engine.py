@@ -219,6 +219,7 @@ class HexTriEngine(BaseEngine):
         add = actions.append
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
+        memo = self._memo(state)
         counts = self._facts(state, bd, occ, seat)
         # no mana on the seat's peaceful fields: only the leader's free step moves anyone (plan would search
         # nothing: the lone mover's own mana would be in that pool)
@@ -232,6 +233,8 @@ class HexTriEngine(BaseEngine):
             if not routes:
                 continue
             kind = mover.plain
+            if kind == POOL_ONLY or kind == LOCAL_FIRST:
+                memo[("routes", seat, origin, leader)] = routes  # for _resolve_listed
             # copying a template is cheaper than building a six-key dict (same keys, same order)
             copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
                      "sources": None}.copy
@@ -561,6 +564,14 @@ class HexTriEngine(BaseEngine):
         """:meth:`_resolve_move` of a listed action: its fields are canonical and it is legal."""
         origin, dest, leader = action["from"], action["to"], action["leader"]
         sources = list(action["sources"])
+        # the default way of a breadth-first move (POOL_ONLY, LOCAL_FIRST): every step's source can pay
+        # wherever the figure stands, so check's layers are plain breadth-first layers and the first path it
+        # finds is the one plan found (same neighbour order, same barred fields)
+        routes = self._memo(state).get(("routes", seat, origin, leader))
+        if routes is not None:
+            route = routes.get(dest)
+            if route is not None and route[1] is action["sources"]:
+                return origin, leader, dest, sources, list(route[0])
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
