@@ -58,6 +58,8 @@ class SeatFacts:
         #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves
         #: as a heap; see :func:`longest`)
         self.seqs: dict[int, tuple[dict, list[str], list[tuple[int, str]]]] = {}
+        #: the payment ways of the movers whose pool is ``pool`` (see :meth:`Mover.pool_ways`)
+        self.ways: dict = {}
 
 
 class Mover:
@@ -192,9 +194,12 @@ class Mover:
         """The ways to pay ``count`` steps from the pool other than the default one (see :func:`payments`:
         without the lone mover's mana, the default pays from the same fields whatever the destination, so
         the first ``default`` given stands for all; ``FREE`` entries are ignored). Shared lists: read-only."""
-        if self._ways is None:
-            self._ways = {}
-        ways = self._ways.get(count)
+        cache = self._ways
+        if cache is None:
+            # movers with the seat's whole pool share their ways: the default of ``count`` steps pays the
+            # first ``count`` fields of that pool's one default order
+            cache = self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
+        ways = cache.get(count)
         if ways is None:
             payers, caps = self._payers(count)
             key = (payers, caps, count, tuple(sorted(s for s in default if s != FREE)))
@@ -203,7 +208,7 @@ class Mover:
                 ways = [list(w) for w in _pool_ways(list(payers), dict(zip(payers, caps)), count)
                         if tuple(sorted(w)) != key[3]]
                 _remember(key, ways)
-            self._ways[count] = ways
+            cache[count] = ways
         return ways
 
     def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
@@ -211,8 +216,8 @@ class Mover:
         mover's origin and the others from the pool (see ``LOCAL_FIRST``): the first step may take the pool
         instead; the ways in the order :func:`payments` finds them. Shared lists: read-only."""
         if self._ways is None:
-            self._ways = {}
-        ways = self._ways.get(("local", count))
+            self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
+        ways = self._ways.get(("local", count, self.origin))
         if ways is None:
             payers, caps = self._payers(count)
             origin = self.origin
@@ -224,7 +229,7 @@ class Mover:
                 ways += [[origin, *w] for w in _pool_ways(list(payers), dict(pool), count - 1)
                          if tuple(sorted((origin, *w))) != key[3]]
                 _remember(key, ways)
-            self._ways[("local", count)] = ways
+            self._ways[("local", count, origin)] = ways
         return ways
 
     def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
