@@ -295,7 +295,11 @@ class HexTriEngine(BaseEngine):
                                 others = [ordered(sources, steps, c) for c in others]
                             free_ways[at] = others
                     else:
-                        others = payments(mover, path, sources)[1:]
+                        # payments depends on the path only through the fields whose mana its default takes
+                        at = (cost, sources.index(FREE) if free else -1, local, tuple(path[i] for i in local))
+                        others = free_ways.get(at)
+                        if others is None:
+                            others = free_ways[at] = payments(mover, path, sources)[1:]
                     for way in others:
                         a = a.copy()
                         a["sources"] = way
