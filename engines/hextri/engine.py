@@ -681,9 +681,11 @@ class HexTriEngine(BaseEngine):
 
     def _next_seat(self, state: dict, seat: int) -> int:
         n = state["num_players"]
+        players = state["players"]
         for k in range(1, n + 1):
             s = (seat + k) % n
-            if self._playing(state["players"][s]):
+            p = players[s]
+            if p["leader"] is not None and not p.get("won"):  # _playing, inlined: asked after every action
                 return s
         return seat
 
