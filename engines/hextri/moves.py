@@ -65,6 +65,11 @@ class SeatFacts:
 class Mover:
     """Everything about the board that matters to one figure's move, seen by that figure's owner."""
 
+    # a few are made per legal-action listing: slots make them cheaper to build and to read
+    __slots__ = ("state", "board", "occ", "seat", "origin", "leader", "mana", "free_avail", "escape",
+                 "_leader_fields", "facts", "_alone", "_beside", "_pool", "_locals", "_ways", "_payer_order",
+                 "plain", "local_steps")
+
     def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
                  counts: SeatFacts | None = None) -> None:
         self.state = state
