@@ -32,7 +32,7 @@ ENTRY, RIM = "entry", "rim"
 
 
 def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY,
-              known: tuple[set[str], set[str]] | None = None) -> list[str]:
+              known: tuple[set[str], set[str]] | None = None, on: dict[str, int] | None = None) -> list[str]:
     """Fields of ``kind`` holding ``seat``'s figures that are encircled: every way into their region (the
     connected fields that are empty or hold his figures) is enemy-held (a field is enemy-held for ``seat``
     when figures stand there and none are his).
@@ -43,11 +43,15 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     rim TRI (touching fewer than 3 HEXes) that is not enemy-held counted as open.
 
     ``known``: (fields found safe, fields found closed) for this ``seat``, ``occ`` and ``rule``, shared by
-    calls for both kinds and filled in here.
+    calls for both kinds and filled in here. ``on``: ``seat``'s figures per field, if at hand (the fields
+    ``occ`` gives him; the answer does not depend on their order).
     """
     want = HEX if kind == "hex" else TRI
     kinds = board.kind
-    held = [f for f, here in occ.items() if here.get(seat) and kinds[f] == want]
+    if on is None:
+        held = [f for f, here in occ.items() if here.get(seat) and kinds[f] == want]
+    else:
+        held = [f for f, n in on.items() if n and kinds[f] == want]
     if not held:
         return []
     # search outwards from each group (breadth first: the nearest way out is usually close) until it meets

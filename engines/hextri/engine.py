@@ -85,6 +85,34 @@ def _occupancy(state: dict) -> dict[str, dict[int, int]]:
     return occ
 
 
+def _moved(occ: dict[str, dict[int, int]], seat: int, origin: str, dest: str) -> dict[str, dict[int, int]]:
+    """:func:`_occupancy` after one of ``seat``'s figures went from ``origin`` to ``dest``, made from the
+    occupancy before (left unchanged: it is shared). Each field's seats stay in seat order, as
+    :func:`_occupancy` gives them; only the order of the fields may differ, which nothing reads."""
+    out = dict(occ)
+    if origin != OFF:
+        here = dict(out[origin])
+        if here[seat] > 1:
+            here[seat] -= 1
+        else:
+            del here[seat]
+        if here:
+            out[origin] = here
+        else:
+            del out[origin]
+    here = out.get(dest)
+    if here is None:
+        out[dest] = {seat: 1}
+    elif seat in here:
+        here = out[dest] = dict(here)
+        here[seat] += 1
+    else:
+        here = dict(here)
+        here[seat] = 1
+        out[dest] = dict(sorted(here.items()))
+    return out
+
+
 class HexTriEngine(BaseEngine):
     key = "hextri"
     title = "HEX-TRI"
@@ -191,13 +219,22 @@ class HexTriEngine(BaseEngine):
         add = actions.append
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
+        memo = self._memo(state)
         counts = self._facts(state, bd, occ, seat)
+        # no mana on the seat's peaceful fields: only the leader's free step moves anyone (plan would search
+        # nothing: the lone mover's own mana would be in that pool)
+        unfunded = not counts.pool
+        free_left = not state["players"][seat]["free_used"]
         for origin, leader in self._groups(state, seat):
+            if unfunded and not (leader and free_left):
+                continue
             mover = Mover(state, bd, occ, seat, origin, leader, counts)
             routes = plan(mover)
             if not routes:
                 continue
             kind = mover.plain
+            if kind == POOL_ONLY or kind == LOCAL_FIRST:
+                memo[("routes", seat, origin, leader)] = routes  # for _resolve_listed
             # copying a template is cheaper than building a six-key dict (same keys, same order)
             copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
                      "sources": None}.copy
@@ -212,6 +249,7 @@ class HexTriEngine(BaseEngine):
                     add(a)
             elif kind == POOL_ONLY or kind == LOCAL_FIRST:
                 ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
+                by_cost: dict[int, list[list[str]]] = {}  # the mover keeps them per cost: asked once here
                 for dest, (_, sources) in routes.items():
                     cost = len(sources)
                     a = copy_()
@@ -219,13 +257,18 @@ class HexTriEngine(BaseEngine):
                     a["cost"] = cost
                     a["sources"] = sources
                     add(a)
-                    for way in ways_of(cost, sources):
+                    others = by_cost.get(cost)
+                    if others is None:
+                        others = by_cost[cost] = ways_of(cost, sources)
+                    for way in others:
                         a = a.copy()  # the same move paid another way
                         a["sources"] = way
                         add(a)
             else:
                 local_steps = mover.local_steps
-                free_ways: dict[tuple[int, int], list[list[str]]] = {}
+                # the other ways of a move depend on its cost, whether its first step takes the mana under
+                # the lone mover, and where its free step is (the mover keeps them per cost): shared lists
+                free_ways: dict[tuple, list[list[str]]] = {}
                 for dest, (path, sources) in routes.items():
                     # the default way to pay first, then every other choice of paying fields
                     free = FREE in sources
@@ -235,20 +278,28 @@ class HexTriEngine(BaseEngine):
                     a["cost"] = cost
                     a["sources"] = sources
                     add(a)
-                    if kind == FREE_POOL or dest not in local_steps:
-                        others = mover.pool_ways(cost, sources)
-                        if free and others:
-                            # the ways depend on the cost and where the free step is alone: shared lists
-                            at = (cost, sources.index(FREE))
-                            placed = free_ways.get(at)
-                            if placed is None:
+                    local = local_steps.get(dest) if kind != FREE_POOL else None
+                    if local is None or local == (0,):
+                        # payments' pool-only and first-step-local cases, without a search per destination
+                        at = (cost, sources.index(FREE) if free else -1, local is None)
+                        others = free_ways.get(at)
+                        if others is None:
+                            if local is None:
+                                others = mover.pool_ways(cost, sources)
+                            elif free:
+                                others = mover.local_ways(cost, [s for s in sources if s != FREE])
+                            else:
+                                others = mover.local_ways(cost, sources)
+                            if free and others:
                                 steps = [i for i, s in enumerate(sources) if s != FREE]
-                                placed = free_ways[at] = [ordered(sources, steps, c) for c in others]
-                            others = placed
-                    elif local_steps[dest] == (0,) and not free:
-                        others = mover.local_ways(cost, sources)
+                                others = [ordered(sources, steps, c) for c in others]
+                            free_ways[at] = others
                     else:
-                        others = payments(mover, path, sources)[1:]
+                        # payments depends on the path only through the fields whose mana its default takes
+                        at = (cost, sources.index(FREE) if free else -1, local, tuple(path[i] for i in local))
+                        others = free_ways.get(at)
+                        if others is None:
+                            others = free_ways[at] = payments(mover, path, sources)[1:]
                     for way in others:
                         a = a.copy()
                         a["sources"] = way
@@ -313,10 +364,15 @@ class HexTriEngine(BaseEngine):
             state["passes"] += 1
             events.append({"type": "pass", "seat": seat})
             state["last"] = {"type": "pass", "seat": seat}
-        else:
-            events.append(self._do_move(state, seat, action))
-            state["passes"] = 0
-        self._proceed(state, events, self._next_seat(state, seat), keep=True)
+            self._proceed(state, events, self._next_seat(state, seat), keep=True,
+                          occ=self._memo(state).get("occ"))  # a pass moves no figure
+            return events
+        before = self._memo(state).get("occ")  # the occupancy validate's questions needed
+        event = self._do_move(state, seat, action)
+        events.append(event)
+        state["passes"] = 0
+        occ = None if before is None else _moved(before, seat, event["from"], event["to"])
+        self._proceed(state, events, self._next_seat(state, seat), keep=True, occ=occ)
         return events
 
     def result(self, state: dict) -> dict | None:
@@ -441,17 +497,20 @@ class HexTriEngine(BaseEngine):
         """Whether ``seat`` has at least one legal step (cheap: only first steps are examined; the same
         tests as :class:`Mover`'s ``can_leave`` and ``can_enter``)."""
         p = state["players"][seat]
-        if not self._playing(p):
+        if p["leader"] is None or p.get("won"):  # not _playing
             return False
-        bd = board(state["options"]["radius"])
         if occ is None:
             occ = _occupancy(state)
         mana = state["mana"]
         on = p["on"]
-        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in on)
-        free = not p["free_used"]
-        if not funded and not free:
+        funded = False
+        for f in on:
+            if mana.get(f, 0) > 0 and len(occ[f]) == 1:
+                funded = True
+                break
+        if not funded and p["free_used"]:
             return False
+        bd = board(state["options"]["radius"])
         kind, adj = bd.kind, bd.adj
         # the answer is the same in any order: the groups unsorted, and without the ordinary figures when only
         # the leader's free step could pay
@@ -509,6 +568,14 @@ class HexTriEngine(BaseEngine):
         """:meth:`_resolve_move` of a listed action: its fields are canonical and it is legal."""
         origin, dest, leader = action["from"], action["to"], action["leader"]
         sources = list(action["sources"])
+        # the default way of a breadth-first move (POOL_ONLY, LOCAL_FIRST): every step's source can pay
+        # wherever the figure stands, so check's layers are plain breadth-first layers and the first path it
+        # finds is the one plan found (same neighbour order, same barred fields)
+        routes = self._memo(state).get(("routes", seat, origin, leader))
+        if routes is not None:
+            route = routes.get(dest)
+            if route is not None and route[1] is action["sources"]:
+                return origin, leader, dest, sources, list(route[0])
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
@@ -614,9 +681,11 @@ class HexTriEngine(BaseEngine):
 
     def _next_seat(self, state: dict, seat: int) -> int:
         n = state["num_players"]
+        players = state["players"]
         for k in range(1, n + 1):
             s = (seat + k) % n
-            if self._playing(state["players"][s]):
+            p = players[s]
+            if p["leader"] is not None and not p.get("won"):  # _playing, inlined: asked after every action
                 return s
         return seat
 
@@ -626,16 +695,20 @@ class HexTriEngine(BaseEngine):
         return p["leader"] is not None and not p.get("won")
 
     def _alive(self, state: dict) -> list[int]:
-        return [s for s, p in enumerate(state["players"]) if self._playing(p)]
+        # _playing, inlined: asked after every action
+        return [s for s, p in enumerate(state["players"]) if p["leader"] is not None and not p.get("won")]
 
-    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False) -> None:
+    def _proceed(self, state: dict, events: list[dict], seat: int, keep: bool = False,
+                 occ: dict | None = None) -> None:
         """Hand the go to the next player who can move, or run production, combat and new rounds until
         somebody has a decision to make or the game is over. ``keep`` (inside ``apply`` only): remember the
-        final occupancy for the questions about the new state."""
+        final occupancy for the questions about the new state. ``occ``: the occupancy of ``state``, if
+        known."""
         idle_rounds = 0
         while True:
             alive = self._alive(state)
-            occ = _occupancy(state)  # passing over players changes no figure
+            if occ is None:
+                occ = _occupancy(state)  # passing over players changes no figure
             while state["passes"] < len(alive):
                 if self._can_move(state, seat, occ):
                     state["turn"] = seat
@@ -663,6 +736,7 @@ class HexTriEngine(BaseEngine):
                 return
             self._begin_round(state, events)
             seat = state["first"]
+            occ = None  # production and combat may have changed the board
 
     def _begin_round(self, state: dict, events: list[dict]) -> None:
         state["round"] += 1
@@ -694,13 +768,15 @@ class HexTriEngine(BaseEngine):
         if occ is None:
             occ = _occupancy(state)
         produced = []
-        for field in bd.hexes:
-            here = occ.get(field)
-            if here and len(here) == 1:
-                (seat, n), = here.items()
-                amount = min(n, bd.value[field])
-                state["mana"][field] = state["mana"].get(field, 0) + amount
-                produced.append({"field": field, "seat": seat, "mana": amount})
+        kind = bd.kind
+        # the peaceful HEXes in board order (from the occupied fields: far fewer than the board's HEXes)
+        peaceful = [f for f, here in occ.items() if len(here) == 1 and kind[f] == HEX]
+        peaceful.sort(key=bd.order.__getitem__)
+        for field in peaceful:
+            (seat, n), = occ[field].items()
+            amount = min(n, bd.value[field])
+            state["mana"][field] = state["mana"].get(field, 0) + amount
+            produced.append({"field": field, "seat": seat, "mana": amount})
         total = sum(x["mana"] for x in produced)
         events.append({"type": "production", "round": state["round"], "fields": produced, "total": total})
         state["last_round"] = {"round": state["round"], "moves": state["moves"],
@@ -716,10 +792,11 @@ class HexTriEngine(BaseEngine):
         battles = []
         choices: dict[str, None] = {}
         field_of: dict[str, str] = {}
-        for field in bd.hexes:
-            here = occ.get(field, {})
-            if len(here) < 2:
-                continue
+        kind = bd.kind
+        contested = [f for f, here in occ.items() if len(here) > 1 and kind[f] == HEX]
+        contested.sort(key=bd.order.__getitem__)  # board order, as the battles are listed
+        for field in contested:
+            here = occ[field]
             lost = combat.battle_losses(here)
             battles.append({"field": field, "before": {str(s): n for s, n in sorted(here.items())},
                             "losses": {str(s): k for s, k in sorted(lost.items())}})
@@ -825,9 +902,11 @@ class HexTriEngine(BaseEngine):
                 occ = _occupancy(state)
                 regions = {}
             caught = []
+            rule = _rule(state)
             for seat in self._alive(state):
                 known = regions.setdefault(seat, (set(), set()))
-                for field in combat.encircled(bd, occ, seat, kind, _rule(state), known):
+                on = state["players"][seat]["on"]
+                for field in combat.encircled(bd, occ, seat, kind, rule, known, on):
                     caught.append((seat, field, occ[field][seat]))
             newly = []
             for seat, field, n in caught:

@@ -16,6 +16,8 @@ Two searches:
 
 from __future__ import annotations
 
+from heapq import heapify, heappop, heapreplace
+
 from engines import IllegalAction
 
 from .board import HEX, TRI, Board
@@ -29,43 +31,44 @@ POOL_ONLY, LOCAL_FIRST, FREE_POOL = "pool", "local", "free"
 
 
 class SeatFacts:
-    """What every mover of one seat on one board shares: the seat's figures and its enemies' per occupied
-    field, and what follows from them alone (the movers' searches ask these a hundred times per field)."""
+    """What every mover of one seat on one board shares: what follows from the occupancy alone (the movers'
+    searches ask these a hundred times per field)."""
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int) -> None:
         kind, mana = board.kind, state["mana"]
-        own: dict[str, int] = {}
-        enemies: dict[str, int] = {}
         blocked: set[str] = set()
         pool: dict[str, int] = {}
-        taken: set[str] = set()
-        # one pass over the occupied fields (the same sets the separate comprehensions gave)
+        # one pass over the occupied fields (every one holds some figure: the engine keeps no empty counts)
         for f, seats in occ.items():
-            n = seats.get(seat, 0)
-            e = sum(seats.values()) - n
-            own[f] = n
-            enemies[f] = e
-            if n or e:
-                taken.add(f)
-            if e:
+            if seat in seats:
+                if len(seats) == 1:
+                    # a peaceful field with mana where own figures stand (see Mover.pool_fields)
+                    n = mana.get(f, 0)
+                    if n > 0:
+                        pool[f] = n
+            elif kind[f] == HEX:
                 # a HEX beside enemies where no own figure stays: nobody may leave it (Mover.can_leave)
-                if not n and kind[f] == HEX:
-                    blocked.add(f)
-            elif n > 0 and len(seats) == 1 and mana.get(f, 0) > 0:
-                # a peaceful field with mana where own figures stand (see Mover.pool_fields)
-                pool[f] = mana[f]
-        self.own, self.enemies, self.blocked, self.pool = own, enemies, blocked, pool
-        #: fields with a figure on them (a TRI among them can be entered by nobody)
-        self.taken = taken
+                blocked.add(f)
+        self.blocked, self.pool = blocked, pool
+        #: the fields with a figure on them (a TRI among them can be entered by nobody): ``in`` only
+        self.taken = occ
         self.enter: dict[str, list[str]] = {}   # field -> neighbours one may step onto, filled lazily
         # mana on empty fields: only a lone mover standing there could spend it (see Mover.local)
-        self.locals = {f for f, n in mana.items() if n > 0 and f not in taken}
-        #: id(pool) -> (that pool, the longest default paying order computed from it; see :func:`sequence`)
-        self.seqs: dict[int, tuple[dict, list[str]]] = {}
+        self.locals = {f for f, n in mana.items() if n > 0 and f not in occ}
+        #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves
+        #: as a heap; see :func:`longest`)
+        self.seqs: dict[int, tuple[dict, list[str], list[tuple[int, str]]]] = {}
+        #: the payment ways of the movers whose pool is ``pool`` (see :meth:`Mover.pool_ways`)
+        self.ways: dict = {}
 
 
 class Mover:
     """Everything about the board that matters to one figure's move, seen by that figure's owner."""
+
+    # a few are made per legal-action listing: slots make them cheaper to build and to read
+    __slots__ = ("state", "board", "occ", "seat", "origin", "leader", "mana", "free_avail", "escape",
+                 "_leader_fields", "facts", "_alone", "_beside", "_pool", "_locals", "_ways", "_payer_order",
+                 "plain", "local_steps")
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
                  counts: SeatFacts | None = None) -> None:
@@ -83,13 +86,15 @@ class Mover:
         if counts is None:
             counts = SeatFacts(state, board, occ, seat)
         self.facts = counts
-        own = self._seat_own = counts.own
-        self._enemies = counts.enemies
         # the mover itself does not count on its origin: a lone figure's field differs for it alone
-        self._alone = own.get(origin) == 1
+        here = occ.get(origin)
+        self._alone = here is not None and here.get(seat) == 1
+        #: enemy figures beside a lone mover on its origin (0 when it is not alone there)
+        self._beside = sum(here.values()) - 1 if self._alone else 0
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         self._ways: dict | None = None
+        self._payer_order: tuple[str, ...] | None = None
         self.plain: str | None = None
         #: after a full :func:`plan`: destination -> the steps its default pays from the lone mover's
         #: mana (destinations without any are left out)
@@ -127,7 +132,7 @@ class Mover:
         """The fields the mover may not leave (see :meth:`can_leave`)."""
         out = self.facts.blocked
         origin = self.origin
-        if self._alone and self._enemies.get(origin, 0) and self.board.kind[origin] == HEX:
+        if self._beside and self.board.kind[origin] == HEX:
             out = out | {origin}
         if self.escape and self.leader:
             out = {f for f in out if not self.can_leave(f)}
@@ -138,18 +143,22 @@ class Mover:
         if self._locals is None:
             out = self.facts.locals
             origin = self.origin
-            if self._alone and not self._enemies.get(origin, 0) and self.mana.get(origin, 0) > 0:
+            if self._alone and not self._beside and self.mana.get(origin, 0) > 0:
                 out = out | {origin}
             self._locals = out
         return self._locals
 
     def own_static(self, field: str) -> int:
         """Own figures on ``field`` other than the mover."""
-        n = self._seat_own.get(field, 0)
+        here = self.occ.get(field)
+        n = here.get(self.seat, 0) if here else 0
         return n - 1 if field == self.origin and n else n
 
     def enemies(self, field: str) -> int:
-        return self._enemies.get(field, 0)
+        here = self.occ.get(field)
+        if not here:
+            return 0
+        return sum(here.values()) - here.get(self.seat, 0)
 
     def can_leave(self, field: str) -> bool:
         if field == OFF:
@@ -166,7 +175,7 @@ class Mover:
     def can_enter(self, field: str) -> bool:
         if self.board.kind[field] == HEX:
             return True
-        return not self.own_static(field) and not self._enemies.get(field, 0)
+        return not self.own_static(field) and not self.enemies(field)
 
     def neighbours(self, field: str) -> list[str]:
         return self.board.outer if field == OFF else self.board.adj[field]
@@ -190,9 +199,12 @@ class Mover:
         """The ways to pay ``count`` steps from the pool other than the default one (see :func:`payments`:
         without the lone mover's mana, the default pays from the same fields whatever the destination, so
         the first ``default`` given stands for all; ``FREE`` entries are ignored). Shared lists: read-only."""
-        if self._ways is None:
-            self._ways = {}
-        ways = self._ways.get(count)
+        cache = self._ways
+        if cache is None:
+            # movers with the seat's whole pool share their ways: the default of ``count`` steps pays the
+            # first ``count`` fields of that pool's one default order
+            cache = self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
+        ways = cache.get(count)
         if ways is None:
             payers, caps = self._payers(count)
             key = (payers, caps, count, tuple(sorted(s for s in default if s != FREE)))
@@ -201,7 +213,7 @@ class Mover:
                 ways = [list(w) for w in _pool_ways(list(payers), dict(zip(payers, caps)), count)
                         if tuple(sorted(w)) != key[3]]
                 _remember(key, ways)
-            self._ways[count] = ways
+            cache[count] = ways
         return ways
 
     def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
@@ -209,8 +221,8 @@ class Mover:
         mover's origin and the others from the pool (see ``LOCAL_FIRST``): the first step may take the pool
         instead; the ways in the order :func:`payments` finds them. Shared lists: read-only."""
         if self._ways is None:
-            self._ways = {}
-        ways = self._ways.get(("local", count))
+            self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
+        ways = self._ways.get(("local", count, self.origin))
         if ways is None:
             payers, caps = self._payers(count)
             origin = self.origin
@@ -222,13 +234,15 @@ class Mover:
                 ways += [[origin, *w] for w in _pool_ways(list(payers), dict(pool), count - 1)
                          if tuple(sorted((origin, *w))) != key[3]]
                 _remember(key, ways)
-            self._ways[("local", count)] = ways
+            self._ways[("local", count, origin)] = ways
         return ways
 
     def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
         """The pool fields in board order and the mana each can give to ``count`` steps."""
         pool = self.pool_fields()
-        payers = tuple(sorted(pool, key=self.board.order.__getitem__))
+        payers = self._payer_order
+        if payers is None:
+            payers = self._payer_order = tuple(sorted(pool, key=self.board.order.__getitem__))
         return payers, tuple(min(pool[f], count) for f in payers)
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
@@ -258,28 +272,45 @@ def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
 
 def pool_sequence(pool: dict[str, int], count: int) -> list[str]:
     """The default order of paying ``count`` steps from ``pool``: most mana first, ties by name."""
-    left = dict(pool)
-    out = []
+    return _extend([], _heap(pool), count)
+
+
+def _heap(pool: dict[str, int]) -> list[tuple[int, str]]:
+    """The mana left on each field as a heap of (-mana, field): its top is the default's next field."""
+    heap = [(-n, f) for f, n in pool.items() if n > 0]
+    heapify(heap)
+    return heap
+
+
+def _extend(seq: list[str], heap: list[tuple[int, str]], count: int) -> list[str]:
+    """``seq`` with ``count`` more fields of the default order (the field with the most mana left, ties by
+    name), taken off the mana in ``heap`` (both change)."""
     for _ in range(count):
-        field = min(left, key=lambda f: (-left[f], f))
-        out.append(field)
-        left[field] -= 1
-        if not left[field]:
-            del left[field]
-    return out
+        neg, field = heap[0]
+        seq.append(field)
+        if neg < -1:
+            heapreplace(heap, (neg + 1, field))
+        else:
+            heappop(heap)
+    return seq
 
 
 def sequence(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
-    """:func:`pool_sequence` of one of the seat's pools (read-only): the order for fewer steps is a prefix of
-    the order for more (each step takes the field with the most mana left), so one is kept per pool."""
+    """:func:`pool_sequence` of one of the seat's pools (a new list)."""
+    return longest(mover, pool, count)[:count]
+
+
+def longest(mover: Mover, pool: dict[str, int], count: int) -> list[str]:
+    """The seat's kept default paying order of ``pool``, at least ``count`` long (read-only; it grows in
+    place). The order for fewer steps is a prefix of the order for more (each step takes the field with the
+    most mana left), so one is kept per pool and extended on demand."""
     seqs = mover.facts.seqs
     got = seqs.get(id(pool))
-    if got is not None:
-        seq = got[1]
-        if len(seq) >= count:
-            return seq if len(seq) == count else seq[:count]
-    seq = pool_sequence(pool, count)
-    seqs[id(pool)] = (pool, seq)  # the pool is kept alive with it, so its id stays its own
+    if got is None:
+        got = seqs[id(pool)] = (pool, [], _heap(pool))  # the pool is kept alive with it: its id stays its own
+    seq = got[1]
+    if len(seq) < count:
+        _extend(seq, got[2], count - len(seq))
     return seq
 
 
@@ -305,63 +336,56 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
     entries = mover.entries
     enter = mover.facts.enter
     limit = pool_total + 1
-    # a search state: (field, free step used, mana spent, the state it came from, how the step was paid)
-    start = (origin, False, 0, None, None)
+    # a search state: (field, free step used, mana spent, path, sources, the steps the lone mover's mana
+    # pays); the j-th step paid from the pool takes the j-th field of the pool's default order, and j is the
+    # mana spent so far, so each state carries its route and its default sources
+    start = (origin, False, 0, [origin], [], ())
+    seq: list[str] = []
     # the fewest mana spent so far on reaching a field without / with the leader's free step used
     best_unused: dict[str, int] = {origin: 0}
     best_used: dict[str, int] = {}
     found: dict[str, tuple] = {}
     current = [start]
+    depth = 0
     while current:
         nxt: list[tuple] = []
         add = nxt.append
-        if not free_avail:
-            # without a free step there is one way to pay each step: the lone mover's mana, else the pool
-            for key in current:
-                node, used, spent, _, _ = key
-                if node in blocked:
+        # states with ``depth`` steps spend at most ``depth``: the pool's order that far is enough
+        if len(seq) < pool_total and len(seq) <= depth:
+            seq = longest(mover, pool, min(depth + 1, pool_total))
+        for key in current:
+            node, used, spent, path, sources, locs = key
+            if node in blocked:
+                continue
+            # the free step first, then the lone mover's mana (never worse than the pool), else the pool
+            if node in locals_:
+                n_spent, paid, n_locs = spent, sources + [node], locs + (depth,)
+            elif spent < pool_total:
+                n_spent, paid, n_locs = spent + 1, sources + [seq[spent]], locs
+            elif used or not free_avail:
+                continue  # nothing can pay another step
+            else:
+                n_spent = -1
+            free = free_avail and not used
+            if free:
+                freed = sources + [FREE]
+            onward = enter.get(node)
+            for nb in (onward if onward is not None else entries(node)):
+                if nb == origin:
                     continue
-                if node in locals_:
-                    n_spent, pay = spent, "local"
-                elif spent < pool_total:
-                    n_spent, pay = spent + 1, "pool"
-                else:
+                low = best_unused.get(nb, limit)
+                if free and low > spent and best_used.get(nb, limit) > spent:
+                    best_used[nb] = spent
+                    add((nb, True, spent, path + [nb], freed, locs))
+                if n_spent < 0 or low <= n_spent:
                     continue
-                onward = enter.get(node)
-                for nb in (onward if onward is not None else entries(node)):
-                    if nb == origin or best_unused.get(nb, limit) <= n_spent:
+                if used:
+                    if best_used.get(nb, limit) <= n_spent:
                         continue
+                    best_used[nb] = n_spent
+                else:
                     best_unused[nb] = n_spent
-                    add((nb, False, n_spent, key, pay))
-        else:
-            for key in current:
-                node, used, spent, _, _ = key
-                if node in blocked:
-                    continue
-                # the free step first, then the lone mover's mana (never worse than the pool), else the pool
-                if node in locals_:
-                    n_spent, pay = spent, "local"
-                elif spent < pool_total:
-                    n_spent, pay = spent + 1, "pool"
-                else:
-                    n_spent = -1
-                onward = enter.get(node)
-                for nb in (onward if onward is not None else entries(node)):
-                    if nb == origin:
-                        continue
-                    low = best_unused.get(nb, limit)
-                    if not used and low > spent and best_used.get(nb, limit) > spent:
-                        best_used[nb] = spent
-                        add((nb, True, spent, key, FREE))
-                    if n_spent < 0 or low <= n_spent:
-                        continue
-                    if used:
-                        if best_used.get(nb, limit) <= n_spent:
-                            continue
-                        best_used[nb] = n_spent
-                    else:
-                        best_unused[nb] = n_spent
-                    add((nb, used, n_spent, key, pay))
+                add((nb, used, n_spent, path + [nb], paid, n_locs))
         # a field's route is the first layer's best state there: the free step used, then the least mana
         layer: dict[str, tuple] = {}
         for key in nxt:
@@ -373,42 +397,16 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 layer[node] = key
         found.update(layer)
         current = nxt
+        depth += 1
     if not found:
         return {}
-    most_pool = 0
-    routes = {}
-    for dest, key in found.items():
-        path, pays = [], []
-        while True:
-            path.append(key[0])
-            parent = key[3]
-            if parent is None:
-                break
-            pays.append(key[4])
-            key = parent
-        path.reverse()
-        pays.reverse()
-        routes[dest] = (path, pays)
-        n = pays.count("pool")
-        if n > most_pool:
-            most_pool = n
-    seq = sequence(mover, pool, most_pool)
     out = {}
     local_steps = mover.local_steps = {}
-    for dest in sorted(routes, key=mover.board.order.__getitem__):
-        path, pays = routes[dest]
-        sources, j = [], 0
-        for node, pay in zip(path, pays):
-            if pay == "local":
-                sources.append(node)
-            elif pay == FREE:
-                sources.append(FREE)
-            else:
-                sources.append(seq[j])
-                j += 1
+    for dest in sorted(found, key=mover.board.order.__getitem__):
+        _, _, _, path, sources, locs = found[dest]
         out[dest] = (path, sources)
-        if "local" in pays:
-            local_steps[dest] = tuple(i for i, pay in enumerate(pays) if pay == "local")
+        if locs:
+            local_steps[dest] = locs
     return out
 
 
@@ -463,27 +461,34 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     """:func:`plan` for a leader with his free step and no lone mover's mana on the way (None when the
     search meets some: :func:`plan` then searches in full). Every step but the free one costs 1, so a
     search state is (field, free step used) with the mana spent fixed by the depth; each state is reached
-    at most once, and the states, parents and preferences are those of the full search."""
+    at most once, and the states, parents and preferences are those of the full search. A state carries
+    its path and default sources (the j-th step paid from the pool takes the j-th field of its order)."""
     origin = mover.origin
     entries = mover.entries
     enter = mover.facts.enter
     unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
-    parent_unused: dict[str, tuple | None] = {origin: None}
-    parent_used: dict[str, tuple] = {}
-    found: dict[str, bool] = {}                         # field -> reached first with the free step used
-    current = [(origin, False)]
+    used_seen: set[str] = set()                      # fields reached with the free step used
+    found: dict[str, tuple] = {}                     # field -> its first layer's state, free step used first
+    current = [(origin, False, [origin], [])]
+    seq: list[str] = []
     depth = 0
     while current:
         depth += 1
+        if len(seq) < pool_total and len(seq) < depth:
+            seq = longest(mover, pool, min(depth, pool_total))
         nxt = []
-        for key in current:
-            node, used = key
+        add = nxt.append
+        for node, used, path, sources in current:
             if node in blocked:
                 continue
             spent = depth - 1 - used          # mana spent on reaching ``node``
             pay = spent < pool_total
             if used and not pay:
                 continue
+            if pay:
+                paid = sources + [seq[spent]]
+            if not used:
+                freed = sources + [FREE]
             onward = enter.get(node)
             for nb in (onward if onward is not None else entries(node)):
                 if nb == origin:
@@ -492,55 +497,30 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
                     return None
                 if not used:
                     # the free step first (as the full search tries it first), then the pool
-                    if nb not in parent_used and unused_at.get(nb, depth) >= depth:
-                        parent_used[nb] = (key, FREE)
-                        nxt.append((nb, True))
+                    if nb not in used_seen and unused_at.get(nb, depth) >= depth:
+                        used_seen.add(nb)
+                        add((nb, True, path + [nb], freed))
                     if pay and nb not in unused_at:
                         unused_at[nb] = depth
-                        parent_unused[nb] = (key, "pool")
-                        nxt.append((nb, False))
-                elif nb not in parent_used and unused_at.get(nb, depth) >= depth:
-                    parent_used[nb] = (key, "pool")
-                    nxt.append((nb, True))
-        layer: dict[str, bool] = {}
-        for node, used in nxt:
+                        add((nb, False, path + [nb], paid))
+                elif nb not in used_seen and unused_at.get(nb, depth) >= depth:
+                    used_seen.add(nb)
+                    add((nb, True, path + [nb], paid))
+        layer: dict[str, tuple] = {}
+        for key in nxt:
+            node = key[0]
             if node in found:
                 continue
-            if used or node not in layer:
-                layer[node] = used
+            if key[1] or node not in layer:
+                layer[node] = key
         found.update(layer)
         current = nxt
     if not found:
         return {}
-    routes = {}
-    most_pool = 0
-    for dest, used in found.items():
-        path, pays = [], []
-        key = (dest, used)
-        while key is not None:
-            node, u = key
-            path.append(node)
-            link = parent_used[node] if u else parent_unused[node]
-            if link is None:
-                break
-            key, pay = link
-            pays.append(pay)
-        path.reverse()
-        pays.reverse()
-        routes[dest] = (path, pays)
-        most_pool = max(most_pool, len(pays) - (FREE in pays))
-    seq = sequence(mover, pool, most_pool)
     out = {}
-    for dest in sorted(routes, key=mover.board.order.__getitem__):
-        path, pays = routes[dest]
-        sources, j = [], 0
-        for pay in pays:
-            if pay == FREE:
-                sources.append(FREE)
-            else:
-                sources.append(seq[j])
-                j += 1
-        out[dest] = (path, sources)
+    for dest in sorted(found, key=mover.board.order.__getitem__):
+        key = found[dest]
+        out[dest] = (key[2], key[3])
     return out
 
 
@@ -580,7 +560,8 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
         taken[source] = taken.get(source, 0) + 1
     layer = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
-    can_leave, can_enter, neighbours = mover.can_leave, mover.can_enter, mover.neighbours
+    blocked = mover.blocked()  # the fields can_leave refuses
+    can_enter, neighbours = mover.can_enter, mover.neighbours
     steps: dict[str, list[str]] = {}  # field -> the neighbours the mover may enter (fields recur by layer)
     beside_origin = set(neighbours(mover.origin))
     for i, source in enumerate(sources):
@@ -591,7 +572,7 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
             usable = left_at[i] > 0 and not mover.enemies(source)
             anywhere = mover.own_static(source) > 0
         for node in layer:
-            if not can_leave(node):
+            if node in blocked:
                 continue
             if paid and not (usable and (anywhere or source == node)):
                 continue
