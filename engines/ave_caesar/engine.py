@@ -72,22 +72,20 @@ def card_value(card_id: str) -> int:
 
 
 class _Turn:
-    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, misses the
-    alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
+    """One chariot's turn in one state, worked out once: the legal actions (by card value, then destination
+    order), ``dests`` card value -> the destinations it may reach (a card with no move may be missing), and
     the search ``layers`` the paths are read from (see ``_layers``)."""
 
-    __slots__ = ("chariot", "items", "actions", "moves", "layers")
+    __slots__ = ("chariot", "actions", "dests", "layers")
 
-    def __init__(self, chariot: int, items: list, actions: list[dict], moves: dict, layers: list) -> None:
+    def __init__(self, chariot: int, actions: list[dict], dests: dict, layers: list) -> None:
         self.chariot = chariot
-        self.items = items
         self.actions = actions
-        self.moves = moves
+        self.dests = dests
         self.layers = layers
 
 
-_NO_TURN = _Turn(-1, [], [], {}, [])
-CARD_KEY = 1 << 22  # sort keys: card value first, then the destination key (below 4096 * 110, see _turn)
+_NO_TURN = _Turn(-1, [], {}, [])
 
 
 def normalize_options(num_players: int, options: dict | None) -> dict:
@@ -259,8 +257,10 @@ class AveCaesarEngine(BaseEngine):
         """Is ``action`` equal to one of the turn's legal actions?"""
         try:
             # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
-            return (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
-                    and (action.get("card"), action.get("to")) in turn.moves)
+            if len(action) != 4 or action.get("type") != "move" or action.get("chariot") != turn.chariot:
+                return False
+            dests = turn.dests.get(action.get("card"))
+            return dests is not None and action.get("to") in dests
         except TypeError:  # an unhashable card or destination: compare as the base class does
             return action in turn.actions
 
@@ -287,28 +287,7 @@ class AveCaesarEngine(BaseEngine):
         turn = self._known_turn(state, c)
         if not self._is_legal(turn, action):
             raise IllegalAction(self.explain_illegal(state, seat, action))
-        self._memo_kept = None
-        try:
-            # _apply, inlined (the turn is known)
-            events: list[dict] = []
-            steps = turn.moves.get((action["card"], action["to"]))
-            self._memo_slot = None  # forget(state): the state changes from here on
-            if steps is not None:
-                path = self._walk(turn.layers, steps, action["to"])
-                track = self.track(state)
-                self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
-                              track=track)
-                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-            self._advance(state, events, advance_first=True)
-            self._trim_last(state)
-            self._label(state, events)
-            return events
-        finally:
-            # the state has changed: forget it, unless _apply left a fresh memo about the new state
-            slot = self._memo_slot
-            if slot is not None and slot[0] is state and slot is not self._memo_kept:
-                self._memo_slot = None
-            self._memo_kept = None
+        return self._apply(state, seat, action, turn)
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
@@ -326,23 +305,30 @@ class AveCaesarEngine(BaseEngine):
         return f"A {card} cannot take chariot {label} to that space."
 
     def _apply(self, state: dict, seat: int, action: dict, turn: _Turn | None = None) -> list[dict]:
-        c = action["chariot"]
-        race = state["race"]
-        events: list[dict] = []
+        """Play a legal move (``turn``: the chariot's turn, when the caller has it) and run the game on to the
+        next decision. The memo ends up holding only the new state's turn (see ``_advance``)."""
         if turn is None:
-            turn = self._known_turn(state, c)
-        steps = turn.moves.get((action["card"], action["to"]))
-        self.forget(state)  # the state changes from here on
-        if steps is not None:
-            path = self._walk(turn.layers, steps, action["to"])
+            turn = self._known_turn(state, action["chariot"])
+        self._memo_slot = None  # forget(state): the state changes from here on
+        try:
+            events: list[dict] = []
+            card = action["card"]
+            to = action["to"]
+            steps = card
+            if type(steps) is not int:  # a value equal to a card value (True == 1): the card it stands for
+                steps = next(v for v in turn.dests if v == card)
+            path = self._walk(turn.layers, steps, to)
             track = self.track(state)
-            self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
+            self._do_move(state, turn.chariot, card, path, events, crossed=track.crossed[path[0]][to],
                           track=track)
-            race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-        self._advance(state, events, advance_first=True)
-        self._trim_last(state)
-        self._label(state, events)
-        return events
+            state["race"]["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
+            self._advance(state, events, advance_first=True)
+            self._trim_last(state)
+            self._label(state, events)
+            return events
+        except BaseException:
+            self._memo_slot = None  # a half-changed state: remember nothing of it
+            raise
 
     def _trim_last(self, state: dict) -> None:
         """Forget moves that no view shows any more: those before every racing player's latest decision."""
@@ -595,7 +581,7 @@ class AveCaesarEngine(BaseEngine):
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
         turn = self._known_turn(state, c)
-        if not turn.items:
+        if not turn.actions:
             return []
         track = self.track(state)
         car = state["race"]["cars"][c]
@@ -603,27 +589,31 @@ class AveCaesarEngine(BaseEngine):
         inside = start in track.alley_set
         paid = car["paid"]
         plain = paid or state["chariots"][c]["owner"] is None
+        # a move can miss the alley only from lap 1 on, for an unpaid player's chariot that can still pay
+        check = not plain and car["crossings"] >= 1 and track.alley_reachable(start, car["crossings"])
         by_space: dict[str, list] = {}
-        for key, value, to, misses in turn.items:  # by card value first
+        for action in turn.actions:  # by card value first
+            to = action["to"]
             entry = by_space.get(to)
             if entry is None:
-                entry = by_space[to] = [key - value * CARD_KEY, to, misses, []]
-            entry[3].append(value)
-        out = []
-        for i, (_, to, misses, values) in enumerate(sorted(by_space.values())):
-            crossings = car["crossings"] + track.crossed[start][to]
-            entered = not inside and to in track.alley_set
-            finishes = crossings > LAPS
-            if finishes:
-                remaining = to_go = 0
-            else:
-                remaining = track.to_line[to] + (LAPS - crossings) * track.lap
-                to_go = remaining if plain or entered else track.remaining_due(to, crossings)
-            out.append({
-                "to": to, "moves": [{"card": v, "path": self._walk(turn.layers, v, to)} for v in values],
-                "remaining": remaining, "to_go": to_go, "lap": LAPS if finishes else (crossings or 1),
-                "finishes": finishes, "enters_alley": entered and not paid, "misses_alley": misses, "n": i + 1,
-            })
+                crossings = car["crossings"] + track.crossed[start][to]
+                entered = not inside and to in track.alley_set
+                finishes = crossings > LAPS
+                if finishes:
+                    remaining = to_go = 0
+                else:
+                    remaining = track.to_line[to] + (LAPS - crossings) * track.lap
+                    to_go = remaining if plain or entered else track.remaining_due(to, crossings)
+                misses = check and not entered and not track.alley_reachable(to, crossings)
+                # farthest from the finish first, then by lane and space id
+                entry = by_space[to] = [(-remaining, track.tiebreak[to]), {
+                    "to": to, "moves": [], "remaining": remaining, "to_go": to_go,
+                    "lap": LAPS if finishes else (crossings or 1), "finishes": finishes,
+                    "enters_alley": entered and not paid, "misses_alley": misses, "n": 0}]
+            entry[1]["moves"].append({"card": action["card"], "path": self._walk(turn.layers, action["card"], to)})
+        out = [choice for _, choice in sorted(by_space.values(), key=lambda e: e[0])]
+        for i, choice in enumerate(out):
+            choice["n"] = i + 1
         return out
 
     def _known_turn(self, state: dict, c: int) -> _Turn:
@@ -635,7 +625,7 @@ class AveCaesarEngine(BaseEngine):
         return found
 
     def _turn(self, state: dict, c: int) -> _Turn:
-        """Chariot c's moves: destinations ordered nearest the finish first, then by lane and space id (the
+        """Chariot c's moves: destinations ordered nearest the chariot (farthest from the finish) first, then by lane and space id (the
         choice numbers); legal actions by card value, then in that order."""
         cars = state["race"]["cars"]
         car = cars[c]
@@ -653,51 +643,37 @@ class AveCaesarEngine(BaseEngine):
         start = car["space"]
         crossings = car["crossings"]
         occupied = {o["space"] for o in cars if o is not car}
-        due = (not car["paid"] and state["chariots"][c]["owner"] is not None
-               and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))  # track.alley_reachable
         layers = self._layers(track, start, occupied, max(values))
-        # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
-        rest = (LAPS - crossings) * track.lap
-        check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
-        items: list[tuple] = []
-        if crossings < LAPS and not check:
-            # no move finishes or misses the alley: each card's destinations sort by the start's fixed keys,
-            # and cards in value order (the keys are unique, so this is the order items.sort() gives)
+        free = layers is track.free_layers[start]
+        # destination order: farthest from the finish first (a move crosses the line at most once, Track checks
+        # it, so only in the last lap can a move finish: those come last), then by lane and space id
+        if crossings < LAPS:
+            orders = track.free_order[start] if free else None
             rank = track.move_rank[start]
-            by_rank = rank.__getitem__
-            for value in sorted(values):
-                if value > len(layers):
-                    break
-                offset = value * CARD_KEY - rest * 4096
-                items += [(rank[to] + offset, value, to, False) for to in sorted(layers[value - 1], key=by_rank)]
-            actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
-            moves = {(value, to): value for _, value, to, _ in items}
-            return _Turn(c, items, actions, moves, layers)
-        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
-        keys = track.move_keys[start]
-        tiebreak = track.tiebreak
-        inside = start in track.alley_set
-        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+        else:
+            orders = track.free_final_order[start] if free else None
+            rank = track.final_rank[start]
+        # lap 2, an unpaid player's chariot that can still pay while the alley's entrance is taken: it waits
+        # rather than pass the alley, so the moves that leave it out of reach are not legal
+        wait = (crossings >= 1 and not car["paid"] and state["chariots"][c]["owner"] is not None
+                and (crossings < 2 or (crossings == 2 and start in track.alley_reach))  # track.alley_reachable
+                and (track.alley_access in occupied or track.alley_entry in occupied))
+        actions: list[dict] = []
+        dests: dict = {}
         for value in sorted(values):
             if value > len(layers):
                 break
-            # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
-            offset = value * CARD_KEY - rest * 4096
-            for to in layers[value - 1]:
-                n = crossings + crossed_from[to]
-                misses = False
-                if check and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
-                    if must_wait:
-                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
-                    misses = True
-                if n > LAPS:  # it finishes: nothing remains
-                    items.append((value * CARD_KEY + tiebreak[to], value, to, misses))
-                else:
-                    items.append((keys[to][1] + offset, value, to, misses))
-        items.sort()
-        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
-        moves = {(value, to): value for _, value, to, _ in items}
-        return _Turn(c, items, actions, moves, layers)
+            layer = layers[value - 1]
+            tos = orders[value - 1] if free else sorted(layer, key=rank.__getitem__)
+            if wait:
+                inside = start in track.alley_set
+                alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+                tos = [to for to in tos if (not inside and to in alley)
+                       or (crossings + crossed_from[to] < 2 or (crossings + crossed_from[to] == 2 and to in reach))]
+                layer = set(tos)
+            dests[value] = layer
+            actions += [{"type": "move", "chariot": c, "card": value, "to": to} for to in tos]
+        return _Turn(c, actions, dests, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
                  auto: bool = False, card_id: str | None = None, crossed: int | None = None,
@@ -800,7 +776,7 @@ class AveCaesarEngine(BaseEngine):
                 self._neutral_turn(state, c, events)
                 continue
             found = self._turn(state, c)
-            if found.items:
+            if found.actions:
                 # the turn stops here, on a state final for this apply: remember its choices
                 self._fresh_memo(state)[("turn", c)] = found
                 return
