@@ -167,7 +167,7 @@ class AveCaesarEngine(BaseEngine):
         self.forget(state)  # callers may set up a position by hand on a new game: remember nothing of it
         return state
 
-    def _start_race(self, state: dict, events: list[dict]) -> None:
+    def _start_race(self, state: dict, events: list[dict]) -> set | None:
         opts = state["options"]
         no = len(state["history"]) + 1
         name, direction = race_plan(opts["track"], opts["races"])[no - 1]
@@ -221,7 +221,12 @@ class AveCaesarEngine(BaseEngine):
         events.append({"type": "race_started", "race": no, "races": opts["races"], "track": name,
                        "direction": direction, "grid": grid, "order": order, "reveal": reveal,
                        "turn_order": "reveal" if prev is None else opts["turn_order"]})
-        self._advance(state, events, advance_first=False)
+        return self._advance(state, events, advance_first=False)
+
+    def forget(self, state: dict | None = None) -> None:
+        """:meth:`BaseEngine.forget`, and the track looked up last (a hand edit may change a race's track)."""
+        super().forget(state)
+        self._track_of = (None, None)
 
     # ------------------------------------------------------------------ protocol
     def to_act(self, state: dict) -> list[int]:
@@ -322,23 +327,20 @@ class AveCaesarEngine(BaseEngine):
             self._do_move(state, turn.chariot, card, path, events, crossed=track.crossed[path[0]][to],
                           track=track)
             state["race"]["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-            self._advance(state, events, advance_first=True)
-            self._trim_last(state)
+            self._trim_last(state, self._advance(state, events, advance_first=True))
             self._label(state, events)
             return events
         except BaseException:
             self._memo_slot = None  # a half-changed state: remember nothing of it
             raise
 
-    def _trim_last(self, state: dict) -> None:
-        """Forget moves that no view shows any more: those before every racing player's latest decision."""
-        race = state["race"]
-        chariots = state["chariots"]
-        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"]) if car["status"] == "racing"}
-        waiting.discard(None)
+    @staticmethod
+    def _trim_last(state: dict, waiting: set | None) -> None:
+        """Forget moves that no view shows any more: those before every racing player's latest decision.
+        ``waiting``: the seats whose chariots race (``_advance``'s answer; it is used up)."""
         if not waiting:
             return
-        last = race["last"]
+        last = state["race"]["last"]
         # from the newest entry back: where the last racing player still missing is found, is the oldest of
         # the racing players' latest decisions
         for i in range(len(last) - 1, -1, -1):
@@ -376,12 +378,18 @@ class AveCaesarEngine(BaseEngine):
                 event["owners"] = [ch["owner"] for ch in chariots]
 
     # ------------------------------------------------------------------ movement
+    _track_of: tuple = (None, None)  # (race dict, its track): the last race asked about
+
     def track(self, state: dict) -> Track:
         race = state["race"]
+        known = self._track_of
+        if known[0] is race:  # a race keeps its track, direction and rules version
+            return known[1]
         key = (race["track"], race["direction"], state["rules_version"])
         track = _TRACKS.get(key)
         if track is None:
             track = _TRACKS[key] = get_track(race["track"], race["direction"], track_version(key[2]))
+        self._track_of = (race, track)
         return track
 
     def remaining(self, state: dict, c: int) -> int:
@@ -742,48 +750,53 @@ class AveCaesarEngine(BaseEngine):
         car["status"] = status
 
     # ------------------------------------------------------------------ turn flow
-    def _advance(self, state: dict, events: list[dict], advance_first: bool) -> None:
+    def _advance(self, state: dict, events: list[dict], advance_first: bool) -> set | None:
         """Move the turn on to the next chariot that has a decision to make, playing neutral chariots and
-        skipping blocked ones on the way; ends races and the game."""
+        skipping blocked ones on the way; ends races and the game. Returns the seats whose chariots still race
+        (None once the game is over)."""
         step = advance_first
+        chariots = state["chariots"]
         while True:
             race = state["race"]
             cars = race["cars"]
-            chariots = state["chariots"]
             racing = []
-            players_racing = False
+            owners = set()
             for c, car in enumerate(cars):
                 if car["status"] == "racing":
                     racing.append(c)
-                    if chariots[c]["owner"] is not None:
-                        players_racing = True
-            if not players_racing:
-                self._end_race(state, events)  # starts the next race (and its first turns) if any
-                return
+                    owner = chariots[c]["owner"]
+                    if owner is not None:
+                        owners.add(owner)
+            if not owners:
+                return self._end_race(state, events)  # starts the next race (and its first turns) if any
             if race["idle"] >= len(racing):
                 # a whole round without any change: nothing can ever move again
                 for c in racing:
                     self._take_off(state, c, "stopped")
                 events.append({"type": "race_stalled", "chariots": racing})
                 continue
+            order = race["order"]
+            turn = race["turn"]
             if step:
-                race["turn"] = (race["turn"] + 1) % len(race["order"])
+                turn = (turn + 1) % len(order)
             step = True
-            c = race["order"][race["turn"]]
-            if cars[c]["status"] != "racing":
-                continue
-            if state["chariots"][c]["owner"] is None:
+            while cars[order[turn]]["status"] != "racing":  # chariots off the track have no turn
+                turn = (turn + 1) % len(order)
+            race["turn"] = turn
+            c = order[turn]
+            if chariots[c]["owner"] is None:
                 self._neutral_turn(state, c, events)
                 continue
             found = self._turn(state, c)
             if found.actions:
-                # the turn stops here, on a state final for this apply: remember its choices
-                self._fresh_memo(state)[("turn", c)] = found
-                return
+                # the turn stops here, on a state final for this apply: remember its choices (the memo of
+                # this state, which _apply emptied)
+                self._memo_slot = (state, {("turn", c): found})
+                return owners
             reason = self._skip_reason(state, c)
             race["idle"] += 1
             race["last"].append({"kind": "skip", "chariot": c, "reason": reason})
-            events.append({"type": "skipped", "chariot": c, "seat": state["chariots"][c]["owner"],
+            events.append({"type": "skipped", "chariot": c, "seat": chariots[c]["owner"],
                            "reason": reason, "card": None})
 
     def _skip_reason(self, state: dict, c: int) -> str:
@@ -859,7 +872,7 @@ class AveCaesarEngine(BaseEngine):
         return key
 
     # ------------------------------------------------------------------ race and game end
-    def _end_race(self, state: dict, events: list[dict]) -> None:
+    def _end_race(self, state: dict, events: list[dict]) -> set | None:
         race = state["race"]
         n = len(state["chariots"])
         owned = [c for c in range(n) if state["chariots"][c]["owner"] is not None]
@@ -878,11 +891,11 @@ class AveCaesarEngine(BaseEngine):
                        "ranking": ranking, "laurels": gained, "status": list(record["status"]),
                        "totals": self._seat_scores(state)})
         if race["no"] < state["options"]["races"]:
-            self._start_race(state, events)
-            return
+            return self._start_race(state, events)
         state["over"] = True
         result = self.result(state)
         events.append({"type": "game_over", "places": result["places"], "scores": result["scores"]})
+        return None
 
     def _seat_scores(self, state: dict) -> list[int]:
         scores = [0] * state["num_players"]
