@@ -223,9 +223,15 @@ class AveCaesarEngine(BaseEngine):
                        "turn_order": "reveal" if prev is None else opts["turn_order"]})
         return self._advance(state, events, advance_first=False)
 
+    # The memo, instead of the base class's: (the state asked about last, its current chariot's turn). Only
+    # apply changes a state; code that edits one by hand must call forget.
+    _turn_of: tuple = (None, _NO_TURN)
+
     def forget(self, state: dict | None = None) -> None:
-        """:meth:`BaseEngine.forget`, and the track looked up last (a hand edit may change a race's track)."""
+        """:meth:`BaseEngine.forget`: the turn and the track looked up last (a hand edit may change either)."""
         super().forget(state)
+        if state is None or self._turn_of[0] is state:
+            self._turn_of = (None, _NO_TURN)
         self._track_of = (None, None)
 
     # ------------------------------------------------------------------ protocol
@@ -314,7 +320,7 @@ class AveCaesarEngine(BaseEngine):
         next decision. The memo ends up holding only the new state's turn (see ``_advance``)."""
         if turn is None:
             turn = self._known_turn(state, action["chariot"])
-        self._memo_slot = None  # forget(state): the state changes from here on
+        self._turn_of = (None, _NO_TURN)  # forget(state): the state changes from here on
         try:
             events: list[dict] = []
             card = action["card"]
@@ -331,7 +337,7 @@ class AveCaesarEngine(BaseEngine):
             self._label(state, events)
             return events
         except BaseException:
-            self._memo_slot = None  # a half-changed state: remember nothing of it
+            self._turn_of = (None, _NO_TURN)  # a half-changed state: remember nothing of it
             raise
 
     @staticmethod
@@ -626,11 +632,12 @@ class AveCaesarEngine(BaseEngine):
 
     def _known_turn(self, state: dict, c: int) -> _Turn:
         """:meth:`_turn`, computed once per state (the result is shared: read it, never change it)."""
-        memo = self._memo(state)
-        found = memo.get(("turn", c))
-        if found is None:
-            found = memo[("turn", c)] = self._turn(state, c)
-        return found
+        known, turn = self._turn_of
+        if known is state and turn.chariot == c:
+            return turn
+        turn = self._turn(state, c)
+        self._turn_of = (state, turn)
+        return turn
 
     def _turn(self, state: dict, c: int) -> _Turn:
         """Chariot c's moves: destinations ordered nearest the chariot (farthest from the finish) first, then by lane and space id (the
@@ -693,35 +700,43 @@ class AveCaesarEngine(BaseEngine):
         owner = state["chariots"][c]["owner"]
         if card_id is None:
             hand = car["hand"]
+            known = CARD_VALUES
             for i, x in enumerate(hand):
-                if card_value(x) == value:
+                if (known[x] if x in known else card_value(x)) == value:
                     del hand[i]  # the first card of that value, as hand.remove() would take
                     break
         car["played"].append(value)
-        missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
-                  and track.alley_reachable(path[0], car["crossings"]))
+        start = path[0]
+        end = path[-1]
+        crossings = car["crossings"]
+        paid = car["paid"]
+        # an unpaid player's chariot that could still pay before this move (track.alley_reachable, inlined)
+        missed = (owner is not None and not paid and end not in track.alley_set
+                  and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))
         if crossed is None:
             crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         wrath = finished = False
-        for _ in range(crossed):
-            car["crossings"] += 1
-            if car["crossings"] == LAPS and owner is not None and not car["paid"]:
-                wrath = True
-            elif car["crossings"] > LAPS:
-                finished = True
-        car["space"] = path[-1]
+        if crossed:
+            for _ in range(crossed):
+                crossings += 1
+                if crossings == LAPS and owner is not None and not paid:
+                    wrath = True
+                elif crossings > LAPS:
+                    finished = True
+            car["crossings"] = crossings
+        car["space"] = end
         race["moves"] += 1
         race["idle"] = 0
-        lap = min(LAPS, max(1, car["crossings"]))
-        events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": path[0],
-                       "to": path[-1], "path": path, "lap": lap, "auto": auto})
+        events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": start,
+                       "to": end, "path": path, "lap": LAPS if crossings > LAPS else (crossings or 1),
+                       "auto": auto})
         race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
-        if crossed and 2 <= car["crossings"] <= LAPS and not wrath:
-            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": car["crossings"]})
-        if path[-1] in track.alley_set and not car["paid"] and owner is not None:
+        if crossed and 2 <= crossings <= LAPS and not wrath:
+            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": crossings})
+        if end in track.alley_set and not paid and owner is not None:
             car["paid"] = True
             events.append({"type": "ave_caesar", "chariot": c, "seat": owner})
-        elif missed and not wrath and not track.alley_reachable(path[-1], car["crossings"]):
+        elif missed and not wrath and not track.alley_reachable(end, crossings):
             events.append({"type": "alley_missed", "chariot": c, "seat": owner})
         if wrath:
             self._take_off(state, c, "disqualified")
@@ -736,7 +751,7 @@ class AveCaesarEngine(BaseEngine):
                 place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
                 laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
             events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
-        if car["status"] == "racing":
+        else:  # still racing (only a racing chariot moves)
             if owner is not None and car["deck"]:
                 car["hand"].append(car["deck"].pop())
             if not car["hand"] and not car["deck"]:
@@ -789,9 +804,8 @@ class AveCaesarEngine(BaseEngine):
                 continue
             found = self._turn(state, c)
             if found.actions:
-                # the turn stops here, on a state final for this apply: remember its choices (the memo of
-                # this state, which _apply emptied)
-                self._memo_slot = (state, {("turn", c): found})
+                # the turn stops here, on a state final for this apply: remember its choices
+                self._turn_of = (state, found)
                 return owners
             reason = self._skip_reason(state, c)
             race["idle"] += 1
@@ -829,12 +843,15 @@ class AveCaesarEngine(BaseEngine):
             return
         card_id = car["deck"].pop()
         value = card_value(card_id)
-        ends = []
+        ends: dict = {}
         reason = "blocked"
         if value == 6 and not self._six_allowed(state, c, None):
             reason = "leader_six"
         else:
-            ends = self._reach(state, c, {value}).get(value, [])
+            # _reach, inlined: the alley is never due for a neutral chariot, so every end of the search counts
+            layers = self._layers(track, start, occupied, value)
+            if value <= len(layers):
+                ends = layers[value - 1]
         race["idle"] = 0
         if not ends:
             car["played"].append(value)
@@ -845,8 +862,10 @@ class AveCaesarEngine(BaseEngine):
                 events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
         key = self._neutral_key(state, c)
-        best = min(ends, key=lambda end: key(end[0], end[2]))
-        self._do_move(state, c, value, best[1], events, auto=True, card_id=card_id, crossed=best[2])
+        crossed_from = track.crossed[start]
+        best = min(ends, key=lambda to: key(to, crossed_from[to]))
+        self._do_move(state, c, value, self._walk(layers, value, best), events, auto=True, card_id=card_id,
+                      crossed=crossed_from[best], track=track)
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
