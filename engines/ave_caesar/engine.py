@@ -115,6 +115,7 @@ class _Turn:
 
 
 _NO_TURN = _Turn(-1, [], {}, [])
+_NO_FIELD = (None, [], set())
 
 
 class _Moves(dict):
@@ -275,6 +276,9 @@ class AveCaesarEngine(BaseEngine):
     # The memo, instead of the base class's: (the state asked about last, its current chariot's turn). Only
     # apply changes a state; code that edits one by hand must call forget.
     _turn_of: tuple = (None, _NO_TURN)
+    # (race dict, its racing chariots, the seats that own one) as _advance found them last; a chariot leaving
+    # the track (_take_off, finishing) resets it
+    _field: tuple = _NO_FIELD
 
     def forget(self, state: dict | None = None) -> None:
         """:meth:`BaseEngine.forget`: the turn and the track looked up last (a hand edit may change either)."""
@@ -282,6 +286,7 @@ class AveCaesarEngine(BaseEngine):
         if state is None or self._turn_of[0] is state:
             self._turn_of = (None, _NO_TURN)
         self._track_of = (None, None)
+        self._field = _NO_FIELD
 
     # ------------------------------------------------------------------ protocol
     def to_act(self, state: dict) -> list[int]:
@@ -793,6 +798,7 @@ class AveCaesarEngine(BaseEngine):
             events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath"})
         elif finished:
             car["status"] = "finished"
+            self._field = _NO_FIELD
             car["space"] = None
             car["left"] = 0
             race["finish"].append(c)
@@ -809,6 +815,7 @@ class AveCaesarEngine(BaseEngine):
                 events.append({"type": "out_of_cards", "chariot": c, "seat": owner})
 
     def _take_off(self, state: dict, c: int, status: str) -> None:
+        self._field = _NO_FIELD
         car = state["race"]["cars"][c]
         car["left"] = self.remaining(state, c)
         car["space"] = None
@@ -824,14 +831,19 @@ class AveCaesarEngine(BaseEngine):
         while True:
             race = state["race"]
             cars = race["cars"]
-            racing = []
-            owners = set()
-            for c, car in enumerate(cars):
-                if car["status"] == "racing":
-                    racing.append(c)
-                    owner = chariots[c]["owner"]
-                    if owner is not None:
-                        owners.add(owner)
+            field = self._field
+            if field[0] is race:
+                racing, owners = field[1], field[2]
+            else:
+                racing = []
+                owners = set()
+                for c, car in enumerate(cars):
+                    if car["status"] == "racing":
+                        racing.append(c)
+                        owner = chariots[c]["owner"]
+                        if owner is not None:
+                            owners.add(owner)
+                self._field = (race, racing, owners)
             if not owners:
                 return self._end_race(state, events)  # starts the next race (and its first turns) if any
             if race["idle"] >= len(racing):
@@ -856,7 +868,7 @@ class AveCaesarEngine(BaseEngine):
             if found.actions:
                 # the turn stops here, on a state final for this apply: remember its choices
                 self._turn_of = (state, found)
-                return owners
+                return set(owners)
             reason = self._skip_reason(state, c)
             race["idle"] += 1
             race["last"].append({"kind": "skip", "chariot": c, "reason": reason})
