@@ -116,6 +116,7 @@ class _Turn:
 
 _NO_TURN = _Turn(-1, [], {}, [])
 _NO_FIELD = (None, [], set())
+BLOCKED_KEPT = 20_000  # per track: move searches past a single chariot kept (each a few hundred bytes)
 
 
 class _Moves(dict):
@@ -557,14 +558,31 @@ class AveCaesarEngine(BaseEngine):
         track, which the track keeps; the search goes on from there."""
         first = track.first_step[start]
         k = MAX_STEPS + 1  # the first step at which an occupied space could be reached
+        blockers = 0  # occupied spaces a move could reach (the search never meets any other)
         for space in occupied:
             j = first.get(space)
-            if j is not None and j < k:
-                k = j
+            if j is not None:
+                blockers += 1
+                blocker = space
+                if j < k:
+                    k = j
         free = track.free_layers[start]
         if k > top:
             return free
-        layers = free[:k - 1]
+        if blockers == 1:
+            # one chariot in the way, the commonest jam: its full search is kept on the track (bounded)
+            known = track.blocked_layers.get((start, blocker))
+            if known is None:
+                known = AveCaesarEngine._search(track, start, {blocker}, k, MAX_STEPS)
+                if len(track.blocked_layers) < BLOCKED_KEPT:
+                    track.blocked_layers[(start, blocker)] = known
+            return known
+        return AveCaesarEngine._search(track, start, occupied, k, top)
+
+    @staticmethod
+    def _search(track: Track, start: str, occupied: set, k: int, top: int) -> list[dict[str, str]]:
+        """``_layers``' search: the empty track's layers up to step k - 1, then on over free spaces."""
+        layers = track.free_layers[start][:k - 1]
         layer: dict | tuple = layers[-1] if layers else (start,)
         ahead = track.ahead_in if start in track.alley_set else track.ahead_out
         for _ in range(k, top + 1):

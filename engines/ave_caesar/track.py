@@ -92,6 +92,8 @@ class Track:
         #: the destination order's tie-break (lane, then space id) as one number per space
         self.tiebreak: dict[str, int] = {
             s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+        #: (start, the one occupied space a move could reach) -> the move search's layers (the engine fills it)
+        self.blocked_layers: dict[tuple[str, str], list[dict[str, str]]] = {}
 
     @cached_property
     def _move_tables(self) -> tuple:
