@@ -488,8 +488,8 @@ class AveCaesarEngine(BaseEngine):
         space = car["space"]
         mine = (car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap
         others = False
-        for x, o in enumerate(cars):
-            if x != c and o["status"] == "racing":
+        for o in cars:
+            if o is not car and o["status"] == "racing":
                 space = o["space"]
                 if ((o["left"] or 0) if space is None else to_line[space] + max(0, LAPS - o["crossings"]) * lap) < mine:
                     return False
@@ -909,7 +909,10 @@ class AveCaesarEngine(BaseEngine):
         start = car["space"]
         occupied = {o["space"] for o in race["cars"] if o is not car}
         ahead = track.ahead_in if start in track.alley_set else track.ahead_out
-        if all(n in occupied for n in ahead[start]):  # no free space one step on
+        for n in ahead[start]:
+            if n not in occupied:
+                break
+        else:  # no free space one step on
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
             events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None,
@@ -943,7 +946,11 @@ class AveCaesarEngine(BaseEngine):
             return
         key = self._neutral_key(state, c)
         crossed_from = track.crossed[start]
-        best = min(ends, key=lambda to: key(to, crossed_from[to]))
+        best = best_key = None
+        for to in ends:  # min(ends, key=...): the first with the least key
+            k = key(to, crossed_from[to])
+            if best_key is None or k < best_key:
+                best, best_key = to, k
         self._do_move(state, c, value, self._walk(layers, value, best), events, True, card_id, crossed_from[best],
                       track)
 
@@ -965,7 +972,10 @@ class AveCaesarEngine(BaseEngine):
         def key(to: str, crossed: int) -> tuple:
             crossings = base + crossed
             rem = track.remaining(to, crossings) if crossings <= LAPS else -1
-            blocks = sum(1 for f in fronts if to in f)
+            blocks = 0
+            for f in fronts:  # a loop, not sum() over a generator: cheaper before Python 3.12
+                if to in f:
+                    blocks += 1
             return (rem, -blocks, spaces[to]["lane"], to)
 
         return key
