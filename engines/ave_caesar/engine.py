@@ -724,14 +724,15 @@ class AveCaesarEngine(BaseEngine):
         crossings = car["crossings"]
         occupied = {o["space"] for o in cars if o is not car}
         layers = self._layers(track, start, occupied, max(values))
-        free = layers is track.free_layers[start]
+        free = track.free_layers[start]  # the search's first layers, up to the first chariot in the way
         # destination order: farthest from the finish first (a move crosses the line at most once, Track checks
-        # it, so only in the last lap can a move finish: those come last), then by lane and space id
+        # it, so only in the last lap can a move finish: those come last), then by lane and space id; the
+        # empty track's layers have it at hand
         if crossings < LAPS:
-            orders = track.free_order[start] if free else None
+            orders = track.free_order[start]
             rank = track.move_rank[start]
         else:
-            orders = track.free_final_order[start] if free else None
+            orders = track.free_final_order[start]
             rank = track.final_rank[start]
         # lap 2, an unpaid player's chariot that can still pay while the alley's entrance is taken: it waits
         # rather than pass the alley, so the moves that leave it out of reach are not legal
@@ -745,7 +746,10 @@ class AveCaesarEngine(BaseEngine):
             if value > len(layers):
                 break
             layer = layers[value - 1]
-            tos = orders[value - 1] if free else sorted(layer, key=rank.__getitem__)
+            if value <= len(free) and layer is free[value - 1]:
+                tos = orders[value - 1]
+            else:
+                tos = sorted(layer, key=rank.__getitem__)
             if wait:
                 inside = start in track.alley_set
                 alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
