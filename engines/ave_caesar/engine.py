@@ -46,7 +46,7 @@ import json
 from collections import deque
 
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from .track import MAX_STEPS, TRACK_NAMES, Track, get_track, track_version
@@ -318,6 +318,10 @@ class AveCaesarEngine(BaseEngine):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         return self.legal_actions(state, seat)
 
+    def legal_copy(self, state: dict, seat: int) -> list[dict]:
+        """:meth:`BaseEngine.legal_copy`: a move action holds plain values only, so a flat copy will do."""
+        return [dict(a) for a in self.legal_actions(state, seat)]
+
     @staticmethod
     def _is_legal(turn: _Turn, action: dict) -> bool:
         """Is ``action`` equal to one of the turn's legal actions?"""
@@ -422,7 +426,7 @@ class AveCaesarEngine(BaseEngine):
             start = mine[-1] if mine else 0
         else:
             start = decided[-1] if decided else 0
-        return json.loads(json.dumps(last[start:]))
+        return _copy(last[start:])
 
     @staticmethod
     def _names(state: dict) -> dict:
@@ -1058,11 +1062,12 @@ class AveCaesarEngine(BaseEngine):
             "track": race["track"], "track_title": track.title, "direction": race["direction"],
             "track_version": track.version,
             "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
-            "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0, "reveal": json.loads(json.dumps(race["reveal"])),
+            "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0,
+            "reveal": _copy(race["reveal"]),
             "last": self.recent(state),
             "standings": [{"seat": s, "laurels": scores[s],
                            "place": 1 + sum(1 for o in scores if o > scores[s])} for s in range(state["num_players"])],
-            "history": json.loads(json.dumps(state["history"])), "over": state["over"],
+            "history": _copy(state["history"]), "over": state["over"],
         }
         if seat is not None:
             view["hands"] = [{"chariot": c, "cards": [{"id": x, "value": card_value(x)} for x in race["cars"][c]["hand"]]}
@@ -1075,7 +1080,9 @@ class AveCaesarEngine(BaseEngine):
         return view
 
     def to_json(self, state: dict) -> dict:
-        return json.loads(json.dumps(state))
+        # the state holds JSON values only (dicts, lists, strings, numbers, booleans, None): a structural copy
+        # is what a JSON round trip gives, several times faster (the search copies a state every iteration)
+        return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         if data.get("rules_version") not in self.accepted_versions:
