@@ -271,7 +271,7 @@ class AveCaesarEngine(BaseEngine):
                          "last": []}
         events.append({"type": "race_started", "race": no, "races": opts["races"], "track": name,
                        "direction": direction, "grid": grid, "order": order, "reveal": reveal,
-                       "turn_order": "reveal" if prev is None else opts["turn_order"], **self._names(state)})
+                       "turn_order": "reveal" if prev is None else opts["turn_order"]})
         return self._advance(state, events, advance_first=False)
 
     # The memo, instead of the base class's: (the state asked about last, its current chariot's turn). Only
@@ -392,6 +392,7 @@ class AveCaesarEngine(BaseEngine):
             self._do_move(state, turn.chariot, card, path, events, False, None, track.crossed[path[0]][to], track)
             state["race"]["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
             self._trim_last(state, self._advance(state, events, advance_first=True))
+            self._label(state, events)
             return events
         except BaseException:
             self._turn_of = (None, _NO_TURN)  # a half-changed state: remember nothing of it
@@ -429,11 +430,16 @@ class AveCaesarEngine(BaseEngine):
         return _copy(last[start:])
 
     @staticmethod
-    def _names(state: dict) -> dict:
-        """``labels`` and ``owners`` (per chariot id) for the events that list several chariots. Every event
-        names its chariots, so narration needs no state: the others carry a ``label`` next to ``chariot``."""
+    def _label(state: dict, events: list[dict]) -> None:
+        """Name the chariots in events, so narration needs no state: ``label`` next to every ``chariot``;
+        ``labels`` and ``owners`` (per chariot id) on the events that list several chariots."""
         chariots = state["chariots"]
-        return {"labels": [ch["label"] for ch in chariots], "owners": [ch["owner"] for ch in chariots]}
+        for event in events:
+            if "chariot" in event:
+                event["label"] = chariots[event["chariot"]]["label"]
+            if event["type"] in ("race_started", "race_over", "race_stalled"):
+                event["labels"] = [ch["label"] for ch in chariots]
+                event["owners"] = [ch["owner"] for ch in chariots]
 
     # ------------------------------------------------------------------ movement
     _track_of: tuple = (None, None)  # (race dict, its track): the last race asked about
@@ -771,9 +777,7 @@ class AveCaesarEngine(BaseEngine):
         if track is None:
             track = self.track(state)
         car = race["cars"][c]
-        ch = state["chariots"][c]
-        owner = ch["owner"]
-        label = ch["label"]
+        owner = state["chariots"][c]["owner"]
         if card_id is None:
             hand = car["hand"]
             known = CARD_VALUES
@@ -805,19 +809,18 @@ class AveCaesarEngine(BaseEngine):
         race["idle"] = 0
         events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": start,
                        "to": end, "path": path, "lap": LAPS if crossings > LAPS else (crossings or 1),
-                       "auto": auto, "label": label})
+                       "auto": auto})
         race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
         if crossed and 2 <= crossings <= LAPS and not wrath:
-            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": crossings, "label": label})
+            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": crossings})
         if end in track.alley_set and not paid and owner is not None:
             car["paid"] = True
-            events.append({"type": "ave_caesar", "chariot": c, "seat": owner, "label": label})
+            events.append({"type": "ave_caesar", "chariot": c, "seat": owner})
         elif missed and not wrath and not track.alley_reachable(end, crossings):
-            events.append({"type": "alley_missed", "chariot": c, "seat": owner, "label": label})
+            events.append({"type": "alley_missed", "chariot": c, "seat": owner})
         if wrath:
             self._take_off(state, c, "disqualified")
-            events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath",
-                           "label": label})
+            events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath"})
         elif finished:
             car["status"] = "finished"
             self._field = _NO_FIELD
@@ -828,14 +831,13 @@ class AveCaesarEngine(BaseEngine):
             if owner is not None:
                 place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
                 laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
-            events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels,
-                           "label": label})
+            events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
         else:  # still racing (only a racing chariot moves)
             if owner is not None and car["deck"]:
                 car["hand"].append(car["deck"].pop())
             if not car["hand"] and not car["deck"]:
                 self._take_off(state, c, "removed")
-                events.append({"type": "out_of_cards", "chariot": c, "seat": owner, "label": label})
+                events.append({"type": "out_of_cards", "chariot": c, "seat": owner})
 
     def _take_off(self, state: dict, c: int, status: str) -> None:
         self._field = _NO_FIELD
@@ -873,7 +875,7 @@ class AveCaesarEngine(BaseEngine):
                 # a whole round without any change: nothing can ever move again
                 for c in racing:
                     self._take_off(state, c, "stopped")
-                events.append({"type": "race_stalled", "chariots": racing, **self._names(state)})
+                events.append({"type": "race_stalled", "chariots": racing})
                 continue
             order = race["order"]
             turn = race["turn"]
@@ -896,7 +898,7 @@ class AveCaesarEngine(BaseEngine):
             race["idle"] += 1
             race["last"].append({"kind": "skip", "chariot": c, "reason": reason})
             events.append({"type": "skipped", "chariot": c, "seat": chariots[c]["owner"],
-                           "reason": reason, "card": None, "label": chariots[c]["label"]})
+                           "reason": reason, "card": None})
 
     def _skip_reason(self, state: dict, c: int) -> str:
         """Why an owned chariot cannot move: 'leader_six', 'alley_wait' or 'blocked'."""
@@ -912,7 +914,6 @@ class AveCaesarEngine(BaseEngine):
         """The neutral chariot rule: turn the top card and play it if possible, in its own interest."""
         race = state["race"]
         car = race["cars"][c]
-        label = state["chariots"][c]["label"]
         track = self.track(state)
         start = car["space"]
         occupied = {o["space"] for o in race["cars"] if o is not car}
@@ -923,13 +924,12 @@ class AveCaesarEngine(BaseEngine):
         else:  # no free space one step on
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
-            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None,
-                           "label": label})
+            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
             return
         if not car["deck"]:
             race["idle"] = 0
             self._take_off(state, c, "removed")
-            events.append({"type": "out_of_cards", "chariot": c, "seat": None, "label": label})
+            events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
         card_id = car["deck"].pop()
         value = card_value(card_id)
@@ -946,11 +946,10 @@ class AveCaesarEngine(BaseEngine):
         if not ends:
             car["played"].append(value)
             race["last"].append({"kind": "skip", "chariot": c, "reason": reason, "card": value})
-            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": reason, "card": value,
-                           "label": label})
+            events.append({"type": "skipped", "chariot": c, "seat": None, "reason": reason, "card": value})
             if not car["deck"]:
                 self._take_off(state, c, "removed")
-                events.append({"type": "out_of_cards", "chariot": c, "seat": None, "label": label})
+                events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
         key = self._neutral_key(state, c)
         crossed_from = track.crossed[start]
@@ -1006,7 +1005,7 @@ class AveCaesarEngine(BaseEngine):
         state["history"].append(record)
         events.append({"type": "race_over", "race": race["no"], "races": state["options"]["races"],
                        "ranking": ranking, "laurels": gained, "status": list(record["status"]),
-                       "totals": self._seat_scores(state), **self._names(state)})
+                       "totals": self._seat_scores(state)})
         if race["no"] < state["options"]["races"]:
             return self._start_race(state, events)
         state["over"] = True
