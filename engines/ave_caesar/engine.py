@@ -116,7 +116,7 @@ class _Turn:
 
 _NO_TURN = _Turn(-1, [], {}, [])
 _NO_FIELD = (None, [], set())
-BLOCKED_KEPT = 20_000  # per track: move searches past a single chariot kept (each a few hundred bytes)
+BLOCKED_KEPT = 4096  # per track: move searches past a single chariot kept (about 1 kB each; ~1,300 seen in 300 games)
 
 
 class _Moves(dict):
