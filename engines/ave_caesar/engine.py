@@ -67,33 +67,6 @@ DECKS: tuple[tuple[str, ...], ...] = tuple(tuple(f"AC{c}-{v}{x}" for v in range(
 #: every card id of the game -> its value (the engine deals only these; ``card_value`` parses any other)
 CARD_VALUES: dict[str, int] = {x: int(x[4]) for deck in DECKS for x in deck}
 
-_MASK = (1 << 64) - 1
-_LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(len(DECKS[0]) + 1))
-
-
-def _shuffle(rng: Rng, items: list) -> None:
-    """``rng.shuffle(items)`` (Fisher-Yates on SplitMix64, see engines/rng.py) with its steps inlined: the same
-    permutation and the same rng state afterwards, at a third of the cost (a race shuffles every deck)."""
-    if len(items) >= len(_LIMITS):
-        rng.shuffle(items)
-        return
-    state = rng.state
-    limits = _LIMITS
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = limits[n]
-        while True:  # Rng.below(n): Rng.next64 until it falls below the limit
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
-        items[i], items[j] = items[j], items[i]
-    rng.state = state
-
-
 def card_value(card_id: str) -> int:
     """``"AC3-5b"`` -> 5."""
     value = CARD_VALUES.get(card_id)
@@ -228,7 +201,7 @@ class AveCaesarEngine(BaseEngine):
         decks = []
         for c in range(n):
             deck = list(DECKS[c])
-            _shuffle(rng, deck)
+            rng.shuffle(deck)
             decks.append(deck)
         reveal: list[list[list[int]]] = []
         prev = state["history"][-1] if state["history"] else None
@@ -248,7 +221,7 @@ class AveCaesarEngine(BaseEngine):
                 depth += 1
             first = contenders[0]
             for deck in decks:
-                _shuffle(rng, deck)
+                rng.shuffle(deck)
             grid = [owned[(owned.index(first) + i) % k] for i in range(k)] + neutrals
         elif opts["turn_order"] == "previous_results":
             ranked = prev["ranking"]
