@@ -28,7 +28,7 @@ def determinize(state: dict, seat: int, rng) -> dict:
 
 
 def _deal(state: dict, seat: int, rng, keep: int | None = None) -> dict:
-    s = ENGINE.from_json(ENGINE.to_json(state))
+    s = ENGINE.to_json(state)  # a fresh copy of a live state, as from_json(to_json(state)) would give
     for c, car in enumerate(s["race"]["cars"]):
         places = [car["deck"]]
         if s["chariots"][c]["owner"] != seat and c != keep:

@@ -46,7 +46,7 @@ import json
 from collections import deque
 
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from .track import MAX_STEPS, TRACK_NAMES, Track, get_track, track_version
@@ -61,9 +61,11 @@ ROMAN = ("I", "II", "III", "IV", "V", "VI")
 _TRACKS: dict[tuple, Track] = {}  # (track, direction, rules version) -> Track: a race asks for it at every step
 
 
+#: chariot -> its 24 card ids in the order a deck is made before it is shuffled
+DECKS: tuple[tuple[str, ...], ...] = tuple(tuple(f"AC{c}-{v}{x}" for v in range(1, 7) for x in COPIES)
+                                           for c in range(6))
 #: every card id of the game -> its value (the engine deals only these; ``card_value`` parses any other)
-CARD_VALUES: dict[str, int] = {f"AC{c}-{v}{x}": v for c in range(6) for v in range(1, 7) for x in COPIES}
-
+CARD_VALUES: dict[str, int] = {x: int(x[4]) for deck in DECKS for x in deck}
 
 def card_value(card_id: str) -> int:
     """``"AC3-5b"`` -> 5."""
@@ -72,22 +74,42 @@ def card_value(card_id: str) -> int:
 
 
 class _Turn:
-    """One chariot's turn in one state, worked out once: ``items`` (sort key, card, destination, misses the
-    alley) in legal-action order, the legal actions, ``moves`` (card, destination) -> steps, and
+    """One chariot's turn in one state, worked out once: the legal actions (by card value, then destination
+    order), ``dests`` card value -> the destinations it may reach (a card with no move may be missing), and
     the search ``layers`` the paths are read from (see ``_layers``)."""
 
-    __slots__ = ("chariot", "items", "actions", "moves", "layers")
+    __slots__ = ("chariot", "actions", "dests", "layers")
 
-    def __init__(self, chariot: int, items: list, actions: list[dict], moves: dict, layers: list) -> None:
+    def __init__(self, chariot: int, actions: list[dict], dests: dict, layers: list) -> None:
         self.chariot = chariot
-        self.items = items
         self.actions = actions
-        self.moves = moves
+        self.dests = dests
         self.layers = layers
 
 
-_NO_TURN = _Turn(-1, [], [], {}, [])
-CARD_KEY = 1 << 22  # sort keys: card value first, then the destination key (below 4096 * 110, see _turn)
+_NO_TURN = _Turn(-1, [], {}, [])
+_NO_FIELD = (None, [], set())
+BLOCKED_KEPT = 4096  # per track: move searches past a single chariot kept (about 1 kB each; ~1,300 seen in 300 games)
+
+
+class _Moves(dict):
+    """Destination -> the move action of one chariot with one card value, made on first use. The legal-action
+    lists of every state share these dicts (read-only, as ``legal_actions`` says)."""
+
+    __slots__ = ("chariot", "card")
+
+    def __init__(self, chariot: int, card: int) -> None:
+        super().__init__()
+        self.chariot = chariot
+        self.card = card
+
+    def __missing__(self, to: str) -> dict:
+        action = self[to] = {"type": "move", "chariot": self.chariot, "card": self.card, "to": to}
+        return action
+
+
+#: chariot -> card value -> its move actions (index 0 unused)
+_MOVES = [[_Moves(c, v) for v in range(MAX_STEPS + 1)] for c in range(6)]
 
 
 def normalize_options(num_players: int, options: dict | None) -> dict:
@@ -169,7 +191,7 @@ class AveCaesarEngine(BaseEngine):
         self.forget(state)  # callers may set up a position by hand on a new game: remember nothing of it
         return state
 
-    def _start_race(self, state: dict, events: list[dict]) -> None:
+    def _start_race(self, state: dict, events: list[dict]) -> set | None:
         opts = state["options"]
         no = len(state["history"]) + 1
         name, direction = race_plan(opts["track"], opts["races"])[no - 1]
@@ -178,7 +200,7 @@ class AveCaesarEngine(BaseEngine):
         n = len(state["chariots"])
         decks = []
         for c in range(n):
-            deck = [f"AC{c}-{v}{x}" for v in range(1, 7) for x in COPIES]
+            deck = list(DECKS[c])
             rng.shuffle(deck)
             decks.append(deck)
         reveal: list[list[list[int]]] = []
@@ -223,7 +245,22 @@ class AveCaesarEngine(BaseEngine):
         events.append({"type": "race_started", "race": no, "races": opts["races"], "track": name,
                        "direction": direction, "grid": grid, "order": order, "reveal": reveal,
                        "turn_order": "reveal" if prev is None else opts["turn_order"]})
-        self._advance(state, events, advance_first=False)
+        return self._advance(state, events, advance_first=False)
+
+    # The memo, instead of the base class's: (the state asked about last, its current chariot's turn). Only
+    # apply changes a state; code that edits one by hand must call forget.
+    _turn_of: tuple = (None, _NO_TURN)
+    # (race dict, its racing chariots, the seats that own one) as _advance found them last; a chariot leaving
+    # the track (_take_off, finishing) resets it
+    _field: tuple = _NO_FIELD
+
+    def forget(self, state: dict | None = None) -> None:
+        """:meth:`BaseEngine.forget`: the turn and the track looked up last (a hand edit may change either)."""
+        super().forget(state)
+        if state is None or self._turn_of[0] is state:
+            self._turn_of = (None, _NO_TURN)
+        self._track_of = (None, None)
+        self._field = _NO_FIELD
 
     # ------------------------------------------------------------------ protocol
     def to_act(self, state: dict) -> list[int]:
@@ -254,13 +291,19 @@ class AveCaesarEngine(BaseEngine):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         return self.legal_actions(state, seat)
 
+    def legal_copy(self, state: dict, seat: int) -> list[dict]:
+        """:meth:`BaseEngine.legal_copy`: a move action holds plain values only, so a flat copy will do."""
+        return [dict(a) for a in self.legal_actions(state, seat)]
+
     @staticmethod
     def _is_legal(turn: _Turn, action: dict) -> bool:
         """Is ``action`` equal to one of the turn's legal actions?"""
         try:
             # equal to {"type": "move", "chariot": c, "card": v, "to": t}: the same four keys, equal values
-            return (len(action) == 4 and action.get("type") == "move" and action.get("chariot") == turn.chariot
-                    and (action.get("card"), action.get("to")) in turn.moves)
+            if len(action) != 4 or action.get("type") != "move" or action.get("chariot") != turn.chariot:
+                return False
+            dests = turn.dests.get(action.get("card"))
+            return dests is not None and action.get("to") in dests
         except TypeError:  # an unhashable card or destination: compare as the base class does
             return action in turn.actions
 
@@ -287,28 +330,7 @@ class AveCaesarEngine(BaseEngine):
         turn = self._known_turn(state, c)
         if not self._is_legal(turn, action):
             raise IllegalAction(self.explain_illegal(state, seat, action))
-        self._memo_kept = None
-        try:
-            # _apply, inlined (the turn is known)
-            events: list[dict] = []
-            steps = turn.moves.get((action["card"], action["to"]))
-            self._memo_slot = None  # forget(state): the state changes from here on
-            if steps is not None:
-                path = self._walk(turn.layers, steps, action["to"])
-                track = self.track(state)
-                self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
-                              track=track)
-                race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-            self._advance(state, events, advance_first=True)
-            self._trim_last(state)
-            self._label(state, events)
-            return events
-        finally:
-            # the state has changed: forget it, unless _apply left a fresh memo about the new state
-            slot = self._memo_slot
-            if slot is not None and slot[0] is state and slot is not self._memo_kept:
-                self._memo_slot = None
-            self._memo_kept = None
+        return self._apply(state, seat, action, turn)
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
@@ -326,33 +348,36 @@ class AveCaesarEngine(BaseEngine):
         return f"A {card} cannot take chariot {label} to that space."
 
     def _apply(self, state: dict, seat: int, action: dict, turn: _Turn | None = None) -> list[dict]:
-        c = action["chariot"]
-        race = state["race"]
-        events: list[dict] = []
+        """Play a legal move (``turn``: the chariot's turn, when the caller has it) and run the game on to the
+        next decision. The memo ends up holding only the new state's turn (see ``_advance``)."""
         if turn is None:
-            turn = self._known_turn(state, c)
-        steps = turn.moves.get((action["card"], action["to"]))
-        self.forget(state)  # the state changes from here on
-        if steps is not None:
-            path = self._walk(turn.layers, steps, action["to"])
+            turn = self._known_turn(state, action["chariot"])
+        self._turn_of = (None, _NO_TURN)  # forget(state): the state changes from here on
+        try:
+            events: list[dict] = []
+            card = action["card"]
+            to = action["to"]
+            steps = card
+            if type(steps) is not int:  # a value equal to a card value (True == 1): the card it stands for
+                steps = next(v for v in turn.dests if v == card)
+            path = self._walk(turn.layers, steps, to)
             track = self.track(state)
-            self._do_move(state, c, action["card"], path, events, crossed=track.crossed[path[0]][path[-1]],
-                          track=track)
-            race["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
-        self._advance(state, events, advance_first=True)
-        self._trim_last(state)
-        self._label(state, events)
-        return events
+            self._do_move(state, turn.chariot, card, path, events, False, None, track.crossed[path[0]][to], track)
+            state["race"]["last"][-1]["by"] = seat  # a player's decision (not an automatic move)
+            self._trim_last(state, self._advance(state, events, advance_first=True))
+            self._label(state, events)
+            return events
+        except BaseException:
+            self._turn_of = (None, _NO_TURN)  # a half-changed state: remember nothing of it
+            raise
 
-    def _trim_last(self, state: dict) -> None:
-        """Forget moves that no view shows any more: those before every racing player's latest decision."""
-        race = state["race"]
-        chariots = state["chariots"]
-        waiting = {chariots[c]["owner"] for c, car in enumerate(race["cars"]) if car["status"] == "racing"}
-        waiting.discard(None)
+    @staticmethod
+    def _trim_last(state: dict, waiting: set | None) -> None:
+        """Forget moves that no view shows any more: those before every racing player's latest decision.
+        ``waiting``: the seats whose chariots race (``_advance``'s answer; it is used up)."""
         if not waiting:
             return
-        last = race["last"]
+        last = state["race"]["last"]
         # from the newest entry back: where the last racing player still missing is found, is the oldest of
         # the racing players' latest decisions
         for i in range(len(last) - 1, -1, -1):
@@ -375,7 +400,7 @@ class AveCaesarEngine(BaseEngine):
             start = mine[-1] if mine else 0
         else:
             start = decided[-1] if decided else 0
-        return json.loads(json.dumps(last[start:]))
+        return _copy(last[start:])
 
     @staticmethod
     def _label(state: dict, events: list[dict]) -> None:
@@ -390,12 +415,18 @@ class AveCaesarEngine(BaseEngine):
                 event["owners"] = [ch["owner"] for ch in chariots]
 
     # ------------------------------------------------------------------ movement
+    _track_of: tuple = (None, None)  # (race dict, its track): the last race asked about
+
     def track(self, state: dict) -> Track:
         race = state["race"]
+        known = self._track_of
+        if known[0] is race:  # a race keeps its track, direction and rules version
+            return known[1]
         key = (race["track"], race["direction"], state["rules_version"])
         track = _TRACKS.get(key)
         if track is None:
             track = _TRACKS[key] = get_track(race["track"], race["direction"], track_version(key[2]))
+        self._track_of = (race, track)
         return track
 
     def remaining(self, state: dict, c: int) -> int:
@@ -440,8 +471,8 @@ class AveCaesarEngine(BaseEngine):
         space = car["space"]
         mine = (car["left"] or 0) if space is None else to_line[space] + max(0, LAPS - car["crossings"]) * lap
         others = False
-        for x, o in enumerate(cars):
-            if x != c and o["status"] == "racing":
+        for o in cars:
+            if o is not car and o["status"] == "racing":
                 space = o["space"]
                 if ((o["left"] or 0) if space is None else to_line[space] + max(0, LAPS - o["crossings"]) * lap) < mine:
                     return False
@@ -510,14 +541,31 @@ class AveCaesarEngine(BaseEngine):
         track, which the track keeps; the search goes on from there."""
         first = track.first_step[start]
         k = MAX_STEPS + 1  # the first step at which an occupied space could be reached
+        blockers = 0  # occupied spaces a move could reach (the search never meets any other)
         for space in occupied:
             j = first.get(space)
-            if j is not None and j < k:
-                k = j
+            if j is not None:
+                blockers += 1
+                blocker = space
+                if j < k:
+                    k = j
         free = track.free_layers[start]
         if k > top:
             return free
-        layers = free[:k - 1]
+        if blockers == 1:
+            # one chariot in the way, the commonest jam: its full search is kept on the track (bounded)
+            known = track.blocked_layers.get((start, blocker))
+            if known is None:
+                known = AveCaesarEngine._search(track, start, {blocker}, k, MAX_STEPS)
+                if len(track.blocked_layers) < BLOCKED_KEPT:
+                    track.blocked_layers[(start, blocker)] = known
+            return known
+        return AveCaesarEngine._search(track, start, occupied, k, top)
+
+    @staticmethod
+    def _search(track: Track, start: str, occupied: set, k: int, top: int) -> list[dict[str, str]]:
+        """``_layers``' search: the empty track's layers up to step k - 1, then on over free spaces."""
+        layers = track.free_layers[start][:k - 1]
         layer: dict | tuple = layers[-1] if layers else (start,)
         ahead = track.ahead_in if start in track.alley_set else track.ahead_out
         for _ in range(k, top + 1):
@@ -595,7 +643,7 @@ class AveCaesarEngine(BaseEngine):
         """The destinations of chariot c this turn, numbered from 1 (nearest first), each with the cards
         that reach it and their paths. Empty when it cannot move."""
         turn = self._known_turn(state, c)
-        if not turn.items:
+        if not turn.actions:
             return []
         track = self.track(state)
         car = state["race"]["cars"][c]
@@ -603,40 +651,45 @@ class AveCaesarEngine(BaseEngine):
         inside = start in track.alley_set
         paid = car["paid"]
         plain = paid or state["chariots"][c]["owner"] is None
+        # a move can miss the alley only from lap 1 on, for an unpaid player's chariot that can still pay
+        check = not plain and car["crossings"] >= 1 and track.alley_reachable(start, car["crossings"])
         by_space: dict[str, list] = {}
-        for key, value, to, misses in turn.items:  # by card value first
+        for action in turn.actions:  # by card value first
+            to = action["to"]
             entry = by_space.get(to)
             if entry is None:
-                entry = by_space[to] = [key - value * CARD_KEY, to, misses, []]
-            entry[3].append(value)
-        out = []
-        for i, (_, to, misses, values) in enumerate(sorted(by_space.values())):
-            crossings = car["crossings"] + track.crossed[start][to]
-            entered = not inside and to in track.alley_set
-            finishes = crossings > LAPS
-            if finishes:
-                remaining = to_go = 0
-            else:
-                remaining = track.to_line[to] + (LAPS - crossings) * track.lap
-                to_go = remaining if plain or entered else track.remaining_due(to, crossings)
-            out.append({
-                "to": to, "moves": [{"card": v, "path": self._walk(turn.layers, v, to)} for v in values],
-                "remaining": remaining, "to_go": to_go, "lap": LAPS if finishes else (crossings or 1),
-                "finishes": finishes, "enters_alley": entered and not paid, "misses_alley": misses, "n": i + 1,
-            })
+                crossings = car["crossings"] + track.crossed[start][to]
+                entered = not inside and to in track.alley_set
+                finishes = crossings > LAPS
+                if finishes:
+                    remaining = to_go = 0
+                else:
+                    remaining = track.to_line[to] + (LAPS - crossings) * track.lap
+                    to_go = remaining if plain or entered else track.remaining_due(to, crossings)
+                misses = check and not entered and not track.alley_reachable(to, crossings)
+                # farthest from the finish first, then by lane and space id
+                entry = by_space[to] = [(-remaining, track.tiebreak[to]), {
+                    "to": to, "moves": [], "remaining": remaining, "to_go": to_go,
+                    "lap": LAPS if finishes else (crossings or 1), "finishes": finishes,
+                    "enters_alley": entered and not paid, "misses_alley": misses, "n": 0}]
+            entry[1]["moves"].append({"card": action["card"], "path": self._walk(turn.layers, action["card"], to)})
+        out = [choice for _, choice in sorted(by_space.values(), key=lambda e: e[0])]
+        for i, choice in enumerate(out):
+            choice["n"] = i + 1
         return out
 
     def _known_turn(self, state: dict, c: int) -> _Turn:
         """:meth:`_turn`, computed once per state (the result is shared: read it, never change it)."""
-        memo = self._memo(state)
-        found = memo.get(("turn", c))
-        if found is None:
-            found = memo[("turn", c)] = self._turn(state, c)
-        return found
+        known, turn = self._turn_of
+        if known is state and turn.chariot == c:
+            return turn
+        turn = self._turn(state, c)
+        self._turn_of = (state, turn)
+        return turn
 
     def _turn(self, state: dict, c: int) -> _Turn:
-        """Chariot c's moves: destinations ordered nearest the finish first, then by lane and space id (the
-        choice numbers); legal actions by card value, then in that order."""
+        """Chariot c's moves: destinations ordered nearest the chariot (farthest from the finish) first, then
+        by lane and space id (the choice numbers); legal actions by card value, then in that order."""
         cars = state["race"]["cars"]
         car = cars[c]
         if state["over"] or car["status"] != "racing":
@@ -653,51 +706,42 @@ class AveCaesarEngine(BaseEngine):
         start = car["space"]
         crossings = car["crossings"]
         occupied = {o["space"] for o in cars if o is not car}
-        due = (not car["paid"] and state["chariots"][c]["owner"] is not None
-               and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))  # track.alley_reachable
         layers = self._layers(track, start, occupied, max(values))
-        # the laps still to drive after this move (a move crosses the line at most once: Track checks it)
-        rest = (LAPS - crossings) * track.lap
-        check = due and crossings >= 1  # before lap 2 (no crossing yet) no move can miss the alley
-        items: list[tuple] = []
-        if crossings < LAPS and not check:
-            # no move finishes or misses the alley: each card's destinations sort by the start's fixed keys,
-            # and cards in value order (the keys are unique, so this is the order items.sort() gives)
+        free = track.free_layers[start]  # the search's first layers, up to the first chariot in the way
+        # destination order: farthest from the finish first (a move crosses the line at most once, Track checks
+        # it, so only in the last lap can a move finish: those come last), then by lane and space id; the
+        # empty track's layers have it at hand
+        if crossings < LAPS:
+            orders = track.free_order[start]
             rank = track.move_rank[start]
-            by_rank = rank.__getitem__
-            for value in sorted(values):
-                if value > len(layers):
-                    break
-                offset = value * CARD_KEY - rest * 4096
-                items += [(rank[to] + offset, value, to, False) for to in sorted(layers[value - 1], key=by_rank)]
-            actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
-            moves = {(value, to): value for _, value, to, _ in items}
-            return _Turn(c, items, actions, moves, layers)
-        must_wait = due and (track.alley_access in occupied or track.alley_entry in occupied)
-        keys = track.move_keys[start]
-        tiebreak = track.tiebreak
-        inside = start in track.alley_set
-        alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+        else:
+            orders = track.free_final_order[start]
+            rank = track.final_rank[start]
+        # lap 2, an unpaid player's chariot that can still pay while the alley's entrance is taken: it waits
+        # rather than pass the alley, so the moves that leave it out of reach are not legal
+        wait = (crossings >= 1 and not car["paid"] and state["chariots"][c]["owner"] is not None
+                and (crossings < 2 or (crossings == 2 and start in track.alley_reach))  # track.alley_reachable
+                and (track.alley_access in occupied or track.alley_entry in occupied))
+        actions: list[dict] = []
+        dests: dict = {}
+        moves = _MOVES[c]
         for value in sorted(values):
             if value > len(layers):
                 break
-            # one number for (card, -remaining, lane, space id): fewer than 4096 spaces, remaining < 1024
-            offset = value * CARD_KEY - rest * 4096
-            for to in layers[value - 1]:
-                n = crossings + crossed_from[to]
-                misses = False
-                if check and not (not inside and to in alley) and not (n < 2 or (n == 2 and to in reach)):
-                    if must_wait:
-                        continue  # lap 2, entrance blocked: wait for it to clear rather than pass the alley
-                    misses = True
-                if n > LAPS:  # it finishes: nothing remains
-                    items.append((value * CARD_KEY + tiebreak[to], value, to, misses))
-                else:
-                    items.append((keys[to][1] + offset, value, to, misses))
-        items.sort()
-        actions = [{"type": "move", "chariot": c, "card": value, "to": to} for _, value, to, _ in items]
-        moves = {(value, to): value for _, value, to, _ in items}
-        return _Turn(c, items, actions, moves, layers)
+            layer = layers[value - 1]
+            if value <= len(free) and layer is free[value - 1]:
+                tos = orders[value - 1]
+            else:
+                tos = sorted(layer, key=rank.__getitem__)
+            if wait:
+                inside = start in track.alley_set
+                alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
+                tos = [to for to in tos if (not inside and to in alley)
+                       or (crossings + crossed_from[to] < 2 or (crossings + crossed_from[to] == 2 and to in reach))]
+                layer = set(tos)
+            dests[value] = layer
+            actions += map(moves[value].__getitem__, tos)
+        return _Turn(c, actions, dests, layers)
 
     def _do_move(self, state: dict, c: int, value: int, path: list[str], events: list[dict],
                  auto: bool = False, card_id: str | None = None, crossed: int | None = None,
@@ -709,41 +753,50 @@ class AveCaesarEngine(BaseEngine):
         owner = state["chariots"][c]["owner"]
         if card_id is None:
             hand = car["hand"]
+            known = CARD_VALUES
             for i, x in enumerate(hand):
-                if card_value(x) == value:
+                if (known[x] if x in known else card_value(x)) == value:
                     del hand[i]  # the first card of that value, as hand.remove() would take
                     break
         car["played"].append(value)
-        missed = (owner is not None and not car["paid"] and path[-1] not in track.alley_set
-                  and track.alley_reachable(path[0], car["crossings"]))
+        start = path[0]
+        end = path[-1]
+        crossings = car["crossings"]
+        paid = car["paid"]
+        # an unpaid player's chariot that could still pay before this move (track.alley_reachable, inlined)
+        missed = (owner is not None and not paid and end not in track.alley_set
+                  and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))
         if crossed is None:
             crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
         wrath = finished = False
-        for _ in range(crossed):
-            car["crossings"] += 1
-            if car["crossings"] == LAPS and owner is not None and not car["paid"]:
-                wrath = True
-            elif car["crossings"] > LAPS:
-                finished = True
-        car["space"] = path[-1]
+        if crossed:
+            for _ in range(crossed):
+                crossings += 1
+                if crossings == LAPS and owner is not None and not paid:
+                    wrath = True
+                elif crossings > LAPS:
+                    finished = True
+            car["crossings"] = crossings
+        car["space"] = end
         race["moves"] += 1
         race["idle"] = 0
-        lap = min(LAPS, max(1, car["crossings"]))
-        events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": path[0],
-                       "to": path[-1], "path": path, "lap": lap, "auto": auto})
+        events.append({"type": "moved", "chariot": c, "seat": owner, "card": value, "from": start,
+                       "to": end, "path": path, "lap": LAPS if crossings > LAPS else (crossings or 1),
+                       "auto": auto})
         race["last"].append({"kind": "move", "chariot": c, "card": value, "path": path})
-        if crossed and 2 <= car["crossings"] <= LAPS and not wrath:
-            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": car["crossings"]})
-        if path[-1] in track.alley_set and not car["paid"] and owner is not None:
+        if crossed and 2 <= crossings <= LAPS and not wrath:
+            events.append({"type": "new_lap", "chariot": c, "seat": owner, "lap": crossings})
+        if end in track.alley_set and not paid and owner is not None:
             car["paid"] = True
             events.append({"type": "ave_caesar", "chariot": c, "seat": owner})
-        elif missed and not wrath and not track.alley_reachable(path[-1], car["crossings"]):
+        elif missed and not wrath and not track.alley_reachable(end, crossings):
             events.append({"type": "alley_missed", "chariot": c, "seat": owner})
         if wrath:
             self._take_off(state, c, "disqualified")
             events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath"})
         elif finished:
             car["status"] = "finished"
+            self._field = _NO_FIELD
             car["space"] = None
             car["left"] = 0
             race["finish"].append(c)
@@ -752,7 +805,7 @@ class AveCaesarEngine(BaseEngine):
                 place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
                 laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
             events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
-        if car["status"] == "racing":
+        else:  # still racing (only a racing chariot moves)
             if owner is not None and car["deck"]:
                 car["hand"].append(car["deck"].pop())
             if not car["hand"] and not car["deck"]:
@@ -760,54 +813,64 @@ class AveCaesarEngine(BaseEngine):
                 events.append({"type": "out_of_cards", "chariot": c, "seat": owner})
 
     def _take_off(self, state: dict, c: int, status: str) -> None:
+        self._field = _NO_FIELD
         car = state["race"]["cars"][c]
         car["left"] = self.remaining(state, c)
         car["space"] = None
         car["status"] = status
 
     # ------------------------------------------------------------------ turn flow
-    def _advance(self, state: dict, events: list[dict], advance_first: bool) -> None:
+    def _advance(self, state: dict, events: list[dict], advance_first: bool) -> set | None:
         """Move the turn on to the next chariot that has a decision to make, playing neutral chariots and
-        skipping blocked ones on the way; ends races and the game."""
+        skipping blocked ones on the way; ends races and the game. Returns the seats whose chariots still race
+        (None once the game is over)."""
         step = advance_first
+        chariots = state["chariots"]
         while True:
             race = state["race"]
             cars = race["cars"]
-            chariots = state["chariots"]
-            racing = []
-            players_racing = False
-            for c, car in enumerate(cars):
-                if car["status"] == "racing":
-                    racing.append(c)
-                    if chariots[c]["owner"] is not None:
-                        players_racing = True
-            if not players_racing:
-                self._end_race(state, events)  # starts the next race (and its first turns) if any
-                return
+            field = self._field
+            if field[0] is race:
+                racing, owners = field[1], field[2]
+            else:
+                racing = []
+                owners = set()
+                for c, car in enumerate(cars):
+                    if car["status"] == "racing":
+                        racing.append(c)
+                        owner = chariots[c]["owner"]
+                        if owner is not None:
+                            owners.add(owner)
+                self._field = (race, racing, owners)
+            if not owners:
+                return self._end_race(state, events)  # starts the next race (and its first turns) if any
             if race["idle"] >= len(racing):
                 # a whole round without any change: nothing can ever move again
                 for c in racing:
                     self._take_off(state, c, "stopped")
                 events.append({"type": "race_stalled", "chariots": racing})
                 continue
+            order = race["order"]
+            turn = race["turn"]
             if step:
-                race["turn"] = (race["turn"] + 1) % len(race["order"])
+                turn = (turn + 1) % len(order)
             step = True
-            c = race["order"][race["turn"]]
-            if cars[c]["status"] != "racing":
-                continue
-            if state["chariots"][c]["owner"] is None:
+            while cars[order[turn]]["status"] != "racing":  # chariots off the track have no turn
+                turn = (turn + 1) % len(order)
+            race["turn"] = turn
+            c = order[turn]
+            if chariots[c]["owner"] is None:
                 self._neutral_turn(state, c, events)
                 continue
             found = self._turn(state, c)
-            if found.items:
+            if found.actions:
                 # the turn stops here, on a state final for this apply: remember its choices
-                self._fresh_memo(state)[("turn", c)] = found
-                return
+                self._turn_of = (state, found)
+                return set(owners)
             reason = self._skip_reason(state, c)
             race["idle"] += 1
             race["last"].append({"kind": "skip", "chariot": c, "reason": reason})
-            events.append({"type": "skipped", "chariot": c, "seat": state["chariots"][c]["owner"],
+            events.append({"type": "skipped", "chariot": c, "seat": chariots[c]["owner"],
                            "reason": reason, "card": None})
 
     def _skip_reason(self, state: dict, c: int) -> str:
@@ -828,7 +891,10 @@ class AveCaesarEngine(BaseEngine):
         start = car["space"]
         occupied = {o["space"] for o in race["cars"] if o is not car}
         ahead = track.ahead_in if start in track.alley_set else track.ahead_out
-        if all(n in occupied for n in ahead[start]):  # no free space one step on
+        for n in ahead[start]:
+            if n not in occupied:
+                break
+        else:  # no free space one step on
             race["idle"] += 1  # fully blocked: no card is turned
             race["last"].append({"kind": "skip", "chariot": c, "reason": "blocked"})
             events.append({"type": "skipped", "chariot": c, "seat": None, "reason": "blocked", "card": None})
@@ -840,12 +906,15 @@ class AveCaesarEngine(BaseEngine):
             return
         card_id = car["deck"].pop()
         value = card_value(card_id)
-        ends = []
+        ends: dict = {}
         reason = "blocked"
         if value == 6 and not self._six_allowed(state, c, None):
             reason = "leader_six"
         else:
-            ends = self._reach(state, c, {value}).get(value, [])
+            # _reach, inlined: the alley is never due for a neutral chariot, so every end of the search counts
+            layers = self._layers(track, start, occupied, value)
+            if value <= len(layers):
+                ends = layers[value - 1]
         race["idle"] = 0
         if not ends:
             car["played"].append(value)
@@ -856,8 +925,14 @@ class AveCaesarEngine(BaseEngine):
                 events.append({"type": "out_of_cards", "chariot": c, "seat": None})
             return
         key = self._neutral_key(state, c)
-        best = min(ends, key=lambda end: key(end[0], end[2]))
-        self._do_move(state, c, value, best[1], events, auto=True, card_id=card_id, crossed=best[2])
+        crossed_from = track.crossed[start]
+        best = best_key = None
+        for to in ends:  # min(ends, key=...): the first with the least key
+            k = key(to, crossed_from[to])
+            if best_key is None or k < best_key:
+                best, best_key = to, k
+        self._do_move(state, c, value, self._walk(layers, value, best), events, True, card_id, crossed_from[best],
+                      track)
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
@@ -877,13 +952,16 @@ class AveCaesarEngine(BaseEngine):
         def key(to: str, crossed: int) -> tuple:
             crossings = base + crossed
             rem = track.remaining(to, crossings) if crossings <= LAPS else -1
-            blocks = sum(1 for f in fronts if to in f)
+            blocks = 0
+            for f in fronts:  # a loop, not sum() over a generator: cheaper before Python 3.12
+                if to in f:
+                    blocks += 1
             return (rem, -blocks, spaces[to]["lane"], to)
 
         return key
 
     # ------------------------------------------------------------------ race and game end
-    def _end_race(self, state: dict, events: list[dict]) -> None:
+    def _end_race(self, state: dict, events: list[dict]) -> set | None:
         race = state["race"]
         n = len(state["chariots"])
         owned = [c for c in range(n) if state["chariots"][c]["owner"] is not None]
@@ -902,11 +980,11 @@ class AveCaesarEngine(BaseEngine):
                        "ranking": ranking, "laurels": gained, "status": list(record["status"]),
                        "totals": self._seat_scores(state)})
         if race["no"] < state["options"]["races"]:
-            self._start_race(state, events)
-            return
+            return self._start_race(state, events)
         state["over"] = True
         result = self.result(state)
         events.append({"type": "game_over", "places": result["places"], "scores": result["scores"]})
+        return None
 
     def _seat_scores(self, state: dict) -> list[int]:
         scores = [0] * state["num_players"]
@@ -956,11 +1034,12 @@ class AveCaesarEngine(BaseEngine):
             "track": race["track"], "track_title": track.title, "direction": race["direction"],
             "track_version": track.version,
             "chariots": chariots, "turn": self.current_chariot(state), "order": list(race["order"]),
-            "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0, "reveal": json.loads(json.dumps(race["reveal"])),
+            "grid": list(race["grid"]), "finish": list(race["finish"]), "first_move": race["moves"] == 0,
+            "reveal": _copy(race["reveal"]),
             "last": self.recent(state),
             "standings": [{"seat": s, "laurels": scores[s],
                            "place": 1 + sum(1 for o in scores if o > scores[s])} for s in range(state["num_players"])],
-            "history": json.loads(json.dumps(state["history"])), "over": state["over"],
+            "history": _copy(state["history"]), "over": state["over"],
         }
         if seat is not None:
             view["hands"] = [{"chariot": c, "cards": [{"id": x, "value": card_value(x)} for x in race["cars"][c]["hand"]]}
@@ -973,7 +1052,9 @@ class AveCaesarEngine(BaseEngine):
         return view
 
     def to_json(self, state: dict) -> dict:
-        return json.loads(json.dumps(state))
+        # the state holds JSON values only (dicts, lists, strings, numbers, booleans, None): a structural copy
+        # is what a JSON round trip gives, several times faster (the search copies a state every iteration)
+        return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         if data.get("rules_version") not in self.accepted_versions:

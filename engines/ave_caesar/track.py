@@ -92,6 +92,8 @@ class Track:
         #: the destination order's tie-break (lane, then space id) as one number per space
         self.tiebreak: dict[str, int] = {
             s: i for i, s in enumerate(sorted(self.order, key=lambda s: (self.spaces[s]["lane"], s)))}
+        #: (start, the one occupied space a move could reach) -> the move search's layers (the engine fills it)
+        self.blocked_layers: dict[tuple[str, str], list[dict[str, str]]] = {}
 
     @cached_property
     def _move_tables(self) -> tuple:
@@ -142,6 +144,26 @@ class Track:
         """start space -> {end space: its destination sort key without the laps still to drive} (the second
         half of ``move_keys``): one card's destinations from a start sort by it."""
         return {start: {to: key for to, (_, key) in ends.items()} for start, ends in self.move_keys.items()}
+
+    @cached_property
+    def final_rank(self) -> dict[str, dict[str, int]]:
+        """``move_rank`` for a chariot in its last lap: a move that crosses the line finishes (nothing remains
+        to drive), so it sorts after every other destination, by its tie-break alone."""
+        tiebreak = self.tiebreak
+        return {start: {to: tiebreak[to] if self.crossed[start][to] else key for to, key in ends.items()}
+                for start, ends in self.move_rank.items()}
+
+    @cached_property
+    def free_order(self) -> dict[str, list[list[str]]]:
+        """start space -> for each step count, the spaces of ``free_layers`` in ``move_rank`` order."""
+        return {start: [sorted(layer, key=self.move_rank[start].__getitem__) for layer in layers]
+                for start, layers in self.free_layers.items()}
+
+    @cached_property
+    def free_final_order(self) -> dict[str, list[list[str]]]:
+        """As ``free_order``, in ``final_rank`` order (the last lap)."""
+        return {start: [sorted(layer, key=self.final_rank[start].__getitem__) for layer in layers]
+                for start, layers in self.free_layers.items()}
 
     @cached_property
     def move_keys(self) -> dict[str, dict[str, tuple[int, int]]]:
