@@ -10,7 +10,7 @@ EASY_MISTAKES = 0.5
 #: the hard AI's budget per decision, in search iterations: per game, about a second of one idle core on the
 #: machine the figures in the README come from. Iterations, not seconds, so the same game and seed give the
 #: same moves on any machine and under any load (the arena's figures can be re-run exactly).
-HARD_ITERATIONS = {"hector-achilles": 600, "troja": 350, "kivalasztottak": 100, "ave-caesar": 140, "hextri": 220}
+HARD_ITERATIONS = {"hector-achilles": 600, "troja": 100, "kivalasztottak": 100, "ave-caesar": 140, "hextri": 220}
 DEFAULT_HARD_ITERATIONS = 200
 #: a wall-clock cap on top: a loaded bot host still answers within a few seconds (the search then stops early)
 HARD_SECONDS = 3.0
