@@ -195,12 +195,13 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     Every iteration draws one determinization (``engines/<game>/determinize.py``: hidden cards redealt, the
     engine's future chance reseeded) and one rollout seed, and plays each root candidate out from that same
     sample with that same seed, by ``rollout`` (best a deterministic policy), to the end of the game, or for
-    at most ``depth`` actions, then scored by the game's evaluation (``ai/evaluate.py``). Candidates are compared by their per-sample
-    *differences* from the prior, so the luck of the deal and the dice, shared by all, cancels out of the
-    comparison. ``iterations`` counts playouts (one candidate each): the budget does not grow with the number
-    of legal actions. Every ``check_every`` rounds a candidate whose mean trails the best one by more than
-    ``prune`` standard errors of their paired difference is dropped (the prior never). The prior is kept unless
-    the best candidate beats it by ``margin`` standard errors of the paired difference.
+    at most ``depth`` actions, then scored by the game's evaluation (``ai/evaluate.py``). Candidates are
+    compared by their per-sample *differences* from the prior, so the luck of the deal and the dice, shared
+    by all, cancels out of the comparison. ``iterations`` counts playouts (one candidate each), so the
+    budget does not grow with the number of legal actions. Every ``check_every`` rounds a candidate whose
+    mean trails the best one by more than ``prune`` standard errors of their paired difference is dropped
+    (the prior never is). The prior is kept unless the best candidate beats it by ``margin`` standard errors
+    of the paired difference.
     """
     legal = engine.legal_actions(state, seat)
     if candidates is not None:

@@ -352,3 +352,25 @@ def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
     assert action in engine.legal_actions(state, seat)
     finished = {id(s): engine.result(s) is not None for s in ends}
     assert sum(finished.values()) >= 5, "every playout runs to the end of the game"
+
+
+def test_paired_playouts_cut_at_a_depth_are_scored_by_the_evaluation():
+    engine, state = _played("troja", 30)
+    seat = min(engine.to_act(state))
+    while len(engine.legal_actions(state, seat)) < 2:
+        engine.apply(state, seat, ai.choose(engine, state, seat, Rng(1)))
+        seat = min(engine.to_act(state))
+    ends = []
+    base = search.rollout_policy(engine, 0.0)
+
+    def watching(s, p, rng):
+        ends.append(s)
+        return base(s, p, rng)
+
+    action = search.paired(engine, state, seat, Rng(2), iterations=4, rollout=watching, depth=6, prune=None)
+    assert action in engine.legal_actions(state, seat)
+    per_playout = {}
+    for s in ends:
+        per_playout[id(s)] = per_playout.get(id(s), 0) + 1
+    assert per_playout and max(per_playout.values()) <= 6
+    assert not any(engine.result(s) for s in ends), "no playout reaches the end of the game in 6 actions"
