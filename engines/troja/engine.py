@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from . import rules
@@ -1024,7 +1024,7 @@ class TrojaEngine(BaseEngine):
                 "strength": rules.plain_stat(p, "strength"), "tactics": rules.plain_stat(p, "tactics"),
                 "power": rules.power(p), "glory": hero["glory"], "hand_size": len(p["hand"]),
                 "hand_limit": rules.hand_limit(p), "attached": list(p["attached"]),
-                "roamers": copy.deepcopy(p["roamers"]), "heroes": list(p["heroes"]),
+                "roamers": _copy(p["roamers"]), "heroes": list(p["heroes"]),
                 "done": p["done"] if s["phase"] == "end" else None,
                 "discarded": p["discarded"] if s["phase"] == "end" else None,
             })
@@ -1037,8 +1037,8 @@ class TrojaEngine(BaseEngine):
             # once the game is over, a fight cut short by the winning Glory is no longer shown
             "assault": None if s["result"] else self._assault_view(s),
             "fight": None if s["result"] else self._fight_view(s),
-            "window": copy.deepcopy(s["window"]), "last": copy.deepcopy(s["last"]),
-            "result": copy.deepcopy(s["result"]),
+            "window": _copy(s["window"]), "last": _copy(s["last"]),
+            "result": _copy(s["result"]),
         }
         if seat is not None:
             out["hand"] = list(s["players"][seat]["hand"])
@@ -1072,8 +1072,8 @@ class TrojaEngine(BaseEngine):
                             "keys": [_key(c) for c in ids], "attacker": base["attacker"],
                             "defender": base["defender"], "glory": rules.glory_of(fight), "done": done})
         return {"origin": a["origin"], "by": a["by"], "target": a["target"],
-                "cards": [copy.deepcopy(e) for e in a["cards"] if not a["fights"] or e["card"] in live],
-                "joined": copy.deepcopy(a["joined"]), "mods": copy.deepcopy(a["mods"]), "fights": preview,
+                "cards": [_copy(e) for e in a["cards"] if not a["fights"] or e["card"] in live],
+                "joined": _copy(a["joined"]), "mods": _copy(a["mods"]), "fights": preview,
                 "index": a["index"] if a["fights"] else None}
 
     def _fight_view(self, s: dict) -> dict | None:
@@ -1081,7 +1081,7 @@ class TrojaEngine(BaseEngine):
         if a is None or not a["fights"] or a["index"] >= len(a["fights"]):
             return None
         fight = a["fights"][a["index"]]
-        out = copy.deepcopy(fight)
+        out = _copy(fight)
         if fight["fate"]["defender"]:
             base = rules.bases(s["players"], fight, a["mods"])
             out["base"] = base
@@ -1095,10 +1095,10 @@ class TrojaEngine(BaseEngine):
         return out
 
     def result(self, state: dict) -> dict | None:
-        return copy.deepcopy(state["result"])
+        return _copy(state["result"])
 
     def to_json(self, state: dict) -> dict:
-        return copy.deepcopy(state)
+        return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         """A saved state; one saved under rules version 1 is migrated so that it finishes as it began: its
@@ -1109,7 +1109,7 @@ class TrojaEngine(BaseEngine):
             return _migrate_v1(data)
         if version != self.rules_version:
             raise ValueError(f"Troja rules version {version} is not {self.rules_version}.")
-        return copy.deepcopy(data)
+        return _copy(data)
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         if seat is None:
