@@ -235,3 +235,142 @@ def test_hextri_hard_searches_a_short_list_of_legal_moves():
     short = CANDIDATES["hextri"](engine, state, seat, Rng(1))
     assert 1 < len(short) <= 7 < len(legal) and all(a in legal for a in short)
     assert search.choose(engine, state, seat, Rng(2), iterations=10) in legal
+
+
+class Bonus(BaseEngine):
+    """A test game of luck: seat 0 takes a bonus of 0 or 1 (or another 0, or a hopeless -6), then seat 1, the
+    dice, rolls 1..6 (the rollout's random choice); seat 0 wins with a total of 6 or more. The bonus is worth
+    only one roll in six, too little for unpaired playouts of this size to tell reliably."""
+
+    key = "test-bonus"
+    min_players = max_players = 2
+
+    def new_game(self, num_players, seed, options=None):
+        return {"bonus": None, "roll": None}
+
+    def to_act(self, state):
+        if state["bonus"] is None:
+            return [0]
+        return [1] if state["roll"] is None else []
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_act(state):
+            return []
+        if seat == 0:
+            return [{"type": "bonus", "n": 0}, {"type": "bonus", "n": 1}, {"type": "bonus", "n": 0, "dud": True},
+                    {"type": "bonus", "n": -6}]
+        return [{"type": "roll", "n": n} for n in range(1, 7)]
+
+    def _apply(self, state, seat, action):
+        state["bonus" if seat == 0 else "roll"] = action["n"]
+        return []
+
+    def view(self, state, seat):
+        return dict(state)
+
+    def result(self, state):
+        if state["roll"] is None:
+            return None
+        won = state["roll"] + state["bonus"] >= 6
+        return {"places": [1, 2] if won else [2, 1]}
+
+    def to_json(self, state):
+        return dict(state)
+
+    def from_json(self, data):
+        return dict(data)
+
+
+def test_paired_playouts_share_their_luck_and_find_a_small_edge():
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    plain, bonus = {"type": "bonus", "n": 0}, {"type": "bonus", "n": 1}
+    rolls = []
+
+    def dice(s, seat, rng):
+        rolls.append((s["bonus"], rng.below(6) + 1))
+        return {"type": "roll", "n": rolls[-1][1]}
+
+    search.paired(engine, state, 0, Rng(1), iterations=16, rollout=dice, prior=plain, prune=None)
+    by_round = [rolls[i:i + 4] for i in range(0, 16, 4)]
+    assert all(len({r for _, r in rnd}) == 1 for rnd in by_round), "every candidate meets the same dice"
+    assert len({rnd[0][1] for rnd in by_round}) > 1, "and the dice differ from one round to the next"
+    # the bonus wins one roll in six more than the plain move: paired, 60 rounds always see it at 2 SE
+    picks = [search.paired(engine, state, 0, Rng(s), iterations=180, rollout=search.random_rollout(engine),
+                           prior=plain, margin=2.0) for s in range(6)]
+    assert picks == [bonus] * 6
+
+
+def test_paired_keeps_the_prior_over_an_action_that_changes_nothing():
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    plain, dud = {"type": "bonus", "n": 0}, {"type": "bonus", "n": 0, "dud": True}
+    rollout = search.random_rollout(engine)
+    for prior in (plain, dud):
+        picks = {repr(search.paired(engine, state, 0, Rng(s), iterations=30, rollout=rollout, prior=prior,
+                                    candidates=[plain, dud], margin=0.0)) for s in range(8)}
+        assert picks == {repr(prior)}, "equal in every sample: never a reason to overrule the heuristic"
+
+
+def test_paired_prunes_a_clearly_worse_candidate_and_keeps_its_budget():
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    played = []
+
+    def dice(s, seat, rng):
+        played.append(s["bonus"])
+        return {"type": "roll", "n": rng.below(6) + 1}
+
+    plain = {"type": "bonus", "n": 0}
+    search.paired(engine, state, 0, Rng(3), iterations=200, rollout=dice, prior=plain, prune=1.0, check_every=8)
+    assert 200 <= len(played) <= 200 + 3, "the budget counts playouts"
+    assert played.count(-6) <= 16, "the hopeless move is dropped after a round or two of checks"
+    assert played.count(1) > 50 and played.count(0) > 50, "the best move and the heuristic's are kept"
+
+
+def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
+    engine, state = _played("troja", 30)
+    seat = min(engine.to_act(state))
+    while len(engine.legal_actions(state, seat)) < 2:
+        engine.apply(state, seat, ai.choose(engine, state, seat, Rng(1)))
+        seat = min(engine.to_act(state))
+    ends = []
+    base = search.rollout_policy(engine, 0.0)
+
+    def watching(s, p, rng):
+        ends.append(s)
+        return base(s, p, rng)
+
+    assert "paired" in search.SHAPES["troja"]
+    real = search.paired
+    try:
+        search.paired = lambda *a, **k: real(*a, **{**k, "rollout": watching})
+        action = search.choose(engine, state, seat, Rng(2), iterations=6, **{
+            k: v for k, v in search.hard_budget(engine).items() if k not in ("iterations", "seconds")})
+    finally:
+        search.paired = real
+    assert action in engine.legal_actions(state, seat)
+    finished = {id(s): engine.result(s) is not None for s in ends}
+    assert sum(finished.values()) >= 5, "every playout runs to the end of the game"
+
+
+def test_paired_playouts_cut_at_a_depth_are_scored_by_the_evaluation():
+    engine, state = _played("troja", 30)
+    seat = min(engine.to_act(state))
+    while len(engine.legal_actions(state, seat)) < 2:
+        engine.apply(state, seat, ai.choose(engine, state, seat, Rng(1)))
+        seat = min(engine.to_act(state))
+    ends = []
+    base = search.rollout_policy(engine, 0.0)
+
+    def watching(s, p, rng):
+        ends.append(s)
+        return base(s, p, rng)
+
+    action = search.paired(engine, state, seat, Rng(2), iterations=4, rollout=watching, depth=6, prune=None)
+    assert action in engine.legal_actions(state, seat)
+    per_playout = {}
+    for s in ends:
+        per_playout[id(s)] = per_playout.get(id(s), 0) + 1
+    assert per_playout and max(per_playout.values()) <= 6
+    assert not any(engine.result(s) for s in ends), "no playout reaches the end of the game in 6 actions"
