@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import ai
-from ai import evaluate, search
 from ai import ave_caesar as AC
+from ai import evaluate, search
 from engines.ave_caesar import ENGINE as E
 from engines.rng import Rng
 from tests.engines.test_ave_caesar_support import race, space
