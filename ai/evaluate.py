@@ -73,9 +73,36 @@ def _ac_stage(state) -> int:
 
 
 def _ac_eval(engine, state) -> list[float]:
-    from ai.search import _reward_of_places
+    # laurels won so far, plus the laurels still to give out in the order the racing chariots would finish
+    # at their own pace: every chariot plays one card a turn, so the one with the fewest turns left (the
+    # route still to drive, Caesar's alley included while due, over its cards' mean value) crosses first;
+    # a chariot whose cards cannot cover its route gets none
+    from engines.ave_caesar.engine import LAURELS, card_value
 
-    return _reward_of_places([row["place"] for row in engine.view(state, None)["standings"]])
+    race, chariots = state["race"], state["chariots"]
+    laurels = list(state["laurels"])
+    if race["moves"] and not state["over"]:
+        place = sum(1 for c in race["finish"] if chariots[c]["owner"] is not None)
+        pace = []
+        for c, car in enumerate(race["cars"]):
+            if car["status"] != "racing" or chariots[c]["owner"] is None:
+                continue
+            points = sum(card_value(x) for x in car["hand"]) + sum(card_value(x) for x in car["deck"])
+            cards = len(car["hand"]) + len(car["deck"])
+            to_go = engine.to_go(state, c)
+            if cards and points >= to_go:
+                pace.append((to_go * cards / points, c))
+        for i, (_, c) in enumerate(sorted(pace)):
+            laurels[c] += LAURELS[place + i] if place + i < len(LAURELS) else 0
+    seats = [0.0] * state["num_players"]
+    for c, ch in enumerate(chariots):
+        if ch["owner"] is not None:
+            seats[ch["owner"]] += laurels[c]
+    return _logistic(seats, AC_SCALE)
+
+
+#: laurels per unit of the logistic: a race gives 16 (6+4+3+2+1+0), so 3 laurels ahead is a clear lead
+AC_SCALE = 3.0
 
 
 #: engine key -> (stage, evaluation, most actions a playout runs past the tree before it is evaluated)
@@ -108,5 +135,20 @@ def _hextri_candidates(engine, state, seat: int, rng, k: int = 6) -> list[dict]:
     return [moves[i] for _, i in valued] + [a for a in actions if a["type"] == "pass"]
 
 
+#: how many of the heuristic's best moves Ave Caesar's hard level searches
+AC_CANDIDATES = 5
+
+
+def _ac_candidates(engine, state, seat: int, rng, k: int = AC_CANDIDATES) -> list[dict]:
+    """The heuristic's ``k`` best-scored moves: a turn has ~10 (card, destination) pairs, and a second of
+    race playouts tries each only a dozen times."""
+    from ai import ave_caesar as H
+
+    view = engine.view(state, seat)
+    by_space = {ch["to"]: ch for ch in view["choices"]}
+    scored = sorted(((H.score(view, a, by_space[a["to"]]), i) for i, a in enumerate(view["legal"])), reverse=True)
+    return [view["legal"][i] for _, i in scored[:k]]
+
+
 #: engine key -> (state, seat, rng) -> the root actions worth searching (default: every legal action)
-CANDIDATES = {"hextri": _hextri_candidates}
+CANDIDATES = {"hextri": _hextri_candidates, "ave-caesar": _ac_candidates}
