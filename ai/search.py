@@ -253,6 +253,8 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             samples[i].append(reward)
             rounds[i].append(r)
             done += 1
+            if r and deadline is not None and time.perf_counter() >= deadline:
+                break  # out of time within a round (a loaded host): pairs match on the rounds both played
         r += 1
         if (iterations is not None and done >= iterations) or (deadline is not None
                                                                  and time.perf_counter() >= deadline):

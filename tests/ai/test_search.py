@@ -328,6 +328,26 @@ def test_paired_prunes_a_clearly_worse_candidate_and_keeps_its_budget():
     assert played.count(1) > 50 and played.count(0) > 50, "the best move and the heuristic's are kept"
 
 
+def test_paired_stops_at_its_wall_clock_cap_within_a_round():
+    """A loaded host: the seconds cap ends the search after the playout that crossed it, not at the end of
+    a round of every candidate (a round of slow playouts could run the decision far past the cap)."""
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    played = []
+
+    def slow(s, seat, rng):
+        played.append(s["bonus"])
+        time.sleep(0.05)
+        return {"type": "roll", "n": rng.below(6) + 1}
+
+    start = time.perf_counter()
+    pick = search.paired(engine, state, 0, Rng(4), seconds=0.22, rollout=slow, prior={"type": "bonus", "n": 0},
+                         prune=None)
+    assert pick in engine.legal_actions(state, 0)
+    assert time.perf_counter() - start < 0.22 + 0.12, "at most one playout past the cap"
+    assert 4 < len(played) < 8, "the first round is played whole, the second stops at the cap"
+
+
 def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
     engine, state = _played("troja", 30)
     seat = min(engine.to_act(state))
