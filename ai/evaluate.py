@@ -150,5 +150,17 @@ def _ac_candidates(engine, state, seat: int, rng, k: int = AC_CANDIDATES) -> lis
     return [view["legal"][i] for _, i in scored[:k]]
 
 
+#: Kiválasztottak actions the search may not pick over the heuristic: gear moves cost nothing and undo each
+#: other, so a search that found them no worse than passing equipped and unequipped the same item for ever and
+#: the maneuvers phase never ended (arena seed 20166: 20,000 actions in round 4)
+_KIV_CHURN = ("equip", "unequip")
+
+
+def _kiv_candidates(engine, state, seat: int, rng) -> list[dict]:
+    """Every legal action but the free gear moves (``search.choose`` adds the heuristic's own pick back)."""
+    actions = engine.legal_actions(state, seat)
+    return [a for a in actions if a["type"] not in _KIV_CHURN] or actions
+
+
 #: engine key -> (state, seat, rng) -> the root actions worth searching (default: every legal action)
-CANDIDATES = {"hextri": _hextri_candidates, "ave-caesar": _ac_candidates}
+CANDIDATES = {"hextri": _hextri_candidates, "ave-caesar": _ac_candidates, "kivalasztottak": _kiv_candidates}
