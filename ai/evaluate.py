@@ -150,14 +150,15 @@ def _ac_candidates(engine, state, seat: int, rng, k: int = AC_CANDIDATES) -> lis
     return [view["legal"][i] for _, i in scored[:k]]
 
 
-#: Kiválasztottak actions the search may not pick over the heuristic: gear moves cost nothing and undo each
-#: other, so a search that found them no worse than passing equipped and unequipped the same item for ever and
-#: the maneuvers phase never ended (arena seed 20166: 20,000 actions in round 4)
-_KIV_CHURN = ("equip", "unequip")
+#: Kiválasztottak actions the search may not pick over the heuristic: unequipping costs nothing and undoes an
+#: equip, so a search that found it no worse than passing equipped and unequipped the same item for ever and
+#: the maneuvers phase never ended (arena seed 20166: 20,000 actions in round 4). Equipping alone cannot
+#: loop: it only takes gear out of the store.
+_KIV_CHURN = ("unequip",)
 
 
 def _kiv_candidates(engine, state, seat: int, rng) -> list[dict]:
-    """Every legal action but the free gear moves (``search.choose`` adds the heuristic's own pick back)."""
+    """Every legal action but unequipping (``search.choose`` adds the heuristic's own pick back)."""
     actions = engine.legal_actions(state, seat)
     return [a for a in actions if a["type"] not in _KIV_CHURN] or actions
 
