@@ -12,7 +12,7 @@ EASY_MISTAKES = 0.5
 #: same moves on any machine and under any load (the arena's figures can be re-run exactly). HEX-TRI counts
 #: the actions its playouts play (``ai/hextri_search.py``): a turn's cost grows with its list of moves.
 #: Troja and Ave Caesar count playouts (``search.paired``: one candidate played out each).
-HARD_ITERATIONS = {"hector-achilles": 600, "troja": 100, "kivalasztottak": 50, "ave-caesar": 120, "hextri": 300}
+HARD_ITERATIONS = {"hector-achilles": 600, "troja": 150, "kivalasztottak": 50, "ave-caesar": 120, "hextri": 300}
 DEFAULT_HARD_ITERATIONS = 200
 #: (Kiválasztottak: a game asks each seat ~2,000 decisions, so its hard AI thinks ~0.1 s each, not a second)
 #: a wall-clock cap on top: a loaded bot host still answers within a few seconds (the search then stops early)
