@@ -123,12 +123,7 @@ def _hextri_candidates(engine, state, seat: int, rng, k: int = 6) -> list[dict]:
     actions = engine.legal_actions(state, seat)
     if actions[0]["type"] != "move" and not any(a["type"] == "move" for a in actions):
         return actions
-    seen: set[tuple] = set()
-    moves = []
-    for a in actions:
-        if a["type"] == "move" and (a["from"], a["to"], a["leader"]) not in seen:
-            seen.add((a["from"], a["to"], a["leader"]))
-            moves.append(a)
+    moves = H.distinct_moves(actions)
     pos = H._Position(engine.view(state, None), seat)
     quick = sorted(((pos.quick(a), i) for i, a in enumerate(moves)), reverse=True)[:H.DEEP]
     valued = sorted(((pos.value(moves[i]), i) for _, i in quick), reverse=True)[:k]

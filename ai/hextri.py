@@ -60,16 +60,22 @@ MIN_GAIN = 0.5          # a move must be worth more than this, else the AI passe
 DEEP = 24               # moves scored properly (besides those near a leader)
 
 
-def choose(engine, state, seat: int, rng) -> dict:
-    actions = engine.legal_actions(state, seat)
-    if actions[0]["type"] == "losses":
-        return next(a for a in actions if not a["leader"])
+def distinct_moves(actions: list[dict]) -> list[dict]:
+    """The first listed way of each (from, to, leader) move: the other ways only pay differently."""
     seen: set[tuple] = set()
     moves = []
     for a in actions:
         if a["type"] == "move" and (a["from"], a["to"], a["leader"]) not in seen:
             seen.add((a["from"], a["to"], a["leader"]))
             moves.append(a)
+    return moves
+
+
+def choose(engine, state, seat: int, rng) -> dict:
+    actions = engine.legal_actions(state, seat)
+    if actions[0]["type"] == "losses":
+        return next(a for a in actions if not a["leader"])
+    moves = distinct_moves(actions)
     if not moves:
         return {"type": "pass"}
     pos = _Position(engine.view(state, None), seat)

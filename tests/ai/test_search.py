@@ -348,18 +348,31 @@ def test_paired_stops_at_its_wall_clock_cap_within_a_round():
     assert 4 < len(played) < 8, "the first round is played whole, the second stops at the cap"
 
 
-def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
+def _troja_choice():
+    """A Troja game 30 actions in, played on to a decision with a choice: (engine, state, seat)."""
     engine, state = _played("troja", 30)
     seat = min(engine.to_act(state))
     while len(engine.legal_actions(state, seat)) < 2:
         engine.apply(state, seat, ai.choose(engine, state, seat, Rng(1)))
         seat = min(engine.to_act(state))
-    ends = []
+    return engine, state, seat
+
+
+def _watching(engine, ends: list):
+    """The heuristic rollout without random moves, noting every state it is asked about in ``ends``."""
     base = search.rollout_policy(engine, 0.0)
 
     def watching(s, p, rng):
         ends.append(s)
         return base(s, p, rng)
+
+    return watching
+
+
+def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
+    engine, state, seat = _troja_choice()
+    ends = []
+    watching = _watching(engine, ends)
 
     assert "paired" in search.SHAPES["troja"]
     real = search.paired
@@ -375,17 +388,9 @@ def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
 
 
 def test_paired_playouts_cut_at_a_depth_are_scored_by_the_evaluation():
-    engine, state = _played("troja", 30)
-    seat = min(engine.to_act(state))
-    while len(engine.legal_actions(state, seat)) < 2:
-        engine.apply(state, seat, ai.choose(engine, state, seat, Rng(1)))
-        seat = min(engine.to_act(state))
+    engine, state, seat = _troja_choice()
     ends = []
-    base = search.rollout_policy(engine, 0.0)
-
-    def watching(s, p, rng):
-        ends.append(s)
-        return base(s, p, rng)
+    watching = _watching(engine, ends)
 
     action = search.paired(engine, state, seat, Rng(2), iterations=4, rollout=watching, depth=6, prune=None)
     assert action in engine.legal_actions(state, seat)
