@@ -241,11 +241,10 @@ async def post_matches(bot, channel, tournament_id: int, head: str, games: list[
     posts = []
     for chunk, ids in _chunked(head, lines, games):
         message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+        places.sent(message.id, chunk)
         posts.append((channel.id, message.id, head if not posts else None, ids))
-    places.remember_posts(tournament_id, line_key, posts)
-    if not any(g in places.queue for g in games):
-        return
-    await places.refresh_posts(tournament_id)
+    await places.remember_posts(tournament_id, line_key, posts)
+    await places.refresh_posts(tournament_id, force=True)  # threads opened while it was being posted
 
 
 def _chunked(head: str, lines: list[str], games: list[int], limit: int = 1700) -> list[tuple[str, list[int]]]:

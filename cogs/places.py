@@ -83,6 +83,8 @@ class Places(commands.Cog):
         #: game ids listed there) per message; and when they were last brought up to date
         self._posts: dict[int, tuple[str, list[tuple[int, int, str | None, list[int]]]]] = {}
         self._refreshed: dict[int, float] = {}
+        #: message id -> the text it was last given (an unchanged post is not edited again)
+        self._texts: dict[int, str] = {}
 
     async def cog_load(self) -> None:
         self.watch.start()
@@ -290,43 +292,74 @@ class Places(commands.Cog):
 
     # -- tournament round posts -----------------------------------------------------------------------
 
-    def remember_posts(self, tournament_id: int, line_key: str,
-                       posts: list[tuple[int, int, str | None, list[int]]]) -> None:
-        """A round's post(s) listing its matches: brought up to date as their threads open."""
+    async def remember_posts(self, tournament_id: int, line_key: str,
+                             posts: list[tuple[int, int, str | None, list[int]]]) -> None:
+        """A round's post(s) listing its matches, brought up to date as their threads open; kept with the
+        tournament (its settings), so a restart goes on updating them."""
         self._posts[tournament_id] = (line_key, posts)
         self._refreshed[tournament_id] = asyncio.get_running_loop().time()
+        await self._save_posts(tournament_id, {"key": line_key, "posts": [list(p) for p in posts]})
+
+    def sent(self, message_id: int, text: str) -> None:
+        """A round post was sent with ``text``."""
+        self._texts[message_id] = text
+
+    async def _save_posts(self, tournament_id: int, value: dict | None) -> None:
+        store = self.bot.service.store
+        extra = await store.tournament_extra(tournament_id)
+        if extra is not None:
+            settings = dict(extra.get("settings") or {})
+            if value is None:
+                settings.pop("round_posts", None)
+            else:
+                settings["round_posts"] = value
+            await store.update_tournament(tournament_id, settings=settings)
+
+    async def _posts_of(self, tournament_id: int):
+        found = self._posts.get(tournament_id)
+        if found is None:
+            extra = await self.bot.service.store.tournament_extra(tournament_id) or {}
+            saved = (extra.get("settings") or {}).get("round_posts")
+            if saved:
+                found = self._posts[tournament_id] = (saved["key"], [tuple(p) for p in saved["posts"]])
+        return found
 
     async def match_lines(self, game_ids: list[int], line_key: str) -> list[str]:
         """A line per match: its players and its thread, or its place in the queue and about when."""
+        games = [await self.bot.service.store.get_game(g, with_snapshot=False) for g in game_ids]
         lines = []
-        for game_id in game_ids:
-            game = await self.bot.service.store.get_game(game_id, with_snapshot=False)
+        for game in games:  # the places read at one moment: the queue moves while the games are read
             if game is None:
                 continue
             names = " — ".join(s.name for s in sorted(game.seats, key=lambda s: s.seat))
             lines.append(t(line_key, players=names, place=self.where(game)))
         return lines
 
-    async def refresh_posts(self, tournament_id: int) -> None:
-        """Bring a round's post up to date (at most every ``REFRESH_EVERY`` s, and once all are open)."""
-        found = self._posts.get(tournament_id)
+    async def refresh_posts(self, tournament_id: int, *, force: bool = False) -> None:
+        """Bring a round's post up to date (at most every ``REFRESH_EVERY`` s unless ``force``, and once all
+        are open); a message whose text did not change is left alone."""
+        found = await self._posts_of(tournament_id)
         if found is None:
             return
         line_key, posts = found
         loop = asyncio.get_running_loop()
         games = [g for _, _, _, ids in posts for g in ids]
         pending = [g for g in games if g in self.queue]
-        if pending and loop.time() - self._refreshed.get(tournament_id, 0.0) < REFRESH_EVERY:
+        if pending and not force and loop.time() - self._refreshed.get(tournament_id, 0.0) < REFRESH_EVERY:
             return
         self._refreshed[tournament_id] = loop.time()
         if not pending:
             self._posts.pop(tournament_id, None)
+            await self._save_posts(tournament_id, None)
         for channel_id, message_id, head, ids in posts:
-            body = "\n".join([*([head] if head else []), *await self.match_lines(ids, line_key)])
+            body = "\n".join([*([head] if head else []), *await self.match_lines(ids, line_key)])[:2000]
+            if self._texts.get(message_id) == body:
+                continue
+            self._texts[message_id] = body
             channel = self.bot.get_partial_messageable(channel_id)
             try:
                 await asyncio.wait_for(channel.get_partial_message(message_id).edit(
-                    content=body[:2000], allowed_mentions=discord.AllowedMentions.none()), REFRESH_EVERY)
+                    content=body, allowed_mentions=discord.AllowedMentions.none()), REFRESH_EVERY)
             except (discord.HTTPException, discord.RateLimited, *TRANSIENT) as exc:
                 log.info("could not update the round post %s: %s", message_id, exc)
 
