@@ -279,12 +279,12 @@ class Places(commands.Cog):
             log.warning("could not post the opening of game %s in %s: %s", game.id, place, exc)
         if game.id in self.queue:
             self.queue.remove(game.id)
-        for future in self._waiters.pop(game.id, []):
-            if not future.done():
-                future.set_result(place)
         if outcome is not None:
             outcome.game = await bot.service.game(game.id)
         await publish(bot, outcome, game_id=game.id)
+        for future in self._waiters.pop(game.id, []):  # the command that made it answers: its board is up
+            if not future.done():
+                future.set_result(place)
         if game.options.get("announcement"):
             await update_announcement(bot, game)
         if game.tournament_id:
