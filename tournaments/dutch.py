@@ -180,11 +180,10 @@ def ranked(entrants: Iterable[Entrant]) -> list[Entrant]:
     return sorted(entrants, key=lambda e: (-e.score, e.number))
 
 
-def pair(entrants: Sequence[Entrant], *, forbidden: Iterable[tuple[int, int]] = (), budget: float = 5.0,
-         clock=time.monotonic) -> Pairing:
+def pair(entrants: Sequence[Entrant], *, forbidden: Iterable[tuple[int, int]] = (), budget: float = 5.0) -> Pairing:
     """The round's pairing by the Dutch system within ``budget`` seconds, else by :func:`fallback`."""
     forbidden = list(forbidden)
-    deadline = clock() + budget
+    deadline = time.monotonic() + budget
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * len(entrants) + 1000))  # one frame per pair searched
     order = ranked(entrants)
     for colour, rematch in ((True, True), (False, True), (False, False)):
@@ -221,8 +220,8 @@ class _Dutch:
         carried: list[Entrant] = []
         for i, group in enumerate(groups):
             rest = [e.id for g in groups[i + 1:] for e in g]
-            next_score = groups[i + 1][0].score if i + 1 < len(groups) else None
-            made, carried = self._bracket(carried, group, rest, next_score)
+            following = groups[i + 1] if i + 1 < len(groups) else None
+            made, carried = self._bracket(carried, group, rest, following)
             pairs += made
         if len(carried) > 1:  # (cannot happen: the last bracket's search leaves at most the bye)
             raise Overtime
@@ -230,10 +229,12 @@ class _Dutch:
 
     # -- one bracket ----------------------------------------------------------------------------------
 
-    def _bracket(self, mdps: list[Entrant], residents: list[Entrant], rest: list[int], next_score: Fraction | None,
-                 ) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
+    def _bracket(self, mdps: list[Entrant], residents: list[Entrant], rest: list[int],
+                 following: list[Entrant] | None) -> tuple[list[tuple[Entrant, Entrant]], list[Entrant]]:
+        if time.monotonic() > self.deadline:
+            raise Overtime
         players = mdps + residents
-        last = next_score is None
+        last = following is None
         most = len(players) // 2
         if last:
             counts = [most]  # the last bracket pairs everybody (the field can be completed)
@@ -241,14 +242,15 @@ class _Dutch:
             counts = list(range(most, -1, -1))
         for target in counts:
             for level in self._levels(players, target):
-                found = _Search(self, mdps, residents, rest, target, level, last).first()
+                found = _Search(self, mdps, residents, rest, target, level, following).first()
                 if found is not None:
                     return found
         raise Overtime  # (unreachable with a completable field: the lowest level accepts any legal candidate)
 
     def _levels(self, players: list[Entrant], target: int) -> list[tuple[int, int, int, int]]:
-        """Levels of quality to search, best first: (moved-down players floated again, colour preferences
-        missed, strong ones among them, repeated floats); the last accepts anything legal."""
+        """Levels of quality to search, best first: (moved-down players floated again (C6), players moved down who
+        could not be paired in the next bracket (C7), colour preferences missed (C10), strong ones among them
+        (C11), repeated floats (C12, C13)); the last accepts anything legal."""
         room = len(players) - target
 
         def low(strength: int) -> int:
@@ -259,10 +261,11 @@ class _Dutch:
         colour_low, strong_low = low(MILD), low(STRONG)
         n = len(players)
         out = []
-        for colour in range(colour_low, min(colour_low + 3, n + 1)):
-            for strong in sorted({min(strong_low, colour), colour}):
-                out += [(0, colour, strong, 0), (0, colour, strong, n)]
-        out += [(0, n, n, n), (n, n, n, n)]
+        for ahead in (0, n):
+            for colour in range(colour_low, min(colour_low + 3, n + 1)):
+                for strong in sorted({min(strong_low, colour), colour}):
+                    out += [(0, ahead, colour, strong, 0), (0, ahead, colour, strong, n)]
+        out += [(0, n, n, n, n), (n, n, n, n, n)]
         return list(dict.fromkeys(out))
 
 
@@ -276,15 +279,16 @@ class _Search:
     prunes the search."""
 
     def __init__(self, dutch: _Dutch, mdps: list[Entrant], residents: list[Entrant], rest: list[int], target: int,
-                 level: tuple[int, int, int, int], last: bool) -> None:
+                 level: tuple[int, int, int, int, int], following: list[Entrant] | None) -> None:
         self.d = dutch
         self.players = mdps + residents
         self.m = len(mdps)
         self.rest = rest
         self.target = target
-        self.refloat_max, self.colour_max, self.strong_max, self.float_max = level
+        self.refloat_max, self.ahead_max, self.colour_max, self.strong_max, self.float_max = level
         self.floats_allowed = len(self.players) - 2 * target
-        self.last = last
+        self.last = following is None
+        self.following = [e.id for e in following or ()]
         self.nodes = 0
         self.pref = [e.preference for e in self.players]
         self.key = [(e.score, -e.number) for e in self.players]
@@ -460,7 +464,27 @@ class _Search:
         if self.last:  # what is left of the last bracket is the bye, if the field is odd
             return len(self.floaters) == self.floats_allowed
         moving = [self.ids[f] for f in self.floaters]
+        if self.ahead_max < len(self.players) and len(moving) - _matched(moving, self.following, self.may) > \
+                self.ahead_max:
+            return False
         return self.d.rules.complete(moving + self.rest, self.d.deadline)
+
+
+def _matched(movers: list[int], residents: list[int], may) -> int:
+    """How many of ``movers`` can each meet a different one of ``residents`` (augmenting paths)."""
+    partner: dict[int, int] = {}
+
+    def place(m: int, seen: set[int]) -> bool:
+        for r in residents:
+            if r in seen or not may(m, r):
+                continue
+            seen.add(r)
+            if r not in partner or place(partner[r], seen):
+                partner[r] = m
+                return True
+        return False
+
+    return sum(1 for m in movers if place(m, set()))
 
 
 def _exchanges(s1: list[int], s2: list[int]):
@@ -468,7 +492,7 @@ def _exchanges(s1: list[int], s2: list[int]):
     difference between the numbers moved up and those moved down, the highest numbers leaving S1, the lowest
     leaving S2 (numbers: places in the bracket). Two-player exchanges only in brackets of up to 16."""
     yield s1, s2
-    singles = sorted(((b - a, -a, b, (a,), (b,)) for a in s1 for b in s2))
+    singles = sorted((b - a, -a, b, (a,), (b,)) for a in s1 for b in s2)
     pools = [singles]
     if len(s1) >= 2 and len(s2) >= 2 and len(s1) + len(s2) <= SMALL_BRACKET:
         pools.append(sorted(((b1 + b2 - a1 - a2, -max(a1, a2), -min(a1, a2), min(b1, b2), max(b1, b2),
