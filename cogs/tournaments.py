@@ -1,9 +1,11 @@
 """/tournament: community tournaments. ``/tournament new <game>`` posts the registration with Join, Leave and
 Start buttons (format: league, swiss, elimination or roundrobin; rounds, a size cap, tables of N for Swiss,
-a third-place match, a double round robin, hours per round, a time control, game options). Start opens the
-first round, each match in its own thread; when a round's last match ends its standings are posted and the
-next round begins; the podium comes at the end. Organizer tools: start, drop, adjudicate, pause, resume,
-cancel; players: table, my-matches, leave."""
+a third-place match, a double round robin, hours per round, a time control from those offered, tie-breaks, a
+review of every round, game options). Start closes the registration and opens the first round, each match in its
+own thread; when a round's last match ends its standings are posted and the next round begins; the podium comes
+at the end. Organizer tools: start, drop, adjudicate, pause, resume, cancel, and ``manage`` (check-in, start the
+held round, swap two players in it, forbid a pair, correct an earlier result); players: table, my-matches, leave,
+join (a running Swiss takes latecomers until half its rounds), bye (a half-point bye for the next round)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,15 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.games import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
-from cogs.standings import pictures_of, post_progress, registration_message, table_embed
+from cogs.standings import pictures_of, post_progress, redraw_registration, registration_message, table_embed
 from cogs.views import asker
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.service import GameError
-from host.tournaments import FORMATS, tournaments_of
+from host.tournaments import FORMATS, Event, tournaments_of
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +42,12 @@ def parse_options(text: str | None) -> dict:
     return out
 
 
+#: ``/tournament manage`` actions: (name shown, value)
+MANAGE = [("Open check-in (before the start)", "checkin"), ("Start the held round", "start-round"),
+          ("Swap two players in the held round", "swap"), ("Forbid a pair", "forbid"),
+          ("Correct a result", "correct")]
+
+
 class Tournaments(commands.Cog):
     tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues")
 
@@ -54,6 +63,7 @@ class Tournaments(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.recovery.cancel()
+        self.service.pairing.close()
 
     @tasks.loop(count=1)
     async def recovery(self) -> None:
@@ -84,17 +94,21 @@ class Tournaments(commands.Cog):
                            third_place="Elimination: play a third-place match",
                            double="Round robin: everybody meets everybody twice",
                            round_hours="Hours each round may last (its deadline)",
-                           time_control="Time control (shown; the clocks apply it)",
+                           time_control="Time per move in every match",
+                           tiebreaks="Tie-breaks in order: bh-c1, bh, sb, de, wins, rating",
+                           review="Hold each round for you to check and start",
                            options="Game options, e.g. laps=2", language="Language of the matches (default: yours)")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()],
                           format=[app_commands.Choice(name=f, value=f) for f in FORMATS],
+                          time_control=TIME_CONTROL_CHOICES,
                           language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGES.items()])
     async def new(self, interaction: discord.Interaction, game: str, format: str = "league",
                   rounds: app_commands.Range[int, 1, 30] | None = None,
                   cap: app_commands.Range[int, 2, 512] | None = None,
                   table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
                   double: bool = False, round_hours: app_commands.Range[int, 1, 1440] | None = None,
-                  time_control: str | None = None, options: str | None = None, language: str | None = None) -> None:
+                  time_control: str | None = None, tiebreaks: str | None = None, review: bool = False,
+                  options: str | None = None, language: str | None = None) -> None:
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
@@ -104,7 +118,7 @@ class Tournaments(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
                 lang=language or str(interaction.locale), format=format, rounds=rounds, cap=cap,
                 table_size=table_size, third_place=third_place, double=double, round_hours=round_hours,
-                time_control=time_control, options=parse_options(options))
+                time_control=time_control, tiebreaks=tiebreaks, review=review, options=parse_options(options))
         except GameError as exc:
             await self._refuse(interaction, exc)
             return
@@ -151,16 +165,20 @@ class Tournaments(commands.Cog):
                                                 allowed_mentions=discord.AllowedMentions.none())
 
     async def _organizer(self, interaction: discord.Interaction, call) -> None:
-        await interaction.response.defer(thinking=True)
+        """A change to a tournament by command. Deferred privately (the answer may be a refusal); what everybody
+        should know goes to the tournament's channel: the registration message redrawn, the notes, rounds and
+        games the change started or ended."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await call()
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        event = getattr(result, "event", result)
-        await interaction.followup.send(t("event_done", str(interaction.locale), tournament=event.id,
-                                          status=t("tournament_status_" + ("cancelled" if event.cancelled else
-                                                   "paused" if event.paused else event.status), str(interaction.locale))))
+        event: Event = getattr(result, "event", result)
+        lang = str(interaction.locale)
+        await interaction.followup.send(t("event_done", lang, tournament=event.id,
+                                          status=t("tournament_status_" + _status(event), lang)), ephemeral=True)
+        await redraw_registration(self.bot, event)
         if hasattr(result, "started"):
             # first the boards owed: the AI took a dropped player's seat, or a game ended (its last board)
             for game_id in result.changed:
@@ -200,7 +218,55 @@ class Tournaments(commands.Cog):
             return await self.service.adjudicate(tournament, interaction.user.id, match, places, asker(interaction))
         await self._organizer(interaction, call)
 
-    @tournament.command(name="pause", description="Pair no new round until resumed (organizer)")
+    @tournament.command(name="join", description="Join a tournament (a running Swiss takes latecomers)")
+    @app_commands.describe(tournament="Tournament number")
+    async def join(self, interaction: discord.Interaction, tournament: int) -> None:
+        async def call():
+            event = await self.service.tournament(tournament, asker(interaction))
+            join = self.service.late_join if event.status == "running" else self.service.join
+            return await join(tournament, interaction.user.id, interaction.user.display_name, asker(interaction))
+        await self._organizer(interaction, call)
+
+    @tournament.command(name="bye", description="A half-point bye for the next round (Swiss)")
+    @app_commands.describe(tournament="Tournament number", player="Who sits out (organizer; default: you)")
+    async def bye(self, interaction: discord.Interaction, tournament: int, player: discord.User | None = None) -> None:
+        who = (player or interaction.user).id
+        await self._organizer(interaction, lambda: self.service.request_bye(tournament, interaction.user.id, who,
+                                                                            asker(interaction)))
+
+    @tournament.command(name="manage", description="Organizer tools: check-in, held round, pairs, corrections")
+    @app_commands.describe(tournament="Tournament number", action="What to do", player="First player",
+                           other="Second player", match="Match number (correct)", winner="Winner (correct; none: draw)")
+    @app_commands.choices(action=[app_commands.Choice(name=n, value=v) for n, v in MANAGE])
+    async def manage(self, interaction: discord.Interaction, tournament: int, action: str,
+                     player: discord.User | None = None, other: discord.User | None = None,
+                     match: app_commands.Range[int, 1, 2**53] | None = None,
+                     winner: discord.User | None = None) -> None:
+        service, me, who = self.service, interaction.user.id, asker(interaction)
+
+        def two() -> tuple[int, int]:
+            if player is None or other is None:
+                raise GameError.of("manage_two_players")
+            return player.id, other.id
+
+        async def correct():
+            if match is None:
+                raise GameError.of("manage_match")
+            found = await self.bot.service.store.match(match)
+            players = found["players"] if found and found["tournament_id"] == tournament else []
+            if winner is not None and winner.id not in players:
+                raise GameError.of("tournament_not_entry", tournament=tournament)
+            places = [1 if winner is None or p == winner.id else 2 for p in players]
+            return await service.correct(tournament, me, match, places, who)
+
+        calls = {"checkin": lambda: service.open_checkin(tournament, me, who),
+                 "start-round": lambda: service.start_round(tournament, me, who),
+                 "swap": lambda: service.swap(tournament, me, *two(), who),
+                 "forbid": lambda: service.forbid(tournament, me, *two(), who),
+                 "correct": correct}
+        await self._organizer(interaction, calls[action])
+
+    @tournament.command(name="pause", description="Hold the next round until resumed (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
@@ -217,6 +283,10 @@ class Tournaments(commands.Cog):
     async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
                                                                        asker(interaction)))
+
+
+def _status(event) -> str:
+    return "cancelled" if event.cancelled else "paused" if event.paused else event.status
 
 
 async def setup(bot: commands.Bot) -> None:

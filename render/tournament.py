@@ -5,13 +5,16 @@ Made for a phone: 480 px wide, so that Discord's 420 px column shows the type at
 most ``ROWS_PER_PAGE`` players and a bracket at most ``ROUNDS_PER_PAGE`` rounds of at most ``MATCHES_PER_PAGE``
 first matches; larger ones are several pictures (``standings_pages``/``bracket_pages``).
 
-Views: ``standings``: {title, subtitle, labels: {place, name, points, buchholz, sonneborn, record}, rows:
-[{place, name, points, buchholz, sonneborn, record, dropped}]}; ``bracket``: {title, labels: {round, final,
+Views: ``standings``: {title, subtitle, legend (the tie-breaks named), labels: {place, name, points, record},
+columns: [{key, label}] (the tie-breaks, at most three), rows: [{place, name, points, values (one per column),
+record, dropped}]}; numbers may be fractions (drawn 2½, 1⅔); ``bracket``: {title, labels: {round, final,
 third, bye}, rounds (how many), matches: [{round, slot, names, places, winner}]}; ``podium``: {title,
 places: [[names], [names], [names]]}.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from render.kit import canvas, encode, fit_words, fitted, palette, rgb, text
 
@@ -24,26 +27,64 @@ TYPE = 16
 SMALL = 14
 
 
-def _num(x: float) -> str:
-    return f"{x:.2f}".rstrip("0").rstrip(".") if x != int(x) else str(int(x))
+#: the vulgar fractions the fonts have, for exact scores (⅔, not 0.67)
+FRACTIONS = {(1, 2): "½", (1, 3): "⅓", (2, 3): "⅔", (1, 4): "¼", (3, 4): "¾", (1, 5): "⅕", (2, 5): "⅖",
+             (3, 5): "⅗", (4, 5): "⅘", (1, 6): "⅙", (5, 6): "⅚", (1, 8): "⅛", (3, 8): "⅜", (5, 8): "⅝",
+             (7, 8): "⅞"}
+
+
+def number(x) -> str:
+    """A score as people write it: 2, 2½, 1⅔, ⅓; a fraction without a sign of its own as a decimal (1.42)."""
+    if isinstance(x, str):
+        return x
+    value = Fraction(x).limit_denominator(10**6) if not isinstance(x, Fraction) else x
+    whole, part = divmod(value, 1)
+    if not part:
+        return str(int(whole))
+    sign = ""
+    if value < 0:
+        sign, whole, part = "−", *divmod(-value, 1)
+    glyph = FRACTIONS.get((part.numerator, part.denominator))
+    if glyph is None:
+        return sign + f"{float(abs(value)):.2f}"
+    return sign + (str(int(whole)) if whole else "") + glyph
+
+
+_num = number
 
 
 def render_standings(view: dict) -> bytes:
-    """One page of the standings table."""
+    """One page of the standings table: place, name, points, the organizer's tie-breaks in their order (the
+    subtitle names them), the record."""
     rows = view["rows"][:ROWS_PER_PAGE]
     labels = view["labels"]
-    height = 86 + ROW * (len(rows) + 1) + 12
+    columns = view.get("columns") or [{"key": "buchholz", "label": labels.get("buchholz", "BH")},
+                                      {"key": "sonneborn", "label": labels.get("sonneborn", "SB")}]
+    columns = columns[:3]
+    legend = view.get("legend")
+    top = 86 + (22 if legend else 0)
+    height = top + ROW * (len(rows) + 1) - 8
     img, draw = canvas(WIDTH, height)
-    draw.rectangle((0, 0, WIDTH, 58), fill=rgb("table"))
+    draw.rectangle((0, 0, WIDTH, 58 + (22 if legend else 0)), fill=rgb("table"))
     title, size, cond = fitted(view["title"], WIDTH - 24, 22, bold=True)
     text(draw, (12, 8), title, size, fill="white", bold=True, condensed=cond)
     sub, size, cond = fitted(view.get("subtitle", ""), WIDTH - 24, SMALL)
     text(draw, (12, 36), sub, size, fill="paper", condensed=cond)
-    cols = {"place": 12, "name": 46, "points": 246, "buchholz": 292, "sonneborn": 348, "record": 410}
-    y = 66
+    if legend:
+        line, size, cond = fitted(legend, WIDTH - 24, SMALL)
+        text(draw, (12, 58), line, size, fill="paper", condensed=cond)
+    record_x = WIDTH - 62
+    tb_w = 56
+    points_x = record_x - tb_w * len(columns) - 50
+    cols = [("place", 12, 30), ("name", 44, points_x - 50), ("points", points_x, 46)]
+    cols += [(f"tb{i}", points_x + 50 + i * tb_w, tb_w - 4) for i in range(len(columns))]
+    cols.append(("record", record_x, WIDTH - record_x - 4))
+    heads = {"place": labels["place"], "name": labels["name"], "points": labels["points"],
+             "record": labels["record"], **{f"tb{i}": c["label"] for i, c in enumerate(columns)}}
+    y = top - 20
     draw.rectangle((0, y - 4, WIDTH, y + ROW - 6), fill=rgb("panel_dark"))
-    for key, x in cols.items():
-        label, size, cond = fitted(labels[key], (54 if key != "name" else 200), SMALL, bold=True)
+    for key, x, w in cols:
+        label, size, cond = fitted(heads[key], w, SMALL, bold=True)
         text(draw, (x, y), label, size, bold=True, condensed=cond)
     y += ROW
     for i, row in enumerate(rows):
@@ -54,14 +95,16 @@ def render_standings(view: dict) -> bytes:
         if medal:
             draw.ellipse((8, y - 2, 32, y + 22), fill=rgb(medal))
         text(draw, (20, y + 10), str(row["place"]), TYPE, fill=ink, bold=True, anchor="mm")
-        name, size, cond = fit_words(row["name"] + (" ✕" if row.get("dropped") else ""), 194, TYPE, smallest=SMALL)
-        text(draw, (cols["name"], y), name, size, fill=ink, condensed=cond)
-        text(draw, (cols["points"], y), _num(row["points"]), TYPE, fill=ink, bold=True)
-        text(draw, (cols["buchholz"], y), _num(row["buchholz"]), TYPE, fill=ink)
-        sb, size, cond = fitted(_num(row["sonneborn"]), 58, TYPE, smallest=SMALL)
-        text(draw, (cols["sonneborn"], y), sb, size, fill=ink, condensed=cond)
-        record, size, cond = fitted(row["record"], WIDTH - cols["record"] - 4, SMALL, smallest=SMALL)
-        text(draw, (cols["record"], y + 1), record, size, fill=ink, condensed=cond)
+        name, size, cond = fit_words(row["name"] + (" ✕" if row.get("dropped") else ""), points_x - 50, TYPE,
+                                     smallest=SMALL)
+        text(draw, (44, y), name, size, fill=ink, condensed=cond)
+        text(draw, (points_x, y), number(row["points"]), TYPE, fill=ink, bold=True)
+        values = row.get("values") or [row.get(c["key"], 0) for c in columns]
+        for k, value in enumerate(values[:len(columns)]):
+            shown, size, cond = fitted(number(value), tb_w - 4, TYPE, smallest=SMALL)
+            text(draw, (points_x + 50 + k * tb_w, y), shown, size, fill=ink, condensed=cond)
+        record, size, cond = fitted(row["record"], WIDTH - record_x - 4, SMALL, smallest=SMALL)
+        text(draw, (record_x, y + 1), record, size, fill=ink, condensed=cond)
         y += ROW
     return encode(img, palette())
 
