@@ -157,7 +157,7 @@ async def wait_healthy(container: str, timeout: float = 120) -> float:
         health = state.get("Health") or {}
         if health.get("Status") == "healthy":
             last = health["Log"][-1]
-            assert last["ExitCode"] == 0 and "ready" in last["Output"], last
+            assert last["ExitCode"] == 0 and last["Output"].strip() == "ready", last
             return time.monotonic() - timer.start
         if not state["Running"] or health.get("Status") == "unhealthy" or time.monotonic() > deadline:
             print(logs(container)[-6000:], file=sys.stderr)
