@@ -142,8 +142,8 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
             "title": t("event_bracket_title", tournament=event.id, title=title), "rounds": total,
             "heads": {r: round_name(event, r).capitalize() for r in range(1, total + 1)},
             "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"),
-                       "third": t("picture_third"), "bye": t("picture_bye"), "through": t("picture_through")},
-            "matches": matches})
+                       "third": t("picture_third")},
+            "matches": matches}, from_round=max(1, event.round))
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
 

@@ -3,12 +3,13 @@
 
 Made for a phone: 480 px wide, so that Discord's 420 px column shows the type at 14 px and up. A table shows at
 most ``ROWS_PER_PAGE`` players and a bracket at most ``ROUNDS_PER_PAGE`` rounds of at most ``MATCHES_PER_PAGE``
-first matches; larger ones are several pictures (``standings_pages``/``bracket_pages``).
+first matches (a page about 540 px tall: a 64-player bracket is four pages of its first three rounds and one of
+the last three); larger ones are several pictures (``standings_pages``/``bracket_pages``), byes are no boxes.
 
 Views: ``standings``: {title, subtitle, legend (the tie-breaks named), labels: {place, name, points, record},
 columns: [{key, label}] (the tie-breaks, at most three), rows: [{place, name, points, values (one per column),
 record, dropped}]}; numbers may be fractions (drawn 2½, 1⅔); ``bracket``: {title, labels: {round, final,
-third, bye}, rounds (how many), matches: [{round, slot, names, places, winner}]}; ``podium``: {title,
+third}, heads: {round: name}, rounds (how many), matches: [{round, slot, names, places, winner}]}; ``podium``: {title,
 places: [[names], [names], [names]]}.
 """
 
@@ -22,7 +23,7 @@ WIDTH = 480
 ROW = 28
 ROWS_PER_PAGE = 64
 ROUNDS_PER_PAGE = 3
-MATCHES_PER_PAGE = 32
+MATCHES_PER_PAGE = 8
 TYPE = 16
 SMALL = 14
 
@@ -123,8 +124,10 @@ GAP = 10
 
 def render_bracket(view: dict, first_round: int = 1, chunk: int = 0) -> bytes:
     """Rounds ``first_round`` .. +``ROUNDS_PER_PAGE``-1 of the bracket, for the ``chunk``-th block of
-    ``MATCHES_PER_PAGE`` matches of its first round (and the later matches they feed)."""
+    ``MATCHES_PER_PAGE`` matches of its first round (and the later matches they feed). A bye is no box: its player
+    is simply in the next round. Column heads are the rounds' names (``heads``: round -> name)."""
     labels = view["labels"]
+    heads = view.get("heads") or {}
     total = view["rounds"]
     shown = list(range(first_round, min(total, first_round + ROUNDS_PER_PAGE - 1) + 1))
     by = {(m["round"], m["slot"]): m for m in view["matches"]}
@@ -138,15 +141,19 @@ def render_bracket(view: dict, first_round: int = 1, chunk: int = 0) -> bytes:
     text(draw, (12, 8), title, size, fill="white", bold=True, condensed=cond)
     for c, r in enumerate(shown):
         x = 8 + c * (BOX_W + 12)
-        head = labels["final"] if r == total else labels["round"].format(round=r)
+        head = heads.get(r) or heads.get(str(r)) or (labels["final"] if r == total else
+                                                       labels["round"].format(round=r))
         head, size, cond = fitted(head, BOX_W, SMALL, bold=True)
         text(draw, (x, 38), head, size, fill="paper", bold=True, condensed=cond)
         count = max(1, per >> c)
         span = lanes * (BOX_H + GAP) / count
         for k in range(count):
             slot = chunk * (per >> c) + k
+            match = by.get((r, slot))
+            if match is not None and len(match["names"]) == 1:
+                continue  # a bye: no box, no line; its player is in the next round
             y = 70 + span * k + (span - BOX_H - GAP) / 2
-            _box(draw, x, y, by.get((r, slot)), labels)
+            _box(draw, x, y, match if match is not None else _coming(by, r, slot), labels)
             if c + 1 < len(shown):  # the line to the match this one feeds
                 ny = 70 + span * 2 * (k // 2) + (2 * span - BOX_H - GAP) / 2 + BOX_H / 2
                 draw.line((x + BOX_W, y + BOX_H / 2, x + BOX_W + 6, y + BOX_H / 2, x + BOX_W + 6, ny,
@@ -160,30 +167,42 @@ def render_bracket(view: dict, first_round: int = 1, chunk: int = 0) -> bytes:
     return encode(img, palette())
 
 
+def _coming(by: dict, r: int, slot: int) -> dict | None:
+    """A match not paired yet, with whoever is through to it already (a bye, or a match decided)."""
+    names = []
+    for feeder in (by.get((r - 1, 2 * slot)), by.get((r - 1, 2 * slot + 1))):
+        through = (feeder or {}).get("winner") if feeder and (feeder.get("places") or len(feeder["names"]) == 1) \
+            else None
+        names.append(through or "")
+    return {"names": names, "places": None, "winner": None, "coming": True} if any(names) else None
+
+
 def _box(draw, x: float, y: float, match: dict | None, labels: dict) -> None:
     draw.rounded_rectangle((x, y, x + BOX_W, y + BOX_H), radius=6, fill=rgb("white"), outline=rgb("dark_grey"))
     if match is None:
         return
     names = list(match["names"])
     places = match.get("places")
-    if len(names) == 1:
-        names.append(labels["bye"])
     for i, name in enumerate(names[:2]):
-        won = match.get("winner") is not None and i < len(match["names"]) and match["names"][i] == match["winner"]
+        won = match.get("winner") is not None and names[i] == match["winner"] and places is not None
         if won:
             draw.rectangle((x + 2, y + 2 + i * 22, x + BOX_W - 2, y + 22 + i * 22), fill=rgb("gold"))
+        if not name:
+            continue
         shown, size, cond = fit_words(name, BOX_W - 34, SMALL, bold=won, smallest=SMALL)
         text(draw, (x + 6, y + 4 + i * 22), shown, size, bold=won, condensed=cond,
-             fill="ink" if i < len(match["names"]) else "grey")
-        if places and i < len(places) and len(match["names"]) > 1:
+             fill="grey" if match.get("coming") else "ink")
+        if places and i < len(places):
             text(draw, (x + BOX_W - 8, y + 4 + i * 22), str(places[i]), SMALL, anchor="ra")
 
 
-def bracket_pages(view: dict) -> list[bytes]:
-    """The whole bracket: ``ROUNDS_PER_PAGE`` rounds a picture, ``MATCHES_PER_PAGE`` first matches each."""
+def bracket_pages(view: dict, from_round: int = 1) -> list[bytes]:
+    """The bracket from the block of ``ROUNDS_PER_PAGE`` rounds holding ``from_round`` (the round being played:
+    finished blocks are left out) to the final: ``MATCHES_PER_PAGE`` first matches a picture."""
     out = []
     total = view["rounds"]
-    for first in range(1, total + 1, ROUNDS_PER_PAGE):
+    start = (max(1, min(from_round, total)) - 1) // ROUNDS_PER_PAGE * ROUNDS_PER_PAGE + 1
+    for first in range(start, total + 1, ROUNDS_PER_PAGE):
         slots = 1 << (total - first)
         for chunk in range(max(1, slots // MATCHES_PER_PAGE)):
             out.append(render_bracket(view, first, chunk))

@@ -42,8 +42,33 @@ def test_a_64_player_bracket_reads_on_a_phone():
     view = bracket(6)
     assert too_small(pictures.render_bracket, view, 1, 0) == []
     assert too_small(pictures.render_bracket, view, 4, 0) == []
-    assert len(pictures.bracket_pages(view)) == 2
-    assert len(pictures.bracket_pages(bracket(8))) == 4 + 1 + 1  # 256 players: rounds 1-3 in four pages
+    pages = pictures.bracket_pages(view)
+    assert len(pages) == 4 + 1, "rounds 1-3 in four pages of eight first matches, rounds 4-6 in one"
+    assert all(Image.open(io.BytesIO(png)).size[1] <= 600 for png in pages), "each page fits a phone's screen"
+    assert len(pictures.bracket_pages(view, from_round=4)) == 1, "the rounds played are left out"
+    assert len(pictures.bracket_pages(bracket(8), from_round=7)) == 1
+
+
+def test_a_bye_is_no_box(monkeypatch):
+    """A 40-player bracket (64 slots, 24 byes): no "(bye)" anywhere, only the eight real first-round matches."""
+    view = bracket(6)
+    view["matches"] = [m for m in view["matches"] if m["round"] > 1]
+    view["matches"] += [{"round": 1, "slot": s, "names": [f"Seed {s}"], "places": [1], "winner": f"Seed {s}"}
+                        for s in range(24)]
+    view["matches"] += [{"round": 1, "slot": s, "names": [f"A{s}", f"B{s}"], "places": None, "winner": None}
+                        for s in range(24, 32)]
+    drawn = []
+    real = pictures.text
+
+    def spy(draw, xy, s, *a, **kw):
+        drawn.append(s)
+        return real(draw, xy, s, *a, **kw)
+
+    monkeypatch.setattr(pictures, "text", spy)
+    for page in range(4):
+        pictures.render_bracket(view, 1, page)
+    assert not [s for s in drawn if "bye" in s.lower() or s.startswith("Seed")]
+    assert sum(1 for s in drawn if s.startswith("A")) == 8
 
 
 def test_the_podium_reads_on_a_phone():
