@@ -162,7 +162,7 @@ async def test_timeout_ai_stands_in_until_the_player_clicks(store):
     service, clock, game, _ = await _two(store, "1h", "ai")
     await service.expire_clocks(clock.advance(minutes=61))
     lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
-    assert any("Ann ran out of time: the AI plays their seat" in line for line in lines)
+    assert any(f"<@{ANN}> ran out of time: the AI plays their seat" in line for line in lines)
     game, acting = await _to_act(service, game.id)
     assert acting == [1] and game.version >= 1  # the AI made Ann's move; Bob is to act
     actions = await store.actions(game.id)
@@ -373,15 +373,21 @@ async def test_a_league_finishes_although_one_player_never_moves(store):
     assert rows[-1][1] == "Cy" and rows[-1][0].points == 0
 
 
-async def test_when_everyone_gives_up_the_last_to_hold_out_is_first(store, both_game):
+async def test_when_the_others_give_up_the_last_to_hold_out_wins_and_the_first_to_leave_is_last(store, both_game):
+    """BGA ends a table when one player is left: nobody plays on against the AI for a first place already
+    theirs. The order of going out ranks the others (the first out is last)."""
     clock = Clock()
     service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
     game, _ = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
                                    time_control="1h", on_timeout="forfeit")
     await service.join(game.id, BOB, "Bob")
     await service.join(game.id, CY, "Cy")
-    await service.resign(game.id, ANN)
     await service.resign(game.id, BOB)
-    game = await service.resign(game.id, CY)
+    clock.advance(minutes=1)
+    game = await service.resign(game.id, ANN)
     assert game.status == "finished"
-    assert game.result["places"] == [2, 2, 1] and game.result["forfeited"] == [0, 1, 2]
+    assert game.result["places"] == [2, 3, 1] and game.result["forfeited"] == [1, 0]
+    lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
+    assert "Nobody is left to play against: the table ends, Cy first." in lines
+    with pytest.raises(GameError, match="over"):
+        await service.resign(game.id, CY)
