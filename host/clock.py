@@ -73,6 +73,9 @@ LEAGUE_CLOCK = {"control": "1d", "on_timeout": "forfeit"}
 AWAY_DAYS_PER_MONTH = 14
 #: a gap between heartbeats longer than this is an outage whose time every clock gets back
 OUTAGE_AFTER = 120
+#: an outage at least this long is told in the threads of the games whose deadlines it moved (a shorter one moves
+#: them by too little to be worth a post in every game)
+OUTAGE_TOLD_AFTER = 30 * 60
 
 Clock = Callable[[], datetime]
 

@@ -211,7 +211,8 @@ class TurnClocks:
                         restart: bool = False) -> int:
         """Record that the host is up; after an outage (a gap longer than ``clock.OUTAGE_AFTER``) every running
         clock gets the downtime back, and so does a clock whose vacation ended meanwhile (it stood still until
-        the host was back); each game whose deadlines moved is owed a board saying so. Returns the seconds given
+        the host was back); after an outage of ``clock.OUTAGE_TOLD_AFTER`` or more, each game whose deadlines
+        moved is owed a board saying so. Returns the seconds given
         back (the most, over the shards).
 
         Sharded (``shards``, host/shards.py), each shard has a heartbeat of its own, and an outage is given back
@@ -230,7 +231,9 @@ class TurnClocks:
             gap = at - previous if previous is not None else 0
             if gap > clocks.OUTAGE_AFTER:
                 notes = {}
-                for game_id in await self.store.clock_games(running=True, shards=mine):
+                told = await self.store.clock_games(running=True, shards=mine) \
+                    if gap >= clocks.OUTAGE_TOLD_AFTER else []
+                for game_id in told:
                     lang = await self._lang_of(game_id)
                     notes[game_id] = [t("clock_outage", lang, time=time_left(gap, lang))]
                 await self.store.shift_clocks(gap, shards=mine, publish=notes)

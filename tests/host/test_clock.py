@@ -544,3 +544,16 @@ async def test_time_cannot_be_given_in_a_tournament_match_nor_claimed_without_a_
         await service.claim(game.id, ANN)
     with pytest.raises(GameError, match="has no clock"):
         await service.give_time(game.id, ANN, 2)
+
+
+async def test_an_outage_is_told_in_the_thread_only_when_it_moved_deadlines_by_half_an_hour_or_more(store):
+    service, clock, game, _ = await _two(store, "12h")
+    await service.heartbeat()
+    entries = len(await store.outbox(game.id))
+    assert await service.heartbeat(clock.advance(minutes=10)) == 600  # given back, not worth a post
+    assert len(await store.outbox(game.id)) == entries
+    assert await service.heartbeat(clock.advance(hours=2)) == 7200
+    (note,) = (await store.outbox(game.id))[entries:]
+    assert note["lines"] == ["🔧 The bot was offline for 2 h: every clock got that time back."]
+    assert (await service._seat_clocks(game.id))[0].deadline == int((T0 + timedelta(hours=12, minutes=10 + 120)
+                                                                     ).timestamp())
