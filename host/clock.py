@@ -189,7 +189,9 @@ def _stop(control: TimeControl, c: SeatClock, now: int) -> SeatClock:
     bank = c.bank
     if control.kind == "bank" and not c.simultaneous and bank is not None:
         used = (c.paused_at if c.paused_at is not None else now) - (c.started if c.started is not None else now)
-        bank = min(control.limit, max(0, bank - used) + control.bonus)
+        left = max(0, bank - used)
+        # the bonus fills the bank up to its start, never above; time an opponent gave stays (``moretime``)
+        bank = max(left, min(control.limit, left + control.bonus))
     return replace(c, started=None, deadline=None, bank=bank, paused_at=None, warned_half=False,
                    warned_hour=False, simultaneous=False)
 

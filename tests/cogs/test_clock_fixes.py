@@ -401,6 +401,9 @@ async def test_more_time_with_a_bank_fills_the_bank_and_lasts_past_the_move(harn
     while ANN in to_act(latest_board(h, thread)):
         await take_turn(h, thread, rng)
     assert (await _clock_of(h, 0)).bank == 14 * clocks.HOUR, "2 h left of the gift, and the 12 h bonus"
+    clock.now += timedelta(hours=1)  # Bob's quick turn keeps the time he was given above the 3 days
+    await _whole_turn(h, thread, BOB, Rng(9))
+    assert (await _clock_of(h, 1)).bank == 3 * clocks.DAY + 4 * clocks.HOUR
     h.assert_no_errors()
 
 
