@@ -61,6 +61,8 @@ def registration_message(event: Event) -> dict:
         details.append(t("event_tables", size=event.table_size))
     if settings.get("third_place") and event.format == "elimination":
         details.append(t("event_third_place"))
+    if event.best_of > 1:
+        details.append(t("event_best_of", best_of=event.best_of))
     if settings.get("double") and event.format == "roundrobin":
         details.append(t("event_double"))
     if settings.get("round_hours"):
@@ -134,6 +136,9 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
         names = event.names
         seed = {p: i for i, p in enumerate(event.seeds)}
         for m in matches:
+            if event.best_of > 1 and len(m["players"]) == 2:  # the games won, not the places
+                wins, _ = await service.series_score(event, m)
+                m["score"] = [wins[p] for p in m["players"]]
             if m["places"] is not None or len(m["players"]) == 1:
                 best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))
                 m["winner"] = names.get(m["players"][best], str(m["players"][best]))
@@ -203,8 +208,12 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
         for outcome in progress.started:  # each gets its thread from the opener, in turn (cogs/places.py)
             places_of(bot).hold(outcome.game.id, outcome)
         event = await tournaments_of(bot).tournament(event.id)
-        head = _round_line(event, "event_round_begun", event.round, count=len(progress.started))
-        head += "\n" + t("event_clock", control=control_text(event))
+        if progress.series:  # the next game of a best-of-N match, not a new round
+            key, fields = progress.series
+            head = t(key, **fields)
+        else:
+            head = _round_line(event, "event_round_begun", event.round, count=len(progress.started))
+            head += "\n" + t("event_clock", control=control_text(event))
         await post_matches(bot, channel, event.id, head, [o.game.id for o in progress.started], "event_match")
 
 

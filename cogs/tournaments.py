@@ -97,6 +97,7 @@ class Tournaments(commands.Cog):
                            time_control="Time per move in every match",
                            tiebreaks="Tie-breaks in order: bh-c1, bh, sb, de, wins, rating",
                            review="Hold each round for you to check and start",
+                           best_of="Elimination: games a match lasts (best of 3, 5 or 7)",
                            options="Game options, e.g. laps=2", language="Language of the matches (default: yours)")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()],
                           format=[app_commands.Choice(name=f, value=f) for f in FORMATS],
@@ -108,6 +109,7 @@ class Tournaments(commands.Cog):
                   table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
                   double: bool = False, round_hours: app_commands.Range[int, 1, 1440] | None = None,
                   time_control: str | None = None, tiebreaks: str | None = None, review: bool = False,
+                  best_of: app_commands.Range[int, 1, 7] | None = None,
                   options: str | None = None, language: str | None = None) -> None:
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
@@ -118,7 +120,8 @@ class Tournaments(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
                 lang=language or str(interaction.locale), format=format, rounds=rounds, cap=cap,
                 table_size=table_size, third_place=third_place, double=double, round_hours=round_hours,
-                time_control=time_control, tiebreaks=tiebreaks, review=review, options=parse_options(options))
+                time_control=time_control, tiebreaks=tiebreaks, review=review, best_of=best_of,
+                options=parse_options(options))
         except GameError as exc:
             await self._refuse(interaction, exc)
             return

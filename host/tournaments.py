@@ -65,6 +65,8 @@ MAX_ENTRIES = 8  # a league (all matches at once) of 8 is 28 games
 MAX_CAP = 512
 MAX_ROUNDS = 30
 AI_NAME_SUFFIX = " (AI)"
+#: how many games an elimination match may last (best of N)
+BEST_OF = (3, 5, 7)
 #: half-point byes a player may ask for in one tournament (never for its last round)
 HALF_BYES_MAX = 2
 #: what a match's ``how`` says about its result, for the standings
@@ -128,6 +130,11 @@ class Event:
         return tuple(self.settings.get("tiebreaks") or DEFAULT_TIEBREAKS.get(self.format, ()))
 
     @property
+    def best_of(self) -> int:
+        """Games a match of an elimination lasts at most (the first to win more than half goes through)."""
+        return int(self.settings.get("best_of") or 1) if self.format == "elimination" else 1
+
+    @property
     def held(self) -> int | None:
         """The round paired and waiting for the organizer to start it (None: none)."""
         return self.settings.get("held")
@@ -183,6 +190,8 @@ class Progress:
     held: int | None = None
     #: what the tournament's channel should be told besides: (locale key, fields) each, and whom to mention
     notes: list[tuple[str, dict]] = field(default_factory=list)
+    #: ``started`` holds the next game of a best-of-N match (not a new round): this says so (key, fields)
+    series: tuple[str, dict] | None = None
     mention: list[int] = field(default_factory=list)
 
 
@@ -351,7 +360,7 @@ class TournamentService:
                      rounds: int | None = None, cap: int | None = None, table_size: int | None = None,
                      third_place: bool = False, double: bool = False, round_hours: int | None = None,
                      time_control: str | None = None, options: dict | None = None,
-                     tiebreaks: str | None = None, review: bool = False) -> Event:
+                     tiebreaks: str | None = None, review: bool = False, best_of: int | None = None) -> Event:
         """A tournament of ``key`` open for registration; its organizer is its first entry. Game ``options``
         are checked now, as for a game (``players`` is the table size); ``time_control`` must be one offered
         (``host.clock.TIME_CONTROLS``); ``tiebreaks``: names or short names (bh-c1, bh, sb, de, wins, rating)
@@ -377,12 +386,15 @@ class TournamentService:
         if time_control and time_control not in clocks.TIME_CONTROLS:
             raise GameError.of("tournament_bad_time_control", control=time_control[:20],
                                offered=", ".join(clocks.TIME_CONTROLS))
+        if best_of not in (None, 1, *BEST_OF) or (best_of not in (None, 1) and format != "elimination"):
+            raise GameError.of("tournament_bad_best_of", offered=", ".join(map(str, BEST_OF)))
         order = parse_tiebreaks(tiebreaks) if tiebreaks else None
         engine_options = self._check_options(key, dict(options or {}), size)
         settings = {"rounds": rounds if format == "swiss" else None, "cap": cap, "table_size": size,
                     "third_place": bool(third_place), "double": bool(double), "round_hours": round_hours,
                     "time_control": time_control or None, "options": engine_options,
-                    "tiebreaks": list(order) if order is not None else None, "review": bool(review)}
+                    "tiebreaks": list(order) if order is not None else None, "review": bool(review),
+                    "best_of": best_of or 1}
         tid = await self.store.create_event(engine=key, lang=language(lang), guild_id=guild_id,
                                             channel_id=channel_id, organizer_id=user_id, organizer_name=user_name,
                                             format=format, settings=settings)
@@ -691,17 +703,67 @@ class TournamentService:
             if game.status == "lobby":
                 outcomes.append(await self.games.start(game_id, game.host_user_id))
             elif game.status in ("finished", "abandoned"):
-                await self._count(event, m, game)
+                following = await self._count(event, m, game)
+                if following is not None:
+                    outcomes.append(following[0])
         return outcomes
 
-    async def _count(self, event: Event, match: dict, game: GameRow) -> bool:
-        """Record a finished (or abandoned) match game's places; a dropped player is placed last."""
+    async def _count(self, event: Event, match: dict, game: GameRow) -> tuple[Outcome, tuple[str, dict]] | None:
+        """Record a finished (or abandoned) match game's places; a dropped player is placed last. A best-of-N
+        match counts its games instead (:meth:`_series`): it may go on with a next game, returned with what to
+        say about it."""
+        if event.best_of > 1 and len(match["players"]) == 2:
+            return await self._series(event, match)
         places = list((game.result or {}).get("places") or [])
         if game.status != "finished" or len(places) != len(match["players"]):
             places = [1] * len(match["players"])  # ended without a result: level, unless adjudicated
         worst = max(places) + 1
         places = [worst if p in event.dropped else place for p, place in zip(match["players"], places)]
-        return await self.store.settle_match(match["id"], places, "played")
+        await self.store.settle_match(match["id"], places, "played")
+        return None
+
+    async def series_score(self, event: Event, match: dict) -> tuple[dict[int, int], list[GameRow]]:
+        """Games won by each player of a best-of-N match so far (a drawn or abandoned game counts for
+        nobody), and the match's games."""
+        games = await self.store.match_games(event.id, match["id"])
+        wins = dict.fromkeys(match["players"], 0)
+        for g in games:
+            places = (g.result or {}).get("places") or []
+            if g.status != "finished" or len(places) != 2 or places[0] == places[1]:
+                continue
+            winner = g.seat_row(places.index(1)).user_id
+            if winner in wins:
+                wins[winner] += 1
+        return wins, games
+
+    async def _series(self, event: Event, match: dict) -> tuple[Outcome, tuple[str, dict]] | None:
+        """A best-of-N match after one of its games: decided when a player has won more than half of N games (or
+        after 2N games, drawn ones included: then the most wins, level going to the higher seed); else its next
+        game starts, the seats swapped."""
+        wins, games = await self.series_score(event, match)
+        if any(g.status not in ("finished", "abandoned") for g in games):
+            return None
+        need = event.best_of // 2 + 1
+        players = match["players"]
+        if max(wins.values()) >= need or len(games) >= 2 * event.best_of:
+            top = max(wins.values())
+            await self.store.settle_match(match["id"], [1 if wins[p] == top else 2 for p in players], "played")
+            return None
+        last = games[-1]
+        names = event.names
+        seats = [s.user_id for s in sorted(last.seats, key=lambda s: s.seat)][::-1]
+        game_id = await self.store.next_match_game(
+            match["id"], last.id, tournament_id=event.id, engine=event.engine,
+            options={"engine": dict(event.settings.get("options") or {}), "players": 2, "lang": event.lang,
+                     "tournament_match": match["id"], "clock": _match_clock(event)},
+            seed=self.games._seed(), guild_id=event.guild_id, channel_id=event.channel_id,
+            seats=[(p, names.get(p, str(p))) for p in seats])
+        if game_id is None:  # counted meanwhile
+            return None
+        outcome = await self.games.start(game_id, seats[0])
+        score = " – ".join(f"{names.get(p, str(p))} {wins[p]}" for p in players)
+        return outcome, ("event_series_next", {"tournament": event.id, "match": match["id"],
+                                               "game": len(games) + 1, "best_of": event.best_of, "score": score})
 
     async def _end_game(self, game_id: int, key: str, **fields) -> bool:
         """End a match game still being played without a result of its own (abandoned), and owe its thread a
@@ -749,7 +811,9 @@ class TournamentService:
             if match is None or game.status not in ("finished", "abandoned") or event.status != "running":
                 return Progress(event)
             if match["places"] is None:
-                await self._count(event, match, game)
+                following = await self._count(event, match, game)
+                if following is not None:  # the match goes on with its next game
+                    return Progress(event, started=[following[0]], series=following[1])
             return await self._after_settle(event)
 
     async def _league_progress(self, league: Event) -> Event:

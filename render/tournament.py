@@ -9,7 +9,7 @@ the last three); larger ones are several pictures (``standings_pages``/``bracket
 Views: ``standings``: {title, subtitle, legend (the tie-breaks named), labels: {place, name, points, record},
 columns: [{key, label}] (the tie-breaks, at most three), rows: [{place, name, points, values (one per column),
 record, dropped}]}; numbers may be fractions (drawn 2½, 1⅔); ``bracket``: {title, labels: {round, final,
-third}, heads: {round: name}, rounds (how many), matches: [{round, slot, names, places, winner}]}; ``podium``: {title,
+third}, heads: {round: name}, rounds (how many), matches: [{round, slot, names, places, winner, score (games won, best of N)}]}; ``podium``: {title,
 places: [[names], [names], [names]]}.
 """
 
@@ -192,8 +192,9 @@ def _box(draw, x: float, y: float, match: dict | None, labels: dict) -> None:
         shown, size, cond = fit_words(name, BOX_W - 34, SMALL, bold=won, smallest=SMALL)
         text(draw, (x + 6, y + 4 + i * 22), shown, size, bold=won, condensed=cond,
              fill="grey" if match.get("coming") else "ink")
-        if places and i < len(places):
-            text(draw, (x + BOX_W - 8, y + 4 + i * 22), str(places[i]), SMALL, anchor="ra")
+        score = match.get("score") or places  # a best-of-N match shows its games won
+        if score and i < len(score):
+            text(draw, (x + BOX_W - 8, y + 4 + i * 22), str(score[i]), SMALL, anchor="ra")
 
 
 def bracket_pages(view: dict, from_round: int = 1) -> list[bytes]:

@@ -926,6 +926,32 @@ class Store:
                            (FIRST_ID, match_id)))
         return await self._transaction(statements, first_id=True)
 
+    async def next_match_game(self, match_id: int, previous: int, *, tournament_id: int, engine: str, options: dict,
+                              seed: int, guild_id: int | None, channel_id: int | None,
+                              seats: list[tuple[int, str]]) -> int | None:
+        """The next game of a match of several games (best of N), when ``previous`` is still its game: the game,
+        its seats and the match pointing at it, in one transaction; None when the match has moved on already."""
+        now = _now()
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ?", (FIRST_ID, match_id)))
+        try:
+            return await self._transaction(statements, first_id=True, guard=(
+                "UPDATE tournament_matches SET game_id = game_id WHERE id = ? AND game_id = ? AND places IS NULL",
+                (match_id, previous)))
+        except VersionConflict:
+            return None
+
+    async def match_games(self, tournament_id: int, match_id: int) -> list[GameRow]:
+        """The games a match has had (several for a best-of-N match), oldest first."""
+        return await self._games(f"SELECT * FROM games WHERE tournament_id = ? AND"
+                                 f" {self._json_int('options', 'tournament_match')} = ? ORDER BY id",
+                                 (tournament_id, match_id))
+
     async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
         """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
         try:

@@ -15,7 +15,7 @@ import pytest
 from engines.rng import Rng
 from host.service import GameError
 from host.tournaments import tournaments_of
-from tests.cogs.test_tournament_play import PEOPLE, event_post, play_round, since
+from tests.cogs.test_tournament_play import PEOPLE, event_post, play_match, play_round, since
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, button, components
 
 
@@ -189,3 +189,44 @@ async def test_an_organizer_corrects_nothing_that_is_not_there(harness):
         await service.correct(1, 102, match["id"], [1, 2])
     with pytest.raises(GameError, match="last round"):
         await service.request_bye(1, 102, 102)  # round 2 of 2 is the last
+
+
+async def test_an_elimination_final_best_of_three_played_by_clicks(harness):
+    """Two players, best of three: games are played until one has won two, each next game with the seats
+    swapped and announced with the score; the bracket shows the games won; the winner is the champion."""
+    h = harness
+    bot = h.bot
+    store = bot.service.store
+    await h.slash(101, "tournament new", game="hector-achilles", name="P0", format="elimination", best_of=3)
+    post = event_post(h)
+    assert "Matches: best of 3 games" in post["embeds"][0]["fields"][1]["value"]
+    await h.click(102, post, button(post, "Join")["custom_id"], name="P1")
+    post = event_post(h)
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+    (match,) = await store.matches(1, 1)
+    rng = Rng(8)
+    seen = []
+    for _ in range(7):
+        match = await store.match(match["id"])
+        if match["places"] is not None:
+            break
+        game = await bot.service.game(match["game_id"])
+        seen.append([s.user_id for s in sorted(game.seats, key=lambda s: s.seat)])
+        await play_match(h, bot, match, rng)
+    games = await store.match_games(1, match["id"])
+    wins, _ = await tournaments_of(bot).series_score(await tournaments_of(bot).tournament(1), match)
+    assert sorted(wins.values())[-1] == 2 and len(games) == len(seen) >= 2
+    assert all(a == b[::-1] for a, b in zip(seen, seen[1:])), "the seats swap every game"
+    assert len(posts(h, f"match #{match['id']} (best of 3)")) == len(games) - 1
+    champion = max(wins, key=wins.get)
+    assert match["places"] == [1 if p == champion else 2 for p in match["players"]]
+    event = await tournaments_of(bot).tournament(1)
+    assert event.status == "finished"
+    assert posts(h, f"The winner: **{PEOPLE[champion]}**")
+    with pytest.raises(GameError, match="only in an elimination"):
+        await tournaments_of(bot).create("hector-achilles", user_id=101, user_name="P0", guild_id=GUILD_ID,
+                                         channel_id=CHANNEL_ID, format="swiss", rounds=2, best_of=3)
+    with pytest.raises(GameError, match="best of 3, 5, 7"):
+        await tournaments_of(bot).create("hector-achilles", user_id=101, user_name="P0", guild_id=GUILD_ID,
+                                         channel_id=CHANNEL_ID, format="elimination", best_of=2)
+    h.assert_no_errors()
