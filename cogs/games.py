@@ -188,16 +188,21 @@ class Games(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
+        who = asker(interaction)
+        trouble: list[str] = []
         try:
             game_id = await self._which(interaction, game)
-            outcome = await self.bot.service.status(game_id, asker=asker(interaction))
+            # a board that could not be posted (host/outbox.py): said to everyone, the error to moderators
+            trouble = await self.bot.outbox.trouble(game_id, lang, moderator=who.moderator)
+            outcome = await self.bot.service.status(game_id, asker=who)
         except GameError as exc:
-            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            answer = "\n".join([exc.text(interaction.locale), *trouble])
+            await interaction.followup.send(publish.clip_content(answer), ephemeral=True)
             return
         row = outcome.game
-        lang = str(interaction.locale)
-        head = t("status_title", lang, title=ENGINES[row.engine].title, game=row.id,
-                 status=t("status_" + row.status, lang))
+        head = "\n".join([t("status_title", lang, title=ENGINES[row.engine].title, game=row.id,
+                             status=t("status_" + row.status, lang)), *trouble])
         if outcome.board is None:
             await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
             return

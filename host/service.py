@@ -557,7 +557,13 @@ class GameService(TurnClocks):
         """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
         events = [] if events is None else events
         await self.run_automatic(game, lines, events)
-        return await self._outcome(game, lines, events)
+        try:
+            return await self._outcome(game, lines, events)
+        except GameError:
+            raise
+        except Exception as exc:  # what was done is saved; its board is the outbox's to build and post
+            log.warning("the board of game %s could not be built (the publisher tries again): %r", game.id, exc)
+            return Outcome(game=game, lines=lines)
 
     async def run_automatic(self, game: GameRow, lines: list[str] | None = None,
                             events: list[dict] | None = None) -> bool:
@@ -790,7 +796,13 @@ class GameService(TurnClocks):
             return Outcome(game=game)
         async with self.lock(game_id):
             game = await self.game(game_id)
-            outcome = await self._outcome(game, [], record_nudges=False)
+            try:
+                outcome = await self._outcome(game, [], record_nudges=False)
+            except GameError:
+                raise
+            except Exception as exc:  # a board that cannot be drawn: said in plain words, not an apology
+                log.error("the board of game %s cannot be drawn", game_id, exc_info=exc)
+                raise GameError.of("board_unavailable", game=game_id) from exc
         outcome.board.panel = None
         outcome.nudges = []
         return outcome

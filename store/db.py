@@ -601,9 +601,9 @@ class Store:
         await self._transaction([_outbox_entry(game_id, None, None, lines, next_try)])
 
     async def outbox(self, game_id: int) -> list[dict]:
-        """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
-        "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
-        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        """A game's pending entries (not those set aside), oldest first: ``{"id", "version", "seq", "lines",
+        "posted", "attempts", "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
+        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? AND dead_at IS NULL ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
                  "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"],
                  "dms": {int(seat): text for seat, text in json.loads(r["dms"]).items()}}
@@ -616,7 +616,7 @@ class Store:
         servers only (host/shards.py)."""
         mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ?" + mine
+               " WHERE o.next_try <= ? AND o.created_at <= ? AND o.dead_at IS NULL" + mine
                + " GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
@@ -628,6 +628,63 @@ class Store:
         await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
                                   " WHERE game_id = ? AND id <= ?", (error[:500], _stamp(next_try), game_id, upto))])
 
+    async def outbox_setback(self, game_id: int, error: str, plan: list[tuple[int, datetime | None]]) -> None:
+        """A delivery failed once more: each entry of ``plan`` (entry id, next try) counts the failed attempt and
+        is tried again then, or, with None, is set aside (a dead letter: kept, never tried again)."""
+        now = _now()
+        await self._transaction([
+            ("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?, dead_at = ?"
+             " WHERE game_id = ? AND id = ? AND dead_at IS NULL",
+             (error[:500], _stamp(when) if when is not None else "", None if when is not None else now,
+              game_id, entry)) for entry, when in plan])
+
+    async def dead_letters(self, game_id: int | None = None, *, unnoted: bool = False,
+                           shards: Shards | None = None) -> list[dict]:
+        """The games with publications set aside, one dict each: ``{"game_id", "entries", "upto", "attempts",
+        "last_error", "dead_at", "noted"}`` (``upto``: the newest entry set aside); ``game_id``: of that game
+        only; ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
+        where = ["o.dead_at IS NOT NULL"]
+        params: list[Any] = []
+        if game_id is not None:
+            where.append("o.game_id = ?")
+            params.append(game_id)
+        if unnoted:
+            where.append("o.noted = 0")
+        if shards is not None:
+            where.append(shards.sql("g.guild_id"))
+        rows = await self._rows(
+            "SELECT o.game_id, o.id, o.attempts, o.last_error, o.dead_at, o.noted FROM outbox o"
+            f" JOIN games g ON g.id = o.game_id WHERE {' AND '.join(where)} ORDER BY o.game_id, o.id",
+            tuple(params))
+        games: dict[int, dict] = {}
+        for r in rows:
+            entry = games.setdefault(r["game_id"], {"game_id": r["game_id"], "entries": 0, "noted": True})
+            entry.update(upto=r["id"], attempts=max(entry.get("attempts", 0), r["attempts"]),
+                         last_error=r["last_error"], dead_at=r["dead_at"], noted=entry["noted"] and bool(r["noted"]))
+            entry["entries"] += 1
+        return list(games.values())
+
+    async def outbox_noted(self, game_id: int, upto: int) -> None:
+        """The game's thread has been told about its entries set aside up to ``upto``."""
+        await self._transaction([("UPDATE outbox SET noted = 1 WHERE game_id = ? AND id <= ? AND dead_at IS NOT NULL",
+                                  (game_id, upto))])
+
+    async def publication_trouble(self, game_id: int) -> dict | None:
+        """What went wrong with publishing a game, for /game status: ``{"attempts", "next_try", "last_error",
+        "set_aside", "dead_at"}`` (failed tries of the pending entries and when the next is due; the failed tries
+        of the entries set aside, 0 without any, and when the newest was set aside), or None when nothing
+        failed."""
+        rows = await self._rows("SELECT attempts, last_error, next_try, dead_at FROM outbox WHERE game_id = ?"
+                                " AND (attempts > 0 OR dead_at IS NOT NULL) ORDER BY id", (game_id,))
+        if not rows:
+            return None
+        pending = [r for r in rows if r["dead_at"] is None]
+        dead = [r for r in rows if r["dead_at"] is not None]
+        return {"attempts": max((r["attempts"] for r in pending), default=0),
+                "next_try": min((r["next_try"] for r in pending if r["attempts"]), default=None),
+                "last_error": rows[-1]["last_error"], "set_aside": max((r["attempts"] for r in dead), default=0),
+                "dead_at": dead[-1]["dead_at"] if dead else None}
+
     async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
         """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
         await self._transaction([
@@ -635,10 +692,13 @@ class Store:
             ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
         ])
 
-    async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None) -> None:
+    async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None,
+                          set_aside: bool = True) -> None:
         """Entries up to ``upto`` are delivered; ``retry_at``: the game still owes work (an AI turn that failed),
-        so a marker entry due then stays behind."""
-        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?", (game_id, upto))]
+        so a marker entry due then stays behind. ``set_aside``: the entries set aside before go too (a newer board
+        is up, or nothing of the game is shown any more); False keeps them."""
+        keep = "" if set_aside else " AND dead_at IS NULL"
+        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
         if retry_at is not None:
             statements.append(_outbox_entry(game_id, None, None, [], retry_at))
         await self._transaction(statements)
