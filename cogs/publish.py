@@ -18,7 +18,7 @@ from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.presenters import presenter_for
 from host.service import GameError
-from store import DamagedRow, GameRow
+from store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +111,12 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
 def cause_of(exc: BaseException) -> str:
     """Why a publication failed, as the metric ``gamehost_publish_failed_total`` labels it: ``unavailable``
     (Discord failing or unreachable: 5xx, timeouts, connections; tried again without limit), ``refused``
-    (Discord refused the post: 4xx), ``no_thread`` (thread and channel deleted), ``internal`` (the board could
-    not be built)."""
+    (Discord refused the post: 4xx), ``no_thread`` (thread and channel deleted), ``unreadable`` (the game cannot
+    be read: damaged, or saved by a newer version), ``internal`` (the board could not be built)."""
     if isinstance(exc, ThreadGone):
         return "no_thread"
+    if isinstance(exc, GameError):  # the game cannot be read (damaged, or saved by a newer version)
+        return "unreadable"
     if isinstance(exc, discord.DiscordServerError) or isinstance(exc, (aiohttp.ClientError, OSError,
                                                                         asyncio.TimeoutError)):
         return "unavailable"
@@ -153,10 +155,7 @@ async def tell_set_aside(bot, game_id: int | None = None) -> int:
     for dead in await bot.outbox.unnoted(getattr(bot, "owned", None)):
         if game_id is not None and dead["game_id"] != game_id:
             continue
-        try:
-            game = await bot.service.store.get_game(dead["game_id"], with_snapshot=False)
-        except DamagedRow:
-            game = None
+        game = await bot.service.store.get_game(dead["game_id"], with_snapshot=False, tolerant=True)
         if game is None or not (game.thread_id or game.channel_id):
             await bot.outbox.noted(dead["game_id"], dead["upto"])
             continue

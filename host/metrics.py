@@ -52,9 +52,9 @@ class Metrics:
         self.publish_failed = Counter(
             "gamehost_publish_failed", "Failed tries to publish what a game owes (its board, DMs), by cause: "
             "unavailable (Discord failing or unreachable; tried again without limit), refused (Discord refused "
-            "it), no_thread (thread and channel deleted), internal (the board could not be built)", ["cause"],
-            registry=self.registry)
-        for cause in ("unavailable", "refused", "no_thread", "internal"):
+            "it), no_thread (thread and channel deleted), unreadable (the game cannot be read: damaged, or saved "
+            "by a newer version), internal (the board could not be built)", ["cause"], registry=self.registry)
+        for cause in ("unavailable", "refused", "no_thread", "unreadable", "internal"):
             self.publish_failed.labels(cause)  # shown as 0 before the first failure
         self.publish_set_aside = Counter(
             "gamehost_publish_set_aside", "Publications set aside after failing too often (dead letters: the "

@@ -193,9 +193,12 @@ class TurnClocks:
         changed = []
         for game_id in await self.store.due_clocks(at, shards=shards):
             async with self.lock(game_id):
-                game = await self.game(game_id)
-                if game.status == "running" and await self._expire_game(game, at):
-                    changed.append(game_id)
+                try:
+                    game = await self.game(game_id)
+                    if game.status == "running" and await self._expire_game(game, at):
+                        changed.append(game_id)
+                except GameError:  # a game this version cannot play (logged once): its clock waits, not the others'
+                    continue
         return changed
 
     async def _expire_game(self, game: GameRow, at: int) -> bool:

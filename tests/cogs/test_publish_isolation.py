@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 import discord
 
+import render.hector_achilles as picture
 from engines.rng import Rng
 from host.outbox import MAX_ATTEMPTS, RETRY_PAUSES
 from tests.cogs.driver import boards, latest_board, newest_ephemeral, pick, take_turn, to_act
@@ -218,3 +219,38 @@ async def test_another_games_time_out_in_the_same_clock_round_is_posted_and_the_
     assert owed(h, 1) and owed(h, 1)[0][0] >= 1 and not owed(h, 1)[0][2]
     assert failures(h) >= 1
     h.errors.records.clear()
+
+
+async def test_a_player_whose_board_cannot_be_drawn_is_told_the_truth_and_sees_it_later(harness, monkeypatch):
+    h = harness
+    games = await open_games(h, 1)
+    person, thread = games[1]
+    real = picture.render_public
+
+    def broken(view):
+        raise RuntimeError("the picture cannot be drawn")
+
+    monkeypatch.setattr(picture, "render_public", broken)
+    version = await stored_version(h, 1)
+    since = len(h.fake.messages)
+    await take_turn(h, thread, Rng(2))
+    assert await stored_version(h, 1) > version, "the move was not saved"
+    told = replies(h, since)
+    assert any(text.startswith("Your move is saved, but its board could not be drawn just now") for text in told), told
+    assert not any("Something went wrong" in text for text in told)
+    assert version_of(latest_board(h, thread)) == version  # (nothing drawn, nothing posted)
+    since = len(h.fake.messages)
+    await h.slash(person, "game status", channel_id=thread)
+    answer = replies(h, since)[-1]
+    assert "The board of game #1 cannot be drawn right now" in answer
+    assert "The newest board of this game could not be posted yet (tries so far: 1)" in answer
+    h.errors.records.clear()  # (logged: the picture that cannot be drawn, with its traceback)
+
+    monkeypatch.setattr(picture, "render_public", real)  # (a fixed bot) the next try posts it
+    h.bot.outbox.clock = Clock()
+    h.bot.outbox.clock.now += timedelta(seconds=RETRY_PAUSES[0] + 1)
+    assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
+    board = latest_board(h, thread)
+    assert version_of(board) == await stored_version(h, 1) and to_act(board) == [person]
+    assert owed(h, 1) == []
+    h.assert_no_errors()
