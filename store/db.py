@@ -561,7 +561,8 @@ class Store:
     async def _raw_rows(self, sql: str, params: tuple) -> list[dict]:
         """The rows of a query that failed on bytes that are not text, read again with every text column as its
         stored bytes (:meth:`_raw`): a row's text columns are bytes then, decoded by :func:`_text`."""
-        table, alias = ("seats", "") if " FROM seats " in sql else ("games", "g.")
+        table = "seats" if " FROM seats " in sql else "games"
+        alias = "g." if " FROM games g " in sql else ""
         names = await self._column_names(table)
         texts = await self._text_columns(table)
         select = ", ".join(f"{self._raw(alias + n)} AS {n}" if n in texts else alias + n for n in names)
@@ -650,7 +651,7 @@ class Store:
         A damaged row is logged and left out, or with ``damaged`` listed with ``damage`` set: one broken game must
         not hide a server's other games. Bytes that are not text fail the whole query in the driver: then the
         rows are read again as bytes (:meth:`_raw_rows`) and only the damaged row is marked."""
-        query = sql.format(columns=await self._columns())
+        query = sql.replace("{columns}", await self._columns())
         try:
             rows = await self._rows(query, params)
         except Exception as exc:
@@ -1042,6 +1043,40 @@ class Store:
             "SELECT {columns} FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
             " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) ORDER BY g.updated_at, g.id",
             (guild_id, user_id))
+
+
+    # -- places: games waiting for their thread, finished games' threads to archive (cogs/places.py) ------
+
+    async def games_waiting_for_place(self, *, shards: Shards | None = None, limit: int = 500) -> list[GameRow]:
+        """Games of a server channel whose thread is not open yet (lobby or running, no ``thread_id``): games
+        opened by a command first, then tournament matches, each in the order they were made."""
+        mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
+        return await self._games(
+            "SELECT {columns} FROM games g WHERE g.status IN ('lobby', 'running') AND g.thread_id IS NULL"
+            " AND g.channel_id IS NOT NULL AND g.guild_id IS NOT NULL" + mine
+            + " ORDER BY CASE WHEN g.tournament_id IS NULL THEN 0 ELSE 1 END, g.id LIMIT ?", (limit,))
+
+    async def threads_to_archive(self, *, ended_before: datetime, ended_after: datetime,
+                                 guild_id: int | None = None, shards: Shards | None = None,
+                                 limit: int = 20) -> list[GameRow]:
+        """Games over (finished or abandoned) between ``ended_after`` and ``ended_before`` whose own thread was
+        not archived yet (``options.thread_archived``), the longest over first; of one server, or of ``shards``."""
+        # (the key is looked for as text: one game's damaged options must not fail the query for every game)
+        where = ["g.status IN ('finished', 'abandoned')", "g.thread_id IS NOT NULL", "g.thread_id != g.channel_id",
+                 "g.options NOT LIKE '%\"thread_archived\"%'", "g.updated_at < ?", "g.updated_at >= ?"]
+        params: list[Any] = [_stamp(ended_before), _stamp(ended_after)]
+        if guild_id is not None:
+            where.append("g.guild_id = ?")
+            params.append(guild_id)
+        if shards is not None:
+            where.append(shards.sql("g.guild_id"))
+        return await self._games(f"SELECT {{columns}} FROM games g WHERE {' AND '.join(where)}"
+                                 " ORDER BY g.updated_at, g.id LIMIT ?", (*params, limit))
+
+    async def set_thread_archived(self, game_id: int) -> None:
+        """The game's thread was archived (or is gone): the archiver leaves it alone from now on."""
+        await self._transaction([(f"UPDATE games SET options = {self._json_set('options', 'thread_archived')}"
+                                  " WHERE id = ?", (1, game_id))])
 
 
 def _json(r, column: str) -> Any:
