@@ -189,6 +189,7 @@ class Store:
             store = cls(db)
             await store._check()
             await store._migrate()
+            await store._columns()  # now, not in the middle of the first listing
         except BaseException as exc:
             await _close_quietly(db)
             if isinstance(exc, sqlite3.Error):

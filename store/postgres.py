@@ -62,6 +62,7 @@ class PostgresStore(Store):
         store = cls(pool)
         try:
             await store._migrate()
+            await store._columns()  # now, not in the middle of the first listing
         except asyncpg.PostgresError as exc:
             await pool.close()
             raise StorageError(f"PostgreSQL at {where} refused the schema: {' '.join(str(exc).split())}") from exc

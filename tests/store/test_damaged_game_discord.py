@@ -1,6 +1,7 @@
 """Damage stays local (issue 21, item 5), through the real discord.py dispatch, on both store backends: one game
-that cannot be read - bytes in its snapshot that are not text (the driver used to fail every query that read the
-row), invalid JSON in its snapshot or in its options, or saved under newer rules (a rollback to an older bot) -
+that cannot be read - bytes that are not text in its snapshot or its options (the driver used to fail every query
+that read the row), invalid JSON in its snapshot or in its options, saved under newer rules or of a kind of game
+this version does not have (a rollback to an older bot) -
 is listed as such by ``/game list`` and answered in plain words by ``/game status``, ``/game hand`` and a click on
 its board, never with the generic apology; it can still be ended; and every other game works: listed, played,
 its board published by the background publisher, its clock run out in the clock round, its players reminded."""
@@ -41,6 +42,10 @@ KINDS = {
     "bytes": (DAMAGED, "⚠️ cannot be read: its saved data is damaged"),
     "json": (DAMAGED, "⚠️ cannot be read: its saved data is damaged"),
     "options": (DAMAGED, "⚠️ cannot be read: its saved data is damaged"),
+    "options_bytes": (DAMAGED, "⚠️ cannot be read: its saved data is damaged"),
+    "kind": ("Game #1 is a kind of game this version of the bot does not have (`chess`): a newer version saved it. "
+             "Nothing was changed: it can be played again once the bot is updated. The server's other games are not "
+             "affected.", "⚠️ cannot be read: a kind of game this version does not have (chess)"),
     "newer": (NEWER, f"⚠️ cannot be read: saved by a newer version of the bot (rules version {PLAYS + 1}, this one "
                      f"plays {PLAYS})"),
 }
@@ -51,7 +56,7 @@ async def target_for(backend: str, tmp_path, kind: str):
     if backend == "sqlite":
         yield str(tmp_path / "bot.db")
     else:  # bytes that are not text can only be stored by a database that does not check them (C locale)
-        async with fresh_postgres("SQL_ASCII" if kind == "bytes" else None) as url:
+        async with fresh_postgres("SQL_ASCII" if kind.endswith("bytes") else None) as url:
             yield url
 
 
@@ -86,6 +91,15 @@ async def plant(target: str, kind: str) -> None:
         await run_sql(target, "UPDATE games SET snapshot = ? WHERE id = 1", (text[: len(text) // 2],))
     elif kind == "options":
         await run_sql(target, "UPDATE games SET options = '{\"lang\": ' WHERE id = 1")
+    elif kind == "options_bytes":  # not in the snapshot: every listing reads this column
+        raw = b'{"lang": "en", "note": "\xe1"}'
+        if target.startswith("postgresql://"):
+            await run_sql(target, "UPDATE games SET options = convert_from(decode(?, 'hex'), 'SQL_ASCII')"
+                                  " WHERE id = 1", (raw.hex(),))
+        else:
+            await run_sql(target, "UPDATE games SET options = CAST(? AS TEXT) WHERE id = 1", (raw,))
+    elif kind == "kind":  # a game a newer version has and this one does not
+        await run_sql(target, "UPDATE games SET engine = 'chess' WHERE id = 1")
     else:  # what a newer bot wrote: newer rules in the row and in the snapshot
         snapshot["rules_version"] = PLAYS + 1
         await run_sql(target, "UPDATE games SET rules_version = ?, snapshot = ? WHERE id = 1",
@@ -143,7 +157,8 @@ async def test_a_game_that_cannot_be_read_is_told_in_plain_words_and_every_other
     (text,) = [m["embeds"][0]["description"] for m in list(h.fake.messages.values())[since:] if m["embeds"]]
     lines = text.split("\n")
     assert any(line.startswith("**#2** Hector and Achilles — running — Bob, Carol") for line in lines), text
-    assert any(line.startswith(f"**#1** Hector and Achilles — {listed} — Ann, AI") for line in lines), text
+    title = "chess" if kind == "kind" else "Hector and Achilles"
+    assert any(line.startswith(f"**#1** {title} — {listed} — Ann, AI") for line in lines), text
 
     # status, hand and a click on its board: plain words, nothing else
     for ask in ("game status", "game hand"):
@@ -194,10 +209,10 @@ async def test_a_game_that_cannot_be_read_is_told_in_plain_words_and_every_other
 
     # the damage was logged, once, by the store (bad bytes, bad JSON) or the service (newer rules)
     logged = [r.getMessage() for r in h.errors.records]
-    if kind == "newer":
+    if kind in ("newer", "kind"):
         assert logged == []
     else:
-        column = "options" if kind == "options" else "snapshot"
+        column = "options" if kind.startswith("options") else "snapshot"
         assert len(logged) == 1 and logged[0].startswith("game 1: ") and column in logged[0], logged
-        assert ("not UTF-8 text" if kind == "bytes" else "invalid JSON") in logged[0], logged
+        assert ("not UTF-8 text" if kind.endswith("bytes") else "invalid JSON") in logged[0], logged
     h.errors.records.clear()
