@@ -204,7 +204,14 @@ MIGRATIONS.append(
     """
 )
 MIGRATIONS.append(
-    # 8: dead letters. An outbox entry whose publication failed too often (a board that cannot be drawn, Discord
+    # 8: when a seat went out of its game (its time ran out and the AI stands in, or it forfeited), in epoch
+    #    seconds: an opponent may claim the win after a while, and the order of going out ranks the seats
+    """
+    ALTER TABLE clocks ADD COLUMN out_since INTEGER;
+    """
+)
+MIGRATIONS.append(
+    # 9: dead letters. An outbox entry whose publication failed too often (a board that cannot be drawn, Discord
     #    refusing it) is set aside (``dead_at``): never tried again, kept for the moderators (/game status); its
     #    game's thread is told once (``noted``). A later board of the game that is posted replaces it
     """
