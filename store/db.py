@@ -15,7 +15,13 @@ and every read fetches its rows in one call (``_rows``), so no statement stays o
 
 Opening checks the file (``PRAGMA quick_check``, a schema not newer than ``MIGRATIONS``, a write probe) and
 raises :class:`StorageError` with a one-line reason, after closing the connection (its worker thread is not a
-daemon). A game row whose JSON cannot be read is logged and left out of listings; only that game fails.
+daemon).
+
+One damaged game stays local: a game row whose JSON cannot be read, or whose text columns hold bytes that are not
+UTF-8, is logged once and left out of listings (or, asked for, listed with ``GameRow.damage``); only that game
+fails. Listings never read snapshots, snapshots are read as their stored bytes (:meth:`Store._raw`) and decoded
+here, and a query the driver fails on undecodable bytes elsewhere in a row is read again row by row as bytes
+(:meth:`Store._raw_rows`), so the driver never fails a whole query for one row.
 """
 
 from __future__ import annotations
