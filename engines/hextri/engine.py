@@ -645,11 +645,30 @@ class HexTriEngine(BaseEngine):
                 raise IllegalAction("Mana is taken from fields on the board.")
             if bd.kind[dest] != HEX and not mover.can_enter(dest):
                 raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
-            path = check(mover, dest, sources)
+            sources, path = self._fit(mover, dest, sources)
         cost = sum(1 for s in sources if s != FREE)
         if "cost" in action and action["cost"] != cost:
             raise IllegalAction(f"That move costs {cost} mana, not {action['cost']}.")
         return origin, leader, dest, sources, path
+
+    @staticmethod
+    def _fit(mover: Mover, dest: str, sources: list[str]) -> tuple[list[str], list[str]]:
+        """(sources, path) of a move paid from the player's own ``sources``: as given when a path fits them
+        (:func:`moves.check`), else the same fields giving the same mana in the order the default path
+        needs (a field under the lone mover pays only the step that leaves it, so a typed order may not fit
+        where another does); IllegalAction, check's reason, when neither does."""
+        try:
+            return sources, check(mover, dest, sources)
+        except IllegalAction:
+            route = plan(mover).get(dest)
+            if route is None or sources.count(FREE) != route[1].count(FREE):
+                raise
+            pay = payment(mover, route[0], route[1])
+            amounts = pay.amounts(sources)
+            if sum(amounts.values()) != len(pay.steps) or any(pay.caps.get(f, 0) < n for f, n in amounts.items()):
+                raise
+            fitted = pay.sources_of(amounts)
+            return fitted, check(mover, dest, fitted)
 
     def _do_move(self, state: dict, seat: int, action: dict) -> dict:
         resolved, self._resolved = self._resolved, None
