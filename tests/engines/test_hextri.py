@@ -777,6 +777,22 @@ def test_a_chosen_way_to_pay_is_what_the_move_takes():
     assert s["mana"] == {"H-A1": 1, "H-A2": 1}
 
 
+def test_a_typed_way_to_pay_is_taken_in_the_order_the_path_needs():
+    # a lone figure on H-A1 (its 2 mana pay only the step that leaves it) and a figure on H-B1 (2 mana)
+    s = position({0: {"H-A1": 1, "H-B1": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-B1": 2}, free_used=(0,))
+    two = next(a for a in E.legal_actions(s, 0) if a["type"] == "move" and a["from"] == "H-A1" and a["cost"] == 2)
+    typed = {"type": "move", "from": "H-A1", "to": two["to"], "leader": False, "sources": ["H-B1", "H-A1"]}
+    events = E.apply(s, 0, typed)
+    assert events[0]["sources"] == ["H-A1", "H-B1"] and s["mana"] == {"H-A1": 1, "H-B1": 1}
+    # H-A1's mana cannot pay a step taken elsewhere, whatever the order: refused with the reason
+    s = position({0: {"H-A1": 1, "H-B1": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-B1": 2}, free_used=(0,))
+    with pytest.raises(IllegalAction, match="paid from those fields"):
+        E.apply(s, 0, {**typed, "sources": ["H-A1", "H-A1"]})
+    assert s["mana"] == {"H-A1": 2, "H-B1": 2}
+
+
 def test_ways_to_pay_are_listed_lazily_and_bounded_most_useful_first():
     s = _rich()
     moves = [a for a in E.legal_actions(s, 0) if a["type"] == "move"]
