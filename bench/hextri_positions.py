@@ -4,8 +4,10 @@
   their own and then only pass; every lone figure's HEX produces a mana a round, so the mana piles up on
   nine fields per player and a move of many steps can be paid in millions of ways (the position that froze
   the bot: 100,619 actions after 30 clicks, 371,523 two rounds later when every way to pay was listed).
-- :func:`ai_game`: two normal AIs playing a long game (radius 5, no round limit), the states of the seat to
-  act one after another (an AI game of this kind reached 3,525,551 listed actions).
+- :func:`ai_game`: two AIs playing a game (radius 5, no round limit), the states of the seat to act one after
+  another; :func:`ai_against_passing`: the normal AI against a player who only passes, a game that runs for
+  hundreds of rounds while the AI's mana piles up (a game against the normal AI reached 3,525,551 listed
+  actions when every way to pay was listed).
 
 Both play through the engine protocol only (``legal_actions`` and ``apply``), so they run against any
 listing the engine has: with ways to pay listed one by one they become very slow after some rounds (that is
@@ -117,3 +119,24 @@ def ai_game(seed: int, actions: int, level: str = "normal", options: dict | None
         yield state
         seat = acting[0]
         ENGINE.apply(state, seat, choose(ENGINE, state, seat, rng, level))
+
+
+def ai_against_passing(seed: int, actions: int, level: str = "normal") -> Iterator[dict]:
+    """The states of a game of the AI (seat 0, ``level``) against a player who only passes (radius 5, no round
+    limit), before each of up to ``actions`` actions."""
+    from ai import choose
+
+    state = ENGINE.new_game(2, seed, dict(OPTIONS))
+    rng = Rng(seed * 7 + 3)
+    for _ in range(actions):
+        acting = ENGINE.to_act(state)
+        if not acting:
+            return
+        yield state
+        seat = acting[0]
+        if seat == 0 or state["phase"] != "move":
+            action = choose(ENGINE, state, seat, rng, level)
+        else:
+            action = {"type": "pass"}
+        ENGINE.apply(state, seat, action)
+

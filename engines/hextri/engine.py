@@ -250,6 +250,7 @@ class HexTriEngine(BaseEngine):
             spot = 1 if kind == LOCAL_FIRST else 0
             choice_of: dict[int, bool] = {}
             local_steps = mover.local_steps if kind is None else None
+            mana = state["mana"]
             for dest, (path, sources) in routes.items():
                 free = FREE in sources
                 cost = len(sources) - free
@@ -264,11 +265,28 @@ class HexTriEngine(BaseEngine):
                         other = choice_of[cost] = has_choice(cost, fields=payers + spot,
                                                              total=mover.pool_reach(cost) + spot)
                 else:
-                    other = payment(mover, path, sources).has_choice()
+                    # the steps paid from under the lone mover (on empty fields, never pool fields): each
+                    # such field can give one mana per step it pays, at most what lies there
+                    spots: dict[str, int] = {}
+                    for i in locs:
+                        spots[path[i]] = spots.get(path[i], 0) + 1
+                    other = has_choice(cost, fields=payers + len(spots), total=mover.pool_reach(cost) + sum(
+                        min(n, mana.get(f, 0)) for f, n in spots.items()))
                 a["other_ways"] = other
                 add(a)
         actions.append({"type": "pass"})
         return actions
+
+    def legal_copy(self, state: dict, seat: int) -> list[dict]:
+        """:meth:`BaseEngine.legal_copy`: an action's only nested value is a move's list of sources, so a
+        flat copy and a copy of that list will do (a panel of thousands of moves copies them all)."""
+        out = []
+        for a in self.legal_actions(state, seat):
+            a = dict(a)
+            if "sources" in a:
+                a["sources"] = list(a["sources"])
+            out.append(a)
+        return out
 
     def _occ(self, state: dict) -> dict[str, dict[int, int]]:
         """The occupancy of ``state``, computed once per state (read-only: shared through the memo)."""

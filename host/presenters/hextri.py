@@ -190,7 +190,9 @@ class HexTriPresenter(Presenter):
         A move that other fields could pay as well opens the ways to pay when chosen (``Choice.more``)."""
         enemies = self._enemies(view)
         groups: dict[tuple[str, bool], str] = {}
-        paying: dict[tuple, tuple[str, list[str]]] = {}  # many moves are paid the same way
+        paying: dict[tuple, tuple[str, str]] = {}  # many moves are paid the same way
+        # the label's sentence once, its fields filled in per move (thousands of moves, one sentence)
+        label = self.text("label_move", to="\x00", cost="\x01")
         out = []
         for index, action in enumerate(legal):
             if action["type"] != "move":
@@ -200,7 +202,8 @@ class HexTriPresenter(Presenter):
             group = groups.get(key)
             if group is None:
                 group = groups[key] = self._group(view, *key)
-            out.append(self._describe_move(view, action, index, enemies.get(action["to"], ()), group, paying))
+            out.append(self._describe_move(view, action, index, enemies.get(action["to"], ()), group, paying,
+                                           label=label))
         return out
 
     def describe_variants(self, view: dict, action: dict, index: int, variants: list[dict]) -> list[Choice]:
@@ -267,17 +270,22 @@ class HexTriPresenter(Presenter):
         return self._cost(cost, sources), " · ".join(detail)
 
     def _describe_move(self, view: dict, action: dict, index: int, enemies, group: str,
-                       paying: dict | None = None, other_way: bool = False) -> Choice:
+                       paying: dict | None = None, other_way: bool = False, label: str | None = None) -> Choice:
+        """One move's choice. ``paying``: descriptions of ways to pay already made (shared by a panel's
+        moves); ``label``: the label's sentence with ``\\x00`` for the destination and ``\\x01`` for the cost."""
         dest, sources = action["to"], action.get("sources") or []
         more = bool(action.get("other_ways")) and not other_way
         paying = {} if paying is None else paying
-        key = (action["cost"], tuple(sources), more)
+        # a move whose payer is chosen next is described by its steps alone, not by its default's fields
+        key = (action["cost"], len(sources), FREE in sources, True) if more else (action["cost"], tuple(sources))
         got = paying.get(key)
         if got is None:
             got = paying[key] = self._paying(action["cost"], sources, more)
         cost, paid_detail = got
         if other_way:
             label = self.text("label_pay", to=dest, fields=self._fields(sources) or self.text("cost_free"))
+        elif label is not None:
+            label = label.replace("\x00", dest).replace("\x01", cost)
         else:
             label = self.text("label_move", to=dest, cost=cost)
         emoji = None
