@@ -476,6 +476,10 @@ class GameService(TurnClocks):
             if version != game.version and not await self._only_passes_since(
                     game, version, seat, choices_digest(legal), digest):
                 raise StaleBoard.of("stale")
+            if version == game.version and digest is not None and digest != choices_digest(legal):
+                # the same version with other choices: a board drawn before the bot was upgraded to a version
+                # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+                raise StaleBoard.of("stale_choices")
             if not 0 <= index < len(legal):
                 raise GameError.of("bad_choice")
             action = legal[index]

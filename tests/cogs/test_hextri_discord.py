@@ -11,6 +11,7 @@ import pytest
 
 from engines import ENGINES
 from engines.rng import Rng
+from host.service import choices_digest
 from tests.cogs.driver import boards, game_over, latest_board, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import button, components
@@ -518,6 +519,19 @@ async def test_who_pays_is_a_third_step_when_other_fields_could_pay(harness, mon
         await h.click(ANN, with_button(ways, custom_id), custom_id)
         assert any("That choice no longer exists" in m["content"] and m["flags"] & 64
                    for m in replies_since(h, before)), custom_id
+    # a board drawn before the upgrade, when every way to pay was listed: the same version, other choices
+    # (its digest is of that longer list), so its indices mean other moves now: refused, with what to do
+    _, state = await live_state(h)
+    legal = ENGINE.legal_actions(state, 0)
+    old_list = [dict(a, sources=w) for a in legal if a["type"] == "move"
+                for w in ([a["sources"]] + [v["sources"] for v in ENGINE.variants(state, 0, a)[1:]])]
+    old_list = [{k: v for k, v in a.items() if k != "other_ways"} for a in old_list] + [{"type": "pass"}]
+    custom_id = f"gh:a:1:0:0:{index}:{choices_digest(old_list)}"
+    before = len(h.fake.messages)
+    await h.click(ANN, with_button(ways, custom_id), custom_id)
+    assert any("drawn by an older version of the bot" in m["content"] and "/game hand" in m["content"]
+               and m["flags"] & 64 for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == 0
     for value, words in ((f"{index}.7", "That choice no longer exists"), (f"w{index}.1", "That choice no longer"),
                          ("99999", "That choice no longer exists")):
         before = len(h.fake.messages)
