@@ -106,7 +106,7 @@ def agreement(events: int, seed: int = 7) -> float | None:
                 results.append(Result(r, (p,), (1,)))
             for table in plan.tables:
                 results.append(Result(r, table, rng.choice(OUTCOMES)))
-    share = 100 * same / total
+    share = 100 * same / max(total, 1)
     print(f"dutch vs caissify-pairings: {same} of {total} rounds of {events} random events of 6-16 players paired "
           f"alike ({share:.1f}%)")
     return share

@@ -148,8 +148,11 @@ def test_podium_shares_a_place_only_when_everything_is_level():
 # -- the Dutch system --------------------------------------------------------------------------------------
 
 def _play(players: list[int], rounds: int, data, **kwargs):
+    """Rounds paired and played with drawn results; the budget is generous (these test the rules, not the speed:
+    bench/tournaments.py measures that, and a loaded test machine must not turn a round into a fallback)."""
     results: list[Result] = []
     plans = []
+    kwargs.setdefault("budget", 60)
     for r in range(1, rounds + 1):
         field = entrants(players, results)
         plan = plan_round(players, results, r, **kwargs)

@@ -51,6 +51,8 @@ NODES_PER_LEVEL = 4000
 #: brackets (remainders) of more players try only the first exchanges of D.2 before pairing freely
 SMALL_BRACKET = 16
 EXCHANGES_IN_LARGE_BRACKETS = 24
+#: a bracket and the players below it up to this many: the most pairs the bracket can make is computed exactly
+EXACT_PAIRS = 64
 
 
 class Overtime(Exception):
@@ -239,6 +241,8 @@ class _Dutch:
         if last:
             counts = [most]  # the last bracket pairs everybody (the field can be completed)
         else:
+            if len(players) + len(rest) <= EXACT_PAIRS:  # a small field: the most pairs the rest allows, exactly
+                most = min(most, self._most_pairs([e.id for e in players], rest))
             counts = list(range(most, -1, -1))
         for target in counts:
             for level in self._levels(players, target):
@@ -246,6 +250,21 @@ class _Dutch:
                 if found is not None:
                     return found
         raise Overtime  # (unreachable with a completable field: the lowest level accepts any legal candidate)
+
+    def _most_pairs(self, bracket: list[int], rest: list[int]) -> int:
+        """The most pairs ``bracket`` can make while it and ``rest`` can still all be paired (an odd number: but
+        for one who may have the bye): a matching of maximum cardinality weighing pairs within the bracket."""
+        graph = nx.Graph()
+        people = bracket + rest
+        graph.add_nodes_from(people)
+        inside = set(bracket)
+        may = self.rules.may_meet
+        graph.add_edges_from((a, b, {"weight": 2 if a in inside and b in inside else 1})
+                             for i, a in enumerate(people) for b in people[i + 1:] if may(a, b))
+        if len(people) % 2:
+            graph.add_edges_from(("bye", p, {"weight": 0}) for p in people if self.rules.may_have_bye(p))
+        pairs = nx.max_weight_matching(graph, maxcardinality=True)
+        return sum(1 for a, b in pairs if a in inside and b in inside)
 
     def _levels(self, players: list[Entrant], target: int) -> list[tuple[int, int, int, int]]:
         """Levels of quality to search, best first: (moved-down players floated again (C6), players moved down who
