@@ -149,22 +149,47 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    async def _organizer(self, interaction: discord.Interaction, call) -> None:
-        await interaction.response.defer(thinking=True)
+    async def _organizer(self, interaction: discord.Interaction, call, *, announce: bool = False) -> None:
+        """An organizer's (or a player's) change to a tournament. Deferred privately: the answer may be a refusal,
+        and the first followup of a deferral keeps the deferral's visibility (a public "thinking…" would show the
+        refusal to everyone). What everybody should know goes to the tournament's channel: its registration
+        message redrawn, ``announce``: a line saying what changed, and the rounds and games the change started
+        or ended."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await call()
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         event = getattr(result, "event", result)
-        await interaction.followup.send(t("event_done", str(interaction.locale), tournament=event.id,
-                                          status=t("tournament_status_" + ("cancelled" if event.cancelled else
-                                                   "paused" if event.paused else event.status), str(interaction.locale))))
+        lang = str(interaction.locale)
+        await interaction.followup.send(t("event_done", lang, tournament=event.id,
+                                          status=t("tournament_status_" + _status(event), lang)), ephemeral=True)
+        await self._redraw_registration(event)
+        if announce:
+            try:
+                channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(event.channel_id)
+                await channel.send(t("event_now", event.lang, tournament=event.id,
+                                     status=t("tournament_status_" + _status(event), event.lang),
+                                     name=discord.utils.escape_markdown(interaction.user.display_name)),
+                                   allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not tell the channel of tournament %s what changed", event.id)
         if hasattr(result, "started"):
             # first the boards owed: the AI took a dropped player's seat, or a game ended (its last board)
             for game_id in result.changed:
                 await publish.publish(self.bot, game_id=game_id)
             await post_progress(self.bot, result)
+
+    async def _redraw_registration(self, event) -> None:
+        """The registration message shows who is in and the status (a change by command, not by its buttons)."""
+        if not event.message_id:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(event.channel_id)
+            await channel.get_partial_message(event.message_id).edit(**registration_message(event))
+        except discord.HTTPException:
+            log.info("could not redraw the registration message of tournament %s", event.id)
 
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
@@ -203,19 +228,23 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number")
     async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="resume", description="Resume a paused tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def resume(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.resume(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="cancel", description="Cancel a tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
+
+
+def _status(event) -> str:
+    return "cancelled" if event.cancelled else "paused" if event.paused else event.status
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -23,6 +23,9 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from tests.discord import hook
+from tests.discord.contract import Contract, Refusal
+
 APP_ID = 900_000_000_000_000_001
 GUILD_ID = 800_000_000_000_000_001
 CHANNEL_ID = 700_000_000_000_000_001
@@ -94,57 +97,6 @@ class FakeHTTPError(Exception):
         return cls(_Response(self.status, "error"), {"code": self.code, "message": self.message})
 
 
-def limit_errors(payload: dict | None) -> list[str]:
-    """What Discord would reject in a message payload (it answers 400 / 50035 Invalid Form Body)."""
-    errors: list[str] = []
-    if not payload:
-        return errors
-    if len(payload.get("content") or "") > 2000:
-        errors.append("content over 2000 characters")
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        errors.append("more than 10 embeds")
-    for e in embeds:
-        if len(e.get("title") or "") > 256:
-            errors.append("embed title over 256")
-        if len(e.get("description") or "") > 4096:
-            errors.append("embed description over 4096")
-        if len(e.get("fields") or []) > 25:
-            errors.append("more than 25 embed fields")
-        for f in e.get("fields") or []:
-            if not 1 <= len(f.get("name") or "") <= 256 or not 1 <= len(f.get("value") or "") <= 1024:
-                errors.append("embed field name/value length")
-    rows = payload.get("components") or []
-    if len(rows) > 5:
-        errors.append("more than 5 action rows")
-    ids = [c.get("custom_id") for row in rows for c in row.get("components") or [] if c.get("custom_id")]
-    if len(ids) != len(set(ids)):
-        errors.append("duplicate custom_id in one message")
-    for row in rows:
-        items = row.get("components") or []
-        if len(items) > 5 or (any(c["type"] != 2 for c in items) and len(items) > 1):
-            errors.append("too many components in a row (5 buttons, or one select)")
-        for c in items:
-            if len(c.get("custom_id") or "") > 100:
-                errors.append(f"custom_id over 100: {c['custom_id']}")
-            if len(c.get("label") or "") > 80:
-                errors.append(f"button label over 80: {c['label']}")
-            if c["type"] == 3:
-                options = c.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    errors.append("select needs 1..25 options")
-                if len(c.get("placeholder") or "") > 150:
-                    errors.append("placeholder over 150")
-                for o in options:
-                    if not 1 <= len(o.get("label") or "") <= 100 or len(o.get("value") or "") > 100:
-                        errors.append("select option label/value length")
-                    if len(o.get("description") or "") > 100:
-                        errors.append("select option description over 100")
-                if len({o["value"] for o in options}) != len(options):
-                    errors.append("duplicate select option values")
-    return errors
-
-
 class FakeDiscord:
     """The recording, answering stand-in for Discord's HTTP API."""
 
@@ -161,19 +113,16 @@ class FakeDiscord:
         #: (channel id, nonce) -> message: Discord returns the first message again for a repeated nonce
         self.nonces: dict[tuple[int, str], dict] = {}
 
+        #: Discord's contract (tests/discord/contract.py): every request is checked before it is answered
+        self.contract = Contract(message_flags=lambda mid: self.messages.get(mid, {}).get("flags"))
+
     def new_id(self) -> int:
         return next(self._ids)
 
     # -- message store ------------------------------------------------------------------------------
 
-    def _check(self, payload: dict | None) -> None:
-        errors = limit_errors(payload)
-        if errors:
-            raise FakeHTTPError(400, 50035, "Invalid Form Body: " + "; ".join(errors))
-
     def _message(self, channel_id: int, payload: dict | None, files: dict[str, bytes], flags: int = 0,
                  message_id: int | None = None) -> dict:
-        self._check(payload)
         payload = payload or {}
         mid = message_id or self.new_id()
         msg = {
@@ -192,7 +141,6 @@ class FakeDiscord:
         return msg
 
     def _edit(self, mid: int, payload: dict | None, files: dict[str, bytes]) -> dict:
-        self._check(payload)
         msg = self.messages.get(mid)
         if msg is None:
             raise FakeHTTPError(404, 10008, "Unknown Message")
@@ -363,6 +311,7 @@ class Payloads:
             "attachment_size_limit": 26_214_400, "entitlements": [], "authorizing_integration_owners": {},
             "context": 1 if dm else 0, "channel_id": str(channel_id),
         }
+        self.fake.contract.interaction(token, kind, attachment_size_limit=payload["attachment_size_limit"])
         user = _user(user_id, name)
         if dm:
             payload["user"] = user
@@ -400,6 +349,8 @@ class Payloads:
                                    dm=channel_id in self.fake.dm_channels)
         payload["message"] = message
         self.fake._clicked[payload["token"]] = int(message["id"])
+        self.fake.contract.interaction(payload["token"], 3, attachment_size_limit=payload["attachment_size_limit"],
+                                       clicked_flags=message.get("flags") or 0)
         return payload
 
     @staticmethod
@@ -449,17 +400,25 @@ class Harness:
 
         async def rest(http_self, route, *, files=None, form=None, **kwargs):
             try:
+                fake.contract.check(hook.from_discord_py(route, json_body=kwargs.get("json"), parts=form,
+                                                         files=files, params=kwargs.get("params")))
                 return await fake.rest(route.method, route.path, _route_params(route),
                                        _payload_of({"form": form, **kwargs}), _files_of(files))
+            except Refusal as refusal:
+                raise FakeHTTPError(refusal.status, refusal.code, refusal.body()["message"]).to_discord() from None
             except FakeHTTPError as exc:
                 raise exc.to_discord() from None
 
         async def webhook(adapter_self, route, session=None, *, payload=None, multipart=None, files=None,
                           **kwargs):
             try:
+                fake.contract.check(hook.from_discord_py(route, json_body=payload, parts=multipart, files=files,
+                                                         params=kwargs.get("params")))
                 return await fake.webhook(route.method, route.path, _route_params(route),
                                           _payload_of({"payload": payload, "multipart": multipart}),
                                           _files_of(files))
+            except Refusal as refusal:
+                raise FakeHTTPError(refusal.status, refusal.code, refusal.body()["message"]).to_discord() from None
             except FakeHTTPError as exc:
                 raise exc.to_discord() from None
 

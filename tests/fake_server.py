@@ -19,6 +19,8 @@ import json
 
 from aiohttp import WSMsgType, web
 
+from tests.discord import hook
+from tests.discord.contract import Refusal
 from tests.discord_harness import (
     APP_ID,
     BOT_USER,
@@ -134,8 +136,9 @@ class FakeDiscordServer:
         if found is None:
             return _json({"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404)
         via, template, params = found
-        payload, files = None, {}
-        if request.content_type.startswith("multipart/"):
+        payload, files, uploads = None, {}, []
+        multipart = request.content_type.startswith("multipart/")
+        if multipart:
             reader = await request.multipart()
             async for part in reader:
                 data = await part.read()
@@ -143,9 +146,14 @@ class FakeDiscordServer:
                     payload = json.loads(data)
                 elif part.filename:
                     files[part.filename] = bytes(data)
+                    uploads.append((part.name, part.filename, len(data)))
         elif request.can_read_body:
             body = await request.read()
             payload = json.loads(body) if body else None
+        try:  # Discord's contract first (tests/discord/contract.py): a violation is refused like Discord does
+            self.fake.contract.check(hook.from_http(request.method, path, request.query, payload, uploads, multipart))
+        except Refusal as refusal:
+            return _json(refusal.body(), refusal.status)
         handler = self.fake.webhook if via == "webhook" else self.fake.rest
         try:
             return _json(await handler(request.method, template, params, payload, files))
