@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from cogs import publish
+from cogs import permissions, publish
 from cogs.standings import post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
 from engines import ENGINES
@@ -128,6 +128,10 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
+    place = permissions.place_for_game(interaction)  # before anything is saved
+    if place.refusal is not None:
+        await interaction.followup.send(place.refusal, ephemeral=True)
+        return
     try:
         found = await bot.service.rematch(game_id, interaction.user.id, interaction.user.display_name,
                                           asker=asker(interaction))
@@ -140,16 +144,21 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent is not None:
         channel = channel.parent
-    await open_game(interaction, channel, found.game, found.outcome, found.call)
+    await open_game(interaction, channel, found.game, found.outcome, found.call, threads=place.threads,
+                    note=place.note)
 
 
-async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
-    """A new game's place: its thread (or the channel), the lobby or first board, the private confirmation and
-    the announcement in the channel; ``call``: people to mention (e.g. the players of a rematch)."""
+async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = (), *,
+                    threads: bool = True, note: str | None = None) -> None:
+    """A new game's place: its thread (``threads``; else the channel), the lobby or first board, the private
+    confirmation (with ``note``) and the announcement in the channel; ``call``: people to mention (e.g. the
+    players of a rematch). The place is checked before the game is saved (cogs/permissions.py); if Discord still
+    refuses the lobby, the game is called off (nothing half open) and the opener told why."""
     bot = interaction.client
     title = ENGINES[game.engine].title
+    lang = str(interaction.locale)
     thread = None
-    if isinstance(channel, discord.TextChannel):
+    if threads and isinstance(channel, discord.TextChannel):
         try:
             thread = await channel.create_thread(name=f"{title} #{game.id}"[:100],
                                                  type=discord.ChannelType.public_thread,
@@ -157,15 +166,21 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         except discord.HTTPException as exc:
             log.warning("cannot create a thread in %s: %s; the game lives in the channel", channel.id, exc)
     place_id = thread.id if thread else (channel.id if channel else interaction.channel_id)
-    await bot.service.attach(game.id, thread_id=place_id)
-    game = await bot.service.game(game.id)
-    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
+    try:
+        await bot.service.attach(game.id, thread_id=place_id)
+        game = await bot.service.game(game.id)
+        lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
+    except discord.HTTPException as exc:
+        await _call_off(bot, game.id, thread)
+        await interaction.followup.send(t("open_failed", lang, place=f"<#{place_id}>", reason=exc.text or exc.status),
+                                        ephemeral=True)
+        return
     await bot.service.attach(game.id, board_message_id=lobby.id)
     if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
         await publish.game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
                                                  allowed_mentions=publish.mentions(call))
-    await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
-                                      place=f"<#{place_id}>"), ephemeral=True)
+    created = t("created", lang, game=game.id, title=title, place=f"<#{place_id}>")
+    await interaction.followup.send(created + (f"\n{note}" if note else ""), ephemeral=True)
     if thread is not None:
         announce = publish.announcement(game, interaction.user.display_name)
         if not announce["view"].children:
@@ -180,6 +195,17 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
     if outcome is not None:
         outcome.game = await bot.service.game(game.id)
         await publish.publish(bot, outcome)
+
+
+async def _call_off(bot, game_id: int, thread: discord.Thread | None) -> None:
+    """A game whose lobby Discord refused: abandoned with nothing owed, its new thread removed when possible."""
+    log.warning("game %s could not be given its place; called off", game_id)
+    await bot.service.call_off(game_id)
+    if thread is not None:
+        try:
+            await thread.delete()
+        except discord.HTTPException as exc:
+            log.info("could not remove the empty thread %s of game %s: %s", thread.id, game_id, exc)
 
 
 async def _registration(interaction: discord.Interaction, change) -> None:
@@ -214,6 +240,11 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
     bot = interaction.client
     await interaction.response.defer()
     try:
+        event = await tournaments_of(bot).tournament(league_id, asker(interaction))
+        if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
+            refusal = permissions.matches_refusal(interaction, event.guild_id, event.channel_id)
+            if refusal is not None:
+                raise GameError(refusal)
         progress = await tournaments_of(bot).start(league_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)

@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs import publish
+from cogs import permissions, publish
+from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.publisher import owned
 from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
@@ -39,7 +40,8 @@ def parse_options(text: str | None) -> dict:
 
 
 class Tournaments(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues")
+    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues",
+                                    guild_only=True, allowed_contexts=SERVERS, allowed_installs=GUILD_INSTALL)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -97,6 +99,10 @@ class Tournaments(commands.Cog):
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
+        refusal = permissions.tournament_refusal(interaction)
+        if refusal is not None:  # its matches could not be opened here: nothing is saved
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
         try:
             event = await self.service.create(
                 game, user_id=interaction.user.id, user_name=interaction.user.display_name,
@@ -194,8 +200,14 @@ class Tournaments(commands.Cog):
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def start(self, interaction: discord.Interaction, tournament: int) -> None:
-        await self._organizer(interaction, lambda: self.service.start(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+        async def call():
+            event = await self.service.tournament(tournament, asker(interaction))
+            if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
+                refusal = permissions.matches_refusal(interaction, event.guild_id, event.channel_id)
+                if refusal is not None:
+                    raise GameError(refusal)
+            return await self.service.start(tournament, interaction.user.id, asker(interaction))
+        await self._organizer(interaction, call)
 
     @tournament.command(name="leave", description="Withdraw from a tournament before it starts")
     @app_commands.describe(tournament="Tournament number")

@@ -29,3 +29,21 @@ def discord_contract():
     seen = [str(v) for c in contracts for v in c.violations]
     if seen:
         pytest.fail(f"{len(seen)} request(s) broke Discord's contract:\n" + "\n".join(seen[:20]), pytrace=False)
+
+
+#: lines a test wants shown after the run (the command budget: tests/cogs/test_command_budget.py)
+REPORT = pytest.StashKey[list[str]]()
+
+
+@pytest.fixture
+def report_lines(request) -> list[str]:
+    """Lines printed in the summary at the end of the run (``make test`` shows them, passing or not)."""
+    return request.config.stash.setdefault(REPORT, [])
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    lines = config.stash.get(REPORT, None)
+    if lines:
+        terminalreporter.section("Discord budgets")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -204,6 +204,11 @@ class FakeDiscord:
         if method == "GET" and path == "/channels/{channel_id}":
             self._fault(int(p["channel_id"]))
             return self.channels[int(p["channel_id"])]
+        if method == "DELETE" and path == "/channels/{channel_id}":
+            self._fault(int(p["channel_id"]))
+            channel = self.channels.get(int(p["channel_id"]))
+            self.delete_channel(int(p["channel_id"]))
+            return channel
         raise AssertionError(f"unexpected REST call {method} {path}")
 
     def _fault(self, channel_id: int) -> None:
@@ -301,13 +306,15 @@ class Payloads:
         self.locales: dict[int, str] = {}
 
     def interaction(self, user_id: int, channel_id: int, *, kind: int, data: dict, name: str | None = None,
-                    dm: bool = False, permissions: str = "1071698660929") -> dict:
+                    dm: bool = False, permissions: str = "1071698660929",
+                    app_permissions: str = "1071698660929") -> dict:
+        """``permissions``: the member's in the channel; ``app_permissions``: the bot's there."""
         iid = self.fake.new_id()
         token = f"tok{next(self._interactions)}-{iid}"
         self.fake._channel_of[token] = channel_id
         payload = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
-            "data": data, "locale": self.locales.get(user_id, "en-US"), "app_permissions": "1071698660929",
+            "data": data, "locale": self.locales.get(user_id, "en-US"), "app_permissions": app_permissions,
             "attachment_size_limit": 26_214_400, "entitlements": [], "authorizing_integration_owners": {},
             "context": 1 if dm else 0, "channel_id": str(channel_id),
         }
@@ -329,7 +336,8 @@ class Payloads:
         return payload
 
     def slash(self, user_id: int, path: str, channel_id: int = CHANNEL_ID, *, name: str | None = None,
-              permissions: str = "1071698660929", resolved: dict | None = None, **options) -> dict:
+              permissions: str = "1071698660929", resolved: dict | None = None, dm: bool = False,
+              app_permissions: str = "1071698660929", **options) -> dict:
         parts = path.split()
         opts = [{"name": k, "type": _option_type(v), "value": _option_value(v)} for k, v in options.items()]
         for depth, part in reversed(list(enumerate(parts[1:], start=1))):
@@ -337,16 +345,17 @@ class Payloads:
         data = {"id": "1", "name": parts[0], "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions)
+        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions, dm=dm,
+                                app_permissions=app_permissions)
 
     def click(self, user_id: int, message: dict, custom_id: str, *, values: list[str] | None = None,
-              name: str | None = None) -> dict:
+              name: str | None = None, app_permissions: str = "1071698660929") -> dict:
         data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
         if values is not None:
             data["values"] = values
         channel_id = int(message["channel_id"])
         payload = self.interaction(user_id, channel_id, kind=3, data=data, name=name,
-                                   dm=channel_id in self.fake.dm_channels)
+                                   dm=channel_id in self.fake.dm_channels, app_permissions=app_permissions)
         payload["message"] = message
         self.fake._clicked[payload["token"]] = int(message["id"])
         self.fake.contract.interaction(payload["token"], 3, attachment_size_limit=payload["attachment_size_limit"],
@@ -362,7 +371,11 @@ class Payloads:
                        "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "games", "position": 0,
                           "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
-            "threads": [], "members": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "threads": [], "voice_states": [],
+            # Discord always sends the bot's own member (its roles decide its permissions), even without the
+            # members intent
+            "members": [{"user": BOT_USER, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                         "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False}], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [], "premium_tier": 0, "preferred_locale": "en-US",
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
             "mfa_level": 0, "nsfw_level": 0, "system_channel_flags": 0, "afk_timeout": 300,
@@ -445,7 +458,7 @@ class Harness:
             raise AssertionError(f"{len(self.errors.records)} error(s) logged; first: {detail}")
 
     async def slash(self, user_id: int, path: str, channel_id: int = CHANNEL_ID, **kwargs) -> None:
-        """Run ``/path`` (e.g. "game new hector-achilles") with the given option values."""
+        """Run ``/path`` (e.g. "hector-achilles new") with the given option values."""
         self.bot._connection.parse_interaction_create(self.payloads.slash(user_id, path, channel_id, **kwargs))
         await self.settle()
 

@@ -41,12 +41,12 @@ async def main(image: str) -> int:
             await asyncio.sleep(1)
         print("docker-test: the container is healthy")
         remote = RemoteBot(server)
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         threads = [c for c in server.fake.channels.values() if c["type"] == 11]
         if not threads or not remote.messages_in(int(threads[-1]["id"])):
             print(docker("logs", name, check=False), file=sys.stderr)
-            raise SystemExit("the container did not answer /game new")
-        print("docker-test: the container answered /game new with a lobby; passed")
+            raise SystemExit("the container did not answer /hector-achilles new")
+        print("docker-test: the container answered /hector-achilles new with a lobby; passed")
         return 0
     finally:
         docker("rm", "-f", name, check=False)

@@ -294,7 +294,7 @@ async def test_laid_out_image_installs_starts_and_answers(tmp_path):
             await asyncio.sleep(0.2)
 
         remote = RemoteBot(server)
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         thread = [cid for cid, c in server.fake.channels.items() if c["type"] == 11][-1]
         lobby = remote.messages_in(thread)[0]
         await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")

@@ -214,14 +214,41 @@ def _param_validators(template: str, method: str) -> dict[tuple[str, str], tuple
     return out
 
 
+def _say(error) -> str:
+    """A schema error in a few words (the instance itself may be a whole message)."""
+    value, limit, instance = error.validator, error.validator_value, error.instance
+    if value in ("maxLength", "minLength") and isinstance(instance, str):
+        return f"{len(instance)} characters (at {'most' if value == 'maxLength' else 'least'} {limit})"
+    if value in ("maxItems", "minItems") and isinstance(instance, list):
+        return f"{len(instance)} items (at {'most' if value == 'maxItems' else 'least'} {limit})"
+    return error.message[:300]
+
+
+def _closest_member(error):
+    """Why a union (anyOf/oneOf) failed: the error of the member meant (its ``type`` matched), else the member
+    that got furthest into the value."""
+    members: dict[Any, list] = {}
+    for sub in error.context:
+        members.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+    depth = len(error.absolute_path)
+
+    def wrong_type(errors: list) -> bool:  # this member is for another "type" of object
+        return any(e.validator in ("enum", "const") and len(e.absolute_path) == depth + 1
+                   and e.absolute_path[-1] == "type" for e in errors)
+
+    meant = [errors for errors in members.values() if not wrong_type(errors)] or list(members.values())
+    errors = max(meant, key=lambda errs: (max(len(e.absolute_path) for e in errs), -len(errs)))
+    return best_match(errors)
+
+
 def _schema_problems(validator: jsonschema.Validator, value: Any, where: str) -> list[str]:
     problems = []
     for error in validator.iter_errors(value):
         error = best_match([error]) or error
-        while error.context:  # a union: say why the closest member failed
-            error = best_match(error.context)
-        at = "/".join(str(p) for p in error.absolute_path)
-        problems.append(f"{where}{'.' + at if at else ''}: {error.message[:300]}")
+        while error.context:
+            error = _closest_member(error)
+        at = ".".join(str(p) for p in error.absolute_path)
+        problems.append(f"{where}{'.' + at if at else ''}: {_say(error)}")
         if len(problems) >= 5:
             break
     return problems
@@ -628,13 +655,14 @@ class Contract:
     ``message_flags(message_id)`` (given by the fake) tells the flags of a message it holds, so an edit of a
     components v2 message is checked as one."""
 
-    def __init__(self, message_flags: Callable[[int], int | None] | None = None) -> None:
+    def __init__(self, message_flags: Callable[[int], int | None] | None = None, *, watched: bool = True) -> None:
         self.violations: list[Violation] = []
         self.checked = 0
         self._interactions: dict[str, _Interaction] = {}
         self._message_flags = message_flags or (lambda _mid: None)
-        for seen in _watching:
-            seen.append(self)
+        if watched:  # (a test of the contract itself makes unwatched ones)
+            for seen in _watching:
+                seen.append(self)
 
     # -- what the fake tells the contract --
 

@@ -58,7 +58,7 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path, da
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log)
     try:
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         thread = thread_of(server.fake)
         lobby = remote.messages_in(thread)[0]
         await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")

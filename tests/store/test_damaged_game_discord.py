@@ -39,8 +39,8 @@ def _threads(h) -> list[int]:
 
 async def test_game_list_still_works_when_one_game_row_is_damaged(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
-    await h.slash(BOB, "game new hector-achilles", name="Bob", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
+    await h.slash(BOB, "hector-achilles new", name="Bob", opponent="ai")
     bob_thread = _threads(h)[-1]
     with sqlite3.connect(h.db_path) as raw:  # game 1's row: invalid JSON in options and snapshot
         raw.execute("UPDATE games SET options = '{\"lang\": ', snapshot = '{\"turn' WHERE id = 1")
