@@ -243,6 +243,16 @@ class Games(commands.Cog):
             text = exc.text(interaction.locale)
         await interaction.response.send_message(text, ephemeral=True)
 
+    @game.command(name="help", description="How to start a game and what the commands do")
+    async def help(self, interaction: discord.Interaction) -> None:
+        lang = str(interaction.locale)
+        starts = "\n".join(f"`/{key} new` — {engine.title}" for key, engine in ENGINES.items())
+        embed = discord.Embed(title=t("help_title", lang), colour=discord.Colour.dark_gold())
+        embed.add_field(name=t("help_start", lang), value=f"{starts}\n{t('help_start_text', lang)}", inline=False)
+        embed.add_field(name=t("help_play", lang), value=t("help_play_text", lang), inline=False)
+        embed.add_field(name=t("help_more", lang), value=t("help_more_text", lang), inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
         games = await self.bot.service.visible_games(asker(interaction))

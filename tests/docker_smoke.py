@@ -46,6 +46,9 @@ async def main(image: str) -> int:
         if not threads or not remote.messages_in(int(threads[-1]["id"])):
             print(docker("logs", name, check=False), file=sys.stderr)
             raise SystemExit("the container did not answer /hector-achilles new")
+        if server.fake.contract.violations:  # every request held to Discord's contract (tests/discord/)
+            raise SystemExit("the container sent requests Discord would refuse:\n"
+                             + "\n".join(str(v) for v in server.fake.contract.violations))
         print("docker-test: the container answered /hector-achilles new with a lobby; passed")
         return 0
     finally:

@@ -296,3 +296,18 @@ async def test_every_tournament_refusal_is_seen_only_by_the_asker(harness):
         assert told and all(m["flags"] & 64 for m in told), (path, [m["content"] for m in told])
     assert (await h.bot.service.store.tournament(1)).status == "open"
     h.assert_no_errors()
+
+
+async def test_game_help_points_to_every_games_own_command(harness):
+    from engines import ENGINES
+
+    h = harness
+    h.payloads.locales[BOB] = "hu"
+    for who, start in ((ANN, "Start a game"), (BOB, "Játék indítása")):
+        before = len(h.fake.messages)
+        await h.slash(who, "game help", name="x")
+        (reply,) = [m for m in list(h.fake.messages.values())[before:] if m["embeds"]]
+        assert reply["flags"] & 64
+        fields = {f["name"]: f["value"] for f in reply["embeds"][0]["fields"]}
+        assert all(f"`/{key} new`" in fields[start] for key in ENGINES)
+    h.assert_no_errors()
