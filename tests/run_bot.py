@@ -13,15 +13,14 @@ import signal
 import sys
 from pathlib import Path
 
-# run as a script, this file's folder (tests/) heads sys.path, and tests/discord/ (the contract checks) would
-# shadow discord.py: the project's root instead
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))
+# run as a script, this folder comes first on sys.path, where tests/discord (the fakes) would hide discord.py
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
 import yarl  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot  # noqa: E402
 
