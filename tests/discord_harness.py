@@ -379,8 +379,9 @@ class Payloads:
         return payload
 
     def slash(self, user_id: int, path: str, channel_id: int = CHANNEL_ID, *, name: str | None = None,
-              permissions: str = "1071698660929", resolved: dict | None = None, dm: bool = False,
+              permissions: str = "1071698660929", resolved: dict | None = None, in_dm: bool = False,
               app_permissions: str = "1071698660929", **options) -> dict:
+        """A slash command's interaction; ``in_dm``: sent in the bot's DM channel ``channel_id`` (no server)."""
         parts = path.split()
         opts = [{"name": k, "type": _option_type(v), "value": _option_value(v)} for k, v in options.items()]
         for depth, part in reversed(list(enumerate(parts[1:], start=1))):
@@ -388,8 +389,8 @@ class Payloads:
         data = {"id": "1", "name": parts[0], "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions, dm=dm,
-                                app_permissions=app_permissions)
+        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions,
+                                dm=in_dm, app_permissions=app_permissions)
 
     def click(self, user_id: int, message: dict, custom_id: str, *, values: list[str] | None = None,
               name: str | None = None, app_permissions: str = "1071698660929") -> dict:

@@ -167,7 +167,35 @@ async def test_a_lobby_discord_refuses_calls_the_game_off_and_removes_its_thread
     (told,) = replies(h, before)
     assert "so nothing was opened" in told and "Missing Access" in told
     assert not public(h, CHANNEL_ID), "no announcement of it"
-    assert any("could not be given its place" in r.getMessage() for r in caplog.records)
+    assert any("could not be opened in" in r.getMessage() and "called off" in r.getMessage()
+               for r in caplog.records)
+    h.assert_no_errors()
+
+
+async def test_a_queued_game_whose_thread_refuses_its_lobby_is_called_off_and_its_host_told(harness, monkeypatch):
+    import cogs.actions
+
+    h = harness
+    monkeypatch.setattr(cogs.actions, "PLACE_WAIT", 0)  # the command does not wait: the game is queued
+    fake = h.fake
+    answer = fake.rest
+    new_threads = set()
+
+    async def thread_refuses_posts(method, path, p, payload, recorded):
+        if method == "POST" and path == "/channels/{channel_id}/messages" and int(p["channel_id"]) in new_threads:
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+        result = await answer(method, path, p, payload, recorded)
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            new_threads.add(int(result["id"]))
+        return result
+
+    fake.rest = thread_refuses_posts
+    before = len(fake.messages)
+    await h.slash(ANN, "troja new", name="Ann")
+    assert any("is saved" in r for r in replies(h, before)), "told it is queued"
+    assert (await h.bot.service.game(1)).status == "abandoned" and threads(h) == []
+    (told,) = [m["content"] for m in h.dm_messages(ANN)]
+    assert told.startswith("I could not post the game in") and "Missing Permissions" in told
     h.assert_no_errors()
 
 
@@ -216,7 +244,7 @@ def dm_with(h, user_id: int) -> int:
 async def test_in_a_dm_only_a_game_against_the_ai_opens(harness):
     h = harness
     dm = dm_with(h, ANN)
-    await h.slash(ANN, "troja new", dm, dm=True, name="Ann")  # no opponent given: the AI, there is nobody else
+    await h.slash(ANN, "troja new", dm, in_dm=True, name="Ann")  # no opponent given: the AI, there is nobody else
     game = await h.bot.service.game(1)
     assert game.guild_id is None and game.status == "running" and game.thread_id == dm
     assert any(m["attachments"] for m in h.messages_in(dm)), "the board is in the DM"
@@ -224,13 +252,13 @@ async def test_in_a_dm_only_a_game_against_the_ai_opens(harness):
         before = len(h.fake.messages)
         resolved = {"users": {str(BOB): {"id": str(BOB), "username": "bob", "discriminator": "0",
                                          "global_name": "Bob", "avatar": None}}}
-        await h.slash(ANN, "troja new", dm, dm=True, name="Ann", resolved=resolved, **options)
+        await h.slash(ANN, "troja new", dm, in_dm=True, name="Ann", resolved=resolved, **options)
         (told,) = replies(h, before)
         assert told.startswith("In a direct message only a game against the AI"), told
     assert await h.bot.service.store.get_game(2) is None
     # a tournament in a DM (a stale client: the command is registered for servers only)
     before = len(h.fake.messages)
-    await h.slash(ANN, "tournament new", dm, dm=True, game="troja", name="Ann")
+    await h.slash(ANN, "tournament new", dm, in_dm=True, game="troja", name="Ann")
     (told,) = replies(h, before)
     assert "only in a server" in told and await h.bot.service.store.tournament(1) is None
     h.assert_no_errors()
