@@ -14,8 +14,8 @@ What is checked:
 - the route exists in Discord's API for that method (path templates of the description, literal segments
   such as ``@original`` before parameters), its path and query parameters fit their schemas, and the body fits
   the operation's ``requestBody`` schema for the content type sent (JSON, or the ``payload_json`` part and the
-  ``files[n]`` parts of a multipart upload). A union of request types told apart by ``type`` (the interaction
-  callbacks) is checked against the member of that type, for a precise message;
+  ``files[n]`` parts of a multipart upload). A union told apart by ``type`` (interaction callbacks, components,
+  command options) is checked against the member of that type, for a precise message and speed;
 - application commands (:func:`command_problems`): at most 8,000 characters per command (name, description,
   every option's, subcommand's and group's name and description, every choice's name and value; of a field with
   localizations only the longest variant counts), 25 options per command or subcommand, 25 subcommands or
@@ -124,18 +124,66 @@ class Refusal(Exception):
 
 @functools.lru_cache(maxsize=1)
 def spec() -> dict:
-    """Discord's OpenAPI description, with snowflakes accepted as integers too (see the module docstring)."""
+    """Discord's OpenAPI description, with snowflakes accepted as integers too (see the module docstring), and
+    its unions told apart by ``type`` checked as such (:func:`_by_type`)."""
     data = json.loads(SPEC_PATH.read_text(encoding="utf-8"))
-    snowflake = data["components"]["schemas"]["SnowflakeType"]
-    data["components"]["schemas"]["SnowflakeType"] = {
-        "anyOf": [snowflake, {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]}
+    schemas = data["components"]["schemas"]
+    snowflake = schemas["SnowflakeType"]
+    schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0, "maximum": 2**64 - 1}]}
+    _by_type(data, schemas)
     return data
+
+
+def _members_by_type(union: list, schemas: dict) -> list[tuple[list, dict]] | None:
+    """(the ``type`` values, member) of a union whose members all require a ``type`` of their own values."""
+    out, seen = [], set()
+    for member in union:
+        ref = member.get("$ref", "") if isinstance(member, dict) else ""
+        if not ref.startswith("#/components/schemas/"):
+            return None
+        target = schemas[ref.rsplit("/", 1)[1]]
+        kind = (target.get("properties") or {}).get("type") or {}
+        values = kind.get("enum") or ([kind["const"]] if "const" in kind else None)
+        if not values or "type" not in (target.get("required") or []) or seen & set(values):
+            return None
+        seen |= set(values)
+        out.append((values, member))
+    return out
+
+
+def _by_type(node: Any, schemas: dict) -> None:
+    """Rewrite, in place, Discord's enumerations written as unions of constants into plain enums, and each union (oneOf/anyOf) whose members are told apart by ``type`` (components,
+    interaction callbacks, command options) into ``if type is …, then that member``: the same meaning (exactly
+    the member of that type must hold), but one member is checked instead of all of them - an order of magnitude
+    faster on a message with components - and a failure names that member's own problem. A value of no known
+    type falls through to the original union."""
+    if isinstance(node, list):
+        for item in node:
+            _by_type(item, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _by_type(value, schemas)
+    for key in ("oneOf", "anyOf"):  # Discord's enumerations: a const per member (with a title) -> an enum
+        union = node.get(key)
+        if union and all(isinstance(m, dict) and "const" in m and set(m) <= {"const", "title", "description"}
+                         for m in union):
+            node.pop(key)
+            node["enum"] = [m["const"] for m in union]
+    for key in ("oneOf", "anyOf"):
+        members = _members_by_type(node[key], schemas) if key in node else None
+        if members:
+            chain: dict = {key: node.pop(key)}
+            for values, member in reversed(members):
+                chain = {"if": {"properties": {"type": {"enum": values}}, "required": ["type"]}, "then": member,
+                         "else": chain}
+            node["allOf"] = [*node.get("allOf", []), chain]
 
 
 @functools.lru_cache(maxsize=1)
 def locales() -> frozenset[str]:
-    enum = spec()["components"]["schemas"]["AvailableLocalesEnum"]
-    return frozenset(item["const"] for item in enum["oneOf"])
+    return frozenset(spec()["components"]["schemas"]["AvailableLocalesEnum"]["enum"])
 
 
 @dataclass(frozen=True)
@@ -176,32 +224,13 @@ def _validator(schema: dict) -> jsonschema.Draft202012Validator:
 
 
 @functools.lru_cache(maxsize=512)
-def _body_validator(template: str, method: str, content_type: str, discriminant: Any) -> jsonschema.Validator | None:
+def _body_validator(template: str, method: str, content_type: str) -> jsonschema.Validator | None:
     operation = spec()["paths"][template][method.lower()]
     body = operation.get("requestBody")
     if body is None:
         return None
     content = body["content"].get(content_type)
-    if content is None:
-        return None
-    schema = content["schema"]
-    if discriminant is not None:
-        schema = _member_of_type(schema, discriminant) or schema
-    return _validator(schema)
-
-
-def _member_of_type(schema: dict, wanted: Any) -> dict | None:
-    """The member of a union (anyOf/oneOf of references) whose ``type`` property admits ``wanted``."""
-    members = schema.get("anyOf") or schema.get("oneOf") or []
-    for member in members:
-        ref = member.get("$ref", "")
-        if not ref.startswith("#/components/schemas/"):
-            continue
-        target = spec()["components"]["schemas"][ref.rsplit("/", 1)[1]]
-        kind = (target.get("properties") or {}).get("type") or {}
-        if wanted in (kind.get("enum") or []) or kind.get("const") == wanted:
-            return member
-    return None
+    return _validator(content["schema"]) if content is not None else None
 
 
 @functools.lru_cache(maxsize=512)
@@ -719,9 +748,7 @@ class Contract:
             return [f"{method} {template} does not take {content_type}"]
         if request.uploads and not request.multipart:
             return ["files need a multipart/form-data request"]
-        discriminant = request.body.get("type") if isinstance(request.body, dict) else None
-        validator = _body_validator(template, method, content_type,
-                                    discriminant if isinstance(discriminant, int) else None)
+        validator = _body_validator(template, method, content_type)
         if validator is None:
             return []
         body = request.body if request.body is not None else {}
