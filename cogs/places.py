@@ -32,6 +32,7 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from cogs.permissions import lacking_in
 from cogs.publish import game_place, lobby_message, mentions, publish, update_announcement
 from cogs.publisher import owned
 from engines import ENGINES
@@ -244,6 +245,7 @@ class Places(commands.Cog):
                     return None, None
                 log.warning("cannot create a thread in %s: %s; game %s lives in the channel", parent.id, exc,
                             game.id)
+                self._report(game.guild_id, parent.id)
                 return parent.id, "place_no_thread_channel"
             except TRANSIENT as exc:
                 log.info("could not create a thread in %s now: %s", parent.id, exc)
@@ -305,6 +307,7 @@ class Places(commands.Cog):
         log.warning("game %s could not be opened in %s (%s); called off", game.id, place, exc)
         await bot.service.call_off(game.id)
         self.refused[game.id] = exc.text or str(exc.status)
+        self._report(game.guild_id, game.channel_id)
         if game.id in self.queue:
             self.queue.remove(game.id)
         if place != game.channel_id and game.guild_id is not None:
@@ -323,6 +326,12 @@ class Places(commands.Cog):
                               allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException:
                 log.info("could not tell the host of game %s that it was called off", game.id)
+
+    def _report(self, guild_id: int | None, channel_id: int | None) -> None:
+        """Tell the server's admins (once, cogs/permissions.py) what the bot lacks in a channel Discord refused."""
+        lacking = lacking_in(self.bot, guild_id, channel_id)
+        if lacking:
+            self.bot.dispatch("gamehost_missing_permissions", guild_id, channel_id, lacking)
 
     # -- tournament round posts -----------------------------------------------------------------------
 

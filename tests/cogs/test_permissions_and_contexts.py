@@ -199,6 +199,28 @@ async def test_a_queued_game_whose_thread_refuses_its_lobby_is_called_off_and_it
     h.assert_no_errors()
 
 
+async def test_a_thread_discord_refuses_after_the_check_is_told_to_the_admins(harness):
+    h = harness
+    # the bot's role lost Create Public Threads after the member's client computed the interaction's permissions
+    weak = EVERYONE.value & ~discord.Permissions(create_public_threads=True).value
+    h.bot._connection.parse_guild_role_update({"guild_id": str(GUILD_ID), "role": dict(
+        Payloads.guild_create()["roles"][0], permissions=str(weak))})
+    answer = h.fake.rest
+
+    async def no_threads(method, path, p, payload, recorded):
+        if method == "POST" and path == "/channels/{channel_id}/threads":
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+        return await answer(method, path, p, payload, recorded)
+
+    h.fake.rest = no_threads
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
+    game = await h.bot.service.game(1)
+    assert game.status == "running" and game.thread_id == CHANNEL_ID, "played in the channel"
+    (notice,) = admin_notices(h)
+    assert "**Create Public Threads**" in notice and f"<#{CHANNEL_ID}>" in notice
+    h.assert_no_errors()
+
+
 # -- tournaments -----------------------------------------------------------------------------------------------
 
 
