@@ -144,10 +144,6 @@ class FakeDiscordServer:
 
     async def _api(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
-        found = match_route(path)
-        if found is None:
-            return _json({"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404)
-        via, template, params = found
         payload, files, uploads = None, {}, []
         multipart = request.content_type.startswith("multipart/")
         if multipart:
@@ -162,20 +158,33 @@ class FakeDiscordServer:
         elif request.can_read_body:
             body = await request.read()
             payload = json.loads(body) if body else None
+        checked = hook.from_http(request.method, path, request.query, payload, uploads, multipart)
+        found = match_route(path)
+        if found is None:  # a route Discord does not have is a violation; one it has, a gap of this fake
+            return self._refused(checked) or _json(
+                {"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404)
+        via, template, params = found
         handler = self.fake.webhook if via == "webhook" else self.fake.rest
         limits = self.limits
         if limits is not None and (refusal := limits.check(via, request.method, template, params, payload)):
             return _json(refusal.body, refusal.status, refusal.headers)
-        try:  # Discord's contract (tests/discord/contract.py): a violation is refused like Discord does
-            self.fake.contract.check(hook.from_http(request.method, path, request.query, payload, uploads, multipart))
-        except Refusal as refused:
-            return _json(refused.body(), refused.status)
+        if (refused := self._refused(checked)) is not None:
+            return refused
         try:
             result = await handler(request.method, template, params, payload, files)
         except FakeHTTPError as exc:
             return _json({"code": exc.code, "message": exc.message}, exc.status)
         headers = limits.passed(via, request.method, template, params, result) if limits is not None else None
         return _json(result, headers=headers)
+
+    def _refused(self, request) -> web.Response | None:
+        """Discord's contract (tests/discord/contract.py): a request Discord would refuse is refused like it does
+        (and recorded: the test that caused it fails)."""
+        try:
+            self.fake.contract.check(request)
+        except Refusal as refusal:
+            return _json(refusal.body(), refusal.status)
+        return None
 
     # -- gateway --------------------------------------------------------------------------------------
 

@@ -276,9 +276,15 @@ async def test_the_loopback_server_answers_400_50035_and_records_it():
             form.add_field("files[0]", b"PNG", filename="board.png", content_type="image/png")
             async with session.post(url, data=form) as response:
                 assert response.status == 200
-        (violation,) = server.fake.contract.take()
+            # a route Discord does not have is a violation; one it has that this fake lacks is only a 404
+            async with session.get(f"{server.api_url}/channels/{CHANNEL_ID}/nonsense") as response:
+                assert response.status == 400
+            async with session.get(f"{server.api_url}/guilds/{CHANNEL_ID}/emojis") as response:
+                assert response.status == 404
+        violation, nonsense = server.fake.contract.take()
         assert violation.method == "POST" and violation.path == f"/channels/{CHANNEL_ID}/messages"
-        assert server.fake.contract.checked == 2
+        assert "no route GET" in nonsense.problems[0]
+        assert server.fake.contract.checked == 4
     finally:
         await server.stop()
 
