@@ -221,6 +221,25 @@ async def test_a_thread_discord_refuses_after_the_check_is_told_to_the_admins(ha
     h.assert_no_errors()
 
 
+async def test_a_rematch_where_the_bot_may_not_post_saves_nothing(harness):
+    from tests.cogs.test_hector_achilles_discord import open_two_player_game
+    from tests.discord_harness import components
+
+    h = harness
+    thread = await open_two_player_game(h)
+    await h.bot.service.store.set_status(1, "finished", {"places": [2, 1], "scores": [0, 1], "reason": "test"})
+    before = len(h.fake.messages)
+    await h.slash(BOB, "game status", channel_id=thread, name="Bob")
+    (board,) = [m for m in list(h.fake.messages.values())[before:] if components(m)]
+    before = len(h.fake.messages)
+    await h.click(BOB, board, button(board, "Rematch")["custom_id"], name="Bob",
+                  app_permissions=without("send_messages", "send_messages_in_threads"))
+    (told,) = replies(h, before)
+    assert told.startswith("I can't host a game in this channel")
+    assert await h.bot.service.store.get_game(2) is None and len(threads(h)) == 1
+    h.assert_no_errors()
+
+
 # -- tournaments -----------------------------------------------------------------------------------------------
 
 
