@@ -175,6 +175,8 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         await interaction.followup.send(t("open_failed", lang, place=f"<#{place or game.channel_id}>",
                                           reason=reason), ephemeral=True)
         return
+    if place is None and not waiting_for_place(game):  # it got its place while the wait ran out
+        place = game.thread_id or game.channel_id
     if place is None:
         await interaction.followup.send(t("created_queued", lang, game=game.id, title=title,
                                           place=places.where(game, lang)), ephemeral=True)

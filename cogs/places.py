@@ -5,7 +5,7 @@ that made it: the game is saved first with no thread (``host/places.py``: that i
 a restart loses nothing), and the opener makes the threads one after another, as fast as Discord's thread bucket
 allows (discord.py paces itself by the rate-limit headers; a wait too long for it, ``RateLimited``, parks that
 channel until Discord's ``retry_after``). Nothing is posted for a game before its thread is open (the publisher
-leaves its board owed). ``/game new`` waits up to ``PLACE_WAIT`` seconds for its thread and otherwise answers
+leaves its board owed). ``/<game> new`` waits up to ``PLACE_WAIT`` seconds for its thread and otherwise answers
 that the game is queued, with when; a tournament round lists its matches with their threads, or where each is in
 the queue and about when it will open, and that post is brought up to date as the threads open. When a thread
 opens for a game that waited (and always for a tournament match), its first message mentions the players, which
@@ -42,7 +42,7 @@ from store import GameRow
 
 log = logging.getLogger(__name__)
 
-#: seconds ``/game new`` waits for its thread before answering that the game is queued
+#: seconds ``/<game> new`` waits for its thread before answering that the game is queued
 PLACE_WAIT = 3.0
 #: the opener looks at the database this often even when nobody asked (after a restart, a failed try)
 IDLE_CHECK = 30.0

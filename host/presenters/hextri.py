@@ -1,4 +1,4 @@
-"""HEX-TRI on Discord: the options of ``/game new hextri``, moves as a two-step choice (first the figure, by
+"""HEX-TRI on Discord: the options of ``/hextri new``, moves as a two-step choice (first the figure, by
 its field, then the destination with its mana cost; a figure's other ways to pay are a group of their own,
 "… — pay differently", where ways that leave the same board are offered once), battle losses, narration of
 moves, production and battles, and typed moves in field
