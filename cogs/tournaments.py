@@ -15,7 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs import publish
+from cogs import permissions, publish
+from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.games import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
@@ -49,7 +50,8 @@ MANAGE = [("Open check-in (before the start)", "checkin"), ("Start the held roun
 
 
 class Tournaments(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues")
+    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues",
+                                    guild_only=True, allowed_contexts=SERVERS, allowed_installs=GUILD_INSTALL)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -114,6 +116,10 @@ class Tournaments(commands.Cog):
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
+        refusal = permissions.tournament_refusal(interaction)
+        if refusal is not None:  # its matches could not be opened here: nothing is saved
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
         try:
             event = await self.service.create(
                 game, user_id=interaction.user.id, user_name=interaction.user.display_name,
@@ -167,10 +173,12 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    async def _organizer(self, interaction: discord.Interaction, call) -> None:
-        """A change to a tournament by command. Deferred privately (the answer may be a refusal); what everybody
-        should know goes to the tournament's channel: the registration message redrawn, the notes, rounds and
-        games the change started or ended."""
+    async def _organizer(self, interaction: discord.Interaction, call, *, announce: bool = False) -> None:
+        """An organizer's (or a player's) change to a tournament. Deferred privately: the answer may be a refusal,
+        and the first followup of a deferral keeps the deferral's visibility (a public "thinking…" would show the
+        refusal to everyone). What everybody should know goes to the tournament's channel: its registration
+        message redrawn, ``announce``: a line saying what changed, and the rounds and games the change started
+        or ended."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await call()
@@ -182,6 +190,15 @@ class Tournaments(commands.Cog):
         await interaction.followup.send(t("event_done", lang, tournament=event.id,
                                           status=t("tournament_status_" + _status(event), lang)), ephemeral=True)
         await redraw_registration(self.bot, event)
+        if announce:
+            try:
+                channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(event.channel_id)
+                await channel.send(t("event_now", event.lang, tournament=event.id,
+                                     status=t("tournament_status_" + _status(event), event.lang),
+                                     name=discord.utils.escape_markdown(interaction.user.display_name)),
+                                   allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not tell the channel of tournament %s what changed", event.id)
         if hasattr(result, "started"):
             # first the boards owed: the AI took a dropped player's seat, or a game ended (its last board)
             for game_id in result.changed:
@@ -191,8 +208,14 @@ class Tournaments(commands.Cog):
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def start(self, interaction: discord.Interaction, tournament: int) -> None:
-        await self._organizer(interaction, lambda: self.service.start(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+        async def call():
+            event = await self.service.tournament(tournament, asker(interaction))
+            if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
+                refusal = permissions.matches_refusal(interaction, event.guild_id, event.channel_id)
+                if refusal is not None:
+                    raise GameError(refusal)
+            return await self.service.start(tournament, interaction.user.id, asker(interaction))
+        await self._organizer(interaction, call)
 
     @tournament.command(name="leave", description="Withdraw from a tournament before it starts")
     @app_commands.describe(tournament="Tournament number")
@@ -273,19 +296,19 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number")
     async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="resume", description="Resume a paused tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def resume(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.resume(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="cancel", description="Cancel a tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
 
 def _status(event) -> str:

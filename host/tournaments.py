@@ -366,6 +366,8 @@ class TournamentService:
         (``host.clock.TIME_CONTROLS``); ``tiebreaks``: names or short names (bh-c1, bh, sb, de, wins, rating)
         separated by commas or spaces; ``review``: hold every round for the organizer to start."""
         use_language(lang)
+        if guild_id is None:
+            raise GameError.of("server_only")  # a tournament outside a server: nobody could join it
         if key not in ENGINES:
             raise GameError.of("unknown_game", key=key[:40])
         if format not in FORMATS:
