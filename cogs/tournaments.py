@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 
 from cogs import permissions, publish
 from cogs.contexts import GUILD_INSTALL, SERVERS
-from cogs.games import TIME_CONTROL_CHOICES
+from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
 from cogs.standings import pictures_of, post_progress, redraw_registration, registration_message, table_embed
@@ -266,7 +266,7 @@ class Tournaments(commands.Cog):
     @app_commands.choices(action=[app_commands.Choice(name=n, value=v) for n, v in MANAGE])
     async def manage(self, interaction: discord.Interaction, tournament: int, action: str,
                      player: discord.User | None = None, other: discord.User | None = None,
-                     match: app_commands.Range[int, 1, 2**53] | None = None,
+                     match: app_commands.Range[int, 1, 2**53 - 1] | None = None,
                      winner: discord.User | None = None) -> None:
         service, me, who = self.service, interaction.user.id, asker(interaction)
 
