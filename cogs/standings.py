@@ -15,6 +15,7 @@ from host import clock as clocks
 from host.locale import t, use_language
 from host.tournaments import Event, Progress, tournaments_of
 from render import tournament as pictures
+from tournaments import double as double_elimination
 
 log = logging.getLogger(__name__)
 
@@ -22,12 +23,29 @@ log = logging.getLogger(__name__)
 def round_name(event: Event, round_no: int, lang: str | None = None) -> str:
     """What a round is called: "round 3"; in an elimination, by how far it is from the end ("final",
     "semi-finals", "quarter-finals", "round of 16")."""
+    if event.double_elimination:
+        return _double_round_name(event, round_no, lang)
     if event.format != "elimination":
         return t("round_name", lang, round=round_no)
     left = event.total_rounds() - round_no
     if left <= 2:
         return t(("round_name_final", "round_name_semi", "round_name_quarter")[left], lang)
     return t("round_name_of", lang, count=2 ** (left + 1))
+
+
+def _double_round_name(event: Event, round_no: int, lang: str | None) -> str:
+    """A round of a double elimination: the winners' and the losers' rounds it holds ("round 3: winners'
+    final, losers' round 2"), then the grand final and its second match."""
+    total = event.total_rounds()
+    if round_no >= total:
+        return t(("round_name_grand", "round_name_reset")[min(round_no - total, 1)], lang)
+    k, stages = total // 2, []
+    if round_no <= k:
+        stages.append(t("stage_winners_final", lang) if round_no == k else t("stage_winners", lang, round=round_no))
+    if round_no > 1:
+        lr = round_no - 1
+        stages.append(t("stage_losers_final", lang) if lr == total - 2 else t("stage_losers", lang, round=lr))
+    return t("round_name_double", lang, round=round_no, stages=", ".join(stages))
 
 
 def control_text(event: Event, lang: str | None = None) -> str:
@@ -46,8 +64,8 @@ def registration_message(event: Event) -> dict:
     use_language(event.lang)
     title = ENGINES[event.engine].title
     embed = discord.Embed(title=t("tournament_title", tournament=event.id, title=title) if event.format == "league"
-                          else t("event_title", tournament=event.id, title=title, format=t(f"format_{event.format}")),
-                          description=t("tournament_body" if event.format == "league" else f"event_body_{event.format}",
+                          else t("event_title", tournament=event.id, title=title, format=t(f"format_{event.kind}")),
+                          description=t("tournament_body" if event.format == "league" else f"event_body_{event.kind}",
                                         organizer=f"<@{event.organizer_id}>", rounds=event.total_rounds()),
                           colour=discord.Colour.dark_gold())
     checked = event.checked_in
@@ -122,8 +140,8 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
     title = ENGINES[event.engine].title
     order = list(event.tiebreaks)[:3]
     labels = {"place": "#", "name": t("picture_player"), "points": t("picture_points"), "record": t("picture_record")}
-    view = {"title": t("event_picture_title", tournament=event.id, title=title, format=t(f"format_{event.format}")),
-            "subtitle": t("event_picture_round", round=event.round, rounds=event.total_rounds()),
+    view = {"title": t("event_picture_title", tournament=event.id, title=title, format=t(f"format_{event.kind}")),
+            "subtitle": t("event_picture_round", round=event.round, rounds=max(event.round, event.total_rounds())),
             "legend": t("event_tiebreaks", names=tiebreak_names(event)) if order else None,
             "labels": labels, "columns": [{"key": k, "label": t(f"tiebreak_short_{k}")} for k in order],
             "rows": [{"place": r.place, "name": name, "points": r.points,
@@ -142,13 +160,17 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
             if m["places"] is not None or len(m["players"]) == 1:
                 best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))
                 m["winner"] = names.get(m["players"][best], str(m["players"][best]))
-        total = event.total_rounds()
+        total, heading = event.total_rounds(), "event_bracket_title"
+        if event.double_elimination:  # the winners' bracket is drawn; the losers' matches are in the table
+            total, heading = total // 2, "event_bracket_winners_title"
+            matches = [m for m in matches if m["slot"] < double_elimination.LOSERS]
         images += pictures.bracket_pages({
-            "title": t("event_bracket_title", tournament=event.id, title=title), "rounds": total,
-            "heads": {r: round_name(event, r).capitalize() for r in range(1, total + 1)},
+            "title": t(heading, tournament=event.id, title=title), "rounds": total,
+            "heads": {r: (t("picture_round", round=r) if event.double_elimination else
+                          round_name(event, r).capitalize()) for r in range(1, total + 1)},
             "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"),
                        "third": t("picture_third")},
-            "matches": matches}, from_round=max(1, event.round))
+            "matches": matches}, from_round=max(1, min(event.round, total)))
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
 

@@ -94,7 +94,7 @@ class Tournaments(commands.Cog):
                            rounds="Swiss: how many rounds", cap="Most players who may join",
                            table_size="Swiss: players at each table (games of 3-6 players)",
                            third_place="Elimination: play a third-place match",
-                           double="Round robin: everybody meets everybody twice",
+                           double="Round robin: everybody twice; elimination: double elimination (out after two lost matches)",
                            round_hours="Hours each round may last (its deadline)",
                            time_control="Time per move in every match",
                            tiebreaks="Tie-breaks in order: bh-c1, bh, sb, de, wins, rating",

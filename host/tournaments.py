@@ -40,6 +40,7 @@ from host.presenters import presenter_for
 from host.service import MAX_ID, Asker, GameError, GameService
 from host.shards import Shards
 from store import GameRow, Tournament
+from tournaments import double as double_elimination
 from tournaments import elimination, swiss
 from tournaments.league import Row, round_robin, table
 from tournaments.ratings import Rating, leaderboard, rate
@@ -83,8 +84,8 @@ class EventError(GameError):
     (``text(locale)``)."""
 
     def __init__(self, key: str, event: Event, **fields) -> None:
-        self.format = event.format
-        super().__init__(t(key, tournament=event.id, format=t(f"format_{event.format}"), **fields), key,
+        self.format = event.kind
+        super().__init__(t(key, tournament=event.id, format=t(f"format_{event.kind}"), **fields), key,
                          {"tournament": event.id, **fields})
 
     def text(self, locale: object | None = None) -> str:
@@ -107,6 +108,15 @@ class Event:
 
     def __getattr__(self, name):  # id, engine, lang, status, guild_id, channel_id, organizer_id, entries
         return getattr(self.__dict__["row"], name)
+
+    @property
+    def kind(self) -> str:
+        """The format as players name it: ``double_elimination`` for an elimination with ``double``."""
+        return "double_elimination" if self.double_elimination else self.format
+
+    @property
+    def double_elimination(self) -> bool:
+        return self.format == "elimination" and bool(self.settings.get("double"))
 
     @property
     def cap(self) -> int:
@@ -163,6 +173,8 @@ class Event:
         count = len(self.seeds) if self.status != "open" else len(self.entries)
         if self.format == "swiss":
             return int(self.settings.get("rounds") or 1)
+        if self.double_elimination:  # the grand final's reset, when it is played, is one more
+            return double_elimination.total_rounds(count)
         if self.format == "elimination":
             return elimination.rounds_for(max(count, 2))
         if self.format == "roundrobin":
@@ -309,6 +321,8 @@ class TournamentService:
         matches = await self.store.matches(event.id)
         done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])),
                  tuple(m["places"]) if m["places"] else None) for m in matches]
+        if event.double_elimination:
+            return double_elimination.final_places(event.seeds, done)
         return elimination.final_places(event.seeds, done)
 
     async def bracket(self, tournament_id: int, asker: Asker | None = None) -> tuple[Event, list[dict]]:
@@ -388,6 +402,8 @@ class TournamentService:
         if time_control and time_control not in clocks.TIME_CONTROLS:
             raise GameError.of("tournament_bad_time_control", control=time_control[:20],
                                offered=", ".join(clocks.TIME_CONTROLS))
+        if double and third_place and format == "elimination":
+            raise GameError.of("tournament_double_no_third")
         if best_of not in (None, 1, *BEST_OF) or (best_of not in (None, 1) and format != "elimination"):
             raise GameError.of("tournament_bad_best_of", offered=", ".join(map(str, BEST_OF)))
         order = parse_tiebreaks(tiebreaks) if tiebreaks else None
@@ -607,18 +623,18 @@ class TournamentService:
                 elif len(players) == 1:
                     out.append((len(out), players, [1], "bye"))
             return out
-        if round_no == 1:
+        if event.double_elimination:
+            done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
+                    for m in await self.store.matches(event.id) if m["round"] < round_no]
+            bracket = double_elimination.round_matches(seeds, done, round_no, seats=await self._seat0(event))
+        elif round_no == 1:
             bracket = elimination.first_round(seeds)
         else:
             matches = await self.store.matches(event.id, round_no - 1)
             done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
                     for m in matches]
-            seat0 = {}
-            for r in await self.results(event):
-                if len(r.players) == 2:
-                    seat0[r.players[0]] = seat0.get(r.players[0], 0) + 1
             bracket = elimination.next_round(seeds, done, third_place=bool(event.settings.get("third_place")),
-                                             seats=seat0)
+                                             seats=await self._seat0(event))
         out = []
         for m in bracket:
             live = [p for p in m.players if p not in event.dropped]
@@ -630,6 +646,14 @@ class TournamentService:
             else:
                 out.append((m.slot, list(m.players), None, None))
         return out
+
+    async def _seat0(self, event: Event) -> dict[int, int]:
+        """Games each player has had seat 0 in so far (two-player matches)."""
+        seat0: dict[int, int] = {}
+        for r in await self.results(event):
+            if len(r.players) == 2:
+                seat0[r.players[0]] = seat0.get(r.players[0], 0) + 1
+        return seat0
 
     def _finished_all(self, event: Event, matches_next: list | None) -> bool:
         if event.format == "elimination":

@@ -131,3 +131,65 @@ async def test_a_whole_elimination_with_a_third_place_match(harness):
     posted = [m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
     assert posted and len(posted[-1]["attachments"]) >= 3, "podium, table and bracket"
     h.assert_no_errors()
+
+
+async def test_a_whole_double_elimination_with_a_grand_final_reset(harness, tmp_path):
+    """Five players: the winners' bracket goes to the better seed, the losers' bracket and the grand final to
+    the worse, so P4 (the last seed) comes back through the losers' bracket, beats P0 in the grand final and
+    again in its second match; the rounds are named, the winners' bracket is drawn, everybody is placed."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await _register(h, format="elimination", double=True)
+    (post,) = event_posts(h)
+    post = h.fake.messages[int(post["id"])]
+    embed = post["embeds"][0]
+    assert "double elimination" in embed["title"] and "losers' bracket" in embed["description"]
+    assert "Rounds: 6 (or one more)" in embed["description"]
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+    store = h.bot.service.store
+
+    def winner_of(players):
+        return min(players) if slot_of[tuple(players)] < 1000 else max(players)
+
+    for _ in range(10):
+        event = await service.tournament(1)
+        if event.status == "finished":
+            break
+        slot_of = {tuple(m["players"]): m["slot"] for m in await store.matches(1, event.round)}
+        await _finish_round(h, h.bot, winner_of)
+    event = await service.tournament(1)
+    assert event.status == "finished" and event.round == 7, "six rounds and the grand final's second match"
+    matches = await store.matches(1)
+    lost: dict[int, int] = {}
+    for m in matches:
+        if len(m["players"]) == 2:
+            loser = m["players"][m["places"].index(2)]
+            lost[loser] = lost.get(loser, 0) + 1
+    assert lost == {101: 2, 102: 2, 103: 2, 104: 2, 105: 1}, "everybody out after two losses; P4 lost once"
+    assert [m["slot"] for m in matches if m["round"] >= 6] == [2000, 2001]
+    assert set(next(m for m in matches if m["slot"] == 2001)["players"]) == {101, 105}
+    # P1 lost the winners' final (round 3) and then to P4 in round 5: out last of the rest
+    assert await service.podium(1) == [["P4"], ["P0"], ["P1"]]
+    texts = [m["content"] for m in h.messages_in(CHANNEL_ID)]
+    assert sum("Round 1 (winners' round 1) under way" in x for x in texts) == 1
+    assert sum("Round 3 (winners' final, losers' round 2) under way" in x for x in texts) == 1
+    assert sum("Round 5 (losers' final) under way" in x for x in texts) == 1
+    assert sum("Grand final under way" in x for x in texts) == 1
+    assert sum("Grand final, second match under way" in x for x in texts) == 1
+    over = [m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
+    assert len(over) == 1 and "**P4**" in over[0]["content"] and len(over[0]["attachments"]) >= 3
+    last = next(s for s in reversed(h.fake.sent) if s.files)
+    for name, png in last.files.items():  # podium, table, winners' bracket: kept to be looked at
+        (tmp_path / name).write_bytes(png)
+    h.assert_no_errors()
+
+
+async def test_a_double_elimination_refuses_a_third_place_match(harness):
+    h = harness
+    before = len(h.fake.messages)
+    await h.slash(101, "tournament new", game="hector-achilles", name="P0", format="elimination", double=True,
+                  third_place=True)
+    assert [m["content"] for m in list(h.fake.messages.values())[before:]] == [
+        "A double elimination has no third-place match: the losers' bracket decides third place. "
+        "Leave out third_place or double."]
+    assert not event_posts(h), "nothing was created"
