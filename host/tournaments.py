@@ -1,9 +1,10 @@
 """The tournament service: registration, rounds, results and ratings, without any Discord import.
 
 Formats (``FORMATS``): ``swiss`` (a number of rounds paired by FIDE's Dutch system, tables of N for games of 3-6
-players), ``elimination`` (a seeded knock-out bracket, optional third-place match), ``roundrobin`` (Berger tables
-in rounds, optionally double) and ``league`` (the older round robin: every match at once). Pairing, standings and
-tie-breaks are the pure ``tournaments`` package; pairing runs in a worker (:class:`PairingWorker`) with a budget.
+players), ``elimination`` (a seeded knock-out bracket, optional third-place match; with ``double`` a double
+elimination), ``roundrobin`` (Berger tables in rounds, optionally double) and ``league`` (the older round robin:
+every match at once). Pairing, standings and tie-breaks are the pure ``tournaments`` package; pairing runs in a
+worker (:class:`PairingWorker`) with a budget.
 This service keeps everything in the store (the round being played, every match and its result, the organizer's
 choices in the tournament's settings), so that a restart at any point carries on: :meth:`recover` finishes
 whatever a crash interrupted (a match whose game is not open yet, a game over whose result was not counted, a

@@ -193,3 +193,34 @@ async def test_a_double_elimination_refuses_a_third_place_match(harness):
         "A double elimination has no third-place match: the losers' bracket decides third place. "
         "Leave out third_place or double."]
     assert not event_posts(h), "nothing was created"
+
+
+async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brackets(harness):
+    """P3 is dropped during round 1: that match is forfeited at once, and the losers' bracket match P3 drops
+    into is forfeited when it is paired (no game is opened for it); P3 is placed last and never plays again."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await _register(h, format="elimination", double=True)
+    (post,) = event_posts(h)
+    await h.click(105, h.fake.messages[int(post["id"])], button(post, "Leave")["custom_id"], name="P4")
+    post = h.fake.messages[int(post["id"])]
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+    store = h.bot.service.store
+    assert {frozenset(m["players"]) for m in await store.matches(1, 1)} == {frozenset((101, 104)),
+                                                                             frozenset((102, 103))}
+    await service.drop(1, 101, 104)
+    (forfeit,) = [m for m in await store.matches(1, 1) if 104 in m["players"]]
+    assert forfeit["how"] == "forfeit" and forfeit["places"][forfeit["players"].index(104)] == 2
+    for _ in range(8):
+        event = await service.tournament(1)
+        if event.status == "finished":
+            break
+        await _finish_round(h, h.bot, lambda players: min(players))
+    event = await service.tournament(1)
+    assert event.status == "finished"
+    later = [m for m in await store.matches(1) if 104 in m["players"] and m["round"] > 1]
+    assert [(m["round"], m["how"], m["game_id"]) for m in later] == [(2, "forfeit", None)], \
+        "the losers' bracket match forfeited when paired, no game opened"
+    _, rows = await service.standings(1)
+    assert [name for _, name in rows][0] == "P0" and [name for _, name in rows][-1] == "P3"
+    h.assert_no_errors()
