@@ -163,7 +163,7 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
         total, heading = event.total_rounds(), "event_bracket_title"
         if event.double_elimination:  # the winners' bracket is drawn; the losers' matches are in the table
             total, heading = total // 2, "event_bracket_winners_title"
-            matches = [m for m in matches if m["slot"] < double_elimination.LOSERS]
+            all_matches, matches = matches, [m for m in matches if m["slot"] < double_elimination.LOSERS]
         images += pictures.bracket_pages({
             "title": t(heading, tournament=event.id, title=title), "rounds": total,
             "heads": {r: (t("picture_round", round=r) if event.double_elimination else
@@ -171,8 +171,25 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
             "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"),
                        "third": t("picture_third")},
             "matches": matches}, from_round=max(1, min(event.round, total)))
+        if event.double_elimination:
+            images += pictures.column_pages(_losers_view(event, title, all_matches))
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
+
+
+def _losers_view(event: Event, title: str, matches: list[dict]) -> dict:
+    """A double elimination's losers' bracket and grand final, a column a round, the round being played and the
+    two before it (byes left out: their player is in the next column)."""
+    total, columns = event.total_rounds(), []
+    for r in sorted({m["round"] for m in matches}):
+        shown = [m for m in matches if m["round"] == r and m["slot"] >= double_elimination.LOSERS
+                 and len(m["players"]) == 2]
+        if not shown or r < event.round - 2:  # the last three columns: the round played and the two before
+            continue
+        head = t("picture_grand_reset") if r > total else round_name(event, r) if r == total else \
+            t("stage_losers_final") if r - 1 == total - 2 else t("stage_losers", round=r - 1)
+        columns.append({"head": head[:1].upper() + head[1:], "matches": shown})
+    return {"title": t("event_bracket_losers_title", tournament=event.id, title=title), "columns": columns}
 
 
 def _shown(row, key: str):

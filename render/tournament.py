@@ -210,6 +210,38 @@ def bracket_pages(view: dict, from_round: int = 1) -> list[bytes]:
     return out
 
 
+def render_columns(view: dict) -> bytes:
+    """Matches in columns without lines (a double elimination's losers' bracket and grand final): ``columns``
+    [{head, matches}], up to ``ROUNDS_PER_PAGE`` columns of up to ``MATCHES_PER_PAGE`` boxes."""
+    columns = view["columns"][:ROUNDS_PER_PAGE]
+    rows = max([len(c["matches"]) for c in columns] + [1])
+    height = 70 + rows * (BOX_H + GAP) + 8
+    img, draw = canvas(WIDTH, height)
+    draw.rectangle((0, 0, WIDTH, 58), fill=rgb("table"))
+    title, size, cond = fitted(view["title"], WIDTH - 24, 22, bold=True)
+    text(draw, (12, 8), title, size, fill="white", bold=True, condensed=cond)
+    for c, column in enumerate(columns):
+        x = 8 + c * (BOX_W + 12)
+        head, size, cond = fitted(column["head"], BOX_W, SMALL, bold=True)
+        text(draw, (x, 38), head, size, fill="paper", bold=True, condensed=cond)
+        span = rows * (BOX_H + GAP) / max(1, len(column["matches"]))
+        for k, match in enumerate(column["matches"][:MATCHES_PER_PAGE]):
+            _box(draw, x, 70 + span * k + (span - BOX_H - GAP) / 2, match, view.get("labels") or {})
+    return encode(img, palette())
+
+
+def column_pages(view: dict) -> list[bytes]:
+    """``ROUNDS_PER_PAGE`` columns a picture, ``MATCHES_PER_PAGE`` matches of each column a picture."""
+    out = []
+    columns = [c for c in view["columns"] if c["matches"]]
+    for first in range(0, len(columns), ROUNDS_PER_PAGE):
+        block = columns[first:first + ROUNDS_PER_PAGE]
+        for chunk in range(0, max(len(c["matches"]) for c in block), MATCHES_PER_PAGE):
+            out.append(render_columns({**view, "columns": [
+                {**c, "matches": c["matches"][chunk:chunk + MATCHES_PER_PAGE]} for c in block]}))
+    return out
+
+
 def render_podium(view: dict) -> bytes:
     """The first three places on steps (gold in the middle)."""
     img, draw = canvas(WIDTH, 300)

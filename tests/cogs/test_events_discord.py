@@ -179,8 +179,10 @@ async def test_a_whole_double_elimination_with_a_grand_final_reset(harness, tmp_
     over = [m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
     assert len(over) == 1 and "**P4**" in over[0]["content"] and len(over[0]["attachments"]) >= 3
     last = next(s for s in reversed(h.fake.sent) if s.files)
-    for name, png in last.files.items():  # podium, table, winners' bracket: kept to be looked at
+    for name, png in last.files.items():  # table, winners' bracket, losers' bracket: kept to be looked at
         (tmp_path / name).write_bytes(png)
+    assert sorted(last.files) == ["podium-1.png", "tournament-1-0.png", "tournament-1-1.png", "tournament-1-2.png"], \
+        "the podium, the table, the winners' bracket, the losers' bracket with the grand finals"
     h.assert_no_errors()
 
 

@@ -87,3 +87,19 @@ def test_names_are_shortened_at_a_word_or_hyphen_never_inside_one(monkeypatch):
     pictures.render_bracket(bracket(3), 1, 0)
     shortened = [s for s in drawn if s.endswith("…")]
     assert shortened and all(s.startswith("Wiśniewska-") and s == "Wiśniewska-…" for s in shortened), shortened
+
+
+def test_a_double_eliminations_losers_bracket_of_64_reads_on_a_phone():
+    """The losers' bracket of 64 players: 16 matches in its first round, so two pictures of eight a column."""
+    columns = [{"head": f"Losers' round {r}", "matches": [
+        {"round": r + 1, "slot": 1000 + s, "names": [f"Wiśniewska-Kowalska {r}.{s}", f"Bob {s}"], "places": [1, 2],
+         "winner": f"Wiśniewska-Kowalska {r}.{s}"} for s in range(count)]} for r, count in ((1, 16), (2, 16), (3, 8))]
+    view = {"title": "#1 Troja — losers' bracket, grand final", "columns": columns}
+    pages = pictures.column_pages(view)
+    assert len(pages) == 2
+    for page in pages:
+        assert Image.open(io.BytesIO(page)).size == (pictures.WIDTH, 70 + 8 * (pictures.BOX_H + pictures.GAP) + 8)
+    assert too_small(pictures.render_columns, {**view, "columns": [
+        {**c, "matches": c["matches"][:8]} for c in columns]}) == []
+    assert pictures.column_pages({**view, "columns": [{"head": "Grand final", "matches": []}]}) == [], \
+        "nothing to draw: no picture"
