@@ -197,9 +197,10 @@ async def test_a_double_elimination_refuses_a_third_place_match(harness):
     assert not event_posts(h), "nothing was created"
 
 
-async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brackets(harness):
+async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brackets(harness, tmp_path, monkeypatch):
     """P3 is dropped during round 1: that match is forfeited at once, and the losers' bracket match P3 drops
-    into is forfeited when it is paired (no game is opened for it); P3 is placed last and never plays again."""
+    into is forfeited when it is paired (no game is opened for it); P3 is placed last and never plays again. A
+    restart with round 2 half played: a new bot on the same database carries the brackets on."""
     h = harness
     service = tournaments_of(h.bot)
     await _register(h, format="elimination", double=True)
@@ -213,16 +214,34 @@ async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brack
     await service.drop(1, 101, 104)
     (forfeit,) = [m for m in await store.matches(1, 1) if 104 in m["players"]]
     assert forfeit["how"] == "forfeit" and forfeit["places"][forfeit["players"].index(104)] == 2
-    for _ in range(8):
-        event = await service.tournament(1)
-        if event.status == "finished":
-            break
-        await _finish_round(h, h.bot, lambda players: min(players))
-    event = await service.tournament(1)
-    assert event.status == "finished"
-    later = [m for m in await store.matches(1) if 104 in m["players"] and m["round"] > 1]
-    assert [(m["round"], m["how"], m["game_id"]) for m in later] == [(2, "forfeit", None)], \
-        "the losers' bracket match forfeited when paired, no game opened"
-    _, rows = await service.standings(1)
-    assert [name for _, name in rows][0] == "P0" and [name for _, name in rows][-1] == "P3"
+    await _finish_round(h, h.bot, lambda players: min(players))
+    (final,) = [m for m in await store.matches(1, 2) if m["game_id"] is not None]
+    assert set(final["players"]) == {101, 102}, "the winners' final; the losers' round 1 was a forfeit"
     h.assert_no_errors()
+    await h.stop()
+    store2 = await Store.open(tmp_path / "bot.db")
+    seeds = iter(range(3000, 4000))
+    bot2 = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
+                               remind_after_hours=0), store=store2,
+                      service=GameService(store2, seed_source=lambda: next(seeds)))
+    h2 = await Harness(bot2, monkeypatch).start()
+    try:
+        service = tournaments_of(bot2)
+        for _ in range(8):
+            event = await service.tournament(1)
+            if event.status == "finished":
+                break
+            await _finish_round(h2, bot2, lambda players: min(players))
+        event = await service.tournament(1)
+        assert event.status == "finished" and event.round == 4, "no second grand final: P0 won the first"
+        later = [m for m in await store2.matches(1) if 104 in m["players"] and m["round"] > 1]
+        assert [(m["round"], m["how"], m["game_id"]) for m in later] == [(2, "forfeit", None)], \
+            "the losers' bracket match forfeited when paired, no game opened"
+        # round 3: the losers' final, P1 (beaten in the winners' final) against P2; the grand final P0 - P1
+        assert [set(m["players"]) for m in await store2.matches(1, 3)] == [{102, 103}]
+        assert [set(m["players"]) for m in await store2.matches(1, 4)] == [{101, 102}]
+        _, rows = await service.standings(1)
+        assert [name for _, name in rows] == ["P0", "P1", "P2", "P3"]
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()
