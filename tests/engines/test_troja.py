@@ -7,7 +7,6 @@ import random
 import pytest
 
 from ai import troja as troja_ai
-
 from engines import IllegalAction
 from engines.troja import HEROES, PHYSICAL
 from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
