@@ -57,6 +57,11 @@ class Presenter:
         A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
+    def creator_seat(self, raw: dict) -> int:
+        """The seat the creator of a game takes (0 unless the game has sides the creator may choose, e.g. the
+        ``side`` option of Hector and Achilles); the other people and the AI take the other seats."""
+        return 0
+
     def check_options(self, raw: dict) -> None:
         """Refuse (ValueError, in the current language) a value outside what :attr:`options` advertise: the
         command tree offers only those, but a stale client or a hand-made request may send anything."""
