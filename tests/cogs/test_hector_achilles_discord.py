@@ -23,7 +23,7 @@ def thread_of(h) -> int:
 
 
 async def open_two_player_game(h) -> int:
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     assert lobby["embeds"][0]["title"].startswith("Hector and Achilles")
@@ -196,7 +196,7 @@ async def test_closed_dms_are_announced_and_my_hand_still_works(harness):
 
 async def test_play_alone_against_the_ai(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     rng = Rng(9)
     for _ in range(2000):
@@ -216,11 +216,10 @@ async def test_a_whole_game_as_troy_against_the_ai(harness):
     with the Trojans and the AI with the Achaeans; the game is played to its end through the real dispatch."""
     h = harness
     payload = [c.to_dict(h.bot.tree) for c in h.bot.tree.get_commands()]
-    new = next(o for o in next(c for c in payload if c["name"] == "game")["options"] if o["name"] == "new")
-    side = next(o for o in next(o for o in new["options"] if o["name"] == "hector-achilles")["options"]
-                if o["name"] == "side")
+    new = next(o for o in next(c for c in payload if c["name"] == "hector-achilles")["options"] if o["name"] == "new")
+    side = next(o for o in new["options"] if o["name"] == "side")
     assert [c["value"] for c in side["choices"]] == ["achaeans", "trojans"]
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai", side="trojans")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai", side="trojans")
     thread = thread_of(h)
     game, state = await live_state(h)
     assert game.seat_of(ANN) == 1 and game.seats[0].is_ai and game.seats[0].seat == 0
@@ -247,7 +246,7 @@ async def test_a_whole_game_as_troy_against_the_ai(harness):
 
 async def test_an_open_game_as_troy_seats_the_joiner_with_the_achaeans(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", side="trojans")
+    await h.slash(ANN, "hector-achilles new", name="Ann", side="trojans")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
