@@ -142,7 +142,7 @@ async def test_options_of_game_new_are_described_with_their_limits(harness):
     options = {o["name"]: o for o in command["options"]}
     assert set(options) == {"opponent", "level", "invite", "language", "time_control", "on_timeout", "players",
                             "chariots_per_player", "races", "neutral_chariots",
-                            "turn_order", "track"}
+                            "turn_order", "track", "neutral_vote"}
     assert {c["value"] for c in options["level"]["choices"]} == {"easy", "normal", "hard"}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
     assert (options["chariots_per_player"]["min_value"], options["chariots_per_player"]["max_value"]) == (1, 3)
