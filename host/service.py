@@ -24,6 +24,7 @@ from engines.rng import Rng
 from host import clock as clocks
 from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
+from host.decks import DeckBook
 from host.errors import GameError, StaleBoard
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
@@ -98,6 +99,8 @@ class GameService(TurnClocks):
                  render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES,
                  clock: clocks.Clock | None = None) -> None:
         self.store = store
+        #: players' own Kiválasztottak decks (host/decks.py): a seat without a named deck plays its player's
+        self.decks = DeckBook(store)
         #: the time source of turn clocks (host/clock.py); tests drive it forward
         self.clock: clocks.Clock = clock or clocks.system_clock
         #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
@@ -482,17 +485,23 @@ class GameService(TurnClocks):
         seats = sorted(s.seat for s in game.seats)
         if seats != list(range(count)):
             await self.store.reseat(game_id, seats)
+        game = await self.game(game_id)  # the seats as they are now
+        users = {s.seat: s.user_id for s in game.seats if not s.is_ai}
+        engine_options = await self.decks.fill(game.engine, dict(game.options.get("engine", {})), users)
         try:
-            state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
+            state = engine.new_game(count, game.seed, dict(engine_options))
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
+        # the options the game was dealt with (a seat's own deck filled in), so that a replay deals it again
+        filled = {**game.options, "engine": engine_options} if engine_options != game.options.get("engine", {}) \
+            else None
         game = await self.game(game_id)
         presenter = presenter_for(game.engine)
         players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
         lines = [t("started", game=game_id, title=engine.title, players=players),
                  *presenter.opening_lines(engine.view(state, None), self.names(game))]
         await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
-                                    rules_version=engine.rules_version, publish=lines)
+                                    rules_version=engine.rules_version, publish=lines, options=filled)
         game = await self.game(game_id)
         self._live[game_id] = _Live(game.version, state)
         if (started := await self._clocks_after(game, state)) is not None:

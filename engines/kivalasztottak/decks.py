@@ -93,6 +93,36 @@ def spec_of(entry) -> dict:
     return out
 
 
+def complete(decks: list) -> list:
+    """The two seats' decks with ``None`` (no deck named) filled in: both missing, the default pair; one
+    missing, the starter deck the other seat does not play (a game pits the two starters against each other
+    unless both are named), or the seat's default when the other plays a deck of its own."""
+    default = list(deck_file()["default"])
+    ids = list(presets())
+    out = list(decks)
+    for seat, deck in enumerate(out):
+        if deck is None:
+            other = out[1 - seat]
+            if isinstance(other, str) and other in ids:
+                out[seat] = next((d for d in ids if d != other), other)
+            else:
+                out[seat] = default[seat]
+    return out
+
+
+def from_text(text: str):
+    """A deck named by text without a player's own decks: a starter deck (id or name) or a deck code; None
+    when it is neither."""
+    want = fold(text or "")
+    for key, spec in presets().items():
+        if want in (fold(key), fold(spec["name"]), fold(spec["name_hu"])):
+            return key
+    try:
+        return normalise(decode(text))
+    except ValueError:
+        return None
+
+
 def expand(rows: list) -> list[str]:
     """Card keys, one entry per copy."""
     return [key for key, n in rows for _ in range(max(0, min(n, MAX_COPIES)))]

@@ -211,6 +211,7 @@ class KivalasztottakEngine(BaseEngine):
         if not isinstance(decks, list) or len(decks) != 2:
             raise ValueError(f"decks must be a list of two decks (preset ids from {list(D.presets())} or "
                              "decks of {name, cards, reserve}).")
+        decks = D.complete(decks)  # None: no deck named for that seat (see decks.complete)
         specs = [D.spec_of(d) for d in decks]
         limit = options.get("round_limit", DEFAULT_ROUND_LIMIT)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:

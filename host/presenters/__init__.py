@@ -15,7 +15,9 @@ from host.panels import Choice
 
 @dataclass
 class OptionSpec:
-    """One option of ``/<game> new``. ``kind``: "int", "bool" or "choice" (``choices``: (label, value))."""
+    """One option of ``/<game> new``. ``kind``: "int", "bool", "choice" (``choices``: (label, value)) or "text"
+    (a word of at most 100 characters; ``suggest`` names what the command suggests while it is typed:
+    "decks", a player's Kiválasztottak decks, which the command also resolves - see cogs/newgame.py)."""
 
     name: str
     kind: str
@@ -24,6 +26,7 @@ class OptionSpec:
     choices: list[tuple[str, Any]] = field(default_factory=list)
     min_value: int | None = None
     max_value: int | None = None
+    suggest: str | None = None
 
 
 @dataclass(frozen=True)

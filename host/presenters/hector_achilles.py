@@ -43,7 +43,8 @@ class HectorAchillesPresenter(Presenter):
                            choices=[(self.text(f"seat_{i}"), side) for i, side in enumerate(self.SIDES)])]
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
-        return 2, {}  # the side is a seat, not a rule: the engine has no options
+        # the side is a seat, not a rule: it never reaches the engine (which refuses any other option by name)
+        return 2, {k: v for k, v in raw.items() if v is not None and k != "side"}
 
     def creator_seat(self, raw: dict) -> int:
         side = raw.get("side")

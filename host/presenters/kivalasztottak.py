@@ -14,7 +14,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from engines.kivalasztottak.cards import card_defs, deck_file, english
+from engines.kivalasztottak import decks as D
+from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
 from host.presenters import OptionSpec, Presenter
@@ -78,30 +79,27 @@ class KivalasztottakPresenter(Presenter):
 
     @property
     def options(self) -> list[OptionSpec]:
-        decks = [(f"{d['name_en']} ({d['name_hu']})", key) for key, d in deck_file()["decks"].items()]
         return [
-            OptionSpec("deck", "choice", self.text("opt_deck"), choices=decks),
-            OptionSpec("opponent_deck", "choice", self.text("opt_opponent_deck"), choices=decks),
+            OptionSpec("deck", "text", self.text("opt_deck"), suggest="decks"),
+            OptionSpec("opponent_deck", "text", self.text("opt_opponent_deck"), suggest="decks"),
             OptionSpec("round_limit", "int", self.text("opt_round_limit"), min_value=0, max_value=200),
         ]
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
-        """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's; a missing one is the deck
-        the other does not play (so a game always pits the two decks against each other unless both are
-        given). Bad values pass through to the engine, which refuses them with a clear message."""
-        decks = list(deck_file()["decks"])
-        mine, theirs = raw.get("deck"), raw.get("opponent_deck")
-
-        def other(deck):
-            return next((d for d in decks if d != deck), deck)
-
-        if mine is None and theirs is None:
-            mine, theirs = list(deck_file()["default"])
-        elif mine is None:
-            mine = other(theirs)
-        elif theirs is None:
-            theirs = other(mine)
-        options: dict = {"decks": [mine, theirs]}
+        """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's: a starter deck (id or name),
+        a deck code, or a deck the command has already looked up (a spec). A missing one is ``None``: when the
+        game starts, the seat's player's chosen deck (``/deck use``), else the starter deck the other does not
+        play (``engines.kivalasztottak.decks.complete``). Text that names no deck is refused here."""
+        decks = []
+        for name in ("deck", "opponent_deck"):
+            value = raw.get(name)
+            if isinstance(value, str):
+                found = D.from_text(value)
+                if found is None:
+                    raise ValueError(self.text("deck_unknown", name=value[:40]))
+                value = found
+            decks.append(value)
+        options: dict = {"decks": decks}
         if raw.get("round_limit") is not None:
             options["round_limit"] = raw["round_limit"]
         return 2, options

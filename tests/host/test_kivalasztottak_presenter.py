@@ -3,6 +3,8 @@ choices and narration, the two priority settings, typed moves."""
 
 from __future__ import annotations
 
+import pytest
+
 import ai
 from engines import ENGINES
 from engines.kivalasztottak.cards import card_defs
@@ -40,27 +42,31 @@ def panel_of(st: dict, seat: int) -> Panel:
 def test_options_offer_both_decks_for_each_player_and_a_round_limit():
     specs = {s.name: s for s in P.options}
     assert set(specs) == {"deck", "opponent_deck", "round_limit"}
-    for name in ("deck", "opponent_deck"):
-        assert [v for _, v in specs[name].choices] == ["vadaszhaz", "medveklan"]
-        assert all(1 <= len(label) <= 100 for label, _ in specs[name].choices)
+    for name in ("deck", "opponent_deck"):  # typed, with suggestions: a starter, one's own deck, or a code
+        assert specs[name].kind == "text" and specs[name].suggest == "decks"
     assert all(1 <= len(s.description) <= 100 for s in specs.values())
     assert (specs["round_limit"].min_value, specs["round_limit"].max_value) == (0, 200)
 
 
 def test_engine_options_give_each_seat_a_deck():
-    assert P.engine_options({}) == (2, {"decks": ["vadaszhaz", "medveklan"]})
-    assert P.engine_options({"deck": "medveklan"}) == (2, {"decks": ["medveklan", "vadaszhaz"]})
-    assert P.engine_options({"opponent_deck": "vadaszhaz"}) == (2, {"decks": ["medveklan", "vadaszhaz"]})
-    assert P.engine_options({"deck": "medveklan", "opponent_deck": "medveklan", "round_limit": 5}) == \
+    """A deck not named is None: the seat's player's own chosen deck when the game starts, else the starter
+    the other seat does not play (engines/kivalasztottak/decks.complete)."""
+    from engines.kivalasztottak import decks as D
+    assert P.engine_options({}) == (2, {"decks": [None, None]})
+    assert D.complete([None, None]) == ["vadaszhaz", "medveklan"]
+    assert P.engine_options({"deck": "medveklan"}) == (2, {"decks": ["medveklan", None]})
+    assert D.complete(["medveklan", None]) == ["medveklan", "vadaszhaz"]
+    assert P.engine_options({"opponent_deck": "The Hunters' Lodge"}) == (2, {"decks": [None, "vadaszhaz"]})
+    assert P.engine_options({"deck": "a medve-klán", "opponent_deck": "medveklan", "round_limit": 5}) == \
         (2, {"decks": ["medveklan", "medveklan"], "round_limit": 5})
-    # a bad value reaches the engine, which says what is allowed
-    _, options = P.engine_options({"deck": "dragons"})
-    try:
-        E.new_game(2, 0, options)
-    except ValueError as exc:
-        assert "Unknown deck 'dragons'" in str(exc) and "The Bear Clan" in str(exc)
-    else:
-        raise AssertionError("a bad deck was accepted")
+    # a deck code is read here; a spec (a player's deck looked up by the command) passes as it is
+    code = D.encode(D.presets()["medveklan"])
+    assert P.engine_options({"deck": code})[1]["decks"][0]["cards"] == D.normalise(D.presets()["medveklan"])["cards"]
+    spec = {"name": "Mine", "cards": [["vadasz", 43]], "reserve": []}
+    assert P.engine_options({"deck": spec})[1]["decks"] == [spec, None]
+    # text that names no deck is refused with what may be named
+    with pytest.raises(ValueError, match="No deck is called dragons"):
+        P.engine_options({"deck": "dragons"})
 
 
 # -- every decision of real games fits Discord and keeps secrets ------------------------------------------
