@@ -36,6 +36,7 @@ class Deck:
     name: str
     spec: dict
     preset: str | None = None  # a starter deck's id
+    id: int | None = None  # a player's deck: its row (the editor's buttons name it)
 
     @property
     def problems(self) -> list[tuple[str, dict]]:
@@ -92,8 +93,15 @@ class DeckBook:
 
     async def list(self, user_id: int) -> list[Deck]:
         return [Deck(row["name"], {"name": row["name"], "cards": row["cards"].get("cards", []),
-                                   "reserve": row["cards"].get("reserve", [])})
+                                   "reserve": row["cards"].get("reserve", [])}, id=row["id"])
                 for row in await self.store.decks(user_id, GAME)]
+
+    async def by_id(self, user_id: int, deck_id: int, lang: str | None) -> Deck:
+        """The player's deck of that row (a button of the editor); refused for another player's or a gone one."""
+        deck = next((d for d in await self.list(user_id) if d.id == deck_id), None)
+        if deck is None:
+            raise DeckError(text("deck_gone", lang))
+        return deck
 
     async def find(self, user_id: int, name: str) -> Deck | None:
         want = D.fold(name or "")
@@ -115,9 +123,24 @@ class DeckBook:
         if existing is None and len(await self.list(user_id)) >= MAX_DECKS:
             raise DeckError(text("deck_too_many", lang, max=MAX_DECKS))
         spec = D.normalise({"name": name, "cards": spec["cards"], "reserve": spec["reserve"]})
+        rows = len(spec["cards"]) + len(spec["reserve"])
+        if rows > 200 or len(D.expand(spec["cards"])) + len(D.expand(spec["reserve"])) > 1000:
+            raise DeckError(text("deck_too_big", lang))
         await self.store.save_deck(user_id, GAME, name, D.fold(name), {"cards": spec["cards"],
                                                                       "reserve": spec["reserve"]})
-        return Deck(name, spec)
+        return await self.find(user_id, name) or Deck(name, spec)
+
+    async def change(self, user_id: int, deck: Deck, key: str, part: str, delta: int, lang: str | None) -> Deck:
+        """One copy of card ``key`` more or less in the deck or (``part`` "reserve") the reserve deck."""
+        spec = {"cards": [list(r) for r in deck.spec["cards"]], "reserve": [list(r) for r in deck.spec["reserve"]]}
+        rows = spec[part]
+        row = next((r for r in rows if r[0] == key), None)
+        if row is None:
+            if delta > 0:
+                rows.append([key, delta])
+        else:
+            row[1] = max(0, min(D.MAX_COPIES, row[1] + delta))
+        return await self.save(user_id, deck.name, spec, lang)
 
     async def delete(self, user_id: int, name: str, lang: str | None) -> str:
         deck = await self.get(user_id, name, lang)

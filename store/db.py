@@ -970,9 +970,9 @@ class Store:
     # -- players' own decks ---------------------------------------------------------------------------
 
     async def decks(self, user_id: int, game: str) -> list[dict]:
-        """A user's decks of a game, by name: ``{"name", "key", "cards", "updated_at"}`` (``cards`` decoded;
+        """A user's decks of a game, by name: ``{"id", "name", "key", "cards", "updated_at"}`` (``cards`` decoded;
         a damaged row is left out, and logged)."""
-        rows = await self._rows("SELECT name, name_key, cards, updated_at FROM decks WHERE user_id = ? AND game = ?"
+        rows = await self._rows("SELECT id, name, name_key, cards, updated_at FROM decks WHERE user_id = ? AND game = ?"
                                 " ORDER BY name_key", (user_id, game))
         out = []
         for row in rows:
@@ -983,7 +983,8 @@ class Store:
             if not isinstance(cards, dict):
                 log.error("user %s: the stored deck %r is damaged (not a JSON object)", user_id, row["name"])
                 continue
-            out.append({"name": row["name"], "key": row["name_key"], "cards": cards, "updated_at": row["updated_at"]})
+            out.append({"id": row["id"], "name": row["name"], "key": row["name_key"], "cards": cards,
+                        "updated_at": row["updated_at"]})
         return out
 
     async def save_deck(self, user_id: int, game: str, name: str, key: str, cards: dict) -> None:
