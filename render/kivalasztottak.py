@@ -346,6 +346,9 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
         _t(draw, (PAD + 50 + _width(head, HEAD, True), y + 4), mark, HEAD, "danger", True)
     stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
                 past=p["past_count"], depth=p["depth_count"])
+    if p.get("reserve_count"):  # a reserve deck (Cserepakli): its count is public
+        stats = say("stats_reserve", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
+                    past=p["past_count"], depth=p["depth_count"], reserve=p["reserve_count"])
     _t(draw, (PAD + 42, y + 24), _fit(stats, W - 2 * PAD - 50, BODY), BODY, "ink")
     if p["omen"]:
         o = p["omen"][0]

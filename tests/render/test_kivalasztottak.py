@@ -225,3 +225,18 @@ def test_a_deck_list_reads_on_a_phone_and_names_every_card_and_what_breaks_the_r
         assert width == 560 and height < 1400
     png = R.render_deck(_deck_view("en"))
     assert png == R.render_deck(_deck_view("en")) and len(png) < 150_000
+
+
+def test_the_table_counts_a_reserve_deck_for_both_players():
+    from engines.kivalasztottak import decks as D
+    from tests.render.phone import texts_at_phone_width, too_small
+    spec = {"name": "Bears with pigeons", "cards": D.presets()["medveklan"]["cards"] + [["futargalamb", 2]],
+            "reserve": [["bardcsapas", 3], ["dobolandzsa", 3], ["ugra", 2], ["klanharcos", 3], ["menedek", 2],
+                        ["telihold", 2]]}
+    st = E.new_game(2, 5, {"decks": [spec, "vadaszhaz"]})
+    view = E.view(st, 1)
+    texts, _ = texts_at_phone_width(R.render_public, view)
+    drawn = " ".join(t for t, _ in texts)
+    assert "Reserve 15" in drawn and "Bears with pigeons" in drawn
+    assert drawn.count("Reserve") == 1, "the starter deck has no reserve: nothing is said of it"
+    assert too_small(R.render_public, view) == []
