@@ -6,10 +6,11 @@ when the last match ends, the standings pictures and the podium at the end."""
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot import create_bot
 from cogs.standings import match_over
-from host.service import GameService
+from host.service import GameError, GameService
 from host.tournaments import tournaments_of
 from settings import Settings
 from store import Store
@@ -245,3 +246,62 @@ async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brack
         h2.assert_no_errors()
     finally:
         await h2.stop()
+
+
+async def test_a_double_elimination_of_best_of_three_matches(harness):
+    """Best of three in a double elimination: every match (the grand final's second one too) lasts until one
+    player has won two games."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await h.slash(101, "tournament new", game="hector-achilles", name="P0", format="elimination", double=True,
+                  best_of=3)
+    (post,) = event_posts(h)
+    await h.click(102, h.fake.messages[int(post["id"])], button(post, "Join")["custom_id"], name="P1")
+    post = h.fake.messages[int(post["id"])]
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+    store = h.bot.service.store
+    for _ in range(12):  # a game at a time: P0 wins the winners' final, P1 the grand final and its second match
+        event = await service.tournament(1)
+        if event.status == "finished":
+            break
+        (match,) = [m for m in await store.matches(1, event.round) if m["places"] is None]
+        game = await h.bot.service.game(match["game_id"])
+        won = 101 if event.round == 1 else 102
+        places = [1 if s.user_id == won else 2 for s in sorted(game.seats, key=lambda s: s.seat)]
+        await store.set_status(game.id, "finished", {"places": places, "scores": [0, 0], "reason": "t"})
+        await match_over(h.bot, await h.bot.service.game(game.id))
+    event = await service.tournament(1)
+    assert event.status == "finished" and event.round == 3
+    matches = await store.matches(1)
+    assert [m["slot"] for m in matches] == [0, 2000, 2001]
+    assert [len(await store.match_games(1, m["id"])) for m in matches] == [2, 2, 2], "two games won each"
+    assert await service.podium(1) == [["P1"], ["P0"]]
+    h.assert_no_errors()
+
+
+async def test_a_double_elimination_result_is_corrected_only_before_it_feeds_a_round(harness):
+    """The organizer corrects a losers' bracket match of the round being played: the corrected winner goes on
+    in the next round; a match of round 1 (which round 2 was paired from) is refused with the reason."""
+    h = harness
+    service = tournaments_of(h.bot)
+    await _register(h, format="elimination", double=True)
+    (post,) = event_posts(h)
+    await h.click(105, h.fake.messages[int(post["id"])], button(post, "Leave")["custom_id"], name="P4")
+    post = h.fake.messages[int(post["id"])]
+    await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
+    store = h.bot.service.store
+    await _finish_round(h, h.bot, lambda players: min(players))
+    first = (await store.matches(1, 1))[0]
+    with pytest.raises(GameError, match="has fed the next round of the bracket already"):
+        await service.correct(1, 101, first["id"], [2, 1])
+    (losers,) = [m for m in await store.matches(1, 2) if m["slot"] >= 1000]
+    assert set(losers["players"]) == {103, 104}
+    game = await h.bot.service.game(losers["game_id"])
+    await store.set_status(game.id, "finished", {"places": [1 if p == 104 else 2 for p in losers["players"]],
+                                                 "scores": [0, 0], "reason": "t"})
+    await match_over(h.bot, await h.bot.service.game(game.id))
+    await service.correct(1, 101, losers["id"], [1 if p == 103 else 2 for p in losers["players"]])
+    await _finish_round(h, h.bot, lambda players: min(players))  # the winners' final: P0 beats P1
+    assert [set(m["players"]) for m in await store.matches(1, 3)] == [{102, 103}], \
+        "the losers' final: P1 against the corrected winner P2"
+    h.assert_no_errors()
