@@ -8,6 +8,9 @@
    ``PairingWorker``) while the event loop ticks every 10 ms: the loop's worst lateness meanwhile.
 3. With ``caissify-pairings`` installed (a dev dependency: a Dutch system checked against the FIDE-endorsed
    bbpPairings), the share of rounds of random small events (6-16 players, 5 rounds) that both pair alike.
+4. Double elimination (tournaments/double.py) of 64, 512 and 1,024 players with random results: every round is
+   paired by replaying the whole bracket from the results so far (on the event loop, like single elimination);
+   the slowest round.
 
 ``python -m bench.tournaments [players] [rounds] [events]``.
 """
@@ -112,12 +115,30 @@ def agreement(events: int, seed: int = 7) -> float | None:
     return share
 
 
+def double_elimination(sizes: tuple[int, ...] = (64, 512, 1024), seed: int = 3) -> None:
+    from tournaments import double
+    rng = random.Random(seed)
+    for n in sizes:
+        seeded, done, worst, t = list(range(n)), [], 0.0, 1
+        while True:
+            began = time.perf_counter()
+            matches = double.round_matches(seeded, done, t)
+            worst = max(worst, time.perf_counter() - began)
+            if not matches:
+                break
+            done += [(m, (1,) if len(m.players) == 1 else rng.choice(OUTCOMES)) for m in matches]
+            t += 1
+        print(f"double elimination of {n} players: {t - 1} rounds, {len(done)} matches; slowest round paired in "
+              f"{worst * 1000:.1f} ms")
+
+
 def main(players: int = 1024, rounds: int = 11, events: int = 40) -> float:
     slowest, results = swiss(players, rounds)
     took, worst = asyncio.run(_loop_lateness(players, results, rounds))
     print(f"round {rounds + 1} of {players} players paired in a worker process in {took * 1000:.0f} ms; the event "
           f"loop's worst lateness meanwhile: {worst * 1000:.1f} ms")
     agreement(events)
+    double_elimination()
     return slowest
 
 
