@@ -30,7 +30,7 @@ from host.outbox import Outbox
 from host.service import GameService
 from host.shards import Shards
 from settings import NO_TOKEN_HELP, Settings
-from store import StorageError, Store
+from store import StorageError, Store, connect
 
 log = logging.getLogger("gamehost")
 
@@ -87,7 +87,7 @@ class GameBot(commands.Bot):
             self._error_counter = self.metrics.log_handler()
             logging.getLogger().addHandler(self._error_counter)
         if self.store is None:
-            self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
+            self.store = await connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
                                        live_games=self.settings.live_games)
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
 
     async def runner() -> None:
         # (closes what it opened if it raises)
-        store = await Store.connect(settings.database_url or settings.database_path)
+        store = await connect(settings.database_url or settings.database_path)
         # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
         # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
         stop = asyncio.Event()

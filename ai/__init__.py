@@ -14,36 +14,14 @@ the game's AI, ``hard`` an IS-MCTS search (``ai/search.py``) with the game's AI 
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from collections.abc import Callable
-from typing import Any
+from ai import levels, search
+from ai.players import AI_PLAYERS, Chooser, random_player
 
-Chooser = Callable[[Any, Any, int, Any], dict]
-
-
-def random_player(engine, state, seat: int, rng) -> dict:
-    """The baseline every AI must beat: a uniformly random legal action."""
-    return rng.choice(engine.legal_actions(state, seat))
-
-
-def _discover() -> dict[str, Chooser]:
-    found: dict[str, Chooser] = {}
-    for info in pkgutil.iter_modules(__path__):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        key = getattr(module, "GAME", None)
-        if key:
-            found[key] = module.choose
-    return found
-
-
-AI_PLAYERS: dict[str, Chooser] = _discover()
+__all__ = ["AI_PLAYERS", "Chooser", "choose", "choose_by_key", "random_player"]
 
 
 def choose(engine, state, seat: int, rng, level: str | None = None) -> dict:
     """The AI of ``level`` (default ``normal``: the game's own AI when there is one, else the random player)."""
-    from ai import levels, search
-
     level = levels.check(level)
     heuristic = AI_PLAYERS.get(engine.key, random_player)
     if level == "easy":

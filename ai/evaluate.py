@@ -11,6 +11,16 @@ from __future__ import annotations
 import math
 
 
+def reward_of_places(places: list[int]) -> list[float]:
+    """Each seat's reward in [0, 1] from the places of a finished game: the share of other seats it finished
+    ahead of (a tie counts half)."""
+    n = len(places)
+    if n < 2:
+        return [1.0] * n
+    return [(sum(1 for q in places if q > p) + 0.5 * (sum(1 for q in places if q == p) - 1)) / (n - 1)
+            for p in places]
+
+
 def _logistic(margins: list[float], scale: float) -> list[float]:
     out = []
     for s, mine in enumerate(margins):

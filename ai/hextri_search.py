@@ -19,6 +19,7 @@ import math
 import time
 
 from ai import hextri as H
+from ai.evaluate import _hextri_candidates, reward_of_places
 from engines.base import _copy
 from engines.rng import Rng
 
@@ -59,9 +60,7 @@ def _playout(engine, state: dict, rng, deadline: float | None, depth: int = DEPT
     result = engine.result(state)
     if result is None:
         return _judge(engine, state), steps
-    from ai.search import _reward_of_places
-
-    return _reward_of_places(result["places"]), steps
+    return reward_of_places(result["places"]), steps
 
 
 def _costly(state: dict, seat: int) -> bool:
@@ -103,8 +102,6 @@ def _score(reward: float, steps: int) -> float:
 
 def candidates(engine, state: dict, seat: int, rng, prior: dict) -> list[dict]:
     """The root moves worth a playout: the heuristic's best by its position value, its choice, the pass."""
-    from ai.evaluate import _hextri_candidates
-
     short = _hextri_candidates(engine, state, seat, rng, k=WIDTH)
     if prior not in short:
         short.insert(0, prior)

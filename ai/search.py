@@ -21,7 +21,9 @@ import json
 import math
 import time
 
-from ai.evaluate import EVALUATIONS
+from ai import hextri_search, levels
+from ai.evaluate import CANDIDATES, EVALUATIONS, reward_of_places
+from ai.players import AI_PLAYERS
 from engines.rng import Rng
 
 EXPLORATION = 0.7
@@ -44,15 +46,7 @@ def _key(action: dict) -> str:
 
 def rewards(engine, state) -> list[float]:
     """Each seat's reward in [0, 1]: the share of other seats it finished ahead of (a tie counts half)."""
-    return _reward_of_places(engine.result(state)["places"])
-
-
-def _reward_of_places(places: list[int]) -> list[float]:
-    n = len(places)
-    if n < 2:
-        return [1.0] * n
-    return [(sum(1 for q in places if q > p) + 0.5 * (sum(1 for q in places if q == p) - 1)) / (n - 1)
-            for p in places]
+    return reward_of_places(engine.result(state)["places"])
 
 
 class _Node:
@@ -65,8 +59,6 @@ class _Node:
 
 
 def _heuristic(engine):
-    from ai import AI_PLAYERS  # late: ai/__init__ discovers this module too
-
     return AI_PLAYERS.get(engine.key)
 
 
@@ -317,12 +309,9 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
            rollout: str = "heuristic", margin: float = 1.0) -> dict:
     """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior, over
     the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`)."""
-    from ai.evaluate import CANDIDATES
-
     searcher = SEARCHERS.get(engine.key)
     if searcher is not None:
-        return importlib.import_module(searcher).choose(engine, state, seat, rng, iterations=iterations,
-                                                        seconds=seconds)
+        return searcher(engine, state, seat, rng, iterations=iterations, seconds=seconds)
     heuristic = _heuristic(engine)
     legal = engine.legal_actions(state, seat)
     if len(legal) == 1:
@@ -344,10 +333,10 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
                   margin=margin, candidates=candidates, **shape)
 
 
-#: per game, a search of its own instead of IS-MCTS (module with ``choose(engine, state, seat, rng, *,
-#: iterations, seconds)``): HEX-TRI's rollouts to the end of the game, ``ai/hextri_search.py``
+#: per game, a search of its own instead of IS-MCTS (``choose(engine, state, seat, rng, *, iterations,
+#: seconds)``): HEX-TRI's rollouts to the end of the game, ``ai/hextri_search.py``
 #: (the game's entries in SHAPES, MARGINS and ai/evaluate.py then serve only a direct call of :func:`search`)
-SEARCHERS = {"hextri": "ai.hextri_search"}
+SEARCHERS = {"hextri": hextri_search.choose}
 
 
 #: per game, the tree's shape: HEX-TRI's thousands of replies leave a deeper tree all but empty, so its
@@ -370,8 +359,6 @@ ROLLOUTS = {"hector-achilles": "heuristic", "troja": "heuristic", "ave-caesar": 
 def hard_budget(engine) -> dict:
     """The hard level's settings for ``engine``: the game's iterations (about a second), a wall-clock cap,
     the game's rollout and margin."""
-    from ai import levels
-
     return {"seconds": levels.HARD_SECONDS,
             "iterations": levels.HARD_ITERATIONS.get(engine.key, levels.DEFAULT_HARD_ITERATIONS),
             "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}

@@ -27,7 +27,7 @@ from bench.pipeline import open_table
 from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
-from store import Store
+from store import connect
 
 GAME = "hector-achilles"
 LOADS = (1, 10, 100)
@@ -36,7 +36,7 @@ MOVES = 1500
 
 
 async def _play(target: str, games: int) -> tuple[float, float, float]:
-    store = await Store.connect(target)
+    store = await connect(target)
     service = GameService(store, seed_source=lambda: 4242, render=False)
     engine = ENGINES[GAME]
     timings: list[float] = []

@@ -23,6 +23,7 @@ from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host import clock as clocks
 from host import thinking
+from host.asker import Asker
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.decks import DeckBook
 from host.errors import GameError, StaleBoard
@@ -46,19 +47,6 @@ REMIND_BATCH = 200  # due games read and reminded of at a time
 def choices_digest(legal: list[dict]) -> str:
     """A short fingerprint of a seat's legal actions, carried by its buttons (see ``GameService.act``)."""
     return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
-
-
-@dataclass(frozen=True)
-class Asker:
-    """Who asks about a game, and where: ``guild_id`` is the server of the command or click (None in a direct
-    message); ``moderator``: they may manage that server. Each game belongs to the server it was opened on:
-    there, anybody may see it and moderators may end it; elsewhere it does not exist; in a direct message a
-    person sees only the games they have a seat in. The cogs pass an Asker to every per-game method; None is
-    the host itself (AI matches, reminders, benchmarks)."""
-
-    user_id: int
-    guild_id: int | None
-    moderator: bool = False
 
 
 @dataclass

@@ -1,24 +1,25 @@
 """The game service's turn clocks (the rules of time are pure, in ``host/clock.py``): deadlines, warnings,
 timeouts, the AI standing in, forfeits, resigning and vacations. A mixin of ``GameService``: it uses the
-service's store, locks and action pipeline."""
+service's store, locks and action pipeline, each declared in :class:`TurnClocks` (this module does not import
+host/service.py, which imports it)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engines import ENGINES
 from host import clock as clocks
+from host.asker import Asker
 from host.errors import GameError
 from host.locale import t
 from host.presenters import presenter_for
 from host.shards import Shards
-from store import GameRow
-
-if TYPE_CHECKING:
-    from host.service import Asker
+from store import GameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,22 @@ MAX_GIFT_HOURS = 72
 
 
 class TurnClocks:
-    """Turn clocks for :class:`host.service.GameService`."""
+    """Turn clocks for :class:`host.service.GameService`, which provides what they use of it (declared here)."""
+
+    #: the service's store, time source (host/clock.py) and per-game locks
+    store: Store
+    clock: clocks.Clock
+    lock: Callable[[int], asyncio.Lock]
+    #: ``game(game_id, asker=None, *, readable=True)``: the game as ``asker`` may see it (GameError if not)
+    game: Callable[..., Awaitable[GameRow]]
+    #: the engine state of ``game`` at its version, and a seat's view and legal actions of it
+    _state: Callable[[GameRow], Awaitable[Any]]
+    _view: Callable[[GameRow, Any, int | None], dict]
+    _legal: Callable[[GameRow, Any, int], list[dict]]
+    #: ``_commit(game, state, seat, user_id, action, *, told_before=...)``: apply and save one action, its
+    #: narration in the outbox; ``run_automatic(game, lines=None)``: the AI's and automatic moves that follow
+    _commit: Callable[..., Awaitable[list[str]]]
+    run_automatic: Callable[..., Awaitable[bool]]
 
     @staticmethod
     def _clock_option(control: str | None, on_timeout: str | None, opponent: str) -> dict:

@@ -154,7 +154,7 @@ def _dumps(obj: Any) -> str:
 
 
 class Store:
-    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await Store.connect(path_or_url)``
+    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await store.connect(path_or_url)``
     (PostgreSQL for a ``postgresql://`` URL: store/postgres.py, the same methods over asyncpg); close with
     ``await store.close()`` (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
 
@@ -284,16 +284,6 @@ class Store:
     async def journal_mode(self) -> str:
         ((mode,),) = await self._rows("PRAGMA journal_mode")
         return mode
-
-    @classmethod
-    async def connect(cls, target: str | Path) -> Store:
-        """The store at ``target``: a PostgreSQL URL (``postgresql://…``, see store/postgres.py) or else the path
-        of an SQLite file."""
-        from store.postgres import PostgresStore, is_postgres_url
-
-        if is_postgres_url(target):
-            return await PostgresStore.open(str(target))
-        return await cls.open(target)
 
     # -- the dialect: what a backend (store/postgres.py) overrides ----------------------------------
 

@@ -14,7 +14,7 @@ def backend(request) -> str:
 
 @pytest.fixture
 async def database(backend, tmp_path):
-    """An SQLite path or a fresh PostgreSQL database URL, for ``await Store.connect(database)``."""
+    """An SQLite path or a fresh PostgreSQL database URL, for ``await connect(database)``."""
     async with database_for(backend, tmp_path) as target:
         yield target
 

@@ -37,3 +37,136 @@ def test_layer_imports(layer):
         if found:
             bad[str(path.relative_to(ROOT))] = sorted(found)
     assert not bad, bad
+
+
+# -- no import circles -------------------------------------------------------------------------------------------
+#: the project's own code: every package folder at the top (with an ``__init__.py``) and the top-level modules
+_SKIP = {"tests", "bench"}
+
+
+def _project_modules() -> dict[str, Path]:
+    """Module name -> file, for the project's own code (tests and benchmarks left out)."""
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[0] in _SKIP or any(p.startswith(".") for p in parts):
+            continue
+        if len(parts) > 1 and not (ROOT / parts[0] / "__init__.py").exists():
+            continue
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def _own(name: str, modules: dict) -> str | None:
+    """The project module an import of ``name`` runs: itself, or the nearest package above it."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imported(name: str, path: Path, modules: dict) -> set[str]:
+    """Every project module ``name`` imports, wherever the import stands: at the top, inside a function (an
+    import there still runs, only later), under ``if TYPE_CHECKING``; and ``importlib.import_module`` of a
+    constant string (a registry of module names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*up, base] if base else up)
+            # ``from pkg import sub`` runs pkg/sub.py; ``from pkg import name`` runs pkg/__init__.py
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
+            targets = [node.args[0].value]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in modules \
+                and "." in node.value:
+            targets = [node.value]  # a module's dotted name kept as a string, to be imported by name later
+        out |= {own for t in targets if (own := _own(t, modules)) and own != name}
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _project_modules()
+    return {name: _imported(name, path, modules) for name, path in modules.items()}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (``a -> b -> ... -> a``) per strongly connected group of modules that import each other."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm; the graph is a few hundred modules deep at most
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return [_cycle_in(group, graph) for group in groups]
+
+
+def _cycle_in(group: set[str], graph: dict[str, set[str]]) -> list[str]:
+    """A shortest way from the group's first module back to itself, through the group."""
+    start = min(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        v = queue.pop(0)
+        for w in sorted(graph[v] & group):
+            if w == start:
+                return [*paths[v], start]
+            if w not in paths:
+                paths[w] = [*paths[v], w]
+                queue.append(w)
+    raise AssertionError(f"no cycle through {start}")
+
+
+def test_no_import_circles():
+    cycles = import_cycles(import_graph())
+    assert not cycles, "import circles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_circle_finder_finds_hidden_circles(tmp_path):
+    """The check itself: a circle closed by an import inside a function, or by a module name kept as a string,
+    is found and printed; a plain chain is not a circle."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c", "a"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "one.py").write_text("from pkg import two\n")
+    (pkg / "two.py").write_text("def later():\n    from pkg.one import x\n")
+    (pkg / "three.py").write_text("import importlib\nREG = {'k': 'pkg.four'}\n")
+    (pkg / "four.py").write_text("from pkg import three\n")
+    modules = {"pkg": pkg / "__init__.py", **{f"pkg.{n}": pkg / f"{n}.py" for n in ("one", "two", "three", "four")}}
+    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
+    assert graph["pkg.one"] == {"pkg.two"} and graph["pkg.two"] == {"pkg.one"}
+    assert graph["pkg.three"] == {"pkg.four"}
+    assert sorted(map(tuple, import_cycles(graph))) == [("pkg.four", "pkg.three", "pkg.four"),
+                                                        ("pkg.one", "pkg.two", "pkg.one")]

@@ -12,7 +12,7 @@ from host import clock as clocks
 from host.service import GameService
 from host.shards import Shards, owns, parse_ids, shard_of
 from settings import Settings
-from store import Store
+from store import Store, connect
 
 USER = 987_654_321_098_765_432
 
@@ -74,7 +74,7 @@ async def _running(store: Store, guild_id, *, clock: int | None = None) -> int:
 
 
 async def test_every_job_query_keeps_to_its_shards(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         now = datetime.now(UTC)
         at = clocks.seconds(now)
@@ -114,7 +114,7 @@ async def test_every_job_query_keeps_to_its_shards(database):
 async def test_an_outage_is_given_back_only_to_the_shards_that_were_down(database):
     """Two processes (shards 0 and 1 of 2) on one database: the one for shard 1 was down for an hour, the other
     kept beating. When it comes back its games get the hour back; shard 0's clocks, which kept running, do not."""
-    store = await Store.connect(database)
+    store = await connect(database)
     service = GameService(store, render=False)
     try:
         start = datetime(2026, 12, 1, 12, tzinfo=UTC)

@@ -35,7 +35,7 @@ def _winners_after(state, seat: int, action: dict, k: int) -> list[int]:
 
 
 def test_the_hard_level_uses_the_rollout_search():
-    assert search.SEARCHERS["hextri"] == "ai.hextri_search"
+    assert search.SEARCHERS["hextri"] is HS.choose
     state = _to_move(20160, 4)
     assert ai.choose(E, state, 0, Rng(1), "hard") in E.legal_actions(state, 0)
 

@@ -17,7 +17,7 @@ import pytest
 
 from host.service import GameService
 from host.tournaments import TournamentService
-from store import Store
+from store import connect
 from tests.backends import fetch_row
 from tests.discord.limits import Limits, Window, discord_rules
 from tests.discord_harness import CHANNEL_ID, GUILD_ID
@@ -33,7 +33,7 @@ MENTION = re.compile(r"<@(\d+)>")
 
 async def seed_swiss(db: str, players: int, engine: str = "hextri", **options) -> int:
     """A Swiss tournament with ``players`` entries, open for its start (registration is tested elsewhere)."""
-    store = await Store.connect(db)
+    store = await connect(db)
     games = GameService(store, render=False)
     try:
         events = TournamentService(games)

@@ -17,7 +17,7 @@ import pytest
 
 from engines.rng import Rng
 from host.service import GameService
-from store import Store
+from store import connect
 from tests.backends import fetch_row
 from tests.cogs.driver import boards, latest_board, take_turn, to_act
 from tests.cogs.test_publish_isolation import POISON
@@ -65,7 +65,7 @@ async def test_the_real_publisher_posts_every_other_game_behind_a_board_that_can
         await proc.wait()
 
         # while it is down: a move in every game is saved, its board owed (game 1's first: the oldest entry)
-        store = await Store.connect(db)
+        store = await connect(db)
         try:
             service = GameService(store, render=False)
             for game_id in range(1, GAMES + 1):

@@ -11,7 +11,7 @@ from host import replays
 from host.decks import DeckError
 from host.service import GameService
 from host.tournaments import TournamentService
-from store import Store
+from store import connect
 
 ANN, BOB, CY = 1, 2, 3
 E = ENGINES["kivalasztottak"]
@@ -25,7 +25,7 @@ def pigeons() -> dict:
 @pytest.fixture
 async def backend_store(database):
     """A store on each backend (SQLite, and PostgreSQL when the test server is there)."""
-    store = await Store.connect(database)
+    store = await connect(database)
     yield store
     await store.close()
 

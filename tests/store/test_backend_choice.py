@@ -3,7 +3,7 @@
 import pytest
 
 from settings import Settings
-from store import Store
+from store import Store, connect
 from store.postgres import PostgresStore, _numbered
 
 
@@ -17,7 +17,7 @@ def test_database_url_is_read_and_checked():
 
 
 async def test_connect_opens_sqlite_for_a_path(tmp_path):
-    store = await Store.connect(tmp_path / "g.db")
+    store = await connect(tmp_path / "g.db")
     try:
         assert type(store) is Store and (tmp_path / "g.db").is_file()
     finally:
@@ -25,7 +25,7 @@ async def test_connect_opens_sqlite_for_a_path(tmp_path):
 
 
 async def test_connect_opens_postgres_for_a_url(database, backend):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         assert isinstance(store, PostgresStore) == (backend == "postgres")
     finally:

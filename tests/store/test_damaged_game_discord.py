@@ -21,7 +21,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from settings import Settings
-from store import Store
+from store import connect
 from tests.backends import fresh_postgres
 from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.cogs.test_clocks import Clock
@@ -109,7 +109,7 @@ async def plant(target: str, kind: str) -> None:
 @pytest.fixture
 async def harness(request, backend, tmp_path, monkeypatch):
     async with target_for(backend, tmp_path, request.node.callspec.params["kind"]) as target:
-        store = await Store.connect(target)
+        store = await connect(target)
         seeds = iter(range(1000, 2000))
         service = GameService(store, seed_source=lambda: next(seeds))
         bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from store import Store, VersionConflict
+from store import Store, VersionConflict, connect
 
 GUILD = 1_234_567_890_123_456_789  # Discord ids need 64 bits
 USER = 987_654_321_098_765_432
@@ -22,7 +22,7 @@ async def _running(store: Store, *, guild_id=GUILD) -> int:
 
 
 async def test_games_ids_and_json_options(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         first = await _running(store)
         second = await _running(store)
@@ -55,7 +55,7 @@ async def test_games_ids_and_json_options(database):
 
 
 async def test_finished_games_outside_a_server(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _running(store, guild_id=None)
         await store.commit_action(gid, expected_version=0, seat=0, user_id=USER, action={}, events=[],
@@ -66,8 +66,8 @@ async def test_finished_games_outside_a_server(database):
 
 
 async def test_concurrent_writers_of_one_version_only_one_lands(database):
-    store = await Store.connect(database)
-    other = await Store.connect(database)  # a second connection (on PostgreSQL: could be another process)
+    store = await connect(database)
+    other = await connect(database)  # a second connection (on PostgreSQL: could be another process)
     try:
         gid = await _running(store)
 
@@ -88,7 +88,7 @@ async def test_concurrent_writers_of_one_version_only_one_lands(database):
 
 
 async def test_a_failed_transaction_leaves_nothing_behind(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _running(store)
         with pytest.raises(Exception):  # noqa: B017 - the second insert repeats the first's key
@@ -104,7 +104,7 @@ async def test_a_failed_transaction_leaves_nothing_behind(database):
 
 
 async def test_the_outbox(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _running(store)
         other = await _running(store, guild_id=GUILD + 9)
@@ -143,7 +143,7 @@ async def test_a_clock_warning_keeps_its_dm_in_the_outbox_with_the_clocks(databa
     cannot lose it; an entry owing only DMs is not mistaken for an empty retry marker."""
     from host.clock import SeatClock
 
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _running(store)
         await store.outbox_done(gid, (await store.outbox(gid))[-1]["id"])
@@ -168,7 +168,7 @@ async def test_outages_vacations_and_going_out_move_the_clocks_with_a_note_per_g
     from host.clock import SeatClock
     from host.shards import Shards
 
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         here, there = await _running(store), await _running(store, guild_id=None)
         mine = Shards((1,), 2)  # GUILD's shard of two; a game without a server is shard 0's
@@ -214,7 +214,7 @@ async def test_a_status_change_and_the_board_it_owes_are_one_save(database, monk
     together, and when the outbox entry cannot be written the status change is rolled back with it."""
     import store.db as db
 
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _running(store)
         await store.outbox_done(gid, (await store.outbox(gid))[-1]["id"])
@@ -234,7 +234,7 @@ async def test_a_status_change_and_the_board_it_owes_are_one_save(database, monk
 
 
 async def test_reminders_tournaments_and_settings(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         a, b = await _running(store), await _running(store)
         future = datetime.now(UTC) + timedelta(minutes=5)
@@ -274,5 +274,5 @@ async def test_an_unreachable_postgres_is_one_clear_line(unused_tcp_port):
 
     url = f"postgresql://bot:secret@127.0.0.1:{unused_tcp_port}/games"
     with pytest.raises(StorageError) as caught:
-        await Store.connect(url)
+        await connect(url)
     assert f"127.0.0.1:{unused_tcp_port}/games" in str(caught.value) and "secret" not in str(caught.value)

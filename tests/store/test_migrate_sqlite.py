@@ -11,7 +11,7 @@ import pytest
 from engines import ENGINES
 from host.service import GameService
 from host.tournaments import TournamentService
-from store import Store
+from store import Store, connect
 from store.migrate_sqlite import TABLES, MigrationError, main, migrate
 from tests.backends import fresh_postgres
 
@@ -99,7 +99,7 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
         assert out.decode().splitlines()[0] == "copied: " + ", ".join(f"{t} {len(r)}" for t, r in before.items())
         assert await _dump(url) == before  # every row, every id, every value
 
-        pg = await Store.connect(url)
+        pg = await connect(url)
         try:
             service = GameService(pg, render=False)
             for key, gid in ids.items():

@@ -3,7 +3,7 @@ thread (command games first, then matches, each in the order made) and the finis
 
 from datetime import UTC, datetime, timedelta
 
-from store import Store
+from store import Store, connect
 
 GUILD = 1_234_567_890_123_456_789
 CHANNEL = GUILD + 1
@@ -18,7 +18,7 @@ async def _game(store: Store, *, guild=GUILD, tournament=None) -> int:
 
 
 async def test_the_queue_and_the_threads_to_archive(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         tid = await store.create_tournament(engine="troja", lang="en", guild_id=GUILD, channel_id=CHANNEL,
                                             organizer_id=7)

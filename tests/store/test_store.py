@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from store import IntegrityError, Store, VersionConflict
+from store import IntegrityError, Store, VersionConflict, connect
 from store.migrations import MIGRATIONS
 
 
@@ -19,12 +19,12 @@ async def _new_game(store: Store) -> int:
 
 
 async def test_schema_is_migrated(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
     finally:
         await store.close()
-    store = await Store.connect(database)  # opening a migrated database again migrates nothing
+    store = await connect(database)  # opening a migrated database again migrates nothing
     try:
         assert await store.schema_version() == len(MIGRATIONS)
     finally:
@@ -41,7 +41,7 @@ async def test_sqlite_is_in_wal_mode(tmp_path):
 
 async def test_game_survives_reopening_the_file(database):
     path = database
-    store = await Store.connect(path)
+    store = await connect(path)
     gid = await _new_game(store)
     await store.set_places(gid, thread_id=555, board_message_id=777)
     await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -50,7 +50,7 @@ async def test_game_survives_reopening_the_file(database):
     assert v == 1
     await store.close()
 
-    store = await Store.connect(path)
+    store = await connect(path)
     try:
         game = await store.get_game(gid)
         assert game.status == "running" and game.version == 1 and game.snapshot == {"turn": 1}
@@ -64,7 +64,7 @@ async def test_game_survives_reopening_the_file(database):
 
 
 async def test_stale_version_is_refused_and_writes_nothing(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -81,7 +81,7 @@ async def test_stale_version_is_refused_and_writes_nothing(database):
 
 
 async def test_the_log_can_be_read_from_a_version_on(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -95,7 +95,7 @@ async def test_the_log_can_be_read_from_a_version_on(database):
 
 
 async def test_finishing_action_closes_the_game(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={}, rules_version=1)
@@ -113,7 +113,7 @@ async def test_finishing_action_closes_the_game(database):
 
 
 async def test_lobby_listing_and_reseat(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _new_game(store)
         assert [g.id for g in await store.list_games(user_id=100)] == [gid]
@@ -127,7 +127,7 @@ async def test_lobby_listing_and_reseat(database):
 
 
 async def test_seat_must_be_a_person_or_an_ai(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         gid = await _new_game(store)
         with pytest.raises(IntegrityError):
@@ -139,10 +139,10 @@ async def test_seat_must_be_a_person_or_an_ai(database):
 
 async def test_user_settings_round_trip(database):
     path = database
-    store = await Store.connect(path)
+    store = await connect(path)
     await store.set_user_settings(5, {"dm": False})
     await store.close()
-    store = await Store.connect(path)
+    store = await connect(path)
     try:
         assert await store.user_settings(5) == {"dm": False}
         assert await store.user_settings(6) == {}

@@ -4,14 +4,14 @@ corrected places of match games are found per server and game for the ratings.""
 
 from datetime import UTC, datetime, timedelta
 
-from store import Store
+from store import connect
 
 GUILD = 1_234_567_890_123_456_789
 CHANNEL = GUILD + 1
 
 
 async def test_held_rounds_and_corrections(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         tid = await store.create_event(engine="troja", lang="en", guild_id=GUILD, channel_id=CHANNEL,
                                        organizer_id=7, organizer_name="O", format="swiss", settings={"rounds": 3})
