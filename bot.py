@@ -21,8 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.actions import ClickActions
 from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.translator import Translator
+from cogs.views import Clicks
 from host.cache import Locks
 from host.locale import t
 from host.metrics import Metrics, OpsServer, healthcheck
@@ -62,6 +64,8 @@ class GameBot(commands.Bot):
         self.service = service
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
         self.publish_locks: dict[int, asyncio.Lock] = Locks()
+        #: what the persistent controls do when clicked (cogs/views.py's Clicks protocol; docs/click-path.md)
+        self.clicks: Clicks = ClickActions()
         self.outbox: Outbox | None = None
         self.metrics = Metrics()
         self.ops: OpsServer | None = None

@@ -1,5 +1,6 @@
-"""What the persistent controls do (cogs/views.py names them, this module carries them out): play a choice, open
-a private panel, join, start, rematch, leagues. Registered with ``views.handles``; imported by the command cogs."""
+"""What the persistent controls do (cogs/views.py declares them as the :class:`~cogs.views.Clicks` protocol, this
+module carries them out): play a choice, open a private panel, join, start, rematch, leagues. The bot holds a
+:class:`ClickActions` as ``bot.clicks`` (bot.py); the command cogs import the functions too."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import discord
 
 from cogs import permissions, publish
 from cogs.places import PLACE_WAIT, places_of
-from cogs.standings import post_progress, registration_message
-from cogs.views import asker, handles, panel_view, refuse
+from cogs.standings import post_matches, post_progress, registration_message
+from cogs.views import asker, panel_view, refuse
 from engines import ENGINES
 from host.locale import t
 from host.outcome import Outcome
@@ -22,7 +23,6 @@ from store import GameRow
 log = logging.getLogger(__name__)
 
 
-@handles("play")
 async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
                digest: str | None = None, *, variant: int | None = None) -> None:
     """A chosen action (``variant``: one of its ways): defer within the 3 s limit, apply through the service,
@@ -51,7 +51,6 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
 
 
 
-@handles("show_group")
 async def show_group(interaction: discord.Interaction, game_id: int, version: int, group: int | None,
                      page: int) -> None:
     """Re-draw a private panel with one group of choices opened (two-step choices, paging)."""
@@ -65,7 +64,6 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
 
 
 
-@handles("show_variants")
 async def show_variants(interaction: discord.Interaction, game_id: int, version: int, index: int) -> None:
     """Re-draw a panel with the ways to make one of its choices (``Choice.more``, e.g. who pays a move)."""
     try:
@@ -77,7 +75,6 @@ async def show_variants(interaction: discord.Interaction, game_id: int, version:
     await interaction.response.edit_message(view=panel_view(panel))
 
 
-@handles("private")
 async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
     """Ephemeral private view (hand image + choices when it is the user's turn)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -99,7 +96,6 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
     await publish.publish(interaction.client, game_id=game_id)
 
 
-@handles("join")
 async def join(interaction: discord.Interaction, game_id: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
@@ -124,7 +120,6 @@ async def joined(interaction: discord.Interaction, game: GameRow, outcome: Outco
         await publish.publish(interaction.client, outcome)
 
 
-@handles("start")
 async def start(interaction: discord.Interaction, game_id: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = interaction.client.service
@@ -139,7 +134,6 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
     await publish.publish(interaction.client, outcome)
 
 
-@handles("rematch")
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -223,28 +217,24 @@ async def _registration(interaction: discord.Interaction, change) -> None:
     await interaction.response.edit_message(**registration_message(event))
 
 
-@handles("league_join")
 async def league_join(interaction: discord.Interaction, league_id: int) -> None:
     """Enter an open tournament (up to its cap)."""
     await _registration(interaction, lambda: tournaments_of(interaction.client).join(
         league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction)))
 
 
-@handles("league_leave")
 async def league_leave(interaction: discord.Interaction, league_id: int) -> None:
     """Withdraw from a tournament before its start."""
     await _registration(interaction, lambda: tournaments_of(interaction.client).leave(
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
-@handles("league_check_in")
 async def league_check_in(interaction: discord.Interaction, league_id: int) -> None:
     """Check in to a tournament whose organizer asked for it."""
     await _registration(interaction, lambda: tournaments_of(interaction.client).check_in(
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
-@handles("league_start")
 async def league_start(interaction: discord.Interaction, league_id: int) -> None:
     """The organizer starts the tournament: a league opens every match at once, the other formats their first
     round; each match in its own thread."""
@@ -272,31 +262,17 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
                        [o.game.id for o in outcomes], "event_match")
 
 
-async def post_matches(bot, channel, tournament_id: int, head: str, games: list[int], line_key: str) -> None:
-    """A tournament's matches just made, in its channel: a line each with its thread, or (while the thread
-    waits its turn, cogs/places.py) where it is in the queue and about when; the post is kept up to date as
-    the threads open, and each match's players are mentioned in their thread when it opens."""
-    places = places_of(bot)
-    places.kick()
-    lines = await places.match_lines(games, line_key)
-    posts = []
-    for chunk, ids in _chunked(head, lines, games):
-        message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
-        places.sent(message.id, chunk)
-        posts.append((channel.id, message.id, head if not posts else None, ids))
-    await places.remember_posts(tournament_id, line_key, posts)
-    await places.refresh_posts(tournament_id, force=True)  # threads opened while it was being posted
+class ClickActions:
+    """:class:`cogs.views.Clicks`, carried out by this module's functions: what the bot holds as ``bot.clicks``."""
 
-
-def _chunked(head: str, lines: list[str], games: list[int], limit: int = 1700) -> list[tuple[str, list[int]]]:
-    """The post's messages (each under Discord's 2,000 characters with room for the lines to change as the
-    threads open) and the games each lists."""
-    out: list[tuple[str, list[int]]] = []
-    text, ids = head, []
-    for line, game in zip(lines, games, strict=True):
-        if ids and len(text) + len(line) + 1 > limit:
-            out.append((text, ids))
-            text, ids = "", []
-        text = f"{text}\n{line}" if text else line
-        ids.append(game)
-    return [*out, (text, ids)] if text else out
+    play = staticmethod(play)
+    show_group = staticmethod(show_group)
+    show_variants = staticmethod(show_variants)
+    send_private = staticmethod(send_private)
+    join = staticmethod(join)
+    start = staticmethod(start)
+    rematch = staticmethod(rematch)
+    league_join = staticmethod(league_join)
+    league_leave = staticmethod(league_leave)
+    league_check_in = staticmethod(league_check_in)
+    league_start = staticmethod(league_start)

@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 from cogs import publish
 from cogs.publisher import owned
 from cogs.standings import round_deadlines
-from cogs.views import _FromCustomId, asker, guarded
+from cogs.views import Prefix, _FromCustomId, asker, guarded
 from host.locale import t
 from host.service import GameError
 
@@ -23,14 +23,14 @@ log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 60.0
 
 
-class ResignButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rs:(?P<args>.*)"):
+class ResignButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.RESIGN.template()):
     """The confirmation of ``/game resign``: only a click on it gives the game up."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int, label: str | None = None) -> None:
         super().__init__(discord.ui.Button(label=label or t("resign_button"), style=discord.ButtonStyle.danger,
-                                           emoji="🏳️", custom_id=f"gh:rs:{game_id}"))
+                                           emoji="🏳️", custom_id=f"gh:{Prefix.RESIGN}:{game_id}"))
         self.game = game_id
 
     @guarded

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.views import Prefix
 from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs
 from host.decks import MAX_NAME, Deck, DeckError, deck_view, presets, problem_lines, text
@@ -57,7 +58,7 @@ def editor(deck: Deck, lang: str, card_type: str | None = None, card: str | None
     """The editor's controls: a select of card types; with a type, a select of its cards; with a card, one
     copy more or less in the deck and in the reserve deck; and the text form."""
     view = discord.ui.View(timeout=None)
-    types = discord.ui.Select(custom_id=f"gh:dk:t:{deck.id}", placeholder=text("deckui_pick_type", lang),
+    types = discord.ui.Select(custom_id=f"gh:{Prefix.DECK}:t:{deck.id}", placeholder=text("deckui_pick_type", lang),
                               options=[discord.SelectOption(label=text(f"deckui_type_{t}", lang), value=t,
                                                             default=t == card_type) for t in TYPES], row=0)
     view.add_item(DeckControl(types))
@@ -69,18 +70,18 @@ def editor(deck: Deck, lang: str, card_type: str | None = None, card: str | None
             options.append(discord.SelectOption(
                 label=_card_name(k, lang)[:100], value=k, default=k == card,
                 description=text("deckui_card_counts", lang, deck=deck_n, reserve=reserve_n)[:100]))
-        view.add_item(DeckControl(discord.ui.Select(custom_id=f"gh:dk:c:{deck.id}:{card_type}", options=options,
+        view.add_item(DeckControl(discord.ui.Select(custom_id=f"gh:{Prefix.DECK}:c:{deck.id}:{card_type}", options=options,
                                                     row=1, placeholder=text("deckui_pick_card", lang))))
     if card is not None and card in card_defs():
         for action, key, style in [("+d", "deckui_add_deck", discord.ButtonStyle.success),
                                    ("-d", "deckui_remove_deck", discord.ButtonStyle.secondary),
                                    ("+r", "deckui_add_reserve", discord.ButtonStyle.success),
                                    ("-r", "deckui_remove_reserve", discord.ButtonStyle.secondary)]:
-            view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:dk:{action}:{deck.id}:{card}", style=style,
+            view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:{Prefix.DECK}:{action}:{deck.id}:{card}", style=style,
                                                         row=2, label=text(key, lang)[:80])))
-    view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:dk:e:{deck.id}", style=discord.ButtonStyle.primary,
+    view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:{Prefix.DECK}:e:{deck.id}", style=discord.ButtonStyle.primary,
                                                 label=text("deckui_edit_text", lang)[:80], row=3)))
-    view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:dk:p:{deck.id}", style=discord.ButtonStyle.secondary,
+    view.add_item(DeckControl(discord.ui.Button(custom_id=f"gh:{Prefix.DECK}:p:{deck.id}", style=discord.ButtonStyle.secondary,
                                                 label=text("deckui_picture", lang)[:80], row=3)))
     return view
 
@@ -88,7 +89,7 @@ def editor(deck: Deck, lang: str, card_type: str | None = None, card: str | None
 def text_form(deck: Deck, lang: str) -> discord.ui.Modal:
     """The whole deck as text in a form (what ``/deck edit`` and the editor's button open)."""
     modal = discord.ui.Modal(title=text("deckui_form_title", lang, name=deck.name)[:45],
-                             custom_id=f"gh:dkm:{deck.id}", timeout=900)
+                             custom_id=f"gh:{Prefix.DECK_MODAL}:{deck.id}", timeout=900)
     current = D.format_text(deck.spec, lang)
     modal.add_item(discord.ui.TextInput(
         label=text("deckui_form_label", lang)[:45], custom_id="text", style=discord.TextStyle.paragraph,
@@ -138,12 +139,12 @@ async def resolve_decks(interaction: discord.Interaction, values: dict, names: l
             values[name] = deck.engine_value
 
 
-class DeckControl(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:dk:(?P<args>.*)"):
+class DeckControl(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.DECK.template()):
     """Every control of the deck editor (a button or a select): ``gh:dk:<action>:<deck id>[:<type or card>]``."""
 
     def __init__(self, item: discord.ui.Item, args: str | None = None) -> None:
         super().__init__(item)
-        self.args = args if args is not None else str(item.custom_id)[len("gh:dk:"):]
+        self.args = args if args is not None else str(item.custom_id)[len(f"gh:{Prefix.DECK}:"):]
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match):
@@ -302,7 +303,7 @@ class Decks(commands.Cog):
         data = interaction.data or {}
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        found = re.fullmatch(r"gh:dkm:([0-9]{1,18})", str(data.get("custom_id", "")))
+        found = re.fullmatch(rf"gh:{Prefix.DECK_MODAL}:([0-9]{{1,18}})", str(data.get("custom_id", "")))
         if found is None:
             return
         lang = _lang(interaction)

@@ -11,7 +11,6 @@ from io import BytesIO
 import aiohttp
 import discord
 
-from cogs.standings import match_over, registration_message
 from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from engines import ENGINES
 from host.locale import t, use_language
@@ -131,10 +130,9 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
     if publication.outcome.finished or game.status != "running":
         bot.dispatch("gamehost_game_over", game_id)  # its thread is archived in a while (cogs/places.py)
     if publication.outcome.finished and game.tournament_id:
-        try:
-            await match_over(bot, game)
-        except (discord.HTTPException, GameError):
-            log.exception("could not post the table of league %s", game.tournament_id)
+        # counted and posted by the tournaments cog (cogs/tournaments.py listens): publishing imports no
+        # tournament code, as discord.py and Red-DiscordBot's cogs signal each other
+        bot.dispatch("gamehost_match_over", game)
     return delivered
 
 
@@ -335,11 +333,6 @@ def dm_closed_notice(game: GameRow, user_id: int) -> str:
     if presenter_for(game.engine).has_private:
         return t("dm_closed", mention=f"<@{user_id}>", button=t("button_hand"))
     return t("dm_closed_public", mention=f"<@{user_id}>", button=t("button_turn"))
-
-
-def league_message(league) -> dict:
-    """The tournament's public message (see ``cogs.standings.registration_message``)."""
-    return registration_message(league)
 
 
 def lobby_message(game: GameRow) -> dict:

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from cogs import publish
-from cogs.views import _FromCustomId, asker, guarded
+from cogs.views import Prefix, _FromCustomId, asker, guarded
 from engines import ENGINES, GAME_ORDER
 from host import replays
 from host.locale import t
@@ -102,14 +102,14 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal:
                                         allowed_mentions=discord.AllowedMentions.none())
 
 
-class ReplayButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rv:(?P<args>.*)"):
+class ReplayButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.REPLAY.template()):
     """The animated replay of a finished game (on a history page)."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int, label: str) -> None:
         super().__init__(discord.ui.Button(label=label[:80], emoji="🎞️", style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gh:rv:{game_id}"))
+                                           custom_id=f"gh:{Prefix.REPLAY}:{game_id}"))
         self.game = game_id
 
     @guarded
@@ -119,7 +119,7 @@ class ReplayButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], tem
 
 # -- step-through ------------------------------------------------------------------------------------------
 
-class StepButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rp:(?P<args>.*)"):
+class StepButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.REPLAY_STEP.template()):
     """One step of a replay, public (view 0) or a player's own (seat + 1); clicked on the step-through message
     it turns that message to the step, elsewhere it opens a step-through of one's own."""
 
@@ -130,7 +130,7 @@ class StepButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
         # ``slot``: the button's place, so that two buttons leading to the same step differ (first and ◀ at 1)
         tail = f"{game_id}:{step}:{seat}" + (f":{slot}" if slot is not None else "")
         super().__init__(discord.ui.Button(label=label[:80] if label else None, emoji=emoji, disabled=disabled,
-                                           style=discord.ButtonStyle.secondary, custom_id=f"gh:rp:{tail}"))
+                                           style=discord.ButtonStyle.secondary, custom_id=f"gh:{Prefix.REPLAY_STEP}:{tail}"))
         self.game, self.step, self.seat, self.slot = game_id, step, seat, slot
 
     @guarded
@@ -229,14 +229,14 @@ async def history_page(interaction: discord.Interaction, user_id: int, name: str
     return {"content": publish.clip_content("\n".join(lines)), "view": view}
 
 
-class HistoryButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:hy:(?P<args>.*)"):
+class HistoryButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.HISTORY.template()):
     """Another page of a person's past games: ``gh:hy:<user>:<page>:<kind>``."""
 
     fields = ("user", "page", "kind")
 
     def __init__(self, user_id: int, page: int, kind: int, emoji: str, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"gh:hy:{user_id}:{page}:{kind}"))
+                                           custom_id=f"gh:{Prefix.HISTORY}:{user_id}:{page}:{kind}"))
         self.user, self.page, self.kind = user_id, page, kind
 
     @guarded

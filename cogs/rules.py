@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.views import Prefix
 from engines import ENGINES
 from host.locale import DEFAULT, language, t
 
@@ -58,12 +59,12 @@ def rules_embed(key: str, page: int, locale: str | None = None) -> tuple[discord
     return embed, view
 
 
-class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=r"gh:r:(?P<args>.*)"):
+class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.RULES.template()):
     """A page turn of a /rules embed (``gh:r:<game>:<page>``); works on old messages too. A custom_id that is
     not exactly that (ASCII digits, a short page number) is refused, not raised on."""
 
     def __init__(self, key: str, page: int, label: str = "▶", disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=f"gh:r:{key}:{page}", disabled=disabled,
+        super().__init__(discord.ui.Button(label=label, custom_id=f"gh:{Prefix.RULES}:{key}:{page}", disabled=disabled,
                                            style=discord.ButtonStyle.secondary))
         self.key, self.page = key, page
 

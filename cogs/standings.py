@@ -9,6 +9,8 @@ from io import BytesIO
 
 import discord
 
+from cogs.places import places_of
+from cogs.publish import publish
 from cogs.views import LeagueCheckIn, LeagueJoin, LeagueLeave, LeagueStart
 from engines import ENGINES
 from host import clock as clocks
@@ -209,9 +211,6 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
     """Tell the tournament's channel what a change did: its notes (a correction, a latecomer, a bye, rounds cut,
     who was left out at check-in), the round that ended (standings and bracket), a round paired and held for the
     organizer, the next round's matches (each opened in its own thread), the podium at the end."""
-    from cogs.actions import post_matches  # (actions imports publish, which imports this module)
-    from cogs.places import places_of
-
     event = progress.event
     if event.format == "league" and not progress.notes:
         return
@@ -302,9 +301,37 @@ async def round_deadlines(bot, now=None) -> None:
     """Settle the tournament matches past their round's deadline by their clock rules (see
     ``TournamentService.deadline_places``): each match's thread gets its last board saying so (from the
     outbox), then what it did is posted (the round's end, the next round). Called by the clock job."""
-    from cogs.publish import publish  # (publish imports this module)
-
     for _, progress in await tournaments_of(bot).settle_overdue(now):
         for game_id in progress.changed:
             await publish(bot, game_id=game_id)
         await post_progress(bot, progress)
+
+
+async def post_matches(bot, channel, tournament_id: int, head: str, games: list[int], line_key: str) -> None:
+    """A tournament's matches just made, in its channel: a line each with its thread, or (while the thread
+    waits its turn, cogs/places.py) where it is in the queue and about when; the post is kept up to date as
+    the threads open, and each match's players are mentioned in their thread when it opens."""
+    places = places_of(bot)
+    places.kick()
+    lines = await places.match_lines(games, line_key)
+    posts = []
+    for chunk, ids in _chunked(head, lines, games):
+        message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+        places.sent(message.id, chunk)
+        posts.append((channel.id, message.id, head if not posts else None, ids))
+    await places.remember_posts(tournament_id, line_key, posts)
+    await places.refresh_posts(tournament_id, force=True)  # threads opened while it was being posted
+
+
+def _chunked(head: str, lines: list[str], games: list[int], limit: int = 1700) -> list[tuple[str, list[int]]]:
+    """The post's messages (each under Discord's 2,000 characters with room for the lines to change as the
+    threads open) and the games each lists."""
+    out: list[tuple[str, list[int]]] = []
+    text, ids = head, []
+    for line, game in zip(lines, games, strict=True):
+        if ids and len(text) + len(line) + 1 > limit:
+            out.append((text, ids))
+            text, ids = "", []
+        text = f"{text}\n{line}" if text else line
+        ids.append(game)
+    return [*out, (text, ids)] if text else out

@@ -20,7 +20,14 @@ from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
-from cogs.standings import pictures_of, post_progress, redraw_registration, registration_message, table_embed
+from cogs.standings import (
+    match_over,
+    pictures_of,
+    post_progress,
+    redraw_registration,
+    registration_message,
+    table_embed,
+)
 from cogs.views import asker
 from engines import ENGINES
 from host.locale import LANGUAGES, t
@@ -82,6 +89,15 @@ class Tournaments(commands.Cog):
                 await post_progress(self.bot, progress)
         except Exception:
             log.exception("tournament recovery failed")
+
+    @commands.Cog.listener("on_gamehost_match_over")
+    async def on_match_over(self, game) -> None:
+        """A tournament match's last board is posted (cogs/publish.py dispatches ``gamehost_match_over``): count
+        it; post the league's table, or the round's end and the next round (cogs/standings.py)."""
+        try:
+            await match_over(self.bot, game)
+        except (discord.HTTPException, GameError):
+            log.exception("could not post the table of tournament %s", game.tournament_id)
 
     async def _refuse(self, interaction: discord.Interaction, exc: GameError) -> None:
         if interaction.response.is_done():

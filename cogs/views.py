@@ -2,8 +2,11 @@
 id, state version, seat, choice), so a click works after any number of restarts: discord.py rebuilds the item from
 the custom_id through ``DynamicItem.from_custom_id``. Register with ``bot.add_dynamic_items(*DYNAMIC_ITEMS)``.
 
-This module imports nothing of cogs/: what a click does is looked up by name in ``HANDLERS``, which
-cogs/actions.py fills (commands and publish import views; views import no command module).
+This module imports nothing of cogs/: what a click does is a method of :class:`Clicks`, a typed protocol whose
+implementation the bot holds (``bot.clicks``: cogs/actions.py's ``ClickActions``, set in bot.py), so commands
+and publish import views and views import no command module. Every ``gh:`` custom_id starts with one of
+:class:`Prefix`, which feeds the items' templates and the guard that refuses any other (:class:`UnknownItem`).
+docs/click-path.md follows a click from here to the posted board.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import functools
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from typing import Protocol
 
 import discord
 
@@ -107,22 +111,83 @@ def guarded(callback):
     return wrapper
 
 
-#: what a click does, by name: filled in by cogs/actions.py, so that these controls import no command module
-HANDLERS: dict[str, Callable[..., Awaitable[None]]] = {}
+class Prefix(StrEnum):
+    """The kinds of persistent control: a custom_id is ``gh:<prefix>:<fields>``. The one list of them: each
+    control's template (:meth:`template`) and the guard against any other kind (:class:`UnknownItem`) are made
+    from it, so a new kind is added here or its clicks are refused as unknown."""
+
+    ACT = "a"  # ActButton
+    WAYS = "w"  # WaysButton
+    SELECT = "s"  # ActSelect
+    GROUP = "g"  # GroupSelect
+    GROUP_BUTTON = "gb"  # GroupButton
+    PAGE = "pg"  # PageButton
+    TURN = "t"  # TurnButton
+    HAND = "h"  # HandButton
+    JOIN = "j"  # JoinButton
+    START = "st"  # StartButton
+    REMATCH = "rm"  # RematchButton
+    LEAGUE_JOIN = "tj"  # LeagueJoin
+    LEAGUE_START = "ts"  # LeagueStart
+    LEAGUE_LEAVE = "tl"  # LeagueLeave
+    LEAGUE_CHECK_IN = "tc"  # LeagueCheckIn
+    RULES = "r"  # cogs/rules.py: RulesPage
+    REPLAY = "rv"  # cogs/replays.py: ReplayButton
+    REPLAY_STEP = "rp"  # cogs/replays.py: StepButton
+    HISTORY = "hy"  # cogs/replays.py: HistoryButton
+    RESIGN = "rs"  # cogs/clocks.py: ResignButton
+    DECK = "dk"  # cogs/decks.py: DeckControl
+    DECK_MODAL = "dkm"  # cogs/decks.py: the deck list's text form (a modal, read in its on_interaction)
+
+    def template(self) -> str:
+        """The DynamicItem template of this kind: its fields go to the group ``args``."""
+        return rf"gh:{self.value}:(?P<args>.*)"
 
 
-def handles(name: str):
-    """Register the function that carries out the clicks named ``name``."""
+class Clicks(Protocol):
+    """What the persistent controls do (the bot's ``clicks``: cogs/actions.py's ``ClickActions``). Each method
+    gets the interaction and the fields its control's custom_id carries, already parsed."""
 
-    def register(function):
-        HANDLERS[name] = function
-        return function
+    async def play(self, interaction: discord.Interaction, game_id: int, version: int, index: int,
+                   digest: str | None = None, *, variant: int | None = None) -> None:
+        """A chosen action (``variant``: one of its ways), from a button or a select."""
 
-    return register
+    async def show_group(self, interaction: discord.Interaction, game_id: int, version: int, group: int | None,
+                         page: int) -> None:
+        """A private panel re-drawn with one group of choices open (and its page)."""
+
+    async def show_variants(self, interaction: discord.Interaction, game_id: int, version: int,
+                            index: int) -> None:
+        """A panel re-drawn with the ways to make one of its choices."""
+
+    async def send_private(self, interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
+        """The clicker's private view (hand and choices)."""
+
+    async def join(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Take a seat in a lobby."""
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The host starts a lobby."""
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The same game again, with the same players."""
+
+    async def league_join(self, interaction: discord.Interaction, league_id: int) -> None:
+        """Enter an open tournament."""
+
+    async def league_leave(self, interaction: discord.Interaction, league_id: int) -> None:
+        """Withdraw from a tournament before its start."""
+
+    async def league_check_in(self, interaction: discord.Interaction, league_id: int) -> None:
+        """Check in to a tournament."""
+
+    async def league_start(self, interaction: discord.Interaction, league_id: int) -> None:
+        """The organizer starts a tournament."""
 
 
-async def dispatch(name: str, interaction: discord.Interaction, *args, **kwargs) -> None:
-    await HANDLERS[name](interaction, *args, **kwargs)
+def clicks(interaction: discord.Interaction) -> Clicks:
+    """The bot's :class:`Clicks`."""
+    return interaction.client.clicks
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
@@ -158,7 +223,7 @@ class _FromCustomId:
         return self
 
 
-class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:a:(?P<args>.*)"):
+class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.ACT.template()):
     """One legal action of one seat at one state version (and the digest of the choices it was one of), or
     one of its variants (e.g. who pays a HEX-TRI move): ``gh:a:<game>:<version>:<seat>:<index>[:<digest>
     [:<variant>]]``."""
@@ -172,17 +237,17 @@ class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templa
         super().__init__(discord.ui.Button(
             label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
             emoji=choice.emoji,
-            custom_id=f"gh:a:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}{tail}"))
+            custom_id=f"gh:{Prefix.ACT}:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}{tail}"))
         self.game, self.version, self.index, self.digest = panel.game_id, panel.version, choice.index, panel.digest
         self.variant = choice.variant if panel.digest else None
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("play", interaction, self.game, self.version, self.index, self.digest or None,
+        await clicks(interaction).play(interaction, self.game, self.version, self.index, self.digest or None,
                        variant=self.variant)
 
 
-class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:w:(?P<args>.*)"):
+class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.WAYS.template()):
     """A choice that can be made in several ways (``Choice.more``): shows them, e.g. who pays a HEX-TRI move
     (``gh:w:<game>:<version>:<seat>:<index>``)."""
 
@@ -192,12 +257,12 @@ class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
         super().__init__(discord.ui.Button(
             label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
             emoji=choice.emoji,
-            custom_id=f"gh:w:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}"))
+            custom_id=f"gh:{Prefix.WAYS}:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}"))
         self.game, self.version, self.index = panel.game_id, panel.version, choice.index
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("show_variants", interaction, self.game, self.version, self.index)
+        await clicks(interaction).show_variants(interaction, self.game, self.version, self.index)
 
 
 def choice_button(panel: Panel, choice: Choice) -> discord.ui.Item:
@@ -215,7 +280,7 @@ def option_value(choice: Choice) -> str:
     return str(choice.index) if choice.variant is None else f"{choice.index}.{choice.variant}"
 
 
-class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:s:(?P<args>.*)"):
+class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=Prefix.SELECT.template()):
     """A select of legal actions (used when a group has more than five), or of one action's ways:
     ``gh:s:<game>:<version>:<seat>:<n>[:<digest>]``, each option's value as :func:`option_value` writes it."""
 
@@ -228,7 +293,7 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], templa
                                         description=clip(c.description, MAX_OPTION_LABEL) if c.description
                                         else None, emoji=c.emoji)
                    for c in row.choices]
-        super().__init__(discord.ui.Select(custom_id=f"gh:s:{game_id}:{version}:{seat}:{n}{tail}",
+        super().__init__(discord.ui.Select(custom_id=f"gh:{Prefix.SELECT}:{game_id}:{version}:{seat}:{n}{tail}",
                                            placeholder=clip(row.placeholder, 150), options=options))
         self.game, self.version, self.digest = game_id, version, panel.digest
 
@@ -241,13 +306,13 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], templa
             return
         index = int(match[2])
         if match[1]:
-            await dispatch("show_variants", interaction, self.game, self.version, index)
+            await clicks(interaction).show_variants(interaction, self.game, self.version, index)
             return
         variant = int(match[3]) if match[3] else None
-        await dispatch("play", interaction, self.game, self.version, index, self.digest or None, variant=variant)
+        await clicks(interaction).play(interaction, self.game, self.version, index, self.digest or None, variant=variant)
 
 
-class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:g:(?P<args>.*)"):
+class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=Prefix.GROUP.template()):
     """First step of a two-step choice when a panel does not fit five rows: pick a group of actions
     (``gh:g:<game>:<version>:<seat>[:<n>]``)."""
 
@@ -257,7 +322,7 @@ class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], temp
                  selected: int | None = None, n: int = 0) -> None:
         options = [discord.SelectOption(label=clip(name, MAX_OPTION_LABEL), value=str(i), default=i == selected)
                    for i, name in groups]
-        super().__init__(discord.ui.Select(custom_id=f"gh:g:{game_id}:{version}:{seat}:{n}",
+        super().__init__(discord.ui.Select(custom_id=f"gh:{Prefix.GROUP}:{game_id}:{version}:{seat}:{n}",
                                            placeholder=t("select_group"), options=options))
         self.game, self.version = game_id, version
 
@@ -265,10 +330,10 @@ class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], temp
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
         group = int(values[0]) if values and _NUMBER.fullmatch(values[0]) else None
-        await dispatch("show_group", interaction, self.game, self.version, group, 0)
+        await clicks(interaction).show_group(interaction, self.game, self.version, group, 0)
 
 
-class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:gb:(?P<args>.*)"):
+class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.GROUP_BUTTON.template()):
     """First step of a two-step choice as a button (e.g. the card to play); shows that group's choices
     (``gh:gb:<game>:<version>:<seat>:<group>``)."""
 
@@ -276,16 +341,16 @@ class GroupButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
     def __init__(self, game_id: int, version: int, seat: int, group: int, name: str, selected: bool) -> None:
         super().__init__(discord.ui.Button(
-            label=clip(name), custom_id=f"gh:gb:{game_id}:{version}:{seat}:{group}",
+            label=clip(name), custom_id=f"gh:{Prefix.GROUP_BUTTON}:{game_id}:{version}:{seat}:{group}",
             style=discord.ButtonStyle.primary if selected else discord.ButtonStyle.secondary))
         self.game, self.version, self.group = game_id, version, group
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("show_group", interaction, self.game, self.version, self.group, 0)
+        await clicks(interaction).show_group(interaction, self.game, self.version, self.group, 0)
 
 
-class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:pg:(?P<args>.*)"):
+class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.PAGE.template()):
     """Turns the page of a group with more choices than fit in one message
     (``gh:pg:<game>:<version>:<seat>:<group>:<page>``)."""
 
@@ -294,151 +359,154 @@ class PageButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
     def __init__(self, game_id: int, version: int, seat: int, group: int, page: int, label: str,
                  disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=label, disabled=disabled,
-                                           custom_id=f"gh:pg:{game_id}:{version}:{seat}:{group}:{page}"))
+                                           custom_id=f"gh:{Prefix.PAGE}:{game_id}:{version}:{seat}:{group}:{page}"))
         self.game, self.version, self.group, self.page = game_id, version, group, page
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("show_group", interaction, self.game, self.version, self.group, self.page)
+        await clicks(interaction).show_group(interaction, self.game, self.version, self.group, self.page)
 
 
-class TurnButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:t:(?P<args>.*)"):
+class TurnButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.TURN.template()):
     """On the public board: opens the clicking player's private panel (their hand and choices)."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_turn"), style=discord.ButtonStyle.primary,
-                                           custom_id=f"gh:t:{game_id}"))
+                                           custom_id=f"gh:{Prefix.TURN}:{game_id}"))
         self.game = game_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("private", interaction, self.game, require_turn=True)
+        await clicks(interaction).send_private(interaction, self.game, require_turn=True)
 
 
-class HandButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:h:(?P<args>.*)"):
+class HandButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.HAND.template()):
     """"My hand": the clicking player's private view as an ephemeral reply, always available."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_hand"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gh:h:{game_id}"))
+                                           custom_id=f"gh:{Prefix.HAND}:{game_id}"))
         self.game = game_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("private", interaction, self.game, require_turn=False)
+        await clicks(interaction).send_private(interaction, self.game, require_turn=False)
 
 
-class JoinButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:j:(?P<args>.*)"):
+class JoinButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.JOIN.template()):
     """Take a seat in a lobby (on the lobby and on its announcement in the channel)."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_join"), style=discord.ButtonStyle.success,
-                                           custom_id=f"gh:j:{game_id}"))
+                                           custom_id=f"gh:{Prefix.JOIN}:{game_id}"))
         self.game = game_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("join", interaction, self.game)
+        await clicks(interaction).join(interaction, self.game)
 
 
-class StartButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:st:(?P<args>.*)"):
+class StartButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.START.template()):
     """The host starts the lobby with the players who have joined."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_start"), style=discord.ButtonStyle.primary,
-                                           custom_id=f"gh:st:{game_id}"))
+                                           custom_id=f"gh:{Prefix.START}:{game_id}"))
         self.game = game_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("start", interaction, self.game)
+        await clicks(interaction).start(interaction, self.game)
 
 
-class RematchButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:rm:(?P<args>.*)"):
+class RematchButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.REMATCH.template()):
     """On a finished game's last board: a player opens the same game again (same options, language, AI seats)."""
 
     fields = ("game",)
 
     def __init__(self, game_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_rematch"), style=discord.ButtonStyle.success,
-                                           emoji="🔁", custom_id=f"gh:rm:{game_id}"))
+                                           emoji="🔁", custom_id=f"gh:{Prefix.REMATCH}:{game_id}"))
         self.game = game_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("rematch", interaction, self.game)
+        await clicks(interaction).rematch(interaction, self.game)
 
 
-class LeagueJoin(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tj:(?P<args>.*)"):
+class LeagueJoin(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.LEAGUE_JOIN.template()):
     """Enter an open league (``gh:tj:<league>``)."""
 
     fields = ("league_id",)
 
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_join"), style=discord.ButtonStyle.success,
-                                           custom_id=f"gh:tj:{league_id}"))
+                                           custom_id=f"gh:{Prefix.LEAGUE_JOIN}:{league_id}"))
         self.league_id = league_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("league_join", interaction, self.league_id)
+        await clicks(interaction).league_join(interaction, self.league_id)
 
 
-class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:ts:(?P<args>.*)"):
+class LeagueStart(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.LEAGUE_START.template()):
     """The organizer starts the league (``gh:ts:<league>``)."""
 
     fields = ("league_id",)
 
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_start"), style=discord.ButtonStyle.primary,
-                                           custom_id=f"gh:ts:{league_id}"))
+                                           custom_id=f"gh:{Prefix.LEAGUE_START}:{league_id}"))
         self.league_id = league_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("league_start", interaction, self.league_id)
+        await clicks(interaction).league_start(interaction, self.league_id)
 
 
-class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tl:(?P<args>.*)"):
+class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.LEAGUE_LEAVE.template()):
     """Withdraw from a tournament before it starts (``gh:tl:<tournament>``)."""
 
     fields = ("league_id",)
 
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_leave_tournament"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gh:tl:{league_id}"))
+                                           custom_id=f"gh:{Prefix.LEAGUE_LEAVE}:{league_id}"))
         self.league_id = league_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("league_leave", interaction, self.league_id)
+        await clicks(interaction).league_leave(interaction, self.league_id)
 
 
-class LeagueCheckIn(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tc:(?P<args>.*)"):
+class LeagueCheckIn(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.LEAGUE_CHECK_IN.template()):
     """Confirm one will play, while the organizer's check-in is open (``gh:tc:<tournament>``)."""
 
     fields = ("league_id",)
 
     def __init__(self, league_id: int) -> None:
         super().__init__(discord.ui.Button(label=t("button_check_in"), style=discord.ButtonStyle.success,
-                                           custom_id=f"gh:tc:{league_id}"))
+                                           custom_id=f"gh:{Prefix.LEAGUE_CHECK_IN}:{league_id}"))
         self.league_id = league_id
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("league_check_in", interaction, self.league_id)
+        await clicks(interaction).league_check_in(interaction, self.league_id)
 
 
-class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|tc|dk|dkm):)(?P<args>.*)"):
+#: a ``gh:`` custom_id of none of the kinds in :class:`Prefix`
+UNKNOWN_TEMPLATE = rf"gh:(?!(?:{'|'.join(re.escape(p.value) for p in Prefix)}):)(?P<args>.*)"
+
+
+class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=UNKNOWN_TEMPLATE):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
