@@ -141,27 +141,16 @@ def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 16, fil
     _text(img, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(s: str, size: int, bold: bool, condensed: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The antialiased glyphs of ``s`` as a mask, with its offset from the anchor point (rendered once)."""
-    font = kit.font(size, bold, condensed)
-    x0, y0, x1, y1 = font.getbbox(s, anchor=anchor)
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), s, font=font, fill=255, anchor=anchor)
-    return mask, x0, y0
-
-
 def _text(img: Image.Image, xy, s: str, size: int = 16, fill="ink", bold: bool = False, anchor: str = "la",
           condensed: bool = False) -> None:
-    """kit.text through a sprite cache: the same labels come back in every picture."""
-    mask, dx, dy = _text_mask(s, size, bold, condensed, anchor)
-    img.paste(kit.rgb(fill), (int(round(xy[0] + dx)), int(round(xy[1] + dy))), mask)
+    """kit.text through the kit's sprite cache: the same labels come back in every picture."""
+    kit.paste_text(img, xy, s, size, fill, bold, anchor, condensed)
 
 
 def _text_up(img: Image.Image, centre, s: str, max_len: float, size: int, fill, bold: bool = True) -> None:
     """Text reading upwards (along the standing spina or the alley), centred on ``centre``."""
     s, size, condensed = _fit(s, max_len, size, bold)
-    mask, _, _ = _text_mask(s, size, bold, condensed, "la")
+    mask, _, _, _ = kit.text_mask(s, size, bold, condensed, "la")
     up = mask.rotate(90, expand=True)
     img.paste(kit.rgb(fill), (int(centre[0] - up.size[0] / 2), int(centre[1] - up.size[1] / 2)), up)
 

@@ -113,10 +113,11 @@ def _encode(img: Image.Image) -> bytes:
 
 @lru_cache(maxsize=4096)
 def _text_sprite(s: str, size: int, fill, bg, bold: bool, anchor: str, condensed: bool):
-    f = kit.font(size, bold, condensed)
-    x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
-    img = Image.new("RGB", (max(1, x1 - x0), max(1, y1 - y0)), bg)
-    ImageDraw.Draw(img).text((-x0, -y0), s, font=f, fill=fill, anchor=anchor)
+    mask, colour, x0, y0 = kit.text_mask(s, size, bold, condensed, anchor)
+    img = Image.new("RGB", mask.size, bg)
+    img.paste(fill, (0, 0), mask)
+    if colour is not None:
+        img.paste(colour, (0, 0), colour)
     return img, x0, y0
 
 

@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from render import kit
 
@@ -111,16 +111,6 @@ def _width(s: str, size: int, bold: bool) -> int:
     return kit.text_width(s, size, bold, condensed=True)
 
 
-@lru_cache(maxsize=8192)
-def _mask(s: str, size: int, bold: bool, anchor: str):
-    """The glyph mask of a label, cached: the same names and labels come back in every picture."""
-    f = kit.font(size, bold, condensed=True)
-    box = f.getbbox(s, anchor=anchor)
-    im = Image.new("L", (max(1, box[2] - box[0]), max(1, box[3] - box[1])), 0)
-    ImageDraw.Draw(im).text((-box[0], -box[1]), s, font=f, fill=255, anchor=anchor)
-    return im, box[0], box[1]
-
-
 def _wrap(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
     words = s.split()
     out: list[str] = []
@@ -170,8 +160,10 @@ def _words(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
 def _t(draw, xy, s, size=BODY, fill="ink", bold=False, anchor="la"):
     if not s:
         return
-    im, dx, dy = _mask(s, size, bold, anchor)
+    im, colour, dx, dy = kit.text_mask(s, size, bold, True, anchor)
     draw.bitmap((xy[0] + dx, xy[1] + dy), im, fill=kit.rgb(fill))
+    if colour is not None:  # emoji in a name
+        draw._image.paste(colour, (int(xy[0] + dx), int(xy[1] + dy)), colour)
 
 
 def _names(view: dict, say, hu: bool) -> dict[str, str]:

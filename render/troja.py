@@ -84,27 +84,10 @@ def _fit(s: str, max_width: int, size: int, bold: bool = False, smallest: int | 
     return kit.fit_text(s, max_width, sz, bold), sz
 
 
-@lru_cache(maxsize=4096)
-def _mask(s: str, size: int, bold: bool) -> tuple[Image.Image, int]:
-    """Antialiased text as an L mask, rendered once: pasting it is far cheaper than drawing text again."""
-    f = kit.font(size, bold)
-    ascent, descent = f.getmetrics()
-    mask = Image.new("L", (max(1, int(f.getlength(s)) + 2), ascent + descent), 0)
-    from PIL import ImageDraw
-
-    ImageDraw.Draw(mask).text((0, ascent), s, font=f, fill=255, anchor="ls")
-    return mask, ascent
-
-
 def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la") -> None:
     if not s:
         return
-    mask, ascent = _mask(s, size, bold)
-    x, y = xy
-    w, h = mask.size
-    x0 = {"l": x, "m": x - w // 2, "r": x - w}[anchor[0]]
-    y0 = {"a": y, "m": y - h // 2, "s": y - ascent}[anchor[1]]
-    img.paste(kit.rgb(fill), (int(x0), int(y0)), mask)
+    kit.paste_text(img, xy, s, size, fill, bold, anchor)
 
 
 def _name(key: str, lang: str) -> str:
@@ -115,13 +98,12 @@ def _name(key: str, lang: str) -> str:
 
 
 def player_name(view: dict, seat: int) -> str:
-    """The display name of a seat's player (the host adds ``view["player_names"]``), without characters the
-    font cannot draw (emoji); empty when the view has no names (e.g. snapshot tests)."""
+    """The display name of a seat's player (the host adds ``view["player_names"]``), emoji and every script
+    kept (the kit draws them); empty when the view has no names (e.g. snapshot tests)."""
     names = view.get("player_names") or []
     if not 0 <= seat < len(names) or not names[seat]:
         return ""
-    cleaned = "".join(ch for ch in str(names[seat]) if ord(ch) <= 0xFFFF and ch not in "\u200d\ufe0f\ufe0e")
-    return " ".join(cleaned.split())
+    return " ".join(str(names[seat]).split())
 
 
 def _who(view: dict, seat: int) -> str:
