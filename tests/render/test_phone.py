@@ -1,0 +1,68 @@
+"""Every text a player needs reads on a phone: at Discord's 420 px chat column no text of any game's pictures
+(the board and each seat's private picture) is under 12 px, in English, Hungarian and Polish, at every player
+count and option set the game is played with, from the opening to the end of a game, with long names; and a
+game's board keeps one size from move to move (the thread does not jump)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import ENGINES
+from render import RENDERERS
+from tests.render.phone import MIN_READABLE_PX, texts_at_phone_width
+
+#: long names, and names in other scripts and with emoji, as Discord users have them
+NAMES = ["Maximilian Schwarzenegger", "Wiśniewska-Kowalska 🐙", "Erzsébet Szabó-Kovács", "Dávid 😀",
+         "王小明 Xiaoming", "أحمد محمد"]
+LANGS = ["en", "hu", "pl"]
+#: states looked at along one random game: the opening, some in between, the end
+SAMPLES = 4
+
+
+def _states(key: str, n: int, options: dict, seed: int = 11, limit: int = 600):
+    """``(public views, private views)`` at a few points of one random game."""
+    engine = ENGINES[key]
+    rng = random.Random(seed)
+    state = engine.new_game(n, seed, options)
+    public, private = [], []
+    steps = 0
+    every = max(1, limit // SAMPLES)
+    while engine.to_act(state) and steps < limit:
+        if steps % every == 0:
+            public.append(engine.view(state, None))
+            seat = steps // every % n
+            private.append(engine.view(state, seat))
+        seat = rng.choice(engine.to_act(state))
+        engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        steps += 1
+    public.append(engine.view(state, None))
+    private.append(engine.view(state, 0))
+    return public, private
+
+
+CASES = [(key, n, options) for key, engine in ENGINES.items() for n, options in engine.conformance_configs()]
+
+
+@pytest.mark.parametrize("key, n, options", CASES, ids=[f"{k}-{n}-{i}" for i, (k, n, _) in enumerate(CASES)])
+def test_every_text_is_at_least_12_px_at_phone_width_and_the_board_keeps_its_size(key, n, options):
+    renderer = RENDERERS[key]
+    public, private = _states(key, n, options)
+    small: set[tuple[str, str, float]] = set()
+    sizes: set[tuple[int, int]] = set()
+    for lang in LANGS:
+        extra = {"player_names": NAMES[:n], "lang": lang}
+        for view in public:
+            texts, size = texts_at_phone_width(renderer.render_public, {**view, **extra})
+            sizes.add(size)
+            small |= {(lang, s, round(px, 1)) for s, px in texts if px < MIN_READABLE_PX}
+        for view in private:
+            if renderer.render_private({**view, **extra}) is None:
+                continue
+            texts, _ = texts_at_phone_width(renderer.render_private, {**view, **extra})
+            small |= {(lang, s, round(px, 1)) for s, px in texts if px < MIN_READABLE_PX}
+    assert not small, sorted(small, key=lambda x: x[2])[:20]
+    widths = {w for w, _ in sizes}
+    assert len(widths) == 1, f"the board changes width: {sorted(sizes)}"
+    assert len({h for _, h in sizes}) == 1, f"the board changes height within a game: {sorted(sizes)}"
