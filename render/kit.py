@@ -293,6 +293,13 @@ def fit_text(s: str, max_width: int, size: int = 18, bold: bool = False) -> str:
     return s + "…"
 
 
+def steady_height(content: int, heights: dict[int, int], players: int) -> int:
+    """The height of a board picture: one fixed height per player count (``heights``, measured as what the
+    busiest positions of random games need), so the pictures of one game never change size as the thread
+    goes on; a position that needs more (rare) gets what it needs."""
+    return max(content, heights.get(players, content))
+
+
 def badge(draw: ImageDraw.ImageDraw, centre, radius: int, fill, label: str, text_fill="white",
           size: int | None = None, outline="ink") -> None:
     """A filled disc with a letter or number: the mark used for players, tokens and counters."""

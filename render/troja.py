@@ -577,8 +577,13 @@ def _section(fn, view: dict, say, background: str = "table") -> Image.Image:
     return img
 
 
+#: the board's height per player count: what the busiest positions of random games need (tests/render/
+#: test_phone.py checks that it stays the same through a game)
+BOARD_H = {2: 880, 3: 1050, 4: 1250}
+
+
 def render_public(view: dict, lang: str | None = None) -> bytes:
-    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, as tall as needed."""
+    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, ``BOARD_H`` tall."""
     if lang:
         view = {**view, "lang": lang}
     say = kit.words("troja", view)
@@ -589,7 +594,8 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
         parts.append(_section(_fight_panel, view, say))
     if _last_words(view, say):
         parts.append(_section(_last_line, view, say))
-    height = HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6
+    height = kit.steady_height(HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6, BOARD_H,
+                               len(view["players"]))
     img, draw = kit.canvas(W, height, "table")
     _header(img, draw, view, say)
     y = HEADER_H + 6
