@@ -203,3 +203,10 @@ MIGRATIONS.append(
     ALTER TABLE outbox ADD COLUMN dms TEXT NOT NULL DEFAULT '{}';
     """
 )
+MIGRATIONS.append(
+    # 8: when a seat went out of its game (its time ran out and the AI stands in, or it forfeited), in epoch
+    #    seconds: an opponent may claim the win after a while, and the order of going out ranks the seats
+    """
+    ALTER TABLE clocks ADD COLUMN out_since INTEGER;
+    """
+)
