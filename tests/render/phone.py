@@ -17,6 +17,10 @@ from PIL import Image, ImageDraw
 
 import render
 
+#: games whose pictures are not redrawn for the 12 px floor yet (issue 27): their tests keep the floor they had,
+#: 9 px, so they cannot get worse, and tests/render/test_phone.py expects them to fail the 12 px floor
+NOT_YET_12 = {"hector-achilles": 9.0, "hextri": 9.0}
+
 #: Discord's chat column shows a picture about this wide before it is tapped
 PHONE_WIDTH = 420
 #: the smallest font size (em, in CSS pixels) that reads without zooming at that width: Discord's own smallest
@@ -60,6 +64,11 @@ def texts_at_phone_width(render_fn, *args) -> tuple[list[tuple[str, float]], tup
     width, height = Image.open(io.BytesIO(png)).size
     scale = min(1.0, PHONE_WIDTH / width)
     return [(s, size * scale) for s, size in drawn], (width, height)
+
+
+def floor(game: str) -> float:
+    """The least text size (px at phone width) a game's pictures are held to."""
+    return NOT_YET_12.get(game, MIN_READABLE_PX)
 
 
 def too_small(render_fn, *args, minimum: float = MIN_READABLE_PX) -> list[tuple[str, float]]:

@@ -168,23 +168,23 @@ def _busiest_radius_three():
 
 
 def test_the_busiest_radius_three_board_reads_on_a_phone():
-    from tests.render.phone import too_small
+    from tests.render.phone import floor, too_small
 
     s, view = _busiest_radius_three()
     assert len(view["pieces"]) >= 25 and view["contested"] and view["mana"]
     # the crown over a leader on a HEX is decoration: his gold ring (drawn at full size) is the mark
     exempt = {R.CROWN}
     for lang in ("pl", "hu", "en"):
-        assert [t for t in too_small(R.render_public, {**view, "lang": lang}) if t[0] not in exempt] == [], lang
+        assert [t for t in too_small(R.render_public, {**view, "lang": lang}, minimum=floor("hextri")) if t[0] not in exempt] == [], lang
     # and the picture of one figure's destinations, with its cost labels
     mid = _midgame()
-    assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2") if t[0] not in exempt] == []
+    assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2", minimum=floor("hextri")) if t[0] not in exempt] == []
 
 
 def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
     """The larger boards are wider: their type grows with them, and their TRIs carry only their number (the
     strip letter stands at both ends of the strip), so every needed text is 9 px or more at 420 px wide."""
-    from tests.render.phone import too_small
+    from tests.render.phone import floor, too_small
 
     exempt = {R.CROWN}
     names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
@@ -195,13 +195,13 @@ def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
         assert len(view["pieces"]) >= 25 and view["mana"], radius
         for lang in ("pl", "hu", "en"):
             shown = {**view, "lang": lang, "player_names": names}
-            assert [t for t in too_small(R.render_public, shown) if t[0] not in exempt] == [], (radius, lang)
+            assert [t for t in too_small(R.render_public, shown, minimum=floor("hextri")) if t[0] not in exempt] == [], (radius, lang)
         # one figure's destinations, with their cost labels, early in a game on that board
         s = E.new_game(4, 3, {"radius": radius})
         seat = E.to_act(s)[0]
         view = E.view(s, seat)
         assert any(a["type"] == "move" for a in view["legal"])
-        assert [t for t in too_small(R.render_moves, view, "off") if t[0] not in exempt] == [], radius
+        assert [t for t in too_small(R.render_moves, view, "off", minimum=floor("hextri")) if t[0] not in exempt] == [], radius
 
 
 def test_a_compact_board_names_its_triangles_by_strip_letter_and_number():

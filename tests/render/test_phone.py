@@ -13,7 +13,7 @@ from PIL import Image
 
 from engines import ENGINES
 from render import RENDERERS
-from tests.render.phone import MIN_READABLE_PX, texts_at_phone_width
+from tests.render.phone import MIN_READABLE_PX, NOT_YET_12, texts_at_phone_width
 
 #: long names, and names in other scripts and with emoji, as Discord users have them
 NAMES = ["Maximilian Schwarzenegger", "Wiśniewska-Kowalska 🐙", "Erzsébet Szabó-Kovács", "Dávid 😀",
@@ -45,12 +45,16 @@ def _states(key: str, n: int, options: dict, seed: int = 11, limit: int = 600):
 
 
 CASES = [(key, n, options) for key, engine in ENGINES.items() for n, options in engine.conformance_configs()]
+#: the 12 px cases of the games not redrawn yet (tests/render/phone.py NOT_YET_12): expected to fail, strictly, so
+#: the day one passes the mark must go
+TEXT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="issue 27: not redrawn for 12 px yet"))
+              if case[0] in NOT_YET_12 else case for case in CASES]
 
 
 IDS = [f"{k}-{n}-{i}" for i, (k, n, _) in enumerate(CASES)]
 
 
-@pytest.mark.parametrize("key, n, options", CASES, ids=IDS)
+@pytest.mark.parametrize("key, n, options", TEXT_CASES, ids=IDS)
 def test_every_text_is_at_least_12_px_at_phone_width(key, n, options):
     renderer = RENDERERS[key]
     public, private = _states(key, n, options)
