@@ -268,6 +268,14 @@ def runs(s: str, face: str) -> tuple[Run, ...]:
         pieces.append((text, name, _direction(text)))
     if not pieces:
         return ()
+    # a space or a mark of punctuation between two letters of one fallback font stays in that font's run (an
+    # Arabic name's words are then shaped and spaced as one line)
+    for i in range(1, len(pieces) - 1):
+        ch, name, d = pieces[i]
+        before, after = pieces[i - 1][1], pieces[i + 1][1]
+        if not d and name is None and before == after and before not in (None, EMOJI) \
+                and ord(ch[0]) in coverage(before):
+            pieces[i] = (ch, before, d)
     levels = _levels([d for _, _, d in pieces])
     # marks and joiners keep their base's level
     for i, (ch, _, d) in enumerate(pieces):

@@ -163,3 +163,16 @@ def test_tournament_pictures_draw_emoji_names():
         seen, _ = _drawn(render_fn, arg)
         assert not _tofu(seen)
         assert "Twemoji.ttf" in {p.rsplit("/", 1)[-1] for _, p in seen}
+
+
+@pytest.mark.skipif(not textruns.RAQM, reason="libraqm (FriBiDi) is not available here")
+def test_an_arabic_name_is_drawn_exactly_as_libraqm_shapes_it_right_to_left():
+    from PIL import ImageChops
+
+    name = "أحمد محمد"
+    ours, draw = kit.canvas(300, 60, "white")
+    kit.text(draw, (10, 40), name, 24, anchor="ls")
+    shaped, draw = kit.canvas(300, 60, "white")
+    draw.text((10, 40), name, font=textruns.font("NotoSansArabic-Regular.ttf", 24), fill=kit.rgb("ink"),
+              anchor="ls", direction="rtl")
+    assert ImageChops.difference(ours, shaped).getbbox() is None
