@@ -59,7 +59,7 @@ def test_narration_in_hungarian(lang):
         "🏁 A1 (**Ann**) **2.** helyen ér célba: 4 babér!"
     assert "A Császár haragja!" in P.narrate({"type": "disqualified", **WHO}, NAMES)
     assert P.narrate({"type": "moved", "card": 5, "to": "A40", **WHO}, NAMES) == \
-        "A1 (**Ann**) kijátszik egy 5 értékű lapot, és egy kanyar külső sávjába hajt."
+        "A1 (**Ann**) kijátszik egy 5 értékű lapot (kanyar, külső sáv)."
     started = P.narrate({"type": "race_started", "race": 2, "races": 2, "track": "B", "direction": "cw",
                          "grid": [0], "labels": ["A1"], "owners": [0], "turn_order": "seat"}, NAMES)
     assert started.startswith("🏟️ **2/2. futam** — „B” pálya (Circus Flaminius), az óramutató járásával")
@@ -74,12 +74,12 @@ def test_a_move_says_where_the_chariot_went(lang):
     """Not just "plays a 5": the lane it drove to, on a straight or in a curve, or Caesar's alley."""
     lang("en")
     assert P.narrate({"type": "moved", "card": 5, "to": "A00", **WHO}, NAMES) == \
-        "A1 (**Ann**) plays a 5 and drives to the inner lane of a straight."
+        "A1 (**Ann**) plays a 5 (inner lane)."
     alley = next(sid for sid, sp in get_track("B").spaces.items() if sp["sec"] == "alley")
-    assert P.narrate({"type": "moved", "card": 2, "to": alley, **WHO}, NAMES).endswith("drives into Caesar's alley.")
+    assert P.narrate({"type": "moved", "card": 2, "to": alley, **WHO}, NAMES).endswith("(Caesar's alley).")
     lang("pl")
     assert P.narrate({"type": "moved", "card": 5, "to": "A40", **WHO}, NAMES).endswith(
-        "zagrywa 5 i wjeżdża na zewnętrzny tor zakrętu.")
+        "zagrywa 5 (zewnętrzny tor, zakręt).")
 
 
 def test_choices_prompt_and_narration_in_polish(lang):
