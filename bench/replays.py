@@ -3,7 +3,8 @@
 
     python -m bench.replays [games] [--webp]
 
-``--webp`` also encodes the same frames as an animated WebP and prints its size, for comparison.
+``--webp`` also encodes the same frames as an animated WebP (lossless) and prints its size, for comparison. Times: CPU seconds of
+the drawing process, and wall-clock seconds (which include waiting for the CPU on a shared machine).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import ai
 from engines import ENGINES
 from engines.rng import Rng
 from host import replays
-from render import replay as pictures
 
 #: the games measured: (engine, players, seed); the long ones are the interesting ones
 GAMES = [("hector-achilles", 2, 3), ("ave-caesar", 6, 3), ("hextri", 4, 3), ("hextri", 6, 5), ("troja", 4, 3),
@@ -39,20 +39,21 @@ def record(key: str, num: int, seed: int) -> replays.Record:
 def main(argv: list[str]) -> None:
     wanted = [a for a in argv if not a.startswith("--")]
     webp = "--webp" in argv
-    print(f"{'game':<16} {'pl':>2} {'steps':>5} {'frames':>6} {'chapters':>8} {'KB':>6} {'format':>6} {'s':>6}"
+    print(f"{'game':<16} {'pl':>2} {'steps':>5} {'frames':>6} {'chapters':>8} {'KB':>6} {'format':>6} {'cpu s':>6} "
+          f"{'wall s':>6}"
           + ("  webp KB" if webp else ""))
     for key, num, seed in GAMES:
         if wanted and key not in wanted[0].split(","):
             continue
         rec = record(key, num, seed)
-        t0 = time.process_time()
+        t0, w0 = time.process_time(), time.perf_counter()
         anim = replays.animate(rec)
-        took = time.process_time() - t0
+        took, wall = time.process_time() - t0, time.perf_counter() - w0
         from PIL import Image
 
         fmt = Image.open(io.BytesIO(anim.data)).format
         line = (f"{key:<16} {num:>2} {len(rec.actions):>5} {anim.shown:>6} {str(getattr(anim, 'chapters', '-')):>8} "
-                f"{len(anim.data) // 1024:>6} {fmt:>6} {took:>6.1f}")
+                f"{len(anim.data) // 1024:>6} {fmt:>6} {took:>6.1f} {wall:>6.1f}")
         if webp:
             frames = list(_frames(anim.data))
             out = io.BytesIO()
@@ -70,5 +71,4 @@ def _frames(data: bytes):
 
 
 if __name__ == "__main__":
-    _ = pictures  # the module the figures are about
     main(sys.argv[1:])
