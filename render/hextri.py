@@ -219,7 +219,7 @@ def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bo
         draw.ellipse((x - r - ring, y - r - ring, x + r + ring, y + r + ring), fill=kit.rgb("gold"),
                      outline=kit.rgb("ink"))
         if r > 13 and crown:  # no room for the crown on a TRI: the gold ring alone marks him there
-            kit.text(draw, (x, y - r - 8), CROWN, size=14, anchor="mm", fill="ink", bold=True)
+            kit.text(draw, (x, y - r - ring - t // 2 + 2), CROWN, size=t, anchor="mm", fill="ink", bold=True)
     kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=t)
     if count > 1:
         kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=t, bold=True, anchor="lm", condensed=True)
@@ -437,9 +437,9 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     room = width - 2 * MARGIN - 24
     title_w = kit.text_width(title, big, bold=True)
     label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
-                                     smallest=min(12, lay.t))
+                                     smallest=lay.t)
     title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
-                                     smallest=min(12, lay.t))
+                                     smallest=lay.t)
     kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
     kit.text(draw, (width - MARGIN, lay.header / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)
