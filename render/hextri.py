@@ -44,9 +44,11 @@ LEGEND_H = 96
 #: 9 px or more there (see tests/render/phone.py)
 T = 21
 #: from this radius on the board is drawn compact (see ``_layout``)
-COMPACT_RADIUS = 4
-#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py)
+COMPACT_RADIUS = 3
+#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py): 12 px on the radius-3
+#: board; the radius-4 and radius-5 boards keep 9 px (their TRIs cannot hold a number in 12 px type)
 PHONE_WIDTH, PHONE_PX = 420, 9.0
+PHONE_FLOOR = {3: 12.0}
 
 VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
                 5: (186, 152, 80), 6: (172, 134, 62)}
@@ -116,7 +118,7 @@ def _layout(radius: int) -> Layout:
         # the side margins hold the strip letters, and they grow with the type: solve for the smallest size
         while True:
             width = int((x1 - x0) * S) + 2 * (MARGIN + t + 6)
-            if t * PHONE_WIDTH / width >= PHONE_PX:
+            if t * PHONE_WIDTH / width >= PHONE_FLOOR.get(radius, PHONE_PX):
                 break
             t += 1
     width = max(int((x1 - x0) * S) + 2 * (MARGIN + (t + 6 if compact else 0)), 700)
@@ -125,8 +127,11 @@ def _layout(radius: int) -> Layout:
     oy = header + VMARGIN - y0 * S
     board_h = int((y1 - y0) * S) + 2 * VMARGIN
     # the legend: the names line (two lines when compact), then up to two rows of marks
-    legend_h = (LEGEND_H + (t - T) * 3) + (t + 8 if compact else 0)
-    return Layout(t, compact, width, ox, oy, board_h, header, ROW_H + (t - T), legend_h)
+    # a compact board's legend lines may take two lines each (no ellipsis), and each player's row two lines: the
+    # whole name, then the figures
+    legend_h = (LEGEND_H + (t - T) * 3) + (3 * (t + 8) if compact else 0)
+    row_h = 2 * (t + 8) + 4 if compact else ROW_H + (t - T)
+    return Layout(t, compact, width, ox, oy, board_h, header, row_h, legend_h)
 
 
 def _geometry(radius: int):
@@ -467,8 +472,12 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
         lines.append(say("legend_compact"))
     for line in lines:
         names, size, condensed = kit.fitted(line, width - 2 * MARGIN, t, smallest=t)
-        kit.text(draw, (x, y + 12 + (t - T) // 2), names, size=size, anchor="lm", condensed=condensed)
-        y += t + 8
+        parts = [(names, condensed)]
+        if lay.compact and names.endswith("…"):  # two whole lines rather than one cut
+            parts = [(part, True) for part in _wrap_words(line, width - 2 * MARGIN, t)]
+        for part, narrow in parts:
+            kit.text(draw, (x, y + 12 + (t - T) // 2), part, size=size, anchor="lm", condensed=narrow)
+            y += t + 8
     items = [("leader", say("legend_leader")), ("mana", say("legend_mana")), ("contested", say("legend_contested")),
              ("encircled", say("legend_encircled")), (None, say("legend_moves"))]
     mark_w = 28 + (t - T)
@@ -478,7 +487,7 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
         if x + w > width - MARGIN and x > MARGIN and row == 0:
             x, yy, row = MARGIN, yy + t + 7, 1
         if mark == "leader":
-            _figure(draw, (x + 12, yy), 0, 1, True, r=10 + (t - T) // 2, t=t)
+            _figure(draw, (x + 12, yy), 0, 1, True, r=10 + (t - T) // 2, t=t, crown=False)
         elif mark == "mana":
             _mana(draw, (x + 11, yy), None, size=9)
         elif mark == "contested":
@@ -503,7 +512,47 @@ def player_names(view: dict) -> list[str | None]:
     return out
 
 
+def _wrap_words(s: str, width: int, t: int) -> list[str]:
+    """``s`` in condensed type, broken between words into lines of ``width``."""
+    lines: list[str] = []
+    for word in s.split():
+        if lines and kit.text_width(lines[-1] + " " + word, t, condensed=True) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _panel_two_lines(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+    """A compact board's panel: each player's whole name on a line of its own, the figures under it."""
+    t, row_h = lay.t, lay.row_h
+    names = player_names(view)
+    badge_r = 14 + (t - T) // 2
+    for p in view["players"]:
+        seat = p["seat"]
+        top = y + seat * row_h
+        acting = seat in view["to_act"]
+        fill = "highlight" if acting else ("panel" if seat % 2 == 0 else "paper")
+        draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + row_h - 4), fill=kit.rgb(fill))
+        kit.badge(draw, (MARGIN + badge_r - 2, top + row_h / 2 - 2), badge_r, _colour(seat), _letter(seat), size=t)
+        x = MARGIN + 2 * badge_r + 6
+        room = width - x - MARGIN
+        line1, line2 = top + (t + 8) / 2 + 2, top + (t + 8) * 1.5 + 2
+        if names[seat]:
+            name, size, narrow = kit.fit_words(names[seat], room, t, bold=True, smallest=t)
+            kit.text(draw, (x, line1), name, size=size, anchor="lm", bold=True, condensed=narrow)
+        status = _status(view, p, acting, short=False, say=say)
+        if kit.text_width(status, t, bold=acting) > room:
+            status = _status(view, p, acting, short=True, say=say)
+        status, size, narrow = kit.fitted(status, room, t, bold=acting, smallest=t)
+        kit.text(draw, (x, line2 if names[seat] else top + row_h / 2 - 2), status, size=size, anchor="lm",
+                 bold=acting, condensed=narrow)
+
+
 def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+    if lay.compact:
+        _panel_two_lines(draw, view, y, width, say, lay)
+        return
     t, row_h = lay.t, lay.row_h
     fitted = [_short_name(n, t) if n else None for n in player_names(view)]
     names = [f[0] if f else None for f in fitted]

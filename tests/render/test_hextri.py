@@ -102,7 +102,7 @@ def test_size_scales_with_the_radius_and_stays_small():
         # radius 5 is drawn in larger type (so it reads on a phone): a larger picture, still a small upload
         assert len(png) < (150_000 if radius < 4 else 220_000)
         sizes[radius] = Image.open(io.BytesIO(png)).size
-    assert 900 <= sizes[3][0] <= 960  # at most ~950 px wide: 21 px type is 9 px at 420 px
+    assert 960 <= sizes[3][0] <= 1040  # ~1,020 px wide in 29 px type: 12 px at 420 px (tests/render/test_phone.py)
     assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
 
 
