@@ -12,10 +12,11 @@ which round), usable mana and whether the leader's free step is left.
 ``render_moves(view, origin, leader)`` is an extra for the UI: the board with one figure's reachable fields
 and their mana cost outlined.
 
-The board scales with the radius (the HEX circumradius is fixed in pixels): about 950 px wide at radius 3,
-1520 px at radius 5. Discord shows it about 420 px wide, so at radius 4-5 the type grows with the width (9 px or
-more there) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends
-of the strip, and a TRI holding a figure or mana shows that instead. The empty board with names is a cached layer (per language:
+The board scales with the radius (the HEX circumradius is fixed in pixels): 702 px wide at radius 2, about
+1,020 px at radius 3, 1,520 px at radius 5. Discord shows it about 420 px wide, so from radius 3 on the type grows
+with the width (12 px or more there at radius 3, 9 px at radius 4-5, whose TRIs cannot hold a number in larger
+type) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends of the
+strip, a TRI holding a figure or mana shows that instead, and each player's row has the whole name on a line. The empty board with names is a cached layer (per language:
 it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
 by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
@@ -39,9 +40,9 @@ VMARGIN = 36      # above and below the board: room for the arrows of figures en
 HEADER = 64
 ROW_H = 36
 LEGEND_H = 96
-#: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel):
-#: Discord shows the picture about 420 px wide, and the radius-3 board is about 950 px wide, so 21 px here is
-#: 9 px or more there (see tests/render/phone.py)
+#: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel) on the
+#: radius-2 board: Discord shows the picture about 420 px wide, and that board is 702 px wide, so 21 px here is
+#: 12 px or more there (see tests/render/phone.py); larger boards solve for their own size (``_layout``)
 T = 21
 #: from this radius on the board is drawn compact (see ``_layout``)
 COMPACT_RADIUS = 3

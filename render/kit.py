@@ -320,7 +320,7 @@ def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
     return out.getvalue()
 
 
-#: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 9 px as the least)
+#: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 12 px as the least)
 CLOCK_STRIP_PX = 12.5
 
 
