@@ -22,7 +22,7 @@ from PIL import Image
 
 from render import kit
 
-MAX_WIDTH = 960  # HEX-TRI's usual board (950 px) unscaled, in its exact colours; larger boards are narrowed
+MAX_WIDTH = 1030  # HEX-TRI's radius-3 board (1,022 px) unscaled, in its exact colours; larger boards are narrowed
 TEXT_SIZE = 17
 HEADER_SIZE = 18
 MAX_LINES = 6
