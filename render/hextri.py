@@ -2,7 +2,7 @@
 
 ``render_public(view)``: a header (round, phase, who acts), the board - HEXes shaded by value with the value
 in their left corner, every field's name (HEX ``H-<label>``, TRI ``T-<label>``, see the legend), figures as
-discs in the player's colour with his letter and a count, the leader as a disc with a gold ring and a crown,
+discs in the player's colour with his letter and a count, the leader as a disc with a gold ring,
 mana as a white diamond with its number, contested HEXes with a red hatched border and crossed swords, this
 round's moves as arrows (the latest one bold), last combat's battles and encirclements marked - and a
 panel per player: leader's field or OUT, figures on the board, waiting off the board, sitting out (until
@@ -38,7 +38,6 @@ S = 62            # HEX circumradius = TRI side, in pixels
 MARGIN = 10
 VMARGIN = 36      # above and below the board: room for the arrows of figures entering there
 HEADER = 64
-ROW_H = 36
 LEGEND_H = 96
 #: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel) on the
 #: radius-2 board: Discord shows the picture about 420 px wide, and that board is 702 px wide, so 21 px here is
@@ -127,11 +126,11 @@ def _layout(radius: int) -> Layout:
     header = HEADER + (t - T)
     oy = header + VMARGIN - y0 * S
     board_h = int((y1 - y0) * S) + 2 * VMARGIN
-    # the legend: the names line (two lines when compact), then up to two rows of marks
-    # a compact board's legend lines may take two lines each (no ellipsis), and each player's row two lines: the
+    # the legend: the names line (and the compact board's TRI line), each wrapped onto a second line rather
+    # than cut, then up to two rows of marks; each player's row two lines: the
     # whole name, then the figures
-    legend_h = (LEGEND_H + (t - T) * 3) + (3 * (t + 8) if compact else 0)
-    row_h = 2 * (t + 8) + 4 if compact else ROW_H + (t - T)
+    legend_h = (LEGEND_H + (t - T) * 3) + (3 if compact else 1) * (t + 8)
+    row_h = 2 * (t + 8) + 4
     return Layout(t, compact, width, ox, oy, board_h, header, row_h, legend_h)
 
 
@@ -159,22 +158,80 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
         pts = [_px(ox, oy, p) for p in b.polygon[h]]
         draw.polygon(pts, fill=VALUE_SHADES[b.value[h]], outline=EDGE)
         draw.line(pts + [pts[0]], fill=EDGE, width=2)
-        cx, cy = _px(ox, oy, b.xy[h])
-        top = cy - S * 0.66 + (t - T) * 0.4
-        kit.text(draw, (cx, top), h[2:], size=t, bold=True, anchor="mm", fill="dark_grey")
-        kit.text(draw, (cx - S * 0.76 + (t - T) * 0.3, cy), str(b.value[h]), size=t, bold=True, anchor="mm",
-                 fill=EDGE)
     if lay.compact:
         _strip_letters(draw, b, ox, oy, t)
-    else:
-        for tri in b.tris:
-            cx, cy = _px(ox, oy, b.xy[tri])
-            # along the TRI's wide side, leaving its tip for a figure
-            kit.text(draw, (cx, cy + _toward_base(b, tri, 10)), tri[2:], size=T, anchor="mm", condensed=True,
-                     fill="dark_grey")
+    for label in _labels(radius):
+        if label.kind != "number":  # a compact board's TRI numbers: only on TRIs left free (``_draw_public``)
+            _stamp(img, label)
     _legend(draw, height - lay.legend_h - lay.row_h * n_players - 16, width, kit.words("hextri", {"lang": lang}),
             lay)
     return img
+
+
+#: the ring of a field's own colour around every field name, so that a name stamped over an arrow or a figure's
+#: edge still reads
+HALO = 3
+
+
+class Label(NamedTuple):
+    """One field label: what it says, where, in which type, its ink and the field's ground (its halo)."""
+    field: str
+    kind: str          # "name" (a HEX's or a radius-2 TRI's), "value" (a HEX's), "number" (a compact TRI's)
+    text: str
+    xy: tuple[float, float]
+    size: int
+    bold: bool
+    condensed: bool
+    ink: tuple[int, int, int]
+    ground: tuple[int, int, int]
+
+
+@lru_cache(maxsize=8)
+def _labels(radius: int) -> tuple[Label, ...]:
+    """Every field label of a board of ``radius``: the HEXes' names and values, and the TRIs' names (numbers on
+    a compact board)."""
+    b, _, ox, oy, _ = _geometry(radius)
+    lay = _layout(radius)
+    t = lay.t
+    grey = kit.rgb("dark_grey")
+    out = []
+    for h in b.hexes:
+        cx, cy = _px(ox, oy, b.xy[h])
+        ground = VALUE_SHADES[b.value[h]]
+        out.append(Label(h, "name", h[2:], (cx, cy - S * 0.66 + (t - T) * 0.4), t, True, False, grey, ground))
+        out.append(Label(h, "value", str(b.value[h]), (cx - S * 0.76 + (t - T) * 0.3, cy), t, True, False, EDGE,
+                         ground))
+    for tri in b.tris:
+        cx, cy = _px(ox, oy, b.xy[tri])
+        ground = RIM_FILL if tri in b.rim else TRI_FILL
+        if lay.compact:
+            out.append(Label(tri, "number", tri[3:], (cx, cy + _toward_base(b, tri, 3)), t, False, True, grey,
+                             ground))
+        else:
+            # along the TRI's wide side, leaving its tip for a figure
+            out.append(Label(tri, "name", tri[2:], (cx, cy + _toward_base(b, tri, 10)), T, False, True, grey,
+                             ground))
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _label_sprite(s: str, size: int, bold: bool, condensed: bool):
+    """``(glyphs, halo, dx, dy)``: masks of a label centred on its point, and of the ring around it."""
+    f = kit.font(size, bold, condensed)
+    x0, y0, x1, y1 = f.getbbox(s, anchor="mm", stroke_width=HALO)
+    box = (max(1, x1 - x0), max(1, y1 - y0))
+    glyphs, halo = Image.new("L", box, 0), Image.new("L", box, 0)
+    ImageDraw.Draw(halo).text((-x0, -y0), s, font=f, fill=255, anchor="mm", stroke_width=HALO, stroke_fill=255)
+    ImageDraw.Draw(glyphs).text((-x0, -y0), s, font=f, fill=255, anchor="mm")
+    return glyphs, halo, x0, y0
+
+
+def _stamp(img: Image.Image, label: Label) -> None:
+    """Draw a field label with its halo (pasted: the same labels come back in every picture)."""
+    glyphs, halo, dx, dy = _label_sprite(label.text, label.size, label.bold, label.condensed)
+    at = (int(round(label.xy[0] + dx)), int(round(label.xy[1] + dy)))
+    img.paste(label.ground, at, halo)
+    img.paste(label.ink, at, glyphs)
 
 
 def _strip_letters(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int) -> None:
@@ -191,13 +248,6 @@ def _strip_letters(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int) -
         kit.text(draw, (right + 4, y), letter, size=t, bold=True, anchor="lm", fill="dark_grey")
 
 
-def _tri_number(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, tri: str, t: int) -> None:
-    """A compact board's TRI label: its number, at its centre (only on a TRI with nothing on it)."""
-    cx, cy = _px(ox, oy, b.xy[tri])
-    kit.text(draw, (cx, cy + _toward_base(b, tri, 3)), tri[3:], size=t, anchor="mm", condensed=True,
-             fill="dark_grey")
-
-
 def _toward_base(b, t: str, d: float) -> float:
     """A vertical offset of ``d`` pixels towards the wide side of TRI ``t`` (negative: towards its tip)."""
     # an "N" TRI sits above its lowest corner HEX: its tip points up, its flat side is at the bottom
@@ -212,20 +262,14 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
-#: the crown over a leader on a HEX repeats what his gold ring says: decoration, drawn smaller (see tests)
-CROWN = "♛"
-
-
-def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T,
-            crown: bool = True) -> None:
-    """A player's figures: disc + letter (+ count); the leader gets a gold ring (and a crown on a HEX)."""
+def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T) -> None:
+    """A player's figures: disc + letter (+ count); the leader gets a gold ring (no crown: over a HEX it stood on
+    the field's name)."""
     x, y = centre
     if leader:
         ring = 4 if r < 17 else 3
         draw.ellipse((x - r - ring, y - r - ring, x + r + ring, y + r + ring), fill=kit.rgb("gold"),
                      outline=kit.rgb("ink"))
-        if r > 13 and crown:  # no room for the crown on a TRI: the gold ring alone marks him there
-            kit.text(draw, (x, y - r - ring - t // 2 + 2), CROWN, size=t, anchor="mm", fill="ink", bold=True)
     kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=t)
     if count > 1:
         kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=t, bold=True, anchor="lm", condensed=True)
@@ -363,10 +407,6 @@ def _draw_public(view: dict):
         latest = i == len(moves) - 1 and bool(view["moves"])
         _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
 
-    if lay.compact:
-        for tri in b.tris:
-            if tri not in pieces and tri not in view["mana"]:
-                _tri_number(draw, b, ox, oy, tri, t)
     # a figure's disc holds its letter in the picture's type
     disc = 15 if not lay.compact else round(t * 0.6)
     for field, here in pieces.items():
@@ -374,8 +414,7 @@ def _draw_public(view: dict):
         if b.kind[field] == "tri":
             p = here[0]
             if lay.compact:
-                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t,
-                        crown=False)
+                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t)
             else:
                 _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
             continue
@@ -392,16 +431,6 @@ def _draw_public(view: dict):
                 p = here[i]
                 _figure(draw, (x + disc, top + r * pitch), p["seat"], p["count"], p["leader"], r=disc, t=t)
                 x += widths[i] + 6
-    if view["phase"] == "losses" and view.get("battle"):
-        for battle in view["battle"]["battles"]:
-            cx, cy = _px(ox, oy, b.xy[battle["field"]])
-            label = " ".join(f"{_letter(int(st))}−{k}" for st, k in battle["losses"].items() if k)
-            if label:
-                w = kit.text_width(label, t, bold=True) + 10
-                # below the figures (two rows of them reach 31 px under the centre)
-                top = cy + 33 + (disc - 15)
-                draw.rectangle((cx - w / 2, top, cx + w / 2, top + t + 3), fill=kit.rgb("white"), outline=CONTEST)
-                kit.text(draw, (cx, top + (t + 3) / 2), label, size=t, bold=True, anchor="mm", fill=CONTEST)
     for field, amount in view["mana"].items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
@@ -414,6 +443,12 @@ def _draw_public(view: dict):
         else:
             # beside the tip, where a figure would stand (a TRI's mana mostly lies where a figure was removed)
             _mana(draw, (cx - 14, cy + _toward_base(b, field, -12)), amount, size=6)
+
+    # every field's label last, over the arrows and figures: a name a player must type is never hidden (a
+    # compact board's TRI holding a figure or mana shows that instead of its number)
+    for label in _labels(radius):
+        if label.kind != "number" or (label.field not in pieces and label.field not in view["mana"]):
+            _stamp(img, label)
 
     _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)
     return img, draw, b, ox, oy
@@ -475,21 +510,21 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
     for line in lines:
         names, size, condensed = kit.fitted(line, width - 2 * MARGIN, t, smallest=t)
         parts = [(names, condensed)]
-        if lay.compact and names.endswith("…"):  # two whole lines rather than one cut
+        if names.endswith("…"):  # two whole lines rather than one cut
             parts = [(part, True) for part in _wrap_words(line, width - 2 * MARGIN, t)]
         for part, narrow in parts:
             kit.text(draw, (x, y + 12 + (t - T) // 2), part, size=size, anchor="lm", condensed=narrow)
             y += t + 8
     items = [("leader", say("legend_leader")), ("mana", say("legend_mana")), ("contested", say("legend_contested")),
              ("encircled", say("legend_encircled")), (None, say("legend_moves"))]
-    mark_w = 28 + (t - T)
+    mark_w = 32 + (t - T)
     yy, row = y + 11 + (t - T), 0
     for mark, words in items:
         w = (mark_w if mark else 0) + kit.text_width(words, t, condensed=True)
         if x + w > width - MARGIN and x > MARGIN and row == 0:
             x, yy, row = MARGIN, yy + t + 7, 1
         if mark == "leader":
-            _figure(draw, (x + 12, yy), 0, 1, True, r=10 + (t - T) // 2, t=t, crown=False)
+            _figure(draw, (x + 12, yy), 0, 1, True, r=10 + (t - T) // 2, t=t)
         elif mark == "mana":
             _mana(draw, (x + 11, yy), None, size=9)
         elif mark == "contested":
@@ -498,9 +533,6 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
             kit.text(draw, (x + 11, yy), "✖", size=t, anchor="mm", bold=True, fill=CONTEST)
         kit.text(draw, (x + (mark_w if mark else 0), yy), words, size=t, anchor="lm", condensed=True)
         x += w + 16
-
-
-NAME_W = 170      # the widest a player's name may be in the panel (at type size T); longer names are shortened
 
 
 def player_names(view: dict) -> list[str | None]:
@@ -526,7 +558,7 @@ def _wrap_words(s: str, width: int, t: int) -> list[str]:
 
 
 def _panel_two_lines(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
-    """A compact board's panel: each player's whole name on a line of its own, the figures under it."""
+    """The panel: each player's whole name on a line of its own, the figures under it."""
     t, row_h = lay.t, lay.row_h
     names = player_names(view)
     badge_r = 14 + (t - T) // 2
@@ -552,57 +584,17 @@ def _panel_two_lines(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, 
 
 
 def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
-    if lay.compact:
-        _panel_two_lines(draw, view, y, width, say, lay)
-        return
-    t, row_h = lay.t, lay.row_h
-    fitted = [_short_name(n, t) if n else None for n in player_names(view)]
-    names = [f[0] if f else None for f in fitted]
-    narrow = any(f and f[1] for f in fitted)
-    # one column for the names, as wide as the longest (shortened) one, so the rows line up
-    column = max((kit.text_width(n, t, bold=True, condensed=narrow) for n in names if n), default=0)
-    badge_r = 14 + (t - T) // 2
-    for p in view["players"]:
-        seat = p["seat"]
-        top = y + seat * row_h
-        acting = seat in view["to_act"]
-        fill = "highlight" if acting else ("panel" if seat % 2 == 0 else "paper")
-        draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + row_h - 4), fill=kit.rgb(fill))
-        kit.badge(draw, (MARGIN + badge_r - 2, top + row_h / 2 - 2), badge_r, _colour(seat), _letter(seat), size=t)
-        x = MARGIN + 2 * badge_r + 6
-        if column:
-            if names[seat]:
-                kit.text(draw, (x, top + row_h / 2 - 2), names[seat], size=t, anchor="lm", bold=True,
-                         condensed=narrow)
-            x += column + 14
-        room = width - x - MARGIN
-        status = _status(view, p, acting, short=False, say=say)
-        if kit.text_width(status, t, bold=acting) > room:
-            status = _status(view, p, acting, short=True, say=say)
-        # too long even in short words: the condensed face, and only then an ellipsis
-        condensed = kit.text_width(status, t, bold=acting) > room
-        if condensed and kit.text_width(status, t, bold=acting, condensed=True) > room:
-            while status and kit.text_width(status + "…", t, bold=acting, condensed=True) > room:
-                status = status[:-1]
-            status += "…"
-        kit.text(draw, (x, top + row_h / 2 - 2), status, size=t, anchor="lm", bold=acting, condensed=condensed)
+    """Each player's row: the whole name on a line of its own (never cut), the figures under it."""
+    _panel_two_lines(draw, view, y, width, say, lay)
 
 
-def _short_name(name: str, t: int = T) -> tuple[str, bool]:
-    """(the name as it fits the name column, whether in the condensed face): whole, else condensed, else its
-    first words and "…" - never cut inside a word unless its first word alone is too long."""
-    room = NAME_W * t // T
-    if kit.text_width(name, t, bold=True) <= room:
-        return name, False
-    if kit.text_width(name, t, bold=True, condensed=True) <= room:
-        return name, True
-    words = name.split()
-    while len(words) > 1:
-        words.pop()
-        short = " ".join(words).rstrip(",;:.-") + "…"
-        if kit.text_width(short, t, bold=True, condensed=True) <= room:
-            return short, True
-    return kit.fit_text(name, room, t, bold=True), False
+def _losses(view: dict, seat: int) -> str:
+    """The figures the pending battles take from ``seat`` ("H-B2 −2, H-C3 −1"), or ""."""
+    battle = view.get("battle") if view["phase"] == "losses" else None
+    if not battle:
+        return ""
+    return ", ".join(f"{b['field']} −{b['losses'][str(seat)]}" for b in battle["battles"]
+                     if b["losses"].get(str(seat)))
 
 
 def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
@@ -620,6 +612,9 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
             bits.append(say(counted("status_resting_short", n), count=n, round=p["resting_until"]) if short
                         else say(counted("status_resting", n), count=n, round=p["resting_until"]))
         bits.append(say("status_mana", n=p["mana"]))
+        losses = _losses(view, p["seat"])
+        if losses:  # what the battles take from him, first: on the board a box would cover field names
+            bits.insert(0, say("status_losses", losses=losses))
         if p["free_step"] and view["phase"] == "move":
             bits.append(say("status_free_step"))
         status = " · ".join(bits)

@@ -58,6 +58,12 @@ def test_losses_phase_and_last_combat_snapshot():
     pass_round(s)
     assert s["phase"] == "losses"
     assert_snapshot("hextri-r3-losses", R.render_public(E.view(s, 0)))
+    # what each battle takes is in each player's row, in his language (a box on the board covered field names)
+    from tests.render.phone import texts_at_phone_width
+
+    for lang, words in (("en", "to lose: H-B2 −2"), ("hu", "veszteség: H-B2 −2"), ("pl", "straty: H-B2 −2")):
+        texts = texts_at_phone_width(R.render_public, {**E.view(s, 0), "lang": lang})[0]
+        assert sum(words in t for t, _ in texts) == 2, lang
     E.apply(s, 0, {"type": "losses", "field": "H-B2", "leader": False})
     E.apply(s, 1, {"type": "losses", "field": "H-B2", "leader": False})
     v = E.view(s, None)
@@ -172,8 +178,7 @@ def test_the_busiest_radius_three_board_reads_on_a_phone():
 
     s, view = _busiest_radius_three()
     assert len(view["pieces"]) >= 25 and view["contested"] and view["mana"]
-    # the crown over a leader on a HEX is decoration: his gold ring (drawn at full size) is the mark
-    exempt = {R.CROWN}
+    exempt: set[str] = set()
     for lang in ("pl", "hu", "en"):
         assert [t for t in too_small(R.render_public, {**view, "lang": lang}, minimum=floor("hextri")) if t[0] not in exempt] == [], lang
     # and the picture of one figure's destinations, with its cost labels
@@ -186,7 +191,7 @@ def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
     strip letter stands at both ends of the strip), so every needed text is 9 px or more at 420 px wide."""
     from tests.render.phone import floor, too_small
 
-    exempt = {R.CROWN}
+    exempt: set[str] = set()
     names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
              "Fitzgerald"]
     for radius in (4, 5):
@@ -223,9 +228,51 @@ def test_mana_is_not_drawn_in_a_players_colour():
     assert R.MANA_INK not in [kit.rgb(c) for c in kit.PLAYER_COLOURS]
 
 
-def test_long_names_are_shortened_at_a_word_boundary():
-    short, _ = R._short_name("Bartholomew the Magnificent, Keeper of Hexagons")
-    assert short.endswith("…") and short[:-1] in ("Bartholomew", "Bartholomew the", "Bartholomew the Magnificent")
+def test_whole_names_and_whole_rows_on_every_board():
+    """Each player's row holds the whole name on a line of its own and the whole status under it (no "…"),
+    and the legend wraps onto a second line rather than being cut, on the radius-2 board as on the larger."""
+    from tests.render.phone import texts_at_phone_width
+
+    names = ["Maximilian Schwarzenegger", "Bartholomew the Magnificent, Keeper of Hexagons 🐙"]
+    for radius in (2, 3):
+        s = _random_game(2, radius, 3, 40)
+        for lang in ("en", "hu", "pl"):
+            view = {**E.view(s, None), "player_names": names, "lang": lang}
+            texts = [t for t, _ in texts_at_phone_width(R.render_public, view)[0]]
+            assert not [t for t in texts if t.endswith("…")], (radius, lang)
+            drawn = " ".join(texts)
+            assert "Maximilian Schwarzenegger" in drawn and "Keeper of Hexagons" in drawn, (radius, lang)
+
+
+def _without_marks(view: dict) -> dict:
+    """The same position with nothing on its HEXes and no arrows or battle marks (a TRI's figure and mana stay:
+    on a compact board they take the place of its number)."""
+    b = R.board(view["radius"])
+    return {**view, "pieces": [p for p in view["pieces"] if b.kind[p["field"]] == "tri"],
+            "mana": {f: m for f, m in view["mana"].items() if b.kind[f] == "tri"}, "moves": [], "contested": [],
+            "last_round": {}, "battle": None}
+
+
+def test_no_figure_arrow_or_mark_covers_a_field_name():
+    """Every pixel of every field name of the empty board (HEX names, TRI names or numbers) is still the
+    name's ink on a crowded board with arrows, stacks, leaders, battles and mana: a name a player must type is
+    never under a piece."""
+    from render import kit
+
+    grey = kit.rgb("dark_grey")
+    cases = [_busiest_radius_three()[1], E.view(_random_game(4, 2, 5, 120), None),
+             E.view(_random_game(6, 5, 2, 700), None)]
+    s = _midgame()
+    cases.append(E.view(s, 1))
+    for view in cases:
+        lay = R._layout(view["radius"])
+        full = _png(view).convert("RGB")
+        empty = _png(_without_marks(view)).convert("RGB")
+        top, bottom = lay.header, lay.header + lay.board_h
+        ink = [(x, y) for y in range(top, bottom) for x in range(full.width) if empty.getpixel((x, y)) == grey]
+        assert len(ink) > 2000, view["radius"]
+        covered = [xy for xy in ink if full.getpixel(xy) != grey]
+        assert covered == [], (view["radius"], len(covered), covered[:5])
 
 
 def test_counted_picture_words_agree_with_their_number_in_every_language():
