@@ -289,6 +289,27 @@ def _mana(draw: ImageDraw.ImageDraw, centre, amount: int | None, size: int = 10,
     kit.text(draw, (x + size + 2, y + 1), str(amount), size=t, bold=True, anchor="lm", fill=MANA_INK)
 
 
+def _move_points(b, path: list[str], ox: float, oy: float, size: tuple[int, int], top: int):
+    """The arrow of one move: from the centre of each field it passed; a figure entering the board comes in
+    from just outside it, straight towards the entry TRI, from a point inside the picture (the radius-2 board
+    has no side margin: the start is pulled in along the same line)."""
+    pts = [_px(ox, oy, b.xy[f]) for f in path if f != "off"]
+    if path[0] == "off" and pts:
+        x, y = b.xy[path[1]]
+        d = math.hypot(x, y) or 1.0
+        ex, ey = pts[0]
+        sx, sy = _px(ox, oy, (x + x / d * 0.9, y + y / d * 0.9))
+        # the share of the way out that stays 6 px inside the picture (and below the header)
+        keep = 1.0
+        for start, end, low, high in ((ex, sx, 6, size[0] - 6), (ey, sy, top + 6, size[1] - 6)):
+            if end < low:
+                keep = min(keep, (start - low) / (start - end))
+            elif end > high:
+                keep = min(keep, (high - start) / (end - start))
+        pts.insert(0, (ex + (sx - ex) * keep, ey + (sy - ey) * keep))
+    return pts
+
+
 def _arrow(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], colour, width: int) -> None:
     if len(pts) < 2:
         return
@@ -398,12 +419,7 @@ def _draw_public(view: dict):
 
     moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
     for i, move in enumerate(moves):
-        pts = [_px(ox, oy, b.xy[f]) for f in move["path"] if f != "off"]
-        if move["path"][0] == "off" and pts:
-            # come in from outside the board, straight towards the entry TRI
-            x, y = b.xy[move["path"][1]]
-            d = math.hypot(x, y) or 1.0
-            pts.insert(0, _px(ox, oy, (x + x / d * 0.9, y + y / d * 0.9)))
+        pts = _move_points(b, move["path"], ox, oy, img.size, lay.header)
         latest = i == len(moves) - 1 and bool(view["moves"])
         _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
 

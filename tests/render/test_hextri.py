@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 from PIL import Image
 
@@ -306,3 +307,24 @@ def kit_words(lang):
     from pathlib import Path
 
     return json.loads((Path(__file__).parents[2] / "data/locales/hextri/picture" / f"{lang}.json").read_text("utf-8"))
+
+
+def test_an_entering_figures_arrow_starts_inside_the_picture_and_points_at_its_tri():
+    """A figure entering the board comes in from outside the board, and the arrow's start is in the picture
+    (the radius-2 board has no side margin), on the line towards the entry TRI, never under the header."""
+    for radius in (2, 3, 5):
+        lay = R._layout(radius)
+        b = R.board(radius)
+        height = lay.header + lay.board_h + lay.legend_h + lay.row_h * 2 + 16
+        for tri in b.rim:
+            start, end = R._move_points(b, ["off", tri], lay.ox, lay.oy, (lay.width, height), lay.header)
+            assert 6 <= start[0] <= lay.width - 6 and lay.header + 6 <= start[1] <= height - 6, (radius, tri, start)
+            centre = R._px(lay.ox, lay.oy, b.xy[tri])
+            assert end == centre
+            # outside the board: farther from its centre than the entry TRI, in the same direction
+            mid = (lay.ox, lay.oy)
+            out = (start[0] - mid[0], start[1] - mid[1])
+            inn = (centre[0] - mid[0], centre[1] - mid[1])
+            assert out[0] * inn[0] + out[1] * inn[1] > inn[0] ** 2 + inn[1] ** 2 - 1, (radius, tri)
+            cross = out[0] * inn[1] - out[1] * inn[0]
+            assert abs(cross) <= 1e-9 * math.hypot(*out) * math.hypot(*inn), (radius, tri)
