@@ -16,8 +16,10 @@ The board scales with the radius (the HEX circumradius is fixed in pixels): 702 
 1,020 px at radius 3, 1,520 px at radius 5. Discord shows it about 420 px wide, so from radius 3 on the type grows
 with the width (12 px or more there at radius 3, 9 px at radius 4-5, whose TRIs cannot hold a number in larger
 type) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends of the
-strip, a TRI holding a figure or mana shows that instead, and each player's row has the whole name on a line. The empty board with names is a cached layer (per language:
-it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
+strip, a TRI holding a figure or mana shows that instead. On every board each player's row has the whole name
+on a line of its own, and every field label is stamped last, with a halo of its field's colour, so nothing
+drawn on the board covers a name a player must type. The empty board with names is a cached layer (per
+language: it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
 by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
 
@@ -95,7 +97,7 @@ def _reason(say, reason: str) -> str:
 class Layout(NamedTuple):
     """One radius's picture: the type size ``t`` of every needed text, and where the board sits."""
     t: int
-    compact: bool     # radius 4-5: TRIs show their number only, the strip letter at both ends of its strip
+    compact: bool     # radius 3-5: TRIs show their number only, the strip letter at both ends of its strip
     width: int
     ox: float
     oy: float
@@ -107,9 +109,9 @@ class Layout(NamedTuple):
 
 @lru_cache(maxsize=8)
 def _layout(radius: int) -> Layout:
-    """The picture of a board of ``radius``: at radius 2-3 the type is ``T``; the larger boards are wider, so
-    their type grows with the width (9 px or more when Discord shows the picture 420 px wide) and their TRIs,
-    too small for a whole name in that type, carry only their number (the strip letter stands at both ends)."""
+    """The picture of a board of ``radius``: at radius 2 the type is ``T``; the larger boards are wider, so
+    their type grows with the width (12 px or more at 420 px wide at radius 3, 9 px at radius 4-5) and their
+    TRIs, too small for a whole name in that type, carry only their number (the strip letter at both ends)."""
     b = board(radius)
     x0, y0, x1, y1 = b.bounds
     compact = radius >= COMPACT_RADIUS
