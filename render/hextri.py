@@ -170,13 +170,13 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
     return img
 
 
-#: the ring of a field's own colour around every field name, so that a name stamped over an arrow or a figure's
-#: edge still reads
+#: the ring around every field name restored from the empty board when the name is stamped over the picture,
+#: so that a name over an arrow or a figure's edge still reads
 HALO = 3
 
 
 class Label(NamedTuple):
-    """One field label: what it says, where, in which type, its ink and the field's ground (its halo)."""
+    """One field label: what it says, where, in which type, in which ink."""
     field: str
     kind: str          # "name" (a HEX's or a radius-2 TRI's), "value" (a HEX's), "number" (a compact TRI's)
     text: str
@@ -185,7 +185,6 @@ class Label(NamedTuple):
     bold: bool
     condensed: bool
     ink: tuple[int, int, int]
-    ground: tuple[int, int, int]
 
 
 @lru_cache(maxsize=8)
@@ -199,20 +198,15 @@ def _labels(radius: int) -> tuple[Label, ...]:
     out = []
     for h in b.hexes:
         cx, cy = _px(ox, oy, b.xy[h])
-        ground = VALUE_SHADES[b.value[h]]
-        out.append(Label(h, "name", h[2:], (cx, cy - S * 0.66 + (t - T) * 0.4), t, True, False, grey, ground))
-        out.append(Label(h, "value", str(b.value[h]), (cx - S * 0.76 + (t - T) * 0.3, cy), t, True, False, EDGE,
-                         ground))
+        out.append(Label(h, "name", h[2:], (cx, cy - S * 0.66 + (t - T) * 0.4), t, True, False, grey))
+        out.append(Label(h, "value", str(b.value[h]), (cx - S * 0.76 + (t - T) * 0.3, cy), t, True, False, EDGE))
     for tri in b.tris:
         cx, cy = _px(ox, oy, b.xy[tri])
-        ground = RIM_FILL if tri in b.rim else TRI_FILL
         if lay.compact:
-            out.append(Label(tri, "number", tri[3:], (cx, cy + _toward_base(b, tri, 3)), t, False, True, grey,
-                             ground))
+            out.append(Label(tri, "number", tri[3:], (cx, cy + _toward_base(b, tri, 3)), t, False, True, grey))
         else:
             # along the TRI's wide side, leaving its tip for a figure
-            out.append(Label(tri, "name", tri[2:], (cx, cy + _toward_base(b, tri, 10)), T, False, True, grey,
-                             ground))
+            out.append(Label(tri, "name", tri[2:], (cx, cy + _toward_base(b, tri, 10)), T, False, True, grey))
     return tuple(out)
 
 
@@ -228,11 +222,16 @@ def _label_sprite(s: str, size: int, bold: bool, condensed: bool):
     return glyphs, halo, x0, y0
 
 
-def _stamp(img: Image.Image, label: Label) -> None:
-    """Draw a field label with its halo (pasted: the same labels come back in every picture)."""
+def _stamp(img: Image.Image, label: Label, layer: Image.Image | None = None) -> None:
+    """Draw a field label (pasted: the same labels come back in every picture). Given the empty board
+    ``layer``, the ring around the label is restored from it first (the field's colour and edges, not whatever
+    was drawn over them), so the label reads over arrows and figures."""
     glyphs, halo, dx, dy = _label_sprite(label.text, label.size, label.bold, label.condensed)
     at = (int(round(label.xy[0] + dx)), int(round(label.xy[1] + dy)))
-    img.paste(label.ground, at, halo)
+    if layer is not None:
+        img.paste(layer.crop((at[0], at[1], at[0] + halo.width, at[1] + halo.height)), at, halo)
+        if label.kind != "number":  # the layer holds the name itself; a compact TRI's number is drawn per picture
+            return
     img.paste(label.ink, at, glyphs)
 
 
@@ -393,7 +392,8 @@ def _draw_public(view: dict):
     lay = _layout(radius)
     t = lay.t
     height = lay.header + board_h + lay.legend_h + lay.row_h * n + 16
-    img = _board_layer(radius, height, n, _lang(view)).copy()
+    layer = _board_layer(radius, height, n, _lang(view))
+    img = layer.copy()
     draw = ImageDraw.Draw(img)
     _header(draw, view, width, say, lay)
 
@@ -466,7 +466,7 @@ def _draw_public(view: dict):
     # compact board's TRI holding a figure or mana shows that instead of its number)
     for label in _labels(radius):
         if label.kind != "number" or (label.field not in pieces and label.field not in view["mana"]):
-            _stamp(img, label)
+            _stamp(img, label, layer)
 
     _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)
     return img, draw, b, ox, oy
