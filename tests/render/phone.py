@@ -17,9 +17,9 @@ from PIL import Image, ImageDraw
 
 import render
 
-#: games whose pictures are not redrawn for the 12 px floor yet (issue 27: HEX-TRI's radius-3 and radius-5 boards):
+#: games whose pictures are not redrawn for the 12 px floor yet (issue 27: HEX-TRI's radius-4 and radius-5 boards):
 #: their tests keep the floor they had, 9 px, so they cannot get worse, and tests/render/test_phone.py expects
-#: those boards to fail 12 px (its radius-2 boards pass)
+#: those boards to fail 12 px (its radius-2 and radius-3 boards pass)
 NOT_YET_12 = {"hextri": 9.0}
 
 #: Discord's chat column shows a picture about this wide before it is tapped
