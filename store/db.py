@@ -1089,6 +1089,41 @@ class Store:
         statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
         await self._transaction(statements)
 
+    async def replace_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                            list[int] | None, str | None]], deadline: datetime | None = None) -> bool:
+        """Pair a held round again: its matches (none may have a game yet) replaced by ``matches``, in one
+        transaction; False (nothing changed) when one of them has a game already."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("DELETE FROM tournament_matches WHERE tournament_id = ? AND round_no = ?",
+                       (tournament_id, round_no))]
+        statements += [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how,"
+                        " deadline) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                         how, None if places is not None else due))
+                       for slot, players, places, how in matches]
+        try:
+            await self._transaction(statements, guard=(
+                "UPDATE tournaments SET current_round = current_round WHERE id = ? AND NOT EXISTS (SELECT 1 FROM"
+                " tournament_matches WHERE tournament_id = ? AND round_no = ? AND game_id IS NOT NULL)",
+                (tournament_id, tournament_id, round_no)))
+        except VersionConflict:
+            return False
+        return True
+
+    async def set_round_deadline(self, tournament_id: int, round_no: int, deadline: datetime | None) -> None:
+        """A held round starts now: its unsettled matches' deadline counts from here."""
+        await self._transaction([("UPDATE tournament_matches SET deadline = ? WHERE tournament_id = ? AND round_no = ?"
+                                  " AND places IS NULL", (_stamp(deadline) if deadline else None, tournament_id,
+                                                          round_no))])
+
+    async def corrected_places(self, guild_id: int | None, engine: str) -> dict[int, list[int]]:
+        """Places an organizer set afterwards for tournament match games (game id -> places), for the ratings."""
+        rows = await self._rows(
+            "SELECT m.game_id, m.places FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE m.how = 'corrected' AND m.game_id IS NOT NULL AND t.engine = ?"
+            " AND t.guild_id IS NOT DISTINCT FROM ?", (engine, guild_id))
+        return {r["game_id"]: json.loads(r["places"]) for r in rows if r["places"]}
+
     async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
         """A tournament's matches (of one round), in round and slot order."""
         sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
@@ -1120,6 +1155,32 @@ class Store:
         statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
                            (FIRST_ID, match_id)))
         return await self._transaction(statements, first_id=True)
+
+    async def next_match_game(self, match_id: int, previous: int, *, tournament_id: int, engine: str, options: dict,
+                              seed: int, guild_id: int | None, channel_id: int | None,
+                              seats: list[tuple[int, str]]) -> int | None:
+        """The next game of a match of several games (best of N), when ``previous`` is still its game: the game,
+        its seats and the match pointing at it, in one transaction; None when the match has moved on already."""
+        now = _now()
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ?", (FIRST_ID, match_id)))
+        try:
+            return await self._transaction(statements, first_id=True, guard=(
+                "UPDATE tournament_matches SET game_id = game_id WHERE id = ? AND game_id = ? AND places IS NULL",
+                (match_id, previous)))
+        except VersionConflict:
+            return None
+
+    async def match_games(self, tournament_id: int, match_id: int) -> list[GameRow]:
+        """The games a match has had (several for a best-of-N match), oldest first."""
+        return await self._games(f"SELECT * FROM games WHERE tournament_id = ? AND"
+                                 f" {self._json_int('options', 'tournament_match')} = ? ORDER BY id",
+                                 (tournament_id, match_id))
 
     async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
         """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""
