@@ -1,6 +1,7 @@
 """Pure rules engines, one package per game, and the protocol they share.
 
-Every game package ``engines/<name>/`` exposes ``ENGINE``: an object following :class:`Engine`.
+Every game package ``engines/<name>/`` exposes ``ENGINE``: an object following :class:`Engine`
+(``engines/protocol.py``, with :class:`IllegalAction`).
 They are collected into :data:`ENGINES`, keyed by the public game key (``"hector-achilles"``, ...).
 Engines never import discord, asyncio, sqlite or PIL: they are deterministic functions of
 (seed, options, actions).
@@ -10,52 +11,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any, Protocol, runtime_checkable
 
+from engines.protocol import Engine, IllegalAction
 
-class IllegalAction(Exception):
-    """An action that is not allowed now. The message is shown to the player as is."""
-
-
-@runtime_checkable
-class Engine(Protocol):
-    """The protocol the host, the AI and the tests use; nothing else of an engine is touched."""
-
-    key: str
-    title: str
-    min_players: int
-    max_players: int
-    rules_version: int
-
-    def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
-    def to_act(self, state: Any) -> list[int]: ...
-    def legal_actions(self, state: Any, seat: int) -> list[dict]:
-        """Every decision ``seat`` can make now, each once (empty for a seat not to act). A decision that
-        can be carried out in several ways that the rules leave to the player (HEX-TRI: which fields pay a
-        move) is listed once, in a default way; :meth:`variants` lists its other ways, a bounded few at a
-        time, so that no list grows with the number of ways (issue 22)."""
-        ...
-    def variants(self, state: Any, seat: int, action: dict, limit: int = 25) -> list[dict]:
-        """The listed ``action`` first, then up to ``limit - 1`` other ways to make the same decision, in a
-        fixed order (the same state gives the same list); ``apply`` takes each. IllegalAction for an action
-        not listed now. Most engines have the action alone."""
-        ...
-    def apply(self, state: Any, seat: int, action: dict) -> list[dict]:
-        """Validates and applies ``action`` in place, returns the events: a listed action, one of its
-        :meth:`variants`, or another form the engine documents (e.g. a typed choice); IllegalAction, with
-        the state unchanged, for anything else."""
-        ...
-    def view(self, state: Any, seat: int | None) -> dict: ...
-    def result(self, state: Any) -> dict | None:
-        """None while running; then ``{"places": [place per seat, 1 = best, ties share a place],
-        "scores": [score per seat], "reason": str, ...}``. All seats on place 1 is a draw."""
-        ...
-    def to_json(self, state: Any) -> dict: ...
-    def from_json(self, data: dict) -> Any: ...
-    def secrets(self, state: Any, seat: int | None) -> set[str]:
-        """Ids (card ids, hero names, ...) only ``seat`` may see; ``None``: ids nobody may see (deck order,
-        face-down cards). The conformance suite checks that no view carries another seat's secrets."""
-        ...
+__all__ = ["ENGINES", "GAME_ORDER", "Engine", "IllegalAction"]
 
 
 # The five games in the order the bot lists them; packages are discovered so that adding a game never

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines import IllegalAction
+from engines.protocol import IllegalAction
 
 
 def _copy(obj):

@@ -67,8 +67,9 @@ def _own(name: str, modules: dict) -> str | None:
 
 def _imported(name: str, path: Path, modules: dict) -> set[str]:
     """Every project module ``name`` imports, wherever the import stands: at the top, inside a function (an
-    import there still runs, only later), under ``if TYPE_CHECKING``; and ``importlib.import_module`` of a
-    constant string (a registry of module names)."""
+    import there still runs, only later), under ``if TYPE_CHECKING``; ``importlib.import_module`` of a
+    constant string or a module's dotted name kept as a string (a registry of module names); and, for a
+    package that discovers its plugins (``pkgutil.iter_modules(__path__)``), every module of its folder."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
@@ -89,6 +90,10 @@ def _imported(name: str, path: Path, modules: dict) -> set[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in modules \
                 and "." in node.value:
             targets = [node.value]  # a module's dotted name kept as a string, to be imported by name later
+        elif (path.name == "__init__.py" and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "iter_modules" and any(isinstance(a, ast.Name) and a.id == "__path__"
+                                                           for a in node.args)):
+            targets = [m for m in modules if m.rpartition(".")[0] == name]  # discovery imports its folder
         out |= {own for t in targets if (own := _own(t, modules)) and own != name}
     return out
 

@@ -54,8 +54,8 @@ from __future__ import annotations
 import json
 from collections import deque
 
-from engines import IllegalAction
 from engines.base import BaseEngine, _copy
+from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from .track import MAX_STEPS, TRACK_NAMES, Track, get_track, track_version

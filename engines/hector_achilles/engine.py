@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import copy
 
-from engines import IllegalAction
 from engines.base import BaseEngine
+from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from .data import (

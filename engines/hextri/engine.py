@@ -47,8 +47,8 @@ import copy
 import json
 from pathlib import Path
 
-from engines import IllegalAction
 from engines.base import BaseEngine, _copy
+from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from . import combat

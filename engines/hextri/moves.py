@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from heapq import heapify, heappop, heapreplace
 
-from engines import IllegalAction
+from engines.protocol import IllegalAction
 
 from .board import HEX, TRI, Board
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from itertools import permutations
 
-from engines import IllegalAction
 from engines.base import BaseEngine
+from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from . import decks as D

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import copy
 
-from engines import IllegalAction
 from engines.base import BaseEngine, _copy
+from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from . import rules

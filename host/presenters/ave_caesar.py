@@ -13,7 +13,7 @@ import re
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
 from engines.ave_caesar.track import TRACK_VERSION, get_track
 from host.panels import Choice
-from host.presenters import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter
 
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engines.hector_achilles.data import TROOPS
 from host.locale import DEFAULT, current_language, use_language
 from host.panels import Choice
-from host.presenters import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter
 
 EMOJI = {"red": "🟥", "green": "🟩", "blue": "🟦", "yellow": "🟨", "purple": "🟪", "brown": "🟫"}
 #: action type -> (group key, button style, reveals the hand)

@@ -11,8 +11,9 @@ import re
 
 from engines import IllegalAction
 from engines.hextri import ENGINE
+from host.errors import GameError
 from host.panels import Choice
-from host.presenters import OptionSpec, Presenter, Refined
+from host.presenters.base import OptionSpec, Presenter, Refined
 
 LETTERS = "ABCDEF"
 OFF = "off"
@@ -109,8 +110,6 @@ class HexTriPresenter(Presenter):
         values = {k: v for k, v in raw.items() if v is not None}
         players = values.pop("players", 2)
         if not isinstance(players, int) or not ENGINE.min_players <= players <= ENGINE.max_players:
-            from host.service import GameError  # late: host.service imports the presenters
-
             raise GameError(self.text("bad_players", min=ENGINE.min_players, max=ENGINE.max_players))
         return players, values
 

@@ -18,7 +18,7 @@ from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
-from host.presenters import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter
 
 GAME = "kivalasztottak"
 FREE_TYPES = ("quest", "building", "ally", "obstacle")

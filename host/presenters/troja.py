@@ -14,7 +14,7 @@ from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
 from engines.troja import name as card_name
 from host.locale import current_language
 from host.panels import MAX_LABEL, Choice, clip
-from host.presenters import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter
 
 LETTERS = "ABCD"
 WINDOWS = ("join", "fate", "start")

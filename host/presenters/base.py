@@ -1,0 +1,168 @@
+"""What every game's presenter builds on: :class:`Presenter` (a game's buttons, words and options),
+:class:`OptionSpec` and :class:`Refined`. Apart from ``host/presenters/__init__.py``, which discovers the game
+modules, so that they import this module and not the package that imports them (no import circle)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.locale import game_text, t
+from host.panels import Choice
+
+
+@dataclass
+class OptionSpec:
+    """One option of ``/<game> new``. ``kind``: "int", "bool", "choice" (``choices``: (label, value)) or "text"
+    (a word of at most 100 characters; ``suggest`` names what the command suggests while it is typed:
+    "decks", a player's Kiválasztottak decks, which the command also resolves - see cogs/newgame.py)."""
+
+    name: str
+    kind: str
+    description: str
+    default: Any = None
+    choices: list[tuple[str, Any]] = field(default_factory=list)
+    min_value: int | None = None
+    max_value: int | None = None
+    suggest: str | None = None
+
+
+@dataclass(frozen=True)
+class Refined:
+    """What :meth:`Presenter.parse` returns for a typed choice that names one of the listed actions
+    (``index``) made in a particular way the list does not spell out (``action``, e.g. a HEX-TRI move with
+    the fields that pay it): the host applies ``action``, and the engine checks it."""
+
+    index: int
+    action: dict
+
+
+class Presenter:
+    """The generic presenter; games subclass it. Every method gets views, never engine state."""
+
+    game = ""
+    options: list[OptionSpec] = []
+    #: names of the seats' sides, e.g. ["Achaeans", "Trojans"]; None when seats are just players
+    seat_labels: list[str] | None = None
+    #: whether render_private says anything (False for perfect-information games)
+    has_private = True
+    #: whether the per-player "auto-pass when I can do nothing" setting applies (reaction-window games)
+    supports_auto_pass = False
+    #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
+    two_step = False
+    #: names of groups always offered as a select (e.g. "Play a card" next to a Pass button)
+    select_groups: tuple[str, ...] = ()
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        """Slash-command option values -> (number of players or None for "as many as join", engine options).
+        A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
+        return None, {k: v for k, v in raw.items() if v is not None}
+
+    def creator_seat(self, raw: dict) -> int:
+        """The seat the creator of a game takes (0 unless the game has sides the creator may choose, e.g. the
+        ``side`` option of Hector and Achilles); the other people and the AI take the other seats."""
+        return 0
+
+    def check_options(self, raw: dict) -> None:
+        """Refuse (ValueError, in the current language) a value outside what :attr:`options` advertise: the
+        command tree offers only those, but a stale client or a hand-made request may send anything."""
+        for spec in self.options:
+            value = raw.get(spec.name)
+            if value is None:
+                continue
+            if spec.kind == "int":
+                low, high = spec.min_value, spec.max_value
+                if (isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low)
+                        or (high is not None and value > high)):
+                    key = "option_range" if low is not None and high is not None else \
+                        "option_min" if low is not None else "option_max" if high is not None else "option_int"
+                    raise ValueError(t(key, name=spec.name, value=str(value)[:20], min=low, max=high))
+            elif spec.kind == "choice" and spec.choices and value not in [v for _, v in spec.choices]:
+                raise ValueError(t("option_choice", name=spec.name, value=str(value)[:40],
+                                   choices=", ".join(str(v) for _, v in spec.choices)[:500]))
+            elif spec.kind == "bool" and not isinstance(value, bool):
+                raise ValueError(t("option_choice", name=spec.name, value=str(value)[:40], choices="True, False"))
+
+    def two_step_for(self, view: dict) -> bool:
+        """Whether this seat's panel is a two-step choice now; by default the class's ``two_step``."""
+        return self.two_step
+
+    def text(self, key: str, **fields) -> str:
+        """This game's string ``key`` from ``data/locales/<game>/en.json``."""
+        return game_text(self.game, key, **fields)
+
+    def seat_label(self, seat: int) -> str:
+        if self.seat_labels and seat < len(self.seat_labels):
+            return self.seat_labels[seat]
+        return t("seat_n", n=seat + 1)
+
+    def describe(self, view: dict, action: dict, index: int) -> Choice:
+        """A button for one legal action."""
+        details = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
+        label = action["type"].replace("_", " ").capitalize() + (f": {details}" if details else "")
+        return Choice(index=index, label=label, group=action["type"])
+
+    def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
+        """The buttons for all legal actions; a game with hundreds of them may share work between them."""
+        return [self.describe(view, a, i) for i, a in enumerate(legal)]
+
+    def describe_variants(self, view: dict, action: dict, index: int, variants: list[dict]) -> list[Choice]:
+        """The choices of a panel of one action's variants (``engine.variants``, the listed action first):
+        by default each described like the action itself, in one group."""
+        group = self.describe(view, action, index).label
+        out = []
+        for n, variant in enumerate(variants):
+            choice = self.describe(view, variant, index)
+            choice.group, choice.variant, choice.more = group, n, False
+            out.append(choice)
+        return out
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
+        """The index of the choice a player typed (``/game play``). By default the text is matched against
+        the choice labels: an exact label, else the only label containing it. Raise ValueError with a
+        helpful message otherwise; games may accept their own notation (e.g. field names), and may name a
+        listed action made in a particular way (:class:`Refined`)."""
+        wanted = " ".join(text.lower().split())
+        if not wanted:
+            raise ValueError(t("parse_empty"))
+        exact = [c for c in choices if c.label.lower() == wanted]
+        if len(exact) == 1:
+            return exact[0].index
+        found = [c for c in choices if wanted in c.label.lower()]
+        if len(found) == 1:
+            return found[0].index
+        sample = "; ".join(c.label for c in (found or choices)[:8])
+        if found:
+            raise ValueError(t("parse_ambiguous", text=text, count=len(found), sample=sample))
+        raise ValueError(t("parse_none", text=text, sample=sample))
+
+    def prompt(self, view: dict) -> str:
+        """What the seat in ``view`` is asked to decide."""
+        return t("prompt_default")
+
+    def opening_lines(self, view: dict, names: list[str]) -> list[str]:
+        """Lines for the first board of a game (what set-up decided: a start grid, who begins...)."""
+        return []
+
+    def narrate(self, event: dict, names: list[str]) -> str | None:
+        """One line of narration for an event, or None to stay silent about it."""
+        return None
+
+    def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        places = result.get("places", [])
+        scores = result.get("scores", [])
+        order = sorted(range(len(places)), key=lambda s: places[s])
+        if places and all(p == 1 for p in places):
+            return [t("result_draw")]
+        return [f"{places[s]}. {names[s]} — {scores[s]}" for s in order]
+
+    def status_line(self, view: dict) -> str:
+        return ""
+
+    def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
+        """Whether to pass for this seat without asking. By default: the player's "auto_pass" setting (on
+        unless turned off) and nothing but passing is possible. A game may add its own rules (e.g. a
+        "stop when the opponent acts" setting); the decision uses the seat's own view only."""
+        if not self.supports_auto_pass or not settings.get("auto_pass", True):
+            return False
+        return bool(legal) and all(a["type"] == "pass" for a in legal)
