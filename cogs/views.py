@@ -16,14 +16,14 @@ import logging
 import re
 import time
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, cast
 
 import discord
 
+from host.asker import Asker
 from host.locale import t
 from host.outcome import Outcome
 from host.panels import MAX_OPTION_LABEL, Choice, Panel, Row, clip, layout
-from host.service import Asker
 
 log = logging.getLogger(__name__)
 
@@ -185,9 +185,15 @@ class Clicks(Protocol):
         """The organizer starts a tournament."""
 
 
+class HasClicks(Protocol):
+    """A bot that holds :class:`Clicks` (bot.py's GameBot)."""
+
+    clicks: Clicks
+
+
 def clicks(interaction: discord.Interaction) -> Clicks:
     """The bot's :class:`Clicks`."""
-    return interaction.client.clicks
+    return cast(HasClicks, interaction.client).clicks
 
 
 async def refuse(interaction: discord.Interaction, message: str) -> None:
