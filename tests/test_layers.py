@@ -103,8 +103,8 @@ def import_graph() -> dict[str, set[str]]:
     return {name: _imported(name, path, modules) for name, path in modules.items()}
 
 
-def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One cycle (``a -> b -> ... -> a``) per strongly connected group of modules that import each other."""
+def circle_groups(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The groups of modules that import each other (strongly connected, more than one module)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -132,7 +132,21 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    return [_cycle_in(group, graph) for group in groups]
+    return groups
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle (``a -> b -> ... -> a``) per group of modules that import each other."""
+    return [_cycle_in(group, graph) for group in circle_groups(graph)]
+
+
+def _report(graph: dict[str, set[str]]) -> str:
+    """A circle of each group, then every import inside the group (it may hold several circles; all must go)."""
+    lines = []
+    for group in circle_groups(graph):
+        lines.append(" -> ".join(_cycle_in(group, graph)))
+        lines += [f"    {v} imports {', '.join(sorted(graph[v] & group))}" for v in sorted(group)]
+    return "\n".join(lines)
 
 
 def _cycle_in(group: set[str], graph: dict[str, set[str]]) -> list[str]:
@@ -152,26 +166,40 @@ def _cycle_in(group: set[str], graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_circles():
-    cycles = import_cycles(import_graph())
-    assert not cycles, "import circles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+    graph = import_graph()
+    cycles = import_cycles(graph)
+    assert not cycles, "import circles:\n" + _report(graph)
 
 
 def test_the_circle_finder_finds_hidden_circles(tmp_path):
-    """The check itself: a circle closed by an import inside a function, or by a module name kept as a string,
-    is found and printed; a plain chain is not a circle."""
+    """The check itself: a circle closed by an import inside a function, under ``TYPE_CHECKING``, by a module
+    name kept as a string, or by a package discovering the module that imports it, is found and printed; a
+    plain chain is not a circle."""
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert import_cycles(graph) == [["a", "b", "c", "a"]]
+    assert "d" not in _report(graph) and "    c imports a" in _report(graph)
     assert import_cycles({"a": {"b"}, "b": set()}) == []
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "one.py").write_text("from pkg import two\n")
-    (pkg / "two.py").write_text("def later():\n    from pkg.one import x\n")
-    (pkg / "three.py").write_text("import importlib\nREG = {'k': 'pkg.four'}\n")
-    (pkg / "four.py").write_text("from pkg import three\n")
-    modules = {"pkg": pkg / "__init__.py", **{f"pkg.{n}": pkg / f"{n}.py" for n in ("one", "two", "three", "four")}}
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/one.py": "from pkg import two\n",
+        "pkg/two.py": "def later():\n    from pkg.one import x\n",
+        "pkg/three.py": "import importlib\nREG = {'k': 'pkg.four'}\n",
+        "pkg/four.py": "from pkg import three\n",
+        "pkg/five.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.six import Six\n",
+        "pkg/six.py": "import pkg.five\n",
+        "plug/__init__.py": "import importlib, pkgutil\nSHARED = 1\n"
+                            "FOUND = [importlib.import_module(f'plug.{m.name}') for m in pkgutil.iter_modules(__path__)]\n",
+        "plug/game.py": "from plug import SHARED\n",
+        "plug/shared.py": "SHARED = 1\n",
+    }
+    modules = {}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+        modules[name[:-3].replace("/__init__", "").replace("/", ".")] = tmp_path / name
     graph = {name: _imported(name, path, modules) for name, path in modules.items()}
     assert graph["pkg.one"] == {"pkg.two"} and graph["pkg.two"] == {"pkg.one"}
-    assert graph["pkg.three"] == {"pkg.four"}
-    assert sorted(map(tuple, import_cycles(graph))) == [("pkg.four", "pkg.three", "pkg.four"),
-                                                        ("pkg.one", "pkg.two", "pkg.one")]
+    assert graph["pkg.three"] == {"pkg.four"} and graph["plug"] == {"plug.game", "plug.shared"}
+    assert sorted(map(tuple, import_cycles(graph))) == [
+        ("pkg.five", "pkg.six", "pkg.five"), ("pkg.four", "pkg.three", "pkg.four"), ("pkg.one", "pkg.two", "pkg.one"),
+        ("plug", "plug.game", "plug")]
