@@ -40,19 +40,13 @@ def test_layer_imports(layer):
 
 
 # -- no import circles -------------------------------------------------------------------------------------------
-#: the project's own code: every package folder at the top (with an ``__init__.py``) and the top-level modules
-_SKIP = {"tests", "bench"}
-
-
 def _project_modules() -> dict[str, Path]:
-    """Module name -> file, for the project's own code (tests and benchmarks left out)."""
+    """Module name -> file, for the whole project: every package folder at the top (with an ``__init__.py``:
+    the bot's code, its tests, benchmarks and tools) and the top-level modules."""
     found = {}
-    for path in ROOT.rglob("*.py"):
+    packages = [d for d in ROOT.iterdir() if (d / "__init__.py").exists()]
+    for path in [*ROOT.glob("*.py"), *(p for d in packages for p in d.rglob("*.py"))]:
         parts = path.relative_to(ROOT).with_suffix("").parts
-        if parts[0] in _SKIP or any(p.startswith(".") for p in parts):
-            continue
-        if len(parts) > 1 and not (ROOT / parts[0] / "__init__.py").exists():
-            continue
         name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         found[name] = path
     return found
