@@ -527,50 +527,56 @@ class GameService(TurnClocks):
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
         action since ``version`` was another seat's pass, nothing the player saw has changed."""
         async with self.lock(game_id):
-            game = await self.game(game_id, asker)
-            if game.status == "lobby":
-                raise GameError.of("not_started", game=game_id)
-            if game.status != "running":
-                raise GameError.of("game_over", game=game_id)
-            seat = game.seat_of(user_id)
-            if seat is not None and await self._hand_back(game, seat):
-                raise GameError.of("clock_handed_back", game=game_id)
-            if version != game.version and (seat is None or digest is None):
+            with self.store.remembering():  # the clocks and vacations are read once per move, not eight times
+                return await self._act(game_id, user_id, version, index, digest, asker, variant, refined)
+
+    async def _act(self, game_id: int, user_id: int, version: int, index: int, digest: str | None,
+                   asker: Asker | None, variant: int | None, refined: dict | None) -> Outcome:
+        """:meth:`act` under the game's lock."""
+        game = await self.game(game_id, asker)
+        if game.status == "lobby":
+            raise GameError.of("not_started", game=game_id)
+        if game.status != "running":
+            raise GameError.of("game_over", game=game_id)
+        seat = game.seat_of(user_id)
+        if seat is not None and await self._hand_back(game, seat):
+            raise GameError.of("clock_handed_back", game=game_id)
+        if version != game.version and (seat is None or digest is None):
+            raise StaleBoard.of("stale")
+        if seat is None:
+            raise GameError.of("not_playing", game=game_id)
+        engine = ENGINES[game.engine]
+        state = await self._state(game)
+        acting = engine.to_act(state)
+        if seat not in acting:
+            if version != game.version:
                 raise StaleBoard.of("stale")
-            if seat is None:
-                raise GameError.of("not_playing", game=game_id)
-            engine = ENGINES[game.engine]
-            state = await self._state(game)
-            acting = engine.to_act(state)
-            if seat not in acting:
-                if version != game.version:
-                    raise StaleBoard.of("stale")
-                raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
-            legal = self._legal(game, state, seat)
-            if version != game.version and not await self._only_passes_since(
-                    game, version, seat, choices_digest(legal), digest):
-                raise StaleBoard.of("stale")
-            if version == game.version and digest is not None and digest != choices_digest(legal):
-                # the same version with other choices: a board drawn before the bot was upgraded to a version
-                # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
-                raise StaleBoard.of("stale_choices")
-            if not 0 <= index < len(legal):
+            raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
+        legal = self._legal(game, state, seat)
+        if version != game.version and not await self._only_passes_since(
+                game, version, seat, choices_digest(legal), digest):
+            raise StaleBoard.of("stale")
+        if version == game.version and digest is not None and digest != choices_digest(legal):
+            # the same version with other choices: a board drawn before the bot was upgraded to a version
+            # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+            raise StaleBoard.of("stale_choices")
+        if not 0 <= index < len(legal):
+            raise GameError.of("bad_choice")
+        action = legal[index]
+        if variant is not None:
+            ways = engine.variants(state, seat, action, MAX_VARIANTS)
+            if not 0 <= variant < len(ways):
                 raise GameError.of("bad_choice")
-            action = legal[index]
-            if variant is not None:
-                ways = engine.variants(state, seat, action, MAX_VARIANTS)
-                if not 0 <= variant < len(ways):
-                    raise GameError.of("bad_choice")
-                action = ways[variant]
-            elif refined is not None:
-                action = refined
-            presenter = presenter_for(game.engine)
-            label = presenter.describe(self._view(game, state, seat), action, index).label
-            events: list[dict] = []
-            lines = await self._commit(game, state, seat, user_id, action, events)
-            outcome = await self._advance(game, lines, events)
-            outcome.done_label = label
-            return outcome
+            action = ways[variant]
+        elif refined is not None:
+            action = refined
+        presenter = presenter_for(game.engine)
+        label = presenter.describe(self._view(game, state, seat), action, index).label
+        events: list[dict] = []
+        lines = await self._commit(game, state, seat, user_id, action, events)
+        outcome = await self._advance(game, lines, events)
+        outcome.done_label = label
+        return outcome
 
     async def _only_passes_since(self, game: GameRow, version: int, seat: int, current: str, digest: str) -> bool:
         """Whether a board of ``version`` still holds for ``seat``: the same choices (``current`` digest equals
