@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import aiosqlite
 from PIL import Image
 
 from engines import ENGINES
@@ -208,14 +209,24 @@ def _instrument(split: Split, key: str, floor: dict) -> None:
         floor["seen"] += 1
         return encode(img, pal)
     kit.encode = split.sync("encode", encode_and_keep)
-    transaction, rows = SqliteStore._transaction, SqliteStore._rows
+    # reads: every call to SQLite's worker thread outside a transaction (at the driver, so that any commit's
+    # store is measured alike, whatever its own helpers are called)
+    transaction, execute, writing = SqliteStore._transaction, aiosqlite.Connection._execute, [False]
 
     async def counted_transaction(self, statements, *args, **kwargs):
         floor["bytes"] += sum(len(p) for _, params in statements for p in params if isinstance(p, str | bytes))
         floor["transactions"] += 1
-        return await transaction(self, statements, *args, **kwargs)
+        writing[0] = True
+        try:
+            return await transaction(self, statements, *args, **kwargs)
+        finally:
+            writing[0] = False
+    timed_read = split.coroutine("reads", execute)
+
+    async def read_or_write(self, fn, *args, **kwargs):
+        return await (execute if writing[0] else timed_read)(self, fn, *args, **kwargs)
     SqliteStore._transaction = split.coroutine("commit", counted_transaction)
-    SqliteStore._rows = split.coroutine("reads", rows)
+    aiosqlite.Connection._execute = read_or_write
 
 
 def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
