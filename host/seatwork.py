@@ -92,9 +92,11 @@ def read_move(key: str, snapshot: str, seat: int, lang: str, text: str) -> tuple
     view = engine.view(state, seat)
     legal = view["legal"] if "legal" in view else engine.legal_actions(state, seat)
     view = {**view, "legal": legal}
-    choices = presenter.describe_all(view, legal)
-    index = presenter.parse(view, choices, text)
-    return legal[index], next((c.label for c in choices if c.index == index), "?")
+    try:  # a game's own notation needs no choices described (HEX-TRI: field names); a button's text does
+        index = presenter.parse(view, [], text)
+    except Exception:
+        index = presenter.parse(view, presenter.describe_all(view, legal), text)
+    return legal[index], presenter.describe(view, legal[index], index).label
 
 
 def ai_decision(key: str, snapshot: str, seat: int, rng_state: int, level: str | None) -> tuple[dict, str | None]:

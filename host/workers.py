@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 #: deferred answer
 BUDGETS = {
     "picture": 15.0,  # one board or hand (5-20 ms normally)
-    "turn": 5.0,  # a seat's choices: list, describe, digest (a few ms normally)
+    "turn": 8.0,  # a seat's choices: list, describe, digest (a few ms normally; HEX-TRI's 200,000 moves: 1-5 s)
     "ai": 10.0,  # an easy or normal AI decision (milliseconds normally)
     "search": 8.0,  # a hard AI decision (about a second of CPU; its own clock stops it at 3 s)
 }
