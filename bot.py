@@ -23,7 +23,8 @@ from discord.ext import commands
 from cogs.translator import Translator
 from host.cache import Locks
 from host.locale import t
-from host.metrics import Metrics, OpsServer, healthcheck
+from host.metrics import Metrics
+from host.ops import OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
 from host.shards import Shards
@@ -58,6 +59,7 @@ class GameBot(commands.Bot):
         self.metrics = Metrics()
         self.ops: OpsServer | None = None
         self._error_counter: logging.Handler | None = None
+        self._loop_watch: asyncio.Task | None = None
 
     def ready_to_serve(self) -> bool:
         """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
@@ -136,6 +138,8 @@ class GameBot(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def on_ready(self) -> None:
+        if self.settings.metrics_port is not None and self._loop_watch is None:  # (READY comes again on resumes)
+            self._loop_watch = asyncio.create_task(self.metrics.watch_loop())
         log.info("logged in as %s (%s) in %d servers%s", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds), f", shards {self.owned.label()}" if self.owned else "")
 
@@ -143,6 +147,9 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self._loop_watch is not None:
+                self._loop_watch.cancel()
+                self._loop_watch = None
             if self.ops is not None:
                 ops, self.ops = self.ops, None
                 await ops.stop()
@@ -175,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     settings = Settings.from_env()
     if argv[:1] == ["healthcheck"]:
-        return healthcheck(settings.health_port)
+        # the endpoint listens on OPS_HOST: every interface (0.0.0.0, ::) includes this machine's loopback
+        probe = "127.0.0.1" if settings.ops_host in ("0.0.0.0", "::", "") else settings.ops_host
+        return healthcheck(settings.health_port, probe)
     if argv:
         print(f"usage: python bot.py [healthcheck]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
         return 2

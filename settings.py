@@ -29,8 +29,8 @@ class Settings:
     health_port: int | None = None
     #: port of the Prometheus ``/metrics`` endpoint (None: not served); may equal ``health_port``
     metrics_port: int | None = None
-    #: address the two endpoints listen on
-    ops_host: str = "0.0.0.0"
+    #: address the two endpoints listen on (this machine only by default; the Docker image sets 0.0.0.0)
+    ops_host: str = "127.0.0.1"
     #: Discord shards in all (None: not sharded, one process); with it the bot is an ``AutoShardedBot``
     shard_count: int | None = None
     #: the shards this process runs (None: all ``shard_count``); each process handles its shards' games only
@@ -74,7 +74,7 @@ class Settings:
             live_games=int(live),
             health_port=ports["HEALTH_PORT"],
             metrics_port=ports["METRICS_PORT"],
-            ops_host=env.get("OPS_HOST", "").strip() or "0.0.0.0",
+            ops_host=env.get("OPS_HOST", "").strip() or "127.0.0.1",
             shard_count=shard_count,
             shard_ids=shard_ids,
         )

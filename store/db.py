@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from store.migrations import MIGRATIONS
+from store.migrations import MIGRATIONS, steps
 
 
 class Shards(Protocol):
@@ -256,7 +256,7 @@ class Store:
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in [s for s in script.split(";") if s.strip()]:
+                    for statement in steps(script, "sqlite"):
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
@@ -622,6 +622,13 @@ class Store:
         made = _stamp(created_before) if created_before is not None else "9999"
         rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
+
+    async def gauges(self) -> tuple[dict[str, int], int]:
+        """(games by status, games whose outbox owes a delivery), read from counters: ``game_counts`` (kept by
+        the database's triggers) and the outbox, which holds only what is still owed."""
+        counts = {r["status"]: r["n"] for r in await self._rows("SELECT status, n FROM game_counts")}
+        ((owed,),) = await self._rows("SELECT COUNT(DISTINCT game_id) FROM outbox")
+        return counts, owed
 
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
         """Delivery of a game's entries up to ``upto`` failed: count the attempt, try again at ``next_try``."""
