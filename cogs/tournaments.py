@@ -8,6 +8,7 @@ cancel; players: table, my-matches, leave."""
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 from discord import app_commands
@@ -25,16 +26,29 @@ from host.tournaments import FORMATS, tournaments_of
 log = logging.getLogger(__name__)
 
 
+#: a whole number in game options: ASCII digits, at most 9 of them (every game's numbers are far smaller; the
+#: game's own bounds are checked after this)
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+#: what looks like a number but is not one we read: too many digits, other scripts' digits, fractions, exponents
+NUMBERISH = re.compile(r"[+-]?[\d.,_]*\d[\d.,_eE+-]*")
+
+
 def parse_options(text: str | None) -> dict:
-    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (numbers and true/false read as such)."""
+    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (whole numbers and true/false read as such).
+    A number that is not a plain whole number of at most 9 digits is refused with a message, never read."""
     out: dict = {}
     for part in (text or "").replace(",", " ").split():
         if "=" not in part:
             raise GameError.of("event_bad_options", text=part[:40])
         key, value = part.split("=", 1)
         low = value.lower()
-        out[key.strip()] = (int(value) if value.lstrip("-").isdigit() else True if low == "true"
-                            else False if low == "false" else value)
+        if WHOLE.fullmatch(value):
+            out[key.strip()] = int(value)
+        elif NUMBERISH.fullmatch(value):
+            raise GameError.of("event_bad_number", name=key.strip()[:40], text=value[:20] + ("…" if len(value) > 20
+                                                                                             else ""))
+        else:
+            out[key.strip()] = True if low == "true" else False if low == "false" else value
     return out
 
 
