@@ -34,7 +34,7 @@ from store import StorageError, Store
 log = logging.getLogger("gamehost")
 
 COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher",
-        "cogs.clocks"]
+        "cogs.clocks", "cogs.limits"]
 
 
 class GameBot(commands.Bot):
@@ -156,6 +156,8 @@ class GameBot(commands.Bot):
             if self._error_counter is not None:
                 logging.getLogger().removeHandler(self._error_counter)
                 self._error_counter = None
+            if getattr(self, "replay_queue", None) is not None:
+                self.replay_queue.close()
             if self.service is not None:
                 self.service.close()
             if self.store is not None:

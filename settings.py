@@ -23,8 +23,11 @@ class Settings:
     sync_commands: bool = True
     #: remind the players a game waits for after this many hours without a move (0: never)
     remind_after_hours: float = 24.0
-    #: worker processes that draw the pictures (0: worker threads in the bot's own process)
+    #: worker processes that draw the pictures and work out choices and AI moves (0: worker threads in the bot's
+    #: own process)
     render_processes: int = 2
+    #: worker processes that draw animated replays, one at a time each (0: a worker thread)
+    replay_processes: int = 1
     #: game states kept in memory (the least recently played beyond this are reloaded from the store when needed)
     live_games: int = DEFAULT_LIVE_GAMES
     #: port of the readiness endpoint ``/healthz`` (None: not served); the Docker HEALTHCHECK asks it
@@ -58,6 +61,7 @@ class Settings:
             raise SystemExit(f"REMIND_AFTER_HOURS can be at most {MAX_REMIND_HOURS} (a year), not {_shown(remind)}.")
         processes = _whole(env, "RENDER_PROCESSES", "2", 0, 64, "(0: threads in the bot's process)")
         live = _whole(env, "LIVE_GAMES", str(DEFAULT_LIVE_GAMES), 1, 1_000_000, "of games kept in memory")
+        replaying = _whole(env, "REPLAY_PROCESSES", "1", 0, 16, "(0: a thread in the bot's process)")
         url = env.get("DATABASE_URL", "").strip() or None
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
@@ -73,6 +77,7 @@ class Settings:
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
             render_processes=processes,
+            replay_processes=replaying,
             live_games=live,
             health_port=ports["HEALTH_PORT"],
             metrics_port=ports["METRICS_PORT"],

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import actions, publish
+from cogs.limits import throttled
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
 from engines import ENGINES
@@ -98,6 +99,8 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     """Open the game's thread, post the lobby there (or the first board when the AI fills the seats) and
     announce it in the channel. The command itself is answered privately: a refusal (bad option) must not
     replace a public "thinking…" message."""
+    if await throttled(interaction, "game_new"):
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     channel = interaction.channel

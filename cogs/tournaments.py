@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.limits import throttled
 from cogs.publisher import owned
 from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
@@ -108,6 +109,8 @@ class Tournaments(commands.Cog):
                   table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
                   double: bool = False, round_hours: app_commands.Range[int, 1, 1440] | None = None,
                   time_control: str | None = None, options: str | None = None, language: str | None = None) -> None:
+        if await throttled(interaction, "tournament_new"):
+            return
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent

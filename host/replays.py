@@ -280,7 +280,7 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
     for seat, step, png in hands(record) if reveal else []:
         header = t("replay_hands_caption", name=record.names[seat], seat=presenter.seat_label(seat), step=step,
                    steps=len(record.actions))
-        revealed.append(replay_pictures.frame(png, header, [], t("replay_hands_note")))
+        revealed.append(replay_pictures.compact(replay_pictures.frame(png, header, [], t("replay_hands_note"))))
     renderer = RENDERERS[record.engine]
     boards: dict[int, bytes] = {}
     total = len(built) - 1  # actions; frame 0 is the opening
@@ -300,7 +300,7 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
             note = t("replay_sampled", shown=len(picked), steps=len(built)) if n == 0 and len(picked) < len(
                 built) else None
             header = t("replay_caption_step", step=built[index].step, steps=total)
-            images.append(replay_pictures.frame(board(index), header, lines, note))
+            images.append(replay_pictures.compact(replay_pictures.frame(board(index), header, lines, note)))
             durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(picked) - 1 else STEP_MS)
         data = replay_pictures.animation(images + revealed, durations + [LAST_MS] * len(revealed))
         if len(data) <= max_bytes:

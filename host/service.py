@@ -24,6 +24,7 @@ from host import clock as clocks
 from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.errors import GameError, StaleBoard
+from host.limits import ServerLimits
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.panels import Panel
@@ -121,6 +122,8 @@ class GameService(TurnClocks):
         self._locks = Locks()
         self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
+        #: what each server allows (host/limits.py): open lobbies per member and channel, cooldowns...
+        self.limits = ServerLimits(store)
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
@@ -319,11 +322,15 @@ class GameService(TurnClocks):
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
         clock = self._clock_option(time_control, on_timeout, opponent)
-        game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players,
-                                                                    "lang": language(lang), "clock": clock},
-                                               seed=self._seed(), num_players=num, guild_id=guild_id,
-                                               channel_id=channel_id, host_user_id=user_id)
-        await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)
+        async with self.limits.lock(guild_id):  # counted and stored together: a flood cannot all see room
+            if opponent != "ai":  # a lobby (against the AI the game starts at once)
+                await self.limits.check_lobbies(guild_id, channel_id, user_id)
+            game_id = await self.store.create_game(engine=key, options={"engine": engine_options,
+                                                                        "players": num_players,
+                                                                        "lang": language(lang), "clock": clock},
+                                                   seed=self._seed(), num_players=num, guild_id=guild_id,
+                                                   channel_id=channel_id, host_user_id=user_id)
+            await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)
         if invite is not None and invite[0] != user_id:
             await self.store.set_seat(game_id, 1, user_id=invite[0], name=invite[1])
         if opponent == "ai":
@@ -372,11 +379,14 @@ class GameService(TurnClocks):
                 return await self._join_rematch(existing, user_id, user_name)
             options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
                        "lang": old.lang, "rematch_of": game_id, "clock": old.options.get("clock")}
-            new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
-                                                  num_players=old.num_players, guild_id=old.guild_id,
-                                                  channel_id=old.channel_id, host_user_id=user_id)
-            await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
             ai_seats = [s for s in old.seats if s.is_ai]
+            async with self.limits.lock(old.guild_id):
+                if len(ai_seats) + 1 < old.num_players:  # others must join: a lobby
+                    await self.limits.check_lobbies(old.guild_id, old.channel_id, user_id)
+                new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
+                                                      num_players=old.num_players, guild_id=old.guild_id,
+                                                      channel_id=old.channel_id, host_user_id=user_id)
+                await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
             for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
                 await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
         call = [s.user_id for s in old.seats if s.user_id and s.user_id != user_id]

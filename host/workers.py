@@ -37,6 +37,8 @@ BUDGETS = {
     "turn": 8.0,  # a seat's choices: list, describe, digest (a few ms normally; HEX-TRI's 200,000 moves: 1-5 s)
     "ai": 10.0,  # an easy or normal AI decision (milliseconds normally)
     "search": 8.0,  # a hard AI decision (about a second of CPU; its own clock stops it at 3 s)
+    "replay": 180.0,  # an animated replay (5 s for 500 steps; the longest games sampled to 120 frames)
+    "replay_step": 20.0,  # one step of a replay: the game played again up to it, one picture (under a second)
 }
 
 
@@ -48,12 +50,18 @@ class Overrun(Exception):
         self.job, self.budget = job, budget
 
 
-def _start_worker() -> None:
+def _start_worker(memory: int | None = None) -> None:
     """In a new worker process: exit when the bot's process is gone (even if it was killed without closing the
-    pool), and import what the jobs need now, so that a job does not wait for it."""
+    pool), cap its memory at ``memory`` bytes of address space (a job that needs more fails with MemoryError
+    instead of pushing the machine into swap), and import what the jobs need now, so that a job does not wait
+    for it."""
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=lambda: (parent.join(), os._exit(0)), daemon=True).start()
+    if memory:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     import host.seatwork  # noqa: F401
     import render  # noqa: F401
 
@@ -74,10 +82,15 @@ class Workers:
     ``processes``: worker processes (0: threads). Jobs of one pool queue for a free worker; a queued job's budget
     counts from its start, not from its queueing."""
 
-    def __init__(self, processes: int = 0, *, threads: int = 4, name: str = "workers") -> None:
+    def __init__(self, processes: int = 0, *, threads: int = 4, name: str = "workers", max_tasks: int = 0,
+                 memory: int | None = None) -> None:
         self.processes = processes
         self.name = name
         self._threads = threads
+        #: a process is replaced after this many jobs (0: never), which gives its memory back to the machine
+        self.max_tasks = max_tasks
+        #: bytes of address space each worker process may use (None: no cap)
+        self.memory = memory
         self._pool: pebble.ProcessPool | None = None
         self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
         #: jobs stopped for running past their budget (tests and metrics read it)
@@ -86,7 +99,8 @@ class Workers:
     def _process_pool(self) -> pebble.ProcessPool:
         if self._pool is None:
             # spawn, not fork: the bot's process has threads (aiosqlite, asyncio) that fork would copy half-way
-            self._pool = pebble.ProcessPool(max_workers=self.processes, initializer=_start_worker,
+            self._pool = pebble.ProcessPool(max_workers=self.processes, max_tasks=self.max_tasks,
+                                            initializer=_start_worker, initargs=(self.memory,),
                                             context=multiprocessing.get_context("spawn"))
         return self._pool
 

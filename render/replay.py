@@ -76,19 +76,26 @@ def frame(board_png: bytes, header: str, lines: list[str], note: str | None = No
     return img
 
 
+def compact(img: Image.Image) -> Image.Image:
+    """A frame on the kit's palette: a byte a pixel instead of three, which is what keeps a replay of a hundred
+    frames within a hundred MB or so (the GIF is written from these very images)."""
+    if img.mode == "P":
+        return img
+    return img.convert("RGB").quantize(palette=kit.palette(), dither=Image.Dither.NONE)
+
+
 def animation(frames: list[Image.Image], durations: list[int]) -> bytes:
-    """The frames as one looping GIF on the kit's palette (frames of different sizes are centred on the
-    largest)."""
+    """The frames (RGB, or already :func:`compact`) as one looping GIF on the kit's palette (frames of different
+    sizes are centred on the largest)."""
     width = max(f.width for f in frames)
     height = max(f.height for f in frames)
-    pal = kit.palette()
     out = []
     for f in frames:
         if f.size != (width, height):
             back, _ = kit.canvas(width, height, "paper")
-            back.paste(f, ((width - f.width) // 2, 0))
+            back.paste(f.convert("RGB"), ((width - f.width) // 2, 0))
             f = back
-        out.append(f.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE))
+        out.append(compact(f))
     buffer = io.BytesIO()
     out[0].save(buffer, "GIF", save_all=True, append_images=out[1:], duration=durations, loop=0,
                 optimize=False, disposal=1)

@@ -732,6 +732,79 @@ class Store:
 
     # -- settings -----------------------------------------------------------------------------------
 
+    async def guild_settings(self, guild_id: int) -> dict:
+        """A server's settings (``limits``: see host/limits.py); {} when none were saved or the row is damaged."""
+        rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        try:
+            settings = json.loads(rows[0]["settings"]) if rows else {}
+        except ValueError:
+            settings = None
+        return settings if isinstance(settings, dict) else {}
+
+    async def set_guild_settings(self, guild_id: int, settings: dict) -> None:
+        await self._transaction([("INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)"
+                                  " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                                  (guild_id, _dumps(settings)))])
+
+    async def open_lobbies(self, guild_id: int, *, host_user_id: int | None = None, channel_id: int | None = None,
+                           limit: int = 50) -> list[int]:
+        """Ids of a server's lobbies (games not started yet) opened by ``host_user_id`` or in ``channel_id``,
+        oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status = 'lobby'"], [guild_id]
+        if host_user_id is not None:
+            where.append("host_user_id = ?")
+            params.append(host_user_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM games WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def open_tournaments(self, guild_id: int, *, organizer_id: int | None = None,
+                               channel_id: int | None = None, limit: int = 50) -> list[int]:
+        """Ids of a server's tournaments open for registration or under way (not cancelled) organised by
+        ``organizer_id`` or in ``channel_id``, oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status IN ('open', 'running')", "cancelled = 0"], [guild_id]
+        if organizer_id is not None:
+            where.append("organizer_id = ?")
+            params.append(organizer_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM tournaments WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def cached_replay(self, game_id: int, kind: str) -> dict | None:
+        """A replay kept by :meth:`cache_replay` (``{"data", "shown", "steps", "revealed"}``), marked as used now;
+        None when there is none."""
+        rows = await self._rows("SELECT data, shown, steps, revealed FROM replay_cache WHERE game_id = ? AND kind = ?",
+                                (game_id, kind))
+        if not rows:
+            return None
+        await self._transaction([("UPDATE replay_cache SET used_at = ? WHERE game_id = ? AND kind = ?",
+                                  (_now(), game_id, kind))])
+        r = rows[0]
+        return {"data": bytes(r["data"]), "shown": r["shown"], "steps": r["steps"], "revealed": r["revealed"]}
+
+    async def cache_replay(self, game_id: int, kind: str, data: bytes, *, shown: int, steps: int, revealed: int,
+                           budget: int) -> None:
+        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used."""
+        await self._transaction([
+            ("INSERT INTO replay_cache (game_id, kind, data, shown, steps, revealed, size, used_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET data = excluded.data,"
+             " shown = excluded.shown, steps = excluded.steps, revealed = excluded.revealed, size = excluded.size,"
+             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now()))])
+        rows = await self._rows("SELECT game_id, kind, size FROM replay_cache ORDER BY used_at DESC")
+        total, gone = 0, []
+        for r in rows:
+            total += r["size"]
+            if total > budget:
+                gone.append((r["game_id"], r["kind"]))
+        if gone:
+            await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
+
     async def user_settings(self, user_id: int) -> dict:
         rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
         if not rows:

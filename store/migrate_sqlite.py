@@ -21,8 +21,9 @@ TABLES = ("tournaments", "tournament_entries", "games", "seats", "actions", "out
           "user_settings", "clocks", "heartbeat", "away", "tournament_matches")
 #: tables whose ``id`` comes from a sequence (AUTOINCREMENT in SQLite, an identity column in PostgreSQL)
 ID_TABLES = ("games", "tournaments", "outbox", "tournament_matches")
-#: tables the database keeps itself (by triggers): not copied, PostgreSQL's own triggers fill them as rows come in
-DERIVED = ("game_counts",)
+#: tables not copied: what the database keeps itself (by triggers: PostgreSQL's own fill it as rows come in) and
+#: caches (made again when asked for)
+DERIVED = ("game_counts", "replay_cache")
 
 
 class MigrationError(Exception):

@@ -265,3 +265,36 @@ MIGRATIONS.append(Steps(
         " FOR EACH ROW EXECUTE FUNCTION games_counted()",
     ],
 ))
+MIGRATIONS.append(Dialects(
+    # 9: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
+    #    (host/replay_queue.py): per game and kind (the public replay, or with the hands shown; with the version of
+    #    the pictures), the GIF and what it shows; ``used_at`` orders eviction when the cache outgrows its budget
+    """
+    CREATE TABLE replay_cache (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind        TEXT    NOT NULL,
+        data        BLOB    NOT NULL,
+        shown       INTEGER NOT NULL,
+        steps       INTEGER NOT NULL,
+        revealed    INTEGER NOT NULL,
+        size        INTEGER NOT NULL,
+        used_at     TEXT    NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX replay_cache_by_use ON replay_cache (used_at);
+    """,
+    postgres="""
+    CREATE TABLE replay_cache (
+        game_id     BIGINT  NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind        TEXT    NOT NULL,
+        data        BYTEA   NOT NULL,
+        shown       BIGINT  NOT NULL,
+        steps       BIGINT  NOT NULL,
+        revealed    BIGINT  NOT NULL,
+        size        BIGINT  NOT NULL,
+        used_at     TEXT    NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX replay_cache_by_use ON replay_cache (used_at);
+    """,
+))
