@@ -14,13 +14,13 @@ PLAYER = 7_000_000
 
 
 async def seat_worst(store, key: str, *, ai_seats: tuple[int, ...] = (), channel_id: int | None = None,
-                     thread_id: int | None = None) -> int:
+                     thread_id: int | None = None, guild_id: int = GUILD) -> int:
     """A running game of ``key`` in its worst position; returns its id."""
     entry = WORST[key]
     engine = ENGINES[key]
     n = entry["players"]
     game_id = await store.create_game(engine=key, options={"engine": entry["options"], "players": n, "lang": "en"},
-                                      seed=entry["seed"], num_players=n, guild_id=GUILD, channel_id=channel_id,
+                                      seed=entry["seed"], num_players=n, guild_id=guild_id, channel_id=channel_id,
                                       host_user_id=PLAYER)
     for seat in range(n):
         if seat in ai_seats:
