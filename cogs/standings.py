@@ -13,6 +13,7 @@ from cogs.views import LeagueJoin, LeagueLeave, LeagueStart
 from engines import ENGINES
 from host.locale import t, use_language
 from host.tournaments import Event, Progress, tournaments_of
+from host.workers import Overrun
 from render import tournament as pictures
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
             "rows": [{"place": i, "name": name, "points": r.points, "buchholz": r.buchholz, "sonneborn": r.sonneborn,
                       "record": f"{r.wins}–{r.draws}–{r.losses}", "dropped": r.dropped}
                      for i, (r, name) in enumerate(rows, start=1)]}
-    images = pictures.standings_pages(view)
+    bracket = None
     if event.format == "elimination" and event.status != "open":
         _, matches = await service.bracket(tournament_id)
         names = event.names
@@ -89,10 +90,15 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
             if m["places"] is not None or len(m["players"]) == 1:
                 best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))
                 m["winner"] = names.get(m["players"][best], str(m["players"][best]))
-        images += pictures.bracket_pages({
+        bracket = {
             "title": t("event_bracket_title", tournament=event.id, title=title), "rounds": event.total_rounds(),
             "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"), "third": t("picture_third"),
-                       "bye": t("picture_bye")}, "matches": matches})
+                       "bye": t("picture_bye")}, "matches": matches}
+    try:  # drawn off the event loop (a table of 512 players is many pictures), with a budget
+        images = await bot.service.workers.run("picture", pictures.pages, view, bracket)
+    except Overrun:
+        log.warning("the pictures of tournament %s took too long to draw", event.id)
+        images = []
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
 
@@ -121,9 +127,13 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
         event = await tournaments_of(bot).tournament(event.id)
         _, files = await pictures_of(bot, event.id)
         podium = await tournaments_of(bot).podium(event.id)
-        png = pictures.render_podium({"title": t("event_podium_title", tournament=event.id,
-                                                 title=ENGINES[event.engine].title), "places": podium})
-        files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
+        try:
+            png = await bot.service.workers.run("picture", pictures.render_podium, {
+                "title": t("event_podium_title", tournament=event.id, title=ENGINES[event.engine].title),
+                "places": podium})
+            files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
+        except Overrun:
+            log.warning("the podium of tournament %s took too long to draw", event.id)
         champion = ", ".join(podium[0]) if podium else "?"
         await channel.send(t("tournament_champion_event", tournament=event.id, name=champion), files=files[:10],
                            allowed_mentions=none)

@@ -782,12 +782,21 @@ class GameService(TurnClocks):
                 return None
             view = self._picture_view(game, view, clock)
             if seat is None:
-                return await self.painter.draw(game.engine, "render_public", view)
+                return await self._draw(game, "render_public", view)
             if not has_private:
                 return None
-            return await self.painter.draw(game.engine, "render_private", view)
+            return await self._draw(game, "render_private", view)
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
+
+    async def _draw(self, game: GameRow, method: str, *args):
+        """A picture drawn by the workers; None (and a warning in the log) when it took longer than its budget:
+        the board goes out without it rather than not at all (the move is saved either way)."""
+        try:
+            return await self.workers.draw(game.engine, method, *args)
+        except Overrun:
+            log.warning("%s of game %s (version %s) took too long to draw", method, game.id, game.version)
+            return None
 
     async def _render_extras(self, game: GameRow, view: dict, events: list[dict]) -> list[bytes]:
         """Pictures a game adds to a board for what just happened (e.g. the standings after a race):
@@ -796,7 +805,7 @@ class GameService(TurnClocks):
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
+        return await self._draw(game, "render_extras", self._picture_view(game, view), events) or []
 
     def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
         """What a picture is drawn from: the view, the players' display names (public anyway), the game's
@@ -826,6 +835,8 @@ class GameService(TurnClocks):
         (board_image,), extras = await public
         clock_lines, deadlines = await self._clock_lines(game)
         text_lines += clock_lines
+        if board_image is None and self._render_enabled and RENDERERS.get(game.engine) is not None:
+            text_lines.append(t("picture_slow"))
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
         turn_button = bool(asked) and public_panel is None

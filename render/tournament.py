@@ -147,6 +147,17 @@ def bracket_pages(view: dict) -> list[bytes]:
     return out
 
 
+def pages(standings: dict, bracket: dict | None = None, most: int = 10) -> list[bytes]:
+    """The standings pages, then the bracket's (``bracket`` None: none): at most ``most`` pictures (a Discord
+    message takes ten files), and no picture beyond them is drawn."""
+    rows = standings["rows"]
+    out = [render_standings({**standings, "rows": rows[i:i + ROWS_PER_PAGE]})
+           for i in range(0, max(len(rows), 1), ROWS_PER_PAGE)[:most]]
+    if bracket is not None and len(out) < most:
+        out += bracket_pages(bracket)[:most - len(out)]
+    return out
+
+
 def render_podium(view: dict) -> bytes:
     """The first three places on steps (gold in the middle)."""
     img, draw = canvas(WIDTH, 300)

@@ -164,3 +164,22 @@ async def test_in_threads_the_same_choices_come_out(tmp_path):
             await store.close()
     assert panels[0] == panels[2] and len(panels[0][0]) == WORST["kivalasztottak"]["legal"]
     assert ENGINES["kivalasztottak"]
+
+
+async def test_a_picture_past_its_budget_leaves_the_board_without_it_and_loses_nothing(tmp_path, monkeypatch):
+    store = await Store.open(tmp_path / "p.db")
+    service = GameService(store, seed_source=lambda: 5)
+    try:
+        game, _ = await service.create("troja", user_id=PLAYER, user_name="Ann", guild_id=GUILD, channel_id=1,
+                                       opponent="ai")
+        monkeypatch.setitem(work.BUDGETS, "picture", 0.000_001)
+        outcome = await service.act(game.id, PLAYER, (await service.game(game.id)).version, 0)
+        assert outcome.board.image is None
+        assert "took too long to draw" in outcome.board.text and "/game status" in outcome.board.text
+        assert len(await store.actions(game.id)) >= 1  # the move is saved
+        monkeypatch.setitem(work.BUDGETS, "picture", 15.0)
+        status = await service.status(game.id, SPECTATOR)
+        assert status.board.image is not None and "took too long" not in status.board.text
+    finally:
+        service.close()
+        await store.close()
