@@ -87,7 +87,7 @@ class GameBot(commands.Bot):
             self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
-                                       live_games=self.settings.live_games)
+                                       live_games=self.settings.live_games, limits=self.settings.default_limits)
             await self.service.painter.warm_up()
         self.service.observers.append(self.metrics.observe_move)
         self.outbox = Outbox(self.service)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from host.cache import DEFAULT_LIVE_GAMES
+from host.limits import parse_defaults
 from host.shards import parse_ids
 
 
@@ -28,6 +29,8 @@ class Settings:
     render_processes: int = 2
     #: worker processes that draw animated replays, one at a time each (0: a worker thread)
     replay_processes: int = 1
+    #: every server's limits until its admins set their own (``/limits``; host/limits.py)
+    default_limits: dict = field(default_factory=dict)
     #: game states kept in memory (the least recently played beyond this are reloaded from the store when needed)
     live_games: int = DEFAULT_LIVE_GAMES
     #: port of the readiness endpoint ``/healthz`` (None: not served); the Docker HEALTHCHECK asks it
@@ -64,6 +67,11 @@ class Settings:
         processes = _whole(env, "RENDER_PROCESSES", "2", 0, 64, "(0: threads in the bot's process)")
         live = _whole(env, "LIVE_GAMES", str(DEFAULT_LIVE_GAMES), 1, 1_000_000, "of games kept in memory")
         replaying = _whole(env, "REPLAY_PROCESSES", "1", 0, 16, "(0: a thread in the bot's process)")
+        try:
+            default_limits = parse_defaults(env.get("DEFAULT_LIMITS", "")[:2000])
+        except ValueError as exc:
+            raise SystemExit(f"DEFAULT_LIMITS: {exc} (write name=value pairs with commas between them, e.g. "
+                             f"cooldown_seconds=10,lobbies_per_member=5).") from None
         url = env.get("DATABASE_URL", "").strip() or None
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
@@ -89,6 +97,7 @@ class Settings:
             archive_after_minutes=archive_minutes,
             render_processes=processes,
             replay_processes=replaying,
+            default_limits=default_limits,
             live_games=live,
             health_port=ports["HEALTH_PORT"],
             metrics_port=ports["METRICS_PORT"],

@@ -52,8 +52,10 @@ class ServerLimits:
 
     CACHE_SECONDS = 30.0
 
-    def __init__(self, store) -> None:
+    def __init__(self, store, defaults: dict[str, int] | None = None) -> None:
         self.store = store
+        #: every server's limits until its admins set their own (``DEFAULT_LIMITS``; else ``LIMITS``' defaults)
+        self.defaults = dict(defaults or {})
         self._cached: Bounded = Bounded(10_000)
         self._cooldowns: Bounded = Bounded(COOLDOWN_MEMORY)
         self._locks = Locks()
@@ -62,7 +64,7 @@ class ServerLimits:
 
     async def of(self, guild_id: int | None) -> dict[str, int]:
         """Every limit of a server (the defaults for a direct message, or where nothing was set)."""
-        values = {name: limit.default for name, limit in LIMITS.items()}
+        values = {name: self.defaults.get(name, limit.default) for name, limit in LIMITS.items()}
         if guild_id is None:
             return values
         cached = self._cached.get(guild_id)
@@ -139,6 +141,22 @@ class ServerLimits:
                                                      limit=limits["tournaments_per_channel"])
             if len(here) >= limits["tournaments_per_channel"]:
                 raise Refused.of("limits_tournaments_channel", count=len(here))
+
+
+def parse_defaults(text: str) -> dict[str, int]:
+    """``DEFAULT_LIMITS``: ``"name=value,name=value"`` -> {name: value}; ValueError naming what is wrong."""
+    out: dict[str, int] = {}
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        name, _, value = part.partition("=")
+        limit = LIMITS.get(name)
+        if limit is None:
+            raise ValueError(f"{name[:40]!r} is not a limit (the limits: {', '.join(LIMITS)})")
+        if not value.isascii() or not value.isdigit() or len(value) > 6 or not limit.low <= int(value) <= limit.high:
+            raise ValueError(f"{name} must be a whole number from {limit.low} to {limit.high}, not {value[:20]!r}")
+        out[name] = int(value)
+    return out
 
 
 def _when(seconds: float) -> str:

@@ -109,7 +109,7 @@ class GameService(TurnClocks):
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
                  render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES,
-                 clock: clocks.Clock | None = None) -> None:
+                 clock: clocks.Clock | None = None, limits: dict[str, int] | None = None) -> None:
         self.store = store
         #: the time source of turn clocks (host/clock.py); tests drive it forward
         self.clock: clocks.Clock = clock or clocks.system_clock
@@ -123,7 +123,7 @@ class GameService(TurnClocks):
         self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
         #: what each server allows (host/limits.py): open lobbies per member and channel, cooldowns...
-        self.limits = ServerLimits(store)
+        self.limits = ServerLimits(store, limits)
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
@@ -770,7 +770,7 @@ class GameService(TurnClocks):
         return (await self._asked(game, state, seat))[1]
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
-        """Render public (seat None) and private views off the event loop, in parallel (``self.painter``)."""
+        """Render public (seat None) and private views off the event loop, in parallel (``self.workers``)."""
         renderer = RENDERERS.get(game.engine)
         if renderer is None or not self._render_enabled:
             return [None] * len(views)

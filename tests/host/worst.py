@@ -38,3 +38,13 @@ def to_act(key: str) -> list[int]:
     """The seats to act in the worst position of ``key``."""
     engine = ENGINES[key]
     return engine.to_act(engine.from_json(WORST[key]["snapshot"]))
+
+
+def still_huge(key: str = "hextri") -> bool:
+    """Whether today's engine still lists more choices in the worst position of ``key`` than a panel shows (the
+    HEX-TRI engine is being changed to list moves by destination, after which its worst position is ordinary)."""
+    from host.seatwork import MAX_CHOICES
+
+    engine = ENGINES[key]
+    state = engine.from_json(WORST[key]["snapshot"])
+    return len(engine.legal_actions(state, to_act(key)[0])) > MAX_CHOICES
