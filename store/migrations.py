@@ -225,13 +225,20 @@ MIGRATIONS.append(
     ALTER TABLE outbox ADD COLUMN dms TEXT NOT NULL DEFAULT '{}';
     """
 )
+MIGRATIONS.append(
+    # 8: when a seat went out of its game (its time ran out and the AI stands in, or it forfeited), in epoch
+    #    seconds: an opponent may claim the win after a while, and the order of going out ranks the seats
+    """
+    ALTER TABLE clocks ADD COLUMN out_since INTEGER;
+    """
+)
 
 #: the statuses a game row can have (the CHECK of migration 1)
 GAME_STATUSES = ("lobby", "running", "finished", "abandoned")
 _SEED_COUNTS = ("INSERT INTO game_counts (status, n) SELECT s.status, (SELECT COUNT(*) FROM games g WHERE g.status ="
                 " s.status) FROM (" + " UNION ALL ".join(f"SELECT '{x}' AS status" for x in GAME_STATUSES) + ") s")
 MIGRATIONS.append(Steps(
-    # 8: how many games have each status, kept by the database itself (triggers on every insert, status change and
+    # 9: how many games have each status, kept by the database itself (triggers on every insert, status change and
     #    delete of a game row, whatever the code that makes it), so that /metrics reads four rows instead of
     #    counting the games at every scrape
     sqlite=[
@@ -266,9 +273,9 @@ MIGRATIONS.append(Steps(
     ],
 ))
 MIGRATIONS.append(Dialects(
-    # 9: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
-    #    (host/replay_queue.py): per game and kind (the public replay, or with the hands shown; with the version of
-    #    the pictures), the GIF and what it shows; ``used_at`` orders eviction when the cache outgrows its budget
+    # 10: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
+    #     (host/replay_queue.py): per game and kind (the public replay, or with the hands shown; with the version
+    #     of the pictures), the GIF and what it shows; ``used_at`` orders eviction when the cache outgrows its budget
     """
     CREATE TABLE replay_cache (
         game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
