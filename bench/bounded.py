@@ -40,7 +40,7 @@ async def scrapes(games: int = 4000) -> None:
                 await store.list_games(statuses=(status,), limit=2**53)
             listed = time.perf_counter() - began
             began = time.perf_counter()
-            counts, _ = await store.gauges()
+            counts, _, _ = await store.gauges()
             counted = time.perf_counter() - began
             assert sum(counts.values()) == games
             metrics = Metrics()

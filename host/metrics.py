@@ -50,6 +50,19 @@ class Metrics:
                                   "click and heartbeat by as much)", buckets=LAG_BUCKETS, registry=self.registry)
         self.loop_lag_max = Gauge("gamehost_event_loop_lag_max_seconds", "The largest event loop lateness of the "
                                   f"last {LAG_WINDOW:g} s", registry=self.registry)
+        # exposed as gamehost_publish_failed_total (the client adds _total to counters)
+        self.publish_failed = Counter(
+            "gamehost_publish_failed", "Failed tries to publish what a game owes (its board, DMs), by cause: "
+            "unavailable (Discord failing or unreachable; tried again without limit), refused (Discord refused "
+            "it), no_thread (thread and channel deleted), unreadable (the game cannot be read: damaged, or saved "
+            "by a newer version), internal (the board could not be built)", ["cause"], registry=self.registry)
+        for cause in ("unavailable", "refused", "no_thread", "unreadable", "internal"):
+            self.publish_failed.labels(cause)  # shown as 0 before the first failure
+        self.publish_set_aside = Counter(
+            "gamehost_publish_set_aside", "Publications set aside after failing too often (dead letters: the "
+            "game's thread is told, /game status shows it)", registry=self.registry)
+        self.dead_letters = Gauge("gamehost_publish_set_aside_games", "Games whose publication is set aside now "
+                                  "(dead letters in the store)", registry=self.registry)
 
     def observe_move(self, game, state, events) -> None:
         """A ``GameService.observers`` callable: one committed action of ``game``."""
@@ -77,8 +90,9 @@ class Metrics:
     async def refresh(self, store) -> None:
         """Read the gauges from the store (before a scrape: the figures are the store's, not this process's): two
         small reads of counters the database keeps (``Store.gauges``), never a count of the games."""
-        counts, owed = await store.gauges()
+        counts, owed, set_aside = await store.gauges()
         self.backlog.set(owed)
+        self.dead_letters.set(set_aside)
         for status in STATUSES:
             self.games.labels(status).set(counts.get(status, 0))
 

@@ -17,7 +17,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host.locale import use_language
 from host.panels import Choice
-from host.presenters import presenter_for
+from host.presenters import Refined, presenter_for
 
 #: most choices a panel lists. Beyond that a seat's view and choices are not sent back from the worker (their
 #: size alone - tens of MB for a HEX-TRI position of 200,000 ways to move - would hold the bot up); the player
@@ -93,10 +93,27 @@ def read_move(key: str, snapshot: str, seat: int, lang: str, text: str) -> tuple
     legal = view["legal"] if "legal" in view else engine.legal_actions(state, seat)
     view = {**view, "legal": legal}
     try:  # a game's own notation needs no choices described (HEX-TRI: field names); a button's text does
-        index = presenter.parse(view, [], text)
+        parsed = presenter.parse(view, [], text)
     except Exception:
-        index = presenter.parse(view, presenter.describe_all(view, legal), text)
-    return legal[index], presenter.describe(view, legal[index], index).label
+        parsed = presenter.parse(view, presenter.describe_all(view, legal), text)
+    if isinstance(parsed, Refined):  # one of the listed actions, made in a way the list does not spell out
+        return parsed.action, presenter.describe(view, parsed.action, parsed.index).label
+    return legal[parsed], presenter.describe(view, legal[parsed], parsed).label
+
+
+def variants_of(key: str, snapshot: str, seat: int, lang: str, index: int,
+                limit: int) -> tuple[list[dict], list[Choice]] | None:
+    """(the variants of the ``index``-th listed action of ``seat``: ``engine.variants``, at most ``limit``; their
+    choices: ``presenter.describe_variants``), or None when ``index`` names no listed action."""
+    use_language(lang)
+    engine = ENGINES[key]
+    state = _state(key, snapshot)
+    legal = engine.legal_actions(state, seat)
+    if not 0 <= index < len(legal):
+        return None
+    ways = engine.variants(state, seat, legal[index], limit)
+    view = engine.view(state, seat)
+    return ways, presenter_for(key).describe_variants(view, legal[index], index, ways)
 
 
 def ai_decision(key: str, snapshot: str, seat: int, rng_state: int, level: str | None) -> tuple[dict, str | None]:

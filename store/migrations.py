@@ -232,15 +232,25 @@ MIGRATIONS.append(
     ALTER TABLE clocks ADD COLUMN out_since INTEGER;
     """
 )
+MIGRATIONS.append(
+    # 9: dead letters. An outbox entry whose publication failed too often (a board that cannot be drawn, Discord
+    #    refusing it) is set aside (``dead_at``): never tried again, kept for the moderators (/game status); its
+    #    game's thread is told once (``noted``). A later board of the game that is posted replaces it
+    """
+    ALTER TABLE outbox ADD COLUMN dead_at TEXT;
+    ALTER TABLE outbox ADD COLUMN noted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX outbox_dead ON outbox (dead_at)
+    """
+)
 
 #: the statuses a game row can have (the CHECK of migration 1)
 GAME_STATUSES = ("lobby", "running", "finished", "abandoned")
 _SEED_COUNTS = ("INSERT INTO game_counts (status, n) SELECT s.status, (SELECT COUNT(*) FROM games g WHERE g.status ="
                 " s.status) FROM (" + " UNION ALL ".join(f"SELECT '{x}' AS status" for x in GAME_STATUSES) + ") s")
 MIGRATIONS.append(Steps(
-    # 9: how many games have each status, kept by the database itself (triggers on every insert, status change and
-    #    delete of a game row, whatever the code that makes it), so that /metrics reads four rows instead of
-    #    counting the games at every scrape
+    # 10: how many games have each status, kept by the database itself (triggers on every insert, status change
+    #     and delete of a game row, whatever the code that makes it), so that /metrics reads four rows instead of
+    #     counting the games at every scrape
     sqlite=[
         "CREATE TABLE game_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL)",
         _SEED_COUNTS,
@@ -273,7 +283,7 @@ MIGRATIONS.append(Steps(
     ],
 ))
 MIGRATIONS.append(Dialects(
-    # 10: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
+    # 11: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
     #     (host/replay_queue.py): per game and kind (the public replay, or with the hands shown; with the version
     #     of the pictures), the GIF and what it shows; ``used_at`` orders eviction when the cache outgrows its budget
     """

@@ -50,13 +50,13 @@ def _announcements(h) -> list[dict]:
 async def test_forty_lobbies_at_once_with_the_cooldown_open_one(harness, cooldown):
     h = harness
     before = len(h.fake.messages)
-    await _at_once(h, [h.payloads.slash(ANN, "game new hector-achilles", name="Ann") for _ in range(40)])
+    await _at_once(h, [h.payloads.slash(ANN, "hector-achilles new", name="Ann") for _ in range(40)])
     lobbies = await h.bot.service.store.open_lobbies(h.bot.guilds[0].id, host_user_id=ANN)
     assert len(lobbies) == 1 and len(_threads(h)) == 1
     refusals = [a for a in _answers(h, before) if "you just did that" in a]
     assert len(refusals) == 39 and all(WHEN.search(a) for a in refusals)
     # another member is not held up by Ann's cooldown
-    await h.slash(BOB, "game new troja", name="Bob")
+    await h.slash(BOB, "troja new", name="Bob")
     assert len(_threads(h)) == 2
     h.assert_no_errors()
 
@@ -64,7 +64,7 @@ async def test_forty_lobbies_at_once_with_the_cooldown_open_one(harness, cooldow
 async def test_forty_lobbies_at_once_without_a_cooldown_open_as_many_as_a_member_may(harness):
     h = harness
     before = len(h.fake.messages)
-    await _at_once(h, [h.payloads.slash(ANN, "game new hector-achilles", name="Ann") for _ in range(40)])
+    await _at_once(h, [h.payloads.slash(ANN, "hector-achilles new", name="Ann") for _ in range(40)])
     lobbies = await h.bot.service.store.open_lobbies(h.bot.guilds[0].id, host_user_id=ANN)
     assert lobbies == [1, 2, 3] and len(_threads(h)) == 3
     refusals = [a for a in _answers(h, before) if "open games waiting for players" in a]
@@ -74,10 +74,10 @@ async def test_forty_lobbies_at_once_without_a_cooldown_open_as_many_as_a_member
     assert len(announced) == 3  # three announcements, not forty
     # a lobby that starts makes room
     await h.slash(ANN, "game leave", _threads(h)[0], name="Ann")  # the host leaves: the lobby is closed
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     assert len(await h.bot.service.store.open_lobbies(h.bot.guilds[0].id, host_user_id=ANN)) == 3
     # a game against the AI is no lobby: not counted
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     assert len(_threads(h)) == 5
     h.assert_no_errors()
 
@@ -103,10 +103,10 @@ async def test_a_channel_full_of_lobbies_and_the_admin_command(harness):
     settings = await h.bot.service.store.guild_settings(h.bot.guilds[0].id)
     assert settings == {"limits": {"lobbies_per_channel": 2}}
 
-    await h.slash(ANN, "game new troja", name="Ann")
-    await h.slash(BOB, "game new troja", name="Bob")
+    await h.slash(ANN, "troja new", name="Ann")
+    await h.slash(BOB, "troja new", name="Bob")
     before = len(h.fake.messages)
-    await h.slash(CAROL, "game new troja", name="Carol")
+    await h.slash(CAROL, "troja new", name="Carol")
     (refused,) = _answers(h, before)
     assert "This channel already has 2 open games" in refused and "/game list" in refused
     assert len(_threads(h)) == 2
@@ -142,13 +142,13 @@ async def test_tournaments_per_member_and_per_channel(harness):
 async def test_the_cooldown_says_when_and_runs_out(harness, monkeypatch):
     h = harness
     monkeypatch.setitem(LIMITS, "cooldown_seconds", replace(LIMITS["cooldown_seconds"], default=1))
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
     (refused,) = _answers(h, before)
     assert refused.startswith("Easy there") and WHEN.search(refused)
     await asyncio.sleep(1.05)
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
     assert len(_threads(h)) == 2
     # each expensive command has its own: a replay right after opening a game is fine
     game = await _stored_game(h, "troja", seed=2)

@@ -323,7 +323,7 @@ async def test_three_hundred_slow_connections_on_the_ops_port(tmp_path):
                 except (aiohttp.ClientError, TimeoutError):
                     checks.append((None, time.perf_counter() - t0))
                 await asyncio.sleep(0.5)
-        new = await load.send(load.server.payloads.slash(OTHER + 1, "game new hector-achilles", name="New"))
+        new = await load.send(load.server.payloads.slash(OTHER + 1, "hector-achilles new", name="New"))
         await load.settle_answers([new])
         stop.set()
         await asyncio.gather(*slow, other)
@@ -358,7 +358,7 @@ async def test_forty_lobbies_in_a_third_of_a_second(tmp_path):
         began = time.perf_counter()
         flood = []
         for _ in range(40):
-            flood.append(await load.send(payloads.slash(HOSTILE, "game new hector-achilles", name="Flood")))
+            flood.append(await load.send(payloads.slash(HOSTILE, "hector-achilles new", name="Flood")))
             await asyncio.sleep(0.2 / 40)
         sent_in = time.perf_counter() - began
         await load.settle_answers(flood)

@@ -236,3 +236,17 @@ async def test_slow_choices_and_a_slow_ai_in_any_game(tmp_path, monkeypatch):
     finally:
         service.close()
         await store.close()
+
+
+async def test_a_worker_process_past_its_budget_is_replaced_and_the_next_job_runs():
+    workers = work.Workers(1)
+    try:
+        await workers.warm_up()
+        began = time.perf_counter()
+        with pytest.raises(work.Overrun):
+            await workers.run("turn", time.sleep, 30, budget=0.3)
+        assert time.perf_counter() - began < 5  # stopped, not waited for
+        assert workers.overruns == 1
+        assert await workers.run("turn", sum, [1, 2, 3]) == 6  # a fresh process took its place
+    finally:
+        workers.close()

@@ -25,10 +25,10 @@ async def _game(store: Store, *, start: bool = True) -> int:
 async def test_games_are_counted_by_status_as_they_change(database):
     store = await Store.connect(database)
     try:
-        assert await store.gauges() == ({"lobby": 0, "running": 0, "finished": 0, "abandoned": 0}, 0)
+        assert await store.gauges() == ({"lobby": 0, "running": 0, "finished": 0, "abandoned": 0}, 0, 0)
         lobby = await _game(store, start=False)
         running = [await _game(store) for _ in range(3)]
-        counts, owed = await store.gauges()
+        counts, owed, _ = await store.gauges()
         assert counts == {"lobby": 1, "running": 3, "finished": 0, "abandoned": 0}
         assert owed == 3  # each started game owes its first board
         await store.commit_action(running[0], expected_version=0, seat=0, user_id=USER, action={"type": "x"},
@@ -40,7 +40,7 @@ async def test_games_are_counted_by_status_as_they_change(database):
                                   events=[], snapshot={}, result=None)  # a move: still running
         for gid in running:
             await store.outbox_done(gid, 10**9)
-        assert await store.gauges() == ({"lobby": 0, "running": 1, "finished": 1, "abandoned": 2}, 0)
+        assert await store.gauges() == ({"lobby": 0, "running": 1, "finished": 1, "abandoned": 2}, 0, 0)
     finally:
         await store.close()
 
@@ -59,7 +59,7 @@ async def test_an_older_database_gets_its_counts_when_migrated(tmp_path):
         conn.commit()
     store = await Store.open(path)
     try:
-        counts, _ = await store.gauges()
+        counts, _, _ = await store.gauges()
         assert counts == {"lobby": 1, "running": 2, "finished": 1, "abandoned": 0}
         await _game(store)
         assert (await store.gauges())[0]["running"] == 3
