@@ -72,11 +72,11 @@ async def test_the_worst_position_of_every_game_does_not_hold_the_loop(processes
     assert WORST["hextri"]["legal"] > 200_000
     huge = still_huge()
     with Ticker() as ticker:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.thread_time()
         answers = await _everything_at_once(service, games)
-        took = time.perf_counter() - began
-    print(f"\nall answered in {took:.2f} s; the loop woke at most {max(ticker.late) * 1000:.0f} ms late "
-          f"({len(ticker.late)} ticks)")
+        took, cpu = time.perf_counter() - began, time.thread_time() - cpu
+    print(f"\nall answered in {took:.2f} s; the loop's own CPU time {cpu * 1000:.0f} ms; it woke at most "
+          f"{max(ticker.late) * 1000:.0f} ms late ({len(ticker.late)} ticks)")
     for key, (status, private, played) in answers.items():
         assert not isinstance(status, Exception), (key, status)
         assert not isinstance(private, Exception), (key, private)
@@ -98,7 +98,21 @@ async def test_the_worst_position_of_every_game_does_not_hold_the_loop(processes
             # the hand came with its choices, unless the click was served first (then it is no longer its turn)
             assert private.panel is None or private.panel.choices, key
     assert len(ticker.late) > 10
-    assert max(ticker.late) < 0.25, f"the event loop stalled {max(ticker.late):.2f} s"
+    # the work done on the loop itself (its thread's CPU time: what the machine's other load does not change)
+    # stays small, and the loop wakes in time: 45-170 ms of CPU and 20-120 ms late when measured; the bound on
+    # the lateness is the issue's (another member answered within a second), since on a shared two-core
+    # machine the scheduler alone can keep a process waiting a few hundred milliseconds
+    assert cpu < 0.5, f"{cpu:.2f} s of CPU on the event loop"
+    assert max(ticker.late) < 1.0, f"the event loop stalled {max(ticker.late):.2f} s"
+
+
+async def test_the_workers_run_below_the_bots_priority(processes):
+    """On a busy machine the scheduler serves the event loop before the jobs (os.nice in the workers)."""
+    import os
+
+    ours = os.nice(0)
+    theirs = await processes.workers.run("ai", os.nice, 0)
+    assert theirs == min(ours + work.WORKER_NICENESS, 19)
 
 
 async def test_a_typed_move_works_in_the_huge_position(processes):
@@ -133,7 +147,7 @@ async def test_choices_past_their_budget_are_refused_clearly_and_not_worked_out_
     assert "took longer than 0.3 s" in private.text
     assert "nothing was done" in refused.value.text("en") and "<t:" in refused.value.text("en")
     assert (await service.game(game_id)).version == 0
-    assert max(ticker.late) < 0.25
+    assert max(ticker.late) < 1.0
     # the killed worker was replaced: ordinary work goes on
     other = await seat_worst(service.store, "troja")
     assert (await service.status(other, SPECTATOR)).board.image is not None
