@@ -148,6 +148,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _now_exact() -> str:
+    """Now to the microsecond: an order of use (the replay cache's), where seconds would tie."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
 def _dumps(obj: Any) -> str:
     # no sort_keys: dicts keep their order through JSON, and sorting a large snapshot costs time per action
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
@@ -991,24 +996,26 @@ class Store:
         if not rows:
             return None
         await self._transaction([("UPDATE replay_cache SET used_at = ? WHERE game_id = ? AND kind = ?",
-                                  (_now(), game_id, kind))])
+                                  (_now_exact(), game_id, kind))])
         r = rows[0]
         return {"data": bytes(r["data"]), "shown": r["shown"], "steps": r["steps"], "revealed": r["revealed"]}
 
     async def cache_replay(self, game_id: int, kind: str, data: bytes, *, shown: int, steps: int, revealed: int,
                            budget: int) -> None:
-        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used."""
+        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used
+        (a replay larger than ``budget`` is not kept)."""
         await self._transaction([
             ("INSERT INTO replay_cache (game_id, kind, data, shown, steps, revealed, size, used_at)"
              " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET data = excluded.data,"
              " shown = excluded.shown, steps = excluded.steps, revealed = excluded.revealed, size = excluded.size,"
-             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now()))])
+             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now_exact()))])
         rows = await self._rows("SELECT game_id, kind, size FROM replay_cache ORDER BY used_at DESC")
         total, gone = 0, []
-        for r in rows:
-            total += r["size"]
-            if total > budget:
+        for r in rows:  # the most recently used that fit are kept (one too large never pushes out the rest)
+            if total + r["size"] > budget:
                 gone.append((r["game_id"], r["kind"]))
+            else:
+                total += r["size"]
         if gone:
             await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
 
