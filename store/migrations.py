@@ -242,13 +242,31 @@ MIGRATIONS.append(
     CREATE INDEX outbox_dead ON outbox (dead_at)
     """
 )
+MIGRATIONS.append(
+    # 10: players' own decks (Kiválasztottak, issue 26): one row per deck of a user for a game; ``name_key`` is the
+    #     name folded (case, accents) so that "Medvék" and "medvek" are one deck; ``cards`` holds the deck's JSON
+    #     ({"cards": [[key, copies], ...], "reserve": [...]}), checked by the game's rules when a game uses it
+    """
+    CREATE TABLE decks (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id     INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        cards       TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        UNIQUE (user_id, game, name_key)
+    )
+    """
+)
 
 #: the statuses a game row can have (the CHECK of migration 1)
 GAME_STATUSES = ("lobby", "running", "finished", "abandoned")
 _SEED_COUNTS = ("INSERT INTO game_counts (status, n) SELECT s.status, (SELECT COUNT(*) FROM games g WHERE g.status ="
                 " s.status) FROM (" + " UNION ALL ".join(f"SELECT '{x}' AS status" for x in GAME_STATUSES) + ") s")
 MIGRATIONS.append(Steps(
-    # 10: how many games have each status, kept by the database itself (triggers on every insert, status change
+    # 11: how many games have each status, kept by the database itself (triggers on every insert, status change
     #     and delete of a game row, whatever the code that makes it), so that /metrics reads four rows instead of
     #     counting the games at every scrape
     sqlite=[
@@ -283,7 +301,7 @@ MIGRATIONS.append(Steps(
     ],
 ))
 MIGRATIONS.append(Dialects(
-    # 11: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
+    # 12: finished games' animated replays, kept so that asking again costs a read instead of minutes of a worker
     #     (host/replay_queue.py): per game and kind (the public replay, or with the hands shown; with the version
     #     of the pictures), the GIF and what it shows; ``used_at`` orders eviction when the cache outgrows its budget
     """
