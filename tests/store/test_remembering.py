@@ -41,7 +41,7 @@ async def test_clocks_are_read_once_in_a_block_and_follow_every_write(database, 
         gid = await _game(store)
         await store.set_clocks(gid, [SeatClock(0, started=10, deadline=3610), SeatClock(1)])
         counted = Counted(store, monkeypatch)
-        with store.remembering():
+        async with store.remembering():
             first = await store.clocks(gid)
             first[0]["deadline"] = 1  # a caller's change of its copy is not remembered
             assert (await store.clocks(gid))[0]["deadline"] == 3610
@@ -67,7 +67,7 @@ async def test_vacations_are_remembered_per_second_and_forgotten_when_one_starts
     try:
         gid = await _game(store)
         counted = Counted(store, monkeypatch)
-        with store.remembering():
+        async with store.remembering():
             assert await store.away_users(1000) == {}
             assert await store.away_users(1000) == {}
             assert counted.reading("away") == 1
@@ -91,7 +91,7 @@ async def test_nothing_remembered_outlives_its_block_not_even_in_a_task_started_
             await later.wait()
             return (await store.clocks(gid))[0]["deadline"]
 
-        with store.remembering():
+        async with store.remembering():
             assert (await store.clocks(gid))[0]["deadline"] == 3610
             task = asyncio.create_task(reads_later())
         await other.set_clocks(gid, [SeatClock(0, started=10, deadline=9999), SeatClock(1)])
