@@ -752,6 +752,8 @@ class GameService(TurnClocks):
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
+            if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
+                seat_clocks = None  # unchanged (a further decision within a turn): nothing to rewrite
             if result is not None:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(

@@ -65,7 +65,7 @@ async def test_clocks_are_read_once_in_a_block_and_follow_every_write(database, 
 async def test_vacations_are_remembered_per_second_and_forgotten_when_one_starts(database, monkeypatch):
     store = await Store.connect(database)
     try:
-        gid = await _game(store)
+        await _game(store)
         counted = Counted(store, monkeypatch)
         async with store.remembering():
             assert await store.away_users(1000) == {}
