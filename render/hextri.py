@@ -206,6 +206,14 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
+def _who(view: dict, seats: list[int]) -> str:
+    """Players by name with their seat letter beside it ("Ann (A), Bob (B)"); the letter alone for a seat
+    without a name (views made outside the host)."""
+    names = player_names(view)
+    return ", ".join(f"{_short_name(names[s])[0]} ({_letter(s)})" if s < len(names) and names[s] else _letter(s)
+                     for s in seats)
+
+
 #: the crown over a leader on a HEX repeats what his gold ring says: decoration, drawn smaller (see tests)
 CROWN = "♛"
 
@@ -429,10 +437,10 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
         label = _result_label(result, view["num_players"], say)
         colour = "ok"
     elif view["phase"] == "losses":
-        label = say("choosing_losses", who=" ".join(_letter(s) for s in view["to_act"]))
+        label = say("choosing_losses", who=_who(view, view["to_act"]))
         colour = "danger"
     else:
-        label = say("to_move", who=" ".join(_letter(s) for s in view["to_act"]))
+        label = say("to_move", who=_who(view, view["to_act"]))
         colour = "ink"
     # the title keeps its size while both fit; the label on the right gives way first, then the title
     room = width - 2 * MARGIN - 24

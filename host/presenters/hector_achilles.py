@@ -145,7 +145,8 @@ class HectorAchillesPresenter(Presenter):
         kind = event["type"]
 
         def who(seat: int | None) -> str:
-            return f"**{names[seat]}**" if seat is not None and seat < len(names) else "?"
+            # the side beside the name, as on the picture ("**Ann** (Achaeans)")
+            return f"**{names[seat]}** ({self.seat_label(seat)})" if seat is not None and seat < len(names) else "?"
 
         both = {"who0": who(0), "who1": who(1)}
         # sums and scores always read Achaeans first, each with its side's name
