@@ -24,7 +24,7 @@ from engines.rng import Rng
 from host import clock as clocks
 from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
-from host.errors import GameError, StaleBoard
+from host.errors import GameError, NeedsConfirmation, StaleBoard
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
@@ -517,8 +517,10 @@ class GameService(TurnClocks):
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
                   digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
-                  refined: dict | None = None) -> Outcome:
+                  refined: dict | None = None, confirmed: bool = True) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+        ``confirmed`` False (a click): a choice that loses something for good (``Presenter.confirm``) raises
+        :class:`NeedsConfirmation` instead, unless the player turned the question off (setting ``confirm``).
         ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
         most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
         :class:`host.presenters.Refined`), which the engine checks.
@@ -565,7 +567,12 @@ class GameService(TurnClocks):
             elif refined is not None:
                 action = refined
             presenter = presenter_for(game.engine)
-            label = presenter.describe(self._view(game, state, seat), action, index).label
+            seat_view = self._view(game, state, seat)
+            label = presenter.describe(seat_view, action, index).label
+            if not confirmed:
+                warning = presenter.confirm(seat_view, action, legal)
+                if warning and (await self.store.user_settings(user_id)).get("confirm", True):
+                    raise NeedsConfirmation(label, warning, seat)
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events)
             outcome = await self._advance(game, lines, events)

@@ -141,6 +141,10 @@ class HectorAchillesPresenter(Presenter):
 
     # -- narration -------------------------------------------------------------------------------------
 
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """A retreat gives the battle up (and troops, and Shame): asked first."""
+        return self.text("confirm_retreat") if action["type"] == "retreat" else None
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
 

@@ -575,6 +575,15 @@ class KivalasztottakPresenter(Presenter):
         return [self.text("opening_decks", decks="; ".join(decks)),
                 self.text("opening_first", who=self._named(names, view["first"]))]
 
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """The second pass in a row with nothing on the time thread and no maneuver under way ends the
+        maneuvers phase for both players: asked first when something else could still be done."""
+        if (action["type"] == "pass" and view.get("stage") == "maneuvers" and view.get("thread") is None
+                and view.get("maneuver") is None and view.get("passes")
+                and any(a["type"] != "pass" for a in legal)):
+            return self.text("confirm_pass_phase")
+        return None
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
         if _hungarian():  # the engine names cards in English: a Hungarian game says their Hungarian names
