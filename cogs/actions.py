@@ -289,6 +289,13 @@ async def league_leave(interaction: discord.Interaction, league_id: int) -> None
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
+@handles("league_check_in")
+async def league_check_in(interaction: discord.Interaction, league_id: int) -> None:
+    """Check in to a tournament whose organizer asked for it."""
+    await _registration(interaction, lambda: tournaments_of(interaction.client).check_in(
+        league_id, interaction.user.id, asker=asker(interaction)))
+
+
 @handles("league_start")
 async def league_start(interaction: discord.Interaction, league_id: int) -> None:
     """The organizer starts the tournament: a league opens every match at once, the other formats their first
@@ -306,7 +313,7 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     league, outcomes = progress.event, progress.started
-    await interaction.edit_original_response(**registration_message(league))
+    await interaction.edit_original_response(**registration_message(league))  # closed: no buttons any more
     channel = interaction.channel
     if league.format != "league":
         await post_progress(bot, progress, channel)

@@ -87,7 +87,8 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal:
     players = ", ".join(discord.utils.escape_markdown(n) for n in record.names)
     content = t("replay_title", lang, game=game.id, title=ENGINES[game.engine].title, players=players)
     if animation.sampled:
-        content += "\n" + t("replay_sampled", lang, shown=animation.shown, steps=animation.steps)
+        content += "\n" + t("replay_sampled", lang, shown=animation.shown, steps=animation.steps - 1,
+                             unit=t(animation.unit_key(game.engine), lang))
     if reveal:
         content += "\n" + (t("replay_hands_shown", lang) if animation.revealed
                            else t("replay_hands_empty", lang) if presenter_for(game.engine).has_private

@@ -450,12 +450,18 @@ class Store:
         return next((g for g in found if g.options.get("rematch_of") == game_id), None)
 
     async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
-                         publish: list[str] | None = None) -> None:
-        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox)."""
-        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=(
-            "UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?, version = 0,"
-            " updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (num_players, _dumps(snapshot), rules_version, _now(), game_id)))
+                         publish: list[str] | None = None, options: dict | None = None) -> None:
+        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox);
+        ``options``: the game's options as it was dealt, when starting it settled some (a player's own deck)."""
+        if options is None:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _now(), game_id))
+        else:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _dumps(options), _now(), game_id))
+        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=guard)
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
                             action: dict, events: list, snapshot: dict, result: dict | None,
@@ -961,6 +967,44 @@ class Store:
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
 
+    # -- players' own decks ---------------------------------------------------------------------------
+
+    async def decks(self, user_id: int, game: str) -> list[dict]:
+        """A user's decks of a game, by name: ``{"id", "name", "key", "cards", "updated_at"}`` (``cards`` decoded;
+        a damaged row is left out, and logged)."""
+        rows = await self._rows("SELECT id, name, name_key, cards, updated_at FROM decks WHERE user_id = ? AND game = ?"
+                                " ORDER BY name_key", (user_id, game))
+        out = []
+        for row in rows:
+            try:
+                cards = json.loads(row["cards"])
+            except ValueError:
+                cards = None
+            if not isinstance(cards, dict):
+                log.error("user %s: the stored deck %r is damaged (not a JSON object)", user_id, row["name"])
+                continue
+            out.append({"id": row["id"], "name": row["name"], "key": row["name_key"], "cards": cards,
+                        "updated_at": row["updated_at"]})
+        return out
+
+    async def save_deck(self, user_id: int, game: str, name: str, key: str, cards: dict) -> None:
+        """Create or replace the user's deck whose folded name is ``key``."""
+        now = _now()
+        await self._transaction([("INSERT INTO decks (user_id, game, name, name_key, cards, created_at, updated_at)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game, name_key) DO UPDATE"
+                                  " SET name = excluded.name, cards = excluded.cards, updated_at = excluded.updated_at",
+                                  (user_id, game, name, key, _dumps(cards), now, now))])
+
+    async def delete_deck(self, user_id: int, game: str, key: str) -> bool:
+        """Delete the user's deck; False when there was none of that name."""
+        found = await self._rows("SELECT id FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                 (user_id, game, key))
+        if not found:
+            return False
+        await self._transaction([("DELETE FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                  (user_id, game, key))])
+        return True
+
     async def guild_settings(self, guild_id: int) -> dict:
         """A server's own settings (JSON): e.g. the permission problems its admins were told about."""
         rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -1045,6 +1089,41 @@ class Store:
         statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
         await self._transaction(statements)
 
+    async def replace_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                            list[int] | None, str | None]], deadline: datetime | None = None) -> bool:
+        """Pair a held round again: its matches (none may have a game yet) replaced by ``matches``, in one
+        transaction; False (nothing changed) when one of them has a game already."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("DELETE FROM tournament_matches WHERE tournament_id = ? AND round_no = ?",
+                       (tournament_id, round_no))]
+        statements += [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how,"
+                        " deadline) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                         how, None if places is not None else due))
+                       for slot, players, places, how in matches]
+        try:
+            await self._transaction(statements, guard=(
+                "UPDATE tournaments SET current_round = current_round WHERE id = ? AND NOT EXISTS (SELECT 1 FROM"
+                " tournament_matches WHERE tournament_id = ? AND round_no = ? AND game_id IS NOT NULL)",
+                (tournament_id, tournament_id, round_no)))
+        except VersionConflict:
+            return False
+        return True
+
+    async def set_round_deadline(self, tournament_id: int, round_no: int, deadline: datetime | None) -> None:
+        """A held round starts now: its unsettled matches' deadline counts from here."""
+        await self._transaction([("UPDATE tournament_matches SET deadline = ? WHERE tournament_id = ? AND round_no = ?"
+                                  " AND places IS NULL", (_stamp(deadline) if deadline else None, tournament_id,
+                                                          round_no))])
+
+    async def corrected_places(self, guild_id: int | None, engine: str) -> dict[int, list[int]]:
+        """Places an organizer set afterwards for tournament match games (game id -> places), for the ratings."""
+        rows = await self._rows(
+            "SELECT m.game_id, m.places FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE m.how = 'corrected' AND m.game_id IS NOT NULL AND t.engine = ?"
+            " AND t.guild_id IS NOT DISTINCT FROM ?", (engine, guild_id))
+        return {r["game_id"]: json.loads(r["places"]) for r in rows if r["places"]}
+
     async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
         """A tournament's matches (of one round), in round and slot order."""
         sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
@@ -1076,6 +1155,32 @@ class Store:
         statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
                            (FIRST_ID, match_id)))
         return await self._transaction(statements, first_id=True)
+
+    async def next_match_game(self, match_id: int, previous: int, *, tournament_id: int, engine: str, options: dict,
+                              seed: int, guild_id: int | None, channel_id: int | None,
+                              seats: list[tuple[int, str]]) -> int | None:
+        """The next game of a match of several games (best of N), when ``previous`` is still its game: the game,
+        its seats and the match pointing at it, in one transaction; None when the match has moved on already."""
+        now = _now()
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ?", (FIRST_ID, match_id)))
+        try:
+            return await self._transaction(statements, first_id=True, guard=(
+                "UPDATE tournament_matches SET game_id = game_id WHERE id = ? AND game_id = ? AND places IS NULL",
+                (match_id, previous)))
+        except VersionConflict:
+            return None
+
+    async def match_games(self, tournament_id: int, match_id: int) -> list[GameRow]:
+        """The games a match has had (several for a best-of-N match), oldest first."""
+        return await self._games(f"SELECT * FROM games WHERE tournament_id = ? AND"
+                                 f" {self._json_int('options', 'tournament_match')} = ? ORDER BY id",
+                                 (tournament_id, match_id))
 
     async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
         """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""

@@ -220,3 +220,21 @@ MIGRATIONS.append(
     CREATE INDEX outbox_dead ON outbox (dead_at)
     """
 )
+MIGRATIONS.append(
+    # 10: players' own decks (Kiválasztottak, issue 26): one row per deck of a user for a game; ``name_key`` is the
+    #     name folded (case, accents) so that "Medvék" and "medvek" are one deck; ``cards`` holds the deck's JSON
+    #     ({"cards": [[key, copies], ...], "reserve": [...]}), checked by the game's rules when a game uses it
+    """
+    CREATE TABLE decks (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id     INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        cards       TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        UNIQUE (user_id, game, name_key)
+    )
+    """
+)
