@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from store.migrations import MIGRATIONS
+from store.migrations import MIGRATIONS, steps
 
 
 class Shards(Protocol):
@@ -146,6 +146,11 @@ class Tournament:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _now_exact() -> str:
+    """Now to the microsecond: an order of use (the replay cache's), where seconds would tie."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _dumps(obj: Any) -> str:
@@ -269,7 +274,7 @@ class Store:
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in [s for s in script.split(";") if s.strip()]:
+                    for statement in steps(script, "sqlite"):
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
@@ -740,6 +745,16 @@ class Store:
         rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
+    async def gauges(self) -> tuple[dict[str, int], int, int]:
+        """(games by status, games whose outbox owes a delivery, games whose publication is set aside), read from
+        counters: ``game_counts`` (kept by the database's triggers) and the outbox, which holds only what is
+        still owed or set aside."""
+        counts = {r["status"]: r["n"] for r in await self._rows("SELECT status, n FROM game_counts")}
+        ((owed, dead),) = await self._rows(
+            "SELECT COUNT(DISTINCT CASE WHEN dead_at IS NULL THEN game_id END),"
+            " COUNT(DISTINCT CASE WHEN dead_at IS NOT NULL THEN game_id END) FROM outbox")
+        return counts, owed, dead
+
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
         """Delivery of a game's entries up to ``upto`` failed: count the attempt, try again at ``next_try``."""
         await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
@@ -949,6 +964,67 @@ class Store:
 
     # -- settings -----------------------------------------------------------------------------------
 
+    async def open_lobbies(self, guild_id: int, *, host_user_id: int | None = None, channel_id: int | None = None,
+                           limit: int = 50) -> list[int]:
+        """Ids of a server's lobbies (games not started yet) opened by ``host_user_id`` or in ``channel_id``,
+        oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status = 'lobby'"], [guild_id]
+        if host_user_id is not None:
+            where.append("host_user_id = ?")
+            params.append(host_user_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM games WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def open_tournaments(self, guild_id: int, *, organizer_id: int | None = None,
+                               channel_id: int | None = None, limit: int = 50) -> list[int]:
+        """Ids of a server's tournaments open for registration or under way (not cancelled) organised by
+        ``organizer_id`` or in ``channel_id``, oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status IN ('open', 'running')", "cancelled = 0"], [guild_id]
+        if organizer_id is not None:
+            where.append("organizer_id = ?")
+            params.append(organizer_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM tournaments WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def cached_replay(self, game_id: int, kind: str) -> dict | None:
+        """A replay kept by :meth:`cache_replay` (``{"data", "shown", "steps", "revealed"}``), marked as used now;
+        None when there is none."""
+        rows = await self._rows("SELECT data, shown, steps, revealed FROM replay_cache WHERE game_id = ? AND kind = ?",
+                                (game_id, kind))
+        if not rows:
+            return None
+        await self._transaction([("UPDATE replay_cache SET used_at = ? WHERE game_id = ? AND kind = ?",
+                                  (_now_exact(), game_id, kind))])
+        r = rows[0]
+        return {"data": bytes(r["data"]), "shown": r["shown"], "steps": r["steps"], "revealed": r["revealed"]}
+
+    async def cache_replay(self, game_id: int, kind: str, data: bytes, *, shown: int, steps: int, revealed: int,
+                           budget: int) -> None:
+        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used
+        (a replay larger than ``budget`` is not kept)."""
+        await self._transaction([
+            ("INSERT INTO replay_cache (game_id, kind, data, shown, steps, revealed, size, used_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET data = excluded.data,"
+             " shown = excluded.shown, steps = excluded.steps, revealed = excluded.revealed, size = excluded.size,"
+             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now_exact()))])
+        rows = await self._rows("SELECT game_id, kind, size FROM replay_cache ORDER BY used_at DESC")
+        total, gone = 0, []
+        for r in rows:  # the most recently used that fit are kept (one too large never pushes out the rest)
+            if total + r["size"] > budget:
+                gone.append((r["game_id"], r["kind"]))
+            else:
+                total += r["size"]
+        if gone:
+            await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
+
     async def user_settings(self, user_id: int) -> dict:
         rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
         if not rows:
@@ -1006,7 +1082,8 @@ class Store:
         return True
 
     async def guild_settings(self, guild_id: int) -> dict:
-        """A server's own settings (JSON): e.g. the permission problems its admins were told about."""
+        """A server's own settings (JSON): e.g. the permission problems its admins were told about, its limits
+        (host/limits.py)."""
         rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         try:
             settings = json.loads(rows[0]["settings"]) if rows else {}
