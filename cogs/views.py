@@ -131,6 +131,9 @@ class Prefix(StrEnum):
     LEAGUE_START = "ts"  # LeagueStart
     LEAGUE_LEAVE = "tl"  # LeagueLeave
     LEAGUE_CHECK_IN = "tc"  # LeagueCheckIn
+    CONFIRM = "cf"  # ConfirmButton: the second click of an "Are you sure?" choice
+    CANCEL = "cx"  # CancelButton: "no" to an "Are you sure?" question
+    LEAVE = "lv"  # cogs/actions.py: LeaveButton (/game leave's confirmation)
     RULES = "r"  # cogs/rules.py: RulesPage
     REPLAY = "rv"  # cogs/replays.py: ReplayButton
     REPLAY_STEP = "rp"  # cogs/replays.py: StepButton
@@ -149,8 +152,9 @@ class Clicks(Protocol):
     gets the interaction and the fields its control's custom_id carries, already parsed."""
 
     async def play(self, interaction: discord.Interaction, game_id: int, version: int, index: int,
-                   digest: str | None = None, *, variant: int | None = None) -> None:
-        """A chosen action (``variant``: one of its ways), from a button or a select."""
+                   digest: str | None = None, *, variant: int | None = None, confirmed: bool = False) -> None:
+        """A chosen action (``variant``: one of its ways), from a button or a select; ``confirmed``: the second
+        click of a choice asked about first ("Are you sure?")."""
 
     async def show_group(self, interaction: discord.Interaction, game_id: int, version: int, group: int | None,
                          page: int) -> None:
@@ -251,6 +255,45 @@ class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templa
     async def callback(self, interaction: discord.Interaction) -> None:
         await clicks(interaction).play(interaction, self.game, self.version, self.index, self.digest or None,
                        variant=self.variant)
+
+
+class ConfirmButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.CONFIRM.template()):
+    """The second click of a choice that loses something for good ("Are you sure?"): the same action as the
+    first click, at the same state version, applied without asking again
+    (``gh:cf:<game>:<version>:<seat>:<index>[:<digest>[:<variant>]]``). A board the game has moved past makes
+    it out of date like any other click."""
+
+    fields, optional = ("game", "version", "seat", "index"), ("digest", "variant")
+
+    def __init__(self, game_id: int, version: int, seat: int, index: int, digest: str | None,
+                 variant: int | None, label: str) -> None:
+        tail = f":{digest}" if digest else ""
+        if variant is not None and digest:
+            tail += f":{variant}"
+        super().__init__(discord.ui.Button(label=clip(label), style=discord.ButtonStyle.danger,
+                                           custom_id=f"gh:{Prefix.CONFIRM}:{game_id}:{version}:{seat}:{index}{tail}"))
+        self.game, self.version, self.index, self.digest = game_id, version, index, digest
+        self.variant = variant if digest else None
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await clicks(interaction).play(interaction, self.game, self.version, self.index, self.digest or None,
+                                       variant=self.variant, confirmed=True)
+
+
+class CancelButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.CANCEL.template()):
+    """"No" to an "Are you sure?" question: the question goes, nothing is applied (``gh:cx:<game>``)."""
+
+    fields = ("game",)
+
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(discord.ui.Button(label=clip(label), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gh:{Prefix.CANCEL}:{game_id}"))
+        self.game = game_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=t("confirm_cancelled", str(interaction.locale)), view=None)
 
 
 class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.WAYS.template()):
@@ -522,8 +565,9 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
         raise AssertionError("an unknown control is refused before its callback")
 
 
-DYNAMIC_ITEMS = (ActButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, LeagueCheckIn, UnknownItem)
+DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton,
+                 TurnButton, HandButton, JoinButton, StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave,
+                 LeagueCheckIn, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

@@ -61,6 +61,8 @@ class _Recorder:
 CLICKS = [
     ("gh:a:1:5:0:3", None, ("play", (1, 5, 3, None), {"variant": None})),
     ("gh:a:1:5:0:3:abc1:2", None, ("play", (1, 5, 3, "abc1"), {"variant": 2})),
+    ("gh:cf:1:5:0:3:abc1:2", None, ("play", (1, 5, 3, "abc1"), {"variant": 2, "confirmed": True})),
+    ("gh:cf:1:5:0:3", None, ("play", (1, 5, 3, None), {"variant": None, "confirmed": True})),
     ("gh:w:1:5:0:4", None, ("show_variants", (1, 5, 4), {})),
     ("gh:s:1:5:0:0:abc1", "3", ("play", (1, 5, 3, "abc1"), {"variant": None})),
     ("gh:s:1:5:0:0:abc1", "3.1", ("play", (1, 5, 3, "abc1"), {"variant": 1})),
