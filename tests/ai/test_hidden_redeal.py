@@ -307,7 +307,7 @@ def test_the_determinizers_in_use_are_the_engines_own():
 
 def test_removal_records_read_from_play_match_the_engines_record():
     kinds = set()
-    for state, seat, removal in _positions("hector-achilles", (3, 6), 1, 400):
+    for state, _seat, removal in _positions("hector-achilles", (3, 6), 1, 400):
         for side, p in enumerate(state["players"]):
             assert [removal[side][c] for c in p["removed"]] == p["removed_how"]
             kinds.update(p["removed_how"])
