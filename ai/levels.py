@@ -14,6 +14,9 @@ EASY_MISTAKES = 0.5
 #: Troja and Ave Caesar count playouts (``search.paired``: one candidate played out each).
 HARD_ITERATIONS = {"hector-achilles": 600, "troja": 150, "kivalasztottak": 50, "ave-caesar": 120, "hextri": 300}
 DEFAULT_HARD_ITERATIONS = 200
+#: for the paired searches (Troja, Ave Caesar) also a budget in actions played out: their playouts run to the
+#: end of the game or race, so a decision early on would take several times the mean; this bounds it
+HARD_ACTIONS: dict[str, int] = {}
 #: (Kiválasztottak: a game asks each seat ~2,000 decisions, so its hard AI thinks ~0.1 s each, not a second)
 #: a wall-clock cap on top: a loaded bot host still answers within a few seconds (the search then stops early)
 HARD_SECONDS = 3.0

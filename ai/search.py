@@ -197,7 +197,7 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
 def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, margin: float = 1.0, candidates: list | None = None,
            depth: int | None = None, prune: float | None = 2.0, check_every: int = 8,
-           stage: bool = False, trace: list | None = None) -> dict:
+           stage: bool = False, actions: int | None = None, trace: list | None = None) -> dict:
     """Paired flat Monte Carlo with common random numbers: the chosen action for ``seat``.
 
     Every iteration draws one determinization (``engines/<game>/determinize.py``: hidden cards redealt, the
@@ -206,7 +206,9 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     at most ``depth`` actions, then scored by the game's evaluation (``ai/evaluate.py``). Candidates are
     compared by their per-sample *differences* from the prior, so the luck of the deal and the dice, shared
     by all, cancels out of the comparison. ``iterations`` counts playouts (one candidate each), so the
-    budget does not grow with the number of legal actions. Every ``check_every`` rounds a candidate whose
+    budget does not grow with the number of legal actions; ``actions`` bounds the actions played out in all
+    (rounds are finished: pairs match), so a decision early in a game, whose playouts are long, stops after
+    fewer of them and its CPU time stays bounded. Every ``check_every`` rounds a candidate whose
     mean trails the best one by more than ``prune`` standard errors of their paired difference is dropped
     (the prior never is). The prior is kept unless the best candidate beats it by ``margin`` standard errors
     of the paired difference. ``stage``: a playout also stops at the end of the current stage of the game
@@ -234,7 +236,7 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     samples: list[list[float]] = [[] for _ in legal]  # per candidate, its reward in each round it played
     rounds: list[list[int]] = [[] for _ in legal]  # per candidate, the rounds it played (pairs match on these)
     deadline = time.perf_counter() + seconds if seconds is not None else None
-    done = 0
+    done = played = 0
     r = 0
     while True:
         sample = determinize(state, seat, Rng(rng.next64()))
@@ -254,6 +256,7 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
                 options = engine.legal_actions(s, p)
                 engine.apply(s, p, options[0] if len(options) == 1 else policy(s, p, roll))
                 steps += 1
+            played += steps + 1
             if engine.result(s) is not None and not stage:
                 reward = rewards(engine, s)[seat]
             elif evaluation:
@@ -268,13 +271,15 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             if r and deadline is not None and time.perf_counter() >= deadline:
                 break  # out of time within a round (a loaded host): pairs match on the rounds both played
         r += 1
-        if (iterations is not None and done >= iterations) or (deadline is not None
-                                                                 and time.perf_counter() >= deadline):
+        if (iterations is not None and done >= iterations) or (actions is not None and played >= actions) or (
+                deadline is not None and time.perf_counter() >= deadline):
             break
         if prune is not None and r % check_every == 0 and len(alive) > 1:
             top = max(alive, key=lambda i: _mean(samples[i]))
             alive = [i for i in alive if i == top or keys[i] == prior_key
                      or not _paired_better(samples, rounds, top, i, prune)]
+            if len(alive) == 1:
+                break  # decided (the prior is never dropped): the rest of the budget would change nothing
     best = max(alive, key=lambda i: (_mean(samples[i]), keys[i] == prior_key))
     if prior_key is None or keys[best] == prior_key:
         return legal[best]
@@ -331,10 +336,12 @@ def random_rollout(engine):
 
 
 def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
-           rollout: str = "heuristic", margin: float = 1.0, trace: list | None = None) -> dict:
+           rollout: str = "heuristic", margin: float = 1.0, actions: int | None = None,
+           trace: list | None = None) -> dict:
     """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior, over
-    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`). ``trace``: see
-    :func:`search` (not kept by a game's own searcher, :data:`SEARCHERS`)."""
+    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`). ``actions``: the budget
+    in actions played out, for :func:`paired`. ``trace``: see :func:`search` (not kept by a game's own
+    searcher, :data:`SEARCHERS`)."""
     from ai.evaluate import CANDIDATES
 
     searcher = SEARCHERS.get(engine.key)
@@ -357,7 +364,7 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     if "paired" in shape:
         return paired(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior,
                       rollout=rollout_policy(engine, 0.0) if rollout != "random" else policy, margin=margin,
-                      candidates=candidates, trace=trace, **shape["paired"])
+                      candidates=candidates, actions=actions, trace=trace, **shape["paired"])
     return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
                   margin=margin, candidates=candidates, trace=trace, **shape)
 
@@ -392,6 +399,7 @@ def hard_budget(engine) -> dict:
 
     return {"seconds": levels.HARD_SECONDS,
             "iterations": levels.HARD_ITERATIONS.get(engine.key, levels.DEFAULT_HARD_ITERATIONS),
+            "actions": levels.HARD_ACTIONS.get(engine.key),
             "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}
 
 

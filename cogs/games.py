@@ -1,5 +1,5 @@
 """The /game command group: new (one subcommand per game, options from its presenter), join, start,
-status, hand, leave, abandon, list. Thin: every decision is the game service's."""
+status, hand, leave, abandon, settings, server-settings, list and the rest. Thin: every decision is the game service's."""
 
 from __future__ import annotations
 
@@ -281,6 +281,31 @@ class Games(commands.Cog):
                  t("settings_dm", lang, value=on[current.get("dm", True)]),
                  t("settings_auto_pass", lang, value=on[current.get("auto_pass", True)]),
                  t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)])]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @game.command(name="server-settings", description="This server's game settings (Manage Server to change them)")
+    @app_commands.describe(ai_level="How strong the AI plays for timed-out players and seats left (leagues, "
+                                    "tournaments)")
+    @app_commands.choices(ai_level=LEVEL_CHOICES)
+    async def server_settings(self, interaction: discord.Interaction, ai_level: str | None = None) -> None:
+        lang = str(interaction.locale)
+        who = asker(interaction)
+        if who.guild_id is None:
+            await interaction.response.send_message(t("server_settings_no_server", lang), ephemeral=True)
+            return
+        if ai_level is not None and not who.moderator:
+            await interaction.response.send_message(t("server_settings_need_manage", lang), ephemeral=True)
+            return
+        try:
+            current, changed = await self.bot.service.server_settings(who.guild_id, ai_level=ai_level)
+        except GameError as exc:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
+        level = t("ai_level_" + current["ai_level"], lang)
+        lines = [t("server_settings_saved" if changed else "server_settings_title", lang),
+                 t("server_settings_ai_level", lang, value=level)]
+        if ai_level is not None and not changed:
+            lines.append(t("server_settings_unchanged", lang))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @game.command(name="log", description="What happened in a game lately (the last moves, told again)")

@@ -792,6 +792,25 @@ class Store:
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
 
+    async def guild_settings(self, guild_id: int) -> dict:
+        """A server's settings (``host/service.py`` ``SERVER_SETTINGS``); {} when it never saved any."""
+        rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return {}
+        try:
+            settings = json.loads(rows[0]["settings"])
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):  # a damaged row: the defaults, until the server saves new settings
+            log.error("guild %s: stored settings are damaged (not a JSON object); using the defaults", guild_id)
+            return {}
+        return settings
+
+    async def set_guild_settings(self, guild_id: int, settings: dict) -> None:
+        await self._transaction([("INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) ON CONFLICT"
+                                  " (guild_id) DO UPDATE SET settings = excluded.settings",
+                                  (guild_id, _dumps(settings)))])
+
     def _report(self, exc: DamagedRow) -> None:
         """Log a damaged row once per store (listings and reminders meet it again and again)."""
         if exc.where not in self._damaged:

@@ -28,7 +28,7 @@ _UNSEEN_OTHER = ("swap", "shame", "unknown")
 
 def determinize(state: dict, seat: int, rng) -> dict:
     """A sample of ``state`` that ``seat`` cannot tell from it (``view(sample, seat) == view(state, seat)``)."""
-    s = ENGINE.from_json(ENGINE.to_json(state))
+    s = ENGINE.to_json(state)  # a fresh copy of a live state
     b = s["battle"]
     for side in (0, 1):
         p = s["players"][side]

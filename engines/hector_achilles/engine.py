@@ -29,10 +29,8 @@ Decisions the rulebook leaves open (all documented where they are implemented):
 
 from __future__ import annotations
 
-import copy
-
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from .data import (
@@ -329,7 +327,7 @@ class HectorAchillesEngine(BaseEngine):
         kind = action["type"]
         handler = getattr(self, "_do_" + kind)
         handler(state, seat, action, events)
-        state["last"] = copy.deepcopy(events)
+        state["last"] = _copy(events)
         return events
 
     # ------------------------------------------------------------------------------------------- opening
@@ -813,9 +811,9 @@ class HectorAchillesEngine(BaseEngine):
             "fate_stack": len(state["fate_stack"]),
             "fate_used": len(state["fate_used"]),
             "shame_pool": state["shame_pool"],
-            "outcome": copy.deepcopy(b["outcome"]) if b and b["outcome"] else None,
-            "last": copy.deepcopy(state["last"]),
-            "last_battle": copy.deepcopy(state["last_battle"]),
+            "outcome": _copy(b["outcome"]) if b and b["outcome"] else None,
+            "last": _copy(state["last"]),
+            "last_battle": _copy(state["last_battle"]),
             "result": self.result(state),
         }
         if seat in (0, 1) and b is not None:
@@ -862,14 +860,14 @@ class HectorAchillesEngine(BaseEngine):
         return out
 
     def to_json(self, state: dict) -> dict:
-        return copy.deepcopy(state)
+        return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         """A saved game; one begun under rules version 1 loads as it is and finishes with version 1's rules."""
         if data.get("rules_version") not in TILES_BY_VERSION:
             raise ValueError(f"Saved game has rules version {data.get('rules_version')}, "
                              f"this engine plays version {self.rules_version}.")
-        return copy.deepcopy(data)
+        return _copy(data)
 
     def max_playout_steps(self) -> int:
         return 5_000

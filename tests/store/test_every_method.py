@@ -259,6 +259,11 @@ async def test_reminders_tournaments_and_settings(database):
         await store.set_user_settings(USER, {"lang": "pl"})
         await store.set_user_settings(USER, {"lang": "hu", "dm": True})
         assert await store.user_settings(USER) == {"lang": "hu", "dm": True}
+        assert await store.guild_settings(GUILD) == {}
+        await store.set_guild_settings(GUILD, {"ai_level": "hard"})
+        await store.set_guild_settings(GUILD, {"ai_level": "easy"})
+        assert await store.guild_settings(GUILD) == {"ai_level": "easy"}
+        assert await store.guild_settings(GUILD + 1) == {}
         assert await store.get_game(9999) is None
     finally:
         await store.close()
