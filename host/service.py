@@ -29,7 +29,7 @@ from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
 from host.panels import Choice, Panel
-from host.presenters import presenter_for
+from host.presenters import Refined, presenter_for
 from host.shards import Shards
 from host.turn_clocks import TurnClocks
 from render import RENDERERS
@@ -80,6 +80,8 @@ class Rematch:
 MAX_MOVE_TEXT = 200
 #: most moves ``/game log`` tells again (the command tree offers 1-200)
 MAX_LOG = 200
+#: most variants of one action offered (``engine.variants``, e.g. who pays a HEX-TRI move): one select
+MAX_VARIANTS = 25
 
 
 @dataclass
@@ -446,8 +448,12 @@ class GameService(TurnClocks):
     # -- playing ------------------------------------------------------------------------------------
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
-                  digest: str | None = None, asker: Asker | None = None) -> Outcome:
+                  digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
+                  refined: dict | None = None) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+        ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
+        most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
+        :class:`host.presenters.Refined`), which the engine checks.
 
         A click on an older board is refused as stale, with one exception that keeps simultaneous decisions
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
@@ -476,9 +482,20 @@ class GameService(TurnClocks):
             if version != game.version and not await self._only_passes_since(
                     game, version, seat, choices_digest(legal), digest):
                 raise StaleBoard.of("stale")
+            if version == game.version and digest is not None and digest != choices_digest(legal):
+                # the same version with other choices: a board drawn before the bot was upgraded to a version
+                # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+                raise StaleBoard.of("stale_choices")
             if not 0 <= index < len(legal):
                 raise GameError.of("bad_choice")
             action = legal[index]
+            if variant is not None:
+                ways = engine.variants(state, seat, action, MAX_VARIANTS)
+                if not 0 <= variant < len(ways):
+                    raise GameError.of("bad_choice")
+                action = ways[variant]
+            elif refined is not None:
+                action = refined
             presenter = presenter_for(game.engine)
             label = presenter.describe(self._view(game, state, seat), action, index).label
             events: list[dict] = []
@@ -515,10 +532,12 @@ class GameService(TurnClocks):
             view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
             try:
-                index = presenter_for(game.engine).parse(view, panel.choices, text)
+                parsed = presenter_for(game.engine).parse(view, panel.choices, text)
             except ValueError as exc:
                 raise GameError(str(exc)) from exc
-        return await self.act(game_id, user_id, game.version, index, asker=asker)
+        if isinstance(parsed, Refined):
+            return await self.act(game_id, user_id, game.version, parsed.index, asker=asker, refined=parsed.action)
+        return await self.act(game_id, user_id, game.version, parsed, asker=asker)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
@@ -907,6 +926,40 @@ class GameService(TurnClocks):
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)
+
+    async def variants_panel(self, game_id: int, user_id: int, version: int, index: int,
+                             asker: Asker | None = None) -> Panel:
+        """The third step of a choice (``Choice.more``): the ways to make the ``index``-th listed action of the
+        user's seat (e.g. who pays a HEX-TRI move), at most :data:`MAX_VARIANTS`, as a panel whose choices act
+        (``Choice.variant``) and whose ``back`` leads to the group the action was chosen from; provided the
+        board the user looks at (``version``) is still current."""
+        game = await self.game(game_id, asker)
+        if game.status != "running":
+            raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game_id))
+        if game.version != version:
+            raise StaleBoard.of("stale")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError.of("not_playing", game=game_id)
+        async with self.lock(game_id):
+            state = await self._state(game)
+            engine = ENGINES[game.engine]
+            panel = self.panel(game, state, seat)
+            if panel is None:
+                raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
+            legal = self._legal(game, state, seat)
+            if not 0 <= index < len(legal):
+                raise GameError.of("bad_choice")
+            ways = engine.variants(state, seat, legal[index], MAX_VARIANTS)
+            view = self._view(game, state, seat)
+            choices = presenter_for(game.engine).describe_variants(view, legal[index], index, ways)
+        groups = panel.groups()
+        back = next(((g, name) for g, (name, members) in enumerate(groups)
+                     if any(c.index == index for c in members)), None)
+        # the ways as a select even when few: its placeholder says what is being chosen ("T-B5: who pays?")
+        return Panel(game.id, game.version, seat, panel.prompt, choices, digest=panel.digest, back=back,
+                     select_groups={c.group for c in choices})
 
     async def panel_for(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Panel:
         """The user's current panel, provided the board they look at (``version``) is still current."""
