@@ -9,7 +9,8 @@ from tuning (:data:`HELD_APART_SEED0`, ``--seed0``), so they do not flatter the 
 The default run is short, for ``make bench``: 2 games per pairing for the hard level, 20 for normal against
 easy, and Ave Caesar as a single race. ``--games N`` plays more, ``--iterations N`` or ``--seconds S`` sets
 another budget for the hard level, ``--championship`` plays Ave Caesar's four races, ``--log`` prints a line
-per game as it ends (a run cut short still leaves its figures), ``--pairing`` plays one pairing only.
+per game as it ends, with the CPU seconds of each hard decision (a run cut short still leaves its figures:
+``python -m bench.arena_log LOG ...`` sums such lines up), ``--pairing`` plays one pairing only.
 
     python -m bench.arena                                   # the short run
     python -m bench.arena --games 40 --game troja --seed0 880000 --pairing hard-normal --log
@@ -147,8 +148,8 @@ def _print_game(key: str, strong: str, weak: str):
     def log(g, seed, seat, score, times):
         figures = budget_figures(times)
         print(f"  {key} {strong}-{weak} game {g}: seed {seed} seat {seat} score {score:g}; "
-              f"{figures['decisions']} decisions, CPU s mean {figures['mean']:.2f} max {figures['max']:.2f}",
-              flush=True)
+              f"{figures['decisions']} decisions, CPU s mean {figures['mean']:.2f} max {figures['max']:.2f}; "
+              f"times {' '.join(f'{x:.2f}' for x in times)}", flush=True)
 
     return log
 
