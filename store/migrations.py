@@ -210,3 +210,13 @@ MIGRATIONS.append(
     ALTER TABLE clocks ADD COLUMN out_since INTEGER;
     """
 )
+MIGRATIONS.append(
+    # 9: dead letters. An outbox entry whose publication failed too often (a board that cannot be drawn, Discord
+    #    refusing it) is set aside (``dead_at``): never tried again, kept for the moderators (/game status); its
+    #    game's thread is told once (``noted``). A later board of the game that is posted replaces it
+    """
+    ALTER TABLE outbox ADD COLUMN dead_at TEXT;
+    ALTER TABLE outbox ADD COLUMN noted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX outbox_dead ON outbox (dead_at)
+    """
+)
