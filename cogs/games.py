@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.newgame import LEVEL_CHOICES
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
