@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import discord
+
+from engines import ENGINES
 from host import service as service_module
 from tests.cogs.driver import latest_board
 from tests.cogs.fence import OTHER_GUILD, from_dm, from_other_server, send
 from tests.cogs.test_clocks import _game
 from tests.cogs.test_commands import MANAGE, replies_since
 from tests.cogs.test_hector_achilles_discord import ANN, BOB
+from tests.cogs.test_tournament_play import PEOPLE, register, start, user
 from tests.discord_harness import GUILD_ID
 
 
@@ -120,4 +124,22 @@ async def test_a_seat_left_is_taken_over_at_the_servers_level_and_says_so(harnes
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
     assert "left game #1; the AI takes over their seat" in texts
     assert asked and set(asked) == {"easy"}, "the AI that took the seat over played it at once"
+    h.assert_no_errors()
+
+
+async def test_a_player_dropped_from_a_tournament_table_is_replaced_at_the_servers_level(harness, monkeypatch):
+    h = harness
+    asked = _spy_levels(monkeypatch)
+    await h.slash(BOB, "game server-settings", name="Mod", permissions=MANAGE, ai_level="hard")
+    await register(h, 3, game="hextri", format="swiss", rounds=1, table_size=3, options="round_limit=2")
+    await start(h)
+    (table,) = await h.bot.service.store.matches(1, 1)
+    game = await h.bot.service.game(table["game_id"])
+    (first,) = ENGINES["hextri"].to_act(await h.bot.service._state(game))
+    dropped = game.seat_row(first).user_id  # the one to move: the AI plays the seat at once
+    await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",
+                  resolved=user(dropped))
+    row = (await h.bot.service.game(table["game_id"])).seat_row(first)
+    assert row.is_ai and row.ai_level == "hard" and row.name == f"AI ({PEOPLE[dropped]}, hard)"
+    assert asked and set(asked) == {"hard"}, "the AI that took the seat over played it at the server's level"
     h.assert_no_errors()
