@@ -20,7 +20,7 @@ DEFAULT_HARD_ITERATIONS = 200
 #: (~80-110 us an action on this machine: Troja's first decisions played ~25,000 actions in 150 playouts, 2 CPU s;
 #: Ave Caesar's first of a race ~17,000 in 120, 1.9 s)
 HARD_ACTIONS = {"troja": 10_000, "ave-caesar": 9_000}
-#: (Kiválasztottak: a game asks each seat ~2,000 decisions, so its hard AI thinks ~0.1 s each, not a second)
+#: (Kiválasztottak: a game asks each seat ~2,000 decisions, so its hard AI thinks ~0.2 s each, not a second)
 #: a wall-clock cap on top: a loaded bot host still answers within a few seconds (the search then stops early);
 #: on an idle host the budget ends every search well before it, so the cap never decides the strength
 HARD_SECONDS = 3.0
