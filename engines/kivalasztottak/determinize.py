@@ -2,11 +2,11 @@
 
 Card ids carry no information; what a card *is* is its key (``cards[id]["k"]``). Hidden from a seat: which
 keys lie where in its own Future (its order: the owner does not see it either), and of the other player: his
-Future, hand and mulligan set-aside, and his face-down cards (tower levels and obstacles), which show only
-their type. So the other player's unseen keys are pooled: each face-down card gets a key of the type it shows
-(any unseen card of that type could lie there: one still in his hand or Future as well), and the rest are
-redealt over his Future, hand and set-aside. The seat's own face-down cards it knows; the rng (dice,
-shuffles) is reseeded.
+Future, hand, reserve deck (rules version 3) and mulligan set-aside, and his face-down cards (tower levels and
+obstacles), which show only their type. So the other player's unseen keys are pooled: each face-down card gets
+a key of the type it shows (any unseen card of that type could lie there: one still in his hand, reserve or
+Future as well), and the rest are redealt over his Future, hand, reserve deck and set-aside. The seat's own
+face-down cards and reserve it knows; the rng (dice, shuffles) is reseeded.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engines.hidden import reseed
 from . import ENGINE
 from .cards import card_defs
 
-_LOOSE = ("hand", "future", "setaside")
+_LOOSE = ("hand", "future", "setaside", "reserve")
 
 
 def determinize(state: dict, seat: int, rng) -> dict:
@@ -26,7 +26,8 @@ def determinize(state: dict, seat: int, rng) -> dict:
     _deal(cards, sorted(s["p"][seat]["future"]), [], rng)
     other = 1 - seat
     p = s["p"][other]
-    loose = sorted([*p["future"], *p["hand"], *p["setaside"]])
+    # the other player's reserve deck (rules version 3) looks like the rest of his unseen cards to ``seat``
+    loose = sorted([*p["future"], *p["hand"], *p["setaside"], *p.get("reserve", ())])
     down = [cid for cid in sorted(cards)
             if cards[cid]["owner"] == other and not cards[cid]["up"] and cards[cid]["zone"] not in _LOOSE]
     _deal(cards, loose, down, rng)
