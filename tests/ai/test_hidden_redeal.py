@@ -93,11 +93,13 @@ def _redeal_kivalasztottak(engine, state, seat, rng, removal):
     own = [(cards[cid], "k") for cid in sorted(s["p"][seat]["future"])]
     _permute(own, rng)
     other = 1 - seat
-    loose = [(cards[cid], "k") for z in ("future", "hand", "setaside") for cid in sorted(s["p"][other][z])]
+    # the reserve deck (rules version 3) is hidden from the opponent like the hand
+    loose = [(cards[cid], "k") for z in ("future", "hand", "setaside", "reserve")
+             for cid in sorted(s["p"][other].get(z, ()))]
     down = {"tower": [], "obstacle": []}
     for cid in sorted(cards):
         c = cards[cid]
-        if c["owner"] == other and not c["up"] and c["zone"] not in ("future", "hand", "setaside"):
+        if c["owner"] == other and not c["up"] and c["zone"] not in ("future", "hand", "setaside", "reserve"):
             kind = "tower" if defs[c["k"]]["type"] == "tower" else "obstacle"
             down[kind].append((c, "k"))
     # a face-down card shows its type (tower level or obstacle): whatever it holds after must be of that type
