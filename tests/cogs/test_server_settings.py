@@ -24,9 +24,9 @@ def _spy_levels(monkeypatch) -> list[str | None]:
     asked: list[str | None] = []
     real = service_module.thinking.think
 
-    async def think(engine, state, seat, rng, level):
+    async def think(engine, state, seat, rng, level, **kwargs):
         asked.append(level)
-        return await real(engine, state, seat, rng, level)
+        return await real(engine, state, seat, rng, level, **kwargs)
 
     monkeypatch.setattr(service_module.thinking, "think", think)
     return asked
