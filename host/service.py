@@ -643,7 +643,8 @@ class GameService(TurnClocks):
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
         action since ``version`` was another seat's pass, nothing the player saw has changed. ``typed``: the
         (action, its words) that :meth:`act_text` read, instead of an index."""
-        async with self.lock(game_id):
+        # the clocks and vacations are read once per move, not eight times (issue 29)
+        async with self.lock(game_id), self.store.remembering():
             game = await self.game(game_id, asker)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
@@ -757,6 +758,8 @@ class GameService(TurnClocks):
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
+            if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
+                seat_clocks = None  # unchanged (a further decision within a turn): nothing to rewrite
             if result is not None:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
