@@ -1,5 +1,5 @@
 """The /game command group: what every game has (join, start, status, hand, play, leave, abandon, list, log,
-resign, away, settings; replays from cogs/replays.py). A game is opened with its own ``/<game> new``
+resign, away, settings, server-settings; replays from cogs/replays.py). A game is opened with its own ``/<game> new``
 (cogs/newgame.py). Thin: every decision is the game service's."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.newgame import LEVEL_CHOICES
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, CancelButton, RematchButton, asker
@@ -200,6 +201,31 @@ class Games(commands.Cog):
                  t("settings_auto_pass", lang, value=on[current.get("auto_pass", True)]),
                  t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)]),
                  t("settings_confirm", lang, value=on[current.get("confirm", True)])]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @game.command(name="server-settings", description="This server's game settings (Manage Server to change them)")
+    @app_commands.describe(ai_level="How strong the AI plays for timed-out players and seats left (leagues, "
+                                    "tournaments)")
+    @app_commands.choices(ai_level=LEVEL_CHOICES)
+    async def server_settings(self, interaction: discord.Interaction, ai_level: str | None = None) -> None:
+        lang = str(interaction.locale)
+        who = asker(interaction)
+        if who.guild_id is None:
+            await interaction.response.send_message(t("server_settings_no_server", lang), ephemeral=True)
+            return
+        if ai_level is not None and not who.moderator:
+            await interaction.response.send_message(t("server_settings_need_manage", lang), ephemeral=True)
+            return
+        try:
+            current, changed = await self.bot.service.server_settings(who.guild_id, ai_level=ai_level)
+        except GameError as exc:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
+        level = t("ai_level_" + current["ai_level"], lang)
+        lines = [t("server_settings_saved" if changed else "server_settings_title", lang),
+                 t("server_settings_ai_level", lang, value=level)]
+        if ai_level is not None and not changed:
+            lines.append(t("server_settings_unchanged", lang))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @game.command(name="log", description="What happened in a game lately (the last moves, told again)")

@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
+#: a server's settings and their defaults (``/game server-settings``): ``ai_level`` is the level of the AI that
+#: stands in for a player whose time ran out and takes over a seat its player left or was dropped from (in
+#: leagues, tournaments and every other game of the server); the AI seats of ``/game new`` keep their own
+SERVER_SETTINGS = {"ai_level": AI_LEVEL}
 REMIND_BATCH = 200  # due games read and reminded of at a time
 #: seconds after a seat's choices ran past their budget before they are worked out again (until then the same
 #: position is answered at once with "too slow", so that asking again and again costs nothing)
@@ -546,8 +550,10 @@ class GameService(TurnClocks):
                 raise GameError.of("game_over", game=game_id)
             name = game.seat_row(seat).name
             left = [t("left_running", name=name, game=game_id)]
-            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL, name=f"{t('ai_name')} ({name})",
-                                      publish=left)
+            level = await self.stand_in_level(game.guild_id)
+            # "AI (Ann)"; a server whose stand-ins are not normal says so: "AI (Ann, hard)"
+            said = name if level == AI_LEVEL else f"{name}, {t('ai_level_' + level)}"
+            await self.store.set_seat(game_id, seat, ai_level=level, name=f"{t('ai_name')} ({said})", publish=left)
             game = await self.game(game_id)
             outcome = await self._advance(game, list(left))
             return outcome.game, outcome
@@ -853,7 +859,9 @@ class GameService(TurnClocks):
         which the outbox retries later (:meth:`run_automatic`)."""
         engine = ENGINES[game.engine]
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
-        level = game.seat_row(seat).ai_level
+        row = game.seat_row(seat)
+        # a person's seat played by the AI is a stand-in (their time ran out): the server's level
+        level = row.ai_level if row.is_ai else await self.stand_in_level(game.guild_id)
         snapshot = self._snapshot(game, state)
         for kind in (level if level in ai_levels.LEVELS else None, "random"):
             try:
@@ -1159,6 +1167,27 @@ class GameService(TurnClocks):
             current.update(updates)
             await self.store.set_user_settings(user_id, current)
         return current
+
+    async def server_settings(self, guild_id: int, *, ai_level: str | None = None) -> tuple[dict, bool]:
+        """A server's settings (defaults filled in, :data:`SERVER_SETTINGS`), updated with the values given, and
+        whether anything changed. An unknown level is refused (GameError) and nothing is saved."""
+        if ai_level is not None and ai_level not in ai_levels.LEVELS:
+            raise GameError.of("unknown_ai_level", level=str(ai_level)[:20])
+        saved = await self.store.guild_settings(guild_id)
+        current = {**SERVER_SETTINGS, **saved}
+        updates = {k: v for k, v in (("ai_level", ai_level),) if v is not None and current.get(k) != v}
+        if updates:
+            current.update(updates)
+            await self.store.set_guild_settings(guild_id, {**saved, **updates})
+        return current, bool(updates)
+
+    async def stand_in_level(self, guild_id: int | None) -> str:
+        """The level of the AI that stands in for people and takes their seats over on this server (the
+        default outside a server, or when the stored setting is not a level)."""
+        if guild_id is None:
+            return AI_LEVEL
+        level = (await self.store.guild_settings(guild_id)).get("ai_level", AI_LEVEL)
+        return level if level in ai_levels.LEVELS else AI_LEVEL
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)

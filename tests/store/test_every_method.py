@@ -263,6 +263,9 @@ async def test_reminders_tournaments_and_settings(database):
         await store.set_guild_settings(GUILD, {"permission_notices": {"0": "attach_files"}})
         await store.set_guild_settings(GUILD, {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}})
         assert await store.guild_settings(GUILD) == {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}}
+        await store.set_guild_settings(GUILD, {"ai_level": "hard"})
+        assert await store.guild_settings(GUILD) == {"ai_level": "hard"}
+        assert await store.guild_settings(GUILD + 1) == {}
         assert await store.get_game(9999) is None
     finally:
         await store.close()
