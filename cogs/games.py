@@ -246,15 +246,24 @@ class Games(commands.Cog):
         # deferred privately: a refusal ("no such game" for another server's game) is for the asker only; the
         # game's end is told publicly in its own place
         await interaction.response.defer(ephemeral=True, thinking=True)
+        name = interaction.user.display_name
         try:
             game_id = await self._which(interaction, game)
-            row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction))
+            before = await self.bot.service.game(game_id, asker(interaction))
+            # a game that was played gets a last board saying so (owed through the outbox with the change)
+            line = [t("abandoned", before.lang, game=game_id, name=name)] if before.status == "running" else None
+            row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction),
+                                                 publish=line, by=name)
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        text = t("abandoned", game=game_id, name=interaction.user.display_name)
-        await interaction.followup.send(t("abandoned", str(interaction.locale), game=game_id,
-                                          name=interaction.user.display_name), ephemeral=True)
+        await interaction.followup.send(t("abandoned", str(interaction.locale), game=game_id, name=name),
+                                        ephemeral=True)
+        if line is not None:
+            await publish.publish(self.bot, game_id=game_id)
+            await publish.update_announcement(self.bot, row)
+            return
+        text = t("abandoned", row.lang, game=game_id, name=name)
         try:
             await publish.game_place(self.bot, row).send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:

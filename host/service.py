@@ -14,7 +14,7 @@ import json
 import logging
 import secrets as _secrets
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import ai
@@ -22,8 +22,9 @@ from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host import clock as clocks
-from host import thinking
+from host import ending, thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
+from host.ending import Ending, ending_of
 from host.errors import GameError, StaleBoard
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
@@ -421,10 +422,12 @@ class GameService(TurnClocks):
         return await self._advance(game, list(lines))
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False,
-                      asker: Asker | None = None, publish: list[str] | None = None) -> GameRow:
+                      asker: Asker | None = None, publish: list[str] | None = None,
+                      by: str | None = None, note: dict | None = None) -> GameRow:
         """End a game without a result: its host, or a moderator of the server the game belongs to (with an
         ``asker``, only its ``moderator`` flag counts, and only on the game's own server). ``publish``: the
-        narration of a last board owed to its thread, saved in the same transaction (host/tournaments.py)."""
+        narration of a last board owed to its thread, saved in the same transaction; ``by`` (who called it off)
+        and ``note`` go into its ending (host/ending.py)."""
         if asker is not None:
             moderator = asker.moderator and asker.guild_id is not None
         async with self.lock(game_id):
@@ -433,8 +436,25 @@ class GameService(TurnClocks):
                 raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
                 raise GameError.of("only_host_abandons", game=game_id)
-            await self.store.set_status(game_id, "abandoned", publish=publish)
+            result = None
+            if game.status == "running":  # a lobby that never started has nothing to end
+                result = ending.abandoned(game.version, **({"by": by} if by else {}), **(note or {})).to_json()
+            await self.store.set_status(game_id, "abandoned", result, publish=publish)
             self._live.pop(game_id, None)
+            return await self.game(game_id)
+
+    async def end(self, game_id: int, how: Ending, *, publish: list[str]) -> GameRow:
+        """End a running game from outside play with the ending ``how`` (a tournament's decision: adjudicated,
+        a round's deadline, a dropped player; host/tournaments.py): finished with its places, or abandoned when
+        it has none. ``publish``: the narration of its last board, saved in the same transaction."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != "running":
+                raise GameError.of("game_over", game=game_id)
+            how = replace(how, step=game.version)
+            await self.store.set_status(game_id, "finished" if how.has_result else "abandoned", how.to_json(),
+                                        publish=publish)
+            self._live.retire(game_id)
             return await self.game(game_id)
 
     # -- playing ------------------------------------------------------------------------------------
@@ -684,8 +704,21 @@ class GameService(TurnClocks):
 
     def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
         """What a picture is drawn from: the view, the players' display names (public anyway), the game's
-        language and, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`)."""
-        return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
+        language, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`) and, once
+        the game has ended other than by its rules alone, how it ended instead of whose turn it is
+        (``ending``: :meth:`host.presenters.Presenter.ending_picture`)."""
+        out = {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
+        ending = ending_of(game.status, game.result)
+        if ending is not None:
+            shown = presenter_for(game.engine).ending_picture(ending, self.names(game))
+            if shown is not None:
+                out["ending"] = shown
+        return out
+
+    @staticmethod
+    def how_it_ended(game: GameRow) -> Ending | None:
+        """How ``game`` ended (host/ending.py); None while it is not over."""
+        return ending_of(game.status, game.result)
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
@@ -730,15 +763,18 @@ class GameService(TurnClocks):
         """The people to mention and, for each person to decide, (seat, view, panel); adds the board's lines
         (the result at the end, else "your turn" per person)."""
         engine = ENGINES[game.engine]
-        if game.status == "finished":
-            text_lines.append("**" + t("finished") + "**")
-            result = engine.result(state) or game.result or {}  # (the stored result, should the state lag)
-            text_lines += presenter_for(game.engine).result_lines(result, self.names(game))
+        if game.status in ("finished", "abandoned"):
+            # how it ended is the stored result's (host/ending.py), whatever the state still says about turns
+            ending = ending_of(game.status, game.result)
+            text_lines.append("**" + t("finished" if game.status == "finished" else "finished_abandoned") + "**")
+            text_lines += presenter_for(game.engine).ending_lines(ending, self.names(game))
+            if game.status != "finished":
+                return [], []
             mentions = [s.user_id for s in game.seats if s.user_id]
             if mentions:
                 text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
             return mentions, []
-        if game.status != "running":  # abandoned: nobody is to act any more
+        if game.status != "running":
             return [], []
         mentions, asked = [], []
         for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):

@@ -22,7 +22,9 @@ from datetime import datetime, timedelta
 
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
+from host import ending
 from host.cache import Locks
+from host.ending import Departure, Ending, How, ending_of
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
@@ -158,7 +160,8 @@ class TournamentService:
         if event.format == "league":
             out = []
             for game in await self.store.tournament_games(event.id):
-                places = (game.result or {}).get("places") or []
+                ended = ending_of(game.status, game.result)
+                places = list(ended.places or []) if ended is not None else []
                 if game.status == "finished" and len(places) == 2:
                     out.append(Result(1, (game.seat_row(0).user_id, game.seat_row(1).user_id), tuple(places)))
             return out
@@ -466,30 +469,39 @@ class TournamentService:
         return outcomes
 
     async def _count(self, event: Event, match: dict, game: GameRow) -> bool:
-        """Record a finished (or abandoned) match game's places; a dropped player is placed last."""
-        places = list((game.result or {}).get("places") or [])
-        if game.status != "finished" or len(places) != len(match["players"]):
+        """Record a finished (or abandoned) match game's places, as its ending says (host/ending.py: players
+        who left, a dropped one among them, are placed by the order of leaving). A dropped player whose seat
+        the AI took over before endings were recorded is placed last."""
+        ended = ending_of(game.status, game.result)
+        places = list(ended.places) if ended is not None and ended.places is not None else []
+        if len(places) != len(match["players"]):
             places = [1] * len(match["players"])  # ended without a result: level, unless adjudicated
+        placed = {d.seat for d in ended.left} if ended is not None else set()
         worst = max(places) + 1
-        places = [worst if p in event.dropped else place for p, place in zip(match["players"], places)]
+        places = [worst if p in event.dropped and seat not in placed else place
+                  for seat, (p, place) in enumerate(zip(match["players"], places))]
         return await self.store.settle_match(match["id"], places, "played")
 
-    async def _end_game(self, game_id: int, key: str, **fields) -> bool:
-        """End a match game still being played without a result of its own (abandoned), and owe its thread a
-        last board (no buttons) saying how, in the game's language, with its players mentioned: the line
-        ``key`` with ``fields``. Returns whether a board is owed (the cog publishes it; after a crash the
-        background publisher does)."""
+    async def _end_game(self, game_id: int, how: Ending, key: str, **fields) -> bool:
+        """End a match game still being played from outside play with the ending ``how`` (host/ending.py:
+        adjudicated, a round's deadline, a dropped player - finished with its places; a cancelled tournament -
+        abandoned), and owe its thread a last board (no buttons) saying how, in the game's language, with its
+        players mentioned: the line ``key`` with ``fields``, then the result. Returns whether a board is owed
+        (the cog publishes it; after a crash the background publisher does)."""
         game = await self.games.game(game_id)
         if game.status not in ("lobby", "running"):
             return False
         if game.status == "lobby":  # never shown: no board to end
             await self.games.abandon(game_id, 0, moderator=True)
             return False
+        line = t(key, game.lang, **fields)
+        # one transaction: a crash can never leave the match ended without its last board owed
+        if how.has_result:
+            await self.games.end(game_id, how, publish=[line])
+            return True
         players = [s.user_id for s in game.seats if s.user_id]
-        # one transaction: a crash can never leave the match abandoned without its last board owed
-        await self.games.abandon(game_id, 0, moderator=True, publish=[
-            t(key, game.lang, **fields),
-            t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
+        await self.games.abandon(game_id, 0, moderator=True, note=how.note, publish=[
+            line, t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
         return True
 
     async def _after_settle(self, event: Event) -> Progress:
@@ -583,16 +595,19 @@ class TournamentService:
                 if len(m["players"]) == 2:
                     names = event.names
                     winner = next(p for p in m["players"] if p != player_id)
+                    places = [2 if p == player_id else 1 for p in m["players"]]
+                    how = ending.decided(How.DROPPED, places, [Departure(m["players"].index(player_id), How.DROPPED)],
+                                         tournament=tournament_id, match=m["id"])
                     if m["game_id"] is not None and await self._end_game(
-                            m["game_id"], "event_end_dropped", name=names.get(player_id, str(player_id)),
+                            m["game_id"], how, "event_end_dropped", name=names.get(player_id, str(player_id)),
                             tournament=tournament_id, match=m["id"], winner=names.get(winner, str(winner))):
                         changed.append(m["game_id"])
-                    await self.store.settle_match(m["id"], [2 if p == player_id else 1 for p in m["players"]],
-                                                  "forfeit")
+                    await self.store.settle_match(m["id"], places, "forfeit")
                 elif m["game_id"] is not None:
                     game = await self.games.game(m["game_id"])
                     if game.status == "running" and game.seat_of(player_id) is not None:
-                        await self.games.leave(m["game_id"], player_id)
+                        # the player leaves the table (placed by the order of leaving); the AI finishes the seat
+                        await self.games.drop(m["game_id"], player_id)
                         changed.append(m["game_id"])
             progress = await self._after_settle(event)
             progress.changed = changed
@@ -615,7 +630,8 @@ class TournamentService:
                 names = event.names
                 best = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place == min(places)]
                 level = len(best) == len(places)
-                if await self._end_game(match["game_id"], "event_end_draw" if level else "event_end_adjudicated",
+                how = ending.decided(How.ADJUDICATED, places, tournament=tournament_id, match=match_id)
+                if await self._end_game(match["game_id"], how, "event_end_draw" if level else "event_end_adjudicated",
                                         match=match_id, names=", ".join(best)):
                     ended.append(match["game_id"])
             await self.store.settle_match(match_id, places, "adjudicated", overwrite=True)
@@ -649,8 +665,9 @@ class TournamentService:
             if event.status == "finished":
                 raise GameError.of("tournament_over", tournament=tournament_id)
             await self.store.update_tournament(tournament_id, status="finished", cancelled=True)
+            how = ending.abandoned(tournament=tournament_id)
             ended = [game.id for game in await self.store.tournament_games(tournament_id)
-                     if await self._end_game(game.id, "event_end_cancelled", tournament=tournament_id)]
+                     if await self._end_game(game.id, how, "event_end_cancelled", tournament=tournament_id)]
             return Progress(await self.tournament(tournament_id), changed=ended)
 
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
@@ -697,7 +714,11 @@ class TournamentService:
             if match["game_id"] is not None:
                 names = event.names
                 late = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place > min(places)]
-                if await self._end_game(match["game_id"], "event_deadline_forfeit" if late else "event_deadline_draw",
+                how = ending.decided(How.DEADLINE, list(places), [
+                    Departure(seat, How.TIMEOUT) for seat, place in enumerate(places) if place > min(places)],
+                    match=match_id, round=match["round"], tournament=event.id)
+                if await self._end_game(match["game_id"], how,
+                                        "event_deadline_forfeit" if late else "event_deadline_draw",
                                         match=match_id, round=match["round"], names=", ".join(late)):
                     ended.append(match["game_id"])
             await self.store.settle_match(match_id, list(places), "clock")
@@ -722,10 +743,15 @@ class TournamentService:
         return league, [(r, names.get(r.player, str(r.player))) for r in rows], over, len(games)
 
     async def _rating_history(self, key: str, guild_id: int | None) -> list[list[tuple[int, int]]]:
+        """(person, place) of every finished game of ``key`` on the server that counts in ratings, in the order
+        they ended: the people at the table whose places were decided by play (host/ending.py
+        ``rated_seats``: not an organizer's decision, a round's deadline, nor a seat dropped from its
+        tournament)."""
         games = []
         for game in await self.store.finished_games(engine=key, guild_id=guild_id):
-            places = (game.result or {}).get("places") or []
-            games.append([(s.user_id, places[s.seat]) for s in game.seats if s.user_id and s.seat < len(places)])
+            ended = ending_of(game.status, game.result)
+            rated = set(ended.rated_seats()) if ended is not None else set()
+            games.append([(s.user_id, ended.places[s.seat]) for s in game.seats if s.user_id and s.seat in rated])
         return games
 
     async def leaderboard(self, key: str, guild_id: int | None) -> list[tuple[Rating, str]]:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from engines import ENGINES
 from host import clock as clocks
+from host import ending
+from host.ending import Departure, How
 from host.errors import GameError
 from host.locale import t
 from host.presenters import presenter_for
@@ -76,11 +78,19 @@ class TurnClocks:
         return list(new.values())
 
     async def _with_forfeits(self, game: GameRow, result: dict) -> dict:
-        """``result`` with the seats that forfeited (timed out or resigned) ranked last."""
-        gone = {s for s, c in (await self._seat_clocks(game.id)).items() if c.forfeited}
-        if not gone or not result.get("places"):
-            return result
-        return {**result, "places": clocks.forfeit_places(list(result["places"]), gone), "forfeited": sorted(gone)}
+        """The stored result (host/ending.py) of a game the rules just ended with the engine's ``result``: the
+        players who left before (resigned, out of time, dropped) placed after those who stayed, the first to
+        leave last."""
+        return ending.natural(game.num_players, result, await self._departures(game), game.version + 1).to_json()
+
+    async def _departures(self, game: GameRow) -> list[Departure]:
+        """Who left the game before its end, in the order they left. A seat that forfeited before departures
+        were recorded (its clock says so, no departure row) counts as having left first."""
+        left = [Departure(d["seat"], How(d["how"]), d["step"]) for d in await self.store.departures(game.id)]
+        known = {d.seat for d in left}
+        older = [Departure(s, How.FORFEIT) for s, c in sorted((await self._seat_clocks(game.id)).items())
+                 if c.forfeited and s not in known]
+        return older + left
 
     async def _stand_ins(self, game: GameRow) -> set[int]:
         """Seats of people the AI plays for (they timed out, or forfeited a game of more than two)."""
@@ -241,7 +251,7 @@ class TurnClocks:
     async def _time_out(self, game: GameRow, seat: int, policy: str) -> None:
         """A seat ran out of time on its own move: the AI stands in, or it forfeits."""
         if policy == "forfeit":
-            await self._forfeit(game, seat, "clock_timeout_forfeit")
+            await self._forfeit(game, seat, "clock_timeout_forfeit", How.TIMEOUT)
             return
         seat_clocks = await self._seat_clocks(game.id)
         stopped = replace(seat_clocks[seat], started=None, deadline=None, stand_in=True, simultaneous=False,
@@ -251,27 +261,29 @@ class TurnClocks:
             "clock_timeout_ai", name=game.seat_row(seat).name)])
         await self.run_automatic(game)
 
-    async def _forfeit(self, game: GameRow, seat: int, key: str) -> None:
-        """``seat`` loses (ranked last): a game of two ends; in a larger one the AI finishes the seat."""
+    async def _forfeit(self, game: GameRow, seat: int, key: str, how: How = How.TIMEOUT) -> None:
+        """``seat`` leaves the game (``how``: resigned, out of time, dropped; host/ending.py), told by the line
+        ``key``. A game with fewer than two players left, or with nobody but AI seats, ends at once (those who
+        stayed first, the others in the reverse order they left); otherwise the AI finishes the seat and the
+        player is placed by the order of leaving when the game ends. The caller holds the game's lock."""
         seat_clocks = await self._seat_clocks(game.id)
         c = seat_clocks.get(seat) or clocks.SeatClock(seat)
         seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True)
-        name = game.seat_row(seat).name
-        people_left = [s for s in game.seats if s.seat != seat and not seat_clocks.get(
-            s.seat, clocks.SeatClock(s.seat)).forfeited]
-        line = t(key, name=name, game=game.id)
-        if game.num_players == 2 or not people_left:
-            # two players: the other wins; everyone else forfeited before: this seat held out longest
-            places = [(2 if s == seat else 1) if game.num_players == 2 else (1 if s == seat else 2)
-                      for s in range(game.num_players)]
-            forfeited = sorted(s for s, c in seat_clocks.items() if c.forfeited)
-            result = {"places": places, "scores": [0] * game.num_players, "forfeited": forfeited}
+        leaving = Departure(seat, how, game.version)
+        left = [d for d in await self._departures(game) if d.seat != seat] + [leaving]
+        gone = {d.seat for d in left}
+        staying = [s for s in game.seats if s.seat not in gone]
+        line = t(key, name=game.seat_row(seat).name, game=game.id)
+        depart = (seat, how.value, game.version)
+        if len(staying) < 2 or all(s.is_ai for s in staying):
+            result = ending.walked_out(game.num_players, left, game.version).to_json()
             # one save: a crash never leaves the game over without the board that says so
             await self.store.set_status(game.id, "finished", result, publish=[line],
-                                        clocks=list(seat_clocks.values()))
+                                        clocks=list(seat_clocks.values()), depart=depart)
             game.status, game.result = "finished", result
             return
-        await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")])
+        await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")],
+                                    depart=depart)
         await self.run_automatic(game)
 
     async def resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
@@ -285,9 +297,21 @@ class TurnClocks:
             if game.status != "running":
                 raise (GameError.of("not_started", game=game_id) if game.status == "lobby"
                        else GameError.of("game_over", game=game_id))
-            if (await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
+            if seat in {d.seat for d in await self._departures(game)}:
                 raise GameError.of("game_over", game=game_id)
-            await self._forfeit(game, seat, "clock_resigned")
+            await self._forfeit(game, seat, "clock_resigned", How.RESIGNED)
+            return await self.game(game_id)
+
+    async def drop(self, game_id: int, user_id: int) -> GameRow:
+        """A tournament dropped the user: they leave their running match game like a resignation (placed by
+        the order of leaving, the AI finishing their seat; a game of two ends). Nothing happens when they are
+        not playing it (any more)."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            seat = game.seat_of(user_id)
+            if seat is not None and game.status == "running" and seat not in {
+                    d.seat for d in await self._departures(game)}:
+                await self._forfeit(game, seat, "left_dropped", How.DROPPED)
             return await self.game(game_id)
 
     async def set_away(self, user_id: int, days: int | None, now: datetime | None = None) -> str:

@@ -203,3 +203,19 @@ MIGRATIONS.append(
     ALTER TABLE outbox ADD COLUMN dms TEXT NOT NULL DEFAULT '{}';
     """
 )
+MIGRATIONS.append(
+    # 8: players who left a running game before its end (host/ending.py): resigned, out of time or dropped from
+    #    a tournament, in the order they left (``ord`` from 1), after how many moves (``step``). Their places at
+    #    the end follow that order; the row is written in the same transaction as the change that made them leave
+    """
+    CREATE TABLE departures (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        ord         INTEGER NOT NULL,
+        how         TEXT    NOT NULL,
+        step        INTEGER NOT NULL,
+        created_at  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """
+)

@@ -13,6 +13,7 @@ from engines.base import BaseEngine
 from host import clock as clocks
 from host import presenters as presenter_registry
 from host.clock import DAY, HOUR, TIME_CONTROLS, SeatClock, reconcile
+from host.ending import Departure, Ending, How
 from host.presenters import Presenter
 from host.service import GameError, GameService
 from host.tournaments import TournamentService
@@ -186,7 +187,9 @@ async def test_timeout_forfeit_ends_a_two_player_game_ranked_last(store):
     service, clock, game, _ = await _two(store, "12h", "forfeit")
     await service.expire_clocks(clock.advance(hours=13))
     game = await service.game(game.id)
-    assert game.status == "finished" and game.result["places"] == [2, 1] and game.result["forfeited"] == [0]
+    ended = Ending.from_json(game.result)
+    assert game.status == "finished" and ended.places == (2, 1) and ended.how is How.TIMEOUT
+    assert ended.left == (Departure(0, How.TIMEOUT, game.version),)
     board = await service.status(game.id)
     assert "Bob" in board.board.text and any("forfeits" in line for e in await store.outbox(game.id)
                                              for line in e["lines"])
@@ -336,7 +339,9 @@ async def test_a_forfeit_in_a_game_of_three_lets_the_ai_finish_the_seat_ranked_l
         seat = acting[0]
         await service.act(game.id, game.seat_row(seat).user_id, game.version, 0)  # always react
     game = await service.game(game.id)
-    assert game.status == "finished" and game.result["places"][0] == 3 and game.result["forfeited"] == [0]
+    ended = Ending.from_json(game.result)
+    assert game.status == "finished" and ended.places[0] == 3 and [d.seat for d in ended.left] == [0]
+    assert ended.how is How.NATURAL and ended.left[0].how is How.RESIGNED
 
 
 # -- leagues -----------------------------------------------------------------------------------------------
@@ -373,7 +378,9 @@ async def test_a_league_finishes_although_one_player_never_moves(store):
     assert rows[-1][1] == "Cy" and rows[-1][0].points == 0
 
 
-async def test_when_everyone_gives_up_the_last_to_hold_out_is_first(store, both_game):
+async def test_when_all_but_one_give_up_the_last_to_hold_out_is_first(store, both_game):
+    """The order of leaving decides the places: the first to leave is last; with one player left the game
+    ends at once (there is nobody left to play against), and that player cannot resign any more."""
     clock = Clock()
     service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
     game, _ = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
@@ -381,7 +388,9 @@ async def test_when_everyone_gives_up_the_last_to_hold_out_is_first(store, both_
     await service.join(game.id, BOB, "Bob")
     await service.join(game.id, CY, "Cy")
     await service.resign(game.id, ANN)
-    await service.resign(game.id, BOB)
-    game = await service.resign(game.id, CY)
+    game = await service.resign(game.id, BOB)
     assert game.status == "finished"
-    assert game.result["places"] == [2, 2, 1] and game.result["forfeited"] == [0, 1, 2]
+    ended = Ending.from_json(game.result)
+    assert ended.places == (3, 2, 1) and ended.how is How.RESIGNED and [d.seat for d in ended.left] == [0, 1]
+    with pytest.raises(GameError, match="is over"):
+        await service.resign(game.id, CY)
