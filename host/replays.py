@@ -23,7 +23,7 @@ from engines import ENGINES, IllegalAction
 from host.ending import Ending, How
 from host.locale import t, use_language
 from host.presenters import presenter_for
-from host.service import Asker, GameError, GameService
+from host.service import PROMPT_KEYS, Asker, GameError, GameService
 from render import RENDERERS
 from render import replay as replay_pictures
 from store import GameRow
@@ -188,7 +188,7 @@ def _tell_ending(frame: Frame, ended: Ending, presenter, record: Record) -> None
                     *presenter.ending_lines(ended, record.names)]
     shown = presenter.ending_picture(ended, record.names)
     if shown is not None:
-        frame.view = {**frame.view, "ending": shown}
+        frame.view = held(frame.view) | {"ending": shown}
 
 
 def final_state(record: Record):
@@ -268,11 +268,6 @@ def may_reveal(game: GameRow, asker: Asker | None) -> None:
         raise GameError.of("replay_not_finished", game=game.id)
     if asker is not None and asker.user_id != game.host_user_id:
         raise GameError.of("replay_hands_host_only", game=game.id)
-
-
-#: the parts of a seat's own view that ask it for a move (choices, playable cards): a revealed hand is shown as
-#: held, not as a turn to take
-PROMPT_KEYS = ("choices", "legal", "playable", "decision")
 
 
 def held(view: dict) -> dict:

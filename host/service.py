@@ -73,6 +73,10 @@ class Rematch:
     joined: bool = False
 
 
+#: the parts of a seat's own view that ask it for a move (choices, playable cards): a hand of a game that is
+#: over is drawn without them
+PROMPT_KEYS = ("choices", "legal", "playable", "decision")
+
 #: what ``/game play`` reads; a move is a few words, and a refusal must not echo pages back
 MAX_MOVE_TEXT = 200
 #: most moves ``/game log`` tells again (the command tree offers 1-200)
@@ -712,7 +716,8 @@ class GameService(TurnClocks):
         if ending is not None:
             shown = presenter_for(game.engine).ending_picture(ending, self.names(game))
             if shown is not None:
-                out["ending"] = shown
+                # a hand of a game that is over is shown as held, never as a turn to take
+                out = {k: v for k, v in out.items() if k not in PROMPT_KEYS} | {"ending": shown}
         return out
 
     @staticmethod

@@ -265,7 +265,9 @@ def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
 
 
 def render_public(view: dict) -> bytes:
-    """The board and the players' panel, for everyone."""
+    """The board and the players' panel, for everyone (a game ended outside its rules: how it ended instead of
+    who moves)."""
+    view = kit.at_rest(view)
     return _encode(kit.clock_strip(_draw_public(view)[0], view))
 
 
@@ -422,9 +424,12 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     big, small = lay.t + 3, lay.t + 1
     limit = view["round_limit"]
     rnd = say("round_of", round=view["round"], limit=limit) if limit else say("round", round=view["round"])
-    title = f"HEX-TRI · {rnd} · {_phase(say, view['phase'])}"
+    ended = kit.ending(view)
+    title = f"HEX-TRI · {rnd} · {_phase(say, 'over' if ended else view['phase'])}"
     result = view.get("result")
-    if result:
+    if ended is not None:
+        label, colour = ended["headline"], "ok"
+    elif result:
         label = _result_label(result, view["num_players"], say)
         colour = "ok"
     elif view["phase"] == "losses":
@@ -569,7 +574,10 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
             bits.append(say(counted("status_resting_short", n), count=n, round=p["resting_until"]) if short
                         else say(counted("status_resting", n), count=n, round=p["resting_until"]))
         bits.append(say("status_mana", n=p["mana"]))
-        if p["free_step"] and view["phase"] == "move":
+        if p["free_step"] and view["phase"] == "move" and not kit.ending(view):
             bits.append(say("status_free_step"))
         status = " · ".join(bits)
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(p["seat"]))
+    if gone:
+        status = f"{gone} · {status}"
     return "▶ " + status if acting else status

@@ -501,17 +501,21 @@ def render_public(view: dict) -> bytes:
     top = 1 - bottom
     hu = view.get("lang") == "hu"
     mid_h = _middle_h(view)
+    view = kit.at_rest(view)
     height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
     img, draw = kit.canvas(W, height, "table")
     say = kit.words("kivalasztottak", view)
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
-    if view["stage"] == "maneuvers" or view.get("maneuver"):
+    ended = kit.ending(view)
+    if (view["stage"] == "maneuvers" or view.get("maneuver")) and ended is None:
         title += say("title_active", who=kit.PLAYER_LETTERS[view["active"]])
     res = view.get("result")
-    if res:
+    if res and ended is None:
         title = say("game_over", outcome=_outcome(res.get("winner"), say), reason=_reason(res["reason"], say))
     _t(draw, (PAD + 4, 5), _words(title, W - 2 * PAD - 8, HEAD, True, 1)[0], HEAD, "white", True)
+    if ended is not None:  # ended outside its rules: how, instead of whose turn
+        _t(draw, (PAD + 4, 26), _fit(ended["headline"], W - 2 * PAD - 8, BODY, True), BODY, "highlight", True)
     if view.get("to_act") and not res:
         names = view.get("player_names") or []
         acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, BODY, True)
