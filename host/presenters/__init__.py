@@ -170,9 +170,7 @@ class Presenter:
         is right (the rules ended it with everybody at the table)."""
         if ending.plain:
             return None
-        headline = ending_headline(self, ending, names)
-        head, _, rest = headline.partition(" ")
-        return {"headline": rest if rest and not any(ch.isalnum() for ch in head) else headline,
+        return {"headline": ending_headline(self, ending, names, picture=True),
                 "places": list(ending.places) if ending.places is not None else None,
                 "left": {str(d.seat): t("end_mark_" + d.how.value) for d in ending.left}}
 
@@ -188,32 +186,38 @@ class Presenter:
         return bool(legal) and all(a["type"] == "pass" for a in legal)
 
 
-def ending_headline(presenter: Presenter, ending: Ending, names: list[str]) -> str:
-    """One line: who won (or a draw, or no result) and why, in the game's language."""
-    why = _why(presenter, ending, names)
+def ending_headline(presenter: Presenter, ending: Ending, names: list[str], *, picture: bool = False) -> str:
+    """One line: who won (or a draw, or no result) and why, in the game's language; ``picture``: the shorter
+    words of a picture, without markdown ("Bob (Trojans) wins — Ann (Achaeans) resigned")."""
+    pre = "end_pic_" if picture else "end_"
+
+    def who(seat: int) -> str:
+        name = presenter.who(seat, names)
+        return name.replace("**", "") if picture else name
+
+    why = _why(ending, who, pre)
     if ending.places is None:
-        return t("end_none", why=why)
+        return t(pre + "none", why=why)
     if ending.draw:
-        return t("end_draw", why=why)
+        return t(pre + "draw", why=why)
     winners = ending.winners
-    who = " & ".join(presenter.who(s, names) for s in winners)
-    return t("end_win_one" if len(winners) == 1 else "end_win_many", who=who, why=why)
+    return t(pre + ("win_one" if len(winners) == 1 else "win_many"), who=" & ".join(who(s) for s in winners),
+             why=why)
 
 
-def _why(presenter: Presenter, ending: Ending, names: list[str]) -> str:
+def _why(ending: Ending, who, pre: str) -> str:
     """The reason clause of the headline (": Ann resigned"); empty for a game the rules ended."""
     note = ending.note
     if ending.how in (How.RESIGNED, How.TIMEOUT, How.DROPPED, How.FORFEIT) and ending.left:
-        last = ending.left[-1]
-        return t("end_why_" + ending.how.value, who=presenter.who(last.seat, names))
+        return t(pre + "why_" + ending.how.value, who=who(ending.left[-1].seat))
     if ending.how is How.ADJUDICATED:
-        return t("end_why_adjudicated", match=note.get("match", "?"), tournament=note.get("tournament", "?"))
+        return t(pre + "why_adjudicated", match=note.get("match", "?"), tournament=note.get("tournament", "?"))
     if ending.how is How.DEADLINE:
-        return t("end_why_deadline", match=note.get("match", "?"), round=note.get("round", "?"))
+        return t(pre + "why_deadline", match=note.get("match", "?"), round=note.get("round", "?"))
     if ending.how is How.ABANDONED:
         if "tournament" in note:
-            return t("end_why_cancelled", tournament=note["tournament"])
-        return t("end_why_abandoned", by=note["by"]) if note.get("by") else t("end_why_abandoned_plain")
+            return t(pre + "why_cancelled", tournament=note["tournament"])
+        return t(pre + "why_abandoned", by=note["by"]) if note.get("by") else t(pre + "why_abandoned_plain")
     return ""
 
 

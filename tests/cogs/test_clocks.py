@@ -266,7 +266,7 @@ async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harn
     name = game.seat_row(game.seat_of(first)).name
     await _ticks(h, clock, 61)
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
-    assert f"{name} ran out of time in game #1 and forfeits: ranked last." in texts
+    assert f"{name} ran out of time in game #1 and forfeits: placed after everyone still playing." in texts
     assert "The AI finishes their seat." in texts
     assert f"{name}: forfeited, the AI finishes" in strips[-1]
     rng = Rng(3)
