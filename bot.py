@@ -33,7 +33,7 @@ from store import StorageError, Store
 log = logging.getLogger("gamehost")
 
 COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher",
-        "cogs.clocks"]
+        "cogs.clocks", "cogs.places"]
 
 
 class GameBot(commands.Bot):
@@ -46,7 +46,10 @@ class GameBot(commands.Bot):
         if settings.shard_count:
             sharding = {"shard_count": settings.shard_count,
                         "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **sharding)
+        # a rate limit longer than 30 s raises RateLimited instead of holding the request (and its caller) that
+        # long: the thread opener parks that channel (cogs/places.py), a board stays owed (cogs/publish.py)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         max_ratelimit_timeout=30.0, **sharding)
         self.settings = settings
         #: the shards whose servers' games this process's background jobs handle (None: all games)
         self.owned: Shards | None = Shards.of(settings.shard_ids, settings.shard_count)

@@ -31,6 +31,8 @@ class Settings:
     metrics_port: int | None = None
     #: address the two endpoints listen on
     ops_host: str = "0.0.0.0"
+    #: minutes a finished game's thread stays active before it is archived (0: at once; cogs/places.py)
+    archive_after_minutes: float = 10.0
     #: Discord shards in all (None: not sharded, one process); with it the bot is an ``AutoShardedBot``
     shard_count: int | None = None
     #: the shards this process runs (None: all ``shard_count``); each process handles its shards' games only
@@ -60,6 +62,14 @@ class Settings:
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
                              f"not {url.split('@')[-1]!r}; leave it unset to use the SQLite file at DATABASE_PATH.")
+        archive = env.get("ARCHIVE_AFTER_MINUTES", "").strip() or "10"
+        try:
+            archive_minutes = float(archive)
+        except ValueError:
+            raise SystemExit(f"ARCHIVE_AFTER_MINUTES must be a number of minutes (0: at once), not {archive!r}.") \
+                from None
+        if not 0 <= archive_minutes <= 10080:
+            raise SystemExit("ARCHIVE_AFTER_MINUTES must be between 0 and 10080 (a week).")
         ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
         shard_count, shard_ids = _shards(env)
         return cls(
@@ -70,6 +80,7 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
+            archive_after_minutes=archive_minutes,
             render_processes=int(processes),
             live_games=int(live),
             health_port=ports["HEALTH_PORT"],

@@ -8,11 +8,13 @@ import logging
 import discord
 
 from cogs import publish
+from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
 from engines import ENGINES
 from host.locale import t
 from host.outcome import Outcome
+from host.places import waiting_for_place
 from host.service import GameError
 from host.tournaments import tournaments_of
 from store import GameRow
@@ -144,29 +146,29 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
-    """A new game's place: its thread (or the channel), the lobby or first board, the private confirmation and
-    the announcement in the channel; ``call``: people to mention (e.g. the players of a rematch)."""
+    """A new game's place: its thread (from the opener, cogs/places.py; waited for up to ``PLACE_WAIT`` s, else
+    the game is queued and the player told when), or the channel where threads are not possible; the lobby or
+    first board there, the private confirmation and the announcement in the channel; ``call``: people to
+    mention (e.g. the players of a rematch)."""
     bot = interaction.client
     title = ENGINES[game.engine].title
-    thread = None
-    if isinstance(channel, discord.TextChannel):
-        try:
-            thread = await channel.create_thread(name=f"{title} #{game.id}"[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-        except discord.HTTPException as exc:
-            log.warning("cannot create a thread in %s: %s; the game lives in the channel", channel.id, exc)
-    place_id = thread.id if thread else (channel.id if channel else interaction.channel_id)
-    await bot.service.attach(game.id, thread_id=place_id)
+    places = places_of(bot)
+    lang = str(interaction.locale)
+    threaded = isinstance(channel, discord.TextChannel)
+    if threaded:
+        places.hold(game.id, outcome, call)
+        place = await places.request(game.id, wait=PLACE_WAIT)
+    else:
+        place = channel.id if channel else interaction.channel_id
+        await places.settle(game, place, outcome=outcome, call=call, tell=False)
     game = await bot.service.game(game.id)
-    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
-    await bot.service.attach(game.id, board_message_id=lobby.id)
-    if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
-        await publish.game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
-                                                 allowed_mentions=publish.mentions(call))
-    await interaction.followup.send(t("created", str(interaction.locale), game=game.id, title=title,
-                                      place=f"<#{place_id}>"), ephemeral=True)
-    if thread is not None:
+    if place is None:
+        await interaction.followup.send(t("created_queued", lang, game=game.id, title=title,
+                                          place=places.where(game, lang)), ephemeral=True)
+    else:
+        await interaction.followup.send(t("created", lang, game=game.id, title=title, place=f"<#{place}>"),
+                                        ephemeral=True)
+    if threaded and place != channel.id:
         announce = publish.announcement(game, interaction.user.display_name)
         if not announce["view"].children:
             del announce["view"]
@@ -175,11 +177,10 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         except discord.HTTPException:
             log.info("could not announce game %s in channel %s", game.id, channel.id)
         else:
-            if game.status == "lobby":  # its Join button goes when the game starts
+            if game.status == "lobby" or place is None:  # its Join button goes when the game starts
                 await bot.service.store.set_announcement(game.id, message.id)
-    if outcome is not None:
-        outcome.game = await bot.service.game(game.id)
-        await publish.publish(bot, outcome)
+                if place is None and not waiting_for_place(now := await bot.service.game(game.id)):
+                    await publish.update_announcement(bot, now)  # the thread opened meanwhile
 
 
 async def _registration(interaction: discord.Interaction, change) -> None:
@@ -224,32 +225,37 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
     if league.format != "league":
         await post_progress(bot, progress, channel)
         return
-    lines = []
     for outcome in outcomes:
-        place = await open_match(bot, channel, outcome)
-        game = outcome.game
-        lines.append(t("tournament_match", first=game.seat_row(0).name, second=game.seat_row(1).name,
-                       place=f"<#{place}>"))
-    text = t("tournament_begun", tournament=league.id, count=len(outcomes)) + "\n" + "\n".join(lines)
-    await channel.send(publish.clip_content(text), allowed_mentions=discord.AllowedMentions.none())
+        places_of(bot).hold(outcome.game.id, outcome)
+    await post_matches(bot, channel, league.id, t("tournament_begun", tournament=league.id, count=len(outcomes)),
+                       [o.game.id for o in outcomes], "event_match")
 
 
-async def open_match(bot, channel, outcome) -> int:
-    """A league match's own thread (or the channel when threads are not possible) with its first board."""
-    game = outcome.game
-    place = channel.id
-    if isinstance(channel, discord.TextChannel):
-        try:
-            thread = await channel.create_thread(name=f"{ENGINES[game.engine].title} #{game.id}"[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-            place = thread.id
-        except discord.HTTPException as exc:
-            log.warning("cannot create a thread for match %s: %s", game.id, exc)
-    await bot.service.attach(game.id, thread_id=place)
-    game = await bot.service.game(game.id)
-    lobby = await publish.game_place(bot, game).send(**publish.lobby_message(game))
-    await bot.service.attach(game.id, board_message_id=lobby.id)
-    outcome.game = await bot.service.game(game.id)
-    await publish.publish(bot, outcome)
-    return place
+async def post_matches(bot, channel, tournament_id: int, head: str, games: list[int], line_key: str) -> None:
+    """A tournament's matches just made, in its channel: a line each with its thread, or (while the thread
+    waits its turn, cogs/places.py) where it is in the queue and about when; the post is kept up to date as
+    the threads open, and each match's players are mentioned in their thread when it opens."""
+    places = places_of(bot)
+    places.kick()
+    lines = await places.match_lines(games, line_key)
+    posts = []
+    for chunk, ids in _chunked(head, lines, games):
+        message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+        places.sent(message.id, chunk)
+        posts.append((channel.id, message.id, head if not posts else None, ids))
+    await places.remember_posts(tournament_id, line_key, posts)
+    await places.refresh_posts(tournament_id, force=True)  # threads opened while it was being posted
+
+
+def _chunked(head: str, lines: list[str], games: list[int], limit: int = 1700) -> list[tuple[str, list[int]]]:
+    """The post's messages (each under Discord's 2,000 characters with room for the lines to change as the
+    threads open) and the games each lists."""
+    out: list[tuple[str, list[int]]] = []
+    text, ids = head, []
+    for line, game in zip(lines, games, strict=True):
+        if ids and len(text) + len(line) + 1 > limit:
+            out.append((text, ids))
+            text, ids = "", []
+        text = f"{text}\n{line}" if text else line
+        ids.append(game)
+    return [*out, (text, ids)] if text else out

@@ -16,6 +16,7 @@ from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_
 from engines import ENGINES
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
+from host.places import waiting_for_place
 from host.presenters import presenter_for
 from host.service import GameError
 from store import GameRow
@@ -42,7 +43,7 @@ def game_place(bot, game: GameRow) -> discord.abc.Messageable:
 @dataclass
 class Delivered:
     """How a publication went: ``shown`` (posted now, or nothing was owed), ``pending`` (saved, not yet shown:
-    retried later), ``moved`` (the thread was gone: the game goes on in a new one, ``place``), ``lost`` (thread
+    retried later), ``queued`` (the game's thread is not open yet: shown when it opens), ``moved`` (the thread was gone: the game goes on in a new one, ``place``), ``lost`` (thread
     and channel are gone: only ``/game status`` shows the board)."""
 
     status: str
@@ -56,6 +57,8 @@ class Delivered:
         """What to tell the person whose move this was, when it was not simply shown."""
         if self.status == "pending":
             return t("saved_not_posted", locale)
+        if self.status == "queued":
+            return t("saved_place_queued", locale)
         if self.status == "moved":
             return t("saved_thread_moved", locale, place=f"<#{self.place}>")
         if self.status == "lost":
@@ -67,8 +70,29 @@ class ThreadGone(Exception):
     """The game's thread and its channel are both gone: there is nowhere to post."""
 
 
-#: errors of a post that another try may overcome (Discord's own 429/5xx retries are already spent)
-TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+#: errors of a post that another try may overcome (Discord's own 429/5xx retries are already spent, or its wait
+#: was longer than discord.py waits by itself: RateLimited)
+TRANSIENT = (discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+#: seconds a cosmetic edit (a spent board's buttons, a lobby, an announcement) may take in the background
+EDIT_TIMEOUT = 20.0
+_edits: set[asyncio.Task] = set()
+
+
+def edit_later(edit, what: str) -> asyncio.Task:
+    """Run a cosmetic edit beside the game, never in its way: Discord refuses some edits for a long time (30046 on
+    messages older than an hour, 50083 in an archived thread, 10008 for a deleted message, or a rate limit
+    discord.py would sleep through), and none of them may hold up a move, a board or an answer. A refusal is
+    logged; the edited message simply stays as it was (an old board's buttons answer "out of date")."""
+    async def run() -> None:
+        try:
+            await asyncio.wait_for(edit, EDIT_TIMEOUT)
+        except (TimeoutError, discord.HTTPException, discord.RateLimited, aiohttp.ClientError, OSError) as exc:
+            log.info("could not %s: %s", what, _describe(exc))
+
+    task = asyncio.create_task(run())
+    _edits.add(task)
+    task.add_done_callback(_edits.discard)
+    return task
 UNKNOWN_CHANNEL = 10003
 #: a board older than this may have been posted by an earlier process whose nonce Discord has forgotten
 NONCE_MEMORY = timedelta(minutes=2)
@@ -80,6 +104,9 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
     already built, used when it is still the one owed. Never raises for Discord's refusals: the entries stay in
     the outbox and the publisher tries again."""
     game_id = game_id if game_id is not None else outcome.game.id
+    row = await bot.service.store.get_game(game_id, with_snapshot=False)
+    if row is not None and waiting_for_place(row):  # nothing is posted before the game's thread is open
+        return Delivered("queued")
     lock = bot.publish_locks.setdefault(game_id, asyncio.Lock())
     async with lock:
         publication = await bot.outbox.prepare(game_id, outcome)
@@ -97,6 +124,8 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
             pause = await bot.outbox.failed(publication, _describe(exc))
             log.warning("could not publish game %s (%s); trying again in %s", game_id, _describe(exc), pause)
             return Delivered("pending")
+    if publication.outcome.finished or game.status != "running":
+        bot.dispatch("gamehost_game_over", game_id)  # its thread is archived in a while (cogs/places.py)
     if publication.outcome.finished and game.tournament_id:
         try:
             await match_over(bot, game)
@@ -128,11 +157,9 @@ async def _deliver(bot, publication) -> Delivered:
             delivered = Delivered("moved", game.thread_id)
             message = await _post_board(bot, game, publication)
         await bot.outbox.posted(publication, message.id)
-        if previous and previous != message.id:
-            try:  # only now: a crash before this leaves two boards with buttons, never none
-                await game_place(bot, game).get_partial_message(previous).edit(view=None)
-            except discord.HTTPException:
-                log.info("could not clear the buttons of message %s", previous)
+        if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
+            edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
+                       f"clear the buttons of message {previous} of game {game.id}")
     for nudge in outcome.nudges:
         try:
             await send_nudge(bot, game, nudge)
@@ -270,17 +297,15 @@ def lobby_message(game: GameRow) -> dict:
 async def _refresh_lobby(bot, game: GameRow) -> None:
     if game.board_message_id is None:
         return
-    try:
-        await game_place(bot, game).get_partial_message(game.board_message_id).edit(**lobby_message(game))
-    except discord.HTTPException:
-        log.info("could not refresh the lobby of game %s", game.id)
+    edit_later(game_place(bot, game).get_partial_message(game.board_message_id).edit(**lobby_message(game)),
+               f"refresh the lobby of game {game.id}")
 
 
 def announcement(game: GameRow, opener: str | None = None) -> dict:
     """The message announcing a game in its channel: who opened what, where; a Join button while it is a
     lobby, then (no button) that it is under way or was called off."""
     use_language(game.lang)
-    place = f"<#{game.thread_id or game.channel_id}>"
+    place = t("place_soon") if waiting_for_place(game) else f"<#{game.thread_id or game.channel_id}>"
     if opener is None:
         opener = next((s.name for s in game.seats if s.user_id == game.host_user_id), "?")
     lines = [t("announce", name=opener, title=ENGINES[game.engine].title, game=game.id, place=place)]
@@ -301,7 +326,5 @@ async def update_announcement(bot, game: GameRow) -> None:
         return
     channel = bot.get_channel(game.channel_id) or bot.get_partial_messageable(game.channel_id,
                                                                               guild_id=game.guild_id)
-    try:
-        await channel.get_partial_message(message_id).edit(**announcement(game))
-    except discord.HTTPException:
-        log.info("could not update the announcement of game %s", game.id)
+    edit_later(channel.get_partial_message(message_id).edit(**announcement(game)),
+               f"update the announcement of game {game.id}")

@@ -104,7 +104,8 @@ async def _channel(bot, event: Event):
 async def post_progress(bot, progress: Progress, channel=None) -> None:
     """Tell the tournament's channel what a change did: the round that ended (standings and bracket), the
     next round's matches (each opened in its own thread), the podium at the end."""
-    from cogs.actions import open_match  # (actions imports publish, which imports this module)
+    from cogs.actions import post_matches  # (actions imports publish, which imports this module)
+    from cogs.places import places_of
 
     event = progress.event
     if event.format == "league":
@@ -128,25 +129,11 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
                            allowed_mentions=none)
         return
     if progress.started:
-        lines = []
-        for outcome in progress.started:
-            place = await open_match(bot, channel, outcome)
-            names = " — ".join(s.name for s in sorted(outcome.game.seats, key=lambda s: s.seat))
-            lines.append(t("event_match", players=names, place=f"<#{place}>"))
+        for outcome in progress.started:  # each gets its thread from the opener, in turn (cogs/places.py)
+            places_of(bot).hold(outcome.game.id, outcome)
         event = await tournaments_of(bot).tournament(event.id)
-        text = t("event_round_begun", tournament=event.id, round=event.round, count=len(progress.started))
-        for chunk in _chunks([text, *lines]):
-            await channel.send(chunk, allowed_mentions=none)
-
-
-def _chunks(lines: list[str], limit: int = 1900) -> list[str]:
-    out, cur = [], ""
-    for line in lines:
-        if cur and len(cur) + len(line) + 1 > limit:
-            out.append(cur)
-            cur = ""
-        cur = f"{cur}\n{line}" if cur else line
-    return [*out, cur] if cur else out
+        head = t("event_round_begun", tournament=event.id, round=event.round, count=len(progress.started))
+        await post_matches(bot, channel, event.id, head, [o.game.id for o in progress.started], "event_match")
 
 
 async def match_over(bot, game) -> None:

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.places import places_of
 from cogs.publisher import owned
 from cogs.standings import pictures_of, post_progress, registration_message, table_embed
 from cogs.views import asker
@@ -141,7 +142,7 @@ class Tournaments(commands.Cog):
             return
         lines = []
         for m in found[:25]:
-            where = f" <#{g.thread_id or g.channel_id}>" if m.game_id and (
+            where = " " + places_of(self.bot).where(g, lang) if m.game_id and (
                 g := await self.bot.service.store.get_game(m.game_id, with_snapshot=False)) else ""
             against = ", ".join(discord.utils.escape_markdown(n) for n in m.opponents) or "—"
             lines.append(t("event_my_match", lang, tournament=m.tournament, round=m.round, match=m.match_id,

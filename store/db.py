@@ -895,6 +895,39 @@ class Store:
             (guild_id, user_id))
 
 
+    # -- places: games waiting for their thread, finished games' threads to archive (cogs/places.py) ------
+
+    async def games_waiting_for_place(self, *, shards: Shards | None = None, limit: int = 500) -> list[GameRow]:
+        """Games of a server channel whose thread is not open yet (lobby or running, no ``thread_id``): games
+        opened by a command first, then tournament matches, each in the order they were made."""
+        mine = f" AND {shards.sql('guild_id')}" if shards is not None else ""
+        return await self._games(
+            "SELECT * FROM games WHERE status IN ('lobby', 'running') AND thread_id IS NULL"
+            " AND channel_id IS NOT NULL AND guild_id IS NOT NULL" + mine
+            + " ORDER BY CASE WHEN tournament_id IS NULL THEN 0 ELSE 1 END, id LIMIT ?", (limit,))
+
+    async def threads_to_archive(self, *, ended_before: datetime, ended_after: datetime,
+                                 guild_id: int | None = None, shards: Shards | None = None,
+                                 limit: int = 20) -> list[GameRow]:
+        """Games over (finished or abandoned) between ``ended_after`` and ``ended_before`` whose own thread was
+        not archived yet (``options.thread_archived``), the longest over first; of one server, or of ``shards``."""
+        where = ["status IN ('finished', 'abandoned')", "thread_id IS NOT NULL", "thread_id != channel_id",
+                 f"{self._json_int('options', 'thread_archived')} IS NULL", "updated_at < ?", "updated_at >= ?"]
+        params: list[Any] = [_stamp(ended_before), _stamp(ended_after)]
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if shards is not None:
+            where.append(shards.sql("guild_id"))
+        return await self._games(f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY updated_at, id LIMIT ?",
+                                 (*params, limit))
+
+    async def set_thread_archived(self, game_id: int) -> None:
+        """The game's thread was archived (or is gone): the archiver leaves it alone from now on."""
+        await self._transaction([(f"UPDATE games SET options = {self._json_set('options', 'thread_archived')}"
+                                  " WHERE id = ?", (1, game_id))])
+
+
 def _json(r, column: str) -> Any:
     """A JSON column of a row, or DamagedRow naming the game (or the action's game) and the column."""
     try:

@@ -225,6 +225,7 @@ class FakeDiscord:
             if cid in self.dm_channels and self.dm_channels[cid] in self.closed_dms:
                 raise FakeHTTPError(403, 50007, "Cannot send messages to this user")
             self._fault(cid)
+            self._unarchive(cid)
             nonce = (payload or {}).get("nonce")
             if nonce is not None and (payload or {}).get("enforce_nonce") and (cid, str(nonce)) in self.nonces:
                 return self.nonces[(cid, str(nonce))]
@@ -238,7 +239,11 @@ class FakeDiscord:
             return [m for m in reversed(list(self.messages.values())) if int(m["channel_id"]) == cid][:50]
         if method == "PATCH" and path == "/channels/{channel_id}/messages/{message_id}":
             self._fault(int(p["channel_id"]))
+            self._not_archived(int(p["channel_id"]))
             return self._edit(int(p["message_id"]), payload, recorded)
+        if method == "PATCH" and path == "/channels/{channel_id}":
+            self._fault(int(p["channel_id"]))
+            return self._edit_thread(int(p["channel_id"]), payload or {})
         if method == "POST" and path == "/users/@me/channels":
             uid = int(payload["recipient_id"])
             cid = next((c for c, u in self.dm_channels.items() if u == uid), None) or self.new_id()
@@ -263,6 +268,44 @@ class FakeDiscord:
             status, code = self.faults[channel_id]
             raise FakeHTTPError(status, code, {10003: "Unknown Channel", 50001: "Missing Access"}.get(
                 code, "Internal Server Error"))
+
+    # -- threads: archived ones refuse edits (50083); a message sent to an unlocked one unarchives it ------
+
+    def _thread_meta(self, channel_id: int) -> dict | None:
+        return (self.channels.get(channel_id) or {}).get("thread_metadata")
+
+    def _unarchive(self, channel_id: int) -> None:
+        meta = self._thread_meta(channel_id)
+        if meta and meta["archived"]:
+            if meta.get("locked"):
+                raise FakeHTTPError(400, 50083, "Thread is archived")
+            meta["archived"] = False
+
+    def _not_archived(self, channel_id: int) -> None:
+        meta = self._thread_meta(channel_id)
+        if meta and meta["archived"]:
+            raise FakeHTTPError(400, 50083, "Thread is archived")
+
+    def _edit_thread(self, channel_id: int, payload: dict) -> dict:
+        """Modify a thread (the bot made it, so it may archive it without Manage Threads)."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise FakeHTTPError(404, 10003, "Unknown Channel")
+        meta = channel.get("thread_metadata")
+        if meta is None:
+            raise AssertionError(f"the fake edits threads only, not channel {channel_id}")
+        if meta["archived"] and payload.get("archived") is not False:
+            raise FakeHTTPError(400, 50083, "Thread is archived")
+        for key in ("archived", "locked", "auto_archive_duration"):
+            if payload.get(key) is not None:
+                meta[key] = payload[key]
+        if payload.get("name"):
+            channel["name"] = payload["name"]
+        return channel
+
+    def archived(self, channel_id: int) -> bool:
+        """Whether a thread is archived."""
+        return bool((self._thread_meta(channel_id) or {}).get("archived"))
 
     def delete_channel(self, channel_id: int) -> None:
         """The channel (or thread) is deleted: everything sent to it answers 404 Unknown Channel."""

@@ -19,6 +19,7 @@ import json
 
 from aiohttp import WSMsgType, web
 
+from tests.discord.limits import Limits
 from tests.discord_harness import (
     APP_ID,
     BOT_USER,
@@ -75,15 +76,19 @@ class GuildsPayloads(Payloads):
         return payload
 
 
-def _json(data, status: int = 200) -> web.Response:
+def _json(data, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     if data is None:
-        return web.Response(status=204)
-    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+        return web.Response(status=204, headers=headers)
+    return web.Response(status=status, body=json.dumps(data).encode(),
+                        headers={**(headers or {}), "Content-Type": "application/json"})
 
 
 class FakeDiscordServer:
-    def __init__(self, guilds: list[int] | None = None) -> None:
+    def __init__(self, guilds: list[int] | None = None, limits: Limits | None = None) -> None:
         self.fake = GuildsFake()
+        #: Discord's load rules (tests/discord/limits.py), off unless a test sets them (also later: ``use``)
+        self.limits: Limits | None = None
+        self.use(limits)
         self.payloads = GuildsPayloads(self.fake)
         #: the servers the bot is in, and the text channel of each
         self.guilds = list(guilds or [GUILD_ID])
@@ -103,6 +108,13 @@ class FakeDiscordServer:
         self.identified = asyncio.Event()
         self.identify_count = 0
         self._seq = 0
+
+    def use(self, limits: Limits | None) -> Limits | None:
+        """Apply Discord's load rules from now on (None: none)."""
+        self.limits = limits
+        if limits is not None:
+            limits.fake = self.fake
+        return limits
 
     @property
     def api_url(self) -> str:
@@ -147,10 +159,15 @@ class FakeDiscordServer:
             body = await request.read()
             payload = json.loads(body) if body else None
         handler = self.fake.webhook if via == "webhook" else self.fake.rest
+        limits = self.limits
+        if limits is not None and (refusal := limits.check(via, request.method, template, params, payload)):
+            return _json(refusal.body, refusal.status, refusal.headers)
         try:
-            return _json(await handler(request.method, template, params, payload, files))
+            result = await handler(request.method, template, params, payload, files)
         except FakeHTTPError as exc:
             return _json({"code": exc.code, "message": exc.message}, exc.status)
+        headers = limits.passed(via, request.method, template, params, result) if limits is not None else None
+        return _json(result, headers=headers)
 
     # -- gateway --------------------------------------------------------------------------------------
 
@@ -207,6 +224,8 @@ class FakeDiscordServer:
     async def dispatch(self, event: str, data: dict) -> None:
         """Send a gateway event to the connected bot (to the shard of its server)."""
         ws = _answering.get() or self.connection_for(data)
+        if event == "INTERACTION_CREATE" and self.limits is not None:
+            self.limits.interaction(data)  # its 3-second deadline starts now
         self._seq += 1
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
 

@@ -13,9 +13,12 @@ import signal
 import sys
 from pathlib import Path
 
-import discord.gateway
-import discord.http
-import yarl
+# run as a script, this folder comes first on sys.path, where tests/discord (the fakes) would hide discord.py
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import discord.gateway  # noqa: E402
+import discord.http  # noqa: E402
+import yarl  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
