@@ -42,9 +42,10 @@ class How(StrEnum):
 
 #: the ways one player leaves a game that goes on without them (or ends because of them)
 LEAVING = (How.RESIGNED, How.TIMEOUT, How.DROPPED, How.FORFEIT)
-#: endings decided by the players at the table (the rules, a resignation, their own clocks) count in ratings;
-#: a decision of the organizer, a round's deadline or a game without a result does not
-RATED = (How.NATURAL, How.RESIGNED, How.TIMEOUT, How.FORFEIT)
+#: endings decided by the players at the table (the rules, a resignation, their own clocks; a game that ended
+#: because a player was dropped, for those who stayed) count in ratings; a decision of the organizer, a round's
+#: deadline or a game without a result does not
+RATED = (How.NATURAL, How.RESIGNED, How.TIMEOUT, How.FORFEIT, How.DROPPED)
 
 
 @dataclass(frozen=True)

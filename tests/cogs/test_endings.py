@@ -303,7 +303,7 @@ def headline(key: str, expect: dict, names: list[str], match: dict | None, pictu
 
 def rated(expect: dict) -> list[int]:
     """The seats whose places count in ratings: a game decided at the table, never a seat dropped."""
-    if expect["how"] not in (How.NATURAL, How.RESIGNED, How.TIMEOUT):
+    if expect["how"] not in (How.NATURAL, How.RESIGNED, How.TIMEOUT, How.DROPPED):
         return []
     dropped = {s for s, how in expect["left"] if how is How.DROPPED}
     return [s for s in expect["people"] if s not in dropped]
