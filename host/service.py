@@ -79,8 +79,21 @@ PROMPT_KEYS = ("choices", "legal", "playable", "decision")
 
 #: what ``/game play`` reads; a move is a few words, and a refusal must not echo pages back
 MAX_MOVE_TEXT = 200
-#: most moves ``/game log`` tells again (the command tree offers 1-200)
-MAX_LOG = 200
+#: the narration one page of ``/game log`` holds (a message is 2,000 characters, with its title)
+LOG_PAGE_CHARS = 1800
+#: most moves one page of ``/game log`` reads (moves that say nothing still cost a read), and per query
+LOG_PAGE_MOVES, LOG_CHUNK = 400, 100
+
+
+@dataclass
+class LogPage:
+    """A page of ``/game log``: the narration of moves ``first`` to ``last`` of the ``total`` made so far."""
+
+    game: GameRow
+    lines: list[str]
+    first: int
+    last: int
+    total: int
 
 
 @dataclass
@@ -836,21 +849,44 @@ class GameService(TurnClocks):
         outcome.nudges = []
         return outcome
 
-    async def history(self, game_id: int, moves: int = 20, asker: Asker | None = None) -> tuple[GameRow, list[str]]:
-        """What happened in the last ``moves`` actions (1 to ``MAX_LOG``), told as the thread told it
-        (narration is public by construction, so anybody who may see the game may read it): for players
-        coming back to a game after days."""
-        if not isinstance(moves, int) or not 1 <= moves <= MAX_LOG:
-            raise GameError.of("log_moves", max=MAX_LOG)
+    async def log(self, game_id: int, *, upto: int | None = None, start: int | None = None,
+                  asker: Asker | None = None, chars: int = LOG_PAGE_CHARS) -> LogPage:
+        """A page of what happened, told as the thread told it (narration is public by construction, so anybody
+        who may see the game may read it), for players coming back after days: the moves up to move ``upto``
+        (default: the latest) going back, or from move ``start`` on, as many as ``chars`` of text hold (at least
+        one move, at most ``LOG_PAGE_MOVES``). Any page of a game of any length can be read, and reading one is
+        bounded work."""
         game = await self.game(game_id, asker)
         if game.status == "lobby":
             raise GameError.of("not_started", game=game_id)
-        presenter = presenter_for(game.engine)
-        names = self.names(game)
-        lines = []
-        for entry in await self.store.actions(game.id, after=max(0, game.version - moves)):
-            lines += [line for event in entry["events"] if (line := presenter.narrate(event, names))]
-        return game, lines
+        total = game.version
+        if total == 0:  # nothing to page through, whatever move was asked for
+            return LogPage(game, [], 0, 0, 0)
+        for value in (upto, start):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 1 <= value <= total):
+                raise GameError.of("log_move", max=total, game=game_id)
+        presenter, names = presenter_for(game.engine), self.names(game)
+        forward = start is not None
+        at = start if forward else (upto or total)
+        told: dict[int, list[str]] = {}
+        used = 0
+        while len(told) < LOG_PAGE_MOVES and 1 <= at <= total:
+            low, high = (at, min(total, at + LOG_CHUNK - 1)) if forward else (max(1, at - LOG_CHUNK + 1), at)
+            entries = await self.store.actions(game.id, after=low - 1, upto=high)
+            full = False
+            for entry in entries if forward else reversed(entries):
+                lines = [line for event in entry["events"] if (line := presenter.narrate(event, names))]
+                size = sum(len(line) + 1 for line in lines)
+                if told and (used + size > chars or len(told) >= LOG_PAGE_MOVES):
+                    full = True
+                    break
+                told[entry["seq"]], used = lines, used + size
+            if full or not entries:
+                break
+            at = high + 1 if forward else low - 1
+        seqs = sorted(told)
+        return LogPage(game, [line for seq in seqs for line in told[seq]], seqs[0], seqs[-1], total)
 
     async def due_reminders(self, after: timedelta, now: datetime | None = None, *,
                             shards: Shards | None = None) -> list[Reminder]:

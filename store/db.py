@@ -586,11 +586,15 @@ class Store:
             await self._transaction([("UPDATE games SET reminded_version = ? WHERE id = ? AND reminded_version < ?",
                                       (version, game_id, version)) for game_id, version in boards])
 
-    async def actions(self, game_id: int, after: int = 0) -> list[dict]:
-        """The action log in order (from sequence number ``after + 1`` on):
+    async def actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[dict]:
+        """The action log in order (from sequence number ``after + 1`` on, up to ``upto`` when given):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                (game_id, after))
+        if upto is None:
+            rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                    (game_id, after))
+        else:
+            rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                                    (game_id, after, upto))
         try:
             return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": _json(r, "action"),
                      "events": _json(r, "events"), "created_at": r["created_at"]} for r in rows]

@@ -110,6 +110,7 @@ async def test_controls_of_a_game_do_nothing_on_another_server(harness):
         (ANN, message_with(h, thread, f"gh:g:2:{version}:0:0", select=True), f"gh:g:2:{version}:0:0", ["0"], 2),
         (ANN, message_with(h, thread, f"gh:gb:2:{version}:0:0"), f"gh:gb:2:{version}:0:0", None, 2),
         (ANN, message_with(h, thread, f"gh:pg:2:{version}:0:0:1"), f"gh:pg:2:{version}:0:0:1", None, 2),
+        (ANN, message_with(h, thread, "gh:lg:2:1:0"), "gh:lg:2:1:0", None, 2),  # a page of /game log
     ]
     for user, message, custom_id, values, game in clicks:
         replies = await send(h, from_other_server(h, h.payloads.click(user, message, custom_id, values=values)))
