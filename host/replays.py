@@ -137,8 +137,10 @@ def frames(record: Record, seat: int | None = None, *, upto: int | None = None,
         out.append(Frame(0, view, opening))
     ended = record.ending
     total = len(record.actions)
-    if ended is not None and (only is None or 0 in only) and total == 0:
-        _tell_ending(out[0], ended, presenter, record)
+    if ended is not None and (only is None or 0 in only):
+        out[0].lines += _departures_at(ended, 0, total, presenter, record.names)  # left before any move
+        if total == 0:
+            _tell_ending(out[0], ended, presenter, record)
     for step, entry in enumerate(record.actions[:last], start=1):
         try:
             events = engine.apply(state, entry["seat"], entry["action"])

@@ -375,6 +375,14 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
     (step,) = [m for m in since(h, before) if "step" in m["content"]]
     assert "rules changed" not in step["content"]
     assert (head or told[0]) in step["content"]
+    if expect["left"] and game.status == "finished" and expect["how"] is How.NATURAL:
+        # the game went on after somebody left: the step-through says when
+        before = len(h.fake.messages)
+        await h.slash(asker, "game steps", game=game_id, step=0, name=NAMES[asker])
+        (step,) = [m for m in since(h, before) if "step" in m["content"]]
+        seat, how = expect["left"][0]
+        assert f"🚪 {presenter.who(seat, names)} left the game ({MARK[how]}); the AI finishes their seat." \
+            in step["content"]
     if end == "resigned" and n == 2:  # a resigned game of each kind replays as an animation
         before = len(h.fake.messages)
         await h.slash(asker, "game replay", game=game_id, name=NAMES[asker])

@@ -114,3 +114,18 @@ async def test_an_abandoned_game_keeps_who_called_it_off(database):
         assert ended.note == {"by": "Ann"} and not ended.has_result
     finally:
         await store.close()
+
+
+async def test_resigning_against_ai_seats_only_ends_the_game_at_once(database):
+    """Nobody but AI seats would be left to play: the game ends (the AI seats share the first place)."""
+    store = await Store.connect(database)
+    try:
+        service = GameService(store, seed_source=lambda: 5, render=False)
+        game, _ = await service.create("troja", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                       opponent="ai", options={"players": 3})
+        assert game.status == "running"
+        game = await service.resign(game.id, ANN)
+        ended = Ending.from_json(game.result)
+        assert game.status == "finished" and ended.how is How.RESIGNED and ended.places == (3, 1, 1)
+    finally:
+        await store.close()
