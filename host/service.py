@@ -460,13 +460,15 @@ class GameService(TurnClocks):
             self._live.pop(game_id, None)
             return await self.game(game_id)
 
-    async def end(self, game_id: int, how: Ending, *, publish: list[str]) -> GameRow:
+    async def end(self, game_id: int, how: Ending, *, publish: list[str], overrule: bool = False) -> GameRow:
         """End a running game from outside play with the ending ``how`` (a tournament's decision: adjudicated,
         a round's deadline, a dropped player; host/tournaments.py): finished with its places, or abandoned when
-        it has none. ``publish``: the narration of its last board, saved in the same transaction."""
+        it has none. ``publish``: the narration of its last board, saved in the same transaction. ``overrule``:
+        a finished game gets ``how`` instead of its result (an organizer deciding a match played out), so that
+        the game and the tournament's table never disagree."""
         async with self.lock(game_id):
             game = await self.game(game_id)
-            if game.status != "running":
+            if game.status != "running" and not (overrule and game.status == "finished"):
                 raise GameError.of("game_over", game=game_id)
             how = replace(how, step=game.version)
             await self.store.set_status(game_id, "finished" if how.has_result else "abandoned", how.to_json(),

@@ -489,12 +489,16 @@ class TournamentService:
         players mentioned: the line ``key`` with ``fields``, then the result. Returns whether a board is owed
         (the cog publishes it; after a crash the background publisher does)."""
         game = await self.games.game(game_id)
+        line = t(key, game.lang, **fields)
+        if game.status == "finished" and how.how is How.ADJUDICATED:
+            # the organizer decides a match that was played out: its game says so, as the table will
+            await self.games.end(game_id, how, publish=[line], overrule=True)
+            return True
         if game.status not in ("lobby", "running"):
             return False
         if game.status == "lobby":  # never shown: no board to end
             await self.games.abandon(game_id, 0, moderator=True)
             return False
-        line = t(key, game.lang, **fields)
         # one transaction: a crash can never leave the match ended without its last board owed
         if how.has_result:
             await self.games.end(game_id, how, publish=[line])

@@ -478,3 +478,43 @@ async def test_a_result_saved_before_endings_were_typed_still_reads(h):
     assert ended.how is How.NATURAL and ended.places == (3, 1, 2) and [d.seat for d in ended.left] == [0]
     assert ended.details["winner"] == 0 and ended.rated_seats() == [0, 1, 2]
     h.assert_no_errors()
+
+
+async def test_an_organizer_deciding_a_match_played_out_overrules_its_game_everywhere(h):
+    """A match of the round still under way was played out; the organizer decides it the other way: the game's
+    stored result becomes the decision (told in its thread), and its history, ratings and the table agree."""
+    people = [P0, P1, P2, CY]
+    await h.slash(P0, "tournament new", game="hextri", name="P0", format="swiss", rounds=2,
+                  options="radius=2,round_limit=2")
+    for uid in people[1:]:
+        post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
+        await h.click(uid, h.fake.messages[int(post["id"])], button(post, "Join")["custom_id"], name=NAMES[uid])
+    post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
+    await h.click(P0, h.fake.messages[int(post["id"])], button(post, "Start")["custom_id"], name="P0")
+    played = (await h.bot.service.store.matches(1, 1))[0]
+    await play_out(h, played["game_id"], Rng(5))
+    game = await h.bot.service.game(played["game_id"])
+    before = Ending.from_json(game.result)
+    assert before.how is How.NATURAL
+    loser = max(range(2), key=lambda s: (before.places[s], s))
+    winner = played["players"][loser]
+    await h.slash(P0, "tournament adjudicate", tournament=1, match=played["id"], winner=discord.Object(winner),
+                  name="P0", resolved=user(winner))
+    await h.settle()
+    game = await h.bot.service.game(played["game_id"])
+    after = Ending.from_json(game.result)
+    places = [1 if s == loser else 2 for s in range(2)]
+    assert after.how is How.ADJUDICATED and list(after.places) == places
+    assert (await h.bot.service.store.match(played["id"]))["places"] == places
+    board = latest_board(h, game.thread_id)["content"]
+    assert f"🏆 {presenter_for('hextri').who(loser, h.bot.service.names(game))} wins: the organizer of tournament #1" \
+           f" decided match #{played['id']}." in board
+    before_page = len(h.fake.messages)
+    await h.slash(winner, "game history", name=NAMES[winner])
+    (page,) = [m for m in since(h, before_page) if "Past games" in m["content"]]
+    assert page["content"].splitlines()[-1].endswith(": 🏆 won — decided by the organizer")
+    before_page = len(h.fake.messages)
+    await h.slash(winner, "profile", name=NAMES[winner])
+    (reply,) = [m for m in since(h, before_page) if m["embeds"]]
+    assert not reply["embeds"][0].get("fields"), "an organizer's decision is not rated"
+    h.assert_no_errors()
