@@ -8,7 +8,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     DATABASE_PATH=/data/gamehost.db \
-    HEALTH_PORT=8080
+    HEALTH_PORT=8080 \
+    OPS_HOST=0.0.0.0
 
 RUN useradd --create-home --uid 10001 gamehost \
     && mkdir -p /data && chown gamehost:gamehost /data

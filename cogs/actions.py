@@ -162,6 +162,8 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         place = channel.id if channel else interaction.channel_id
         await places.settle(game, place, outcome=outcome, call=call, tell=False)
     game = await bot.service.game(game.id)
+    if place is None and not waiting_for_place(game):  # it got its place while the wait ran out
+        place = game.thread_id or game.channel_id
     if place is None:
         await interaction.followup.send(t("created_queued", lang, game=game.id, title=title,
                                           place=places.where(game, lang)), ephemeral=True)

@@ -51,6 +51,12 @@ class Clocks(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
+        # before any interaction is handled (cog_load runs in setup_hook, before the gateway connects): a move
+        # made before the first clock round must not be charged the time the bot was down
+        try:
+            await self.bot.service.heartbeat(shards=owned(self.bot), restart=True)
+        except Exception:  # the clock round tries again
+            log.exception("the start-up heartbeat failed")
         self.loop.start()
 
     async def cog_unload(self) -> None:

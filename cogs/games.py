@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import actions, publish
+from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, RematchButton, _FromCustomId, asker, guarded
 from engines import ENGINES
@@ -359,16 +360,41 @@ class Games(commands.Cog):
         lang = str(interaction.locale)
         try:
             game_id = await self._which(interaction, game)
-            row = await self.bot.service.game(game_id, asker(interaction))
-            if row.seat_of(interaction.user.id) is None:
-                raise GameError.of("not_playing", game=game_id)
-            if row.status != "running":
-                raise GameError.of("game_over" if row.status != "lobby" else "not_started", game=game_id)
+            await self.bot.service.may_resign(game_id, interaction.user.id, asker(interaction))
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
         view = discord.ui.View(timeout=None).add_item(ResignButton(game_id, t("resign_button", lang)))
         await interaction.response.send_message(t("resign_confirm", lang, game=game_id), view=view, ephemeral=True)
+
+    @game.command(name="claim", description="Win (or draw) a game whose opponent ran out of time long ago")
+    @app_commands.describe(draw="Claim a draw instead of the win", game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def claim(self, interaction: discord.Interaction, draw: bool = False, game: int | None = None) -> None:
+        await self._clock_act(interaction, game, lambda game_id: self.bot.service.claim(
+            game_id, interaction.user.id, draw, asker=asker(interaction)), "claim_done")
+
+    @game.command(name="moretime", description="Give an opponent more time for their move")
+    @app_commands.describe(hours="How many hours", player="Whom (in a game of two: your opponent)",
+                           game="Game number (defaults to the game of this thread)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def moretime(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 72],
+                       player: discord.Member | None = None, game: int | None = None) -> None:
+        await self._clock_act(interaction, game, lambda game_id: self.bot.service.give_time(
+            game_id, interaction.user.id, hours, player.id if player else None, asker=asker(interaction)),
+            "moretime_done")
+
+    async def _clock_act(self, interaction: discord.Interaction, game: int | None, act, done: str) -> None:
+        """A clock command on a game (claim, moretime): done, then the board that tells it is published."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            game_id = await self._which(interaction, game)
+            await act(game_id)
+        except GameError as exc:
+            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            return
+        await interaction.followup.send(t(done, str(interaction.locale), game=game_id), ephemeral=True)
+        await publish.publish(self.bot, game_id=game_id)
 
     away = app_commands.Group(name="away", description="Vacation: pause your clocks in all your games",
                               parent=game)
@@ -389,8 +415,15 @@ class Games(commands.Cog):
         try:
             text = await self.bot.service.set_away(interaction.user.id, days)
         except GameError as exc:
-            text = exc.text(interaction.locale)
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
         await interaction.response.send_message(text, ephemeral=True)
+        # each game's thread is told, with its board's new times (another process's games: by its publisher)
+        mine = owned(self.bot)
+        for game_id in await self.bot.service.away_games(interaction.user.id):
+            row = await self.bot.service.game(game_id)
+            if mine is None or mine.owns(row.guild_id):
+                await publish.publish(self.bot, game_id=game_id)
 
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:

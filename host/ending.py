@@ -51,18 +51,20 @@ RATED = (How.NATURAL, How.RESIGNED, How.TIMEOUT, How.FORFEIT, How.DROPPED)
 @dataclass(frozen=True)
 class Departure:
     """A player who left before the end: ``seat``, ``how`` (one of :data:`LEAVING`) and ``step``, the number of
-    moves made when they left (a replay tells it after that move)."""
+    moves made when they left (a replay tells it after that move; None when not known: a player whose time ran
+    out with the AI standing in, who never came back, or a forfeit saved before endings were typed)."""
 
     seat: int
     how: How
-    step: int = 0
+    step: int | None = None
 
     def to_json(self) -> dict:
         return {"seat": self.seat, "how": self.how.value, "step": self.step}
 
     @classmethod
     def from_json(cls, data: dict) -> Departure:
-        return cls(int(data["seat"]), How(data.get("how") or How.FORFEIT), int(data.get("step") or 0))
+        step = data.get("step")
+        return cls(int(data["seat"]), How(data.get("how") or How.FORFEIT), int(step) if step is not None else None)
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,9 @@ class Ending:
                        int(e.get("step") or 0), dict(e.get("note") or {}))
         places = tuple(data["places"]) if data.get("places") is not None else None
         gone = [int(s) for s in data.get("forfeited") or []]
-        left = tuple(Departure(s, How.FORFEIT) for s in sorted(gone, key=lambda s: -(places or ())[s]
-                                                                 if places and s < len(places) else 0))
+        # the order they left is not recorded: the worst placed (placed last) counts as the first to go
+        worst_first = sorted(gone, key=lambda s: -places[s] if places and 0 <= s < len(places) else 0)
+        left = tuple(Departure(s, How.FORFEIT) for s in worst_first)
         if abandoned:
             return cls(How.ABANDONED, None)
         if "forfeited" in data and set(data) <= {"places", "scores", "forfeited"}:
@@ -200,8 +203,9 @@ def walked_out(count: int, left: list[Departure] | tuple[Departure, ...], step: 
 
 def decided(how: How, places: list[int], left: list[Departure] | tuple[Departure, ...] = (), step: int = 0,
             **note) -> Ending:
-    """An ending decided outside play: ``adjudicated`` (the organizer's places) or ``deadline`` (the places the
-    clocks give at a round's deadline; ``left``: who ran out of time)."""
+    """An ending decided outside play: ``adjudicated`` (the organizer's places), ``deadline`` (the places the
+    clocks give at a round's deadline; ``left``: who ran out of time) or ``dropped`` (a match of two whose
+    player was dropped from the tournament; ``left``: that player)."""
     return Ending(how, tuple(places), tuple(left), None, step, dict(note))
 
 

@@ -773,6 +773,13 @@ class GameService(TurnClocks):
                         + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
                         image if image is not None else board_image, panel)
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
+        # a player the narration calls by name (<@id>: a timed-out player told how to come back) is pinged too
+        mentions += [s.user_id for s in game.seats if s.user_id and s.user_id not in mentions
+                     and any(f"<@{s.user_id}>" in line for line in lines)]
+        # owed DMs of seats not to act (a player whose time ran out is told so privately): the text and board
+        asked_seats = {seat for seat, _, _ in asked}
+        nudges += [Nudge(row.user_id, seat, text, board_image) for seat, text in sorted(warnings.items())
+                   if seat not in asked_seats and (row := game.seat_row(seat)) is not None and row.user_id]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
                       extras=extras,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",

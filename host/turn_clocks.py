@@ -46,6 +46,10 @@ def time_left(left: int, lang: str | None = None) -> str:
     return " ".join(parts) or t("time_left_under_minute", lang)
 
 
+#: most hours ``/game moretime`` gives at once
+MAX_GIFT_HOURS = 72
+
+
 class TurnClocks:
     """Turn clocks for :class:`host.service.GameService`."""
 
@@ -53,10 +57,9 @@ class TurnClocks:
     def _clock_option(control: str | None, on_timeout: str | None, opponent: str) -> dict:
         try:
             return clocks.clock_options(control, on_timeout, opponent)
-        except ValueError as exc:
-            raise GameError.of("option_choice", name="time_control" if control and str(exc) == control
-                               else "on_timeout", value=str(exc)[:40],
-                               choices=", ".join([*clocks.TIME_CONTROLS, *clocks.ON_TIMEOUT])) from exc
+        except clocks.BadClockOption as exc:  # each option with its own values
+            raise GameError.of("option_choice", name=exc.option, value=exc.value[:40],
+                               choices=", ".join(exc.choices)) from exc
 
     async def _seat_clocks(self, game_id: int) -> dict[int, clocks.SeatClock]:
         return {r["seat"]: clocks.SeatClock(**r) for r in await self.store.clocks(game_id)}
@@ -79,38 +82,79 @@ class TurnClocks:
 
     async def _with_forfeits(self, game: GameRow, result: dict) -> dict:
         """The stored result (host/ending.py) of a game the rules just ended with the engine's ``result``: the
-        players who left before (resigned, out of time, dropped) placed after those who stayed, the first to
-        leave last."""
-        return ending.natural(game.num_players, result, await self._departures(game), game.version + 1).to_json()
+        seats out of the game ranked last, the first out last of all: those that left (timed out, resigned,
+        claimed against, dropped from a tournament) and those the AI still plays for at the end (their player
+        never came back: what the AI did counts as their loss, never as their win)."""
+        return ending.natural(game.num_players, result, await self._left(game), game.version + 1).to_json()
 
-    async def _departures(self, game: GameRow) -> list[Departure]:
-        """Who left the game before its end, in the order they left. A seat that forfeited before departures
-        were recorded (its clock says so, no departure row) counts as having left first."""
-        left = [Departure(d["seat"], How(d["how"]), d["step"]) for d in await self.store.departures(game.id)]
-        known = {d.seat for d in left}
-        older = [Departure(s, How.FORFEIT) for s, c in sorted((await self._seat_clocks(game.id)).items())
-                 if c.forfeited and s not in known]
-        return older + left
+    async def _left(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock] | None = None) -> list[Departure]:
+        """The seats out of the game, in the order they went out (``clock.out_order``), each with how: as recorded
+        when it left (resigned, out of time, dropped), else out of time (the AI stands in for a player who has not
+        come back) or, for a forfeit recorded before endings were typed, a forfeit. ``step``: the moves made when
+        it left, when recorded."""
+        seat_clocks = seat_clocks if seat_clocks is not None else await self._seat_clocks(game.id)
+        recorded = {d["seat"]: d for d in await self.store.departures(game.id)}
+        out = []
+        for seat in clocks.out_order(seat_clocks):
+            if seat in recorded:
+                out.append(Departure(seat, How(recorded[seat]["how"]), recorded[seat]["step"]))
+            else:
+                out.append(Departure(seat, How.FORFEIT if seat_clocks[seat].forfeited else How.TIMEOUT, None))
+        return out
+
+    @staticmethod
+    def _in_play(game: GameRow, seat_clocks: dict[int, clocks.SeatClock]) -> list[int]:
+        """The seats of people who play their own seat now (not timed out, not out of the game)."""
+        return [s.seat for s in game.seats
+                if not s.is_ai and not seat_clocks.get(s.seat, clocks.SeatClock(s.seat)).stand_in]
 
     async def _stand_ins(self, game: GameRow) -> set[int]:
-        """Seats of people the AI plays for (they timed out, or forfeited a game of more than two)."""
-        return {s for s, c in (await self._seat_clocks(game.id)).items() if c.stand_in}
+        """Seats of people the AI plays for now: forfeited seats (a game of more than two goes on without them),
+        and seats whose time ran out - but only while some person still plays: the stand-in keeps the game
+        moving for the others and never plays an absent person's game on its own (against the AI, or when
+        everyone is gone, the game waits for them)."""
+        seat_clocks = await self._seat_clocks(game.id)
+        someone = bool(self._in_play(game, seat_clocks))
+        return {s for s, c in seat_clocks.items() if c.stand_in and (c.forfeited or someone)}
+
+    def _table_end(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock]) -> list[int] | None:
+        """The places when the table ends now for want of players, else None: at a table of three or more people
+        only one person is left among seats that timed out or forfeited (they are first: as on BGA, nobody plays
+        on against stand-ins for a first place already theirs); or every person forfeited a game against the AI
+        (its AI seats share the first place). The seats out are ranked below, the first out last."""
+        gone = clocks.out_order(seat_clocks)
+        if not gone:
+            return None
+        in_play = self._in_play(game, seat_clocks)
+        ai_seats = [s.seat for s in game.seats if s.is_ai]
+        alone = game.num_players >= 3 and len(in_play) == 1 and not ai_seats
+        abandoned = not in_play and ai_seats and all(seat_clocks[s].forfeited for s in gone)
+        if not (alone or abandoned):
+            return None
+        return clocks.forfeit_places([1] * game.num_players, gone)
 
     async def _hand_back(self, game: GameRow, seat: int) -> bool:
         """A person back after a timeout takes their seat over from the AI (not after a forfeit); whether they
-        did. The caller holds the game's lock."""
+        did. Their clock starts again (a bank that ran out with one bonus); the AI seats and stand-ins that
+        waited for a person play on. The caller holds the game's lock."""
         if game.status != "running":
             return False
         seat_clocks = await self._seat_clocks(game.id)
         c = seat_clocks.get(seat)
         if c is None or not c.stand_in or c.forfeited:
             return False
-        seat_clocks[seat] = replace(c, stand_in=False)
+        control = clocks.control_of(game.options)
+        seat_clocks[seat] = replace(c, stand_in=False, out_since=None, bank=clocks.comeback_bank(control, c.bank))
         await self.store.set_clocks(game.id, list(seat_clocks.values()),
                                     publish=[t("clock_back", name=game.seat_row(seat).name)])
         if (restarted := await self._clocks_after(game, await self._state(game))) is not None:
             await self.store.set_clocks(game.id, restarted)
+        await self.run_automatic(game)
         return True
+
+    def _waiting(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock], c: clocks.SeatClock) -> bool:
+        """Whether a timed-out seat waits for its player (nobody else plays: the AI does not stand in)."""
+        return c.stand_in and not c.forfeited and not self._in_play(game, seat_clocks)
 
     async def _clock_lines(self, game: GameRow) -> tuple[list[str], dict[int, int]]:
         """The board's lines about the clocks (time left, vacations, the AI standing in) and each running
@@ -127,7 +171,9 @@ class TurnClocks:
             row = game.seat_row(seat)
             if row is None:
                 continue
-            if c.stand_in:
+            if self._waiting(game, seat_clocks, c):
+                lines.append(t("clock_waiting_line", name=row.name))
+            elif c.stand_in:
                 lines.append(t("clock_forfeited_line" if c.forfeited else "clock_stand_in_line", name=row.name))
             elif row.user_id in away:
                 lines.append(t("clock_paused_line", name=row.name, until=f"<t:{away[row.user_id]}:f>"))
@@ -154,7 +200,8 @@ class TurnClocks:
             if row is None:
                 continue
             if c.stand_in:
-                key = "clock_picture_forfeited" if c.forfeited else "clock_picture_stand_in"
+                key = ("clock_picture_waiting" if self._waiting(game, seat_clocks, c) else
+                       "clock_picture_forfeited" if c.forfeited else "clock_picture_stand_in")
                 out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
             elif row.user_id in away:
                 out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
@@ -173,23 +220,49 @@ class TurnClocks:
                    if c.running and c.paused_at is None and not c.stand_in]
         return f"⏳ {control.name}" + (f" <t:{min(running)}:R>" if running else "")
 
-    async def heartbeat(self, now: datetime | None = None, *, shards: Shards | None = None) -> int:
+    # -- the clock job: heartbeat, outages, vacations, warnings, timeouts ------------------------------------
+
+    async def heartbeat(self, now: datetime | None = None, *, shards: Shards | None = None,
+                        restart: bool = False) -> int:
         """Record that the host is up; after an outage (a gap longer than ``clock.OUTAGE_AFTER``) every running
-        clock gets the downtime back. Returns the seconds given back (the most, over the shards).
+        clock gets the downtime back, and so does a clock whose vacation ended meanwhile (it stood still until
+        the host was back); after an outage of ``clock.OUTAGE_TOLD_AFTER`` or more, each game whose deadlines
+        moved is owed a board saying so. Returns the seconds given
+        back (the most, over the shards).
 
         Sharded (``shards``, host/shards.py), each shard has a heartbeat of its own, and an outage is given back
         to that shard's games only: one process down does not stop the clocks of another's games, and a shard
-        moved to another process keeps its heartbeat."""
+        moved to another process keeps its heartbeat.
+
+        ``restart``: the beat of a bot starting up, before it handles any interaction (a move made before the
+        first clock round is not charged the outage); a shard that never beat before starts its heartbeat with
+        the clock job instead."""
         at = clocks.seconds(now or self.clock())
         most = 0
         for name, mine in _heartbeats(shards):
+            if restart and await self.store.last_beat(name) is None:
+                continue
             previous = await self.store.beat(at, name)
             gap = at - previous if previous is not None else 0
             if gap > clocks.OUTAGE_AFTER:
-                await self.store.shift_clocks(gap, shards=mine)
+                notes = {}
+                told = await self.store.clock_games(running=True, shards=mine) \
+                    if gap >= clocks.OUTAGE_TOLD_AFTER else []
+                for game_id in told:
+                    lang = await self._lang_of(game_id)
+                    notes[game_id] = [t("clock_outage", lang, time=time_left(gap, lang))]
+                await self.store.shift_clocks(gap, shards=mine, publish=notes)
+                # a vacation over during the outage: its clocks ran from its end on while nobody could play;
+                # they run again from the host's return (one that ended before the outage, from its end + gap)
+                for user_id, until in await self.store.ended_aways(at):
+                    await self.store.resume_clocks(user_id, at=min(until, previous) + gap, shards=mine)
                 log.info("%s was down %d s: its clocks get it back", name, gap)
                 most = max(most, gap)
         return most
+
+    async def _lang_of(self, game_id: int) -> str | None:
+        game = await self.store.get_game(game_id, with_snapshot=False)
+        return game.lang if game is not None else None
 
     async def expire_clocks(self, now: datetime | None = None, *, shards: Shards | None = None) -> list[int]:
         """Apply what the clocks owe at ``now``: end vacations that are over, give warnings (half time, one hour
@@ -198,15 +271,15 @@ class TurnClocks:
         ``shards``: only the games of these shards' servers (a vacation spans servers: ending one is the same
         change whichever process makes it first, and a no-op for the next)."""
         at = clocks.seconds(now or self.clock())
-        for user_id, until in await self.store.ended_aways(at):
-            await self.store.end_away(user_id, at=until)
         changed = []
+        for user_id, until in await self.store.ended_aways(at):
+            changed += await self._end_away(user_id, until, shards)
         for game_id in await self.store.due_clocks(at, shards=shards):
             async with self.lock(game_id):
                 game = await self.game(game_id)
                 if game.status == "running" and await self._expire_game(game, at):
                     changed.append(game_id)
-        return changed
+        return sorted(set(changed))
 
     async def _expire_game(self, game: GameRow, at: int) -> bool:
         """:meth:`expire_clocks` for one game (its lock held)."""
@@ -245,61 +318,109 @@ class TurnClocks:
                     t("clock_timeout_default", name=row.name, label=label)])
                 await self.run_automatic(game, lines)
                 continue
-            await self._time_out(game, seat, policy)
+            await self._time_out(game, seat, policy, at)
         return done
 
-    async def _time_out(self, game: GameRow, seat: int, policy: str) -> None:
-        """A seat ran out of time on its own move: the AI stands in, or it forfeits."""
+    async def _time_out(self, game: GameRow, seat: int, policy: str, at: int) -> None:
+        """A seat ran out of time on its own move: the AI stands in (or, when nobody else plays, the game waits
+        for its player), or it forfeits. Its player is mentioned in the thread and told by DM how to come back."""
+        title = ENGINES[game.engine].title
         if policy == "forfeit":
-            await self._forfeit(game, seat, "clock_timeout_forfeit", How.TIMEOUT)
+            await self._forfeit(game, seat, "clock_timeout_forfeit", at, dm=t(
+                "clock_timeout_dm_out", game.lang, game=game.id, title=title))
             return
         seat_clocks = await self._seat_clocks(game.id)
-        stopped = replace(seat_clocks[seat], started=None, deadline=None, stand_in=True, simultaneous=False,
-                                 bank=0 if seat_clocks[seat].bank is not None else None)
-        seat_clocks[seat] = stopped
+        c = seat_clocks[seat]
+        seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, simultaneous=False,
+                                    bank=0 if c.bank is not None else None, out_since=at)
+        row = game.seat_row(seat)
+        mention = f"<@{row.user_id}>"
+        if (places := self._table_end(game, seat_clocks)) is not None:
+            await self._end(game, seat_clocks, places, [t("clock_timeout_out", mention=mention, game=game.id)],
+                            dms={seat: t("clock_timeout_dm_out", game.lang, game=game.id, title=title)})
+            return
+        waits = not self._in_play(game, seat_clocks)
         await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[t(
-            "clock_timeout_ai", name=game.seat_row(seat).name)])
+            "clock_timeout_wait" if waits else "clock_timeout_ai", mention=mention)], dms={seat: t(
+            "clock_timeout_dm_wait" if waits else "clock_timeout_dm_ai", game.lang, game=game.id, title=title)})
         await self.run_automatic(game)
 
-    async def _forfeit(self, game: GameRow, seat: int, key: str, how: How = How.TIMEOUT) -> None:
-        """``seat`` leaves the game (``how``: resigned, out of time, dropped; host/ending.py), told by the line
-        ``key``. A game with fewer than two players left, or with nobody but AI seats, ends at once (those who
-        stayed first, the others in the reverse order they left); otherwise the AI finishes the seat and the
-        player is placed by the order of leaving when the game ends. The caller holds the game's lock."""
+    async def _end(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock], places: list[int],
+                   lines: list[str], dms: dict[int, str] | None = None, *, draw: bool = False,
+                   leaving: Departure | None = None) -> None:
+        """End the game now with ``places`` (every clock stopped), its last board owed with ``lines``: one save,
+        so a crash never leaves the game over without the board that says so. ``draw``: claimed against an
+        absent opponent, nobody forfeited. ``leaving``: the seat whose leaving ends it (recorded in the same
+        save). The result is an ending (host/ending.py) of how the last seat went out."""
+        stopped = [replace(c, started=None, deadline=None, paused_at=None, simultaneous=False)
+                   for c in seat_clocks.values()]
+        left = [leaving if leaving is not None and d.seat == leaving.seat else d
+                for d in await self._left(game, seat_clocks)]
+        how = How.TIMEOUT if draw or not left else left[-1].how
+        result = ending.Ending(how, tuple(places), tuple(left), None, game.version).to_json()
+        gone = [] if draw else clocks.out_order(seat_clocks)
+        if len(gone) < game.num_players and game.num_players >= 3:
+            lines = [*lines, t("clock_table_ends", names=", ".join(
+                game.seat_row(s).name for s in range(game.num_players) if places[s] == 1))]
+        depart = (leaving.seat, leaving.how.value, leaving.step) if leaving is not None else None
+        await self.store.set_status(game.id, "finished", result, publish=lines, clocks=stopped, dms=dms,
+                                    depart=depart)
+        game.status, game.result = "finished", result
+
+    async def _forfeit(self, game: GameRow, seat: int, key: str, at: int | None = None, *,
+                       dm: str | None = None, how: How = How.TIMEOUT, **fields) -> None:
+        """``seat`` leaves the game, losing (``how``: resigned, out of time, dropped; host/ending.py; recorded in
+        the same save): a game of two ends; in a larger one the AI finishes the seat, unless the table ends for
+        want of players (:meth:`_table_end`); the order of going out places the seats, the first out last.
+        ``dm``: what its player is told privately."""
+        at = at if at is not None else clocks.seconds(self.clock())
         seat_clocks = await self._seat_clocks(game.id)
         c = seat_clocks.get(seat) or clocks.SeatClock(seat)
-        seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True)
+        # a seat already out (timed out) keeps the time it went out: the order of going out ranks the seats
+        seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True,
+                                    simultaneous=False, out_since=c.out_since if c.stand_in else at)
+        line = t(key, name=game.seat_row(seat).name, game=game.id, **fields)
+        dms = {seat: dm} if dm else None
         leaving = Departure(seat, how, game.version)
-        left = [d for d in await self._departures(game) if d.seat != seat] + [leaving]
-        gone = {d.seat for d in left}
-        staying = [s for s in game.seats if s.seat not in gone]
-        line = t(key, name=game.seat_row(seat).name, game=game.id)
-        depart = (seat, how.value, game.version)
-        if len(staying) < 2 or all(s.is_ai for s in staying):
-            result = ending.walked_out(game.num_players, left, game.version).to_json()
-            # one save: a crash never leaves the game over without the board that says so
-            await self.store.set_status(game.id, "finished", result, publish=[line],
-                                        clocks=list(seat_clocks.values()), depart=depart)
-            game.status, game.result = "finished", result
+        if game.num_players == 2:  # the other wins
+            await self._end(game, seat_clocks, [2 if s == seat else 1 for s in range(2)], [line], dms,
+                            leaving=leaving)
+            return
+        if (places := self._table_end(game, seat_clocks)) is not None:
+            await self._end(game, seat_clocks, places, [line], dms, leaving=leaving)
             return
         await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")],
-                                    depart=depart)
+                                    dms=dms, depart=(seat, how.value, game.version))
         await self.run_automatic(game)
+
+    # -- what players do with clocks: resign, claim, give time, go away ---------------------------------------
+
+    async def _playing(self, game_id: int, user_id: int, asker: Asker | None) -> tuple[GameRow, int]:
+        """The running game and the user's seat in it, or the refusal (not playing, not running, already out).
+        The caller holds the game's lock."""
+        game = await self.game(game_id, asker)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError.of("not_playing", game=game_id)
+        if game.status != "running":
+            raise (GameError.of("not_started", game=game_id) if game.status == "lobby"
+                   else GameError.of("game_over", game=game_id))
+        if (await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
+            raise GameError.of("already_out", game=game_id)
+        return game, seat
+
+    async def may_resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
+        """The game the user may resign now, or the refusal (``/game resign`` asks only then)."""
+        async with self.lock(game_id):
+            game, _ = await self._playing(game_id, user_id, asker)
+            return game
 
     async def resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
         """The user gives their running game up (ranked last; see :meth:`_forfeit`); the board is owed through
         the outbox."""
         async with self.lock(game_id):
-            game = await self.game(game_id, asker)
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise GameError.of("not_playing", game=game_id)
-            if game.status != "running":
-                raise (GameError.of("not_started", game=game_id) if game.status == "lobby"
-                       else GameError.of("game_over", game=game_id))
-            if seat in {d.seat for d in await self._departures(game)}:
-                raise GameError.of("game_over", game=game_id)
-            await self._forfeit(game, seat, "clock_resigned", How.RESIGNED)
+            game, seat = await self._playing(game_id, user_id, asker)
+            await self._forfeit(game, seat, "clock_resigned", how=How.RESIGNED)
             return await self.game(game_id)
 
     async def drop(self, game_id: int, user_id: int) -> GameRow:
@@ -309,15 +430,93 @@ class TurnClocks:
         async with self.lock(game_id):
             game = await self.game(game_id)
             seat = game.seat_of(user_id)
-            if seat is not None and game.status == "running" and seat not in {
-                    d.seat for d in await self._departures(game)}:
-                await self._forfeit(game, seat, "left_dropped", How.DROPPED)
+            if seat is not None and game.status == "running" and not (
+                    await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
+                await self._forfeit(game, seat, "left_dropped", how=How.DROPPED)
             return await self.game(game_id)
+
+    async def claim(self, game_id: int, user_id: int, draw: bool = False, asker: Asker | None = None) -> GameRow:
+        """The user claims the win over the opponents whose time ran out at least ``clock.claim_after`` ago and
+        who have not come back (they forfeit: a game of two ends, a larger one goes on without them), or, in a
+        game of two, a draw (as lichess offers when an opponent has left). The board is owed through the outbox."""
+        async with self.lock(game_id):
+            game, seat = await self._playing(game_id, user_id, asker)
+            control = clocks.control_of(game.options)
+            if not control.timed:
+                raise GameError.of("claim_no_clock", game=game_id)
+            if draw and game.num_players != 2:
+                raise GameError.of("claim_draw_two")
+            await self._hand_back(game, seat)  # claiming is playing: a claimer the AI stood in for is back
+            seat_clocks = await self._seat_clocks(game_id)
+            absent = sorted((c.out_since or 0, s) for s, c in seat_clocks.items()
+                            if s != seat and c.stand_in and not c.forfeited)
+            if not absent:
+                raise GameError.of("claim_nobody", game=game_id)
+            now, wait = clocks.seconds(self.clock()), clocks.claim_after(control)
+            due = [s for since, s in absent if now - since >= wait]
+            if not due:
+                since, s = absent[0]
+                raise GameError.of("claim_wait", name=game.seat_row(s).name, when=f"<t:{since + wait}:R>")
+            claimer = game.seat_row(seat).name
+            if draw:
+                await self._end(game, seat_clocks, [1, 1], [t("claim_draw_line", name=claimer, game=game_id,
+                                                               other=game.seat_row(due[0]).name)], draw=True)
+                return await self.game(game_id)
+            for s in due:
+                if game.status != "running":
+                    break
+                await self._forfeit(game, s, "claim_win_line", claimer=claimer, dm=t(
+                    "claim_dm", game.lang, game=game_id, title=ENGINES[game.engine].title, name=claimer))
+            return await self.game(game_id)
+
+    async def give_time(self, game_id: int, user_id: int, hours: int, to_user: int | None = None,
+                        asker: Asker | None = None) -> GameRow:
+        """The user gives another player ``hours`` more (as lichess's "give time"): their running move ends
+        later, or, with a bank, their bank grows. ``to_user`` may be left out in a game of two people. Not in
+        tournament matches (the organizer's clock is the same for everyone). Told in the thread with the board's
+        new times."""
+        async with self.lock(game_id):
+            game, seat = await self._playing(game_id, user_id, asker)
+            control = clocks.control_of(game.options)
+            if not control.timed:
+                raise GameError.of("claim_no_clock", game=game_id)
+            if game.tournament_id is not None:
+                raise GameError.of("moretime_tournament")
+            if not isinstance(hours, int) or not 1 <= hours <= MAX_GIFT_HOURS:
+                raise GameError.of("moretime_hours", max=MAX_GIFT_HOURS)
+            others = [s for s in game.seats if not s.is_ai and s.seat != seat]
+            target = next((s for s in others if s.user_id == to_user), None) if to_user is not None else (
+                others[0] if len(others) == 1 else None)
+            if target is None:
+                raise GameError.of("moretime_who" if to_user is None or to_user != user_id else "moretime_self",
+                                   game=game_id)
+            seat_clocks = await self._seat_clocks(game_id)
+            c = seat_clocks.get(target.seat) or clocks.SeatClock(target.seat)
+            if c.stand_in:
+                raise GameError.of("moretime_out", name=target.name)
+            gift, now = hours * clocks.HOUR, clocks.seconds(self.clock())
+            bank = c.bank + gift if c.bank is not None else None
+            if c.running:
+                deadline = c.deadline + gift
+                c = replace(c, deadline=deadline, bank=bank,
+                            warned_hour=c.warned_hour and deadline - now <= clocks.HOUR)
+                told = t("moretime_line", giver=game.seat_row(seat).name, name=target.name,
+                         time=time_left(gift), deadline=f"<t:{deadline}:R>")
+            elif bank is not None:
+                c = replace(c, bank=bank)
+                told = t("moretime_bank_line", giver=game.seat_row(seat).name, name=target.name,
+                         time=time_left(gift), bank=time_left(bank))
+            else:
+                raise GameError.of("moretime_not_running", name=target.name)
+            seat_clocks[target.seat] = c
+            await self.store.set_clocks(game_id, list(seat_clocks.values()), publish=[told])
+            return game
 
     async def set_away(self, user_id: int, days: int | None, now: datetime | None = None) -> str:
         """Start a vacation of ``days`` (pausing the user's clocks in all their games), or end it (``days``
         None): the answer for the user. At most ``clock.AWAY_DAYS_PER_MONTH`` days per calendar month; days not
-        used by coming back early are given back."""
+        used by coming back early are given back. Each game with a clock is told in its thread, with the board's
+        new times."""
         when = now or self.clock()
         at, month = clocks.seconds(when), when.astimezone(UTC).strftime("%Y-%m")
         record = await self.store.away(user_id) or {"since": None, "until": None, "month": month, "used_days": 0}
@@ -328,14 +527,41 @@ class TurnClocks:
             if not on:
                 raise GameError.of("away_not")
             unused = (record["until"] - at) // clocks.DAY
-            await self.store.end_away(user_id, at=at, used_days=max(0, used - unused))
+            await self.store.end_away(user_id, at=at, used_days=max(0, used - unused),
+                                      publish=await self._away_notes(user_id, "clock_away_back"))
             return t("away_off")
         if on:
             raise GameError.of("away_already", until=f"<t:{record['until']}:f>")
         if not isinstance(days, int) or days < 1 or used + days > limit:
             raise GameError.of("away_limit", max=limit, left=max(0, limit - used))
         if record["since"] is not None:  # a vacation that ran out and was not ended yet
-            await self.store.end_away(user_id, at=record["until"])
+            await self._end_away(user_id, record["until"])
         until = at + days * clocks.DAY
-        await self.store.set_away(user_id, since=at, until=until, month=month, used_days=used + days)
+        await self.store.set_away(user_id, since=at, until=until, month=month, used_days=used + days,
+                                  publish=await self._away_notes(user_id, "clock_away_on", until=f"<t:{until}:f>"))
         return t("away_on", until=f"<t:{until}:f>", used=used + days, max=limit)
+
+    async def away_games(self, user_id: int) -> list[int]:
+        """The running games with a clock where the user has a seat (their boards tell a vacation)."""
+        return await self.store.clock_games(user_id=user_id)
+
+    async def _away_notes(self, user_id: int, key: str, **fields) -> dict[int, list[str]]:
+        """For each of the user's running games with a clock, the line ``key`` in its language."""
+        notes = {}
+        for game_id in await self.store.clock_games(user_id=user_id):
+            game = await self.store.get_game(game_id, with_snapshot=False)
+            seat = game.seat_of(user_id) if game is not None else None
+            if seat is not None:
+                notes[game_id] = [t(key, game.lang, name=game.seat_row(seat).name, **fields)]
+        return notes
+
+    async def _end_away(self, user_id: int, until: int, shards: Shards | None = None) -> list[int]:
+        """End a vacation that ran out at ``until``: the clocks run again from then (see :meth:`heartbeat` for
+        one that ended while the host was down) and its games are told. Returns those games."""
+        notes = await self._away_notes(user_id, "clock_away_back")
+        await self.store.end_away(user_id, at=until, publish=notes)
+        return [g for g in sorted(notes) if shards is None or shards.owns(await self._guild_of(g))]
+
+    async def _guild_of(self, game_id: int) -> int | None:
+        game = await self.store.get_game(game_id, with_snapshot=False)
+        return game.guild_id if game is not None else None

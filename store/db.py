@@ -452,11 +452,12 @@ class Store:
 
     async def set_status(self, game_id: int, status: str, result: dict | None = None, *,
                          publish: list[str] | None = None, clocks: list | None = None,
-                         depart: tuple[int, str, int] | None = None) -> None:
-        """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry),
-        ``clocks``: the game's seat clocks (see :meth:`set_clocks`) and ``depart``: a player who left (see
-        :meth:`departures`), in the same transaction, so the change is never saved without the board that
-        tells it."""
+                         dms: dict[int, str] | None = None, depart: tuple[int, str, int | None] | None = None,
+                         ) -> None:
+        """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry, with
+        ``dms``: seat -> text owed to that seat's DM), ``clocks``: the game's seat clocks (see :meth:`set_clocks`)
+        and ``depart``: a player who left (see :meth:`departures`), in the same transaction, so the change is
+        never saved without the board that tells it."""
         statements = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
                        " WHERE id = ?",
                        (status, _dumps(result) if result is not None else None, _now(), game_id))]
@@ -465,7 +466,7 @@ class Store:
         if depart is not None:
             statements.append(_departure_statement(game_id, *depart))
         if publish is not None:
-            statements.append(_outbox_entry(game_id, None, None, publish))
+            statements.append(_outbox_entry(game_id, None, None, publish, dms=dms))
         await self._transaction(statements)
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
@@ -686,6 +687,11 @@ class Store:
                " OR (c.warned_hour = 0 AND c.deadline - ? <= ?))" + mine + " ORDER BY c.game_id")
         return [r["game_id"] for r in await self._rows(sql, (now, now, hour, now))]
 
+    async def last_beat(self, name: str = "host") -> int | None:
+        """The last heartbeat of ``name`` (None: never)."""
+        row = next(iter(await self._rows("SELECT seen FROM heartbeat WHERE name = ?", (name,))), None)
+        return row["seen"] if row else None
+
     async def beat(self, now: int, name: str = "host") -> int | None:
         """Record that the host is up at ``now``; returns the previous heartbeat (None the first time)."""
         row = next(iter(await self._rows("SELECT seen FROM heartbeat WHERE name = ?", (name,))), None)
@@ -693,13 +699,49 @@ class Store:
                                   " DO UPDATE SET seen = excluded.seen", (name, now))])
         return row["seen"] if row else None
 
-    async def shift_clocks(self, seconds: int, *, shards: Shards | None = None) -> None:
-        """Give every running, unpaused clock ``seconds`` back (the host was down that long); ``shards``: only
-        the clocks of these shards' games (their process was down, the others were not)."""
+    async def clock_games(self, *, running: bool = False, user_id: int | None = None,
+                          shards: Shards | None = None) -> list[int]:
+        """Running games with turn clocks, in id order: ``running``: with a clock running now (not paused);
+        ``user_id``: where this person has a seat; ``shards``: of these shards' servers only."""
+        where = ["g.status = 'running'"]
+        params: list[Any] = []
+        if running:
+            where.append("c.deadline IS NOT NULL AND c.paused_at IS NULL")
+        if user_id is not None:
+            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
+            params.append(user_id)
+        if shards is not None:
+            where.append(shards.sql("g.guild_id"))
+        rows = await self._rows("SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id WHERE "
+                                + " AND ".join(where) + " ORDER BY c.game_id", tuple(params))
+        return [r["game_id"] for r in rows]
+
+    async def shift_clocks(self, seconds: int, *, shards: Shards | None = None,
+                           publish: dict[int, list[str]] | None = None) -> None:
+        """Give every running, unpaused clock ``seconds`` back (the host was down that long), and move the times
+        seats went out by as much (a claim waits for time the absent player could have come back in);
+        ``shards``: only the clocks of these shards' games (their process was down, the others were not);
+        ``publish``: game -> narration owed to its thread (the moved deadlines), in the same transaction."""
         mine = (" AND EXISTS (SELECT 1 FROM games g WHERE g.id = clocks.game_id AND "
                 + shards.sql("g.guild_id") + ")") if shards is not None else ""
-        await self._transaction([("UPDATE clocks SET started = started + ?, deadline = deadline + ?"
-                                  " WHERE deadline IS NOT NULL AND paused_at IS NULL" + mine, (seconds, seconds))])
+        await self._transaction([
+            ("UPDATE clocks SET started = started + ?, deadline = deadline + ?"
+             " WHERE deadline IS NOT NULL AND paused_at IS NULL" + mine, (seconds, seconds)),
+            ("UPDATE clocks SET out_since = out_since + ? WHERE out_since IS NOT NULL AND EXISTS (SELECT 1 FROM"
+             " games r WHERE r.id = clocks.game_id AND r.status = 'running')" + mine, (seconds,)),
+            *_notes(publish)])
+
+    async def resume_clocks(self, user_id: int, *, at: int, shards: Shards | None = None) -> None:
+        """Run a person's paused clocks again as if their vacation ended at ``at`` (their deadlines moved on by the
+        pause), in these shards' games only; the vacation itself is ended by :meth:`end_away`. For a vacation
+        that ended while the host was down: its clocks stay paused until the host is back."""
+        mine = (" AND EXISTS (SELECT 1 FROM games g WHERE g.id = clocks.game_id AND "
+                + shards.sql("g.guild_id") + ")") if shards is not None else ""
+        await self._transaction([
+            ("UPDATE clocks SET started = started + (? - paused_at), deadline = deadline + (? - paused_at),"
+             " paused_at = NULL WHERE paused_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats s WHERE"
+             " s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)" + mine,
+             (at, at, user_id))])
 
     async def away(self, user_id: int) -> dict | None:
         """A person's vacation record: ``{"since", "until", "month", "used_days"}`` (since/until None when back)."""
@@ -716,8 +758,10 @@ class Store:
         rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until <= ?", (now,))
         return [(r["user_id"], r["until"]) for r in rows]
 
-    async def set_away(self, user_id: int, *, since: int, until: int, month: str, used_days: int) -> None:
-        """Start a vacation: record it and pause the person's running clocks in all their games."""
+    async def set_away(self, user_id: int, *, since: int, until: int, month: str, used_days: int,
+                       publish: dict[int, list[str]] | None = None) -> None:
+        """Start a vacation: record it and pause the person's running clocks in all their games; ``publish``:
+        game -> narration owed to its thread, in the same transaction."""
         await self._transaction([
             ("INSERT INTO away (user_id, since, until, month, used_days) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
              " (user_id) DO UPDATE SET since = excluded.since, until = excluded.until, month = excluded.month,"
@@ -725,17 +769,21 @@ class Store:
             ("UPDATE clocks SET paused_at = ? WHERE paused_at IS NULL AND deadline IS NOT NULL AND EXISTS"
              " (SELECT 1 FROM seats s WHERE s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)",
              (since, user_id)),
+            *_notes(publish),
         ])
 
-    async def end_away(self, user_id: int, *, at: int, used_days: int | None = None) -> None:
+    async def end_away(self, user_id: int, *, at: int, used_days: int | None = None,
+                       publish: dict[int, list[str]] | None = None) -> None:
         """End a vacation at ``at``: the person's paused clocks run again, their deadlines moved on by the pause
-        (``used_days``: the month's count corrected, e.g. for days given back by coming back early)."""
+        (``used_days``: the month's count corrected, e.g. for days given back by coming back early); ``publish``:
+        game -> narration owed to its thread, in the same transaction."""
         statements = [
             ("UPDATE away SET since = NULL, until = NULL, used_days = COALESCE(?, used_days) WHERE user_id = ?",
              (used_days, user_id)),
             ("UPDATE clocks SET started = started + (? - paused_at), deadline = deadline + (? - paused_at),"
              " paused_at = NULL WHERE paused_at IS NOT NULL AND EXISTS (SELECT 1 FROM seats s WHERE"
              " s.game_id = clocks.game_id AND s.seat = clocks.seat AND s.user_id = ?)", (at, at, user_id)),
+            *_notes(publish),
         ]
         await self._transaction(statements)
 
@@ -967,8 +1015,13 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
             (game_id, version, seq, _dumps(lines), _now(), due, owed))
 
 
+def _notes(publish: dict[int, list[str]] | None) -> list[tuple[str, tuple]]:
+    """Outbox entries owing each game (key) its lines."""
+    return [_outbox_entry(game_id, None, None, lines) for game_id, lines in (publish or {}).items() if lines]
+
+
 CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",
-                 "stand_in", "forfeited")
+                 "stand_in", "forfeited", "out_since")
 _CLOCK_FLAGS = {"warned_half", "warned_hour", "simultaneous", "stand_in", "forfeited"}
 
 

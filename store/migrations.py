@@ -204,9 +204,17 @@ MIGRATIONS.append(
     """
 )
 MIGRATIONS.append(
-    # 8: players who left a running game before its end (host/ending.py): resigned, out of time or dropped from
-    #    a tournament, in the order they left (``ord`` from 1), after how many moves (``step``). Their places at
-    #    the end follow that order; the row is written in the same transaction as the change that made them leave
+    # 8: when a seat went out of its game (its time ran out and the AI stands in, or it forfeited), in epoch
+    #    seconds: an opponent may claim the win after a while, and the order of going out ranks the seats
+    """
+    ALTER TABLE clocks ADD COLUMN out_since INTEGER;
+    """
+)
+MIGRATIONS.append(
+    # 9: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
+    #    a tournament, after how many moves (``step``; ``ord``: the order the rows were written; the order of going
+    #    out that places the seats is the clocks' ``out_since``); written in the same transaction as the change
+    #    that made them leave
     """
     CREATE TABLE departures (
         game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

@@ -102,3 +102,18 @@ def test_the_readme_shows_both_deployments():
     readme = (ROOT / "README.md").read_text()
     assert "docker compose up -d --build" in readme
     assert "docker compose -f docker-compose.shards.yml up -d --build" in readme
+
+
+def test_the_smoke_override_leaves_the_admins_set_up_alone():
+    """``make docker-test`` runs docker-compose.yml as an admin does, plus tests/docker-compose.smoke.yml: the
+    override only reaches the loopback fake Discord and checks health faster; the volume, the database path, the
+    restart policy and the token come from the admin's file, which has nothing of the test in it."""
+    compose = load("docker-compose.yml")
+    base = compose["services"]["gamehost"]
+    override = load("tests/docker-compose.smoke.yml")["services"]["gamehost"]
+    assert set(override) <= {"build", "network_mode", "command", "environment", "healthcheck"}, set(override)
+    assert set(override["environment"]) <= {"FAKE_DISCORD_API", "FAKE_DISCORD_GATEWAY", "HEALTH_PORT", "OPS_HOST"}
+    assert override["build"]["context"] == base["build"] == "."
+    assert set(override["healthcheck"]) <= {"interval", "start_period"}, "the image's own check must run"
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert "FAKE_DISCORD" not in text and "network_mode" not in base and "command" not in base

@@ -2,7 +2,8 @@
 lines copy the build context (honouring .dockerignore), installed into a fresh venv with the Dockerfile's own
 ``RUN pip install`` line, and ``python bot.py`` is started from it against the loopback fake Discord until it
 answers a slash command and a click; the HEALTHCHECK command must say "not ready" before and "ready" after.
-(``make docker-test`` builds and runs the real image where a Docker engine works.)"""
+This runs everywhere, in ``make test``; ``make docker-test`` (tests/docker_smoke.py, run by CI's ``.ci/run``)
+builds and runs the real image and docker-compose.yml with Docker itself."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tomllib
@@ -21,12 +21,10 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from tests.discord_harness import button
+from tests.docker_smoke import ANN, BOB, GAME, LAUNCHER, free_port, game_number, join, open_lobby
 from tests.fake_server import FakeDiscordServer, RemoteBot
 
 ROOT = Path(__file__).resolve().parent.parent
-ANN = 111_111_111_111_111_111
-BOB = 222_222_222_222_222_222
 
 # -- the Dockerfile, read as Docker reads it -----------------------------------------------------------------
 
@@ -182,6 +180,10 @@ def test_image_tree_holds_every_declared_package_and_the_data(tmp_path):
         assert not (app / path).exists(), path
     assert not list(app.rglob("__pycache__"))
     assert image.cmd == ["python", "bot.py"] and image.healthcheck == ["python", "bot.py", "healthcheck"]
+    # the ops endpoints on every address of the container (a published port reaches them), /healthz on 8080
+    # where the HEALTHCHECK asks, the database on the volume
+    assert image.env["OPS_HOST"] == "0.0.0.0" and image.env["HEALTH_PORT"] == "8080"
+    assert image.env["DATABASE_PATH"] == "/data/gamehost.db"
 
 
 def test_the_layout_catches_a_dockerfile_that_forgets_a_package(tmp_path):
@@ -205,18 +207,6 @@ def test_dockerignore_rules():
 
 # -- the laid-out image, installed and started ----------------------------------------------------------------
 
-#: ``python bot.py`` as the image's CMD runs it, with discord.py's two addresses pointed at the fake Discord
-#: (as tests/run_bot.py does; nothing of tests/ is importable here, the image has none of it)
-LAUNCHER = """\
-import os, runpy, sys
-import discord.gateway, discord.http, yarl
-discord.http.Route.BASE = os.environ["FAKE_DISCORD_API"]
-discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
-sys.argv = ["bot.py"]
-runpy.run_path("bot.py", run_name="__main__")
-"""
-
-
 class HeldGateway(FakeDiscordServer):
     """The fake Discord whose gateway waits for ``release`` before it answers the bot's IDENTIFY."""
 
@@ -230,12 +220,6 @@ class HeldGateway(FakeDiscordServer):
             self.identifying.set()
             await self.release.wait()
         await super().dispatch(event, data)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def install(app: Path, image: Image, venv: Path) -> Path:
@@ -294,11 +278,9 @@ async def test_laid_out_image_installs_starts_and_answers(tmp_path):
             await asyncio.sleep(0.2)
 
         remote = RemoteBot(server)
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
-        thread = [cid for cid, c in server.fake.channels.items() if c["type"] == 11][-1]
-        lobby = remote.messages_in(thread)[0]
-        await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
-        assert any("Bob" in m.get("content", "") for m in server.fake.messages.values()), "the click was not answered"
+        lobby = await open_lobby(remote, ANN, GAME, "Ann")
+        said = await join(remote, BOB, lobby, "Bob")
+        assert f"Bob joined game #{game_number(lobby)}" in said, f"the Join click was answered with {said!r}"
         assert (tmp_path / "data" / "gamehost.db").is_file()
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[-4000:]

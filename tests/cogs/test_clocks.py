@@ -72,7 +72,7 @@ async def test_a_timed_out_player_is_replaced_by_the_ai_and_told_in_the_thread(h
     assert any("half of your time" in m["content"] and f"<@{ANN}>" in m["content"] for m in h.messages_in(thread))
     assert await run_for(30) == [1]
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
-    assert "Ann ran out of time: the AI plays their seat until they are back" in texts
+    assert f"<@{ANN}> ran out of time: the AI plays their seat until they are back" in texts
     assert "🤖 The AI plays for Ann" in latest_board(h, thread)["content"]
     h.assert_no_errors()
 
@@ -98,7 +98,7 @@ async def test_away_pauses_the_clock_and_shows_it(harness):
     thread, clock = await _game(h, time_control="12h")
     before = len(h.fake.messages)
     await h.slash(ANN, "game away days", days=3)
-    (reply,) = [m for m in _replies(h, before) if "away until" in m["content"]]
+    (reply,) = [m for m in _replies(h, before) if "You are away until" in m["content"]]
     assert reply["flags"] & 64
     before = len(h.fake.messages)
     await h.slash(BOB, "game status", channel_id=thread)
@@ -406,7 +406,7 @@ async def test_a_restart_during_a_countdown_goes_on_and_gives_the_downtime_back(
         assert not (await h2.bot.service._seat_clocks(1))[0].stand_in, "the clock runs out only at its end"
         await _ticks(h2, clock, 1)
         assert (await h2.bot.service._seat_clocks(1))[0].stand_in
-        assert any("Ann ran out of time" in m["content"] for m in h2.messages_in(thread))
+        assert any(f"<@{ANN}> ran out of time" in m["content"] for m in h2.messages_in(thread))
         h2.assert_no_errors()
     finally:
         await h2.stop()

@@ -69,6 +69,11 @@ async def test_at_the_cap_finished_threads_make_room_then_the_channel_holds_the_
         assert "limit of 1,000 active threads" in lobby["content"]
         # nothing is lost: Bob joins, the game starts in the channel and is played there
         await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+
+        async def board_posted() -> bool:  # the first board is drawn in a worker: on a loaded host it takes a while
+            return any(m["attachments"] for m in remote.messages_in(CHANNEL_ID))
+
+        await wait_until(board_posted, "the first board of game 5 in the channel")
         rng = Rng(5)
         for _ in range(3):
             await take_turn(remote, CHANNEL_ID, rng)

@@ -13,7 +13,7 @@ from engines.base import BaseEngine
 from host import clock as clocks
 from host import presenters as presenter_registry
 from host.clock import DAY, HOUR, TIME_CONTROLS, SeatClock, reconcile
-from host.ending import Departure, Ending, How
+from host.ending import Ending, How
 from host.presenters import Presenter
 from host.service import GameError, GameService
 from host.tournaments import TournamentService
@@ -22,6 +22,12 @@ from store import Store
 ANN, BOB, CY = 1, 2, 3
 T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
 
+
+
+def _out(game) -> tuple[list[int], list[int]]:
+    """A finished game's places and the seats that went out, in order (host/ending.py)."""
+    ended = Ending.from_json(game.result)
+    return list(ended.places), [d.seat for d in ended.left]
 
 class Clock:
     """A clock the test moves by hand."""
@@ -163,7 +169,7 @@ async def test_timeout_ai_stands_in_until_the_player_clicks(store):
     service, clock, game, _ = await _two(store, "1h", "ai")
     await service.expire_clocks(clock.advance(minutes=61))
     lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
-    assert any("Ann ran out of time: the AI plays their seat" in line for line in lines)
+    assert any(f"<@{ANN}> ran out of time: the AI plays their seat" in line for line in lines)
     game, acting = await _to_act(service, game.id)
     assert acting == [1] and game.version >= 1  # the AI made Ann's move; Bob is to act
     actions = await store.actions(game.id)
@@ -187,9 +193,8 @@ async def test_timeout_forfeit_ends_a_two_player_game_ranked_last(store):
     service, clock, game, _ = await _two(store, "12h", "forfeit")
     await service.expire_clocks(clock.advance(hours=13))
     game = await service.game(game.id)
-    ended = Ending.from_json(game.result)
-    assert game.status == "finished" and ended.places == (2, 1) and ended.how is How.TIMEOUT
-    assert ended.left == (Departure(0, How.TIMEOUT, game.version),)
+    assert game.status == "finished" and _out(game) == ([2, 1], [0])
+    assert Ending.from_json(game.result).how is How.TIMEOUT
     board = await service.status(game.id)
     assert "Bob" in board.board.text and any("forfeits" in line for e in await store.outbox(game.id)
                                              for line in e["lines"])
@@ -339,9 +344,9 @@ async def test_a_forfeit_in_a_game_of_three_lets_the_ai_finish_the_seat_ranked_l
         seat = acting[0]
         await service.act(game.id, game.seat_row(seat).user_id, game.version, 0)  # always react
     game = await service.game(game.id)
-    ended = Ending.from_json(game.result)
-    assert game.status == "finished" and ended.places[0] == 3 and [d.seat for d in ended.left] == [0]
-    assert ended.how is How.NATURAL and ended.left[0].how is How.RESIGNED
+    places, left = _out(game)
+    assert game.status == "finished" and places[0] == 3 and left == [0]
+    assert Ending.from_json(game.result).left[0].how is How.RESIGNED
 
 
 # -- leagues -----------------------------------------------------------------------------------------------
@@ -378,19 +383,188 @@ async def test_a_league_finishes_although_one_player_never_moves(store):
     assert rows[-1][1] == "Cy" and rows[-1][0].points == 0
 
 
-async def test_when_all_but_one_give_up_the_last_to_hold_out_is_first(store, both_game):
-    """The order of leaving decides the places: the first to leave is last; with one player left the game
-    ends at once (there is nobody left to play against), and that player cannot resign any more."""
+async def test_when_the_others_give_up_the_last_to_hold_out_wins_and_the_first_to_leave_is_last(store, both_game):
+    """BGA ends a table when one player is left: nobody plays on against the AI for a first place already
+    theirs. The order of going out ranks the others (the first out is last)."""
     clock = Clock()
     service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
     game, _ = await service.create("test-both", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
                                    time_control="1h", on_timeout="forfeit")
     await service.join(game.id, BOB, "Bob")
     await service.join(game.id, CY, "Cy")
-    await service.resign(game.id, ANN)
-    game = await service.resign(game.id, BOB)
+    await service.resign(game.id, BOB)
+    clock.advance(minutes=1)
+    game = await service.resign(game.id, ANN)
     assert game.status == "finished"
-    ended = Ending.from_json(game.result)
-    assert ended.places == (3, 2, 1) and ended.how is How.RESIGNED and [d.seat for d in ended.left] == [0, 1]
-    with pytest.raises(GameError, match="is over"):
+    assert _out(game) == ([2, 3, 1], [1, 0]) and Ending.from_json(game.result).how is How.RESIGNED
+    lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
+    assert "Nobody is left to play against: the table ends, Cy first." in lines
+    with pytest.raises(GameError, match="over"):
         await service.resign(game.id, CY)
+
+
+# -- issue 21: turns of several steps, coming back, stand-ins that wait, the absent ranked last ------------
+
+def test_a_turn_of_several_steps_is_one_move_with_one_bonus():
+    control = TIME_CONTROLS["bank"]
+    got = reconcile(control, {}, [0, 1], [0], {0, 1}, 0)
+    got = reconcile(control, got, [0, 1], [0], {0, 1}, DAY, moved=0)  # a first step: the turn goes on
+    assert got[0].running and got[0].started == 0 and got[0].bank == 3 * DAY
+    got = reconcile(control, got, [0, 1], [0], {0, 1}, 2 * DAY, moved=0)
+    got = reconcile(control, got, [0, 1], [1], {0, 1}, 2 * DAY + 60, moved=0)  # the turn ends: one bonus
+    assert not got[0].running and got[0].bank == DAY - 60 + 12 * HOUR
+    # a per-move limit is for the whole turn too
+    move = TIME_CONTROLS["1h"]
+    got = reconcile(move, {}, [0, 1], [0], {0, 1}, 0)
+    got = reconcile(move, got, [0, 1], [0], {0, 1}, 1800, moved=0)
+    assert got[0].deadline == HOUR
+
+
+def test_an_answer_to_a_simultaneous_decision_ends_its_short_clock():
+    control = TIME_CONTROLS["1d"]
+    got = reconcile(control, {}, [0, 1], [0, 1], {0, 1}, 0)
+    got = reconcile(control, got, [0, 1], [0], {0, 1}, 60, moved=0)  # seat 0 answered; its own turn follows
+    assert not got[0].simultaneous and got[0].deadline == 60 + DAY
+
+
+def test_a_comeback_bank_a_claim_and_the_order_of_going_out():
+    bank, move = TIME_CONTROLS["bank"], TIME_CONTROLS["12h"]
+    assert clocks.comeback_bank(bank, 0) == 12 * HOUR and clocks.comeback_bank(bank, DAY) == DAY
+    assert clocks.comeback_bank(move, None) is None
+    assert clocks.claim_after(bank) == 12 * HOUR and clocks.claim_after(move) == 12 * HOUR
+    assert clocks.claim_after(TIME_CONTROLS["1h"]) == HOUR
+    out = {0: SeatClock(0, stand_in=True, out_since=50), 1: SeatClock(1), 2: SeatClock(2, stand_in=True,
+                                                                                      forfeited=True, out_since=10)}
+    assert clocks.out_order(out) == [2, 0]
+    assert clocks.forfeit_places([1, 2, 3, 4], [2, 0]) == [3, 1, 4, 2], "the first out is last"
+    with pytest.raises(clocks.BadClockOption) as bad:
+        clocks.clock_options("1d", "later", "open")
+    assert bad.value.option == "on_timeout" and bad.value.choices == ("ai", "forfeit")
+
+
+class SeatZeroWins(BaseEngine):
+    """Two or three seats take turns of two steps, four rounds; seat 0 always wins (whoever plays it)."""
+
+    key, title, min_players, max_players = "test-zero", "Zero", 2, 3
+
+    def new_game(self, num_players, seed, options=None):
+        return {"n": num_players, "turn": 0, "step": 0}
+
+    def to_act(self, state):
+        return [] if state["turn"] >= 4 * state["n"] else [state["turn"] % state["n"]]
+
+    def legal_actions(self, state, seat):
+        return [{"type": "step"}] if seat in self.to_act(state) else []
+
+    def _apply(self, state, seat, action):
+        state["step"] += 1
+        if state["step"] == 2:
+            state["turn"], state["step"] = state["turn"] + 1, 0
+        return [{"type": "step", "seat": seat}]
+
+    def view(self, state, seat):
+        return {"seat": seat, "turn": state["turn"]}
+
+    def result(self, state):
+        if state["turn"] < 4 * state["n"]:
+            return None
+        return {"places": list(range(1, state["n"] + 1)), "scores": [0] * state["n"]}
+
+    def to_json(self, state):
+        return dict(state)
+
+    def from_json(self, data):
+        return dict(data)
+
+    def secrets(self, state, seat):
+        return set()
+
+
+class ZeroPresenter(Presenter):
+    game = "test-zero"
+
+    def engine_options(self, raw):
+        return raw.get("players"), {}
+
+
+@pytest.fixture
+def zero_game(monkeypatch):
+    monkeypatch.setitem(ENGINES, "test-zero", SeatZeroWins())
+    monkeypatch.setitem(presenter_registry.PRESENTERS, "test-zero", ZeroPresenter())
+
+
+async def _play_out(service, game_id, skip=()):
+    for _ in range(100):
+        game, acting = await _to_act(service, game_id)
+        if game.status != "running":
+            return game
+        (seat,) = acting
+        assert seat not in skip, "the AI plays the absent seat"
+        await service.act(game_id, game.seat_row(seat).user_id, game.version, 0)
+    raise AssertionError("the game did not end")
+
+
+async def test_the_absent_player_never_gets_a_rated_win_for_what_the_ai_did(store, zero_game):
+    """Ann (seat 0, the seat that always wins) runs out of time on her first move and never comes back: the
+    AI plays her seat to the end and "wins", but the win is Bob's, in the result and the ratings."""
+    service, clock, game, _ = await _two(store, "1h", "ai", engine="test-zero")
+    await service.expire_clocks(clock.advance(minutes=61))
+    game = await _play_out(service, game.id, skip={0})
+    assert game.status == "finished"
+    assert _out(game) == ([2, 1], [0]), "the AI's win counts as the absent player's loss"
+    assert Ending.from_json(game.result).left[0].how is How.TIMEOUT
+    ratings = await TournamentService(service).leaderboard("test-zero", 1)
+    assert [name for _, name in ratings] == ["Bob", "Ann"]
+
+
+async def test_a_player_back_before_the_end_keeps_their_result(store, zero_game):
+    service, clock, game, _ = await _two(store, "1h", "ai", engine="test-zero")
+    await service.expire_clocks(clock.advance(minutes=61))
+    game, acting = await _to_act(service, game.id)
+    with pytest.raises(GameError, match="Welcome back"):
+        await service.act(game.id, ANN, game.version, 0)
+    game = await _play_out(service, game.id)
+    assert _out(game) == ([1, 2], [])
+
+
+async def test_resigning_against_the_ai_at_a_table_of_three_ends_the_game(store, zero_game):
+    """Nobody is left to play for: the AI does not play the whole game out on its own."""
+    clock = Clock()
+    service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
+    game, _ = await service.create("test-zero", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                   opponent="ai", options={"players": 3}, time_control="1h")
+    game = await service.game(game.id)
+    assert game.num_players == 3 and game.status == "running"
+    version = game.version
+    game = await service.resign(game.id, ANN)
+    assert game.status == "finished" and game.version == version
+    assert _out(game) == ([3, 1, 1], [0])
+
+
+async def test_time_cannot_be_given_in_a_tournament_match_nor_claimed_without_a_clock(store):
+    clock = Clock()
+    service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
+    events = TournamentService(service)
+    league = await events.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1)
+    await events.join(league.id, BOB, "Bob")
+    (outcome,) = (await events.start(league.id, ANN)).started
+    with pytest.raises(GameError, match="tournament match"):
+        await service.give_time(outcome.game.id, ANN, 2)
+    _, _, game, _ = await _two(store, "none")
+    with pytest.raises(GameError, match="has no clock"):
+        await service.claim(game.id, ANN)
+    with pytest.raises(GameError, match="has no clock"):
+        await service.give_time(game.id, ANN, 2)
+
+
+async def test_an_outage_is_told_in_the_thread_only_when_it_moved_deadlines_by_half_an_hour_or_more(store):
+    service, clock, game, _ = await _two(store, "12h")
+    await service.heartbeat()
+    entries = len(await store.outbox(game.id))
+    assert await service.heartbeat(clock.advance(minutes=10)) == 600  # given back, not worth a post
+    assert len(await store.outbox(game.id)) == entries
+    assert await service.heartbeat(clock.advance(hours=2)) == 7200
+    (note,) = (await store.outbox(game.id))[entries:]
+    assert note["lines"] == ["🔧 The bot was offline for 2 h: every clock got that time back."]
+    assert (await service._seat_clocks(game.id))[0].deadline == int((T0 + timedelta(hours=12, minutes=10 + 120)
+                                                                     ).timestamp())

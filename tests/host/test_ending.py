@@ -3,6 +3,8 @@ endings were typed; and on both store backends, the departures recorded as playe
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from host.ending import Departure, Ending, How, decided, natural, places_after, walked_out
@@ -59,8 +61,19 @@ def test_results_saved_before_endings_were_typed_still_read(saved, how, places, 
     assert Ending.from_json(None).places is None and Ending.from_json(None, abandoned=True).how is How.ABANDONED
 
 
+class Clock:
+    """A test clock a minute on at every reading: each leaving has its own time (the order of going out)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(minutes=1)
+        return self.now
+
+
 async def _table_of_three(store: Store) -> tuple[GameService, int]:
-    service = GameService(store, seed_source=lambda: 5, render=False)
+    service = GameService(store, seed_source=lambda: 5, render=False, clock=Clock())
     game, _ = await service.create("hextri", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
                                    options={"players": 3, "radius": 2, "round_limit": 2})
     await service.join(game.id, BOB, "Bob")
@@ -74,7 +87,7 @@ async def test_departures_are_kept_in_order_and_decide_the_places(database):
         service, game_id = await _table_of_three(store)
         game = await service.resign(game_id, BOB)
         assert game.status == "running", "two players are left: they play on"
-        with pytest.raises(GameError, match="is over"):
+        with pytest.raises(GameError, match="already out"):
             await service.resign(game_id, BOB)
         game = await service.drop(game_id, ANN)
         assert game.status == "finished", "one player left: the game ends"

@@ -161,6 +161,54 @@ async def test_a_clock_warning_keeps_its_dm_in_the_outbox_with_the_clocks(databa
         await store.close()
 
 
+async def test_outages_vacations_and_going_out_move_the_clocks_with_a_note_per_game(database):
+    """The clock SQL of issue 21 on both backends: an outage moves running clocks and the times seats went out,
+    each game with a running clock owed a note; a vacation's pause and its end owe notes; a vacation that ended
+    while the host was down resumes from the host's return; only the given shards' games are touched."""
+    from host.clock import SeatClock
+    from host.shards import Shards
+
+    store = await Store.connect(database)
+    try:
+        here, there = await _running(store), await _running(store, guild_id=None)
+        mine = Shards((1,), 2)  # GUILD's shard of two; a game without a server is shard 0's
+        assert mine.owns(GUILD) and not mine.owns(None)
+        for gid in (here, there):
+            await store.outbox_done(gid, (await store.outbox(gid))[-1]["id"])
+            await store.set_clocks(gid, [SeatClock(0, started=100, deadline=3700),
+                                         SeatClock(1, stand_in=True, out_since=50)])
+        assert await store.clock_games(running=True) == [here, there]
+        assert await store.clock_games(running=True, shards=mine) == [here]
+        assert await store.clock_games(user_id=USER) == [here, there] and await store.clock_games(user_id=5) == []
+        assert await store.last_beat("x") is None
+        await store.beat(10, "x")
+        assert await store.last_beat("x") == 10
+
+        await store.shift_clocks(1000, shards=mine, publish={here: ["offline"]})
+        moved, kept = await store.clocks(here), await store.clocks(there)
+        assert (moved[0]["started"], moved[0]["deadline"], moved[1]["out_since"]) == (1100, 4700, 1050)
+        assert (kept[0]["deadline"], kept[1]["out_since"]) == (3700, 50), "another shard's game is not touched"
+        assert (await store.outbox(here))[-1]["lines"] == ["offline"] and await store.outbox(there) == []
+
+        await store.set_away(USER, since=2000, until=9000, month="2030-03", used_days=1,
+                             publish={here: ["away"], there: ["away too"]})
+        assert [c["paused_at"] for c in await store.clocks(here)] == [2000, None]
+        assert (await store.outbox(there))[-1]["lines"] == ["away too"]
+        # the vacation ended while this shard's host was down: its clocks run again from the host's return
+        await store.resume_clocks(USER, at=12000, shards=mine)
+        assert (await store.clocks(here))[0]["deadline"] == 4700 + 10000
+        assert (await store.clocks(there))[0]["paused_at"] == 2000
+        await store.end_away(USER, at=9000, publish={there: ["back"]})
+        assert (await store.clocks(there))[0]["deadline"] == 3700 + 7000
+        assert (await store.clocks(here))[0]["deadline"] == 4700 + 10000, "resumed once"
+        assert (await store.outbox(there))[-1]["lines"] == ["back"]
+        await store.set_status(here, "finished", {"places": [1, 2]}, publish=["over"], dms={0: "you lost"})
+        assert (await store.outbox(here))[-1]["dms"] == {0: "you lost"}
+        assert await store.clock_games(running=True) == [there]
+    finally:
+        await store.close()
+
+
 async def test_a_status_change_and_the_board_it_owes_are_one_save(database, monkeypatch):
     """``set_status(..., publish=...)`` (an abandoned tournament match and its last board): both are written
     together, and when the outbox entry cannot be written the status change is rolled back with it."""
