@@ -6,8 +6,9 @@ time (``timeout``), was dropped from a tournament, the organizer decided the mat
 deadline settled it (``deadline``), or it was called off without a result (``abandoned``). Players may also
 leave a running game of three or more before its end (a :class:`Departure`: resigned, out of time or dropped):
 the AI finishes their seat and the order in which they left decides their places - the first to leave is last,
-the last to leave comes just after everybody who stayed. A game ends at once when fewer than two players are
-left in it, or nobody but AI seats.
+the last to leave comes just after everybody who stayed. When a table ends for want of players (a game of two
+when one leaves; one person left at a table of people; nobody but AI seats) is the turn clocks' decision
+(host/turn_clocks.py); the ending then is how the last player left.
 
 The JSON form (the ``games.result`` column)::
 
