@@ -17,8 +17,9 @@ region of a player's fields is open only through an empty entry TRI, so the rim 
 under version 1 a leader on a rim TRI cannot be reached at all, and the AI sends its leader there only when
 he is in danger (a leader who sits on the rim for good makes a game that nobody can win).
 
-Paying: the engine lists every way to pay a move; the AI judges each destination once and pays the
-default way (listed first).
+Paying: the engine lists each figure's destinations once, paid the default way (the most mana first; the
+other ways are only worked out on request, ``engine.variants``, and never by the AI); the AI judges each
+destination and pays it the default way.
 
 Battle losses: the leader is never chosen as a loss.
 """
@@ -61,14 +62,8 @@ DEEP = 24               # moves scored properly (besides those near a leader)
 
 
 def distinct_moves(actions: list[dict]) -> list[dict]:
-    """The first listed way of each (from, to, leader) move: the other ways only pay differently."""
-    seen: set[tuple] = set()
-    moves = []
-    for a in actions:
-        if a["type"] == "move" and (a["from"], a["to"], a["leader"]) not in seen:
-            seen.add((a["from"], a["to"], a["leader"]))
-            moves.append(a)
-    return moves
+    """The moves among ``actions``: the engine lists each (from, to, leader) once, paid the default way."""
+    return [a for a in actions if a["type"] == "move"]
 
 
 def choose(engine, state, seat: int, rng) -> dict:

@@ -1,8 +1,8 @@
 """HEX-TRI's hard level: a rollout search over the heuristic's best moves.
 
 HEX-TRI has perfect information and no luck, and a game is short (about ten rounds, some thirty moves by
-each side), while a turn has thousands of moves. So the search is one ply wide and the rest of the game
-deep: each of the heuristic's best few moves (and the pass) is tried on a copy of the real state, and the
+each side), while a turn has hundreds of moves (thousands on the largest board). So the search is one ply
+wide and the rest of the game deep: each of the heuristic's best few moves (and the pass) is tried on a copy of the real state, and the
 game is played out to its end by the heuristic itself for every seat, with no random moves - the heuristic
 is a far better guess of each side's later play than noise. A move is judged by how its playouts end (a
 win 1, a draw 1/2, a loss 0; a quicker win and a slower loss count a little more), and the heuristic's own
@@ -27,8 +27,11 @@ WIDTH = 8
 #: a playout longer than this many actions is judged by the heuristic's value of the position (a game
 #: between heuristics lasts some 35 actions; one in which both sides stall can run to the round limit)
 DEPTH = 80
-#: a playout stops before a turn whose mover has (peaceful fields with mana + mana on them) this high: the
-#: engine's list of ways to pay gets long (8 fields with 10 mana: ~50,000 actions; 8 with 18: ~640,000)
+#: a playout stops before a turn whose mover has (peaceful fields with mana + mana on them) this high: with
+#: that much mana every figure reaches most of the board, and the heuristic scores thousands of moves a turn
+#: (some 50 ms on the largest board). The engine's listing stays cheap (one move per figure and destination;
+#: until issue 22 it listed every way to pay, ~640,000 actions with 8 fields of 18 mana, which is what this
+#: cut-off was first set for; kept so that the hard level plays as it was measured)
 COSTLY = 18
 #: the value's scale in that judgement: a lead of ``SCALE`` (two figures on the board) is a 73% chance
 SCALE = 20.0
@@ -62,9 +65,9 @@ def _playout(engine, state: dict, rng, deadline: float | None, depth: int = DEPT
 
 
 def _costly(state: dict, seat: int) -> bool:
-    """Whether listing ``seat``'s moves would take long: the engine lists every way to pay each move, and
-    with mana spread over many lone figures' fields those run to hundreds of thousands (a tenth of a
-    second and more per turn). A playout stops there and the position is judged instead."""
+    """Whether the heuristic's turn would take long: with much mana on many fields every figure reaches
+    most of the board, thousands of moves to score. A playout stops there and the position is judged
+    instead (see :data:`COSTLY`)."""
     if state["phase"] != "move":
         return False
     held: dict[str, int] = {}

@@ -24,12 +24,14 @@ log = logging.getLogger(__name__)
 
 @handles("play")
 async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
-               digest: str | None = None) -> None:
-    """A chosen action: defer within the 3 s limit, apply through the service, confirm, publish."""
+               digest: str | None = None, *, variant: int | None = None) -> None:
+    """A chosen action (``variant``: one of its ways): defer within the 3 s limit, apply through the service,
+    confirm, publish."""
     await interaction.response.defer()
     service = interaction.client.service
     try:
-        outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction))
+        outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction),
+                                    variant=variant)
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
@@ -61,6 +63,18 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
         return
     await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
 
+
+
+@handles("show_variants")
+async def show_variants(interaction: discord.Interaction, game_id: int, version: int, index: int) -> None:
+    """Re-draw a panel with the ways to make one of its choices (``Choice.more``, e.g. who pays a move)."""
+    try:
+        panel = await interaction.client.service.variants_panel(game_id, interaction.user.id, version, index,
+                                                                asker=asker(interaction))
+    except GameError as exc:
+        await refuse(interaction, exc.text(interaction.locale))
+        return
+    await interaction.response.edit_message(view=panel_view(panel))
 
 
 @handles("private")

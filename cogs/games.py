@@ -120,11 +120,16 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     await actions.open_game(interaction, channel, game, outcome)
 
 
+def title_of(game) -> str:
+    """The game's title; the stored key of a kind of game this version does not have."""
+    return ENGINES[game.engine].title if game.engine in ENGINES else game.engine
+
+
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     games = await interaction.client.service.visible_games(asker(interaction))
     out = []
     for g in games:
-        label = f"#{g.id} {ENGINES[g.engine].title} — {', '.join(s.name for s in g.seats)}"
+        label = f"#{g.id} {title_of(g)} — {', '.join(s.name for s in g.seats)}"
         if current in str(g.id) or current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=g.id))
     return out[:25]
@@ -188,9 +193,10 @@ class Games(commands.Cog):
         for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
             self.game.add_command(command)
 
-    async def _which(self, interaction: discord.Interaction, game: int | None) -> int:
+    async def _which(self, interaction: discord.Interaction, game: int | None, *, readable: bool = True) -> int:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
-        found = await self.bot.service.find_game(asker(interaction), thread_id=thread_id, game_id=game)
+        found = await self.bot.service.find_game(asker(interaction), thread_id=thread_id, game_id=game,
+                                                 readable=readable)
         return found.id
 
     @game.command(name="join", description="Join an open game")
@@ -234,16 +240,21 @@ class Games(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
+        who = asker(interaction)
+        trouble: list[str] = []
         try:
             game_id = await self._which(interaction, game)
-            outcome = await self.bot.service.status(game_id, asker=asker(interaction))
+            # a board that could not be posted (host/outbox.py): said to everyone, the error to moderators
+            trouble = await self.bot.outbox.trouble(game_id, lang, moderator=who.moderator)
+            outcome = await self.bot.service.status(game_id, asker=who)
         except GameError as exc:
-            await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+            answer = "\n".join([exc.text(interaction.locale), *trouble])
+            await interaction.followup.send(publish.clip_content(answer), ephemeral=True)
             return
         row = outcome.game
-        lang = str(interaction.locale)
-        head = t("status_title", lang, title=ENGINES[row.engine].title, game=row.id,
-                 status=t("status_" + row.status, lang))
+        head = "\n".join([t("status_title", lang, title=ENGINES[row.engine].title, game=row.id,
+                             status=t("status_" + row.status, lang)), *trouble])
         if outcome.board is None:
             await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
             return
@@ -294,10 +305,13 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = interaction.user.display_name
         try:
-            game_id = await self._which(interaction, game)
-            before = await self.bot.service.game(game_id, asker(interaction))
-            # a game that was played gets a last board saying so (owed through the outbox with the change)
-            line = [t("abandoned", before.lang, game=game_id, name=name)] if before.status == "running" else None
+            # (a game this version cannot play can still be ended)
+            game_id = await self._which(interaction, game, readable=False)
+            before = await self.bot.service.game(game_id, asker(interaction), readable=False)
+            # a game that was played gets a last board saying so (owed through the outbox with the change); one
+            # that cannot be read is told in plain text below
+            drawn = before.status == "running" and self.bot.service.unreadable(before) is None
+            line = [t("abandoned", before.lang, game=game_id, name=name)] if drawn else None
             row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction),
                                                  publish=line, by=name)
         except GameError as exc:
@@ -434,11 +448,16 @@ class Games(commands.Cog):
         embed = discord.Embed(title=t("list_title", str(interaction.locale)), colour=discord.Colour.dark_gold())
         lines = []
         lang = str(interaction.locale)
+        # a game this version cannot play is listed as such, in plain words (damaged, saved by a newer version)
+        unreadable = await self.bot.service.unreadable_in(games[:25], lang)
         for g in games[:25]:
             where = f"<#{g.thread_id}>" if g.thread_id else ""
             players = ", ".join(s.name for s in g.seats)
+            if g.id in unreadable:
+                lines.append(f"**#{g.id}** {title_of(g)} — {unreadable[g.id]} — {players} {where}")
+                continue
             clock = await self.bot.service.clock_summary(g)
-            lines.append(f"**#{g.id}** {ENGINES[g.engine].title} — {t('status_' + g.status, lang)} — {players} {where}"
+            lines.append(f"**#{g.id}** {title_of(g)} — {t('status_' + g.status, lang)} — {players} {where}"
                          + (f" — {clock}" if clock else ""))
         embed.description = "\n".join(lines)[:4000]
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -43,11 +43,14 @@ def game_place(bot, game: GameRow) -> discord.abc.Messageable:
 @dataclass
 class Delivered:
     """How a publication went: ``shown`` (posted now, or nothing was owed), ``pending`` (saved, not yet shown:
-    retried later), ``queued`` (the game's thread is not open yet: shown when it opens), ``moved`` (the thread was gone: the game goes on in a new one, ``place``), ``lost`` (thread
-    and channel are gone: only ``/game status`` shows the board)."""
+    retried later; ``cause`` says why, see :func:`cause_of`), ``queued`` (the game's thread is not open yet:
+    shown when it opens), ``moved`` (the thread was gone: the game goes on in a new one, ``place``), ``lost``
+    (thread and channel are gone: only ``/game status`` shows the board), ``set_aside`` (failed too often: a dead
+    letter, its thread told; host/outbox.py)."""
 
     status: str
     place: int | None = None
+    cause: str | None = None
 
     @property
     def shown(self) -> bool:
@@ -56,13 +59,15 @@ class Delivered:
     def explain(self, locale: str | None) -> str | None:
         """What to tell the person whose move this was, when it was not simply shown."""
         if self.status == "pending":
-            return t("saved_not_posted", locale)
+            return t("saved_not_drawn" if self.cause == "internal" else "saved_not_posted", locale)
         if self.status == "queued":
             return t("saved_place_queued", locale)
         if self.status == "moved":
             return t("saved_thread_moved", locale, place=f"<#{self.place}>")
         if self.status == "lost":
             return t("saved_thread_gone", locale)
+        if self.status == "set_aside":
+            return t("saved_set_aside", locale)
         return None
 
 
@@ -101,29 +106,28 @@ NONCE_MEMORY = timedelta(minutes=2)
 async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
     """Deliver what the game owes its players (``host/outbox.py``): the new board in the game's thread (then the
     previous board loses its buttons), then the DMs of the seats to act. ``outcome``: the board the caller has
-    already built, used when it is still the one owed. Never raises for Discord's refusals: the entries stay in
-    the outbox and the publisher tries again."""
+    already built, used when it is still the one owed. Never raises for a failure of this game's publication
+    (Discord refusing it, a board that cannot be drawn, a game that cannot be read): the entries stay in the
+    outbox with their own pause before the next try, or are set aside after too many (:func:`_setback`), so
+    whoever publishes several games (the publisher, a clock round) goes on with the next one."""
     game_id = game_id if game_id is not None else outcome.game.id
-    row = await bot.service.store.get_game(game_id, with_snapshot=False)
+    row = await bot.service.store.get_game(game_id, with_snapshot=False, tolerant=True)
     if row is not None and waiting_for_place(row):  # nothing is posted before the game's thread is open
         return Delivered("queued")
     lock = bot.publish_locks.setdefault(game_id, asyncio.Lock())
     async with lock:
-        publication = await bot.outbox.prepare(game_id, outcome)
+        try:
+            publication = await bot.outbox.prepare(game_id, outcome)
+        except Exception as exc:  # the board could not be built: a picture or a text that raises, a damaged game
+            return await _setback(bot, game_id, None, exc)
         if publication is None:
             return Delivered("shown")
         game = publication.outcome.game
         use_language(game.lang)
         try:
             delivered = await _deliver(bot, publication)
-        except ThreadGone as exc:
-            await bot.outbox.failed(publication, str(exc))
-            log.warning("game %s has no thread or channel left: %s", game_id, exc)
-            return Delivered("lost")
-        except TRANSIENT as exc:
-            pause = await bot.outbox.failed(publication, _describe(exc))
-            log.warning("could not publish game %s (%s); trying again in %s", game_id, _describe(exc), pause)
-            return Delivered("pending")
+        except Exception as exc:
+            return await _setback(bot, game_id, publication, exc)
     if publication.outcome.finished or game.status != "running":
         bot.dispatch("gamehost_game_over", game_id)  # its thread is archived in a while (cogs/places.py)
     if publication.outcome.finished and game.tournament_id:
@@ -132,6 +136,75 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
         except (discord.HTTPException, GameError):
             log.exception("could not post the table of league %s", game.tournament_id)
     return delivered
+
+
+def cause_of(exc: BaseException) -> str:
+    """Why a publication failed, as the metric ``gamehost_publish_failed_total`` labels it: ``unavailable``
+    (Discord failing or unreachable: 5xx, timeouts, connections; tried again without limit), ``refused``
+    (Discord refused the post: 4xx), ``no_thread`` (thread and channel deleted), ``unreadable`` (the game cannot
+    be read: damaged, or saved by a newer version), ``internal`` (the board could not be built)."""
+    if isinstance(exc, ThreadGone):
+        return "no_thread"
+    if isinstance(exc, GameError):  # the game cannot be read (damaged, or saved by a newer version)
+        return "unreadable"
+    if isinstance(exc, discord.DiscordServerError | discord.RateLimited | aiohttp.ClientError | OSError
+                  | asyncio.TimeoutError):
+        return "unavailable"
+    if isinstance(exc, discord.HTTPException):
+        return "unavailable" if exc.status == 429 or exc.status >= 500 else "refused"
+    return "internal"
+
+
+async def _setback(bot, game_id: int, publication, exc: Exception) -> Delivered:
+    """A publication of ``game_id`` failed with ``exc``: count it, keep its entries for a later try or set them
+    aside (host/outbox.py), and tell the game's thread when they are set aside."""
+    cause = cause_of(exc)
+    if cause == "internal":  # a bug or damaged data: the traceback is what a maintainer needs
+        log.error("the board of game %s could not be built", game_id, exc_info=exc)
+    metrics = getattr(bot, "metrics", None)
+    if metrics is not None:
+        metrics.publish_failed.labels(cause).inc()
+    setback = await bot.outbox.failed(game_id, _describe(exc), upto=publication.upto if publication else None,
+                                      counts=cause != "unavailable")
+    if setback.set_aside:
+        log.error("game %s: publication set aside after %d failed tries (%s)", game_id, setback.attempts,
+                  _describe(exc))
+        if metrics is not None:
+            metrics.publish_set_aside.inc()
+        await tell_set_aside(bot, game_id)
+        return Delivered("set_aside", cause=cause)
+    log.warning("could not publish game %s (%s); trying again in %s", game_id, _describe(exc), setback.pause)
+    return Delivered("lost" if cause == "no_thread" else "pending", cause=cause)
+
+
+async def tell_set_aside(bot, game_id: int | None = None) -> int:
+    """Post the note owed to the threads of games whose publication was set aside (of one game, or of every game
+    of this process's shards); each is recorded once posted, or once there is nowhere to post it. Returns how
+    many were posted."""
+    posted = 0
+    for dead in await bot.outbox.unnoted(getattr(bot, "owned", None)):
+        if game_id is not None and dead["game_id"] != game_id:
+            continue
+        game = await bot.service.store.get_game(dead["game_id"], with_snapshot=False, tolerant=True)
+        if game is None or not (game.thread_id or game.channel_id):
+            await bot.outbox.noted(dead["game_id"], dead["upto"])
+            continue
+        use_language(game.lang)
+        try:
+            await game_place(bot, game).send(
+                bot.outbox.set_aside_note(game.id, dead["attempts"]),
+                nonce=bot.outbox.nonce_of_note(game.id, dead["upto"]),
+                allowed_mentions=discord.AllowedMentions.none())
+            posted += 1
+        except TRANSIENT as exc:
+            if cause_of(exc) == "unavailable":
+                log.info("could not tell the thread of game %s that its board was set aside: %s", game.id,
+                         _describe(exc))
+                continue  # the next publisher round tries again
+            log.warning("cannot tell the thread of game %s that its board was set aside: %s", game.id,
+                        _describe(exc))
+        await bot.outbox.noted(dead["game_id"], dead["upto"])
+    return posted
 
 
 def _describe(exc: BaseException) -> str:

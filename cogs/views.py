@@ -159,34 +159,72 @@ class _FromCustomId:
 
 
 class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:a:(?P<args>.*)"):
-    """One legal action of one seat at one state version (and the digest of the choices it was one of):
-    ``gh:a:<game>:<version>:<seat>:<index>[:<digest>]``."""
+    """One legal action of one seat at one state version (and the digest of the choices it was one of), or
+    one of its variants (e.g. who pays a HEX-TRI move): ``gh:a:<game>:<version>:<seat>:<index>[:<digest>
+    [:<variant>]]``."""
 
-    fields, optional = ("game", "version", "seat", "index"), ("digest",)
+    fields, optional = ("game", "version", "seat", "index"), ("digest", "variant")
 
     def __init__(self, panel: Panel, choice: Choice) -> None:
         tail = f":{panel.digest}" if panel.digest else ""
+        if choice.variant is not None and panel.digest:
+            tail += f":{choice.variant}"
         super().__init__(discord.ui.Button(
             label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
             emoji=choice.emoji,
             custom_id=f"gh:a:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}{tail}"))
         self.game, self.version, self.index, self.digest = panel.game_id, panel.version, choice.index, panel.digest
+        self.variant = choice.variant if panel.digest else None
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        await dispatch("play", interaction, self.game, self.version, self.index, self.digest or None)
+        await dispatch("play", interaction, self.game, self.version, self.index, self.digest or None,
+                       variant=self.variant)
+
+
+class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:w:(?P<args>.*)"):
+    """A choice that can be made in several ways (``Choice.more``): shows them, e.g. who pays a HEX-TRI move
+    (``gh:w:<game>:<version>:<seat>:<index>``)."""
+
+    fields = ("game", "version", "seat", "index")
+
+    def __init__(self, panel: Panel, choice: Choice) -> None:
+        super().__init__(discord.ui.Button(
+            label=clip(choice.label), style=STYLES.get(choice.style, discord.ButtonStyle.secondary),
+            emoji=choice.emoji,
+            custom_id=f"gh:w:{panel.game_id}:{panel.version}:{panel.seat}:{choice.index}"))
+        self.game, self.version, self.index = panel.game_id, panel.version, choice.index
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("show_variants", interaction, self.game, self.version, self.index)
+
+
+def choice_button(panel: Panel, choice: Choice) -> discord.ui.Item:
+    """A choice as a button: one that acts, or one that opens the choice's ways (``Choice.more``)."""
+    return WaysButton(panel, choice) if choice.more else ActButton(panel, choice)
+
+
+#: a select option's value: ``<index>`` acts, ``<index>.<variant>`` acts in that way, ``w<index>`` shows the ways
+_OPTION = re.compile(r"(w)?([0-9]{1,18})(?:\.([0-9]{1,4}))?")
+
+
+def option_value(choice: Choice) -> str:
+    if choice.more:
+        return f"w{choice.index}"
+    return str(choice.index) if choice.variant is None else f"{choice.index}.{choice.variant}"
 
 
 class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:s:(?P<args>.*)"):
-    """A select of legal actions (used when a group has more than five):
-    ``gh:s:<game>:<version>:<seat>:<n>[:<digest>]``."""
+    """A select of legal actions (used when a group has more than five), or of one action's ways:
+    ``gh:s:<game>:<version>:<seat>:<n>[:<digest>]``, each option's value as :func:`option_value` writes it."""
 
     fields, optional = ("game", "version", "seat", "n"), ("digest",)
 
     def __init__(self, panel: Panel, row: Row, n: int) -> None:
         game_id, version, seat = panel.game_id, panel.version, panel.seat
         tail = f":{panel.digest}" if panel.digest else ""
-        options = [discord.SelectOption(label=clip(c.label, MAX_OPTION_LABEL), value=str(c.index),
+        options = [discord.SelectOption(label=clip(c.label, MAX_OPTION_LABEL), value=option_value(c),
                                         description=clip(c.description, MAX_OPTION_LABEL) if c.description
                                         else None, emoji=c.emoji)
                    for c in row.choices]
@@ -197,10 +235,16 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], templa
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values") or []
-        if not values or not _NUMBER.fullmatch(values[0]):
+        match = _OPTION.fullmatch(values[0]) if values and isinstance(values[0], str) else None
+        if match is None or (match[1] and match[3]):
             await refuse(interaction, t("bad_choice", str(interaction.locale)))
             return
-        await dispatch("play", interaction, self.game, self.version, int(values[0]), self.digest or None)
+        index = int(match[2])
+        if match[1]:
+            await dispatch("show_variants", interaction, self.game, self.version, index)
+            return
+        variant = int(match[3]) if match[3] else None
+        await dispatch("play", interaction, self.game, self.version, index, self.digest or None, variant=variant)
 
 
 class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], template=r"gh:g:(?P<args>.*)"):
@@ -379,7 +423,7 @@ class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
@@ -389,7 +433,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
         raise AssertionError("an unknown control is refused before its callback")
 
 
-DYNAMIC_ITEMS = (ActButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
+DYNAMIC_ITEMS = (ActButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
                  StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, UnknownItem)
 
 
@@ -397,19 +441,20 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
                extra: list[discord.ui.Item] = ()) -> discord.ui.View:
     """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row."""
     view = discord.ui.View(timeout=None)
-    rows = layout(panel, reserved_rows=1 if extra else 0, group=group, page=page) if panel else []
+    reserved = (1 if extra else 0) + (1 if panel is not None and panel.back is not None else 0)
+    rows = layout(panel, reserved_rows=reserved, group=group, page=page) if panel else []
     selects = 0
     for r, row in enumerate(rows):
         items: list[discord.ui.Item] = []
         if row.kind == "buttons":
-            items = [ActButton(panel, choice) for choice in row.choices]
+            items = [choice_button(panel, choice) for choice in row.choices]
         elif row.kind == "select":
             items = [ActSelect(panel, row, selects)]
             selects += 1
         elif row.kind == "groups":
             items = [GroupSelect(panel.game_id, panel.version, panel.seat, row.groups, row.selected, r)]
         elif row.kind == "group_buttons":
-            items = [ActButton(panel, row.direct[i]) if i in row.direct
+            items = [choice_button(panel, row.direct[i]) if i in row.direct
                      else GroupButton(panel.game_id, panel.version, panel.seat, i, name, i == row.selected)
                      for i, name in row.groups]
         elif row.kind == "pager":
@@ -421,6 +466,13 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
         for item in items:
             item.item.row = r
             view.add_item(item)
+    if panel is not None and panel.back is not None:
+        # a panel of one action's ways: back to the group it was chosen from (its own row, before any extras)
+        back, name = panel.back
+        item = GroupButton(panel.game_id, panel.version, panel.seat, back, f"◀ {name}", False)
+        item.item.row = len(rows)
+        view.add_item(item)
+        rows = [*rows, None]
     for item in extra:
         item.item.row = len(rows)
         view.add_item(item)

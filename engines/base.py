@@ -75,6 +75,13 @@ class BaseEngine:
         """The legal actions as new objects, for views that leave the engine (callers may change them)."""
         return [_copy(a) for a in self.legal_actions(state, seat)]
 
+    def variants(self, state: Any, seat: int, action: dict, limit: int = 25) -> list[dict]:
+        """The listed ``action`` and the other forms of it a player may choose instead (see the protocol):
+        an engine without any has the action alone."""
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(self.explain_illegal(state, seat, action))
+        return [action][:max(limit, 0)]
+
     def _legal_actions(self, state: Any, seat: int) -> list[dict]:  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -48,6 +48,19 @@ class Metrics:
         self.backlog = Gauge("gamehost_publish_backlog_games", "Games whose outbox still holds entries to deliver "
                              "(boards, DMs, AI turns)", registry=self.registry)
         self.games = Gauge("gamehost_games", "Games in the store, by status", ["status"], registry=self.registry)
+        # exposed as gamehost_publish_failed_total (the client adds _total to counters)
+        self.publish_failed = Counter(
+            "gamehost_publish_failed", "Failed tries to publish what a game owes (its board, DMs), by cause: "
+            "unavailable (Discord failing or unreachable; tried again without limit), refused (Discord refused "
+            "it), no_thread (thread and channel deleted), unreadable (the game cannot be read: damaged, or saved "
+            "by a newer version), internal (the board could not be built)", ["cause"], registry=self.registry)
+        for cause in ("unavailable", "refused", "no_thread", "unreadable", "internal"):
+            self.publish_failed.labels(cause)  # shown as 0 before the first failure
+        self.publish_set_aside = Counter(
+            "gamehost_publish_set_aside", "Publications set aside after failing too often (dead letters: the "
+            "game's thread is told, /game status shows it)", registry=self.registry)
+        self.dead_letters = Gauge("gamehost_publish_set_aside_games", "Games whose publication is set aside now "
+                                  "(dead letters in the store)", registry=self.registry)
 
     def observe_move(self, game, state, events) -> None:
         """A ``GameService.observers`` callable: one committed action of ``game``."""
@@ -59,6 +72,7 @@ class Metrics:
     async def refresh(self, store) -> None:
         """Read the gauges from the store (at each scrape: the figures are the store's, not this process's)."""
         self.backlog.set(len(await store.pending_publications()))
+        self.dead_letters.set(len(await store.dead_letters()))
         for status in STATUSES:
             # no counting query in the store interface yet: the rows (without snapshots) are listed
             self.games.labels(status).set(len(await store.list_games(statuses=(status,), limit=_ALL)))

@@ -14,6 +14,13 @@ The Discord layer posts it and reports back: :meth:`posted` (the board is up; th
 :meth:`done` (entries deleted), or :meth:`failed` (kept, tried again later with a growing pause). Posting carries
 a nonce made of the game and the newest entry it shows, which Discord uses to refuse a second copy of the same
 board (see cogs/publish.py), so a crash between posting and :meth:`posted` does not post it twice.
+
+Failures stay with their game: each entry keeps its own count of failed tries and its own next try, so the
+publisher passes over it until then and goes on with the other games. An entry that has failed
+``MAX_ATTEMPTS`` times is set aside (a dead letter, kept in the store: never tried again after a restart, never
+lost); the game's thread is told once (:meth:`set_aside_note`) and ``/game status`` shows it. Failures that
+only mean Discord is down or unreachable (``counts=False``) pause the entry but never set it aside. The next
+board of the game that is posted replaces the entries set aside (its thread shows the game as it is now).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from host.locale import use_language
+from host.locale import t, use_language
 from host.outcome import Outcome
 from host.shards import Shards
 
@@ -30,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: pauses before the 1st, 2nd, ... retry of a delivery that failed (seconds); the last one repeats
 RETRY_PAUSES = (5, 30, 120, 600, 1800)
+#: failed tries after which an entry is set aside (a dead letter): with the pauses above, about 13 minutes
+MAX_ATTEMPTS = 5
 
 
 def retry_pause(attempts: int) -> timedelta:
@@ -59,6 +68,19 @@ class Publication:
         return f"gh{self.outcome.game.id}o{self.upto}"[:25]
 
 
+@dataclass
+class Setback:
+    """What a failed delivery did to a game's entries: ``pause`` before the next try, or None when they were set
+    aside (``attempts``: the failed tries of the oldest of them, this one included)."""
+
+    attempts: int
+    pause: timedelta | None
+
+    @property
+    def set_aside(self) -> bool:
+        return self.pause is None
+
+
 def _marker(entry: dict) -> bool:
     """A retry marker (an AI turn is owed), not a change to show."""
     return entry["seq"] is None and not entry["lines"] and not entry.get("dms") and entry["version"] != 0
@@ -86,7 +108,7 @@ class Outbox:
             entries = await self.store.outbox(game_id)
             if not entries:
                 return None
-            game = await self.store.get_game(game_id, with_snapshot=False)
+            game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
             # an abandoned game shows one last board (no buttons) for the narration of how it was called off
             # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
             final = game is not None and game.status == "abandoned" and any(
@@ -95,6 +117,8 @@ class Outbox:
                 await self.store.outbox_done(game_id, entries[-1]["id"])  # nothing left to show
                 return None
             use_language(game.lang)
+            if (problem := service.unreadable(game)) is not None:
+                raise problem  # this version cannot show it: a failed try (cogs/publish.py), the others go on
             resumed = True
             if game.status == "running" and service.ai_to_act(game, await service.state_of(game)):
                 resumed = await service.run_automatic(game)  # its commits add entries of their own
@@ -109,7 +133,7 @@ class Outbox:
                     await self.store.outbox_failed(game_id, upto, "AI turn failed",
                                                    self.clock() + retry_pause(attempts))
                 else:
-                    await self.store.outbox_done(game_id, upto)
+                    await self.store.outbox_done(game_id, upto, set_aside=False)
                 return None
             lines = [line for e in todo for line in e["lines"]]
             # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
@@ -136,16 +160,23 @@ class Outbox:
     async def resume_stalled(self, shards: Shards | None = None) -> int:
         """At start-up: running games whose AI is to act but that owe nothing (e.g. saved before the outbox
         existed) get a retry marker, so their AI turn is played (of the servers of ``shards`` only, when
-        given). Returns how many."""
+        given). Returns how many. A game that cannot be read, or whose publication was set aside, is left
+        alone (a restart does not start its tries again)."""
         from engines import ENGINES
 
         count = 0
+        set_aside = {d["game_id"] for d in await self.store.dead_letters(shards=shards)}
         for game in await self.store.list_games(statuses=("running",), limit=1_000_000, shards=shards):
-            if await self.store.outbox(game.id):
+            if game.id in set_aside or await self.store.outbox(game.id):
                 continue
-            _, snapshot = await self.store.snapshot(game.id)
-            state = ENGINES[game.engine].from_json(snapshot)  # not cached: most games are not touched now
-            if self.service.ai_to_act(game, state):
+            try:
+                _, snapshot = await self.store.snapshot(game.id)
+                state = ENGINES[game.engine].from_json(snapshot)  # not cached: most games are not touched now
+                owed = self.service.ai_to_act(game, state)
+            except Exception as exc:  # (a damaged or newer game: its own commands say so) the others go on
+                log.warning("game %s cannot be read at start-up, its AI turns are not resumed: %r", game.id, exc)
+                continue
+            if owed:
                 await self.store.add_outbox(game.id, [])
                 count += 1
         return count
@@ -155,10 +186,61 @@ class Outbox:
 
     async def done(self, publication: Publication) -> None:
         retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
-        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=retry)
+        # a board that is up replaces the entries set aside before it; DMs alone do not
+        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=retry,
+                                     set_aside=publication.board)
 
-    async def failed(self, publication: Publication, error: str) -> timedelta:
-        """Keep the entries for a later try; returns the pause before it."""
-        pause = retry_pause(publication.attempts)
-        await self.store.outbox_failed(publication.outcome.game.id, publication.upto, error, self.clock() + pause)
-        return pause
+    async def failed(self, game_id: int, error: str, *, upto: int | None = None, counts: bool = True) -> Setback:
+        """A delivery of the game's entries (up to ``upto``; all of them when the publication could not even be
+        built) failed: each entry is kept for a later try after its own pause, or set aside once it has failed
+        ``MAX_ATTEMPTS`` times. ``counts=False`` (Discord down or unreachable): never set aside."""
+        entries = [e for e in await self.store.outbox(game_id) if upto is None or e["id"] <= upto]
+        if not entries:
+            return Setback(0, timedelta(0))
+        now = self.clock()
+        plan = [(e["id"], now + retry_pause(e["attempts"])
+                 if not counts or e["attempts"] + 1 < MAX_ATTEMPTS else None) for e in entries]
+        await self.store.outbox_setback(game_id, error, plan)
+        attempts = max(e["attempts"] for e in entries) + 1
+        if any(when is None for _, when in plan):
+            return Setback(attempts, None)
+        return Setback(attempts, min(when for _, when in plan) - now)
+
+    async def unnoted(self, shards: Shards | None = None) -> list[dict]:
+        """Games whose entries were set aside and whose thread has not been told yet (see :meth:`set_aside_note`)."""
+        return await self.store.dead_letters(unnoted=True, shards=shards)
+
+    async def noted(self, game_id: int, upto: int) -> None:
+        await self.store.outbox_noted(game_id, upto)
+
+    async def trouble(self, game_id: int, lang: str | None, *, moderator: bool) -> list[str]:
+        """What ``/game status`` says about a game whose boards fail to be posted (in ``lang``): that a board is
+        set aside, that the newest is still being tried and when next; to a moderator also the last error."""
+        found = await self.store.publication_trouble(game_id)
+        if found is None:
+            return []
+        lines = []
+        if found["set_aside"]:
+            lines.append(t("status_set_aside", lang, attempts=found["set_aside"], when=_when(found["dead_at"])))
+        if found["attempts"]:
+            lines.append(t("status_failing", lang, attempts=found["attempts"], when=_when(found["next_try"])))
+        if moderator and found["last_error"] and lines:
+            lines.append(t("status_publish_error", lang, error=found["last_error"][:300].replace("`", "'")))
+        return lines
+
+    @staticmethod
+    def set_aside_note(game_id: int, attempts: int) -> str:
+        """What the game's thread is told when its board is set aside (in the current game's language)."""
+        return t("publish_set_aside", game=game_id, attempts=attempts)
+
+    @staticmethod
+    def nonce_of_note(game_id: int, upto: int) -> str:
+        """Discord's duplicate guard for that note (a crash between posting it and recording it)."""
+        return f"gh{game_id}d{upto}"[:25]
+
+
+def _when(stamp: str | None) -> str:
+    """A stored time as a Discord timestamp ("in 5 minutes", "2 hours ago" in each reader's language)."""
+    if not stamp:
+        return "?"
+    return f"<t:{int(datetime.fromisoformat(stamp).timestamp())}:R>"

@@ -2,7 +2,10 @@
 
 Pure data (no discord import): the cogs turn ``Row`` objects into buttons and selects one to one.
 A choice's ``index`` is its position in ``engine.legal_actions(state, seat)`` at ``version``; the version
-check makes that index unambiguous.
+check makes that index unambiguous. A choice may stand for one of the *variants* of that listed action
+(``engine.variants``: e.g. who pays a HEX-TRI move), by its position in that list (``variant``), and a
+choice whose action can be made in several ways may open those ways instead of acting (``more``): a third
+step after group and choice, shown as a panel of its own (``Panel.back`` leads back to the group).
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ class Choice:
     secret: bool = False  # reveals hidden information (a card in hand): never on a public message
     emoji: str | None = None
     description: str | None = None
+    #: which of the listed action's variants this choice is (its position in ``engine.variants``); None: the
+    #: listed action itself
+    variant: int | None = None
+    #: choosing it shows the action's variants to pick from (e.g. who pays) instead of acting at once
+    more: bool = False
 
 
 @dataclass
@@ -40,6 +48,9 @@ class Panel:
     digest: str = ""
     #: groups always shown as a select, whatever their size (e.g. "play a card" beside a Pass button)
     select_groups: set[str] = field(default_factory=set)
+    #: a panel of one action's variants: (index, name) of the group of the panel it was opened from, for a
+    #: button back to that group
+    back: tuple[int, str] | None = None
 
     @property
     def public_safe(self) -> bool:

@@ -30,7 +30,7 @@ from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.painter import Painter
 from host.panels import Choice, Panel
-from host.presenters import presenter_for
+from host.presenters import Refined, presenter_for
 from host.shards import Shards
 from host.turn_clocks import TurnClocks
 from render import RENDERERS
@@ -79,6 +79,8 @@ PROMPT_KEYS = ("choices", "legal", "playable", "decision")
 
 #: what ``/game play`` reads; a move is a few words, and a refusal must not echo pages back
 MAX_MOVE_TEXT = 200
+#: most variants of one action offered (``engine.variants``, e.g. who pays a HEX-TRI move): one select
+MAX_VARIANTS = 25
 #: the narration one page of ``/game log`` holds (a message is 2,000 characters, with its title)
 LOG_PAGE_CHARS = 1800
 #: most moves one page of ``/game log`` reads (moves that say nothing still cost a read), and per query
@@ -128,6 +130,9 @@ class GameService(TurnClocks):
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
         self._nudged: dict[tuple[int, int], tuple[int, str]] = Bounded(8 * live_games)
+        #: (game, version) -> what its snapshot says: the rules version it was saved under, or "damaged"
+        self._snapshot_checks: dict[tuple[int, int], int | str | None] = Bounded(4 * live_games)
+        self._unreadable_logged: dict[tuple[int, str], bool] = Bounded(1000)
 
     def close(self) -> None:
         """Stop the render processes and the hard AI's worker processes, if any."""
@@ -139,17 +144,67 @@ class GameService(TurnClocks):
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks(game_id)
 
-    async def game(self, game_id: int, asker: Asker | None = None) -> GameRow:
+    async def game(self, game_id: int, asker: Asker | None = None, *, readable: bool = True) -> GameRow:
         """The game ``game_id``, as far as ``asker`` may see it (see :class:`Asker`): a game of another server,
-        or in a direct message a game without the asker's seat, is "no such game" (its existence is not told)."""
-        try:
-            game = await self.store.get_game(game_id, with_snapshot=False) if 0 < game_id <= MAX_ID else None
-        except DamagedRow as exc:  # (logged by the store) this game only: every other game goes on
-            raise GameError.of("game_damaged", game=game_id) from exc
+        or in a direct message a game without the asker's seat, is "no such game" (its existence is not told).
+        A game this version cannot play (damaged, or saved by a newer version: :meth:`unreadable`) is refused in
+        plain words, unless ``readable`` is False (ending it needs only its row)."""
+        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True) if 0 < game_id <= MAX_ID \
+            else None
         if game is None or not self.may_see(game, asker):
             raise GameError.of("no_game", game=game_id)
         use_language(game.lang)  # whatever this task says about the game next is in the game's language
+        if readable and (problem := self.unreadable(game)) is not None:
+            raise problem
         return game
+
+    def unreadable(self, game: GameRow, saved_under: int | None = None) -> GameError | None:
+        """Why this version cannot play ``game`` (None: it can): its row is damaged (the store logged where), it
+        is a kind of game this version does not have, or it was saved under newer rules (the row's or the
+        snapshot's ``saved_under`` rules version) - say after a rollback to an older bot. Only that game is
+        refused; nothing is changed, so a newer bot plays it again."""
+        if game.damage is not None:
+            return GameError.of("game_damaged", game=game.id)
+        engine = ENGINES.get(game.engine)
+        if engine is None:
+            self._note_unreadable(game.id, f"game {game.id} is of a kind this version does not have: {game.engine!r}")
+            return GameError.of("game_unknown_kind", game=game.id, kind=game.engine[:40])
+        saved = max((v for v in (game.rules_version, saved_under) if isinstance(v, int)), default=None)
+        if saved is not None and saved > engine.rules_version:
+            self._note_unreadable(game.id, f"game {game.id} was saved under rules version {saved} of {game.engine};"
+                                           f" this version plays {engine.rules_version}")
+            return GameError.of("game_newer_rules", game=game.id, saved=saved, plays=engine.rules_version)
+        return None
+
+    def _note_unreadable(self, game_id: int, why: str) -> None:
+        """Log once per game and reason why it cannot be played (commands and background rounds meet it again)."""
+        if (game_id, why) not in self._unreadable_logged:
+            self._unreadable_logged[(game_id, why)] = True
+            log.warning("%s; only this game is affected", why)
+
+    async def unreadable_in(self, games: list[GameRow], lang: str | None) -> dict[int, str]:
+        """Plain words (in ``lang``) for the listed games this version cannot play, by game id (see
+        :meth:`unreadable`): their rows, and the snapshots of started games (read once per version)."""
+        started = [g for g in games if g.status != "lobby" and self.unreadable(g) is None]
+        unknown = [g.id for g in started if (g.id, g.version) not in self._snapshot_checks]
+        if unknown:
+            for game_id, found in (await self.store.snapshot_problems(unknown)).items():
+                version = next(g.version for g in started if g.id == game_id)
+                self._snapshot_checks[(game_id, version)] = "damaged" if isinstance(found, DamagedRow) else found
+        out = {}
+        for g in games:
+            checked = self._snapshot_checks.get((g.id, g.version)) if g.status != "lobby" else None
+            problem = self.unreadable(g, checked if isinstance(checked, int) else None)
+            if problem is None and checked != "damaged":
+                continue
+            if problem is None or problem.key == "game_damaged":
+                reason = t("list_reason_damaged", lang)
+            elif problem.key == "game_unknown_kind":
+                reason = t("list_reason_kind", lang, kind=g.engine[:40])
+            else:
+                reason = t("list_reason_newer", lang, **{k: problem.fields[k] for k in ("saved", "plays")})
+            out[g.id] = t("list_unreadable", lang, reason=reason)
+        return out
 
     @staticmethod
     def may_see(game: GameRow, asker: Asker | None) -> bool:
@@ -161,24 +216,17 @@ class GameService(TurnClocks):
         return game.seat_of(asker.user_id) is not None
 
     async def visible_games(self, asker: Asker, *, limit: int = 25) -> list[GameRow]:
-        """The open and running games ``asker`` may see: the server's, or in a direct message their own."""
+        """The open and running games ``asker`` may see: the server's, or in a direct message their own; those
+        this version cannot play too (:meth:`unreadable_in` says why), so that nobody wonders where they went."""
         if asker.guild_id is None:
-            games = await self.store.list_games(user_id=asker.user_id, limit=limit)
-        else:
-            games = await self.store.list_games(guild_id=asker.guild_id, limit=limit)
-        unknown = [g.id for g in games if g.engine not in ENGINES]
-        if unknown:  # (a game of a kind this version does not have must not break the list)
-            log.error("games of an unknown kind left out of a listing: %s", unknown)
-        return [g for g in games if g.engine in ENGINES]
+            return await self.store.list_games(user_id=asker.user_id, limit=limit, damaged=True)
+        return await self.store.list_games(guild_id=asker.guild_id, limit=limit, damaged=True)
 
     async def _state(self, game: GameRow):
         """The engine state at ``game.version``: from memory, else from the stored snapshot."""
         live = self._live.get(game.id)
         if live is None or live.version != game.version:
-            try:
-                live = _Live(*await self._load_state(game))
-            except DamagedRow as exc:
-                raise GameError.of("game_damaged", game=game.id) from exc
+            live = _Live(*await self._load_state(game))
             self._live[game.id] = live
         if game.status != "running":
             self._live.retire(game.id)  # nobody will play it on: the first to make room
@@ -189,9 +237,23 @@ class GameService(TurnClocks):
         return await self._state(game)
 
     async def _load_state(self, game: GameRow) -> tuple[int, object]:
-        """(version, engine state) from the stored snapshot, not cached."""
-        version, snapshot = await self.store.snapshot(game.id)
-        return version, ENGINES[game.engine].from_json(snapshot)
+        """(version, engine state) from the stored snapshot, not cached. A snapshot this version cannot play is
+        refused in plain words (:meth:`unreadable`); one the rules engine cannot load is damaged (logged once)."""
+        try:
+            version, snapshot = await self.store.snapshot(game.id)
+        except DamagedRow as exc:  # (logged by the store) this game only: every other game goes on
+            self._snapshot_checks[(game.id, game.version)] = "damaged"
+            raise GameError.of("game_damaged", game=game.id) from exc
+        saved_under = snapshot.get("rules_version") if isinstance(snapshot, dict) else None
+        if (problem := self.unreadable(game, saved_under if isinstance(saved_under, int) else None)) is not None:
+            self._snapshot_checks[(game.id, version)] = saved_under
+            raise problem
+        try:
+            return version, ENGINES[game.engine].from_json(snapshot)
+        except Exception as exc:  # the rules engine's own checks (ValueError), or a state that is not one
+            self._note_unreadable(game.id, f"game {game.id}: its snapshot cannot be loaded ({exc!r})")
+            self._snapshot_checks[(game.id, version)] = "damaged"
+            raise GameError.of("game_damaged", game=game.id) from exc
 
     def _memo(self, game: GameRow, state) -> _Live | None:
         live = self._live.get(game.id)
@@ -222,19 +284,21 @@ class GameService(TurnClocks):
     def _title(self, game: GameRow) -> str:
         return ENGINES[game.engine].title
 
-    async def find_game(self, asker: Asker, *, thread_id: int | None = None, game_id: int | None = None) -> GameRow:
+    async def find_game(self, asker: Asker, *, thread_id: int | None = None, game_id: int | None = None,
+                        readable: bool = True) -> GameRow:
         """The game meant by a command: the given id, else the game of this thread, else the asker's only game
-        (on this server; in a direct message, anywhere) - always one ``asker`` may see."""
+        (on this server; in a direct message, anywhere) - always one ``asker`` may see (and, unless ``readable``
+        is False, one this version can play: :meth:`game`)."""
         if game_id is not None:
-            return await self.game(game_id, asker)
+            return await self.game(game_id, asker, readable=readable)
         if thread_id is not None:
-            here = await self.store.list_games(thread_id=thread_id, limit=1,
+            here = await self.store.list_games(thread_id=thread_id, limit=1, damaged=True,
                                                statuses=("lobby", "running", "finished", "abandoned"))
             if here:
-                return await self.game(here[0].id, asker)
-        mine = await self.store.list_games(user_id=asker.user_id, guild_id=asker.guild_id)
+                return await self.game(here[0].id, asker, readable=readable)
+        mine = await self.store.list_games(user_id=asker.user_id, guild_id=asker.guild_id, damaged=True)
         if len(mine) == 1:
-            return await self.game(mine[0].id, asker)
+            return await self.game(mine[0].id, asker, readable=readable)
         raise GameError.of("no_game_here")
 
     # -- lobby --------------------------------------------------------------------------------------
@@ -448,7 +512,7 @@ class GameService(TurnClocks):
         if asker is not None:
             moderator = asker.moderator and asker.guild_id is not None
         async with self.lock(game_id):
-            game = await self.game(game_id, asker)
+            game = await self.game(game_id, asker, readable=False)  # a game that cannot be played can be ended
             if game.status in ("finished", "abandoned"):
                 raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
@@ -458,7 +522,7 @@ class GameService(TurnClocks):
                 result = ending.abandoned(game.version, **({"by": by} if by else {}), **(note or {})).to_json()
             await self.store.set_status(game_id, "abandoned", result, publish=publish)
             self._live.pop(game_id, None)
-            return await self.game(game_id)
+            return await self.game(game_id, readable=False)
 
     async def end(self, game_id: int, how: Ending, *, publish: list[str], overrule: bool = False) -> GameRow:
         """End a running game from outside play with the ending ``how`` (a tournament's decision: adjudicated,
@@ -479,8 +543,12 @@ class GameService(TurnClocks):
     # -- playing ------------------------------------------------------------------------------------
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
-                  digest: str | None = None, asker: Asker | None = None) -> Outcome:
+                  digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
+                  refined: dict | None = None) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+        ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
+        most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
+        :class:`host.presenters.Refined`), which the engine checks.
 
         A click on an older board is refused as stale, with one exception that keeps simultaneous decisions
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
@@ -509,9 +577,20 @@ class GameService(TurnClocks):
             if version != game.version and not await self._only_passes_since(
                     game, version, seat, choices_digest(legal), digest):
                 raise StaleBoard.of("stale")
+            if version == game.version and digest is not None and digest != choices_digest(legal):
+                # the same version with other choices: a board drawn before the bot was upgraded to a version
+                # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+                raise StaleBoard.of("stale_choices")
             if not 0 <= index < len(legal):
                 raise GameError.of("bad_choice")
             action = legal[index]
+            if variant is not None:
+                ways = engine.variants(state, seat, action, MAX_VARIANTS)
+                if not 0 <= variant < len(ways):
+                    raise GameError.of("bad_choice")
+                action = ways[variant]
+            elif refined is not None:
+                action = refined
             presenter = presenter_for(game.engine)
             label = presenter.describe(self._view(game, state, seat), action, index).label
             events: list[dict] = []
@@ -548,10 +627,12 @@ class GameService(TurnClocks):
             view = self._view(game, state, seat)
             panel = self.panel(game, state, seat, view)
             try:
-                index = presenter_for(game.engine).parse(view, panel.choices, text)
+                parsed = presenter_for(game.engine).parse(view, panel.choices, text)
             except ValueError as exc:
                 raise GameError(str(exc)) from exc
-        return await self.act(game_id, user_id, game.version, index, asker=asker)
+        if isinstance(parsed, Refined):
+            return await self.act(game_id, user_id, game.version, parsed.index, asker=asker, refined=parsed.action)
+        return await self.act(game_id, user_id, game.version, parsed, asker=asker)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
@@ -596,7 +677,13 @@ class GameService(TurnClocks):
         """Let AI seats act until a person must decide or the game ends, then build the Outcome."""
         events = [] if events is None else events
         await self.run_automatic(game, lines, events)
-        return await self._outcome(game, lines, events)
+        try:
+            return await self._outcome(game, lines, events)
+        except GameError:
+            raise
+        except Exception as exc:  # what was done is saved; its board is the outbox's to build and post
+            log.warning("the board of game %s could not be built (the publisher tries again): %r", game.id, exc)
+            return Outcome(game=game, lines=lines)
 
     async def run_automatic(self, game: GameRow, lines: list[str] | None = None,
                             events: list[dict] | None = None) -> bool:
@@ -853,7 +940,13 @@ class GameService(TurnClocks):
             return Outcome(game=game)
         async with self.lock(game_id):
             game = await self.game(game_id)
-            outcome = await self._outcome(game, [], record_nudges=False)
+            try:
+                outcome = await self._outcome(game, [], record_nudges=False)
+            except GameError:
+                raise
+            except Exception as exc:  # a board that cannot be drawn: said in plain words, not an apology
+                log.error("the board of game %s cannot be drawn", game_id, exc_info=exc)
+                raise GameError.of("board_unavailable", game=game_id) from exc
         outcome.board.panel = None
         outcome.nudges = []
         return outcome
@@ -919,11 +1012,14 @@ class GameService(TurnClocks):
             found, reminded = [], []
             for game_id, version in batch:
                 async with self.lock(game_id):
-                    game = await self.game(game_id)
-                    if game.status != "running" or game.version != version:
-                        continue  # moved meanwhile
-                    users = [game.seat_row(s).user_id for s in await self._to_act_now(game)
-                             if not game.seat_row(s).is_ai]
+                    try:
+                        game = await self.game(game_id)
+                        if game.status != "running" or game.version != version:
+                            continue  # moved meanwhile
+                        users = [game.seat_row(s).user_id for s in await self._to_act_now(game)
+                                 if not game.seat_row(s).is_ai]
+                    except GameError:  # it cannot be played (logged once): nobody to remind, the others go on
+                        users = []
                 reminded.append((game_id, version))
                 if users:
                     # a Discord timestamp: every reader sees "2 days ago" in their own language and time zone
@@ -957,6 +1053,40 @@ class GameService(TurnClocks):
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)
+
+    async def variants_panel(self, game_id: int, user_id: int, version: int, index: int,
+                             asker: Asker | None = None) -> Panel:
+        """The third step of a choice (``Choice.more``): the ways to make the ``index``-th listed action of the
+        user's seat (e.g. who pays a HEX-TRI move), at most :data:`MAX_VARIANTS`, as a panel whose choices act
+        (``Choice.variant``) and whose ``back`` leads to the group the action was chosen from; provided the
+        board the user looks at (``version``) is still current."""
+        game = await self.game(game_id, asker)
+        if game.status != "running":
+            raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game_id))
+        if game.version != version:
+            raise StaleBoard.of("stale")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError.of("not_playing", game=game_id)
+        async with self.lock(game_id):
+            state = await self._state(game)
+            engine = ENGINES[game.engine]
+            panel = self.panel(game, state, seat)
+            if panel is None:
+                raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
+            legal = self._legal(game, state, seat)
+            if not 0 <= index < len(legal):
+                raise GameError.of("bad_choice")
+            ways = engine.variants(state, seat, legal[index], MAX_VARIANTS)
+            view = self._view(game, state, seat)
+            choices = presenter_for(game.engine).describe_variants(view, legal[index], index, ways)
+        groups = panel.groups()
+        back = next(((g, name) for g, (name, members) in enumerate(groups)
+                     if any(c.index == index for c in members)), None)
+        # the ways as a select even when few: its placeholder says what is being chosen ("T-B5: who pays?")
+        return Panel(game.id, game.version, seat, panel.prompt, choices, digest=panel.digest, back=back,
+                     select_groups={c.group for c in choices})
 
     async def panel_for(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Panel:
         """The user's current panel, provided the board they look at (``version``) is still current."""

@@ -276,9 +276,12 @@ class TurnClocks:
             changed += await self._end_away(user_id, until, shards)
         for game_id in await self.store.due_clocks(at, shards=shards):
             async with self.lock(game_id):
-                game = await self.game(game_id)
-                if game.status == "running" and await self._expire_game(game, at):
-                    changed.append(game_id)
+                try:
+                    game = await self.game(game_id)
+                    if game.status == "running" and await self._expire_game(game, at):
+                        changed.append(game_id)
+                except GameError:  # a game this version cannot play (logged once): its clock waits, not the others'
+                    continue
         return sorted(set(changed))
 
     async def _expire_game(self, game: GameRow, at: int) -> bool:
@@ -549,7 +552,8 @@ class TurnClocks:
         """For each of the user's running games with a clock, the line ``key`` in its language."""
         notes = {}
         for game_id in await self.store.clock_games(user_id=user_id):
-            game = await self.store.get_game(game_id, with_snapshot=False)
+            # (tolerant: a damaged game of the user must not stop the vacation of the others)
+            game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
             seat = game.seat_of(user_id) if game is not None else None
             if seat is not None:
                 notes[game_id] = [t(key, game.lang, name=game.seat_row(seat).name, **fields)]
@@ -563,5 +567,5 @@ class TurnClocks:
         return [g for g in sorted(notes) if shards is None or shards.owns(await self._guild_of(g))]
 
     async def _guild_of(self, game_id: int) -> int | None:
-        game = await self.store.get_game(game_id, with_snapshot=False)
+        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
         return game.guild_id if game is not None else None

@@ -281,7 +281,8 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     img, draw, b, ox, oy = _draw_public(view)
     lay = _layout(view["radius"])
     t = lay.t
-    # one mark per destination: its other ways to pay (view["legal"] lists each) cost the same mana
+    # one mark per destination (view["legal"] lists each move once; a list of older games' form, with every
+    # way to pay, gives the same marks: the ways cost the same mana)
     options = list({a["to"]: a for a in reversed(view.get("legal", [])) if a["type"] == "move"
                     and a["from"] == origin and a["leader"] == leader}.values())[::-1]
     for a in options:

@@ -15,7 +15,13 @@ and every read fetches its rows in one call (``_rows``), so no statement stays o
 
 Opening checks the file (``PRAGMA quick_check``, a schema not newer than ``MIGRATIONS``, a write probe) and
 raises :class:`StorageError` with a one-line reason, after closing the connection (its worker thread is not a
-daemon). A game row whose JSON cannot be read is logged and left out of listings; only that game fails.
+daemon).
+
+One damaged game stays local: a game row whose JSON cannot be read, or whose text columns hold bytes that are not
+UTF-8, is logged once and left out of listings (or, asked for, listed with ``GameRow.damage``); only that game
+fails. Listings never read snapshots, snapshots are read as their stored bytes (:meth:`Store._raw`) and decoded
+here, and a query the driver fails on undecodable bytes elsewhere in a row is read again row by row as bytes
+(:meth:`Store._raw_rows`), so the driver never fails a whole query for one row.
 """
 
 from __future__ import annotations
@@ -53,11 +59,13 @@ class StorageError(Exception):
 
 
 class DamagedRow(ValueError):
-    """A stored row that cannot be read back (e.g. invalid JSON in a game's options, snapshot or result)."""
+    """A stored row that cannot be read back: invalid JSON in a game's options, snapshot or result (``kind``
+    "json"), or bytes that are not UTF-8 text (``kind`` "bytes")."""
 
-    def __init__(self, message: str, *, where: tuple[int, str]) -> None:
+    def __init__(self, message: str, *, where: tuple[int, str], kind: str = "json") -> None:
         super().__init__(message)
         self.where = where  # (game id, column)
+        self.kind = kind
 
 
 #: a parameter of ``Store._transaction`` standing for the id the transaction's first INSERT gave its row
@@ -102,6 +110,9 @@ class GameRow:
     updated_at: str
     seats: list[SeatRow] = field(default_factory=list)
     tournament_id: int | None = None
+    #: a row read with ``tolerant=True`` whose options or result cannot be read: "json" or "bytes" (what cannot
+    #: be read is left at its default: options {}, result None); None for a sound row
+    damage: str | None = None
 
     @property
     def lang(self) -> str:
@@ -156,6 +167,7 @@ class Store:
         self._idle_timer: asyncio.TimerHandle | None = None
         self._checkpointing: asyncio.Task | None = None
         self._damaged: set[tuple[int, str]] = set()  # (game id, column) already logged
+        self._game_columns: str | None = None  # see _columns
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
@@ -183,6 +195,7 @@ class Store:
             store = cls(db)
             await store._check()
             await store._migrate()
+            await store._columns()  # now, not in the middle of the first listing
         except BaseException as exc:
             await _close_quietly(db)
             if isinstance(exc, sqlite3.Error):
@@ -311,6 +324,21 @@ class Store:
         return rows[0] if rows else None
 
     @staticmethod
+    def _raw(column: str) -> str:
+        """SQL for the bytes of a text column, as stored: never decoded by the driver, which would fail the whole
+        query on bytes that are not UTF-8 text (they are decoded row by row: :func:`_text`)."""
+        return f"CAST({column} AS BLOB)"
+
+    async def _column_names(self, table: str) -> list[str]:
+        return [r["name"] for r in await self._rows(f"PRAGMA table_info({table})")]
+
+    @staticmethod
+    def _undecodable(exc: BaseException) -> bool:
+        """Whether a query failed on stored bytes that are not text in the connection's encoding."""
+        return isinstance(exc, UnicodeDecodeError) or (
+            isinstance(exc, sqlite3.OperationalError) and "Could not decode" in str(exc))
+
+    @staticmethod
     def _json_set(column: str, key: str) -> str:
         """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
         return f"json_set({column}, '$.{key}', ?)"
@@ -416,9 +444,10 @@ class Store:
 
     async def rematch_of(self, game_id: int) -> GameRow | None:
         """The first game opened as a rematch of ``game_id`` (``options.rematch_of``) that was not abandoned."""
-        found = await self._games(f"SELECT * FROM games WHERE {self._json_int('options', 'rematch_of')} = ?"
-                                  " AND status != 'abandoned' ORDER BY id LIMIT 1", (game_id,))
-        return found[0] if found else None
+        # the JSON is read here, not in SQL: one game's damaged options must not fail the query for every game
+        found = await self._games("SELECT {columns} FROM games g WHERE g.options LIKE ? AND g.status != 'abandoned'"
+                                  " ORDER BY g.id", (f'%"rematch_of":{game_id}%',))
+        return next((g for g in found if g.options.get("rematch_of") == game_id), None)
 
     async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
                          publish: list[str] | None = None) -> None:
@@ -469,37 +498,97 @@ class Store:
             statements.append(_outbox_entry(game_id, None, None, publish, dms=dms))
         await self._transaction(statements)
 
-    async def get_game(self, game_id: int, *, with_snapshot: bool = True) -> GameRow | None:
-        """A game with its seats; ``with_snapshot=False`` skips parsing the (possibly large) snapshot."""
-        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+    async def get_game(self, game_id: int, *, with_snapshot: bool = True, tolerant: bool = False) -> GameRow | None:
+        """A game with its seats; ``with_snapshot=False`` skips reading the (possibly large) snapshot. A row that
+        cannot be read raises :class:`DamagedRow` (logged once), or with ``tolerant`` comes back with ``damage``
+        set and what can be read (its seats, server, thread, status) - enough to list it or end it."""
+        snapshot = f", {self._raw('g.snapshot')} AS snapshot" if with_snapshot else ""
+        sql = f"SELECT {await self._columns()}{snapshot} FROM games g WHERE g.id = ?"
+        try:
+            rows = await self._rows(sql, (game_id,))
+        except Exception as exc:
+            if not self._undecodable(exc):
+                raise
+            rows = await self._raw_rows(sql, (game_id,))
         if not rows:
             return None
-        try:
-            game = _game_row(rows[0], with_snapshot=with_snapshot)
-        except DamagedRow as exc:
-            self._report(exc)
-            raise
+        problems: list[DamagedRow] = []
+        game = _game_row(rows[0], with_snapshot=with_snapshot, problems=problems)
+        for problem in problems:
+            self._report(problem)
+        if problems and not tolerant:
+            raise problems[0]
         game.seats = await self._seats(game_id)
         return game
 
     async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
-        """(version, snapshot) of a game, read together."""
-        (row,) = await self._rows("SELECT id, version, snapshot FROM games WHERE id = ?", (game_id,))
+        """(version, snapshot) of a game, read together; :class:`DamagedRow` when the snapshot cannot be read."""
+        (row,) = await self._rows(f"SELECT id, version, {self._raw('snapshot')} AS snapshot FROM games WHERE id = ?",
+                                  (game_id,))
         try:
             return row["version"], _json(row, "snapshot") if row["snapshot"] else None
         except DamagedRow as exc:
             self._report(exc)
             raise
 
+    async def snapshot_problems(self, game_ids: list[int]) -> dict[int, DamagedRow | int | None]:
+        """For each game: :class:`DamagedRow` when its snapshot cannot be read, else the ``rules_version`` it was
+        saved under (None: not said, or no snapshot) - what a listing needs to mark a game it cannot play."""
+        found: dict[int, DamagedRow | int | None] = {}
+        for game_id in game_ids:
+            rows = await self._rows(f"SELECT id, {self._raw('snapshot')} AS snapshot FROM games WHERE id = ?",
+                                    (game_id,))
+            if not rows or rows[0]["snapshot"] is None:
+                found[game_id] = None
+                continue
+            try:
+                snapshot = _json(rows[0], "snapshot")
+            except DamagedRow as exc:
+                self._report(exc)
+                found[game_id] = exc
+                continue
+            version = snapshot.get("rules_version") if isinstance(snapshot, dict) else None
+            found[game_id] = version if isinstance(version, int) else None
+        return found
+
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        sql = "SELECT * FROM seats WHERE game_id = ? ORDER BY seat"
+        try:
+            rows = await self._rows(sql, (game_id,))
+        except Exception as exc:  # a name that is not text: shown with replacement characters
+            if not self._undecodable(exc):
+                raise
+            rows = [{k: _text(v, lenient=True) for k, v in r.items()} for r in await self._raw_rows(sql, (game_id,))]
         return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
+
+    async def _columns(self) -> str:
+        """The columns of a game row but its snapshot (listings never read snapshots: they are large, and one that
+        cannot be read must not fail a listing), as ``g.<name>``; read from the table, so that a column added by
+        a migration comes along."""
+        if self._game_columns is None:
+            self._game_columns = ", ".join(f"g.{name}" for name in await self._column_names("games")
+                                           if name != "snapshot")
+        return self._game_columns
+
+    async def _raw_rows(self, sql: str, params: tuple) -> list[dict]:
+        """The rows of a query that failed on bytes that are not text, read again with every text column as its
+        stored bytes (:meth:`_raw`): a row's text columns are bytes then, decoded by :func:`_text`."""
+        table = "seats" if " FROM seats " in sql else "games"
+        alias = "g." if " FROM games g " in sql else ""
+        names = await self._column_names(table)
+        texts = await self._text_columns(table)
+        select = ", ".join(f"{self._raw(alias + n)} AS {n}" if n in texts else alias + n for n in names)
+        rows = await self._rows(sql.replace(sql[len("SELECT "):sql.index(" FROM ")], select, 1), params)
+        return [dict(r.items()) if hasattr(r, "items") else {k: r[k] for k in r.keys()} for r in rows]
+
+    async def _text_columns(self, table: str) -> set[str]:
+        return {r["name"] for r in await self._rows(f"PRAGMA table_info({table})") if r["type"].upper() == "TEXT"}
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
                          user_id: int | None = None, thread_id: int | None = None,
-                         limit: int = 25, shards: Shards | None = None) -> list[GameRow]:
+                         limit: int = 25, shards: Shards | None = None, damaged: bool = False) -> list[GameRow]:
         """Games filtered by guild, status, participant, thread or shards (host/shards.py); newest first, without
-        snapshots."""
+        snapshots. ``damaged``: rows that cannot be read come too, with ``damage`` set (else they are left out)."""
         where = [f"g.status IN ({','.join('?' * len(statuses))})"]
         params: list[Any] = list(statuses)
         if shards is not None:
@@ -513,8 +602,8 @@ class Store:
         if user_id is not None:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?)")
             params.append(user_id)
-        sql = (f"SELECT g.* FROM games g WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?")
-        return await self._games(sql, (*params, limit))
+        sql = f"SELECT {{columns}} FROM games g WHERE {' AND '.join(where)} ORDER BY g.id DESC LIMIT ?"
+        return await self._games(sql, (*params, limit), damaged=damaged)
 
     # -- tournaments (round-robin leagues) -----------------------------------------------------------
 
@@ -548,13 +637,14 @@ class Store:
         await self._transaction([("UPDATE games SET tournament_id = ? WHERE id = ?", (tournament_id, game_id))])
 
     async def tournament_games(self, tournament_id: int) -> list[GameRow]:
-        return await self._games("SELECT * FROM games WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        return await self._games("SELECT {columns} FROM games g WHERE g.tournament_id = ? ORDER BY g.id",
+                                 (tournament_id,))
 
     async def finished_games(self, *, engine: str, guild_id: int | None) -> list[GameRow]:
         """A server's finished games of one kind, in the order they ended, with seats and results."""
-        return await self._games("SELECT * FROM games WHERE status = 'finished' AND engine = ?"
-                                 " AND guild_id IS NOT DISTINCT FROM ?"
-                                 " ORDER BY updated_at, id", (engine, guild_id))
+        return await self._games("SELECT {columns} FROM games g WHERE g.status = 'finished' AND g.engine = ?"
+                                 " AND g.guild_id IS NOT DISTINCT FROM ?"
+                                 " ORDER BY g.updated_at, g.id", (engine, guild_id))
 
     async def waiting_games(self, cutoff: datetime, *, after_id: int = 0, limit: int = 200,
                             shards: Shards | None = None) -> list[tuple[int, int]]:
@@ -568,15 +658,26 @@ class Store:
             (cutoff.astimezone(UTC).isoformat(timespec="seconds"), after_id, limit))
         return [(r["id"], r["version"]) for r in rows]
 
-    async def _games(self, sql: str, params: tuple) -> list[GameRow]:
-        """The games a query selects (``SELECT g.*`` or ``*`` of games), with their seats, without snapshots.
-        A damaged row is logged and left out: one broken game must not hide a server's other games."""
+    async def _games(self, sql: str, params: tuple, *, damaged: bool = False) -> list[GameRow]:
+        """The games a query selects (``SELECT {columns} FROM games g ...``), with their seats, without snapshots.
+        A damaged row is logged and left out, or with ``damaged`` listed with ``damage`` set: one broken game must
+        not hide a server's other games. Bytes that are not text fail the whole query in the driver: then the
+        rows are read again as bytes (:meth:`_raw_rows`) and only the damaged row is marked."""
+        query = sql.replace("{columns}", await self._columns())
+        try:
+            rows = await self._rows(query, params)
+        except Exception as exc:
+            if not self._undecodable(exc):
+                raise
+            rows = await self._raw_rows(query, params)
         games = []
-        for r in await self._rows(sql, params):
-            try:
-                games.append(_game_row(r, with_snapshot=False))
-            except DamagedRow as exc:
-                self._report(exc)
+        for r in rows:
+            problems: list[DamagedRow] = []
+            game = _game_row(r, with_snapshot=False, problems=problems)
+            for problem in problems:
+                self._report(problem)
+            if not problems or damaged:
+                games.append(game)
         for g in games:
             g.seats = await self._seats(g.id)
         return games
@@ -590,12 +691,16 @@ class Store:
     async def actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[dict]:
         """The action log in order (from sequence number ``after + 1`` on, up to ``upto`` when given):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
-        if upto is None:
-            rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after))
-        else:
-            rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-                                    (game_id, after, upto))
+        where, params = ("seq > ?", (game_id, after)) if upto is None else ("seq > ? AND seq <= ?", (game_id, after, upto))
+        try:
+            rows = await self._rows(f"SELECT * FROM actions WHERE game_id = ? AND {where} ORDER BY seq", params)
+        except Exception as exc:
+            if not self._undecodable(exc):
+                raise
+            damaged = DamagedRow(f"game {game_id}: its action log holds bytes that are not UTF-8 text ({exc})",
+                                 where=(game_id, "actions"), kind="bytes")
+            self._report(damaged)
+            raise damaged from exc
         try:
             return [{"seq": r["seq"], "seat": r["seat"], "user_id": r["user_id"], "action": _json(r, "action"),
                      "events": _json(r, "events"), "created_at": r["created_at"]} for r in rows]
@@ -610,9 +715,9 @@ class Store:
         await self._transaction([_outbox_entry(game_id, None, None, lines, next_try)])
 
     async def outbox(self, game_id: int) -> list[dict]:
-        """A game's pending entries, oldest first: ``{"id", "version", "seq", "lines", "posted", "attempts",
-        "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
-        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        """A game's pending entries (not those set aside), oldest first: ``{"id", "version", "seq", "lines",
+        "posted", "attempts", "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
+        rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? AND dead_at IS NULL ORDER BY id", (game_id,))
         return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
                  "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"],
                  "dms": {int(seat): text for seat, text in json.loads(r["dms"]).items()}}
@@ -625,7 +730,7 @@ class Store:
         servers only (host/shards.py)."""
         mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         sql = ("SELECT o.game_id, g.guild_id, MIN(o.id) AS first FROM outbox o JOIN games g ON g.id = o.game_id"
-               " WHERE o.next_try <= ? AND o.created_at <= ?" + mine
+               " WHERE o.next_try <= ? AND o.created_at <= ? AND o.dead_at IS NULL" + mine
                + " GROUP BY o.game_id, g.guild_id ORDER BY first")
         due = _stamp(now) if now is not None else "9999"
         made = _stamp(created_before) if created_before is not None else "9999"
@@ -637,6 +742,63 @@ class Store:
         await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
                                   " WHERE game_id = ? AND id <= ?", (error[:500], _stamp(next_try), game_id, upto))])
 
+    async def outbox_setback(self, game_id: int, error: str, plan: list[tuple[int, datetime | None]]) -> None:
+        """A delivery failed once more: each entry of ``plan`` (entry id, next try) counts the failed attempt and
+        is tried again then, or, with None, is set aside (a dead letter: kept, never tried again)."""
+        now = _now()
+        await self._transaction([
+            ("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?, dead_at = ?"
+             " WHERE game_id = ? AND id = ? AND dead_at IS NULL",
+             (error[:500], _stamp(when) if when is not None else "", None if when is not None else now,
+              game_id, entry)) for entry, when in plan])
+
+    async def dead_letters(self, game_id: int | None = None, *, unnoted: bool = False,
+                           shards: Shards | None = None) -> list[dict]:
+        """The games with publications set aside, one dict each: ``{"game_id", "entries", "upto", "attempts",
+        "last_error", "dead_at", "noted"}`` (``upto``: the newest entry set aside); ``game_id``: of that game
+        only; ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
+        where = ["o.dead_at IS NOT NULL"]
+        params: list[Any] = []
+        if game_id is not None:
+            where.append("o.game_id = ?")
+            params.append(game_id)
+        if unnoted:
+            where.append("o.noted = 0")
+        if shards is not None:
+            where.append(shards.sql("g.guild_id"))
+        rows = await self._rows(
+            "SELECT o.game_id, o.id, o.attempts, o.last_error, o.dead_at, o.noted FROM outbox o"
+            f" JOIN games g ON g.id = o.game_id WHERE {' AND '.join(where)} ORDER BY o.game_id, o.id",
+            tuple(params))
+        games: dict[int, dict] = {}
+        for r in rows:
+            entry = games.setdefault(r["game_id"], {"game_id": r["game_id"], "entries": 0, "noted": True})
+            entry.update(upto=r["id"], attempts=max(entry.get("attempts", 0), r["attempts"]),
+                         last_error=r["last_error"], dead_at=r["dead_at"], noted=entry["noted"] and bool(r["noted"]))
+            entry["entries"] += 1
+        return list(games.values())
+
+    async def outbox_noted(self, game_id: int, upto: int) -> None:
+        """The game's thread has been told about its entries set aside up to ``upto``."""
+        await self._transaction([("UPDATE outbox SET noted = 1 WHERE game_id = ? AND id <= ? AND dead_at IS NOT NULL",
+                                  (game_id, upto))])
+
+    async def publication_trouble(self, game_id: int) -> dict | None:
+        """What went wrong with publishing a game, for /game status: ``{"attempts", "next_try", "last_error",
+        "set_aside", "dead_at"}`` (failed tries of the pending entries and when the next is due; the failed tries
+        of the entries set aside, 0 without any, and when the newest was set aside), or None when nothing
+        failed."""
+        rows = await self._rows("SELECT attempts, last_error, next_try, dead_at FROM outbox WHERE game_id = ?"
+                                " AND (attempts > 0 OR dead_at IS NOT NULL) ORDER BY id", (game_id,))
+        if not rows:
+            return None
+        pending = [r for r in rows if r["dead_at"] is None]
+        dead = [r for r in rows if r["dead_at"] is not None]
+        return {"attempts": max((r["attempts"] for r in pending), default=0),
+                "next_try": min((r["next_try"] for r in pending if r["attempts"]), default=None),
+                "last_error": rows[-1]["last_error"], "set_aside": max((r["attempts"] for r in dead), default=0),
+                "dead_at": dead[-1]["dead_at"] if dead else None}
+
     async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
         """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
         await self._transaction([
@@ -644,10 +806,13 @@ class Store:
             ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
         ])
 
-    async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None) -> None:
+    async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None,
+                          set_aside: bool = True) -> None:
         """Entries up to ``upto`` are delivered; ``retry_at``: the game still owes work (an AI turn that failed),
-        so a marker entry due then stays behind."""
-        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?", (game_id, upto))]
+        so a marker entry due then stays behind. ``set_aside``: the entries set aside before go too (a newer board
+        is up, or nothing of the game is shown any more); False keeps them."""
+        keep = "" if set_aside else " AND dead_at IS NULL"
+        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
         if retry_at is not None:
             statements.append(_outbox_entry(game_id, None, None, [], retry_at))
         await self._transaction(statements)
@@ -942,7 +1107,7 @@ class Store:
     async def finished_games_of(self, *, user_id: int, guild_id: int | None) -> list[GameRow]:
         """A server's finished games with ``user_id`` in them, of every kind, in the order they ended."""
         return await self._games(
-            "SELECT g.* FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
+            "SELECT {columns} FROM games g WHERE g.status = 'finished' AND g.guild_id IS ? AND EXISTS"
             " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) ORDER BY g.updated_at, g.id",
             (guild_id, user_id))
 
@@ -952,27 +1117,28 @@ class Store:
     async def games_waiting_for_place(self, *, shards: Shards | None = None, limit: int = 500) -> list[GameRow]:
         """Games of a server channel whose thread is not open yet (lobby or running, no ``thread_id``): games
         opened by a command first, then tournament matches, each in the order they were made."""
-        mine = f" AND {shards.sql('guild_id')}" if shards is not None else ""
+        mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         return await self._games(
-            "SELECT * FROM games WHERE status IN ('lobby', 'running') AND thread_id IS NULL"
-            " AND channel_id IS NOT NULL AND guild_id IS NOT NULL" + mine
-            + " ORDER BY CASE WHEN tournament_id IS NULL THEN 0 ELSE 1 END, id LIMIT ?", (limit,))
+            "SELECT {columns} FROM games g WHERE g.status IN ('lobby', 'running') AND g.thread_id IS NULL"
+            " AND g.channel_id IS NOT NULL AND g.guild_id IS NOT NULL" + mine
+            + " ORDER BY CASE WHEN g.tournament_id IS NULL THEN 0 ELSE 1 END, g.id LIMIT ?", (limit,))
 
     async def threads_to_archive(self, *, ended_before: datetime, ended_after: datetime,
                                  guild_id: int | None = None, shards: Shards | None = None,
                                  limit: int = 20) -> list[GameRow]:
         """Games over (finished or abandoned) between ``ended_after`` and ``ended_before`` whose own thread was
         not archived yet (``options.thread_archived``), the longest over first; of one server, or of ``shards``."""
-        where = ["status IN ('finished', 'abandoned')", "thread_id IS NOT NULL", "thread_id != channel_id",
-                 f"{self._json_int('options', 'thread_archived')} IS NULL", "updated_at < ?", "updated_at >= ?"]
+        # (the key is looked for as text: one game's damaged options must not fail the query for every game)
+        where = ["g.status IN ('finished', 'abandoned')", "g.thread_id IS NOT NULL", "g.thread_id != g.channel_id",
+                 "g.options NOT LIKE '%\"thread_archived\"%'", "g.updated_at < ?", "g.updated_at >= ?"]
         params: list[Any] = [_stamp(ended_before), _stamp(ended_after)]
         if guild_id is not None:
-            where.append("guild_id = ?")
+            where.append("g.guild_id = ?")
             params.append(guild_id)
         if shards is not None:
-            where.append(shards.sql("guild_id"))
-        return await self._games(f"SELECT * FROM games WHERE {' AND '.join(where)} ORDER BY updated_at, id LIMIT ?",
-                                 (*params, limit))
+            where.append(shards.sql("g.guild_id"))
+        return await self._games(f"SELECT {{columns}} FROM games g WHERE {' AND '.join(where)}"
+                                 " ORDER BY g.updated_at, g.id LIMIT ?", (*params, limit))
 
     async def set_thread_archived(self, game_id: int) -> None:
         """The game's thread was archived (or is gone): the archiver leaves it alone from now on."""
@@ -981,13 +1147,32 @@ class Store:
 
 
 def _json(r, column: str) -> Any:
-    """A JSON column of a row, or DamagedRow naming the game (or the action's game) and the column."""
+    """A JSON column of a row (text, or its stored bytes: :meth:`Store._raw`), or DamagedRow naming the game (or
+    the action's game) and the column."""
+    gid = r["game_id"] if "game_id" in r.keys() else r["id"]
+    value = r[column]
+    if isinstance(value, bytes | bytearray | memoryview):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DamagedRow(f"game {gid}: its {column} column holds bytes that are not UTF-8 text ({exc.reason} at "
+                             f"byte {exc.start})", where=(gid, column), kind="bytes") from exc
     try:
-        return json.loads(r[column])
+        return json.loads(value)
     except (ValueError, TypeError) as exc:
-        gid = r["game_id"] if "game_id" in r.keys() else r["id"]
         raise DamagedRow(f"game {gid}: invalid JSON in its {column} column ({exc})", where=(gid, column)) \
             from exc
+
+
+def _text(value: Any, *, lenient: bool = False) -> Any:
+    """A text column read as its stored bytes (:meth:`Store._raw_rows`), as text: None when it is not UTF-8, or
+    with ``lenient`` with replacement characters; anything else as it is."""
+    if not isinstance(value, bytes | bytearray | memoryview):
+        return value
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(value).decode("utf-8", "replace") if lenient else None
 
 
 def _match_row(r) -> dict:
@@ -1048,19 +1233,45 @@ def _departure_statement(game_id: int, seat: int, how: str, step: int) -> tuple[
             (game_id, seat, game_id, how, step, _now(), game_id, seat))
 
 
-def _game_row(r, with_snapshot: bool = True) -> GameRow:
-    options = _json(r, "options")
+def _game_row(r, with_snapshot: bool = True, problems: list[DamagedRow] | None = None) -> GameRow:
+    """A game row as read (text, or a text column's bytes: :meth:`Store._raw_rows`). What cannot be read raises
+    :class:`DamagedRow`, or with ``problems`` is added there and left at its default (the row's ``damage``)."""
+    found: list[DamagedRow] = []
+
+    def json_of(column: str, default: Any) -> Any:
+        if r[column] is None:
+            return default
+        try:
+            return _json(r, column)
+        except DamagedRow as exc:
+            found.append(exc)
+            return default
+
+    options = json_of("options", {})
     if not isinstance(options, dict):
-        raise DamagedRow(f"game {r['id']}: its options column is not a JSON object", where=(r["id"], "options"))
-    return GameRow(
-        id=r["id"], engine=r["engine"], options=options, seed=r["seed"], status=r["status"],
+        found.append(DamagedRow(f"game {r['id']}: its options column is not a JSON object",
+                                where=(r["id"], "options")))
+        options = {}
+    text = {c: _text(r[c]) for c in ("engine", "status", "created_at", "updated_at")}
+    for column, value in text.items():
+        if value is None:
+            found.append(DamagedRow(f"game {r['id']}: its {column} column holds bytes that are not UTF-8 text",
+                                    where=(r["id"], column), kind="bytes"))
+    game = GameRow(
+        id=r["id"], engine=text["engine"] or "?", options=options, seed=r["seed"], status=text["status"] or "?",
         num_players=r["num_players"], guild_id=r["guild_id"], channel_id=r["channel_id"],
         thread_id=r["thread_id"], board_message_id=r["board_message_id"], host_user_id=r["host_user_id"],
         version=r["version"], rules_version=r["rules_version"],
-        snapshot=_json(r, "snapshot") if with_snapshot and r["snapshot"] else None,
-        result=_json(r, "result") if r["result"] else None,
-        created_at=r["created_at"], updated_at=r["updated_at"], tournament_id=r["tournament_id"],
+        snapshot=json_of("snapshot", None) if with_snapshot else None,
+        result=json_of("result", None),
+        created_at=text["created_at"] or "", updated_at=text["updated_at"] or "", tournament_id=r["tournament_id"],
     )
+    if found:
+        if problems is None:
+            raise found[0]
+        problems.extend(found)
+        game.damage = "bytes" if any(p.kind == "bytes" for p in found) else "json"
+    return game
 
 
 async def _close_quietly(db: aiosqlite.Connection) -> None:

@@ -211,10 +211,20 @@ MIGRATIONS.append(
     """
 )
 MIGRATIONS.append(
-    # 9: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
-    #    a tournament, after how many moves (``step``; ``ord``: the order the rows were written; the order of going
-    #    out that places the seats is the clocks' ``out_since``); written in the same transaction as the change
-    #    that made them leave
+    # 9: dead letters. An outbox entry whose publication failed too often (a board that cannot be drawn, Discord
+    #    refusing it) is set aside (``dead_at``): never tried again, kept for the moderators (/game status); its
+    #    game's thread is told once (``noted``). A later board of the game that is posted replaces it
+    """
+    ALTER TABLE outbox ADD COLUMN dead_at TEXT;
+    ALTER TABLE outbox ADD COLUMN noted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX outbox_dead ON outbox (dead_at)
+    """
+)
+MIGRATIONS.append(
+    # 10: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
+    #     a tournament, after how many moves (``step``; ``ord``: the order the rows were written; the order of going
+    #     out that places the seats is the clocks' ``out_since``); written in the same transaction as the change
+    #     that made them leave
     """
     CREATE TABLE departures (
         game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

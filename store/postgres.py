@@ -62,6 +62,7 @@ class PostgresStore(Store):
         store = cls(pool)
         try:
             await store._migrate()
+            await store._columns()  # now, not in the middle of the first listing
         except asyncpg.PostgresError as exc:
             await pool.close()
             raise StorageError(f"PostgreSQL at {where} refused the schema: {' '.join(str(exc).split())}") from exc
@@ -103,6 +104,27 @@ class PostgresStore(Store):
 
     async def _rows(self, sql: str, params: tuple = ()) -> list:
         return await self._pool.fetch(_numbered(sql), *params)
+
+    @staticmethod
+    def _raw(column: str) -> str:
+        # the bytes as stored, in the database's encoding: no conversion to the client's UTF-8, which is where
+        # bytes that are not text (in an SQL_ASCII database) fail the whole query
+        return f"convert_to({column}, getdatabaseencoding())"
+
+    async def _column_names(self, table: str) -> list[str]:
+        return [r["column_name"] for r in await self._rows(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = ? ORDER BY ordinal_position", (table,))]
+
+    async def _text_columns(self, table: str) -> set[str]:
+        return {r["column_name"] for r in await self._rows(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = ? AND data_type = 'text'", (table,))}
+
+    @staticmethod
+    def _undecodable(exc: BaseException) -> bool:
+        return isinstance(exc, UnicodeDecodeError | asyncpg.CharacterNotInRepertoireError
+                          | asyncpg.UntranslatableCharacterError)
 
     @staticmethod
     def _json_set(column: str, key: str) -> str:

@@ -32,13 +32,15 @@ def with_database(url: str, name: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def fresh_postgres() -> AsyncIterator[str]:
-    """The URL of a new, empty database on the test server, dropped afterwards."""
+async def fresh_postgres(encoding: str | None = None) -> AsyncIterator[str]:
+    """The URL of a new, empty database on the test server, dropped afterwards; ``encoding`` e.g. "SQL_ASCII" (a
+    database made with the C locale, which stores any bytes as text) instead of the server's default."""
     url = server_url()
     name = f"gamehost_test_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(url)
+    made = (f" ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" if encoding else "")
     try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.execute(f'CREATE DATABASE "{name}"' + made)
         try:
             yield with_database(url, name)
         finally:

@@ -19,8 +19,15 @@ Decisions where the rules are silent or the digest restates the original (``shar
   edge gives no protection, so a leader on a rim TRI can fall. Checked for HEXes, then (on the updated
   board) for TRIs; a fallen leader's team leaves the board right after the step in which he fell. Games
   begun under rules version 1 keep its withdrawn reading (a group reaching any rim TRI is safe).
-- Paying: ``legal_actions`` lists every destination with its default sources first, then every other way
-  to pay it (another choice of fields, see :func:`engines.hextri.moves.payments`).
+- Moves by destination (issue 22): ``legal_actions`` lists each figure's every destination once, as a
+  compact move ``{"type": "move", "from", "to", "leader", "cost", "sources", "other_ways"}`` paid the
+  default way (``sources``) and saying whether it could be paid otherwise (``other_ways``: more than one
+  choice of fields). The other ways are never listed with the moves - with mana piled up on many fields a
+  move can be paid in millions of ways - but :meth:`HexTriEngine.variants` lists a bounded few for one
+  move, and ``apply`` takes any way to pay: the listed move, one of its variants, the same move with
+  ``sources`` of the player's own choosing (one field per step, ``"free"`` for the free step; the engine
+  finds a path that fits them), or without ``sources`` (paid the default way). Action logs saved before
+  this change (every way to pay was listed then, without ``other_ways``) replay unchanged.
 - First blood (3+ players): the players involved in bringing a leader down (his battle's other sides, or the
   holders of the fields around his encircled group) win if their own leader still stands; if none does, play
   goes on. "first_blood_play_on" (the book's advice, "és esetleg akkor tovább játszani"): those players win
@@ -48,15 +55,14 @@ from . import combat
 from .board import HEX, board
 from .moves import (
     FREE,
-    FREE_POOL,
     LOCAL_FIRST,
     OFF,
     POOL_ONLY,
     Mover,
     SeatFacts,
     check,
-    ordered,
-    payments,
+    has_choice,
+    payment,
     plan,
 )
 
@@ -233,79 +239,54 @@ class HexTriEngine(BaseEngine):
             if not routes:
                 continue
             kind = mover.plain
-            if kind == POOL_ONLY or kind == LOCAL_FIRST:
-                memo[("routes", seat, origin, leader)] = routes  # for _resolve_listed
-            # copying a template is cheaper than building a six-key dict (same keys, same order)
+            memo[("routes", seat, origin, leader)] = (kind, routes)  # for _resolve_listed and variants
+            # copying a template is cheaper than building a seven-key dict (same keys, same order)
             copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
-                     "sources": None}.copy
-            # every way to pay a move keeps its free step, so all of them cost the same
-            if len(mover.pool_fields()) <= 1 and not mover.locals():
-                # one field pays every step (or none is paid): the default way is the only way
-                for dest, (_, sources) in routes.items():
-                    a = copy_()
-                    a["to"] = dest
-                    a["cost"] = len(sources) - (FREE in sources)
-                    a["sources"] = sources
-                    add(a)
-            elif kind == POOL_ONLY or kind == LOCAL_FIRST:
-                ways_of = mover.pool_ways if kind == POOL_ONLY else mover.local_ways
-                by_cost: dict[int, list[list[str]]] = {}  # the mover keeps them per cost: asked once here
-                for dest, (_, sources) in routes.items():
-                    cost = len(sources)
-                    a = copy_()
-                    a["to"] = dest
-                    a["cost"] = cost
-                    a["sources"] = sources
-                    add(a)
-                    others = by_cost.get(cost)
-                    if others is None:
-                        others = by_cost[cost] = ways_of(cost, sources)
-                    for way in others:
-                        a = a.copy()  # the same move paid another way
-                        a["sources"] = way
-                        add(a)
-            else:
-                local_steps = mover.local_steps
-                # the other ways of a move depend on its cost, whether its first step takes the mana under
-                # the lone mover, and where its free step is (the mover keeps them per cost): shared lists
-                free_ways: dict[tuple, list[list[str]]] = {}
-                for dest, (path, sources) in routes.items():
-                    # the default way to pay first, then every other choice of paying fields
-                    free = FREE in sources
-                    cost = len(sources) - free
-                    a = copy_()
-                    a["to"] = dest
-                    a["cost"] = cost
-                    a["sources"] = sources
-                    add(a)
-                    local = local_steps.get(dest) if kind != FREE_POOL else None
-                    if local is None or local == (0,):
-                        # payments' pool-only and first-step-local cases, without a search per destination
-                        at = (cost, sources.index(FREE) if free else -1, local is None)
-                        others = free_ways.get(at)
-                        if others is None:
-                            if local is None:
-                                others = mover.pool_ways(cost, sources)
-                            elif free:
-                                others = mover.local_ways(cost, [s for s in sources if s != FREE])
-                            else:
-                                others = mover.local_ways(cost, sources)
-                            if free and others:
-                                steps = [i for i, s in enumerate(sources) if s != FREE]
-                                others = [ordered(sources, steps, c) for c in others]
-                            free_ways[at] = others
-                    else:
-                        # payments depends on the path only through the fields whose mana its default takes
-                        at = (cost, sources.index(FREE) if free else -1, local, tuple(path[i] for i in local))
-                        others = free_ways.get(at)
-                        if others is None:
-                            others = free_ways[at] = payments(mover, path, sources)[1:]
-                    for way in others:
-                        a = a.copy()
-                        a["sources"] = way
-                        add(a)
+                     "sources": None, "other_ways": False}.copy
+            pool = mover.pool_fields()
+            payers = len(pool)
+            # whether a move of k paid steps has another way to pay (moves.has_choice), per k: without the
+            # lone mover's own mana it depends on k alone; LOCAL_FIRST adds the origin's one mana
+            spot = 1 if kind == LOCAL_FIRST else 0
+            choice_of: dict[int, bool] = {}
+            local_steps = mover.local_steps if kind is None else None
+            mana = state["mana"]
+            for dest, (path, sources) in routes.items():
+                free = FREE in sources
+                cost = len(sources) - free
+                a = copy_()
+                a["to"] = dest
+                a["cost"] = cost
+                a["sources"] = sources
+                locs = local_steps.get(dest) if local_steps else None
+                if locs is None:
+                    other = choice_of.get(cost)
+                    if other is None:
+                        other = choice_of[cost] = has_choice(cost, fields=payers + spot,
+                                                             total=mover.pool_reach(cost) + spot)
+                else:
+                    # the steps paid from under the lone mover (on empty fields, never pool fields): each
+                    # such field can give one mana per step it pays, at most what lies there
+                    spots: dict[str, int] = {}
+                    for i in locs:
+                        spots[path[i]] = spots.get(path[i], 0) + 1
+                    other = has_choice(cost, fields=payers + len(spots), total=mover.pool_reach(cost) + sum(
+                        min(n, mana.get(f, 0)) for f, n in spots.items()))
+                a["other_ways"] = other
+                add(a)
         actions.append({"type": "pass"})
         return actions
+
+    def legal_copy(self, state: dict, seat: int) -> list[dict]:
+        """:meth:`BaseEngine.legal_copy`: an action's only nested value is a move's list of sources, so a
+        flat copy and a copy of that list will do (a panel of thousands of moves copies them all)."""
+        out = []
+        for a in self.legal_actions(state, seat):
+            a = dict(a)
+            if "sources" in a:
+                a["sources"] = list(a["sources"])
+            out.append(a)
+        return out
 
     def _occ(self, state: dict) -> dict[str, dict[int, int]]:
         """The occupancy of ``state``, computed once per state (read-only: shared through the memo)."""
@@ -322,6 +303,47 @@ class HexTriEngine(BaseEngine):
         if facts is None:
             facts = memo[("facts", seat)] = SeatFacts(state, bd, occ, seat)
         return facts
+
+    def variants(self, state: dict, seat: int, action: dict, limit: int = 25) -> list[dict]:
+        """The ways to pay the listed move ``action`` (the one ``legal_actions`` lists for its figure and
+        destination): that listed action first (the default way), then up to ``limit - 1`` others, each
+        taking different mana from the fields, the most useful first (see :meth:`moves.Payment.ways`);
+        every one of them ``apply`` takes. Only as many are worked out as are returned, so a move that can
+        be paid in millions of ways costs no more than one that cannot. A move whose ``other_ways`` is
+        false, and a pass or loss choice, has itself alone. IllegalAction for an action not listed now."""
+        listed = self._listed_move(state, seat, action)
+        if listed["type"] != "move" or not listed["other_ways"] or limit <= 1:
+            return [listed][:max(limit, 0)]
+        origin, dest, leader = listed["from"], listed["to"], listed["leader"]
+        _, routes = self._memo(state)[("routes", seat, origin, leader)]
+        path, sources = routes[dest]
+        bd = board(state["options"]["radius"])
+        occ = self._occ(state)
+        mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
+        ways = payment(mover, path, sources).ways(limit)
+        return [listed] + [{**listed, "sources": way} for way in ways[1:]]
+
+    def _listed_move(self, state: dict, seat: int, action: dict) -> dict:
+        """The listed action that ``action`` names: itself, or the move of the same figure (field, leader)
+        to the same destination (fields as typed are accepted)."""
+        legal = self.legal_actions(state, seat)
+        for a in legal:
+            if a is action:
+                return a
+        if not isinstance(action, dict):
+            raise IllegalAction("That is not a valid action.")
+        if action.get("type") == "move":
+            try:
+                key = (self.parse_field(state, action.get("from")), self.parse_field(state, action.get("to")),
+                       action.get("leader"))
+            except IllegalAction:
+                key = None
+            for a in legal:
+                if a["type"] == "move" and (a["from"], a["to"], a["leader"]) == key:
+                    return a
+        elif action in legal:
+            return legal[legal.index(action)]
+        raise IllegalAction("That move is not one of your moves now.")
 
     def validate(self, state: dict, seat: int, action: dict) -> None:
         kind = action["type"]
@@ -571,9 +593,9 @@ class HexTriEngine(BaseEngine):
         # the default way of a breadth-first move (POOL_ONLY, LOCAL_FIRST): every step's source can pay
         # wherever the figure stands, so check's layers are plain breadth-first layers and the first path it
         # finds is the one plan found (same neighbour order, same barred fields)
-        routes = self._memo(state).get(("routes", seat, origin, leader))
-        if routes is not None:
-            route = routes.get(dest)
+        kept = self._memo(state).get(("routes", seat, origin, leader))
+        if kept is not None and kept[0] in (POOL_ONLY, LOCAL_FIRST):
+            route = kept[1].get(dest)
             if route is not None and route[1] is action["sources"]:
                 return origin, leader, dest, sources, list(route[0])
         bd = board(state["options"]["radius"])
@@ -583,10 +605,12 @@ class HexTriEngine(BaseEngine):
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""
-        allowed = {"type", "from", "to", "leader", "sources", "cost"}
+        allowed = {"type", "from", "to", "leader", "sources", "cost", "other_ways"}
         extra = set(action) - allowed
         if extra:
             raise IllegalAction(f"A move does not take {', '.join(sorted(extra))}.")
+        if not isinstance(action.get("other_ways", False), bool):
+            raise IllegalAction("other_ways says whether a move can be paid in other ways (true or false).")
         if "from" not in action or "to" not in action:
             raise IllegalAction("Say which figure moves (from) and where to (to).")
         origin = self.parse_field(state, action["from"])
@@ -639,11 +663,30 @@ class HexTriEngine(BaseEngine):
                 raise IllegalAction("Mana is taken from fields on the board.")
             if bd.kind[dest] != HEX and not mover.can_enter(dest):
                 raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
-            path = check(mover, dest, sources)
+            sources, path = self._fit(mover, dest, sources)
         cost = sum(1 for s in sources if s != FREE)
         if "cost" in action and action["cost"] != cost:
             raise IllegalAction(f"That move costs {cost} mana, not {action['cost']}.")
         return origin, leader, dest, sources, path
+
+    @staticmethod
+    def _fit(mover: Mover, dest: str, sources: list[str]) -> tuple[list[str], list[str]]:
+        """(sources, path) of a move paid from the player's own ``sources``: as given when a path fits them
+        (:func:`moves.check`), else the same fields giving the same mana in the order the default path
+        needs (a field under the lone mover pays only the step that leaves it, so a typed order may not fit
+        where another does); IllegalAction, check's reason, when neither does."""
+        try:
+            return sources, check(mover, dest, sources)
+        except IllegalAction:
+            route = plan(mover).get(dest)
+            if route is None or sources.count(FREE) != route[1].count(FREE):
+                raise
+            pay = payment(mover, route[0], route[1])
+            amounts = pay.amounts(sources)
+            if sum(amounts.values()) != len(pay.steps) or any(pay.caps.get(f, 0) < n for f, n in amounts.items()):
+                raise
+            fitted = pay.sources_of(amounts)
+            return fitted, check(mover, dest, fitted)
 
     def _do_move(self, state: dict, seat: int, action: dict) -> dict:
         resolved, self._resolved = self._resolved, None

@@ -12,10 +12,16 @@ Two searches:
   leader's free step, the mana under a lone moving figure when it would otherwise be left behind, else the
   field with the most mana, ties by name.
 - :func:`check` verifies a player's own choice of sources exactly and returns a path that fits them.
+
+And the ways to pay one move, never all of them at once (with mana piled up on many fields a move of twenty
+steps can be paid in millions of ways): :func:`payment` says what each field could give to the move along its
+path, :meth:`Payment.has_choice` whether there is more than one way (a constant-time test), and
+:meth:`Payment.ways` lists at most ``limit`` of them, the most useful first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from heapq import heapify, heappop, heapreplace
 
 from engines import IllegalAction
@@ -58,8 +64,6 @@ class SeatFacts:
         #: id(pool) -> (that pool, the longest default paying order computed from it, the mana it leaves
         #: as a heap; see :func:`longest`)
         self.seqs: dict[int, tuple[dict, list[str], list[tuple[int, str]]]] = {}
-        #: the payment ways of the movers whose pool is ``pool`` (see :meth:`Mover.pool_ways`)
-        self.ways: dict = {}
 
 
 class Mover:
@@ -67,7 +71,7 @@ class Mover:
 
     # a few are made per legal-action listing: slots make them cheaper to build and to read
     __slots__ = ("state", "board", "occ", "seat", "origin", "leader", "mana", "free_avail", "escape",
-                 "_leader_fields", "facts", "_alone", "_beside", "_pool", "_locals", "_ways", "_payer_order",
+                 "_leader_fields", "facts", "_alone", "_beside", "_pool", "_locals", "_reach",
                  "plain", "local_steps")
 
     def __init__(self, state: dict, board: Board, occ: dict, seat: int, origin: str, leader: bool,
@@ -93,8 +97,8 @@ class Mover:
         self._beside = sum(here.values()) - 1 if self._alone else 0
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
-        self._ways: dict | None = None
-        self._payer_order: tuple[str, ...] | None = None
+        #: steps -> the most mana the pool can give a move of that many paid steps (see :meth:`pool_reach`)
+        self._reach: dict[int, int] = {}
         self.plain: str | None = None
         #: after a full :func:`plan`: destination -> the steps its default pays from the lone mover's
         #: mana (destinations without any are left out)
@@ -195,72 +199,17 @@ class Mover:
             self._pool = pool
         return self._pool  # shared: callers copy before they change it
 
-    def pool_ways(self, count: int, default: list[str]) -> list[list[str]]:
-        """The ways to pay ``count`` steps from the pool other than the default one (see :func:`payments`:
-        without the lone mover's mana, the default pays from the same fields whatever the destination, so
-        the first ``default`` given stands for all; ``FREE`` entries are ignored). Shared lists: read-only."""
-        cache = self._ways
-        if cache is None:
-            # movers with the seat's whole pool share their ways: the default of ``count`` steps pays the
-            # first ``count`` fields of that pool's one default order
-            cache = self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
-        ways = cache.get(count)
-        if ways is None:
-            payers, caps = self._payers(count)
-            key = (payers, caps, count, tuple(sorted(s for s in default if s != FREE)))
-            ways = _WAYS.get(key)
-            if ways is None:
-                ways = [list(w) for w in _pool_ways(list(payers), dict(zip(payers, caps)), count)
-                        if tuple(sorted(w)) != key[3]]
-                _remember(key, ways)
-            cache[count] = ways
-        return ways
-
-    def local_ways(self, count: int, default: list[str]) -> list[list[str]]:
-        """:meth:`pool_ways` for moves whose default pays the first step from the mana under the lone
-        mover's origin and the others from the pool (see ``LOCAL_FIRST``): the first step may take the pool
-        instead; the ways in the order :func:`payments` finds them. Shared lists: read-only."""
-        if self._ways is None:
-            self._ways = self.facts.ways if self.pool_fields() is self.facts.pool else {}
-        ways = self._ways.get(("local", count, self.origin))
-        if ways is None:
-            payers, caps = self._payers(count)
-            origin = self.origin
-            key = (payers, caps, count, tuple(sorted(default)), origin)
-            ways = _WAYS.get(key)
-            if ways is None:
-                pool = dict(zip(payers, caps))
-                ways = [list(w) for w in _pool_ways(list(payers), dict(pool), count)]
-                ways += [[origin, *w] for w in _pool_ways(list(payers), dict(pool), count - 1)
-                         if tuple(sorted((origin, *w))) != key[3]]
-                _remember(key, ways)
-            self._ways[("local", count, origin)] = ways
-        return ways
-
-    def _payers(self, count: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
-        """The pool fields in board order and the mana each can give to ``count`` steps."""
-        pool = self.pool_fields()
-        payers = self._payer_order
-        if payers is None:
-            payers = self._payer_order = tuple(sorted(pool, key=self.board.order.__getitem__))
-        return payers, tuple(min(pool[f], count) for f in payers)
+    def pool_reach(self, count: int) -> int:
+        """The most mana the pool can give a move of ``count`` paid steps (each field at most its mana)."""
+        got = self._reach.get(count)
+        if got is None:
+            got = self._reach[count] = sum(n if n < count else count for n in self.pool_fields().values())
+        return got
 
     def source_ok(self, source: str, position: str, remaining: dict[str, int]) -> bool:
         if remaining.get(source, 0) <= 0 or self.enemies(source):
             return False
         return self.own_static(source) > 0 or source == position
-
-
-#: payment ways by (payers, their mana, steps, the default's fields[, origin]): pure, so shared by every
-#: position with the same pool (a playout's pool changes slowly); bounded
-_WAYS: dict[tuple, list[list[str]]] = {}
-_WAYS_MAX = 4096
-
-
-def _remember(key: tuple, ways: list[list[str]]) -> None:
-    if len(_WAYS) >= _WAYS_MAX:
-        _WAYS.clear()
-    _WAYS[key] = ways
 
 
 def seat_counts(occ: dict, seat: int) -> tuple[dict, dict]:
@@ -601,106 +550,164 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
     return path
 
 
-__all__ = ["FREE", "OFF", "HEX", "TRI", "Mover", "check", "plan", "pool_sequence"]
+__all__ = ["FREE", "OFF", "HEX", "TRI", "Mover", "Payment", "check", "payment", "plan", "pool_sequence"]
 
 
-def payments(mover: Mover, path: list[str], sources: list[str]) -> list[list[str]]:
-    """Every way to pay the move along ``path`` that differs in which fields give how much mana: the
-    default ``sources`` first, then the others (the free step stays where the default takes it).
+# ------------------------------------------------------------------------------------------ ways to pay
 
-    Step i may be paid from any peaceful field where other own figures stand, or from the mana under the
-    lone mover where it stands before that step; two ways that take the same mana from the same fields
-    are one way."""
-    pool = mover.pool_fields()
-    locals_ = mover.locals()
-    free = FREE in sources
-    steps = [i for i, s in enumerate(sources) if s != FREE] if free else range(len(sources))
-    local = {i: path[i] for i in steps if path[i] in locals_} if locals_ else None
-    if not local:
-        if len(pool) <= 1:
-            return [list(sources)]  # one field pays every step (or none is paid): the default is the only way
-        # only pool fields pay: the ways are the multisets of payers (the default's excluded), in the order
-        # the general search below finds them; they depend on the number of paid steps alone
-        others = mover.pool_ways(len(steps), sources)
-        if not free:
-            return [list(sources)] + others
-        return [list(sources)] + [ordered(sources, steps, c) for c in others]
-    if len(local) == 1 and 0 in local:
-        # only the first step may take the mana under the lone mover: the ways of LOCAL_FIRST moves
-        others = mover.local_ways(len(steps), [sources[i] for i in steps])
-        if not free:
-            return [list(sources)] + others
-        return [list(sources)] + [ordered(sources, steps, c) for c in others]
-    count = len(steps)
-    payers, caps = mover._payers(count)
-    spots = tuple(local.get(i) for i in steps)       # per paid step: the lone mover's mana there, if any
-    mana = mover.mana
-    key = ("any", payers, caps, spots, tuple(min(mana.get(f, 0), count) for f in local.values()),
-           tuple(sorted(s for s in sources if s != FREE)))
-    chosen = _WAYS.get(key)
-    if chosen is None:
-        chosen = _any_ways(payers, caps, spots, key[4], key[5])
-        _remember(key, chosen)
-    return [list(sources)] + [ordered(sources, steps, c) for c in chosen]
+def has_choice(count: int, caps: list[int] | tuple[int, ...] | None = None, *, fields: int = 0,
+               total: int = 0) -> bool:
+    """Whether ``count`` paid steps can be paid in more than one way (ways that take the same mana from the
+    same fields are one way) when field i may give at most ``caps[i]`` (or: ``fields`` fields with a positive
+    cap, ``total`` between them). The ways are the whole-number vectors under the caps that sum to
+    ``count``; there is only one exactly when nothing is paid, when every field gives all it can, or when
+    one field alone can give anything (else a unit can move from a field that gives to one that could give
+    more)."""
+    if caps is not None:
+        fields = sum(1 for c in caps if c > 0)
+        total = sum(caps)
+    return count > 0 and fields >= 2 and total > count
 
 
-def _any_ways(payers: tuple[str, ...], caps: tuple[int, ...], spots: tuple[str | None, ...],
-              spot_caps: tuple[int, ...], default: tuple[str, ...]) -> list[list[str]]:
-    """:func:`payments`' general search: for paid step k, any payer from the last one chosen on, or the
-    lone mover's mana at ``spots[k]``; one way per multiset of fields (the default's excluded), in search
-    order."""
-    pool = dict(zip(payers, caps))
-    left = dict(pool)
-    for field, cap in zip((f for f in spots if f is not None), spot_caps):
-        left[field] = cap
-    seen = {default}
-    out: list[list[str]] = []
-    count = len(spots)
+class Payment:
+    """What each field could give to one move along one path: the paid steps (the leader's free step stays
+    where the default takes it), the steps that only the mana under the lone mover could pay (``spots``:
+    step -> that field; he stands there alone before the step), and each paying field's most for this move
+    (``caps``: a pool field up to its mana, a spot up to its steps). Any amounts under the caps that add up to
+    the paid steps are a way to pay: pool fields pay any step, so the spots' steps they do not pay are paid
+    from the pool."""
 
-    def place(k: int, chosen: list[str], first: int) -> None:
-        if k == count:
-            key = tuple(sorted(chosen))
-            if key not in seen:
-                seen.add(key)
-                out.append(chosen)
-            return
-        spot = spots[k]
-        options = list(payers[first:]) + ([spot] if spot is not None and left.get(spot, 0) > 0 else [])
-        for j, field in enumerate(options):
-            if left.get(field, 0) <= 0:
-                continue
-            left[field] -= 1
-            place(k + 1, chosen + [field], first + j if field in pool else first)
-            left[field] += 1
+    __slots__ = ("mover", "sources", "steps", "spots", "caps", "fields")
 
-    place(0, [], 0)
-    return out
+    def __init__(self, mover: Mover, path: list[str], sources: list[str]) -> None:
+        self.mover = mover
+        self.sources = list(sources)
+        self.steps = [i for i, s in enumerate(sources) if s != FREE]
+        count = len(self.steps)
+        locals_ = mover.locals()
+        self.spots = {i: path[i] for i in self.steps if path[i] in locals_} if locals_ else {}
+        caps = {f: min(n, count) for f, n in mover.pool_fields().items()}
+        mana = mover.mana
+        for f in self.spots.values():
+            caps[f] = min(caps.get(f, 0) + 1, mana.get(f, 0))
+        self.caps = caps
+        #: the paying fields in board order (the order ways are searched and shown in)
+        self.fields = sorted(caps, key=mover.board.order.__getitem__)
+
+    def has_choice(self) -> bool:
+        return has_choice(len(self.steps), list(self.caps.values()))
+
+    def amounts(self, sources: list[str]) -> dict[str, int]:
+        """How much each field gives in ``sources`` (the free step left out)."""
+        out: dict[str, int] = {}
+        for s in sources:
+            if s != FREE:
+                out[s] = out.get(s, 0) + 1
+        return out
+
+    def sources_of(self, amounts: dict[str, int]) -> list[str]:
+        """One list of sources (one per step, the free step where the default has it) that takes
+        ``amounts``: each spot pays its own step first, the pool fields the other steps, the default's
+        fields first."""
+        out = list(self.sources)
+        left = {f: n for f, n in amounts.items() if n > 0}
+        pooled = []
+        for i in self.steps:
+            f = self.spots.get(i)
+            if f is not None and left.get(f, 0) > 0:
+                out[i] = f
+                left[f] -= 1
+            else:
+                pooled.append(i)
+        order = list(dict.fromkeys(s for s in self.sources if s != FREE and s in left))
+        order += [f for f in self.fields if f not in order]
+        units = [f for f in order for _ in range(left.get(f, 0))]
+        for i, f in zip(pooled, units):
+            out[i] = f
+        return out
+
+    def _fill(self, fixed: dict[str, int], count: int) -> dict[str, int] | None:
+        """``fixed`` and ``count`` more units by the default rule among the other fields: the spots first
+        (their mana stays behind otherwise), then the pool field with the most mana left, ties by name;
+        None when the other fields cannot give that much."""
+        out = dict(fixed)
+        for i in self.steps:
+            f = self.spots.get(i)
+            if count and f is not None and f not in fixed and out.get(f, 0) < self.caps[f]:
+                out[f] = out.get(f, 0) + 1
+                count -= 1
+        if count:
+            pool = self.mover.pool_fields()
+            heap = [(-n, f) for f, n in pool.items() if f not in fixed and n > 0]
+            heapify(heap)
+            while count and heap:
+                neg, f = heap[0]
+                out[f] = out.get(f, 0) + 1
+                count -= 1
+                if neg < -1:
+                    heapreplace(heap, (neg + 1, f))
+                else:
+                    heappop(heap)
+        return None if count else out
+
+    def _every(self) -> Iterator[dict[str, int]]:
+        """Every way, lazily: the fields in board order, each giving as much as it can first."""
+        fields, caps = self.fields, self.caps
+        after = [0] * (len(fields) + 1)  # what the fields from i on can give together
+        for i in range(len(fields) - 1, -1, -1):
+            after[i] = after[i + 1] + caps[fields[i]]
+        chosen: dict[str, int] = {}
+
+        def place(i: int, count: int) -> Iterator[dict[str, int]]:
+            if i == len(fields):
+                if not count:
+                    yield {f: n for f, n in chosen.items() if n}
+                return
+            f = fields[i]
+            for n in range(min(caps[f], count), max(0, count - after[i + 1]) - 1, -1):
+                chosen[f] = n
+                yield from place(i + 1, count - n)
+            chosen.pop(f, None)
+
+        return place(0, len(self.steps))
+
+    def ways(self, limit: int) -> list[list[str]]:
+        """At most ``limit`` ways to pay (lists of sources, one per step), each taking different mana from
+        the fields: the default first; then, per paying field in board order, the way that takes the most
+        from it and the way that spares it most (the rest by the default rule); then any others, in a fixed
+        order, until ``limit``. Only as many are worked out as are returned."""
+        if limit <= 0:
+            return []
+        out = [list(self.sources)]
+        seen = {tuple(sorted(self.amounts(self.sources).items()))}
+        if not self.has_choice():
+            return out
+        count = len(self.steps)
+        total = sum(self.caps.values())
+
+        def add(amounts: dict[str, int] | None) -> bool:
+            if amounts is not None:
+                key = tuple(sorted((f, n) for f, n in amounts.items() if n))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(self.sources_of(amounts))
+            return len(out) >= limit
+
+        for f in self.fields:
+            cap = self.caps[f]
+            most = min(cap, count)
+            if add(self._fill({f: most}, count - most)):
+                return out
+            least = max(0, count - (total - cap))
+            if add(self._fill({f: least}, count - least)):
+                return out
+        for amounts in self._every():
+            if add(amounts):
+                break
+        return out
 
 
-def _pool_ways(payers: list[str], left: dict[str, int], count: int) -> list[tuple[str, ...]]:
-    """Every multiset of ``count`` payers within their mana, as tuples in payer order, in lexicographic
-    order of payer positions."""
-    out: list[tuple[str, ...]] = []
+def payment(mover: Mover, path: list[str], sources: list[str]) -> Payment:
+    """The :class:`Payment` of the move along ``path`` whose default sources are ``sources``."""
+    return Payment(mover, path, sources)
 
-    def place(k: int, chosen: tuple, first: int) -> None:
-        if k == count:
-            out.append(chosen)
-            return
-        for j in range(first, len(payers)):
-            field = payers[j]
-            if left[field] <= 0:
-                continue
-            left[field] -= 1
-            place(k + 1, chosen + (field,), j)
-            left[field] += 1
-
-    place(0, (), 0)
-    return out
-
-
-def ordered(sources: list[str], steps: list[int], chosen: list[str]) -> list[str]:
-    """``chosen`` (one per paid step, in step order) put into the paid steps of ``sources``."""
-    out = list(sources)
-    for i, field in zip(steps, chosen):
-        out[i] = field
-    return out

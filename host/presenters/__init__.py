@@ -27,6 +27,16 @@ class OptionSpec:
     max_value: int | None = None
 
 
+@dataclass(frozen=True)
+class Refined:
+    """What :meth:`Presenter.parse` returns for a typed choice that names one of the listed actions
+    (``index``) made in a particular way the list does not spell out (``action``, e.g. a HEX-TRI move with
+    the fields that pay it): the host applies ``action``, and the engine checks it."""
+
+    index: int
+    action: dict
+
+
 class Presenter:
     """The generic presenter; games subclass it. Every method gets views, never engine state."""
 
@@ -91,10 +101,22 @@ class Presenter:
         """The buttons for all legal actions; a game with hundreds of them may share work between them."""
         return [self.describe(view, a, i) for i, a in enumerate(legal)]
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def describe_variants(self, view: dict, action: dict, index: int, variants: list[dict]) -> list[Choice]:
+        """The choices of a panel of one action's variants (``engine.variants``, the listed action first):
+        by default each described like the action itself, in one group."""
+        group = self.describe(view, action, index).label
+        out = []
+        for n, variant in enumerate(variants):
+            choice = self.describe(view, variant, index)
+            choice.group, choice.variant, choice.more = group, n, False
+            out.append(choice)
+        return out
+
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """The index of the choice a player typed (``/game play``). By default the text is matched against
         the choice labels: an exact label, else the only label containing it. Raise ValueError with a
-        helpful message otherwise; games may accept their own notation (e.g. field names)."""
+        helpful message otherwise; games may accept their own notation (e.g. field names), and may name a
+        listed action made in a particular way (:class:`Refined`)."""
         wanted = " ".join(text.lower().split())
         if not wanted:
             raise ValueError(t("parse_empty"))

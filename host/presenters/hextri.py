@@ -1,9 +1,9 @@
-"""HEX-TRI on Discord: the options of ``/game new hextri``, moves as a two-step choice (first the figure, by
-its field, then the destination with its mana cost; a figure's other ways to pay are a group of their own,
-"… — pay differently", where ways that leave the same board are offered once), battle losses, narration of
-moves, production and battles, and typed moves in field
-notation (``/game play H-C4 T-B5``, with the paying fields after them: ``T-A1 H-A1 H-C3``). Perfect
-information: nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
+"""HEX-TRI on Discord: the options of ``/game new hextri``, moves as a choice in up to three steps (first the
+figure, by its field; then the destination with its mana cost - the engine lists each once; then, when other
+fields could pay it as well, who pays: a select of a bounded few ways, the default first), battle losses,
+narration of moves, production and battles, and typed moves in field notation (``/game play H-C4 T-B5``, with
+the paying fields after them: ``T-A1 H-A1 H-C3``, any way to pay, offered or not). Perfect information:
+nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 from engines import IllegalAction
 from engines.hextri import ENGINE
 from host.panels import Choice
-from host.presenters import OptionSpec, Presenter
+from host.presenters import OptionSpec, Presenter, Refined
 
 LETTERS = "ABCDEF"
 OFF = "off"
@@ -20,6 +20,22 @@ FREE = "free"
 REASONS = ("leader_down", "first_blood", "last_leader", "leaders_fell_together", "round_limit", "stalemate",
            "first_blood_play_on")
 STUCK = ("no_mana", "leader_blocked", "blocked")
+#: a panel offering this many ways to pay one move may not hold every way (the host asks for at most 25)
+MANY_WAYS = 25
+#: a button's label and a select option's description, at most (Discord's limits)
+MAX_LABEL, MAX_DESCRIPTION = 80, 100
+
+
+def _fit(parts: list[str], room: int) -> str:
+    """``parts`` joined by commas within ``room`` characters: as many as fit, then "… +N" for the rest."""
+    out = ", ".join(parts)
+    if len(out) <= room:
+        return out
+    for k in range(len(parts) - 1, 0, -1):
+        out = ", ".join(parts[:k]) + f", … +{len(parts) - k}"
+        if len(out) <= room:
+            return out
+    return parts[0][:max(room, 0)]
 #: a field as typed: "off", "H-C4", "h c4", "hex c4", "TB5", "c4"
 FIELD = re.compile(r"(?<![a-z0-9])(?:off(?:-?board)?|(?:hex|tri|h|t)?[\s_-]*[a-z][\s-]*\d{1,2})(?![a-z0-9])")
 #: a field name as the board spells it (what ``ENGINE.parse_field`` takes apart), to say what is wrong with one
@@ -165,39 +181,66 @@ class HexTriPresenter(Presenter):
         if kind != "move":
             return super().describe(view, action, index)
         group = self._group(view, action["from"], action["leader"])
-        first = next((a for a in view.get("legal") or () if a["type"] == "move" and a["from"] == action["from"]
-                      and a["to"] == action["to"] and a["leader"] == action["leader"]), action)
-        other = self.way_key(first) != self.way_key(action)
-        return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []),
-                                   self.text("group_pay", group=group) if other else group, None, other)
+        legal = view.get("legal") or ()
+        listed = legal[index] if 0 <= index < len(legal) else action
+        # a way to pay other than the listed (default) one: the label names the paying fields
+        other = listed["type"] == "move" and self.way_key(listed) != self.way_key(action)
+        return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []), group, None,
+                                   other)
 
     def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
-        """A figure may have a hundred destinations: who stands where and the group names are worked out
-        once for all of them."""
+        """One choice per figure and destination (the engine lists each once): a figure may have hundreds,
+        so who stands where, the group names and the ways of paying are worked out once for all of them.
+        A move that other fields could pay as well opens the ways to pay when chosen (``Choice.more``)."""
         enemies = self._enemies(view)
         groups: dict[tuple[str, bool], str] = {}
-        paying: dict[tuple, tuple[str, list[str]]] = {}  # many moves are paid the same way
-        seen: set[tuple] = set()
-        ways: set[tuple] = set()
+        paying: dict[tuple, tuple[str, str]] = {}  # many moves are paid the same way
+        # the label's sentence once, its fields filled in per move (thousands of moves, one sentence)
+        label = self.text("label_move", to="\x00", cost="\x01")
         out = []
         for index, action in enumerate(legal):
             if action["type"] != "move":
                 out.append(self.describe(view, action, index))
                 continue
-            way = self.way_key(action)
-            if way in ways:  # the same move for the player as one already offered: offered once
-                continue
-            ways.add(way)
             key = (action["from"], action["leader"])
-            if key not in groups:
-                groups[key] = self._group(view, *key)
-            # the first way listed is the engine's default: the figure's own group; the others wait in a group
-            # of their own, so that the usual list stays one entry per destination
-            other = (*key, action["to"]) in seen
-            seen.add((*key, action["to"]))
-            group = self.text("group_pay", group=groups[key]) if other else groups[key]
-            out.append(self._describe_move(view, action, index, enemies.get(action["to"], []), group,
-                                           paying, other))
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = self._group(view, *key)
+            out.append(self._describe_move(view, action, index, enemies.get(action["to"], ()), group, paying,
+                                           label=label))
+        return out
+
+    def describe_variants(self, view: dict, action: dict, index: int, variants: list[dict]) -> list[Choice]:
+        """The third step of a move that more than one choice of fields could pay: who pays. One select,
+        "T-B5 (3 mana): who pays?", the default way first; each way's label names its paying fields and its
+        description the mana they keep."""
+        if action["type"] != "move" or len(variants) < 2:
+            return super().describe_variants(view, action, index, variants)
+        sources = action.get("sources") or []
+        cost = self._cost(action["cost"], sources)
+        group = self.text("group_who_pays", to=action["to"], cost=cost)
+        mana = view.get("mana") or {}
+        default_fields = list(dict.fromkeys(f for f in sources if f != FREE))
+        out = []
+        for n, way in enumerate(variants):
+            paid = way.get("sources") or []
+            given = {f: paid.count(f) for f in dict.fromkeys(s for s in paid if s != FREE)}
+            # the fields giving most first; as many as fit a button's 80 characters
+            ranked = sorted(given.items(), key=lambda kv: -kv[1])
+            room = MAX_LABEL - (len(self.text("label_way_default", fields="")) if n == 0 else 0)
+            fields = _fit([f + (f" ×{k}" if k > 1 else "") for f, k in ranked], room)
+            label = self.text("label_way_default", fields=fields) if n == 0 else fields
+            spared = [f for f in default_fields if f not in given]
+            head = self.text("desc_way_default") + " · " if n == 0 else (
+                self.text("desc_way_spares", fields=_fit(spared, 40)) + " · " if spared else "")
+            room = MAX_DESCRIPTION - len(head) - len(self.text("desc_way_left", fields=""))
+            left = _fit([f"{f} {mana.get(f, 0) - k}" for f, k in ranked], room)
+            detail = head + self.text("desc_way_left", fields=left)
+            out.append(Choice(index, label, group, style="primary", description=detail, variant=n))
+        if len(variants) >= MANY_WAYS:
+            # perhaps not every way: the select's placeholder says how to name any other
+            for choice in out:
+                choice.group = self.text("group_who_pays_more", to=action["to"], cost=cost)
         return out
 
     @staticmethod
@@ -218,35 +261,43 @@ class HexTriPresenter(Presenter):
                 found.setdefault(p["field"], []).append(p)
         return found
 
-    def _paying(self, cost: int, sources: list[str]) -> tuple[str, list[str]]:
-        """The cost label and the description of how a move is paid (steps, mana sources, free step)."""
+    def _paying(self, cost: int, sources: list[str], more: bool = False) -> tuple[str, str]:
+        """The cost label and the description of how a move is paid (steps, mana sources, free step; with
+        ``more``, that the player picks who pays next)."""
         paid = [s for s in sources if s != FREE]
         detail = [self.text("desc_steps", steps=self.count("step", len(sources)))]
         if paid:
-            detail.append(self.text("desc_sources", fields=self._fields(sources)))
+            detail.append(self.text("desc_choose_payer") if more else
+                          self.text("desc_sources", fields=self._fields(sources)))
         if FREE in sources:
             detail.append(self.text("desc_free"))
-        return self._cost(cost, sources), detail
+        return self._cost(cost, sources), " · ".join(detail)
 
-    def _describe_move(self, view: dict, action: dict, index: int, enemies: list[dict], group: str,
-                       paying: dict | None = None, other_way: bool = False) -> Choice:
+    def _describe_move(self, view: dict, action: dict, index: int, enemies, group: str,
+                       paying: dict | None = None, other_way: bool = False, label: str | None = None) -> Choice:
+        """One move's choice. ``paying``: descriptions of ways to pay already made (shared by a panel's
+        moves); ``label``: the label's sentence with ``\\x00`` for the destination and ``\\x01`` for the cost."""
         dest, sources = action["to"], action.get("sources") or []
+        more = bool(action.get("other_ways")) and not other_way
         paying = {} if paying is None else paying
-        key = (action["cost"], tuple(sources))
-        if key not in paying:
-            paying[key] = self._paying(action["cost"], sources)
-        cost, paid_detail = paying[key]
+        # a move whose payer is chosen next is described by its steps alone, not by its default's fields
+        key = (action["cost"], len(sources), FREE in sources, True) if more else (action["cost"], tuple(sources))
+        got = paying.get(key)
+        if got is None:
+            got = paying[key] = self._paying(action["cost"], sources, more)
+        cost, paid_detail = got
         if other_way:
             label = self.text("label_pay", to=dest, fields=self._fields(sources) or self.text("cost_free"))
+        elif label is not None:
+            label = label.replace("\x00", dest).replace("\x01", cost)
         else:
             label = self.text("label_move", to=dest, cost=cost)
-        detail = list(paid_detail)
         emoji = None
         if enemies:
             emoji = "⚔️"
-            detail.append(self.text("desc_attack", who=", ".join(
-                f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies)))
-        return Choice(index, label, group, style="primary", emoji=emoji, description=" · ".join(detail))
+            paid_detail = paid_detail + " · " + self.text("desc_attack", who=", ".join(
+                f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies))
+        return Choice(index, label, group, style="primary", emoji=emoji, description=paid_detail, more=more)
 
     def prompt(self, view: dict) -> str:
         seat = view.get("seat")
@@ -268,11 +319,12 @@ class HexTriPresenter(Presenter):
 
     # -- typed moves -----------------------------------------------------------------------------------
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """``/game play``: "pass"; a move as "<from> <to>" in field notation ("H-C4 T-B5", "off T-A1"),
         "leader" to move the leader, or just the destination when only one figure can get there; the fields
-        that pay may follow ("T-A1 H-A1 H-C3": one per paid step, or one field for all of them), else the
-        default way is taken; in a battle "keep" (the leader stays) or "lose leader"."""
+        that pay may follow ("T-A1 H-A1 H-C3": one per paid step in any order, or one field for all of
+        them), any way to pay, listed or not (:class:`Refined`), else the default way is taken; in a battle
+        "keep" (the leader stays) or "lose leader"."""
         legal = view.get("legal") or []
         words = self._words(text)
         if not words:
@@ -333,23 +385,38 @@ class HexTriPresenter(Presenter):
             raise ValueError(self.text("parse_cannot_reach", who=self._origin(origin, leader, hint=False), to=dest))
         if not paid:
             return found[0][0]
-        return self._way(found, paid, dest)
+        return self._way(view, found[0], paid, dest)
 
-    def _way(self, found: list[tuple[int, dict]], paid: list[str], dest: str) -> int:
-        """The move among ``found`` (one destination's ways to pay) that takes its mana from ``paid``: one
-        field per paid step in any order, or a single field for every step."""
-        cost = found[0][1]["cost"]
+    def _way(self, view: dict, found: tuple[int, dict], paid: list[str], dest: str) -> int | Refined:
+        """The listed move ``found`` (index, action) paid from the typed fields ``paid``: one field per paid
+        step in any order, or a single field for every step. The listed action itself when that is its
+        default way, else the move with those sources (the engine checks them and finds the order and path
+        that fit). The mistakes the view shows are refused here, in the game's language."""
+        index, listed = found
+        cost, default = listed["cost"], listed.get("sources") or []
         if not cost:
             raise ValueError(self.text("parse_pay_free", to=dest))
         if len(paid) == 1 and cost > 1:
             paid = paid * cost
-        for i, a in found:
-            if sorted(s for s in a["sources"] if s != FREE) == sorted(paid):
-                return i
-        ways = "; ".join(self._fields(a["sources"]) or self.text("cost_free") for _, a in found[:8])
+        ways = self._fields(default)
         if len(paid) != cost:
             raise ValueError(self.text("parse_pay_count", to=dest, cost=self.text("cost", mana=cost), ways=ways))
-        raise ValueError(self.text("parse_pay_way", to=dest, fields=self._fields(paid), ways=ways))
+        if sorted(paid) == sorted(s for s in default if s != FREE):
+            return index
+        mana = view.get("mana") or {}
+        holders: dict[str, set[int]] = {}
+        for p in view.get("pieces", ()):
+            holders.setdefault(p["field"], set()).add(p["seat"])
+        for field in dict.fromkeys(paid):
+            # mana is taken only where the mover's own figures stand alone (or from under the mover on its
+            # way: an empty field he crosses); never more than a field holds
+            if holders.get(field, {view.get("seat")}) != {view.get("seat")} or paid.count(field) > mana.get(field, 0):
+                raise ValueError(self.text("parse_pay_way", to=dest, fields=self._fields(paid), ways=ways))
+        sources = list(default)
+        slots = [i for i, s in enumerate(default) if s != FREE]
+        for i, field in zip(slots, paid):
+            sources[i] = field
+        return Refined(index, {**listed, "sources": sources})
 
     def _refuse_occupied(self, view: dict, dest: str) -> None:
         """The engine's reason for a TRI that nobody can enter: a triangle holds one figure."""

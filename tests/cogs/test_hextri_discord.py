@@ -11,6 +11,7 @@ import pytest
 
 from engines import ENGINES
 from engines.rng import Rng
+from host.service import choices_digest
 from tests.cogs.driver import boards, game_over, latest_board, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import button, components
@@ -36,6 +37,11 @@ def group_controls(message: dict) -> list[dict]:
 
 def action_controls(message: dict) -> list[dict]:
     return [c for c in components(message) if c["custom_id"].startswith(("gh:a:", "gh:s:"))]
+
+
+def ways_controls(message: dict) -> list[dict]:
+    """Buttons of destinations that open the choice of who pays (a select's options carry it in their value)."""
+    return [c for c in components(message) if c["custom_id"].startswith("gh:w:")]
 
 
 async def open_group(h, user: int, message: dict, name: str) -> dict | None:
@@ -93,13 +99,20 @@ async def play_two_step(h, user: int, message: dict, rng: Rng, pass_weight: floa
     opened = await open_group(h, user, message, name)
     if opened is None:
         return
-    comps = action_controls(opened)
+    comps = action_controls(opened) + ways_controls(opened)
     assert comps, "an opened group offers its choices"
     choice = rng.choice(comps)
     if choice["type"] == 3:
-        await h.click(user, opened, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
+        value = rng.choice(choice["options"])["value"]
+        await h.click(user, opened, choice["custom_id"], values=[value])
+        ways = value.startswith("w")
     else:
         await h.click(user, opened, choice["custom_id"])
+        ways = choice["custom_id"].startswith("gh:w:")
+    if ways:  # the destination could be paid from other fields: who pays, the third step
+        opened = h.fake.messages[int(message["id"])]
+        pick = next(c for c in action_controls(opened) if c["type"] == 3)
+        await h.click(user, opened, pick["custom_id"], values=[rng.choice(pick["options"])["value"]])
 
 
 def board_pngs(h) -> list[bytes]:
@@ -428,6 +441,135 @@ async def test_huge_destination_lists_are_grouped_and_paged(harness, monkeypatch
     log = await h.bot.service.store.actions(1)
     assert log[0]["action"]["from"] == "H-F6" and log[0]["action"]["to"] == target.split()[0]
     assert "**Ann** (A) moves a figure H-F6 → " in latest_board(h, thread)["content"]
+    h.assert_no_errors()
+
+
+def two_payers_start(real_new_game):
+    """Radius 3, Ann to move first: her leader and two figures on H-D4, one figure on H-C3, 1 mana on each."""
+
+    def new_game(num_players, seed, options=None):
+        state = real_new_game(num_players, seed, options)
+        p = state["players"][0]
+        p["on"] = {"H-D4": 3, "H-C3": 1}
+        p["leader"] = "H-D4"
+        p["waiting"] = 4
+        state["mana"] = {"H-D4": 1, "H-C3": 1}
+        state["turn"] = 0
+        state["first"] = 0
+        return state
+
+    return new_game
+
+
+def with_button(message: dict, custom_id: str) -> dict:
+    """``message`` as a client would show it with one more button (a custom_id made by hand)."""
+    shown = copy.deepcopy(message)
+    shown["components"] = [*(shown.get("components") or ())[:4],
+                           {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": custom_id}]}]
+    return shown
+
+
+def option(message: dict, label: str) -> tuple[dict, dict]:
+    """(the select, its option) labelled ``label``."""
+    for c in action_controls(message):
+        for o in c.get("options") or ():
+            if o["label"] == label:
+                return c, o
+    raise AssertionError(f"no option {label!r}")
+
+
+async def test_who_pays_is_a_third_step_when_other_fields_could_pay(harness, monkeypatch):
+    """Figure, then destination, then who pays: the destination of a move two fields could pay opens a select
+    of the ways to pay it (the default first) with a way back; the chosen way is what the move takes. Stale
+    and forged choices of a way are refused and change nothing."""
+    h = harness
+    monkeypatch.setattr(ENGINE, "new_game", two_payers_start(ENGINE.new_game))
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=3)
+    thread = thread_of(h)
+    board = latest_board(h, thread)
+    figure = "Figure on H-D4 (2 here)"
+    opened = await open_group(h, ANN, board, figure)
+    select, dest = option(opened, "T-D7 (1 mana)")
+    assert dest["value"].startswith("w") and dest["description"] == "1 step · other fields could pay: you choose next"
+    await h.click(ANN, opened, select["custom_id"], values=[dest["value"]])
+    ways = h.fake.messages[int(board["id"])]
+    (pick,) = [c for c in action_controls(ways) if c["type"] == 3]
+    assert pick["placeholder"] == "T-D7 (1 mana): who pays?"
+    assert [(o["label"], o.get("description")) for o in pick["options"]] == [
+        ("H-C3 (default)", "most mana first · mana left: H-C3 0"), ("H-D4", "spares H-C3 · mana left: H-D4 0")]
+    back = button(ways, f"◀ {figure}")
+    assert back["custom_id"].startswith("gh:gb:") and len(components(ways)) == 2
+    # back to the figure's destinations, and forward again
+    await h.click(ANN, ways, back["custom_id"])
+    again = h.fake.messages[int(board["id"])]
+    assert option(again, "T-D7 (1 mana)")[1]["value"] == dest["value"]
+    await h.click(ANN, again, select["custom_id"], values=[dest["value"]])
+    ways = h.fake.messages[int(board["id"])]
+    (pick,) = [c for c in action_controls(ways) if c["type"] == 3]
+    # the same third step from a destination shown as a button (a group of five or fewer)
+    index = dest["value"][1:]
+    await h.click(ANN, with_button(board, f"gh:w:1:0:0:{index}"), f"gh:w:1:0:0:{index}")
+    assert [c.get("placeholder") for c in action_controls(h.fake.messages[int(board["id"])])] == [
+        "T-D7 (1 mana): who pays?"]
+    # forged values: a way that does not exist, a malformed value, a choice that does not exist, a button of a
+    # way that does not exist; nothing changes
+    digest = pick["custom_id"].rsplit(":", 1)[1]
+    for custom_id in ("gh:w:1:0:0:99999", f"gh:a:1:0:0:{index}:{digest}:7"):
+        before = len(h.fake.messages)
+        await h.click(ANN, with_button(ways, custom_id), custom_id)
+        assert any("That choice no longer exists" in m["content"] and m["flags"] & 64
+                   for m in replies_since(h, before)), custom_id
+    # a board drawn before the upgrade, when every way to pay was listed: the same version, other choices
+    # (its digest is of that longer list), so its indices mean other moves now: refused, with what to do
+    _, state = await live_state(h)
+    legal = ENGINE.legal_actions(state, 0)
+    old_list = [dict(a, sources=w) for a in legal if a["type"] == "move"
+                for w in ([a["sources"]] + [v["sources"] for v in ENGINE.variants(state, 0, a)[1:]])]
+    old_list = [{k: v for k, v in a.items() if k != "other_ways"} for a in old_list] + [{"type": "pass"}]
+    custom_id = f"gh:a:1:0:0:{index}:{choices_digest(old_list)}"
+    before = len(h.fake.messages)
+    await h.click(ANN, with_button(ways, custom_id), custom_id)
+    assert any("drawn by an older version of the bot" in m["content"] and "/game hand" in m["content"]
+               and m["flags"] & 64 for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == 0
+    for value, words in ((f"{index}.7", "That choice no longer exists"), (f"w{index}.1", "That choice no longer"),
+                         ("99999", "That choice no longer exists")):
+        before = len(h.fake.messages)
+        await h.click(ANN, ways, pick["custom_id"], values=[value])
+        assert any(words in m["content"] and m["flags"] & 64 for m in replies_since(h, before)), value
+        assert (await live_state(h))[0].version == 0
+    as_shown = copy.deepcopy(ways)  # the panel as Ann's client shows it (the bot clears it a moment later)
+    await h.click(ANN, ways, pick["custom_id"], values=[next(o["value"] for o in pick["options"]
+                                                             if o["label"] == "H-D4")])
+    log = await h.bot.service.store.actions(1)
+    assert log[0]["action"] == {"type": "move", "from": "H-D4", "to": "T-D7", "leader": False, "cost": 1,
+                                "sources": ["H-D4"], "other_ways": True}
+    game, state = await live_state(h)
+    assert "H-D4" not in state["mana"] and state["mana"]["H-C3"] == 1, "H-D4 paid"
+    assert "**Ann** (A) moves a figure H-D4 → T-D7 (1 mana)." in latest_board(h, thread)["content"]
+    # the spent panel of ways, clicked again: out of date
+    before = len(h.fake.messages)
+    await h.click(ANN, as_shown, pick["custom_id"], values=[pick["options"][0]["value"]])
+    assert any("out of date" in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == game.version
+    h.assert_no_errors()
+
+
+async def test_typed_moves_name_any_way_to_pay(harness, monkeypatch):
+    h = harness
+    monkeypatch.setattr(ENGINE, "new_game", two_payers_start(ENGINE.new_game))
+    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=3)
+    thread = thread_of(h)
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="H-D4 T-D8 H-C3 H-C3")
+    assert any("T-D8 costs 1 mana: name one paying field per paid step" in m["content"]
+               for m in replies_since(h, before))
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="H-D4 T-D8 T-A1")
+    assert any("T-D8 cannot be paid from T-A1" in m["content"] for m in replies_since(h, before))
+    assert (await live_state(h))[0].version == 0
+    await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="H-D4 T-D8 H-D4")
+    log = await h.bot.service.store.actions(1)
+    assert (log[0]["action"]["to"], log[0]["action"]["sources"]) == ("T-D8", ["H-D4"])
     h.assert_no_errors()
 
 

@@ -130,7 +130,7 @@ async def test_only_the_games_host_may_reveal_the_hands_in_a_replay(harness):
     assert Image.open(io.BytesIO(data)).n_frames == plain.shown + 2 and len(data) < 8 * 1024 * 1024
 
     # a game without hidden cards: the replay, and a word that there is nothing to reveal
-    hextri = await _stored_game(h, "hextri", seed=1)
+    hextri = await _stored_game(h, "hextri", seed=5)  # a short random game (55 actions)
     before = len(h.fake.messages)
     await h.slash(ANN, "game replay", game=hextri, hands=True, name="Ann")
     posted = [m for m in _newest(h, before) if m["attachments"]][-1]
@@ -141,7 +141,7 @@ async def test_only_the_games_host_may_reveal_the_hands_in_a_replay(harness):
 async def test_history_pages_forward_and_back_keep_the_kind_and_replay_from_a_page(harness):
     h = harness
     store = h.bot.service.store
-    hextri = [await _stored_game(h, "hextri", seed=1) for _ in range(12)]
+    hextri = [await _stored_game(h, "hextri", seed=5) for _ in range(12)]  # short random games (55 actions)
     troja = await _stored_game(h, "troja", seed=2)
     before = len(h.fake.messages)
     await h.slash(ANN, "game history", game="hextri", name="Ann")

@@ -2,7 +2,8 @@
 
 Random legal playouts for many seeds (they must end with a result), an exact JSON round trip after every
 action (the playout continues from the restored copy), determinism, illegal and out-of-turn actions that
-raise IllegalAction and leave the state untouched, and views that never carry another seat's secrets.
+raise IllegalAction and leave the state untouched, views that never carry another seat's secrets, and the
+variants of listed actions (``engine.variants``: the action first, each of them applied as it is).
 """
 
 from __future__ import annotations
@@ -85,6 +86,24 @@ def _check_illegal(engine, state, num_players, rng: Rng):
         assert _snapshot(engine, state) == before
 
 
+def _check_variants(engine, state, rng: Rng):
+    """A listed action's variants: the action itself first, at most ``limit``, all different, each one that
+    ``apply`` takes (on a copy); the state is untouched."""
+    before = _snapshot(engine, state)
+    seat = engine.to_act(state)[0]
+    action = rng.choice(engine.legal_actions(state, seat))
+    ways = engine.variants(state, seat, action, 4)
+    assert ways[0] == action and 1 <= len(ways) <= 4
+    assert len({json.dumps(w, sort_keys=True) for w in ways}) == len(ways)
+    for way in ways:
+        copy = engine.from_json(json.loads(json.dumps(engine.to_json(state))))
+        engine.apply(copy, seat, json.loads(json.dumps(way)))
+    assert engine.variants(state, seat, action, 1) == [action]
+    with pytest.raises(IllegalAction):
+        engine.variants(state, seat, {"type": "no-such-action"})
+    assert _snapshot(engine, state) == before
+
+
 @pytest.mark.parametrize("key,num_players,options,seed", list(_cases()))
 def test_random_playout(key, num_players, options, seed):
     engine = ENGINES[key]
@@ -99,6 +118,7 @@ def test_random_playout(key, num_players, options, seed):
         if steps % 5 == 1:
             _check_views(engine, state, num_players)
             _check_illegal(engine, state, num_players, rng)
+            _check_variants(engine, state, rng)
         acting = engine.to_act(state)
         assert len(set(acting)) == len(acting)
         seat = rng.choice(acting)

@@ -7,7 +7,19 @@ optimisation that changes what a player would see, what the AI may choose or how
 here.
 
 ``python -m tests.engines.test_determinism`` rewrites the data file: only do that for a deliberate rules change
-(which also bumps the engine's rules_version).
+(which also bumps the engine's rules_version) or a deliberate change of what ``legal_actions`` lists.
+
+HEX-TRI's digests were recorded again in issue 22 (its rules unchanged, rules_version 2 kept): its list of
+legal actions became one move per figure and destination, paid the default way and saying whether it could
+be paid otherwise (``other_ways``), instead of one action per way to pay. The ``legal`` digests change with
+the list, and the random games that pick from it pick other actions, so their events, views, probes, final
+states and results change too (the other engines' digests are untouched). That the rules did not change is
+checked where it shows: action logs recorded with the old listing, paying the non-default ways too, replay
+to the same events and final states (``test_hextri.py::
+test_action_logs_saved_when_every_way_to_pay_was_listed_still_replay``), and every destination, default
+way and set of ways to pay the old listing had is what the new one lists and ``variants`` offers, and
+``other_ways`` is true exactly where it had several ways (compared over thousands of positions of random games
+when the change was made; the figures are in the README).
 """
 
 from __future__ import annotations

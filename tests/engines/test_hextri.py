@@ -7,7 +7,9 @@ T-A1 and T-A2.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -40,7 +42,7 @@ def position(on, leaders, mana=None, n=2, turn=0, options=None, free_used=()):
 
 
 def moves_of(state, seat, origin, leader=False):
-    """Destination -> its default move (the first listed; other ways to pay it follow)."""
+    """Destination -> its move (listed once, paid the default way)."""
     out = {}
     for a in E.legal_actions(state, seat):
         if a["type"] == "move" and a["from"] == origin and a["leader"] == leader:
@@ -715,26 +717,154 @@ def test_json_round_trip_mid_battle():
         E.from_json({**data, "rules_version": 99})
 
 
-# ------------------------------------------------------------------ choosing who pays
-def test_every_way_to_pay_a_move_is_a_legal_action_default_first():
-    s = position({0: {"H-A1": 2, "H-A2": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
-                 mana={"H-A1": 2, "H-A2": 1}, free_used=(0,))
-    ways = [a["sources"] for a in E.legal_actions(s, 0)
-            if a["type"] == "move" and a["from"] == OFF and a["to"] == "T-A2"]
-    assert ways == [["H-A1"], ["H-A2"]]
+# ------------------------------------------------------------------ choosing who pays (issue 22: moves by destination)
+def _two_sources():
+    """Seat 0 can pay from H-A1 (2 mana) or H-A2 (1 mana); his leader's free step is used."""
+    return position({0: {"H-A1": 2, "H-A2": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                    mana={"H-A1": 2, "H-A2": 1}, free_used=(0,))
+
+
+def _rich(mana=40):
+    """Seat 0 alone on nine HEXes with ``mana`` each (the pass-until-huge case on the default board)."""
+    fields = ["H-A1", "H-A2", "H-A3", "H-B1", "H-C1", "H-D1", "H-B3", "H-C4", "H-D4"]
+    return position({0: {f: 1 for f in fields}, 1: {"T-H9": 1}}, {0: "H-D4", 1: "T-H9"},
+                    mana={f: mana for f in fields}, free_used=(0,))
+
+
+def test_a_move_is_listed_once_per_figure_and_destination_paid_the_default_way():
+    s = _two_sources()
+    moves = [a for a in E.legal_actions(s, 0) if a["type"] == "move"]
+    keys = [(a["from"], a["to"], a["leader"]) for a in moves]
+    assert len(keys) == len(set(keys))
+    a = moves_of(s, 0, OFF)["T-A2"]
+    assert a == {"type": "move", "from": OFF, "to": "T-A2", "leader": False, "cost": 1, "sources": ["H-A1"],
+                 "other_ways": True}
+    assert [v["sources"] for v in E.variants(s, 0, a)] == [["H-A1"], ["H-A2"]]
+    assert E.variants(s, 0, a)[0] is a, "the listed move itself comes first"
     # a two-step move: H-A1 x2, or H-A1 + H-A2 (H-A2's one mana under the mover pays its first step only)
-    far = {tuple(sorted(a["sources"])) for a in E.legal_actions(s, 0)
-           if a["type"] == "move" and a["from"] == OFF and a["to"] == "H-A2"}
-    assert far == {("H-A1", "H-A1"), ("H-A1", "H-A2")}
+    far = E.variants(s, 0, moves_of(s, 0, OFF)["H-A2"])
+    assert [sorted(v["sources"]) for v in far] == [["H-A1", "H-A1"], ["H-A1", "H-A2"]]
+    # the same move named by its fields (as typed) has the same variants
+    assert E.variants(s, 0, {"type": "move", "from": "off", "to": "h-a2", "leader": False}) == far
+
+
+def test_a_move_that_can_be_paid_one_way_only_says_so():
+    # one paying field; every field giving all it has; the leader's free step alone
+    s = position({0: {"H-A1": 2, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"}, mana={"H-A1": 5},
+                 free_used=(0,))
+    assert not any(a["other_ways"] for a in E.legal_actions(s, 0) if a["type"] == "move")
+    s = _two_sources()
+    three = [a for a in E.legal_actions(s, 0) if a["type"] == "move" and a["cost"] == 3]
+    assert three and not any(a["other_ways"] for a in three), "three steps take all three mana: one way"
+    s = position({0: {}, 1: {"T-H9": 1}}, {1: "T-H9"})
+    leader = moves_of(s, 0, OFF, leader=True)
+    assert leader and not any(a["other_ways"] for a in leader.values())
+    assert [v["sources"] for v in E.variants(s, 0, leader["T-A1"])] == [["free"]]
+    assert E.variants(s, 0, {"type": "pass"}) == [{"type": "pass"}]
 
 
 def test_a_chosen_way_to_pay_is_what_the_move_takes():
-    s = position({0: {"H-A1": 2, "H-A2": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
-                 mana={"H-A1": 2, "H-A2": 1}, free_used=(0,))
-    other = next(a for a in E.legal_actions(s, 0)
-                 if a["type"] == "move" and a["from"] == OFF and a["to"] == "T-A2" and a["sources"] == ["H-A2"])
+    s = _two_sources()
+    other = E.variants(s, 0, moves_of(s, 0, OFF)["T-A2"])[1]
     E.apply(s, 0, other)
     assert s["mana"] == {"H-A1": 2}
+    # typed sources of the player's own choosing, or none at all (the default)
+    s = _two_sources()
+    E.apply(s, 0, {"type": "move", "from": "off", "to": "H-A2", "leader": False, "sources": ["H-A2", "H-A1"]})
+    assert s["mana"] == {"H-A1": 1}
+    s = _two_sources()
+    E.apply(s, 0, {"type": "move", "from": "off", "to": "T-A2", "leader": False})
+    assert s["mana"] == {"H-A1": 1, "H-A2": 1}
+
+
+def test_a_typed_way_to_pay_is_taken_in_the_order_the_path_needs():
+    # a lone figure on H-A1 (its 2 mana pay only the step that leaves it) and a figure on H-B1 (2 mana)
+    s = position({0: {"H-A1": 1, "H-B1": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-B1": 2}, free_used=(0,))
+    two = next(a for a in E.legal_actions(s, 0) if a["type"] == "move" and a["from"] == "H-A1" and a["cost"] == 2)
+    typed = {"type": "move", "from": "H-A1", "to": two["to"], "leader": False, "sources": ["H-B1", "H-A1"]}
+    events = E.apply(s, 0, typed)
+    assert events[0]["sources"] == ["H-A1", "H-B1"] and s["mana"] == {"H-A1": 1, "H-B1": 1}
+    # H-A1's mana cannot pay a step taken elsewhere, whatever the order: refused with the reason
+    s = position({0: {"H-A1": 1, "H-B1": 1, "T-A1": 1}, 1: {"T-H9": 1}}, {0: "T-A1", 1: "T-H9"},
+                 mana={"H-A1": 2, "H-B1": 2}, free_used=(0,))
+    with pytest.raises(IllegalAction, match="paid from those fields"):
+        E.apply(s, 0, {**typed, "sources": ["H-A1", "H-A1"]})
+    assert s["mana"] == {"H-A1": 2, "H-B1": 2}
+
+
+def test_ways_to_pay_are_listed_lazily_and_bounded_most_useful_first():
+    s = _rich()
+    moves = [a for a in E.legal_actions(s, 0) if a["type"] == "move"]
+    assert len(moves) <= 9 * len(board(3).fields), "one move per figure and destination"
+    long = max(moves, key=lambda a: a["cost"])
+    assert long["cost"] >= 8 and long["other_ways"]
+    ways = E.variants(s, 0, long, limit=25)
+    assert len(ways) == 25 and ways[0] is long
+    amounts = [tuple(sorted((f, v["sources"].count(f)) for f in set(v["sources"]))) for v in ways]
+    assert len(set(amounts)) == 25, "every way takes different mana from the fields"
+    # after the default, per paying field: the most it can give (all of it from a field where other
+    # figures stand; one mana from under the lone mover, the first step's), and the way that spares it
+    for f in s["mana"]:
+        if f != long["from"]:
+            assert any(set(v["sources"]) == {f} for v in ways[1:19])
+        assert any(f not in v["sources"] for v in ways[1:19])
+    assert len(E.variants(s, 0, long, limit=3)) == 3 and E.variants(s, 0, long, limit=3) == ways[:3]
+    for way in ways:
+        copy = E.from_json(E.to_json(s))
+        E.apply(copy, 0, way)
+        spent = {f: 40 - copy["mana"].get(f, 0) for f in s["mana"]}
+        assert {f: n for f, n in spent.items() if n} == dict(Counter(way["sources"]))
+
+
+def test_variants_of_a_move_not_listed_now_are_refused():
+    s = _two_sources()
+    with pytest.raises(IllegalAction):
+        E.variants(s, 0, {"type": "move", "from": "off", "to": "H-D4", "leader": False})
+    with pytest.raises(IllegalAction):
+        E.variants(s, 0, {"type": "move", "from": "H-Q9", "to": "T-A2", "leader": False})
+    with pytest.raises(IllegalAction):
+        E.apply(s, 0, {**moves_of(s, 0, OFF)["T-A2"], "other_ways": "maybe"})
+
+
+def test_action_logs_saved_when_every_way_to_pay_was_listed_still_replay():
+    """Games recorded with the engine that listed every way to pay (before issue 22; 13 games, some of
+    them paying the non-default ways, in rules versions 1 and 2) replay to the very same events and
+    final states."""
+    saved = json.loads((Path(__file__).parent / "data" / "hextri_old_action_logs.json").read_text())
+    paid_otherwise = 0
+    for game in saved:
+        s = E.new_game(game["players"], game["seed"], dict(game["options"]))
+        if game["rules_version"] != E.rules_version:
+            s = E.from_json({**E.to_json(s), "rules_version": game["rules_version"]})
+        h = hashlib.sha256()
+        for seat, action in game["actions"]:
+            assert "other_ways" not in action
+            if action["type"] == "move":
+                listed = moves_of(s, seat, action["from"], action["leader"])[action["to"]]
+                paid_otherwise += sorted(listed["sources"]) != sorted(action["sources"])
+            events = E.apply(s, seat, action)
+            h.update(json.dumps([seat, action, events], sort_keys=True, separators=(",", ":")).encode())
+        assert h.hexdigest()[:24] == game["events"]
+        final = json.dumps(E.to_json(s), sort_keys=True, separators=(",", ":")).encode()
+        assert hashlib.sha256(final).hexdigest()[:24] == game["final"]
+    assert paid_otherwise >= 50
+
+
+def test_the_pass_until_huge_position_lists_one_move_per_destination():
+    """Issue 22: radius 5, no round limit, two players who place their figures and then pass. With every way
+    to pay listed, the position after 34 actions had 2,453,881 of them; now one per figure and destination,
+    however much mana piles up."""
+    from bench.hextri_positions import pass_until_huge
+
+    s = pass_until_huge(160)
+    seat = E.to_act(s)[0]
+    assert sum(s["mana"].values()) > 1000 and s["result"] is None
+    moves = [a for a in E.legal_actions(s, seat) if a["type"] == "move"]
+    assert 1000 < len(moves) <= len(E._groups(s, seat)) * len(board(5).fields)
+    assert len({(a["from"], a["to"], a["leader"]) for a in moves}) == len(moves)
+    long = max(moves, key=lambda a: a["cost"])
+    assert long["other_ways"] and len(E.variants(s, seat, long)) == 25
 
 
 # ------------------------------------------------------------------ first blood, then play on

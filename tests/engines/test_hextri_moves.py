@@ -7,9 +7,11 @@ reachable destination must be listed, and the listed number of steps must be the
 from __future__ import annotations
 
 from collections import deque
+from itertools import combinations_with_replacement, permutations
 
 import pytest
 
+from engines import IllegalAction
 from engines.hextri import ENGINE as E
 from engines.hextri.board import board
 from engines.hextri.engine import _occupancy
@@ -100,3 +102,54 @@ def test_brute_force_sees_the_lone_figure_rule():
     mover = Mover(s, board(3), _occupancy(s), 0, "H-D4", False)
     assert set(brute_force(mover)) == set(board(3).adj["H-D4"])
     assert OFF not in brute_force(mover)
+
+
+def brute_ways(mover: Mover, dest: str, sources: list[str]) -> set[tuple[str, ...]]:
+    """Every choice of paying fields (as a sorted tuple) with which the figure reaches ``dest`` in as many
+    steps, the free step where ``sources`` has it: every field with mana in every paid step, tried in
+    every order through :func:`check` (small moves only)."""
+    steps = [i for i, s in enumerate(sources) if s != "free"]
+    fields = sorted(f for f, n in mover.mana.items() if n > 0)
+    found = set()
+    for chosen in combinations_with_replacement(fields, len(steps)):
+        for order in set(permutations(chosen)):
+            trial = list(sources)
+            for i, f in zip(steps, order):
+                trial[i] = f
+            try:
+                check(mover, dest, trial)
+            except IllegalAction:
+                continue
+            found.add(chosen)
+            break
+    return found
+
+
+@pytest.mark.parametrize("seeds", [range(0, 6), range(6, 12)])
+def test_ways_to_pay_match_brute_force(seeds):
+    """The ways the engine offers for a move all pay it; ``other_ways`` is true exactly when there is more
+    than one; with no lone figure's mana off the origin, the ways along the default path are all there are."""
+    checked = several = 0
+    cases = [p for seed in seeds for p in _positions(seed, 3)]
+    # and each position again with one more mana on every occupied field: more fields that can pay
+    cases += [({**data, "mana": {**data["mana"], **{f: data["mana"].get(f, 0) + 1 for p in data["players"]
+                                                   for f in p["on"]}}}, seat) for data, seat in cases]
+    for data, seat in cases:
+        state = E.from_json(data)
+        bd = board(state["options"]["radius"])
+        occ = _occupancy(state)
+        for a in E.legal_actions(state, seat):
+            if a["type"] != "move" or a["cost"] > 3:
+                continue
+            mover = Mover(state, bd, occ, seat, a["from"], a["leader"])
+            truth = brute_ways(mover, a["to"], a["sources"])
+            offered = {tuple(sorted(s for s in v["sources"] if s != "free"))
+                       for v in E.variants(state, seat, a, limit=10_000)}
+            assert tuple(sorted(s for s in a["sources"] if s != "free")) in offered
+            assert offered <= truth, (a, offered - truth)
+            assert a["other_ways"] == (len(offered) > 1), a
+            if mover.locals() <= {a["from"]}:
+                assert offered == truth, (a, truth - offered)
+            checked += 1
+            several += len(offered) > 1
+    assert checked > 200 and several > 50

@@ -6,7 +6,7 @@ import pytest
 
 from engines import ENGINES
 from host.panels import Panel, layout
-from host.presenters import PRESENTERS
+from host.presenters import PRESENTERS, Refined
 
 ENGINE = ENGINES["hextri"]
 P = PRESENTERS["hextri"]
@@ -53,8 +53,8 @@ def test_first_panel_groups_the_leader_and_a_pass_and_says_what_is_decided():
     leader = panel.groups()[0][1]
     assert len(leader) == 24 and leader[0].label == "T-A1 (free step)"
     assert leader[0].description == "1 step · uses the leader's free step"
-    assert panel.prompt == ("round 1/9, movement: move one figure (pick it, then where to) or pass — 0 mana to "
-                            "spend, the leader's free step is left.")
+    assert panel.prompt == ("round 1/9, movement: move one figure (pick it, then where to, then who pays when other "
+                            "fields could) or pass — 0 mana to spend, the leader's free step is left.")
     rows = layout(panel)
     assert [r.kind for r in rows] == ["group_buttons"]
     assert list(rows[0].direct) == [1], "Pass is a group of one: its own button, one click"
@@ -217,23 +217,33 @@ def _two_sources():
     return state
 
 
-def test_other_ways_to_pay_are_offered_in_a_group_of_their_own():
+def test_a_move_other_fields_could_pay_asks_who_pays_as_a_third_step():
     state = _two_sources()
     view = ENGINE.view(state, 0)
     choices = P.describe_all(view, view["legal"])
-    entering = [c for c in choices if c.group == "Enter a figure (5 waiting)"]
-    other = [c for c in choices if c.group == "Enter a figure (5 waiting) — pay differently"]
-    assert [c.label for c in entering if c.label.startswith("T-A2")] == ["T-A2 (1 mana)"]
-    assert "mana from H-A1" in next(c.description for c in entering if c.label.startswith("T-A2"))
-    assert "T-A2 (from H-A2)" in [c.label for c in other]
-    picked = next(c for c in other if c.label == "T-A2 (from H-A2)")
-    assert view["legal"][picked.index]["sources"] == ["H-A2"]
-    # describe() of one action (the label the host shows after a click) agrees
-    assert P.describe(view, view["legal"][picked.index], picked.index).label == "T-A2 (from H-A2)"
-    # the groups fit Discord: the figure's group, then its other ways
-    panel = Panel(1, 0, 0, P.prompt(view), choices, two_step=True)
-    assert any(name.endswith("pay differently") for name, _ in panel.groups())
-    assert layout(panel)
+    assert len(choices) == len(view["legal"]), "one choice per figure and destination"
+    entering = {c.label: c for c in choices if c.group == "Enter a figure (5 waiting)"}
+    to_a2 = entering["T-A2 (1 mana)"]
+    assert to_a2.more and to_a2.variant is None
+    assert to_a2.description == "1 step · other fields could pay: you choose next"
+    # three steps take all three mana: one way only, the choice acts at once and says who pays
+    three = next(c for c in choices if view["legal"][c.index].get("cost") == 3)
+    assert not three.more and "mana from H-A1 ×2, H-A2" in three.description
+    listed = view["legal"][to_a2.index]
+    ways = P.describe_variants(view, listed, to_a2.index, ENGINE.variants(state, 0, listed))
+    assert [(c.label, c.group, c.index, c.variant) for c in ways] == [
+        ("H-A1 (default)", "T-A2 (1 mana): who pays?", to_a2.index, 0),
+        ("H-A2", "T-A2 (1 mana): who pays?", to_a2.index, 1)]
+    assert [c.description for c in ways] == ["most mana first · mana left: H-A1 1", "spares H-A1 · mana left: H-A2 0"]
+    # the label the host shows after a click names the fields of a way other than the default
+    other = ENGINE.variants(state, 0, listed)[1]
+    assert P.describe(view, other, to_a2.index).label == "T-A2 (from H-A2)"
+    assert P.describe(view, listed, to_a2.index).label == "T-A2 (1 mana)"
+    # the ways as the host shows them: one select saying what is chosen, and a way back to the figure
+    panel = Panel(1, 0, 0, P.prompt(view), ways, back=(0, "Enter a figure (5 waiting)"),
+                  select_groups={c.group for c in ways})
+    rows = layout(panel, reserved_rows=1)
+    assert [r.kind for r in rows] == ["select"] and rows[0].placeholder == "T-A2 (1 mana): who pays?"
 
 
 def test_typed_moves_name_the_paying_fields():
@@ -241,15 +251,30 @@ def test_typed_moves_name_the_paying_fields():
     view = ENGINE.view(state, 0)
     choices = P.describe_all(view, view["legal"])
     legal = view["legal"]
-    assert legal[P.parse(view, choices, "off T-A2 H-A2")]["sources"] == ["H-A2"]
-    assert legal[P.parse(view, choices, "off T-A2 pay H-A1")]["sources"] == ["H-A1"]
-    assert legal[P.parse(view, choices, "off T-A2")]["sources"] == ["H-A1"]  # the default
-    # one field may pay every step; two fields, one each
-    assert sorted(legal[P.parse(view, choices, "off H-A2 H-A1")]["sources"]) == ["H-A1", "H-A1"]
-    assert sorted(legal[P.parse(view, choices, "off H-A2 H-A1 H-A2")]["sources"]) == ["H-A1", "H-A2"]
-    with pytest.raises(ValueError, match="T-A2 cannot be paid from T-H9"):
+
+    def typed(text):
+        """What the host applies for a typed move: the listed action, or the way the player named."""
+        got = P.parse(view, choices, text)
+        return got.action if isinstance(got, Refined) else legal[got]
+
+    assert typed("off T-A2 H-A2")["sources"] == ["H-A2"]
+    assert isinstance(P.parse(view, choices, "off T-A2 H-A2"), Refined)
+    assert P.parse(view, choices, "off T-A2 pay H-A1") == P.parse(view, choices, "off T-A2")  # the default
+    assert typed("off T-A2")["sources"] == ["H-A1"]
+    # one field may pay every step; two fields, one each, in any order
+    assert sorted(typed("off H-A2 H-A1")["sources"]) == ["H-A1", "H-A1"]
+    assert sorted(typed("off H-A2 H-A1 H-A2")["sources"]) == ["H-A1", "H-A2"]
+    assert sorted(typed("off H-A2 H-A2 H-A1")["sources"]) == ["H-A1", "H-A2"]
+    for text in ("off H-A2 H-A1 H-A2", "off H-A2 H-A2 H-A1"):
+        copy = ENGINE.from_json(ENGINE.to_json(state))
+        ENGINE.apply(copy, 0, typed(text))
+        assert copy["mana"] == {"H-A1": 1}, "the same fields pay, whatever order they were typed in"
+    with pytest.raises(ValueError, match="T-A2 cannot be paid from T-H9: mana comes from fields where only your"):
         P.parse(view, choices, "off T-A2 T-H9")
-    with pytest.raises(ValueError, match="H-A2 costs 2 mana: name one paying field per paid step"):
+    with pytest.raises(ValueError, match="H-A2 cannot be paid from H-A2 ×2"):
+        P.parse(view, choices, "off H-A2 H-A2 H-A2")  # H-A2 holds one mana
+    with pytest.raises(ValueError, match="H-A2 costs 2 mana: name one paying field per paid step, or one field "
+                                         "for all. The default way: H-A1 ×2."):
         P.parse(view, choices, "off H-A2 H-A1 H-A2 H-A1")
 
 
@@ -339,58 +364,20 @@ def test_the_loss_prompt_counts_the_figures_in_each_language(lang, before, expec
         use_language(None)
 
 
-def test_ways_to_pay_that_leave_the_same_board_are_offered_once():
+def test_ways_to_pay_each_take_different_mana():
     state = _two_sources()
     view = ENGINE.view(state, 0)
-    legal = list(view["legal"])
-    mixed = next(a for a in legal if a["type"] == "move" and a["from"] == "off" and a["to"] == "H-A2"
-                 and sorted(a["sources"]) == ["H-A1", "H-A2"])
-    # the same fields paying in the other order: a legal action the engine takes, leaving the same board
-    swapped = {**mixed, "sources": list(reversed(mixed["sources"]))}
-    assert swapped["sources"] != mixed["sources"]
-    after = []
-    for action in (mixed, swapped):
-        copy = ENGINE.from_json(ENGINE.to_json(state))
-        ENGINE.apply(copy, 0, action)
-        after.append((copy["mana"], copy["players"][0]["on"]))
-    assert after[0] == after[1]
-    legal.append(swapped)
-    view = {**view, "legal": legal}
-    choices = P.describe_all(view, legal)
-    to_a2 = [c for c in choices if legal[c.index]["type"] == "move" and P.way_key(legal[c.index]) == P.way_key(mixed)]
-    assert [c.index for c in to_a2] == [legal.index(mixed)]  # one button, the first listed way
-    assert len(choices) == len(legal) - 1
-    # a typed way in either order picks that one button's action
-    assert P.parse(view, choices, "off H-A2 H-A2 H-A1") == legal.index(mixed)
-    assert P.parse(view, choices, "off H-A2 H-A1 H-A2") == legal.index(mixed)
+    listed = next(a for a in view["legal"] if a["type"] == "move" and a["from"] == "off" and a["to"] == "H-A2")
+    index = view["legal"].index(listed)
+    ways = P.describe_variants(view, listed, index, ENGINE.variants(state, 0, listed))
+    assert [c.label for c in ways] == ["H-A1 ×2 (default)", "H-A1, H-A2"]
+    assert len({P.way_key(v) for v in ENGINE.variants(state, 0, listed)}) == 2
 
 
-def test_ways_with_different_paying_fields_stay_separate():
-    state = _two_sources()
-    view = ENGINE.view(state, 0)
-    choices = P.describe_all(view, view["legal"])
-    legal = view["legal"]
-    ways = sorted(tuple(sorted(legal[c.index]["sources"])) for c in choices
-                  if legal[c.index]["type"] == "move" and legal[c.index]["to"] == "H-A2"
-                  and legal[c.index]["from"] == "off")
-    assert ways == [("H-A1", "H-A1"), ("H-A1", "H-A2")]
-
-
-def test_the_busiest_position_keeps_one_choice_per_board_and_fits_discord():
-    """Many mana marks around several figures: every choice leaves a different board, the panel keeps to
-    Discord's limits (5 rows, 25 options a select, labels and descriptions within bounds) on every page."""
+def _fits_discord(panel):
+    """Every group of ``panel``, on every page, within Discord's limits; the choices reachable."""
     from host.panels import MAX_OPTIONS
 
-    fields = ["H-C3", "H-C4", "H-D3", "H-D4", "H-D5", "H-E4", "H-E5"]
-    state = position(radius=3, p0={"on": {f: 2 for f in fields}, "leader": "H-D4", "waiting": 3})
-    state["mana"] = {f: 1 for f in fields}
-    view = ENGINE.view(state, 0)
-    legal = view["legal"]
-    choices = P.describe_all(view, legal)
-    keys = [P.way_key(legal[c.index]) for c in choices if legal[c.index]["type"] == "move"]
-    assert len(keys) == len(set(keys))
-    assert len(set(keys)) == len({P.way_key(a) for a in legal if a["type"] == "move"})
-    panel = Panel(1, 0, 0, P.prompt(view), choices, two_step=True)
     for index, (_name, group) in enumerate(panel.groups()):
         rows = layout(panel, group=index)
         assert len(rows) <= 5
@@ -400,8 +387,58 @@ def test_the_busiest_position_keeps_one_choice_per_board_and_fits_discord():
             page_rows = layout(panel, group=index, page=page)
             assert len(page_rows) <= 5
             for row in page_rows:
-                assert len(row.choices) <= MAX_OPTIONS
+                assert len(row.choices) <= MAX_OPTIONS and len(row.placeholder) <= 150
                 for c in row.choices:
                     assert len(c.label) <= 80 and len(c.description or "") <= 100
                 seen |= {c.index for c in row.choices}
         assert seen >= {c.index for c in group}
+
+
+def test_the_busiest_position_keeps_one_choice_per_destination_and_fits_discord():
+    """Many mana marks around several figures: one choice per figure and destination, and the panel and
+    every move's who-pays panel keep to Discord's limits (5 rows, 25 options a select, labels and
+    descriptions within bounds) on every page."""
+    fields = ["H-C3", "H-C4", "H-D3", "H-D4", "H-D5", "H-E4", "H-E5"]
+    state = position(radius=3, p0={"on": {f: 2 for f in fields}, "leader": "H-D4", "waiting": 3})
+    state["mana"] = {f: 1 for f in fields}
+    view = ENGINE.view(state, 0)
+    legal = view["legal"]
+    choices = P.describe_all(view, legal)
+    keys = [(legal[c.index]["from"], legal[c.index]["leader"], legal[c.index]["to"]) for c in choices
+            if legal[c.index]["type"] == "move"]
+    assert len(keys) == len(set(keys)) == len(legal) - 1
+    panel = Panel(1, 0, 0, P.prompt(view), choices, two_step=True)
+    _fits_discord(panel)
+    for c in choices:
+        if c.more:
+            ways = P.describe_variants(view, legal[c.index], c.index, ENGINE.variants(state, 0, legal[c.index]))
+            assert 2 <= len(ways) <= 25
+            _fits_discord(Panel(1, 0, 0, "", ways, select_groups={w.group for w in ways}))
+
+
+def test_the_pass_until_huge_position_makes_a_panel_that_fits_discord():
+    """Issue 22's position: the panel holds one choice per figure and destination, and a move of twenty
+    steps offers 25 ways to pay it (of millions), the select saying how to type any other."""
+    from bench.hextri_positions import pass_until_huge
+
+    state = pass_until_huge(200)
+    seat = ENGINE.to_act(state)[0]
+    view = ENGINE.view(state, seat)
+    legal = view["legal"]
+    choices = P.describe_all(view, legal)
+    assert len(choices) == len(legal) > 1000
+    _fits_discord(Panel(1, 0, seat, P.prompt(view), choices, two_step=True))
+    longest = max(range(len(legal)), key=lambda i: legal[i].get("cost", 0))
+    ways = P.describe_variants(view, legal[longest], longest, ENGINE.variants(state, seat, legal[longest]))
+    assert len(ways) == 25 and ways[0].label.endswith("(default)")
+    assert ways[0].group.endswith("who pays? Any other way: type it with /game play")
+    _fits_discord(Panel(1, 0, seat, "", ways, select_groups={w.group for w in ways}))
+    # a typed way that is not among the 25 is taken as it is
+    listed = legal[longest]
+    field = listed["sources"][-1]
+    text = f"{listed['from']} {listed['to']} {field}"
+    got = P.parse(view, choices, text)
+    assert isinstance(got, Refined) and set(got.action["sources"]) == {field}
+    copy = ENGINE.from_json(ENGINE.to_json(state))
+    ENGINE.apply(copy, seat, got.action)
+    assert copy["mana"][field] == state["mana"][field] - listed["cost"]

@@ -190,7 +190,7 @@ def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
     names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
              "Fitzgerald"]
     for radius in (4, 5):
-        s = _random_game(6, radius, 2, 700)
+        s = _random_game(6, radius, 6, 700)
         view = E.view(s, None)
         assert len(view["pieces"]) >= 25 and view["mana"], radius
         for lang in ("pl", "hu", "en"):
