@@ -112,7 +112,7 @@ def user(uid: int) -> dict:
 async def open_game(h, key: str, n: int, **clock) -> int:
     """``/game new`` by Ann, the others press Join; the game starts when the table is full."""
     options = dict(OPTIONS[key], **({"players": n} if key in SIZED else {}), **clock)
-    await h.slash(ANN, f"game new {key}", name="Ann", **options)
+    await h.slash(ANN, f"{key} new", name="Ann", **options)
     thread = thread_of(h)
     for uid in (BOB, CY)[:n - 1]:
         lobby = h.fake.messages[int(h.messages_in(thread)[0]["id"])]
