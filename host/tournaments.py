@@ -128,6 +128,14 @@ class MyMatch:
     place: int | None = None
 
 
+def deadline_places(count: int, waiting: set[int]) -> list[int]:
+    """Places at a round's deadline of a match of ``count`` seats that waits for ``waiting`` (see
+    :meth:`TournamentService.deadline_places`)."""
+    if not waiting or len(waiting) >= count:
+        return [1] * count
+    return [count - len(waiting) + 1 if s in waiting else 1 for s in range(count)]
+
+
 class TournamentService:
     """Tournaments over a :class:`GameService` (whose games are the matches). One lock per tournament."""
 
@@ -682,32 +690,39 @@ class TournamentService:
         """Unsettled matches whose round deadline has passed (``now``: the game service's clock)."""
         return await self.store.overdue_matches(now or self.games.clock())
 
+    async def waiting_for(self, match: dict) -> set[int]:
+        """The seats a match waits for: those of its running game whose clock runs (not AI stand-ins)."""
+        if match["game_id"] is None:
+            return set()
+        game = await self.games.game(match["game_id"])
+        if game.status != "running":
+            return set()
+        return {c["seat"] for c in await self.store.clocks(game.id) if c["deadline"] is not None and not c["stand_in"]}
+
     async def deadline_places(self, match: dict) -> list[int]:
         """The places a match over its round's deadline gets by its clock rules: the match waits for the
-        seats whose clock is running, and they forfeit (placed last, ``host.clock.forfeit_places``); the
-        others share the first place. A match nobody's clock runs in (nobody to act) is a draw."""
-        waiting: set[int] = set()
-        if match["game_id"] is not None:
-            game = await self.games.game(match["game_id"])
-            if game.status == "running":
-                waiting = {c["seat"] for c in await self.store.clocks(game.id)
-                           if c["deadline"] is not None and not c["stand_in"]}
-        return clocks.forfeit_places([1] * len(match["players"]), waiting)
+        seats whose clock is running, and they lose it, sharing the place after everybody else (they ran out of
+        time at the same moment); the others share the first place. A match that waits for nobody (nobody to
+        act), or for everybody (all were to move at once), is a draw: nobody wins by another's lateness alone."""
+        return deadline_places(len(match["players"]), await self.waiting_for(match))
 
     async def settle_overdue(self, now: datetime | None = None) -> list[tuple[dict, Progress]]:
         """Settle every match past its round's deadline by its clock rules (:meth:`deadline_places`); the
         periodic clock job calls this. Returns each settled match (with its places) and what it did."""
         out = []
         for match in await self.overdue(now):
-            places = await self.deadline_places(match)
-            progress = await self.settle_by_clock(match["id"], places)
+            waiting = await self.waiting_for(match)
+            places = deadline_places(len(match["players"]), waiting)
+            progress = await self.settle_by_clock(match["id"], places,
+                                                  everybody_late=len(waiting) == len(match["players"]))
             settled = await self.store.match(match["id"])
             if settled is not None and settled["how"] == "clock":
                 out.append((settled, progress))
         return out
 
-    async def settle_by_clock(self, match_id: int, places: list[int]) -> Progress:
-        """Settle an overdue match with the places its clock rules give (its game, if on, ends)."""
+    async def settle_by_clock(self, match_id: int, places: list[int], *, everybody_late: bool = False) -> Progress:
+        """Settle an overdue match with the places its clock rules give (its game, if on, ends);
+        ``everybody_late``: a draw because every player was still to move (told so in its thread)."""
         match = await self.store.match(match_id)
         if match is None:
             raise GameError.of("tournament_no_match", match=match_id)
@@ -724,7 +739,8 @@ class TournamentService:
                     Departure(seat, How.TIMEOUT) for seat, place in enumerate(places) if place > min(places)],
                     match=match_id, round=match["round"], tournament=event.id)
                 if await self._end_game(match["game_id"], how,
-                                        "event_deadline_forfeit" if late else "event_deadline_draw",
+                                        "event_deadline_forfeit" if late else "event_deadline_all"
+                                        if everybody_late else "event_deadline_draw",
                                         match=match_id, round=match["round"], names=", ".join(late)):
                     ended.append(match["game_id"])
             await self.store.settle_match(match_id, list(places), "clock")

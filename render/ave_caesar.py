@@ -379,7 +379,12 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say,
             draw.rectangle((4, ry - ROW_H / 2 + 2, W - 4, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
         _badge(img, (28, ry), ch["id"], ch["label"], radius=15)
         owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
-        _text_in(img, (NAME_X, ry), owner, COLS[1] - NAME_X - 6, size=15, fill="ink", anchor="lm")
+        # a player who left before the end (the AI drove on for them): how, under their name
+        gone = None if ch["neutral"] else (kit.ending(view) or {}).get("left", {}).get(str(ch["owner"]))
+        _text_in(img, (NAME_X, ry - 8 if gone else ry), owner, COLS[1] - NAME_X - 6, size=15, fill="ink",
+                 anchor="lm")
+        if gone:
+            _text_in(img, (NAME_X, ry + 10), gone, COLS[1] - NAME_X - 6, size=12, fill="danger", anchor="lm")
         racing = ch["status"] == "racing"
         _text(img, (COLS[1], ry), f"{ch['lap']}/3" if racing else "-", size=16, bold=True, anchor="lm")
         if ch["neutral"]:

@@ -439,13 +439,17 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     else:
         label = say("to_move", who=" ".join(_letter(s) for s in view["to_act"]))
         colour = "ink"
-    # the title keeps its size while both fit; the label on the right gives way first, then the title
+    # the title keeps its size while both fit; the label on the right gives way first, then the title. How a game
+    # ended is the label that matters most: the title gives up its round for it before it is shortened
     room = width - 2 * MARGIN - 24
-    title_w = kit.text_width(title, big, bold=True)
+    short = f"HEX-TRI · {_phase(say, 'over')}" if ended is not None else title
+    title_w = kit.text_width(short, big, bold=True)
     label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
                                      smallest=min(12, lay.t))
-    title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
-                                     smallest=min(12, lay.t))
+    left = room - kit.text_width(label, lsize, True, lcond)
+    if kit.text_width(title, big, bold=True) > left:
+        title = short
+    title, tsize, tcond = kit.fitted(title, left, big, bold=True, smallest=min(12, lay.t))
     kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
     kit.text(draw, (width - MARGIN, lay.header / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)

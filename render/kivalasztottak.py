@@ -338,7 +338,9 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
     if seat < len(names):  # the host adds the players' display names
         who = say("name_you", name=names[seat]) if own else names[seat]
     deck = (p.get("deck_name_hu") or p["deck_name"]) if hu else p["deck_name"]
-    mark = say("to_act_mark") if to_act else ""
+    # who left before the end (resigned, out of time, dropped) is marked where whose turn it is would be
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(seat))
+    mark = say("to_act_mark") if to_act else gone or ""
     room = W - 2 * PAD - 48 - (_width(mark, HEAD, True) + 10 if mark else 0)
     head = _words(say("side_head", deck=deck, who=who), room, HEAD, True, 1)[0]
     _t(draw, (PAD + 42, y + 4), head, HEAD, "ink", True)

@@ -298,6 +298,9 @@ def _panel_words(view: dict, seat: int, say) -> dict:
     tags = []
     if view["turn"] == seat and not over:
         tags.append([say("tag_turn"), "ink"])
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(seat))
+    if gone:  # left before the end (resigned, out of time, dropped): the host's words
+        tags.append([gone, "danger"])
     if seat in view["to_act"]:
         tags.append([say("tag_to_act"), "troja_wine"])
     if view.get("phase") == "end" and p.get("done"):

@@ -188,13 +188,13 @@ class Presenter:
 
     def ending_picture(self, ending: Ending, names: list[str]) -> dict | None:
         """What a final picture shows instead of whose turn it is (the picture's ``ending``): the headline in
-        the game's language, and per seat that left how it did; None when the game's own picture of its result
+        the game's language, and per seat that left how it did (in a picture's short words); None when the game's own picture of its result
         is right (the rules ended it with everybody at the table)."""
         if ending.plain:
             return None
         return {"headline": ending_headline(self, ending, names, picture=True),
                 "places": list(ending.places) if ending.places is not None else None,
-                "left": {str(d.seat): t("end_mark_" + d.how.value) for d in ending.left}}
+                "left": {str(d.seat): t("end_pic_mark_" + d.how.value) for d in ending.left}}
 
     def status_line(self, view: dict) -> str:
         return ""

@@ -1,7 +1,8 @@
 """Every way a game can end, in every game, with two players and with three where the game allows, through the
 real discord.py dispatch: the game is opened with ``/game new`` (or as a tournament's match), ended the way people
 end it (played out, ``/game resign`` and its button, the clock job running out a player's time with
-``on_timeout:forfeit``, ``/game abandon``, ``/tournament adjudicate``, ``/tournament drop``), and then everything
+``on_timeout:forfeit``, ``/game abandon``, ``/tournament adjudicate``, ``/tournament drop``, the clock job reaching
+a tournament round's deadline), and then everything
 a player reads about it must agree with the stored result (host/ending.py): the last board's words (who won and
 why, every place, no "your turn"), the last picture (drawn with how it ended instead of whose turn it was), the
 step-through and the animated replay, ``/game status``, ``/game history``, ``/profile``, ``/leaderboard`` and the
@@ -49,7 +50,7 @@ OPTIONS = {"hector-achilles": {}, "ave-caesar": {"races": 1}, "hextri": {"radius
 #: the options a game of N players needs at /game new (the others' defaults wait for a larger table)
 SIZED = {"ave-caesar", "hextri", "troja"}
 
-ENDS = ("natural", "resigned", "timeout", "abandoned", "adjudicated", "dropped")
+ENDS = ("natural", "resigned", "timeout", "abandoned", "adjudicated", "dropped", "deadline")
 CASES = [pytest.param(end, key, n, id=f"{end}-{key}-{n}")
          for end in ENDS for key, engine in ENGINES.items() for n in (2, 3)
          if engine.min_players <= n <= engine.max_players]
@@ -122,11 +123,12 @@ async def open_game(h, key: str, n: int, **clock) -> int:
     return game.id
 
 
-async def open_match(h, key: str, n: int) -> tuple[int, dict]:
-    """A one-round Swiss of ``n`` entries at one table: its only match's game."""
+async def open_match(h, key: str, n: int, **extra) -> tuple[int, dict]:
+    """A one-round Swiss of ``n`` entries at one table: its only match's game (``extra``: more options of
+    ``/tournament new``)."""
     text = ",".join(f"{k}={v}" for k, v in OPTIONS[key].items())
     await h.slash(P0, "tournament new", game=key, name="P0", format="swiss", rounds=1,
-                  **({"table_size": n} if n > 2 else {}), **({"options": text} if text else {}))
+                  **({"table_size": n} if n > 2 else {}), **({"options": text} if text else {}), **extra)
     for uid in (P1, P2)[:n - 1]:
         post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
         await h.click(uid, h.fake.messages[int(post["id"])], button(post, "Join")["custom_id"], name=NAMES[uid])
@@ -198,8 +200,8 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
     ``how``, ``places`` per seat, ``left`` [(seat, how)] in order, and the people per seat)."""
     service, rng = h.bot.service, Rng(n * 31 + len(key))
     match = None
-    if end in ("adjudicated", "dropped"):
-        game_id, match = await open_match(h, key, n)
+    if end in ("adjudicated", "dropped", "deadline"):
+        game_id, match = await open_match(h, key, n, **({"round_hours": 1} if end == "deadline" else {}))
     else:
         clock = {"time_control": "1h", "on_timeout": "forfeit"} if end == "timeout" else {}
         game_id = await open_game(h, key, n, **clock)
@@ -252,6 +254,28 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
                       name="P0", resolved=user(winner))
         await h.settle()
         expect.update(how=How.ADJUDICATED, places=[1 if s == seats[-1] else 2 for s in seats])
+    elif end == "deadline":
+        # nobody moves for the round's hour: whoever the match waits for loses it, the others share the first
+        # place; a match that waits for everybody (all choose at once) is a draw, nobody wins by seat order
+        waiting = set(ENGINES[key].to_act(await service.state_of(game)))
+        assert waiting, "somebody is to move at the start"
+        if len(waiting) == n:
+            waiting = set()
+        cog = h.bot.get_cog("Clocks")
+        started = service.clock.now
+        while (await service.store.match(match["id"]))["places"] is None:
+            assert service.clock.now - started < timedelta(minutes=70), "settled at the deadline"
+            service.clock.now += timedelta(minutes=1)
+            await cog.tick()
+            await h.settle()
+        assert service.clock.now - started > timedelta(minutes=59), "not before the deadline"
+        late = {s: n - len(waiting) + 1 + i for i, s in enumerate(sorted(waiting, reverse=True))}
+        places = [late.get(s, 1) for s in seats]
+        expect.update(how=How.DEADLINE, places=places, left=[(s, How.TIMEOUT) for s in seats if s in waiting])
+        late_names = ", ".join(NAMES[people[s]] for s in sorted(waiting))
+        expect["notice"] = (f"⏰ Match #{match['id']} (round 1) reached the round's deadline: {late_names} ran out of"
+                            f" time and lose(s) it." if waiting else f"⏰ Match #{match['id']} (round 1) reached the"
+                            " round's deadline with every player still to move: it is a draw.")
     return game_id, match, expect
 
 
@@ -263,10 +287,12 @@ TURN_WORDS = ("▶", "TO ACT", "TURN", "to move", "to act", "active:", "Choosing
 WHY = {How.RESIGNED: "{who} resigned", How.TIMEOUT: "{who} ran out of time",
        How.DROPPED: "{who} was dropped from the tournament"}
 MARK = {How.RESIGNED: "resigned", How.TIMEOUT: "ran out of time", How.DROPPED: "dropped from the tournament"}
+#: the shorter words of a picture
+PICTURE_MARK = {How.RESIGNED: "resigned", How.TIMEOUT: "out of time", How.DROPPED: "dropped out"}
 
 
 PICTURE_WHY = {How.RESIGNED: "{who} resigned", How.TIMEOUT: "{who} ran out of time", How.DROPPED: "{who} dropped out",
-               How.ADJUDICATED: "the organizer decided"}
+               How.ADJUDICATED: "the organizer decided", How.DEADLINE: "round deadline"}
 
 
 def headline(key: str, expect: dict, names: list[str], match: dict | None, picture: bool = False) -> str | None:
@@ -287,6 +313,8 @@ def headline(key: str, expect: dict, names: list[str], match: dict | None, pictu
         why = " — " + PICTURE_WHY[how].format(who=who(expect["left"][-1][0]) if expect["left"] else "")
     elif how is How.ADJUDICATED:
         why = f": the organizer of tournament #1 decided match #{match['id']}"
+    elif how is How.DEADLINE:
+        why = f": match #{match['id']} reached the deadline of round 1"
     elif how in WHY:
         why = ": " + WHY[how].format(who=who(expect["left"][-1][0]))
     winners = [s for s, p in enumerate(places) if p == 1]
@@ -329,6 +357,8 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
     text = board["content"]
     assert ("**Game over.**" if end != "abandoned" else "**Game called off.**") in text
     assert "your turn" not in text.lower()
+    if "notice" in expect:
+        assert text.splitlines()[0] == expect["notice"]
     head = headline(key, expect, names, match)
     told = text.split("**Game over.**\n" if end != "abandoned" else "**Game called off.**\n", 1)[1].splitlines()
     if head is not None:
@@ -348,19 +378,22 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
 
     # the last picture: how it ended instead of whose turn it was (every text drawn on it, as a phone shows it)
     view, png = h.pictures[-1]
-    drawn = [s for s, _ in texts_at_phone_width(RENDERERS[key].render_public, view)[0]]
-    assert not [s for s in drawn if any(w in s for w in TURN_WORDS)], "the last picture names a turn"
-    if head is not None:
-        shown = headline(key, expect, names, match, picture=True)
-        assert view["ending"]["headline"] == shown and shown in " ".join(drawn), (shown, drawn)
-        assert view["ending"]["left"] == {str(s): MARK[how] for s, how in expect["left"]}
-    else:
-        assert "ending" not in view and ENGINES[key].to_act(await service.state_of(game)) == []
     if os.environ.get("ENDINGS_PICTURES"):
         folder = Path(os.environ["ENDINGS_PICTURES"])
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{end}-{key}-{n}.png").write_bytes(png)
         (folder / f"{end}-{key}-{n}.txt").write_text(text, encoding="utf-8")
+    drawn = [s for s, _ in texts_at_phone_width(RENDERERS[key].render_public, view)[0]]
+    assert not [s for s in drawn if any(w in s for w in TURN_WORDS)], "the last picture names a turn"
+    if head is not None:
+        shown = headline(key, expect, names, match, picture=True)
+        assert view["ending"]["headline"] == shown and shown in " ".join(drawn), (shown, drawn)
+        assert view["ending"]["left"] == {str(s): PICTURE_MARK[how] for s, how in expect["left"]}
+        for how in {how for _, how in expect["left"]} if n > 2 else ():  # who left is marked (two: the headline)
+            assert sum(PICTURE_MARK[how] in s for s in drawn) >= sum(1 for _, h in expect["left"] if h is how), \
+                (how, drawn)
+    else:
+        assert "ending" not in view and ENGINES[key].to_act(await service.state_of(game)) == []
 
     # /game status says the same
     asker = people[0]
@@ -406,6 +439,8 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
             result += " — " + MARK[mine]
         elif expect["how"] is How.ADJUDICATED:
             result += " — decided by the organizer"
+        elif expect["how"] is How.DEADLINE:
+            result += " — settled at the round's deadline"
         elif expect["how"] in WHY:
             result += " — " + WHY[expect["how"]].format(who=names[expect["left"][-1][0]])
         assert line.endswith(": " + result), (line, result)

@@ -9,6 +9,7 @@ import pytest
 
 from host.ending import Departure, Ending, How, decided, natural, places_after, walked_out
 from host.service import GameError, GameService
+from host.tournaments import deadline_places
 from store import Store
 
 ANN, BOB, CY, DEE = 11, 22, 33, 44
@@ -142,3 +143,11 @@ async def test_resigning_against_ai_seats_only_ends_the_game_at_once(database):
         assert game.status == "finished" and ended.how is How.RESIGNED and ended.places == (3, 1, 1)
     finally:
         await store.close()
+
+
+def test_a_rounds_deadline_places_those_it_waited_for_last_together_and_never_wins_by_seat_order():
+    assert deadline_places(2, {0}) == [2, 1]
+    assert deadline_places(3, {1}) == [1, 3, 1]
+    assert deadline_places(3, {0, 2}) == [2, 1, 2], "late at the same moment: they share the last place"
+    assert deadline_places(2, {0, 1}) == [1, 1], "everybody was to move: a draw, not a win for the higher seat"
+    assert deadline_places(3, set()) == [1, 1, 1], "nobody to move: a draw"
