@@ -35,7 +35,7 @@ from store import StorageError, Store
 log = logging.getLogger("gamehost")
 
 COGS = ["cogs.games", "cogs.newgame", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments",
-        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions"]
+        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.decks"]
 #: what a client with an old shape of the command tree sends (Discord caches global commands for up to an
 #: hour): a command or subcommand that is gone, options that no longer fit, a value of the wrong type
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)

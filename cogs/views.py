@@ -423,7 +423,7 @@ class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg|dk|dkm):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True

@@ -24,6 +24,7 @@ from engines.rng import Rng
 from host import clock as clocks
 from host import ending, thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
+from host.decks import DeckBook
 from host.ending import Ending, ending_of
 from host.errors import GameError, StaleBoard
 from host.locale import language, t, use_language
@@ -116,6 +117,8 @@ class GameService(TurnClocks):
                  render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES,
                  clock: clocks.Clock | None = None) -> None:
         self.store = store
+        #: players' own Kiválasztottak decks (host/decks.py): a seat without a named deck plays its player's
+        self.decks = DeckBook(store)
         #: the time source of turn clocks (host/clock.py); tests drive it forward
         self.clock: clocks.Clock = clock or clocks.system_clock
         #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
@@ -337,15 +340,19 @@ class GameService(TurnClocks):
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
         clock = self._clock_option(time_control, on_timeout, opponent)
-        game_id = await self.store.create_game(engine=key, options={"engine": engine_options, "players": num_players,
-                                                                    "lang": language(lang), "clock": clock},
+        host_seat = presenter.creator_seat(dict(options or {}))
+        stored = {"engine": engine_options, "players": num_players, "lang": language(lang), "clock": clock}
+        if "side" in {spec.name for spec in presenter.options} and (options or {}).get("side") is not None:
+            stored["host_seat"] = host_seat  # a side chosen: seats keep their places (no reseating)
+        game_id = await self.store.create_game(engine=key, options=stored,
                                                seed=self._seed(), num_players=num, guild_id=guild_id,
                                                channel_id=channel_id, host_user_id=user_id)
-        await self.store.set_seat(game_id, 0, user_id=user_id, name=user_name)
+        await self.store.set_seat(game_id, host_seat, user_id=user_id, name=user_name)
+        free = [seat for seat in range(num) if seat != host_seat]
         if invite is not None and invite[0] != user_id:
-            await self.store.set_seat(game_id, 1, user_id=invite[0], name=invite[1])
+            await self.store.set_seat(game_id, free.pop(0), user_id=invite[0], name=invite[1])
         if opponent == "ai":
-            ai_seats = range(1 if invite is None else 2, num)
+            ai_seats = free
             for seat in ai_seats:
                 # one AI is "AI"; several are told apart by their seat number
                 name = t("ai_name") if len(ai_seats) == 1 else f"{t('ai_name')} {seat + 1}"
@@ -390,13 +397,21 @@ class GameService(TurnClocks):
                 return await self._join_rematch(existing, user_id, user_name)
             options = {"engine": dict(old.options.get("engine") or {}), "players": old.options.get("players"),
                        "lang": old.lang, "rematch_of": game_id, "clock": old.options.get("clock")}
+            sides = "host_seat" in old.options
+            if sides:  # sides were chosen: everyone keeps the side they played
+                options["host_seat"] = old.seat_of(user_id)
             new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
                                                   num_players=old.num_players, guild_id=old.guild_id,
                                                   channel_id=old.channel_id, host_user_id=user_id)
-            await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
             ai_seats = [s for s in old.seats if s.is_ai]
-            for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
-                await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
+            if sides:
+                await self.store.set_seat(new_id, old.seat_of(user_id), user_id=user_id, name=user_name)
+                for row in ai_seats:
+                    await self.store.set_seat(new_id, row.seat, ai_level=row.ai_level, name=row.name)
+            else:
+                await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
+                for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
+                    await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
         call = [s.user_id for s in old.seats if s.user_id and s.user_id != user_id]
         game = await self.game(new_id)
         if len(game.seats) >= game.num_players:
@@ -453,8 +468,9 @@ class GameService(TurnClocks):
                     await self.store.set_status(game_id, "abandoned")
                     return await self.game(game_id), None
                 await self.store.remove_seat(game_id, seat)
-                remaining = sorted(s.seat for s in game.seats if s.seat != seat)
-                await self.store.reseat(game_id, remaining)
+                if "host_seat" not in game.options:  # a chosen side keeps its seat
+                    remaining = sorted(s.seat for s in game.seats if s.seat != seat)
+                    await self.store.reseat(game_id, remaining)
                 return await self.game(game_id), None
             if game.status != "running":
                 raise GameError.of("game_over", game=game_id)
@@ -487,17 +503,23 @@ class GameService(TurnClocks):
         seats = sorted(s.seat for s in game.seats)
         if seats != list(range(count)):
             await self.store.reseat(game_id, seats)
+        game = await self.game(game_id)  # the seats as they are now
+        users = {s.seat: s.user_id for s in game.seats if not s.is_ai}
+        engine_options = await self.decks.fill(game.engine, dict(game.options.get("engine", {})), users)
         try:
-            state = engine.new_game(count, game.seed, dict(game.options.get("engine", {})))
+            state = engine.new_game(count, game.seed, dict(engine_options))
         except (ValueError, IllegalAction) as exc:
             raise GameError(str(exc)) from exc
+        # the options the game was dealt with (a seat's own deck filled in), so that a replay deals it again
+        filled = {**game.options, "engine": engine_options} if engine_options != game.options.get("engine", {}) \
+            else None
         game = await self.game(game_id)
         presenter = presenter_for(game.engine)
         players = ", ".join(f"{s.name} ({presenter.seat_label(s.seat)})" for s in game.seats)
         lines = [t("started", game=game_id, title=engine.title, players=players),
                  *presenter.opening_lines(engine.view(state, None), self.names(game))]
         await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
-                                    rules_version=engine.rules_version, publish=lines)
+                                    rules_version=engine.rules_version, publish=lines, options=filled)
         game = await self.game(game_id)
         self._live[game_id] = _Live(game.version, state)
         if (started := await self._clocks_after(game, state)) is not None:

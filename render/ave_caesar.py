@@ -514,6 +514,9 @@ def _render_turn(view: dict) -> bytes:
     c = view["turn"]
     ch = view["chariots"][c]
     hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
+    vote = view.get("vote")
+    if vote is not None:  # a vote on a neutral chariot's move: its turned card, the spaces numbered
+        hand = [{"value": vote["card"]}]
     notes = []
     if any(choice["enters_alley"] for choice in view["choices"]):
         notes.append((say("note_alley_1") + " " + say("note_alley_2"), IMPERIAL))
@@ -537,11 +540,16 @@ def _render_turn(view: dict) -> bytes:
         if choice["misses_alley"]:  # a second cue besides the red ring
             draw.ellipse((x + 7, y - 27, x + 27, y - 7), fill=kit.rgb("danger"))
             _text(img, (x + 17, y - 17), "!", size=15, bold=True, fill="white", anchor="mm")
-    _header(img, draw, view, say, (say("your_move_short", label=ch["label"]), say("pick")))
+    if vote is not None:
+        _header(img, draw, view, say, (say("vote_title", label=ch["label"], card=vote["card"]), say("vote_pick")))
+    else:
+        _header(img, draw, view, say, (say("your_move_short", label=ch["label"]), say("pick")))
     _badge(img, (28, y0 + 22), c, ch["label"], radius=18)
     line1 = say("lap", lap=ch["lap"]) + " · " + say("to_go", n=ch["to_go"])
     _text_in(img, (56, y0 + 12), line1, W - 68, size=16, bold=True, anchor="lm")
     info = (say("caesar_paid") if ch["paid"] else say("caesar_due")) + " · " + say("cards_left", n=ch["cards_left"])
+    if vote is not None:
+        info = say("vote_info", n=ch["cards_left"])
     _text_in(img, (56, y0 + 34), info, W - 68, size=14, fill="ok" if ch["paid"] else "ink", anchor="lm")
     gap = 20
     x0 = (W - (3 * CARD_W + 2 * gap)) // 2

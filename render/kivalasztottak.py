@@ -348,6 +348,9 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
         _t(draw, (PAD + 50 + _width(head, HEAD, True), y + 4), mark, HEAD, "danger", True)
     stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
                 past=p["past_count"], depth=p["depth_count"])
+    if p.get("reserve_count"):  # a reserve deck (Cserepakli): its count is public
+        stats = say("stats_reserve", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
+                    past=p["past_count"], depth=p["depth_count"], reserve=p["reserve_count"])
     _t(draw, (PAD + 42, y + 24), _fit(stats, W - 2 * PAD - 50, BODY), BODY, "ink")
     if p["omen"]:
         o = p["omen"][0]
@@ -631,3 +634,74 @@ def render_private(view: dict) -> bytes | None:
         y = 32 + (i // HAND_COLS) * (HAND_CH + 8)
         _hand_card(draw, x, y, HAND_CW, HAND_CH, c, c["id"] in playable, say, hu)
     return kit.encode(img, PALETTE)
+
+
+# ------------------------------------------------------------------------------------------- a deck list
+
+DECK_LINE = 22  # one card a line: its copies, name (the other language's name under it, smaller) and MP
+
+
+def deck_view_height(view: dict) -> int:
+    lines = sum(len(g["cards"]) for s in view["sections"] for g in s["groups"])
+    heads = sum(len(s["groups"]) for s in view["sections"]) + len(view["sections"])
+    problems = len(view.get("problems") or [])
+    return 62 + lines * DECK_LINE + heads * 24 + (problems * 36 + 28 if problems else 8) + 3 * 17 + 16
+
+
+def render_deck(view: dict) -> bytes:
+    """A deck list a phone reads: the name and counts on top (legal or not), then per section (the deck, the
+    reserve deck) the cards by type, each type with its colour and letter; what breaks the rules in red; the
+    deck code at the bottom. ``view``: built by ``host/decks.py`` (``deck_view``)."""
+    say = kit.words("kivalasztottak", view)
+    img, draw = kit.canvas(W, deck_view_height(view), "table")
+    ok = not view.get("problems")
+    _t(draw, (PAD + 4, 6), _words(view["name"], W - 2 * PAD - 8, HEAD + 2, True, 1)[0], HEAD + 2, "white", True)
+    status = say("deck_counts", size=view["size"], reserve=view["reserve_size"]) + "   " + \
+        say("deck_legal" if ok else "deck_not_legal")
+    _t(draw, (PAD + 4, 32), _fit(status, W - 2 * PAD - 8, BODY, True), BODY, "highlight" if ok else "white", True)
+    y = 62
+    for section in view["sections"]:
+        draw.rectangle((PAD, y, W - PAD, y + 20), fill=kit.rgb("kv_side"))
+        _t(draw, (PAD + 6, y + 2), say(f"deck_section_{section['kind']}", n=section["count"]), BODY, "ink", True)
+        y += 24
+        for group in section["groups"]:
+            colour = f"kv_{group['type']}"
+            draw.rectangle((PAD, y + 2, PAD + 18, y + 20), fill=kit.rgb(colour))
+            _t(draw, (PAD + 9, y + 11), TYPE_LETTER[group["type"]], SMALL, "white", True, "mm")
+            _t(draw, (PAD + 24, y + 3), say(f"deck_type_{group['type']}", n=group["count"]), BODY, "white", True)
+            y += 24
+            for card in group["cards"]:
+                _t(draw, (PAD + 28, y + 2), f"{card['count']}×", BODY, "white", True, "ra")
+                name = _fit(card["name"], 300, BODY, True)
+                _t(draw, (PAD + 34, y + 2), name, BODY, "white", True)
+                if card.get("other"):
+                    x = PAD + 40 + _width(name, BODY, True)
+                    _t(draw, (x, y + 3), _fit(card["other"], W - PAD - 60 - x, SMALL), SMALL, "kv_rest")
+                if card.get("mp") is not None:
+                    _t(draw, (W - PAD - 4, y + 2), say("deck_mp", mp=card["mp"]), BODY, "white", False, "ra")
+                y += DECK_LINE
+    y += 4
+    if view.get("problems"):
+        _t(draw, (PAD + 4, y), say("deck_problems"), BODY, "highlight", True)
+        y += 22
+        for line in view["problems"]:
+            for part in _wrap(line, W - 2 * PAD - 16, BODY, False, 2):
+                _t(draw, (PAD + 12, y), part, BODY, "white")
+                y += 18
+    else:
+        y += 4
+    line = say("deck_code", code=view["code"])
+    for part in _chunks(line, W - 2 * PAD - 8, SMALL)[:3]:  # a code has no spaces: broken where the width ends
+        _t(draw, (PAD + 4, y + 8), part, SMALL, "kv_rest")
+        y += 17
+    return kit.encode(img, PALETTE)
+
+
+def _chunks(s: str, width: int, size: int) -> list[str]:
+    out, cur = [], ""
+    for ch in s:
+        if cur and _width(cur + ch, size, False) > width:
+            out.append(cur)
+            cur = ""
+        cur += ch
+    return [*out, cur] if cur else out

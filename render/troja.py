@@ -274,7 +274,8 @@ def _header(img, draw, view: dict, say) -> None:
     draw.rectangle((0, 0, W, HEADER_H), fill=kit.rgb("troja_night"))
     phase = {"camp": say("phase_camp"), "battle": say("phase_battle"), "end": say("phase_end"),
              "draw": say("phase_draw"), "setup": say("phase_setup")}.get(view["phase"], view["phase"])
-    title = say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase)
+    title = (say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase) if view["max_rounds"]
+             else say("title_open", round=view["round"], phase=phase))
     info = say("piles", deck=view["deck_size"], discard=view["discard_size"])
     title, size = _fit(title, W - 36 - kit.text_width(info, 15), 19, True, 15)
     _text(img, (12, HEADER_H // 2), title, size, "white", True, "lm")

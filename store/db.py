@@ -450,12 +450,18 @@ class Store:
         return next((g for g in found if g.options.get("rematch_of") == game_id), None)
 
     async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
-                         publish: list[str] | None = None) -> None:
-        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox)."""
-        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=(
-            "UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?, version = 0,"
-            " updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (num_players, _dumps(snapshot), rules_version, _now(), game_id)))
+                         publish: list[str] | None = None, options: dict | None = None) -> None:
+        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox);
+        ``options``: the game's options as it was dealt, when starting it settled some (a player's own deck)."""
+        if options is None:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _now(), game_id))
+        else:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _dumps(options), _now(), game_id))
+        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=guard)
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
                             action: dict, events: list, snapshot: dict, result: dict | None,
@@ -971,6 +977,44 @@ class Store:
         await self._transaction([("INSERT INTO user_settings (user_id, settings) VALUES (?, ?) ON CONFLICT"
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
+
+    # -- players' own decks ---------------------------------------------------------------------------
+
+    async def decks(self, user_id: int, game: str) -> list[dict]:
+        """A user's decks of a game, by name: ``{"id", "name", "key", "cards", "updated_at"}`` (``cards`` decoded;
+        a damaged row is left out, and logged)."""
+        rows = await self._rows("SELECT id, name, name_key, cards, updated_at FROM decks WHERE user_id = ? AND game = ?"
+                                " ORDER BY name_key", (user_id, game))
+        out = []
+        for row in rows:
+            try:
+                cards = json.loads(row["cards"])
+            except ValueError:
+                cards = None
+            if not isinstance(cards, dict):
+                log.error("user %s: the stored deck %r is damaged (not a JSON object)", user_id, row["name"])
+                continue
+            out.append({"id": row["id"], "name": row["name"], "key": row["name_key"], "cards": cards,
+                        "updated_at": row["updated_at"]})
+        return out
+
+    async def save_deck(self, user_id: int, game: str, name: str, key: str, cards: dict) -> None:
+        """Create or replace the user's deck whose folded name is ``key``."""
+        now = _now()
+        await self._transaction([("INSERT INTO decks (user_id, game, name, name_key, cards, created_at, updated_at)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game, name_key) DO UPDATE"
+                                  " SET name = excluded.name, cards = excluded.cards, updated_at = excluded.updated_at",
+                                  (user_id, game, name, key, _dumps(cards), now, now))])
+
+    async def delete_deck(self, user_id: int, game: str, key: str) -> bool:
+        """Delete the user's deck; False when there was none of that name."""
+        found = await self._rows("SELECT id FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                 (user_id, game, key))
+        if not found:
+            return False
+        await self._transaction([("DELETE FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                  (user_id, game, key))])
+        return True
 
     async def guild_settings(self, guild_id: int) -> dict:
         """A server's own settings (JSON): e.g. the permission problems its admins were told about."""

@@ -18,9 +18,9 @@ from pathlib import Path
 
 #: every table, parents before the tables that refer to them
 TABLES = ("tournaments", "tournament_entries", "games", "seats", "actions", "outbox", "guild_settings",
-          "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "departures")
+          "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "departures", "decks")
 #: tables whose ``id`` comes from a sequence (AUTOINCREMENT in SQLite, an identity column in PostgreSQL)
-ID_TABLES = ("games", "tournaments", "outbox", "tournament_matches")
+ID_TABLES = ("games", "tournaments", "outbox", "tournament_matches", "decks")
 
 
 class MigrationError(Exception):

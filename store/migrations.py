@@ -221,7 +221,25 @@ MIGRATIONS.append(
     """
 )
 MIGRATIONS.append(
-    # 10: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
+    # 10: players' own decks (Kiválasztottak, issue 26): one row per deck of a user for a game; ``name_key`` is the
+    #     name folded (case, accents) so that "Medvék" and "medvek" are one deck; ``cards`` holds the deck's JSON
+    #     ({"cards": [[key, copies], ...], "reserve": [...]}), checked by the game's rules when a game uses it
+    """
+    CREATE TABLE decks (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id     INTEGER NOT NULL,
+        game        TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        cards       TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        UNIQUE (user_id, game, name_key)
+    )
+    """
+)
+MIGRATIONS.append(
+    # 11: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
     #     a tournament, after how many moves (``step``; ``ord``: the order the rows were written; the order of going
     #     out that places the seats is the clocks' ``out_since``); written in the same transaction as the change
     #     that made them leave

@@ -268,7 +268,7 @@ async def test_tournament_profile_and_leaderboard_are_described_in_hungarian_and
     from engines import ENGINES
 
     for command in payload:
-        if command["name"] in ("tournament", "profile", "leaderboard", *ENGINES):
+        if command["name"] in ("tournament", "profile", "leaderboard", "deck", *ENGINES):
             walk(command, "")
     # the games' titles and the languages' own names are the same in every language
     missing = [m for m in missing if " game choice " not in m and " language choice " not in m]
