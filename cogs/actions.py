@@ -8,6 +8,7 @@ import logging
 import discord
 
 from cogs import permissions, publish
+from cogs.limits import throttled
 from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
@@ -142,6 +143,8 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
 @handles("rematch")
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
+    if await throttled(interaction, "game_new"):
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     place = permissions.place_for_game(interaction)  # before anything is saved
@@ -237,6 +240,13 @@ async def league_leave(interaction: discord.Interaction, league_id: int) -> None
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
+@handles("league_check_in")
+async def league_check_in(interaction: discord.Interaction, league_id: int) -> None:
+    """Check in to a tournament whose organizer asked for it."""
+    await _registration(interaction, lambda: tournaments_of(interaction.client).check_in(
+        league_id, interaction.user.id, asker=asker(interaction)))
+
+
 @handles("league_start")
 async def league_start(interaction: discord.Interaction, league_id: int) -> None:
     """The organizer starts the tournament: a league opens every match at once, the other formats their first
@@ -254,7 +264,7 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     league, outcomes = progress.event, progress.started
-    await interaction.edit_original_response(**registration_message(league))
+    await interaction.edit_original_response(**registration_message(league))  # closed: no buttons any more
     channel = interaction.channel
     if league.format != "league":
         await post_progress(bot, progress, channel)

@@ -92,6 +92,19 @@ class AveCaesarPresenter(Presenter):
     def _who(self, event: dict, names: list[str]) -> str:
         return self.chariot(event.get("label") or f"#{event['chariot'] + 1}", event.get("seat"), names)
 
+    def _where(self, event: dict) -> str:
+        """Where a move ended, as the board shows it: the lane (inner, middle, outer), in a curve or on a
+        straight, or Caesar's alley."""
+        to = event.get("to")
+        try:
+            space = get_track(str(to)[0]).spaces[to]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return self.text("where_track")
+        if space["sec"] == "alley":
+            return self.text("where_alley")
+        lane = self.text(f"where_lane_{max(0, min(2, space['lane']))}")
+        return self.text("where_curve" if space["sec"] in ("east", "west") else "where_straight", lane=lane)
+
     def _listed(self, event: dict, c: int, names: list[str]) -> str:
         labels = event.get("labels") or []
         owners = event.get("owners") or []
@@ -261,7 +274,7 @@ class AveCaesarPresenter(Presenter):
         kind = event["type"]
         if kind == "moved":
             key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
-            return self.text(key, who=self._who(event, names), card=event["card"])
+            return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
         if kind == "new_lap":
             return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
         if kind == "ave_caesar":

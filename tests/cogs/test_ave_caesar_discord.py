@@ -208,7 +208,7 @@ async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(har
     game, _ = await live(h)
     for event in moved_before:
         ai_name = game.seat_row(event["seat"]).name
-        assert f"{event['label']} (**{ai_name}**) plays a {event['card']}." in lines_of(h, thread)
+        assert f"{event['label']} (**{ai_name}**) plays a {event['card']} (" in lines_of(h, thread)
     assert "race 1/2: move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
     h.assert_no_errors()
 
@@ -258,7 +258,7 @@ async def test_two_step_private_panel_card_then_numbered_destination(harness):
     assert h.fake.messages[int(panel["id"])]["content"] == f"Done: {label}"
     assert len(boards(h, thread)) > before_boards
     me = view["chariots"][view["turn"]]["label"]
-    assert f"{me} (**Ann**) plays a {value}." in latest_board(h, thread)["content"]
+    assert f"{me} (**Ann**) plays a {value} (" in latest_board(h, thread)["content"]
     # the spent panel's card buttons are out of date now
     before = len(h.fake.messages)
     await h.click(ANN, as_shown, cards[value]["custom_id"])

@@ -228,7 +228,7 @@ async def test_siege_with_team_selection_blocking_ranks_and_a_targeted_attack(ha
     await choose(h, ANN, board, "Dorgan Bloodhand (level 4)")
     board = latest_board(h, thread)
     assert "Dorgan Bloodhand joins **Ann**'s team." in board["content"]
-    await choose(h, ANN, board, "Done: the team of 1 (level 4) sets out")
+    await choose(h, ANN, board, "The team of 1 (level 4) sets out")
     # the threads of the siege's steps pass until Bob decides about the WALL or about blocking
     for _ in range(20):
         board = latest_board(h, thread)
@@ -245,7 +245,7 @@ async def test_siege_with_team_selection_blocking_ranks_and_a_targeted_attack(ha
         board = latest_board(h, thread)
     assert to_act(board) == [BOB] and set(offered(board)) == {"Clan Warrior (level 2)", "Do not block"}
     await choose(h, BOB, board, "Clan Warrior (level 2)")
-    await choose(h, BOB, latest_board(h, thread), "Done: the team of 1 (level 2) sets out")
+    await choose(h, BOB, latest_board(h, thread), "The team of 1 (level 2) sets out")
     for _ in range(20):  # the combat's preparation thread
         board = latest_board(h, thread)
         if "arrange your team" in board["content"]:

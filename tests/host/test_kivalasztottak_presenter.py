@@ -186,7 +186,7 @@ def test_team_ranks_beast_and_trigger_decisions_have_words():
     assert [c.label for c in panel.choices] == ["Dorgan Bloodhand (level 4)", "Hunter (level 2)"]
     for c in a:
         act(st, 0, {"type": "team_add", "card": c})
-    assert panel_of(st, 0).choices[-1].label == "Done: the team of 2 (level 6) sets out"
+    assert panel_of(st, 0).choices[-1].label == "The team of 2 (level 6) sets out"
     act(st, 0, {"type": "team_done"})
     while not st["pending"]:
         act(st, E.to_act(st)[0], {"type": "pass"})
