@@ -501,7 +501,12 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     # the title keeps its size while both fit; the label on the right gives way first, then the title. How a game
     # ended is the label that matters most: the title gives up its round for it before it is shortened
     room = width - 2 * MARGIN - 24
-    short = f"HEX-TRI · {_phase(say, 'over')}" if ended is not None else title
+    short = title
+    if ended is not None:  # the shortest title that leaves the whole headline room: "HEX-TRI · Game over", "HEX-TRI"
+        short = f"HEX-TRI · {_phase(say, 'over')}"
+        if kit.fitted(label, room - kit.text_width(short, big, bold=True), small, bold=True,
+                      smallest=lay.t)[0].endswith("…"):
+            short = "HEX-TRI"
     title_w = kit.text_width(short, big, bold=True)
     label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
                                      smallest=lay.t)

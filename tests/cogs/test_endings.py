@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from pathlib import Path
 
 import discord
@@ -25,12 +26,12 @@ import pytest
 import ai
 from bot import create_bot
 from cogs import publish
-from cogs import standings as standings_cog
 from engines import ENGINES
 from engines.rng import Rng
 from host.ending import Ending, How
 from host.presenters import presenter_for
 from host.service import GameService
+from host.tournaments import tournaments_of
 from render import RENDERERS
 from settings import Settings
 from store import Store
@@ -83,14 +84,6 @@ async def h(tmp_path, monkeypatch):
         return png
 
     monkeypatch.setattr(service.painter, "draw", draw)
-    harness.tables = []
-    real_pages = standings_cog.pictures.standings_pages
-
-    def pages(view):
-        harness.tables.append(view)
-        return real_pages(view)
-
-    monkeypatch.setattr(standings_cog.pictures, "standings_pages", pages)
     yield harness
     await harness.stop()
 
@@ -476,16 +469,18 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
     if match is not None:
         settled = await service.store.match(match["id"])
         assert settled["places"] == expect["places"]
-        before = len(h.tables)
+        before = len(h.fake.messages)
         await h.slash(P0, "tournament table", tournament=1, name="P0")
-        rows = {r["name"]: r for r in h.tables[before]["rows"]}
+        assert [m for m in since(h, before) if m["attachments"]], "the table's picture is posted"
+        _, standing = await tournaments_of(h.bot).standings(1)
+        rows = {name: r for r, name in standing}
         places = expect["places"]
         for seat, uid in people.items():
             beaten = sum(1 for q in people if q != seat and places[q] > places[seat])
             shared = sum(1 for q in people if q != seat and places[q] == places[seat])
-            assert rows[NAMES[uid]]["points"] == pytest.approx((beaten + shared / 2) / (n - 1)), NAMES[uid]
+            assert rows[NAMES[uid]].points == Fraction(2 * beaten + shared, 2 * (n - 1)), NAMES[uid]
         if end == "dropped":
-            assert rows[NAMES[people[expect["left"][0][0]]]]["dropped"]
+            assert rows[NAMES[people[expect["left"][0][0]]]].dropped
     h.assert_no_errors()
 
 
