@@ -477,7 +477,7 @@ class LeagueCheckIn(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], te
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|tc|dk|dkm|cf|cx|lv):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg|tc|dk|dkm|cf|cx|lv):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
