@@ -134,6 +134,7 @@ class Prefix(StrEnum):
     CONFIRM = "cf"  # ConfirmButton: the second click of an "Are you sure?" choice
     CANCEL = "cx"  # CancelButton: "no" to an "Are you sure?" question
     LEAVE = "lv"  # cogs/actions.py: LeaveButton (/game leave's confirmation)
+    LOG = "lg"  # cogs/games.py: LogButton (a page of /game log)
     RULES = "r"  # cogs/rules.py: RulesPage
     REPLAY = "rv"  # cogs/replays.py: ReplayButton
     REPLAY_STEP = "rp"  # cogs/replays.py: StepButton

@@ -645,7 +645,9 @@ def _header(img: Image.Image, view: dict, say) -> None:
     _text(img, (12, 22), left, 22, bold=True, fill="white", bg="ink", anchor="lm")
     result = view.get("result")
     msg = None
-    if result:
+    if (ended := kit.ending(view)) is not None:
+        msg = ended["headline"]
+    elif result:
         reason = say(f"reason_{result['reason']}") if result["reason"] in REASONS else result["reason"]
         if result["winner"] is None:
             msg = say("game_over_draw", reason=reason)
@@ -759,7 +761,8 @@ def _highlights(view: dict) -> dict[int, set[str]]:
 
 
 def render_public(view: dict) -> bytes:
-    """The battle table everyone sees."""
+    """The battle table everyone sees (a game ended outside its rules: how it ended instead of whose turn)."""
+    view = kit.at_rest(view, decision=None)
     say = kit.words("hector-achilles", view)
     img = _base_cached(say("favour"), say("shame")).copy()
     d = ImageDraw.Draw(img)
@@ -815,6 +818,7 @@ def render_private(view: dict) -> bytes | None:
     """A seat's hand (up to four troops and the hero) and the colours that score for it now."""
     if view.get("seat") not in (0, 1) or "hand" not in view:
         return None
+    view = kit.at_rest(view, decision=None)
     say = kit.words("hector-achilles", view)
     seat = view["seat"]
     scale = HAND_SCALE

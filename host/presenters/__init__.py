@@ -7,9 +7,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from host.presenters.base import OptionSpec, Presenter, Refined
+from host.presenters.base import OptionSpec, Presenter, Refined, ending_headline
 
-__all__ = ["PRESENTERS", "OptionSpec", "Presenter", "Refined", "presenter_for"]
+__all__ = ["PRESENTERS", "OptionSpec", "Presenter", "Refined", "ending_headline", "presenter_for"]
 
 
 class _Default(Presenter):

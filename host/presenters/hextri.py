@@ -126,6 +126,10 @@ class HexTriPresenter(Presenter):
             form = "n"
         return self.text(f"{noun}_{form}", n=n)
 
+    def score_text(self, details: dict, seat: int) -> str | None:
+        scores = details.get("scores") or []
+        return self.text("end_score", figures=self.count("figure", scores[seat])) if seat < len(scores) else None
+
     def who(self, seat: int | None, names: list[str]) -> str:
         if seat is None or not 0 <= seat < len(names):
             return "?"

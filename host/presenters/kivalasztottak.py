@@ -826,7 +826,7 @@ class KivalasztottakPresenter(Presenter):
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
         scores = result.get("scores", [0, 0])
         lines = [self.text("result_line", name=names[s], side=self.seat_label(s), dp=scores[s]) for s in (0, 1)]
-        reason = self.text(f"reason_{result.get('reason')}")
+        reason = self.text(f"reason_{result['reason']}") if result.get("reason") else "?"
         if result.get("winner") is None:
             return [self.text("result_draw", reason=reason), *lines]
         w = result["winner"]

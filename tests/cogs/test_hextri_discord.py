@@ -197,10 +197,10 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     assert game_over(board), "the game did not finish"
     game, state = await live_state(h)
     assert game.status == "finished" and game.seats[1].is_ai
-    assert game.result["reason"] in ("round_limit", "leader_down", "leaders_fell_together")
+    assert game.result["details"]["reason"] in ("round_limit", "leader_down", "leaders_fell_together")
     text = "\n".join(m["content"] for m in boards(h, thread))
     # a per-round summary of production (and the rounds themselves) in the thread
-    for rnd in range(1, game.result["round"] + 1):
+    for rnd in range(1, game.result["details"]["round"] + 1):
         assert f"💎 Round {rnd}" in text, f"no production summary for round {rnd}"
     assert "**Round 2**" in text and "moves first" in text
     assert "leader enters the board at" in text
