@@ -10,6 +10,7 @@ from io import BytesIO
 import discord
 
 from cogs.views import LeagueJoin, LeagueLeave, LeagueStart
+from cogs.weblinks import link_button, with_link
 from engines import ENGINES
 from host.locale import t, use_language
 from host.tournaments import Event, Progress, tournaments_of
@@ -18,8 +19,14 @@ from render import tournament as pictures
 log = logging.getLogger(__name__)
 
 
-def registration_message(event: Event) -> dict:
-    """The tournament's public message: format, who is in, and Join/Leave/Start while it is open."""
+async def bracket_link(bot, event: Event) -> discord.ui.Button | None:
+    """The "Bracket" link button of a tournament's posts (cogs/weblinks.py)."""
+    return await link_button(bot, "bracket", event.guild_id, event.id, event.lang)
+
+
+def registration_message(event: Event, link: discord.ui.Button | None = None) -> dict:
+    """The tournament's public message: format, who is in, Join/Leave/Start while it is open, and the web page's
+    link (``link``, from :func:`bracket_link`)."""
     use_language(event.lang)
     title = ENGINES[event.engine].title
     embed = discord.Embed(title=t("tournament_title", tournament=event.id, title=title) if event.format == "league"
@@ -52,7 +59,7 @@ def registration_message(event: Event) -> dict:
         if event.format != "league":
             view.add_item(LeagueLeave(event.id))
         view.add_item(LeagueStart(event.id))
-    return {"embed": embed, "view": view}
+    return {"embed": embed, "view": with_link(view, link)}
 
 
 async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, object]:
@@ -113,10 +120,11 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
     use_language(event.lang)
     channel = channel or await _channel(bot, event)
     none = discord.AllowedMentions.none()
+    link = {"view": view} if (view := with_link(None, await bracket_link(bot, event))) else {}
     if progress.round_over and not progress.finished:
         _, files = await pictures_of(bot, event.id)
         await channel.send(t("event_round_over", tournament=event.id, round=progress.round_over), files=files,
-                           allowed_mentions=none)
+                           allowed_mentions=none, **link)
     if progress.finished:
         event = await tournaments_of(bot).tournament(event.id)
         _, files = await pictures_of(bot, event.id)
@@ -126,7 +134,7 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
         files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
         champion = ", ".join(podium[0]) if podium else "?"
         await channel.send(t("tournament_champion_event", tournament=event.id, name=champion), files=files[:10],
-                           allowed_mentions=none)
+                           allowed_mentions=none, **link)
         return
     if progress.started:
         for outcome in progress.started:  # each gets its thread from the opener, in turn (cogs/places.py)

@@ -36,6 +36,7 @@ LISTED = 50
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/", index)
     app.router.add_get("/robots.txt", robots)
+    app.router.add_get("/healthz", healthz)
     app.router.add_get("/favicon.ico", favicon)
     app.router.add_get("/s/{slug}/", hub)
     app.router.add_get("/s/{slug}", to_hub)
@@ -445,6 +446,15 @@ async def index(request: web.Request) -> web.Response:
 
 async def robots(request: web.Request) -> web.Response:
     return web.Response(text="User-agent: *\nAllow: /\n", content_type="text/plain")
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """For a load balancer: 200 once the database answers, else 503."""
+    try:
+        await _context(request).store.schema_version()
+    except Exception:
+        return web.Response(status=503, text="database unavailable\n")
+    return web.Response(text="ready\n", headers={"Cache-Control": "no-store"})
 
 
 async def favicon(request: web.Request) -> web.Response:
