@@ -70,6 +70,10 @@ class WebContext:
 
 
 CONTEXT = web.AppKey("context", WebContext)
+#: the page's language (``choose_language``)
+LANG = web.RequestKey("lang", str)
+#: open event streams per client (web/pages.py)
+STREAMS = web.AppKey("streams", dict)
 
 
 def choose_language(request: web.Request) -> tuple[str, bool]:
@@ -106,7 +110,7 @@ def translator(lang: str):
 @web.middleware
 async def language(request: web.Request, handler):
     lang, remember = choose_language(request)
-    request["lang"] = lang
+    request[LANG] = lang
     response = await handler(request)
     if remember and isinstance(response, web.StreamResponse) and not response.prepared:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax", path="/",
@@ -121,6 +125,7 @@ def create_app(context: WebContext, *, rate_per_minute: int | None = 240) -> web
     limit = RateLimit(rate_per_minute) if rate_per_minute else None
     app = web.Application(middlewares=[*middlewares(limit, context.trust_proxy), language])
     app[CONTEXT] = context
+    app[STREAMS] = {}
     env = aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
                                trim_blocks=True, lstrip_blocks=True)
     env.globals["asset"] = asset_version()

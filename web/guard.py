@@ -31,6 +31,8 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
 }
 CLIENTS_KEPT = 50_000
+#: a request whose page may be indexed by search engines (a public server's): no X-Robots-Tag
+INDEXABLE = web.RequestKey("indexable", bool)
 
 
 @dataclass
@@ -72,6 +74,7 @@ def client_of(request: web.Request, trust_proxy: bool) -> str:
 
 
 def middlewares(limit: RateLimit | None, trust_proxy: bool) -> list:
+    """The security headers and the rate limit."""
     @web.middleware
     async def headers(request: web.Request, handler):
         try:
@@ -80,7 +83,7 @@ def middlewares(limit: RateLimit | None, trust_proxy: bool) -> list:
             response = exc
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
-        if not request.get("indexable"):
+        if not request.get(INDEXABLE):
             response.headers.setdefault("X-Robots-Tag", "noindex, nofollow")
         if isinstance(response, web.HTTPException):
             raise response

@@ -21,8 +21,9 @@ from host.errors import GameError
 from host.presenters import presenter_for
 from host.spectate import Busy, LiveGame, NotFound
 from host.weblinks import Site
-from web.app import CONTEXT, WebContext, translator
+from web.app import CONTEXT, LANG, STREAMS, WebContext, translator
 from web.charts import rating_chart
+from web.guard import INDEXABLE, client_of
 from web.live import Full
 
 log = logging.getLogger(__name__)
@@ -61,7 +62,7 @@ def _context(request: web.Request) -> WebContext:
 
 def render(request: web.Request, template: str, *, status: int = 200, site: Site | None = None,
            **values: Any) -> web.Response:
-    lang = request["lang"]
+    lang = request[LANG]
     say = translator(lang)
     response = aiohttp_jinja2.render_template(template, request, {
         "lang": lang, "_": say, "site": site, "hub_url": f"/s/{site.slug}/" if site else "/",
@@ -71,18 +72,18 @@ def render(request: web.Request, template: str, *, status: int = 200, site: Site
 
 
 def not_found(request: web.Request) -> web.Response:
-    say = translator(request["lang"])
+    say = translator(request[LANG])
     return render(request, "error.html", status=404, title=say("not_found_title"), message=say("not_found"))
 
 
 def refused(request: web.Request, exc: Exception, site: Site | None = None) -> web.Response:
     """A page that cannot be shown now: too busy (503), or a game this version cannot read (409)."""
-    say = translator(request["lang"])
+    say = translator(request[LANG])
     if isinstance(exc, Busy):
         response = render(request, "error.html", status=503, site=site, title=say("busy_title"), message=say("busy"))
         response.headers["Retry-After"] = "5"
         return response
-    text = exc.text(request["lang"]) if isinstance(exc, GameError) else say("unavailable")
+    text = exc.text(request[LANG]) if isinstance(exc, GameError) else say("unavailable")
     return render(request, "error.html", status=409, site=site, title=say("unavailable_title"), message=text)
 
 
@@ -97,7 +98,7 @@ def _ref(ref: str) -> tuple[int, str] | None:
 async def _site(request: web.Request) -> Site | None:
     site = await _context(request).site(request.match_info["slug"])
     if site is not None and site.mode == "public":
-        request["indexable"] = True
+        request[INDEXABLE] = True
     return site
 
 
@@ -191,7 +192,7 @@ async def game_page(request: web.Request) -> web.Response:
         live = await _live(context, game)
     except (GameError, Busy) as exc:
         return refused(request, exc, site)
-    state = game_message(live, game, request["lang"])
+    state = game_message(live, game, request[LANG])
     base = game_url(site, game.id)
     return render(request, "game.html", site=site, title=f"{ENGINES[game.engine].title} #{game.id}",
                   game=game, state=state, base=base, events=f"{base}/events",
@@ -225,14 +226,12 @@ async def game_events(request: web.Request) -> web.StreamResponse:
         return not_found(request)
     _, game = found
     context = _context(request)
-    from web.guard import client_of
-
     client = client_of(request, context.trust_proxy)
-    streams = request.app.setdefault("streams_by_client", {})
+    streams = request.app[STREAMS]
     if streams.get(client, 0) >= STREAMS_PER_CLIENT:
         raise web.HTTPTooManyRequests(text="Too many open pages.\n", headers={"Retry-After": "30"})
     try:
-        queue = context.hub.subscribe(game.id, request["lang"], (game.version, game.status))
+        queue = context.hub.subscribe(game.id, request[LANG], (game.version, game.status))
     except Full:
         raise web.HTTPServiceUnavailable(text="Too many viewers right now.\n", headers={"Retry-After": "30"}) \
             from None
@@ -311,7 +310,7 @@ async def tournament_page(request: web.Request) -> web.Response:
         return not_found(request)
     if event.guild_id != site.guild_id:
         return not_found(request)
-    say = translator(request["lang"])
+    say = translator(request[LANG])
     names = event.names
     matches = await context.store.matches(event.id)
     games = await context.store.game_versions([m["game_id"] for m in matches if m["game_id"]])
@@ -375,7 +374,7 @@ async def player_page(request: web.Request) -> web.Response:
         records = await context.spectator.records(site.guild_id, user_id)
     except Busy as exc:
         return refused(request, exc, site)
-    say = translator(request["lang"])
+    say = translator(request[LANG])
     newest = max(finished + running, key=lambda g: g.id)
     name = next(s.name for s in newest.seats if s.user_id == user_id)
     shown = [{"title": r.title, "rating": f"{r.rating:.1f}", "games": r.games, "wins": r.wins, "draws": r.draws,
@@ -405,7 +404,7 @@ async def hub(request: web.Request) -> web.Response:
         return not_found(request)
     context = _context(request)
     store = context.store
-    say = translator(request["lang"])
+    say = translator(request[LANG])
 
     def listed(games, kind="g"):
         return [{"title": ENGINES[g.engine].title if g.engine in ENGINES else g.engine, "id": g.id,
@@ -438,8 +437,8 @@ async def hub(request: web.Request) -> web.Response:
 
 async def index(request: web.Request) -> web.Response:
     sites = await _context(request).store.public_web_sites()
-    request["indexable"] = True
-    say = translator(request["lang"])
+    request[INDEXABLE] = True
+    say = translator(request[LANG])
     return render(request, "index.html", title=say("site_name"),
                   sites=[{"name": s["name"] or say("hub_title"), "url": f"/s/{s['slug']}/"} for s in sites])
 
