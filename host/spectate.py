@@ -165,23 +165,20 @@ class Spectator:
         self._replays: Bounded = Bounded(REPLAYS_KEPT)
 
     async def _once(self, key: tuple, make: Callable[[], Awaitable]):
-        """``make()`` run once for everybody asking for ``key`` at the same time."""
-        running = self._running.get(key)
-        if running is not None:
-            return await asyncio.shield(running)
-        future = asyncio.get_running_loop().create_future()
-        self._running[key] = future
-        try:
-            result = await make()
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # (retrieved: nobody else may be waiting)
-            raise
-        else:
-            future.set_result(result)
-            return result
-        finally:
-            del self._running[key]
+        """``make()`` run once for everybody asking for ``key`` at the same time, in a task of its own: a viewer
+        who leaves (their request cancelled) does not cancel it for the others."""
+        task = self._running.get(key)
+        if task is None:
+            task = asyncio.ensure_future(make())
+            self._running[key] = task
+
+            def done(finished: asyncio.Future) -> None:
+                self._running.pop(key, None)
+                if not finished.cancelled():
+                    finished.exception()  # (retrieved: every asker may have left)
+
+            task.add_done_callback(done)
+        return await asyncio.shield(task)
 
     async def _work(self, fn, *args):
         """``fn(*args)`` in a worker thread, within the budget and the limit of concurrent work."""

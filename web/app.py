@@ -173,8 +173,9 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        # shutdown_timeout: open event streams are closed, not waited for
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        # shutdown_timeout: open event streams are closed, not waited for; handler_cancellation: a viewer who
+        # closes the page ends its request at once (an event stream would otherwise wait for its next message)
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()

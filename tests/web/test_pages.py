@@ -77,13 +77,14 @@ async def test_a_wrong_tag_another_servers_game_or_a_page_turned_off_is_the_same
     game = urls["game"]
     other = await play_game(w.store, "troja", seed=5, people=PEOPLE[:2], guild_id=OTHER_GUILD)
     site = w.site
+    version = (await w.store.get_game(w.running)).version
     for url in (game[:-3] + "aaa", game.replace(f"/g/{w.running}-", f"/g/{w.running + 1000}-"),
                 w.base + f"/s/{site.slug}/g/{other}-{site.tag('g', other)}",  # the right tag, another server
                 w.base + f"/s/{site.slug}/t/{w.tournament}-{site.tag('g', w.tournament)}",  # a game's tag
                 w.base + f"/s/{site.slug}/p/{site.player_token(PEOPLE[0][0])[:-2]}zz",
                 w.base + f"/s/nosuchslug/g/{w.running}-{site.tag('g', w.running)}",
                 w.base + f"/s/{site.slug}/r/{w.finished[0]}-{site.tag('g', w.finished[0])}/step/99999.png",
-                w.base + f"/s/{site.slug}/g/{w.running}-{site.tag('g', w.running)}/board/0.png"):
+                w.base + f"/s/{site.slug}/g/{w.running}-{site.tag('g', w.running)}/board/{version + 1}.png"):
         async with http.get(url) as r:
             assert r.status == 404, url
             body = await r.text()
