@@ -125,6 +125,12 @@ def limit_errors(payload: dict | None) -> list[str]:
         if len(items) > 5 or (any(c["type"] != 2 for c in items) and len(items) > 1):
             errors.append("too many components in a row (5 buttons, or one select)")
         for c in items:
+            if c["type"] == 2 and c.get("style") == 5:  # a link button: a URL, never a custom_id
+                if c.get("custom_id") or not str(c.get("url") or "").startswith(("https://", "http://")) \
+                        or len(c["url"]) > 512:
+                    errors.append(f"a link button needs a url of at most 512 characters and no custom_id: {c}")
+            elif c["type"] == 2 and not c.get("custom_id"):
+                errors.append(f"a button without custom_id: {c}")
             if len(c.get("custom_id") or "") > 100:
                 errors.append(f"custom_id over 100: {c['custom_id']}")
             if len(c.get("label") or "") > 80:
