@@ -205,6 +205,10 @@ async def board_picture(request: web.Request) -> web.StreamResponse:
     if found is None or not version.isdigit() or found[1].status == "lobby":
         return not_found(request)
     site, game = found
+    if int(version) < game.version:
+        # the game moved on while the page asked for this board (a live page follows at once): the newest one
+        raise web.HTTPFound(f"{game_url(site, game.id)}/board/{game.version}.png",
+                            headers={"Cache-Control": "no-cache"})
     try:
         png = await _context(request).spectator.board(game, int(version))
     except NotFound:

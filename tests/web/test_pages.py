@@ -123,6 +123,9 @@ async def test_the_board_and_replay_pictures_are_pngs_kept_per_version(w, http):
         assert first[:8] == b"\x89PNG\r\n\x1a\n"
     async with http.get(f"{url}/board/{game.version}.png") as r:
         assert await r.read() == first
+    if game.version:  # an older board: the newest one (the game moved on while a live page asked)
+        async with http.get(f"{url}/board/{game.version - 1}.png", allow_redirects=False) as r:
+            assert r.status == 302 and r.headers["Location"].endswith(f"/board/{game.version}.png")
     replay = await w.url("replay", w.finished[0])
     steps = (await w.store.get_game(w.finished[0])).version
     for step in (0, 1, steps // 2, steps):
