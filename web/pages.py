@@ -325,6 +325,12 @@ async def tournament_page(request: web.Request) -> web.Response:
         rounds.setdefault(m["round"], []).append(entry)
         if entry["live"]:
             live.append({**entry, "round": m["round"]})
+    bracket = event.format == "elimination" and bool(rounds)
+    if bracket and event.status == "running":  # the rounds still to come, as empty boxes
+        count = sum(1 for m in rounds[max(rounds)] if not m["bye"] or len(rounds) == 1)
+        for round_no in range(max(rounds) + 1, event.total_rounds() + 1):
+            count = max(1, (count + 1) // 2)
+            rounds[round_no] = [{"tbd": True}] * count
     podium = []
     if event.status == "finished" and not event.cancelled:
         podium = await tournaments.podium(event.id)
@@ -336,8 +342,7 @@ async def tournament_page(request: web.Request) -> web.Response:
     return render(request, "tournament.html", site=site,
                   title=say("tournament_title", title=ENGINES[event.engine].title, number=event.id),
                   event=event, format=say(f"format_{event.format}"), event_status=status, table=table,
-                  rounds=sorted(rounds.items()), live=live, podium=podium,
-                  bracket=event.format == "elimination" and bool(rounds),
+                  rounds=sorted(rounds.items()), live=live, podium=podium, bracket=bracket,
                   current=event.round, total=event.total_rounds())
 
 

@@ -149,7 +149,7 @@ async def test_the_tournament_page_shows_the_bracket_after_a_round_and_links_its
     url = await w.url("tournament", w.tournament)
     async with http.get(url) as r:
         body = await r.text()
-    assert 'id="bracket"' in body and "Round 1" in body and "Round 2" in body
+    assert 'id="bracket"' in body and "Round 1" in body and "Round 2" in body and "Round 3" in body
     assert body.count('class="who won"') == 4  # the four winners of round 1
     live = re.findall(r'href="(/s/[^"]+/g/\d+-\w+)"', body)
     assert len(set(live)) == 2  # the two matches of round 2
