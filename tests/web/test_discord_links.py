@@ -128,3 +128,40 @@ async def test_without_public_url_no_link_is_posted(tmp_path, monkeypatch):
         h.assert_no_errors()
     finally:
         await h.stop()
+
+
+async def test_the_bot_serves_the_page_its_watch_link_opens_and_tells_it_each_move(tmp_path, monkeypatch):
+    """WEB_PORT: the web companion in the bot's own process, its live page told of a move by the game service."""
+    import asyncio
+    import socket
+
+    import aiohttp
+
+    from tests.web.test_live import next_event
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    store = await Store.open(tmp_path / "bot.db")
+    bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
+                              remind_after_hours=0, public_url=PUBLIC, web_port=port, web_host="127.0.0.1"),
+                     store=store, service=GameService(store))
+    h = await Harness(bot, monkeypatch).start()
+    try:
+        await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai")
+        (link,) = links(latest_board(h, thread_of(h)))
+        page = link["url"].replace(PUBLIC, f"http://127.0.0.1:{port}")
+        game_id = int(page.rsplit("/", 1)[1].split("-")[0])
+        async with aiohttp.ClientSession() as http:
+            async with http.get(page) as r:
+                assert r.status == 200 and "Ann" in await r.text()
+            stream = await http.get(page + "/events")
+            await asyncio.sleep(0.2)
+            game = await store.get_game(game_id)
+            await bot.service.act(game_id, ANN, game.version, 0)
+            message = await next_event(stream, timeout=5)  # (the hub polls once a second; the poke is at once)
+            assert message["version"] > game.version
+            stream.close()
+        h.assert_no_errors()
+    finally:
+        await h.stop()
