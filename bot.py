@@ -21,8 +21,10 @@ import sys
 import time
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.translator import Translator
 from host.cache import Locks
 from host.locale import t
@@ -38,8 +40,11 @@ from web.app import WebServer, make_context
 
 log = logging.getLogger("gamehost")
 
-COGS = ["cogs.games", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments", "cogs.publisher",
-        "cogs.clocks", "cogs.places", "cogs.settings"]
+COGS = ["cogs.games", "cogs.newgame", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments",
+        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.settings"]
+#: what a client with an old shape of the command tree sends (Discord caches global commands for up to an
+#: hour): a command or subcommand that is gone, options that no longer fit, a value of the wrong type
+STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)
 
 
 class GameBot(commands.Bot):
@@ -105,6 +110,9 @@ class GameBot(commands.Bot):
                                  rate_per_minute=settings.web_rate_limit or None)
             await self.web.start()
         await self.tree.set_translator(Translator())
+        # commands that do not say otherwise: servers only, and the bot is installed on servers, not on users
+        self.tree.allowed_contexts = SERVERS
+        self.tree.allowed_installs = GUILD_INSTALL
         self.tree.on_error = self.on_app_command_error
         self.tree.interaction_check = self._command_started
         for name in COGS:
@@ -131,11 +139,20 @@ class GameBot(commands.Bot):
 
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: discord.app_commands.AppCommandError) -> None:
-        """Unexpected errors in slash commands: logged, and the user gets a short apology, not silence."""
-        log.error("error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
-        message = t("error_generic", str(interaction.locale))
+        """Errors in slash commands. A stale command (an old shape of the tree, still cached by the client) gets
+        "this command has changed, try again in a minute" and an INFO line; anything else is unexpected: logged
+        as an ERROR, and the user gets a short apology, not silence."""
+        stale = isinstance(error, STALE)
+        if stale:
+            log.info("stale command /%s from user %s: %s", _command_path(interaction), interaction.user.id, error)
+        else:
+            log.error("error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=error)
+        message = t("command_changed" if stale else "error_generic", str(interaction.locale))
         try:
-            if interaction.response.is_done():
+            if interaction.type is discord.InteractionType.autocomplete:
+                if not interaction.response.is_done():
+                    await interaction.response.autocomplete([])
+            elif interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
             else:
                 await interaction.response.send_message(message, ephemeral=True)
@@ -175,6 +192,17 @@ class GameBot(commands.Bot):
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()
+
+
+def _command_path(interaction: discord.Interaction) -> str:
+    """The command as the client sent it ("game new troja"), also when this bot no longer has it."""
+    data = interaction.data or {}
+    parts = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        parts.append(str(options[0].get("name")))
+        options = options[0].get("options") or []
+    return " ".join(parts)[:100]
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from cogs import publish
+from cogs import permissions, publish
 from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import bracket_link, post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
@@ -144,6 +144,10 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
+    place = permissions.place_for_game(interaction)  # before anything is saved
+    if place.refusal is not None:
+        await interaction.followup.send(place.refusal, ephemeral=True)
+        return
     try:
         found = await bot.service.rematch(game_id, interaction.user.id, interaction.user.display_name,
                                           asker=asker(interaction))
@@ -156,34 +160,43 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent is not None:
         channel = channel.parent
-    await open_game(interaction, channel, found.game, found.outcome, found.call)
+    await open_game(interaction, channel, found.game, found.outcome, found.call, threads=place.threads,
+                    note=place.note)
 
 
-async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = ()) -> None:
+async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = (), *,
+                    threads: bool = True, note: str | None = None) -> None:
     """A new game's place: its thread (from the opener, cogs/places.py; waited for up to ``PLACE_WAIT`` s, else
-    the game is queued and the player told when), or the channel where threads are not possible; the lobby or
-    first board there, the private confirmation and the announcement in the channel; ``call``: people to
-    mention (e.g. the players of a rematch)."""
+    the game is queued and the player told when), or the channel where threads are not possible (``threads``
+    False: the bot may not make or use threads there, cogs/permissions.py; ``note`` tells the opener why); the
+    lobby or first board there, the private confirmation and the announcement in the channel; ``call``: people
+    to mention (e.g. the players of a rematch). If Discord refuses the game's first message there (a permission
+    taken away since it was checked), the game is called off, nothing half open, and the opener told."""
     bot = interaction.client
     title = ENGINES[game.engine].title
     places = places_of(bot)
     lang = str(interaction.locale)
-    threaded = isinstance(channel, discord.TextChannel)
+    threaded = threads and isinstance(channel, discord.TextChannel)
     if threaded:
         places.hold(game.id, outcome, call)
         place = await places.request(game.id, wait=PLACE_WAIT)
     else:
         place = channel.id if channel else interaction.channel_id
-        await places.settle(game, place, outcome=outcome, call=call, tell=False)
+        await places.settle(game, place, outcome=outcome, call=call, tell=False, answered=True)
     game = await bot.service.game(game.id)
+    if game.status == "abandoned":
+        reason = places.refused.pop(game.id, None) or "403"
+        await interaction.followup.send(t("open_failed", lang, place=f"<#{place or game.channel_id}>",
+                                          reason=reason), ephemeral=True)
+        return
     if place is None and not waiting_for_place(game):  # it got its place while the wait ran out
         place = game.thread_id or game.channel_id
     if place is None:
         await interaction.followup.send(t("created_queued", lang, game=game.id, title=title,
                                           place=places.where(game, lang)), ephemeral=True)
     else:
-        await interaction.followup.send(t("created", lang, game=game.id, title=title, place=f"<#{place}>"),
-                                        ephemeral=True)
+        created = t("created", lang, game=game.id, title=title, place=f"<#{place}>")
+        await interaction.followup.send(created + (f"\n{note}" if note else ""), ephemeral=True)
     if threaded and place != channel.id:
         announce = publish.announcement(game, interaction.user.display_name)
         if not announce["view"].children:
@@ -232,6 +245,11 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
     bot = interaction.client
     await interaction.response.defer()
     try:
+        event = await tournaments_of(bot).tournament(league_id, asker(interaction))
+        if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
+            refusal = permissions.matches_refusal(interaction, event.guild_id, event.channel_id)
+            if refusal is not None:
+                raise GameError(refusal)
         progress = await tournaments_of(bot).start(league_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)

@@ -1,9 +1,9 @@
-"""The /game command group: new (one subcommand per game, options from its presenter), join, start,
-status, hand, leave, abandon, list. Thin: every decision is the game service's."""
+"""The /game command group: what every game has (join, start, status, hand, play, leave, abandon, list, log,
+resign, away, settings; replays from cogs/replays.py). A game is opened with its own ``/<game> new``
+(cogs/newgame.py). Thin: every decision is the game service's."""
 
 from __future__ import annotations
 
-import inspect
 import logging
 from io import BytesIO
 
@@ -12,113 +12,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import actions, publish
+from cogs.contexts import EVERYWHERE, GUILD_INSTALL
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
 from engines import ENGINES
-from host.locale import LANGUAGES, t
-from host.presenters import OptionSpec, presenter_for
+from host.locale import t
 from host.service import GameError
 
 log = logging.getLogger(__name__)
-
-LANGUAGE_CHOICES = [app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()]
-TIME_CONTROL_CHOICES = [
-    app_commands.Choice(name="None — no clock (default against the AI)", value="none"),
-    app_commands.Choice(name="1 hour per move", value="1h"),
-    app_commands.Choice(name="12 hours per move", value="12h"),
-    app_commands.Choice(name="1 day per move (default for open games)", value="1d"),
-    app_commands.Choice(name="3 days per move", value="3d"),
-    app_commands.Choice(name="Time bank: 3 days, +12 hours per move", value="bank"),
-]
-ON_TIMEOUT_CHOICES = [
-    app_commands.Choice(name="AI plays for them until they are back (default)", value="ai"),
-    app_commands.Choice(name="Forfeit: ranked last (a 2-player game ends)", value="forfeit"),
-]
-OPPONENT_CHOICES = [app_commands.Choice(name="AI — play alone against the computer", value="ai"),
-                    app_commands.Choice(name="Open — others join with the Join button", value="open")]
-LEVEL_CHOICES = [app_commands.Choice(name="Easy — makes mistakes", value="easy"),
-                 app_commands.Choice(name="Normal", value="normal"),
-                 app_commands.Choice(name="Hard — searches about a second per move", value="hard")]
-
-
-def _annotation(spec: OptionSpec):
-    if spec.kind == "bool":
-        return bool
-    if spec.kind == "int":
-        if spec.min_value is not None and spec.max_value is not None:
-            return app_commands.Range[int, spec.min_value, spec.max_value]
-        return int
-    return type(spec.choices[0][1]) if spec.choices else str
-
-
-def _new_command(key: str, group: app_commands.Group) -> app_commands.Command:
-    """``/game new <key>`` with the game's own options plus ``opponent`` and ``invite``."""
-    engine = ENGINES[key]
-    presenter = presenter_for(key)
-    specs = list(presenter.options)
-
-    async def callback(interaction: discord.Interaction, **values) -> None:
-        await create_game(interaction, key, values, {s.name for s in specs})
-
-    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                annotation=discord.Interaction)]
-    descriptions = {"opponent": "AI fills the other seats and the game starts now; Open waits for players",
-                    "invite": "Reserve the second seat for this member",
-                    "level": "How strong the AI plays (with opponent: AI; default Normal)",
-                    "language": "Language of the game's messages and buttons (default: your Discord language)",
-                    "time_control": "Time per move (default: none against the AI, 1 day for open games)",
-                    "on_timeout": "When time runs out: the AI plays until they are back, or they forfeit"}
-    choices: dict[str, list[app_commands.Choice]] = {"opponent": OPPONENT_CHOICES, "language": LANGUAGE_CHOICES,
-                                                     "time_control": TIME_CONTROL_CHOICES,
-                                                     "on_timeout": ON_TIMEOUT_CHOICES, "level": LEVEL_CHOICES}
-    params.append(inspect.Parameter("opponent", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="open"))
-    params.append(inspect.Parameter("level", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None))
-    params.append(inspect.Parameter("invite", inspect.Parameter.KEYWORD_ONLY, annotation=discord.Member | None,
-                                    default=None))
-    params.append(inspect.Parameter("language", inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
-                                    default=None))
-    for generic in ("time_control", "on_timeout"):  # every game has a clock (host/clock.py)
-        params.append(inspect.Parameter(generic, inspect.Parameter.KEYWORD_ONLY, annotation=str | None,
-                                        default=None))
-    for spec in specs:
-        params.append(inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(spec),
-                                        default=None))
-        descriptions[spec.name] = spec.description
-        if spec.choices:
-            choices[spec.name] = [app_commands.Choice(name=label, value=value) for label, value in spec.choices]
-    callback.__signature__ = inspect.Signature(params)
-    callback.__annotations__ = {p.name: p.annotation for p in params}
-    callback = app_commands.describe(**descriptions)(callback)
-    callback = app_commands.choices(**choices)(callback)
-    return app_commands.Command(name=key, description=f"Start a game of {engine.title}"[:100], callback=callback,
-                                parent=group)
-
-
-async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str]) -> None:
-    """Open the game's thread, post the lobby there (or the first board when the AI fills the seats) and
-    announce it in the channel. The command itself is answered privately: a refusal (bad option) must not
-    replace a public "thinking…" message."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    bot = interaction.client
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread) and channel.parent is not None:
-        channel = channel.parent  # a game thread cannot live inside another thread
-    invite = values.get("invite")
-    options = {name: values.get(name) for name in option_names}
-    try:
-        game, outcome = await bot.service.create(
-            key, user_id=interaction.user.id, user_name=interaction.user.display_name,
-            guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
-            options=options, opponent=values.get("opponent") or "open",
-            invite=(invite.id, invite.display_name) if invite else None,
-            lang=values.get("language") or str(interaction.locale),
-            time_control=values.get("time_control"), on_timeout=values.get("on_timeout"), level=values.get("level"))
-    except GameError as exc:
-        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
-        return
-    await actions.open_game(interaction, channel, game, outcome)
-
 
 def title_of(game) -> str:
     """The game's title; the stored key of a kind of game this version does not have."""
@@ -138,13 +40,11 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
 class Games(commands.Cog):
     """Slash commands to create, join and play games."""
 
-    game = app_commands.Group(name="game", description="Play tabletop games in this server")
-    new = app_commands.Group(name="new", description="Start a new game", parent=game)
+    game = app_commands.Group(name="game", description="Play tabletop games in this server",
+                              allowed_contexts=EVERYWHERE, allowed_installs=GUILD_INSTALL)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        for key in ENGINES:
-            self.new.add_command(_new_command(key, self.new))
         for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
             self.game.add_command(command)
 
@@ -387,6 +287,16 @@ class Games(commands.Cog):
             row = await self.bot.service.game(game_id)
             if mine is None or mine.owns(row.guild_id):
                 await publish.publish(self.bot, game_id=game_id)
+
+    @game.command(name="help", description="How to start a game and what the commands do")
+    async def help(self, interaction: discord.Interaction) -> None:
+        lang = str(interaction.locale)
+        starts = "\n".join(f"`/{key} new` — {engine.title}" for key, engine in ENGINES.items())
+        embed = discord.Embed(title=t("help_title", lang), colour=discord.Colour.dark_gold())
+        embed.add_field(name=t("help_start", lang), value=f"{starts}\n{t('help_start_text', lang)}", inline=False)
+        embed.add_field(name=t("help_play", lang), value=t("help_play_text", lang), inline=False)
+        embed.add_field(name=t("help_more", lang), value=t("help_more_text", lang), inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @game.command(name="list", description="List the open and running games of this server")
     async def list_games(self, interaction: discord.Interaction) -> None:

@@ -21,10 +21,14 @@ class Leaderboard(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="The best players of a game on this server (ratings)")
+    @app_commands.guild_only()
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         lang = str(interaction.locale)
+        if game not in ENGINES:  # (a stale client, or a hand-made request: the choices offer only games)
+            await interaction.response.send_message(t("unknown_game", lang, key=game[:40]), ephemeral=True)
+            return
         table = await tournaments_of(self.bot).leaderboard(game, interaction.guild_id)
         embed = discord.Embed(title=t("leaderboard_title", lang, title=ENGINES[game].title),
                               colour=discord.Colour.dark_gold())
@@ -40,6 +44,7 @@ class Leaderboard(commands.Cog):
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="profile", description="Ratings, games and wins of a player on this server")
+    @app_commands.guild_only()
     @app_commands.describe(user="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         lang = str(interaction.locale)

@@ -5,7 +5,7 @@ that made it: the game is saved first with no thread (``host/places.py``: that i
 a restart loses nothing), and the opener makes the threads one after another, as fast as Discord's thread bucket
 allows (discord.py paces itself by the rate-limit headers; a wait too long for it, ``RateLimited``, parks that
 channel until Discord's ``retry_after``). Nothing is posted for a game before its thread is open (the publisher
-leaves its board owed). ``/game new`` waits up to ``PLACE_WAIT`` seconds for its thread and otherwise answers
+leaves its board owed). ``/<game> new`` waits up to ``PLACE_WAIT`` seconds for its thread and otherwise answers
 that the game is queued, with when; a tournament round lists its matches with their threads, or where each is in
 the queue and about when it will open, and that post is brought up to date as the threads open. When a thread
 opens for a game that waited (and always for a tournament match), its first message mentions the players, which
@@ -32,6 +32,7 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from cogs.permissions import lacking_in
 from cogs.publish import game_place, lobby_message, mentions, publish, update_announcement
 from cogs.publisher import owned
 from engines import ENGINES
@@ -41,7 +42,7 @@ from store import GameRow
 
 log = logging.getLogger(__name__)
 
-#: seconds ``/game new`` waits for its thread before answering that the game is queued
+#: seconds ``/<game> new`` waits for its thread before answering that the game is queued
 PLACE_WAIT = 3.0
 #: the opener looks at the database this often even when nobody asked (after a restart, a failed try)
 IDLE_CHECK = 30.0
@@ -85,6 +86,8 @@ class Places(commands.Cog):
         self._refreshed: dict[int, float] = {}
         #: message id -> the text it was last given (an unchanged post is not edited again)
         self._texts: dict[int, str] = {}
+        #: game id -> why Discord refused its opening (it was called off), for the command that waits for it
+        self.refused: dict[int, str] = {}
 
     async def cog_load(self) -> None:
         self.watch.start()
@@ -242,6 +245,7 @@ class Places(commands.Cog):
                     return None, None
                 log.warning("cannot create a thread in %s: %s; game %s lives in the channel", parent.id, exc,
                             game.id)
+                self._report(game.guild_id, parent.id)
                 return parent.id, "place_no_thread_channel"
             except TRANSIENT as exc:
                 log.info("could not create a thread in %s now: %s", parent.id, exc)
@@ -250,11 +254,12 @@ class Places(commands.Cog):
         return parent.id, "place_cap_channel"
 
     async def settle(self, game: GameRow, place: int, *, notice: str | None = None, outcome=None,
-                     call: list[int] | tuple = (), tell: bool | None = None) -> None:
+                     call: list[int] | tuple = (), tell: bool | None = None, answered: bool = False) -> None:
         """The game lives at ``place`` from now on: record it, post its first message there (the lobby; for a
         game nobody is waiting for right now - it was queued, or is a tournament match - with its players
         mentioned, which also adds them to the thread), then whatever board it owes. ``outcome``/``call``: as
-        :meth:`hold`; ``tell``: mention the players (default: as said)."""
+        :meth:`hold`; ``tell``: mention the players (default: as said); ``answered``: the command that made the
+        game tells its opener if the game cannot be opened there (see :meth:`_call_off`)."""
         bot = self.bot
         held, held_call = self._held.pop(game.id, (None, []))
         outcome, call = outcome or held, list(call) or held_call
@@ -276,6 +281,9 @@ class Places(commands.Cog):
                 await game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
                                                  allowed_mentions=mentions(call))
         except discord.HTTPException as exc:  # the board is still owed: the publisher keeps trying
+            if exc.status == 403 and not game.tournament_id:
+                await self._call_off(game, place, exc, answered=answered)
+                return
             log.warning("could not post the opening of game %s in %s: %s", game.id, place, exc)
         if game.id in self.queue:
             self.queue.remove(game.id)
@@ -289,6 +297,41 @@ class Places(commands.Cog):
             await update_announcement(bot, game)
         if game.tournament_id:
             await self.refresh_posts(game.tournament_id)
+
+    async def _call_off(self, game: GameRow, place: int, exc: discord.HTTPException, *, answered: bool) -> None:
+        """Discord refused a game's first message where it was to live (a permission taken away since it was
+        checked, cogs/permissions.py): nothing stays half open. The game is called off with nothing owed, the
+        thread made for it is removed, and its opener is told why: by the command waiting for it (``refused``),
+        else by DM. A tournament match is not called off (its board stays owed, as for any other fault)."""
+        bot = self.bot
+        log.warning("game %s could not be opened in %s (%s); called off", game.id, place, exc)
+        await bot.service.call_off(game.id)
+        self.refused[game.id] = exc.text or str(exc.status)
+        self._report(game.guild_id, game.channel_id)
+        if game.id in self.queue:
+            self.queue.remove(game.id)
+        if place != game.channel_id and game.guild_id is not None:
+            try:
+                await bot.http.delete_channel(place)
+            except discord.HTTPException as failed:
+                log.info("could not remove the empty thread %s of game %s: %s", place, game.id, failed)
+        waiting = self._waiters.pop(game.id, [])
+        for future in waiting:
+            if not future.done():
+                future.set_result(place)
+        if not waiting and not answered and game.host_user_id:
+            try:
+                dm = await bot.create_dm(discord.Object(game.host_user_id))
+                await dm.send(t("open_failed", game.lang, place=f"<#{place}>", reason=self.refused.pop(game.id)),
+                              allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not tell the host of game %s that it was called off", game.id)
+
+    def _report(self, guild_id: int | None, channel_id: int | None) -> None:
+        """Tell the server's admins (once, cogs/permissions.py) what the bot lacks in a channel Discord refused."""
+        lacking = lacking_in(self.bot, guild_id, channel_id)
+        if lacking:
+            self.bot.dispatch("gamehost_missing_permissions", guild_id, channel_id, lacking)
 
     # -- tournament round posts -----------------------------------------------------------------------
 

@@ -81,8 +81,8 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal:
         text = exc.text(interaction.locale)
         if progress is not None:
             await progress.edit(content=text)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
+        else:  # in place of the public "thinking…" everyone saw (a first followup keeps the deferral's visibility)
+            await interaction.followup.send(text)
         return
     players = ", ".join(discord.utils.escape_markdown(n) for n in record.names)
     content = t("replay_title", lang, game=game.id, title=ENGINES[game.engine].title, players=players)

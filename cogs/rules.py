@@ -89,6 +89,7 @@ class Rules(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules", description="Read the rules of a game")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
     async def rules(self, interaction: discord.Interaction, game: str) -> None:

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.contexts import GUILD_INSTALL, SERVERS
 from host.locale import game_text
 from host.weblinks import MODES
 
@@ -21,7 +22,8 @@ class ServerSettings(commands.Cog):
         self.bot = bot
 
     settings = app_commands.Group(name="settings", description="This server's settings (Manage Server)",
-                                  guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+                                  guild_only=True, allowed_contexts=SERVERS, allowed_installs=GUILD_INSTALL,
+                                  default_permissions=discord.Permissions(manage_guild=True))
 
     @settings.command(name="web", description="Game pages on the web: public, unlisted (only by link) or off")
     @app_commands.describe(mode="Who may see this server's game pages on the web")

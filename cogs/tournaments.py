@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs import publish
+from cogs import permissions, publish
+from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.places import places_of
 from cogs.publisher import owned
 from cogs.standings import bracket_link, pictures_of, post_progress, registration_message, table_embed
@@ -41,7 +42,8 @@ def parse_options(text: str | None) -> dict:
 
 
 class Tournaments(commands.Cog):
-    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues")
+    tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues",
+                                    guild_only=True, allowed_contexts=SERVERS, allowed_installs=GUILD_INSTALL)
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -99,6 +101,10 @@ class Tournaments(commands.Cog):
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
+        refusal = permissions.tournament_refusal(interaction)
+        if refusal is not None:  # its matches could not be opened here: nothing is saved
+            await interaction.response.send_message(refusal, ephemeral=True)
+            return
         try:
             event = await self.service.create(
                 game, user_id=interaction.user.id, user_name=interaction.user.display_name,
@@ -152,28 +158,59 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    async def _organizer(self, interaction: discord.Interaction, call) -> None:
-        await interaction.response.defer(thinking=True)
+    async def _organizer(self, interaction: discord.Interaction, call, *, announce: bool = False) -> None:
+        """An organizer's (or a player's) change to a tournament. Deferred privately: the answer may be a refusal,
+        and the first followup of a deferral keeps the deferral's visibility (a public "thinking…" would show the
+        refusal to everyone). What everybody should know goes to the tournament's channel: its registration
+        message redrawn, ``announce``: a line saying what changed, and the rounds and games the change started
+        or ended."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await call()
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
         event = getattr(result, "event", result)
-        await interaction.followup.send(t("event_done", str(interaction.locale), tournament=event.id,
-                                          status=t("tournament_status_" + ("cancelled" if event.cancelled else
-                                                   "paused" if event.paused else event.status), str(interaction.locale))))
+        lang = str(interaction.locale)
+        await interaction.followup.send(t("event_done", lang, tournament=event.id,
+                                          status=t("tournament_status_" + _status(event), lang)), ephemeral=True)
+        await self._redraw_registration(event)
+        if announce:
+            try:
+                channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(event.channel_id)
+                await channel.send(t("event_now", event.lang, tournament=event.id,
+                                     status=t("tournament_status_" + _status(event), event.lang),
+                                     name=discord.utils.escape_markdown(interaction.user.display_name)),
+                                   allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException:
+                log.info("could not tell the channel of tournament %s what changed", event.id)
         if hasattr(result, "started"):
             # first the boards owed: the AI took a dropped player's seat, or a game ended (its last board)
             for game_id in result.changed:
                 await publish.publish(self.bot, game_id=game_id)
             await post_progress(self.bot, result)
 
+    async def _redraw_registration(self, event) -> None:
+        """The registration message shows who is in and the status (a change by command, not by its buttons)."""
+        if not event.message_id:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(event.channel_id)
+            await channel.get_partial_message(event.message_id).edit(**registration_message(event))
+        except discord.HTTPException:
+            log.info("could not redraw the registration message of tournament %s", event.id)
+
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def start(self, interaction: discord.Interaction, tournament: int) -> None:
-        await self._organizer(interaction, lambda: self.service.start(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+        async def call():
+            event = await self.service.tournament(tournament, asker(interaction))
+            if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
+                refusal = permissions.matches_refusal(interaction, event.guild_id, event.channel_id)
+                if refusal is not None:
+                    raise GameError(refusal)
+            return await self.service.start(tournament, interaction.user.id, asker(interaction))
+        await self._organizer(interaction, call)
 
     @tournament.command(name="leave", description="Withdraw from a tournament before it starts")
     @app_commands.describe(tournament="Tournament number")
@@ -206,19 +243,23 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number")
     async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
-                                                                      asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="resume", description="Resume a paused tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def resume(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.resume(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
 
     @tournament.command(name="cancel", description="Cancel a tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
-                                                                       asker(interaction)))
+                                                                      asker(interaction)), announce=True)
+
+
+def _status(event) -> str:
+    return "cancelled" if event.cancelled else "paused" if event.paused else event.status
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,6 +1,6 @@
 """Turn clocks: time controls, deadlines, warnings and what a timeout does, as pure computation.
 
-A game's clock is chosen at ``/game new`` (``TIME_CONTROLS``) and stored in its options as
+A game's clock is chosen at ``/<game> new`` (``TIME_CONTROLS``) and stored in its options as
 ``{"control": name, "on_timeout": "ai" | "forfeit"}``. Each seat has a :class:`SeatClock` (stored per game and
 seat, see store/db.py); the service asks :func:`reconcile` for the new clocks after every action, and
 :func:`due` what is owed at a given moment. All times are whole seconds since the epoch (portable SQL: a
@@ -54,7 +54,7 @@ class TimeControl:
         return self.kind != "none"
 
 
-#: the choices of ``/game new ... time_control:`` (name -> control)
+#: the choices of ``/<game> new ... time_control:`` (name -> control)
 TIME_CONTROLS: dict[str, TimeControl] = {c.name: c for c in (
     TimeControl("none", "none"),
     TimeControl("1h", "move", HOUR, simultaneous=10 * 60),

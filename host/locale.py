@@ -15,7 +15,7 @@ from pathlib import Path
 
 LOCALES = Path(__file__).resolve().parent.parent / "data" / "locales"
 DEFAULT = "en"
-#: the languages a game can be played in, with their own names (the /game new "language" option)
+#: the languages a game can be played in, with their own names (the /<game> new "language" option)
 LANGUAGES = {"en": "English", "hu": "Magyar", "pl": "Polski"}
 
 _GAME_LANGUAGE: ContextVar[str | None] = ContextVar("game_language", default=None)

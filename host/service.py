@@ -298,6 +298,8 @@ class GameService(TurnClocks):
             raise GameError.of("unknown_ai_level", level=str(level)[:20])
         if key not in ENGINES:
             raise GameError.of("unknown_game", key=key[:40])
+        if guild_id is None and (opponent != "ai" or invite is not None):
+            raise GameError.of("dm_needs_ai")  # outside a server nobody else could ever see or join it
         engine = ENGINES[key]
         presenter = presenter_for(key)
         try:
@@ -500,6 +502,16 @@ class GameService(TurnClocks):
             await self.store.set_status(game_id, "abandoned", publish=publish)
             self._live.pop(game_id, None)
             return await self.game(game_id, readable=False)
+
+    async def call_off(self, game_id: int) -> None:
+        """A new game that could not be given its place on Discord (its lobby was refused): abandoned with
+        nothing left owed, as if it had not been opened (its opener is told why)."""
+        async with self.lock(game_id):
+            await self.store.set_status(game_id, "abandoned")
+            entries = await self.store.outbox(game_id)
+            if entries:
+                await self.store.outbox_done(game_id, entries[-1]["id"])
+            self._live.pop(game_id, None)
 
     # -- playing ------------------------------------------------------------------------------------
 

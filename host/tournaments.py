@@ -237,6 +237,8 @@ class TournamentService:
         """A tournament of ``key`` open for registration; its organizer is its first entry. Game ``options``
         are checked now, as for a game (``players`` is the table size)."""
         use_language(lang)
+        if guild_id is None:
+            raise GameError.of("server_only")  # a tournament outside a server: nobody could join it
         if key not in ENGINES:
             raise GameError.of("unknown_game", key=key[:40])
         if format not in FORMATS:

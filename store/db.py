@@ -961,6 +961,23 @@ class Store:
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
 
+    async def guild_settings(self, guild_id: int) -> dict:
+        """A server's own settings (JSON): e.g. the permission problems its admins were told about."""
+        rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        try:
+            settings = json.loads(rows[0]["settings"]) if rows else {}
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):
+            log.error("server %s: stored settings are damaged (not a JSON object); starting afresh", guild_id)
+            return {}
+        return settings
+
+    async def set_guild_settings(self, guild_id: int, settings: dict) -> None:
+        await self._transaction([("INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) ON CONFLICT"
+                                  " (guild_id) DO UPDATE SET settings = excluded.settings",
+                                  (guild_id, _dumps(settings)))])
+
     def _report(self, exc: DamagedRow) -> None:
         """Log a damaged row once per store (listings and reminders meet it again and again)."""
         if exc.where not in self._damaged:

@@ -23,6 +23,9 @@ import discord
 from discord.http import HTTPClient
 from discord.webhook.async_ import AsyncWebhookAdapter
 
+from tests.discord import hook
+from tests.discord.contract import Contract, Refusal
+
 APP_ID = 900_000_000_000_000_001
 GUILD_ID = 800_000_000_000_000_001
 CHANNEL_ID = 700_000_000_000_000_001
@@ -94,63 +97,6 @@ class FakeHTTPError(Exception):
         return cls(_Response(self.status, "error"), {"code": self.code, "message": self.message})
 
 
-def limit_errors(payload: dict | None) -> list[str]:
-    """What Discord would reject in a message payload (it answers 400 / 50035 Invalid Form Body)."""
-    errors: list[str] = []
-    if not payload:
-        return errors
-    if len(payload.get("content") or "") > 2000:
-        errors.append("content over 2000 characters")
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        errors.append("more than 10 embeds")
-    for e in embeds:
-        if len(e.get("title") or "") > 256:
-            errors.append("embed title over 256")
-        if len(e.get("description") or "") > 4096:
-            errors.append("embed description over 4096")
-        if len(e.get("fields") or []) > 25:
-            errors.append("more than 25 embed fields")
-        for f in e.get("fields") or []:
-            if not 1 <= len(f.get("name") or "") <= 256 or not 1 <= len(f.get("value") or "") <= 1024:
-                errors.append("embed field name/value length")
-    rows = payload.get("components") or []
-    if len(rows) > 5:
-        errors.append("more than 5 action rows")
-    ids = [c.get("custom_id") for row in rows for c in row.get("components") or [] if c.get("custom_id")]
-    if len(ids) != len(set(ids)):
-        errors.append("duplicate custom_id in one message")
-    for row in rows:
-        items = row.get("components") or []
-        if len(items) > 5 or (any(c["type"] != 2 for c in items) and len(items) > 1):
-            errors.append("too many components in a row (5 buttons, or one select)")
-        for c in items:
-            if c["type"] == 2 and c.get("style") == 5:  # a link button: a URL, never a custom_id
-                if c.get("custom_id") or not str(c.get("url") or "").startswith(("https://", "http://")) \
-                        or len(c["url"]) > 512:
-                    errors.append(f"a link button needs a url of at most 512 characters and no custom_id: {c}")
-            elif c["type"] == 2 and not c.get("custom_id"):
-                errors.append(f"a button without custom_id: {c}")
-            if len(c.get("custom_id") or "") > 100:
-                errors.append(f"custom_id over 100: {c['custom_id']}")
-            if len(c.get("label") or "") > 80:
-                errors.append(f"button label over 80: {c['label']}")
-            if c["type"] == 3:
-                options = c.get("options") or []
-                if not 1 <= len(options) <= 25:
-                    errors.append("select needs 1..25 options")
-                if len(c.get("placeholder") or "") > 150:
-                    errors.append("placeholder over 150")
-                for o in options:
-                    if not 1 <= len(o.get("label") or "") <= 100 or len(o.get("value") or "") > 100:
-                        errors.append("select option label/value length")
-                    if len(o.get("description") or "") > 100:
-                        errors.append("select option description over 100")
-                if len({o["value"] for o in options}) != len(options):
-                    errors.append("duplicate select option values")
-    return errors
-
-
 class FakeDiscord:
     """The recording, answering stand-in for Discord's HTTP API."""
 
@@ -167,19 +113,16 @@ class FakeDiscord:
         #: (channel id, nonce) -> message: Discord returns the first message again for a repeated nonce
         self.nonces: dict[tuple[int, str], dict] = {}
 
+        #: Discord's contract (tests/discord/contract.py): every request is checked before it is answered
+        self.contract = Contract(message_flags=lambda mid: self.messages.get(mid, {}).get("flags"))
+
     def new_id(self) -> int:
         return next(self._ids)
 
     # -- message store ------------------------------------------------------------------------------
 
-    def _check(self, payload: dict | None) -> None:
-        errors = limit_errors(payload)
-        if errors:
-            raise FakeHTTPError(400, 50035, "Invalid Form Body: " + "; ".join(errors))
-
     def _message(self, channel_id: int, payload: dict | None, files: dict[str, bytes], flags: int = 0,
                  message_id: int | None = None) -> dict:
-        self._check(payload)
         payload = payload or {}
         mid = message_id or self.new_id()
         msg = {
@@ -198,7 +141,6 @@ class FakeDiscord:
         return msg
 
     def _edit(self, mid: int, payload: dict | None, files: dict[str, bytes]) -> dict:
-        self._check(payload)
         msg = self.messages.get(mid)
         if msg is None:
             raise FakeHTTPError(404, 10008, "Unknown Message")
@@ -267,6 +209,11 @@ class FakeDiscord:
         if method == "GET" and path == "/channels/{channel_id}":
             self._fault(int(p["channel_id"]))
             return self.channels[int(p["channel_id"])]
+        if method == "DELETE" and path == "/channels/{channel_id}":
+            self._fault(int(p["channel_id"]))
+            channel = self.channels.get(int(p["channel_id"]))
+            self.delete_channel(int(p["channel_id"]))
+            return channel
         raise AssertionError(f"unexpected REST call {method} {path}")
 
     def _fault(self, channel_id: int) -> None:
@@ -402,16 +349,19 @@ class Payloads:
         self.locales: dict[int, str] = {}
 
     def interaction(self, user_id: int, channel_id: int, *, kind: int, data: dict, name: str | None = None,
-                    dm: bool = False, permissions: str = "1071698660929") -> dict:
+                    dm: bool = False, permissions: str = "1071698660929",
+                    app_permissions: str = "1071698660929") -> dict:
+        """``permissions``: the member's in the channel; ``app_permissions``: the bot's there."""
         iid = self.fake.new_id()
         token = f"tok{next(self._interactions)}-{iid}"
         self.fake._channel_of[token] = channel_id
         payload = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
-            "data": data, "locale": self.locales.get(user_id, "en-US"), "app_permissions": "1071698660929",
+            "data": data, "locale": self.locales.get(user_id, "en-US"), "app_permissions": app_permissions,
             "attachment_size_limit": 26_214_400, "entitlements": [], "authorizing_integration_owners": {},
             "context": 1 if dm else 0, "channel_id": str(channel_id),
         }
+        self.fake.contract.interaction(token, kind, attachment_size_limit=payload["attachment_size_limit"])
         user = _user(user_id, name)
         if dm:
             payload["user"] = user
@@ -429,7 +379,9 @@ class Payloads:
         return payload
 
     def slash(self, user_id: int, path: str, channel_id: int = CHANNEL_ID, *, name: str | None = None,
-              permissions: str = "1071698660929", resolved: dict | None = None, **options) -> dict:
+              permissions: str = "1071698660929", resolved: dict | None = None, in_dm: bool = False,
+              app_permissions: str = "1071698660929", **options) -> dict:
+        """A slash command's interaction; ``in_dm``: sent in the bot's DM channel ``channel_id`` (no server)."""
         parts = path.split()
         opts = [{"name": k, "type": _option_type(v), "value": _option_value(v)} for k, v in options.items()]
         for depth, part in reversed(list(enumerate(parts[1:], start=1))):
@@ -437,18 +389,21 @@ class Payloads:
         data = {"id": "1", "name": parts[0], "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions)
+        return self.interaction(user_id, channel_id, kind=2, data=data, name=name, permissions=permissions,
+                                dm=in_dm, app_permissions=app_permissions)
 
     def click(self, user_id: int, message: dict, custom_id: str, *, values: list[str] | None = None,
-              name: str | None = None) -> dict:
+              name: str | None = None, app_permissions: str = "1071698660929") -> dict:
         data = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
         if values is not None:
             data["values"] = values
         channel_id = int(message["channel_id"])
         payload = self.interaction(user_id, channel_id, kind=3, data=data, name=name,
-                                   dm=channel_id in self.fake.dm_channels)
+                                   dm=channel_id in self.fake.dm_channels, app_permissions=app_permissions)
         payload["message"] = message
         self.fake._clicked[payload["token"]] = int(message["id"])
+        self.fake.contract.interaction(payload["token"], 3, attachment_size_limit=payload["attachment_size_limit"],
+                                       clicked_flags=message.get("flags") or 0)
         return payload
 
     @staticmethod
@@ -460,7 +415,11 @@ class Payloads:
                        "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "channels": [{"id": str(CHANNEL_ID), "type": 0, "name": "games", "position": 0,
                           "permission_overwrites": [], "guild_id": str(GUILD_ID)}],
-            "threads": [], "members": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "threads": [], "voice_states": [],
+            # Discord always sends the bot's own member (its roles decide its permissions), even without the
+            # members intent
+            "members": [{"user": BOT_USER, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
+                         "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False}], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [], "premium_tier": 0, "preferred_locale": "en-US",
             "verification_level": 0, "default_message_notifications": 0, "explicit_content_filter": 0,
             "mfa_level": 0, "nsfw_level": 0, "system_channel_flags": 0, "afk_timeout": 300,
@@ -498,17 +457,25 @@ class Harness:
 
         async def rest(http_self, route, *, files=None, form=None, **kwargs):
             try:
+                fake.contract.check(hook.from_discord_py(route, json_body=kwargs.get("json"), parts=form,
+                                                         files=files, params=kwargs.get("params")))
                 return await fake.rest(route.method, route.path, _route_params(route),
                                        _payload_of({"form": form, **kwargs}), _files_of(files))
+            except Refusal as refusal:
+                raise FakeHTTPError(refusal.status, refusal.code, refusal.body()["message"]).to_discord() from None
             except FakeHTTPError as exc:
                 raise exc.to_discord() from None
 
         async def webhook(adapter_self, route, session=None, *, payload=None, multipart=None, files=None,
                           **kwargs):
             try:
+                fake.contract.check(hook.from_discord_py(route, json_body=payload, parts=multipart, files=files,
+                                                         params=kwargs.get("params")))
                 return await fake.webhook(route.method, route.path, _route_params(route),
                                           _payload_of({"payload": payload, "multipart": multipart}),
                                           _files_of(files))
+            except Refusal as refusal:
+                raise FakeHTTPError(refusal.status, refusal.code, refusal.body()["message"]).to_discord() from None
             except FakeHTTPError as exc:
                 raise exc.to_discord() from None
 
@@ -535,7 +502,7 @@ class Harness:
             raise AssertionError(f"{len(self.errors.records)} error(s) logged; first: {detail}")
 
     async def slash(self, user_id: int, path: str, channel_id: int = CHANNEL_ID, **kwargs) -> None:
-        """Run ``/path`` (e.g. "game new hector-achilles") with the given option values."""
+        """Run ``/path`` (e.g. "hector-achilles new") with the given option values."""
         self.bot._connection.parse_interaction_create(self.payloads.slash(user_id, path, channel_id, **kwargs))
         await self.settle()
 

@@ -5,7 +5,7 @@
    ``OPS_HOST=0.0.0.0`` (so a published port reaches /healthz and /metrics), ``HEALTH_PORT=8080``, the database on
    the ``/data`` volume, a non-root user, the HEALTHCHECK and CMD.
 2. **image**: ``docker run`` of the image until Docker's own HEALTHCHECK reports it healthy; it answers
-   ``/game new`` with a lobby and a **Join** click, keeps its database in ``/data`` as the non-root user, and
+   ``/<game> new`` with a lobby and a **Join** click, keeps its database in ``/data`` as the non-root user, and
    ``docker stop`` ends it cleanly (exit 0, well before Docker's SIGKILL).
 3. **compose**: docker-compose.yml's one-process set-up, as an admin starts it (``up -d --build`` with a ``.env``
    holding the token), plus tests/docker-compose.smoke.yml (the host's network, the launcher below, quick health
@@ -62,15 +62,21 @@ def free_port() -> int:
 
 
 async def open_lobby(remote: RemoteBot, user_id: int, game: str, name: str) -> dict:
-    """``/game new`` of ``game`` by ``user_id``: the lobby message it opens in its new thread.
+    """``/<game> new`` of ``game`` by ``user_id``: the lobby message it opens in its new thread.
     (The command's shape lives here only: a change of the command structure is made in this function.)"""
     before = {cid for cid, c in remote.fake.channels.items() if c["type"] == 11}
-    await remote.slash(user_id, f"game new {game}", name=name)
+    await remote.slash(user_id, f"{game} new", name=name)
     threads = [cid for cid, c in remote.fake.channels.items() if c["type"] == 11 and cid not in before]
-    assert len(threads) == 1, f"/game new opened {len(threads)} threads"
+    assert len(threads) == 1, f"/{game} new opened {len(threads)} threads"
     messages = remote.messages_in(threads[0])
-    assert messages, "/game new opened a thread with no lobby in it"
+    assert messages, f"/{game} new opened a thread with no lobby in it"
     return messages[0]
+
+
+def contract_kept(server: FakeDiscordServer) -> None:
+    """Every request the container sent was one Discord would accept (tests/discord/contract.py)."""
+    bad = server.fake.contract.violations
+    assert not bad, "the bot sent requests Discord would refuse:\n" + "\n".join(str(v) for v in bad)
 
 
 async def join(remote: RemoteBot, user_id: int, lobby: dict, name: str) -> str:
@@ -191,7 +197,7 @@ async def run_image(tag: str) -> None:
         lobby = await open_lobby(remote, ANN, GAME, "Ann")
         said = await join(remote, BOB, lobby, "Bob")
         assert f"Bob joined game #{game_number(lobby)}" in said, f"the Join click was answered with {said!r}"
-        say("docker run: answered /game new with a lobby and a Join click")
+        say("docker run: answered /hector-achilles new with a lobby and a Join click")
         # the database is on the volume, written by the image's non-root user
         owner = docker("exec", name, "stat", "-c", "%U %s", "/data/gamehost.db")
         assert owner.startswith("gamehost "), owner
@@ -202,6 +208,7 @@ async def run_image(tag: str) -> None:
         text = logs(name)
         assert "stopped" in text.splitlines()[-1], text[-3000:]
         assert_clean_log(name)
+        contract_kept(server)
         say(f"docker run: /data/gamehost.db owned by gamehost; docker stop ended it cleanly in {stopping} "
             f"(exit 0); {timer} in all")
     finally:
@@ -265,6 +272,7 @@ async def run_compose() -> None:
             assert f"Bob joined game #{game_number(lobby)}" in said, \
                 f"after down/up the lobby made before was answered with {said!r}"
             assert_clean_log(compose.container())
+            contract_kept(server)
             say(f"compose down / up -d: healthy again after {timer}; the lobby opened before the down took a Join "
                 f"click (volume {volume} kept the database)")
         finally:

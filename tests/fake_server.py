@@ -19,6 +19,8 @@ import json
 
 from aiohttp import WSMsgType, web
 
+from tests.discord import hook
+from tests.discord.contract import Refusal
 from tests.discord.limits import Limits
 from tests.discord_harness import (
     APP_ID,
@@ -142,12 +144,9 @@ class FakeDiscordServer:
 
     async def _api(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
-        found = match_route(path)
-        if found is None:
-            return _json({"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404)
-        via, template, params = found
-        payload, files = None, {}
-        if request.content_type.startswith("multipart/"):
+        payload, files, uploads = None, {}, []
+        multipart = request.content_type.startswith("multipart/")
+        if multipart:
             reader = await request.multipart()
             async for part in reader:
                 data = await part.read()
@@ -155,19 +154,37 @@ class FakeDiscordServer:
                     payload = json.loads(data)
                 elif part.filename:
                     files[part.filename] = bytes(data)
+                    uploads.append((part.name, part.filename, len(data)))
         elif request.can_read_body:
             body = await request.read()
             payload = json.loads(body) if body else None
+        checked = hook.from_http(request.method, path, request.query, payload, uploads, multipart)
+        found = match_route(path)
+        if found is None:  # a route Discord does not have is a violation; one it has, a gap of this fake
+            return self._refused(checked) or _json(
+                {"code": 0, "message": f"fake Discord has no route {request.method} {path}"}, 404)
+        via, template, params = found
         handler = self.fake.webhook if via == "webhook" else self.fake.rest
         limits = self.limits
         if limits is not None and (refusal := limits.check(via, request.method, template, params, payload)):
             return _json(refusal.body, refusal.status, refusal.headers)
+        if (refused := self._refused(checked)) is not None:
+            return refused
         try:
             result = await handler(request.method, template, params, payload, files)
         except FakeHTTPError as exc:
             return _json({"code": exc.code, "message": exc.message}, exc.status)
         headers = limits.passed(via, request.method, template, params, result) if limits is not None else None
         return _json(result, headers=headers)
+
+    def _refused(self, request) -> web.Response | None:
+        """Discord's contract (tests/discord/contract.py): a request Discord would refuse is refused like it does
+        (and recorded: the test that caused it fails)."""
+        try:
+            self.fake.contract.check(request)
+        except Refusal as refusal:
+            return _json(refusal.body(), refusal.status)
+        return None
 
     # -- gateway --------------------------------------------------------------------------------------
 

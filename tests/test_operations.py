@@ -87,7 +87,7 @@ async def test_readiness_and_metrics_of_a_running_bot(tmp_path):
             assert status == 404, "metrics belong on METRICS_PORT only"
 
             remote = RemoteBot(server)
-            await remote.slash(ANN, "game new hector-achilles", name="Ann")
+            await remote.slash(ANN, "hector-achilles new", name="Ann")
             thread = [cid for cid, c in server.fake.channels.items() if c["type"] == 11][-1]
             lobby = remote.messages_in(thread)[0]
             await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -111,7 +111,7 @@ async def test_readiness_and_metrics_of_a_running_bot(tmp_path):
             assert found[("gamehost_games", (("status", "finished"),))] == 0
             assert found[("gamehost_publish_backlog_games", ())] == 1
             assert total(found, "gamehost_interaction_seconds_count") == interactions
-            assert found[("gamehost_interaction_seconds_count", (("handler", "/game new hector-achilles"),))] == 1
+            assert found[("gamehost_interaction_seconds_count", (("handler", "/hector-achilles new"),))] == 1
             assert found[("gamehost_interaction_seconds_count", (("handler", "JoinButton"),))] == 1
             assert total(found, "gamehost_errors_total") == 0
         # `docker stop`: SIGTERM closes the bot properly (the database file holds everything, no WAL left)
@@ -142,7 +142,7 @@ async def test_a_failing_click_is_counted_as_an_error_and_timed(tmp_path, monkey
     try:
         assert not bot.ready_to_serve(), "no gateway in the harness: not ready"
         registry = bot.metrics.registry
-        await h.slash(ANN, "game new hector-achilles", name="Ann")
+        await h.slash(ANN, "hector-achilles new", name="Ann")
         thread = [cid for cid, c in h.fake.channels.items() if c["type"] == 11][-1]
         lobby = h.messages_in(thread)[0]
         assert registry.get_sample_value("gamehost_errors_total", {"logger": "cogs"}) is None
@@ -154,7 +154,7 @@ async def test_a_failing_click_is_counted_as_an_error_and_timed(tmp_path, monkey
         await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
         assert registry.get_sample_value("gamehost_errors_total", {"logger": "cogs"}) == 1
         assert registry.get_sample_value("gamehost_interaction_seconds_count", {"handler": "JoinButton"}) == 1
-        assert registry.get_sample_value("gamehost_interaction_seconds_count", {"handler": "/game new hector-achilles"}) == 1
+        assert registry.get_sample_value("gamehost_interaction_seconds_count", {"handler": "/hector-achilles new"}) == 1
     finally:
         h.errors.records.clear()  # the error was wanted
         await h.stop()

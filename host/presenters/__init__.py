@@ -1,5 +1,5 @@
 """Presenters: how a game's actions become buttons and its events become sentences, and which options
-``/game new <game>`` offers. One module per game (``GAME`` + ``PRESENTER``), discovered like engines.
+``/<game> new`` offers. One module per game (``GAME`` + ``PRESENTER``), discovered like engines.
 No discord import: the cogs do the Discord part."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from host.panels import Choice
 
 @dataclass
 class OptionSpec:
-    """One option of ``/game new <game>``. ``kind``: "int", "bool" or "choice" (``choices``: (label, value))."""
+    """One option of ``/<game> new``. ``kind``: "int", "bool" or "choice" (``choices``: (label, value))."""
 
     name: str
     kind: str

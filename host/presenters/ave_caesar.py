@@ -1,4 +1,4 @@
-"""Ave Caesar on Discord: the options of ``/game new ave-caesar``, card-then-destination choices, race
+"""Ave Caesar on Discord: the options of ``/ave-caesar new``, card-then-destination choices, race
 narration and championship results. Every sentence lives in ``data/locales/ave-caesar/en.json``.
 
 A move is chosen in two steps (``two_step``): a button per card value the chariot can play, then that card's

@@ -1,4 +1,4 @@
-"""HEX-TRI on Discord: the options of ``/game new hextri``, moves as a choice in up to three steps (first the
+"""HEX-TRI on Discord: the options of ``/hextri new``, moves as a choice in up to three steps (first the
 figure, by its field; then the destination with its mana cost - the engine lists each once; then, when other
 fields could pay it as well, who pays: a select of a bounded few ways, the default first), battle losses,
 narration of moves, production and battles, and typed moves in field notation (``/game play H-C4 T-B5``, with

@@ -74,7 +74,7 @@ class KivalasztottakPresenter(Presenter):
         self._plan_for: tuple[dict, dict, str] | None = None
         self._two_step = False
 
-    # -- options of /game new kivalasztottak -----------------------------------------------------------
+    # -- options of /kivalasztottak new -----------------------------------------------------------
 
     @property
     def options(self) -> list[OptionSpec]:

@@ -1,4 +1,4 @@
-"""Troja on Discord: labels for its actions, narration of its events, prompts and the /game new options.
+"""Troja on Discord: labels for its actions, narration of its events, prompts and the /troja new options.
 Every sentence lives in ``data/locales/troja/en.json`` (``pl.json``, ``hu.json``: the same in the game's language);
 card, hero and patron names and card texts come from the card set in the game's language too.
 

@@ -3,6 +3,7 @@ mentioned, click "Take your turn" (or a public action button), pick one of the o
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from engines.rng import Rng
@@ -58,9 +59,19 @@ async def pick(h, user_id: int, message: dict, rng: Rng) -> None:
         await h.click(user_id, message, choice["custom_id"])
 
 
+async def first_board(h, thread_id: int, timeout: float = 30.0) -> dict:
+    """The newest board, waiting for the first one: against the real bot process a board is drawn in a worker
+    and may come after the game's other messages (a loaded host takes its time)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not boards(h, thread_id) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return latest_board(h, thread_id)
+
+
 async def take_turn(h, thread_id: int, rng: Rng) -> int:
     """One decision by the (first) mentioned player of the newest board; returns who acted."""
-    board = latest_board(h, thread_id)
+    board = await first_board(h, thread_id)
     users = to_act(board)
     assert users, f"nobody to act on the newest board: {board['content']!r}"
     user = users[0]

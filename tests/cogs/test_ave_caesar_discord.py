@@ -137,9 +137,8 @@ def board_images(h) -> list[bytes]:
 
 async def test_options_of_game_new_are_described_with_their_limits(harness):
     tree = harness.bot.tree
-    game = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "game")
-    new = next(o for o in game["options"] if o["name"] == "new")
-    command = next(o for o in new["options"] if o["name"] == "ave-caesar")
+    group = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "ave-caesar")
+    command = next(o for o in group["options"] if o["name"] == "new")
     options = {o["name"]: o for o in command["options"]}
     assert set(options) == {"opponent", "level", "invite", "language", "time_control", "on_timeout", "players",
                             "chariots_per_player", "races", "neutral_chariots",
@@ -158,14 +157,14 @@ async def test_options_of_game_new_are_described_with_their_limits(harness):
 async def test_impossible_option_combinations_are_refused_with_a_clear_message(harness):
     h = harness
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new ave-caesar", name="Ann", players=3, chariots_per_player=3)
+    await h.slash(ANN, "ave-caesar new", name="Ann", players=3, chariots_per_player=3)
     assert any("3 players x 3 chariots is more than the 6 chariots" in m["content"] and m["flags"] & 64
                for m in since(h, before))
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new ave-caesar", name="Ann", players=6, neutral_chariots=True)
+    await h.slash(ANN, "ave-caesar new", name="Ann", players=6, neutral_chariots=True)
     assert any("Neutral chariots need a free start space" in m["content"] for m in since(h, before))
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new ave-caesar", name="Ann", players=7)  # Discord's own range check aside
+    await h.slash(ANN, "ave-caesar new", name="Ann", players=7)  # Discord's own range check aside
     assert any("for 2 to 6 players, not 7" in m["content"] for m in since(h, before))
     assert not [c for c in h.fake.channels.values() if c["type"] == 11], "a refused game opens no thread"
     assert await h.bot.service.store.list_games() == []
@@ -174,11 +173,11 @@ async def test_impossible_option_combinations_are_refused_with_a_clear_message(h
 
 async def test_lobby_waits_for_as_many_seats_as_the_options_allow(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", chariots_per_player=2)
+    await h.slash(ANN, "ave-caesar new", name="Ann", chariots_per_player=2)
     lobby = h.messages_in(thread_of(h))[0]
     seats = lobby["embeds"][0]["fields"][0]
     assert seats["name"] == "Seats (1/3):" and "Chariots A: Ann" in seats["value"]
-    await h.slash(BOB, "game new ave-caesar", name="Bob")
+    await h.slash(BOB, "ave-caesar new", name="Bob")
     lobby = h.messages_in(thread_of(h))[0]
     assert lobby["embeds"][0]["fields"][0]["name"] == "Seats (1/6):"
     # the host starts with two: the engine's default for two players is three chariots each
@@ -192,7 +191,7 @@ async def test_lobby_waits_for_as_many_seats_as_the_options_allow(harness):
 
 async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=4, track="B", races=2,
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=4, track="B", races=2,
                   turn_order="previous_results")
     thread = thread_of(h)
     game, state = await live(h)
@@ -216,7 +215,7 @@ async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(har
 
 async def test_two_step_private_panel_card_then_numbered_destination(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=2)
     thread = thread_of(h)
     board = latest_board(h, thread)
     # the public board never offers a move: every move names a card of the hidden hand
@@ -271,7 +270,7 @@ async def test_complete_race_two_people_three_chariots_each(harness):
     """Ann and Bob drive three chariots each, every move by clicks; hands never reach the thread; every
     event a player cares about is a line in the thread; the race ends with the results."""
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", players=2, races=1)
+    await h.slash(ANN, "ave-caesar new", name="Ann", players=2, races=1)
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -312,7 +311,7 @@ async def test_careless_driver_meets_caesars_wrath_and_skips_are_explained(harne
     """Ann clicks at random against the AI: she misses the alley (warned, then disqualified at the line),
     gets boxed in; each skip happens by itself with a line saying why, and she is never asked for it."""
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, races=1)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=2, races=1)
     thread = thread_of(h)
     rng = Rng(2)
     asked = 0
@@ -336,7 +335,7 @@ async def test_careless_driver_meets_caesars_wrath_and_skips_are_explained(harne
 
 async def test_complete_race_alone_against_ai_with_neutral_chariots(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=3, neutral_chariots=True)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=3, neutral_chariots=True)
     thread = thread_of(h)
     game, state = await live(h)
     assert [ch["label"] for ch in state["chariots"]] == ["A", "B", "C", "N1", "N2", "N3"]
@@ -365,7 +364,7 @@ async def test_complete_race_alone_against_ai_with_neutral_chariots(harness):
 
 async def test_typed_moves_card_and_marker(harness):
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=2)
     thread = thread_of(h)
     game, state = await live(h)
     version = game.version
@@ -395,7 +394,7 @@ async def test_board_pictures_match_the_narration(harness, tmp_path):
     from render import ave_caesar as R
 
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, races=1)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=2, races=1)
     thread = thread_of(h)
     rng = Rng(4)
     for _ in range(4):
@@ -418,7 +417,7 @@ async def test_first_board_tells_the_start_cards_the_grid_and_the_neutral_moves_
 
     h = harness
     h.bot.service._seed = lambda: 1005
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", neutral_chariots=True)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", neutral_chariots=True)
     thread = thread_of(h)
     game, state = await live(h)
     assert [s.name for s in sorted(game.seats, key=lambda s: s.seat)] == ["Ann", "AI"]
@@ -450,19 +449,19 @@ async def test_first_board_tells_the_start_cards_the_grid_and_the_neutral_moves_
 async def test_against_the_ai_the_table_is_the_smallest_the_options_allow(harness):
     """Without `players`, opponent:AI seats you and one AI driver, whatever the other options."""
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", chariots_per_player=2)
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", chariots_per_player=2)
     game, state = await live(h)
     assert game.status == "running" and game.num_players == 2
     assert [s.name for s in sorted(game.seats, key=lambda s: s.seat)] == ["Ann", "AI"]
     assert [ch["label"] for ch in state["chariots"]] == ["A1", "B1", "A2", "B2"]
-    await h.slash(BOB, "game new ave-caesar", name="Bob", opponent="ai", neutral_chariots=True, races=2)
+    await h.slash(BOB, "ave-caesar new", name="Bob", opponent="ai", neutral_chariots=True, races=2)
     game, state = await live(h, 2)
     assert game.num_players == 2 and [ch["label"] for ch in state["chariots"]] == ["A", "B", "N1", "N2", "N3", "N4"]
     board = latest_board(h, thread_of(h))
     assert "Game #2 of Ave Caesar begins! Bob (Chariots A), AI (Chariots B)" in board["content"]
     assert "**A championship of 2 races.** Race 1" in board["content"]
     # an open lobby still waits for the largest table the options allow
-    await h.slash(CAROL, "game new ave-caesar", name="Carol", chariots_per_player=2)
+    await h.slash(CAROL, "ave-caesar new", name="Carol", chariots_per_player=2)
     lobby = h.messages_in(thread_of(h))[0]
     assert lobby["embeds"][0]["fields"][0]["name"] == "Seats (1/3):"
     h.assert_no_errors()
@@ -475,7 +474,7 @@ async def test_standings_picture_comes_with_the_board_when_a_race_ends(harness, 
     from render import ave_caesar as R
 
     h = harness
-    await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai", players=2, chariots_per_player=1,
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=2, chariots_per_player=1,
                   races=2)
     thread = thread_of(h)
     rng = Rng(5)

@@ -96,7 +96,7 @@ async def test_a_timed_out_player_is_pinged_in_the_thread_and_dmed_how_to_come_b
 async def test_a_player_out_of_a_running_game_of_three_is_told_so_and_not_offered_resign(harness):
     h = harness
     h.bot.service.clock = Clock()
-    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, time_control="1d")
+    await h.slash(ANN, "hextri new", name="Ann", players=3, radius=2, time_control="1d")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -122,7 +122,7 @@ async def test_against_the_ai_a_time_out_waits_for_the_person(harness):
     finished game."""
     h = harness
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai", time_control="1h")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai", time_control="1h")
     thread = thread_of(h)
     version = (await h.bot.service.game(1)).version
     await _ticks(h, clock, 61)
@@ -151,7 +151,7 @@ async def test_one_person_left_among_stand_ins_and_forfeits_ends_the_table_first
     AI seats."""
     h = harness
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, time_control="1h")
+    await h.slash(ANN, "hextri new", name="Ann", players=3, radius=2, time_control="1h")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -293,10 +293,10 @@ async def test_an_outage_is_posted_in_the_thread_with_the_moved_deadline(harness
 async def test_a_bad_clock_option_is_refused_with_its_own_values(harness):
     """A stale client may send a value the command no longer offers: each option names its own values."""
     h = harness
-    told = await _say(h, ANN, "game new hector-achilles", name="Ann", time_control="2h")
+    told = await _say(h, ANN, "hector-achilles new", name="Ann", time_control="2h")
     assert "time_control must be one of: none, 1h, 12h, 1d, 3d, bank (not 2h)." in told
     assert "forfeit" not in told
-    told = await _say(h, ANN, "game new hector-achilles", name="Ann", on_timeout="pass")
+    told = await _say(h, ANN, "hector-achilles new", name="Ann", on_timeout="pass")
     assert "on_timeout must be one of: ai, forfeit (not pass)." in told
     assert "bank" not in told
     assert not [c for c in h.fake.channels.values() if c["type"] == 11], "no game was opened"
@@ -359,7 +359,7 @@ async def test_a_returning_player_cannot_be_claimed_against_and_a_stranger_canno
 async def test_a_draw_is_claimed_only_in_a_game_of_two(harness):
     h = harness
     h.bot.service.clock = Clock()
-    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, time_control="1h")
+    await h.slash(ANN, "hextri new", name="Ann", players=3, radius=2, time_control="1h")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")

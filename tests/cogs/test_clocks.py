@@ -1,6 +1,6 @@
 """Turn clocks through the real discord.py dispatch, with the service's clock driven by the test: the option of
-``/game new``, the time left on the board and in ``/game list``, a timeout narrated in the thread, ``/game
-resign`` with its confirmation button, and ``/game away``; then every time control through ``/game new``
+``/<game> new``, the time left on the board and in ``/game list``, a timeout narrated in the thread, ``/game
+resign`` with its confirmation button, and ``/game away``; then every time control through ``/<game> new``
 with the time left on the board picture, warnings by DM, the seat handed back by a click, a simultaneous
 decision's default, a forfeit at a table of three, a restart during a countdown, a clock that ran out while the
 bot was down, and a league that counts a forfeit on time."""
@@ -35,7 +35,7 @@ class Clock:
 
 async def _game(h, **options) -> int:
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new hector-achilles", name="Ann", **options)
+    await h.slash(ANN, "hector-achilles new", name="Ann", **options)
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby)["custom_id"], name="Bob")  # Join, in any language
@@ -205,7 +205,7 @@ async def test_a_simultaneous_decision_defaults_after_its_short_limit(harness):
     """Kiválasztottak opens with both players ordering their tower levels at once: 10 minutes with 1 h."""
     h = harness
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", time_control="1h")
+    await h.slash(ANN, "kivalasztottak new", name="Ann", time_control="1h")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -227,7 +227,7 @@ async def test_a_default_choice_and_its_narration_are_one_save(harness, monkeypa
     (the next clock round makes the choice again and tells it once)."""
     h = harness
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", time_control="1h")
+    await h.slash(ANN, "kivalasztottak new", name="Ann", time_control="1h")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -253,7 +253,7 @@ async def test_a_default_choice_and_its_narration_are_one_save(harness, monkeypa
 async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harness, strips):
     h = harness
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, round_limit=1, time_control="1h",
+    await h.slash(ANN, "hextri new", name="Ann", players=3, radius=2, round_limit=1, time_control="1h",
                   on_timeout="forfeit")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
@@ -463,9 +463,12 @@ async def test_a_league_counts_a_forfeit_on_time_as_a_loss(harness):
 async def test_the_clock_options_and_commands_are_described_in_hungarian_and_polish(harness):
     tree = harness.bot.tree
     payload = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
+    from engines import ENGINES
+
     game = next(c for c in payload if c["name"] == "game")
-    new = next(o for o in game["options"] if o["name"] == "new")
-    for cmd in new["options"]:
+    news = [o for c in payload if c["name"] in ENGINES for o in c["options"] if o["name"] == "new"]
+    assert len(news) == len(ENGINES)
+    for cmd in news:
         options = {o["name"]: o for o in cmd["options"]}
         for name in ("time_control", "on_timeout"):
             assert set(options[name]["description_localizations"]) >= {"hu", "pl"}, (cmd["name"], name)

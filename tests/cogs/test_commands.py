@@ -19,53 +19,22 @@ def replies_since(h, before: int) -> list[dict]:
     return list(h.fake.messages.values())[before:]
 
 
-def _check_command(cmd: dict, problems: list[str], path: str) -> None:
-    name = cmd["name"]
-    if not (1 <= len(name) <= 32 and name == name.lower()):
-        problems.append(f"{path}{name}: bad name")
-    desc = cmd.get("description", "")
-    if not 1 <= len(desc) <= 100 or desc == "…":
-        problems.append(f"{path}{name}: description {desc!r}")
-    for lang, text in (cmd.get("description_localizations") or {}).items():
-        if not 1 <= len(text) <= 100:
-            problems.append(f"{path}{name}: {lang} description {text!r}")
-    options = cmd.get("options") or []
-    if len(options) > 25:
-        problems.append(f"{path}{name}: {len(options)} options")
-    for opt in options:
-        if opt["type"] in (1, 2):
-            _check_command(opt, problems, f"{path}{name} ")
-            continue
-        odesc = opt.get("description", "")
-        if not 1 <= len(odesc) <= 100 or odesc == "…":
-            problems.append(f"{path}{name} {opt['name']}: description {odesc!r}")
-        for lang, text in (opt.get("description_localizations") or {}).items():
-            if not 1 <= len(text) <= 100:
-                problems.append(f"{path}{name} {opt['name']}: {lang} description {text!r}")
-        choices = opt.get("choices") or []
-        if len(choices) > 25:
-            problems.append(f"{path}{name} {opt['name']}: {len(choices)} choices")
-        for c in choices:
-            if not 1 <= len(c["name"]) <= 100 or len(str(c["value"])) > 100:
-                problems.append(f"{path}{name} {opt['name']}: choice {c['name']!r}")
-            if any(not 1 <= len(text) <= 100 for text in (c.get("name_localizations") or {}).values()):
-                problems.append(f"{path}{name} {opt['name']}: translated choice {c['name']!r}")
-
-
 async def test_command_tree_is_within_discord_limits(harness):
+    from engines import ENGINES
+    from tests.discord.contract import command_problems
+
     tree = harness.bot.tree
     # as synced: with the Hungarian and Polish descriptions (Discord refuses the whole tree if one is too long)
     payload = [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
-    problems: list[str] = []
-    for cmd in payload:
-        _check_command(cmd, problems, "/")
-    assert not problems, problems
-    game = next(c for c in payload if c["name"] == "game")
-    new = next(o for o in game["options"] if o["name"] == "new")
-    assert "hector-achilles" in {o["name"] for o in new["options"]}
-    assert {o["name"] for o in game["options"]} >= {"new", "join", "start", "status", "hand", "leave",
-                                                    "abandon", "list"}
-    assert "rules" in {c["name"] for c in payload}
+    assert command_problems(payload) == []
+    by_name = {c["name"]: c for c in payload}
+    # every game has its own group with "new"; what every game shares is under /game
+    for key in ENGINES:
+        assert [o["name"] for o in by_name[key]["options"]] == ["new"]
+    assert {o["name"] for o in by_name["game"]["options"]} >= {"join", "start", "status", "hand", "leave",
+                                                              "abandon", "list", "play", "log", "settings"}
+    assert "new" not in {o["name"] for o in by_name["game"]["options"]}
+    assert "rules" in by_name
 
 
 async def test_rules_are_paged_and_pages_turn(harness):
@@ -86,7 +55,7 @@ async def test_rules_are_paged_and_pages_turn(harness):
 
 async def test_lobby_refuses_bad_requests_with_clear_messages(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     # the host cannot start alone; the lobby names the open seat
@@ -113,7 +82,7 @@ async def test_lobby_refuses_bad_requests_with_clear_messages(harness):
 
 async def test_status_list_and_hand_commands(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     before = len(h.fake.messages)
     await h.slash(CAROL, "game list", name="Carol")
@@ -138,7 +107,7 @@ async def test_status_list_and_hand_commands(harness):
 
 async def test_abandon_needs_the_host_or_manage_server(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     board_before = copy.deepcopy(latest_board(h, thread))
     before = len(h.fake.messages)
@@ -163,7 +132,7 @@ async def test_abandon_needs_the_host_or_manage_server(harness):
 
 async def test_leaving_a_running_game_hands_the_seat_to_the_ai(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -183,7 +152,7 @@ async def test_invite_reserves_the_second_seat(harness):
                 "members": {str(BOB): {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False,
                                        "mute": False, "flags": 0, "nick": None, "avatar": None,
                                        "pending": False, "permissions": EVERYONE}}}
-    await h.slash(ANN, "game new hector-achilles", name="Ann", invite=discord.Object(BOB), resolved=resolved)
+    await h.slash(ANN, "hector-achilles new", name="Ann", invite=discord.Object(BOB), resolved=resolved)
     game, _ = await live_state(h)
     assert [s.user_id for s in game.seats] == [ANN, BOB] and game.status == "running"
     assert CHANNEL_ID != thread_of(h)
@@ -199,7 +168,7 @@ async def test_settings_are_personal_and_stored(harness):
     assert (await h.bot.service.store.user_settings(ANN))["dm"] is False
     assert await h.bot.service.store.user_settings(BOB) == {}
     # with DMs off, Ann's turn in a new game sends her no DM
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     assert h.dm_messages(ANN) == []
     h.assert_no_errors()
 
@@ -215,9 +184,10 @@ async def test_commands_are_described_in_hungarian_and_polish_and_replies_follow
     assert join["description_localizations"]["pl"] == "Dołącz do otwartej gry"
     assert "name_localizations" not in join or not join["name_localizations"]
     # a game's own options are described in the game's translated words
-    new = next(o for o in game["options"] if o["name"] == "new")
-    hextri = next(o for o in new["options"] if o["name"] == "hextri")
-    radius = next(o for o in hextri["options"] if o["name"] == "radius")
+    hextri = next(c for c in payload if c["name"] == "hextri")
+    assert hextri["description_localizations"]["hu"] == "HEX-TRI játék"
+    new = next(o for o in hextri["options"] if o["name"] == "new")
+    radius = next(o for o in new["options"] if o["name"] == "radius")
     from host.locale import game_text
     assert radius["description_localizations"]["hu"] == game_text("hextri", "opt_radius", "hu")
     assert radius["description_localizations"]["hu"] != radius["description"]
@@ -238,7 +208,7 @@ async def test_an_unexpected_error_is_answered_not_silent(harness, monkeypatch):
         raise RuntimeError("database on fire")
 
     monkeypatch.setattr(h.bot.service, "private", boom)
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     board = latest_board(h, thread)
     before = len(h.fake.messages)
@@ -294,8 +264,10 @@ async def test_tournament_profile_and_leaderboard_are_described_in_hungarian_and
         for option in node.get("options") or []:
             walk(option, where)
 
+    from engines import ENGINES
+
     for command in payload:
-        if command["name"] in ("tournament", "profile", "leaderboard"):
+        if command["name"] in ("tournament", "profile", "leaderboard", *ENGINES):
             walk(command, "")
     # the games' titles and the languages' own names are the same in every language
     missing = [m for m in missing if " game choice " not in m and " language choice " not in m]

@@ -17,9 +17,9 @@ NO_SUCH = "There is no game #"
 
 async def two_games(h) -> tuple[int, int]:
     """Game 1: Ann's open lobby; game 2: Ann against the AI, running. Both on the harness's server."""
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     lobby_thread = thread_of(h)
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     return lobby_thread, thread_of(h)
 
 

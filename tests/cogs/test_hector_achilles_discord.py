@@ -23,7 +23,7 @@ def thread_of(h) -> int:
 
 
 async def open_two_player_game(h) -> int:
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     assert lobby["embeds"][0]["title"].startswith("Hector and Achilles")
@@ -196,7 +196,7 @@ async def test_closed_dms_are_announced_and_my_hand_still_works(harness):
 
 async def test_play_alone_against_the_ai(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     rng = Rng(9)
     for _ in range(2000):

@@ -120,14 +120,13 @@ def board_pngs(h) -> list[bytes]:
     return [data for sent in h.fake.sent for name, data in sent.files.items() if name.startswith("hextri-")]
 
 
-# -- /game new hextri ----------------------------------------------------------------------------------
+# -- /hextri new ----------------------------------------------------------------------------------
 
 
 async def test_new_game_offers_the_options_with_descriptions(harness):
     tree = harness.bot.tree
-    game = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "game")
-    new = next(o for o in game["options"] if o["name"] == "new")
-    hextri = next(o for o in new["options"] if o["name"] == "hextri")
+    group = next(c.to_dict(tree) for c in tree.get_commands() if c.name == "hextri")
+    hextri = next(o for o in group["options"] if o["name"] == "new")
     options = {o["name"]: o for o in hextri["options"]}
     assert set(options) >= {"players", "radius", "leader_escape", "victory", "round_limit"}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
@@ -148,7 +147,7 @@ async def test_new_game_offers_the_options_with_descriptions(harness):
 async def test_bad_options_are_refused_clearly_and_open_nothing(harness, opts, message):
     h = harness
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new hextri", name="Ann", **opts)
+    await h.slash(ANN, "hextri new", name="Ann", **opts)
     refusals = [m for m in replies_since(h, before) if m["flags"] & 64]
     assert any(message in m["content"] for m in refusals), [m["content"] for m in replies_since(h, before)]
     assert await h.bot.service.store.get_game(1) is None, "a refused game is not created"
@@ -157,7 +156,7 @@ async def test_bad_options_are_refused_clearly_and_open_nothing(harness, opts, m
 
 async def test_lobby_waits_for_the_chosen_number_of_players_and_uses_the_options(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", players=3, radius=2, leader_escape=True,
+    await h.slash(ANN, "hextri new", name="Ann", players=3, radius=2, leader_escape=True,
                   victory="last_leader", round_limit=9)
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
@@ -179,7 +178,7 @@ async def test_lobby_waits_for_the_chosen_number_of_players_and_uses_the_options
 
 async def test_complete_game_against_the_ai_by_clicks(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=4)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", round_limit=4)
     thread = thread_of(h)
     rng = Rng(11)
     for _ in range(200):
@@ -218,7 +217,7 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
 
 async def test_three_players_two_of_them_ai_on_a_small_board(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", players=3, radius=2, round_limit=3)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", players=3, radius=2, round_limit=3)
     thread = thread_of(h)
     game, state = await live_state(h)
     assert [s.is_ai for s in game.seats] == [False, True, True] and state["options"]["radius"] == 2
@@ -259,7 +258,7 @@ def battle_start(real_new_game):
 async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(ENGINE, "new_game", battle_start(ENGINE.new_game))
-    await h.slash(ANN, "game new hextri", name="Ann")
+    await h.slash(ANN, "hextri new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -325,7 +324,7 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
 async def test_a_leader_given_up_in_battle_ends_a_two_player_game(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(ENGINE, "new_game", battle_start(ENGINE.new_game))
-    await h.slash(ANN, "game new hextri", name="Ann")
+    await h.slash(ANN, "hextri new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -346,7 +345,7 @@ async def test_a_leader_given_up_in_battle_ends_a_two_player_game(harness, monke
 
 async def test_typed_moves_with_field_names(harness, monkeypatch):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=5)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", round_limit=5)
     thread = thread_of(h)
     game, state = await live_state(h)
     version = game.version
@@ -409,7 +408,7 @@ def rich_start(real_new_game):
 async def test_huge_destination_lists_are_grouped_and_paged(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(ENGINE, "new_game", rich_start(ENGINE.new_game))
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", radius=5, round_limit=3)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", radius=5, round_limit=3)
     thread = thread_of(h)
     board = latest_board(h, thread)
     _, state = await live_state(h)
@@ -484,7 +483,7 @@ async def test_who_pays_is_a_third_step_when_other_fields_could_pay(harness, mon
     and forged choices of a way are refused and change nothing."""
     h = harness
     monkeypatch.setattr(ENGINE, "new_game", two_payers_start(ENGINE.new_game))
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=3)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", round_limit=3)
     thread = thread_of(h)
     board = latest_board(h, thread)
     figure = "Figure on H-D4 (2 here)"
@@ -558,7 +557,7 @@ async def test_who_pays_is_a_third_step_when_other_fields_could_pay(harness, mon
 async def test_typed_moves_name_any_way_to_pay(harness, monkeypatch):
     h = harness
     monkeypatch.setattr(ENGINE, "new_game", two_payers_start(ENGINE.new_game))
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=3)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", round_limit=3)
     thread = thread_of(h)
     before = len(h.fake.messages)
     await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="H-D4 T-D8 H-C3 H-C3")
@@ -575,7 +574,7 @@ async def test_typed_moves_name_any_way_to_pay(harness, monkeypatch):
 
 async def test_other_players_cannot_use_the_public_panel(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann")
+    await h.slash(ANN, "hextri new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")

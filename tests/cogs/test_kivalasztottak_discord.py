@@ -98,35 +98,34 @@ async def choose(h, user: int, message: dict, label: str, group: str | None = No
 
 
 async def two_players(h) -> int:
-    await h.slash(ANN, "game new kivalasztottak", name="Ann")
+    await h.slash(ANN, "kivalasztottak new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
     return thread
 
 
-# -- /game new ------------------------------------------------------------------------------------------------
+# -- /kivalasztottak new -------------------------------------------------------------------------------------------
 
 async def test_new_game_offers_a_deck_per_player_and_refuses_bad_values(harness):
     h = harness
     tree = [c.to_dict(h.bot.tree) for c in h.bot.tree.get_commands()]
-    game = next(c for c in tree if c["name"] == "game")
-    new = next(o for o in game["options"] if o["name"] == "new")
-    kv = next(o for o in new["options"] if o["name"] == "kivalasztottak")
+    group = next(c for c in tree if c["name"] == "kivalasztottak")
+    kv = next(o for o in group["options"] if o["name"] == "new")
     options = {o["name"]: o for o in kv["options"]}
     assert {"deck", "opponent_deck", "round_limit", "opponent"} <= set(options)
     assert [c["value"] for c in options["deck"]["choices"]] == ["vadaszhaz", "medveklan"]
     assert options["round_limit"]["min_value"] == 0 and options["round_limit"]["max_value"] == 200
 
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", opponent="ai", deck="dragons")
+    await h.slash(ANN, "kivalasztottak new", name="Ann", opponent="ai", deck="dragons")
     replies = since(h, before)
     assert any("Unknown deck 'dragons'" in m["content"] and "The Bear Clan" in m["content"] for m in replies)
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", opponent="ai", round_limit=-3)
+    await h.slash(ANN, "kivalasztottak new", name="Ann", opponent="ai", round_limit=-3)
     assert any("round_limit must be" in m["content"] for m in since(h, before))
     assert not [c for c in h.fake.channels.values() if c["type"] == 11], "a refused game opened no thread"
 
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", opponent="ai", deck="medveklan", round_limit=7)
+    await h.slash(ANN, "kivalasztottak new", name="Ann", opponent="ai", deck="medveklan", round_limit=7)
     game, state = await live(h)
     assert state["options"] == {"decks": ["medveklan", "vadaszhaz"], "round_limit": 7}
     board = latest_board(h, thread_of(h))
@@ -141,7 +140,7 @@ async def test_new_game_offers_a_deck_per_player_and_refuses_bad_values(harness)
 async def test_complete_game_against_the_ai(harness):
     """One person (random clicks, the simple policy of the driver) against the AI, three rounds."""
     h = harness
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", opponent="ai", round_limit=3)
+    await h.slash(ANN, "kivalasztottak new", name="Ann", opponent="ai", round_limit=3)
     thread = thread_of(h)
     rng = Rng(4)
     for _ in range(400):
@@ -179,7 +178,7 @@ async def test_complete_game_against_the_ai(harness):
 
 async def test_priority_choices_open_privately_and_the_hand_stays_out_of_the_thread(harness):
     h = harness
-    await h.slash(ANN, "game new kivalasztottak", name="Ann", opponent="ai")
+    await h.slash(ANN, "kivalasztottak new", name="Ann", opponent="ai")
     thread = thread_of(h)
     board = latest_board(h, thread)
     # the tower order names face-down levels: a private panel, nothing on the board

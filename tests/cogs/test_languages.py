@@ -12,7 +12,7 @@ from tests.discord_harness import CHANNEL_ID, button, components
 async def test_a_hungarian_opener_gets_a_hungarian_game_and_others_get_replies_in_their_language(harness):
     h = harness
     h.payloads.locales[ANN] = "hu"
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     assert lobby["embeds"][0]["title"] == t("lobby_title", "hu", title="Hector and Achilles", game=1)
@@ -32,7 +32,7 @@ async def test_a_hungarian_opener_gets_a_hungarian_game_and_others_get_replies_i
 
 async def test_the_language_option_overrides_the_openers_own(harness):
     h = harness
-    await h.slash(CAROL, "game new hector-achilles", name="Carol", opponent="ai", language="pl")
+    await h.slash(CAROL, "hector-achilles new", name="Carol", opponent="ai", language="pl")
     board = latest_board(h, thread_of(h))
     assert f"<@{CAROL}>, twoja kolej:" in board["content"]
     game = await h.bot.service.game(1)

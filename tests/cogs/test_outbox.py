@@ -13,7 +13,7 @@ from tests.discord_harness import CHANNEL_ID, button, components
 
 
 async def two_player_game(h) -> int:
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -142,7 +142,7 @@ async def test_a_deleted_thread_gets_a_new_one_and_the_players_are_told(harness)
 
 async def test_an_ai_turn_that_fails_after_the_persons_move_is_resumed(harness, monkeypatch):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", opponent="ai", name="Ann")
+    await h.slash(ANN, "hector-achilles new", opponent="ai", name="Ann")
     thread = thread_of(h)
     store = h.bot.store
     real = store.commit_action

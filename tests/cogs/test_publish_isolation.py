@@ -73,7 +73,7 @@ async def open_games(h, count: int) -> dict[int, tuple[int, int]]:
     """``count`` games of Hector and Achilles against the AI, one person each: game id -> (person, thread)."""
     games = {}
     for i in range(1, count + 1):
-        await h.slash(PLAYER + i, "game new hector-achilles", name=f"P{i}", opponent="ai")
+        await h.slash(PLAYER + i, "hector-achilles new", name=f"P{i}", opponent="ai")
         game = (await h.bot.service.store.list_games(user_id=PLAYER + i))[0]
         games[game.id] = (PLAYER + i, game.thread_id)
     return games
@@ -192,7 +192,7 @@ async def test_another_games_time_out_in_the_same_clock_round_is_posted_and_the_
     ann, bob, cat, dan = (PLAYER + i for i in range(1, 5))
     # game 1: its player forfeits on time, and its last board cannot be drawn; game 2: the AI stands in
     for first, second, timeout in ((ann, bob, "forfeit"), (cat, dan, "ai")):
-        await h.slash(first, "game new hector-achilles", name=f"P{first % 10}", time_control="1h",
+        await h.slash(first, "hector-achilles new", name=f"P{first % 10}", time_control="1h",
                       on_timeout=timeout)
         thread = (await h.bot.service.store.list_games(user_id=first))[0].thread_id
         lobby = h.messages_in(thread)[0]

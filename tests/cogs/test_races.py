@@ -72,7 +72,7 @@ async def test_the_other_players_rematch_click_seats_them_in_the_open_one(harnes
 
 async def test_start_pressed_while_the_last_player_joins(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann")
+    await h.slash(ANN, "hector-achilles new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     join = h.payloads.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")

@@ -15,7 +15,7 @@ CANNOT_READ = "I cannot read this button"
 
 async def test_status_of_an_abandoned_game_shows_its_last_board(harness):
     h = harness
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     await h.slash(ANN, "game abandon", channel_id=thread, name="Ann")
     for where in ({"game": 1}, {"channel_id": thread}):  # by number anywhere, or in the game's thread
@@ -114,7 +114,7 @@ async def test_option_bounds_of_the_command_tree_hold_for_stale_clients(harness)
             ("hextri", "round_limit", 1_000_000_000, "round_limit must be a whole number from 0 to 999"),
             ("ave-caesar", "races", 50, "races must be 1, 2, 3 or 4."),  # (the game's own words)
             ("troja", "max_rounds", 10**9, "max_rounds must be a whole number from 5 to 200")]:
-        replies = await send(h, h.payloads.slash(ANN, f"game new {game}", name="Ann", opponent="ai",
+        replies = await send(h, h.payloads.slash(ANN, f"{game} new", name="Ann", opponent="ai",
                                                  **{option: value}))
         assert any(message in m["content"] and m["flags"] & 64 for m in replies), [m["content"] for m in replies]
     assert await h.bot.service.store.get_game(1) is None, "a refused game is not created"
@@ -135,7 +135,7 @@ async def test_the_announcement_loses_its_join_button_when_the_game_starts(harne
 
 async def test_the_announcement_follows_start_and_a_called_off_lobby(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", players=3)
+    await h.slash(ANN, "hextri new", name="Ann", players=3)
     first = thread_of(h)
     lobby = h.messages_in(first)[0]
     (announce,) = [m for m in h.messages_in(CHANNEL_ID) if m["content"].startswith("🎲")]
@@ -147,7 +147,7 @@ async def test_the_announcement_follows_start_and_a_called_off_lobby(harness):
     announce = h.fake.messages[int(announce["id"])]
     assert not components(announce) and f"is under way: follow it in <#{first}>" in announce["content"]
     # a lobby its host leaves is called off, and its announcement says so
-    await h.slash(ANN, "game new hextri", name="Ann")
+    await h.slash(ANN, "hextri new", name="Ann")
     second = thread_of(h)
     await h.slash(ANN, "game leave", channel_id=second, name="Ann")
     called_off = [m for m in h.messages_in(CHANNEL_ID) if m["content"].startswith("🎲") and "#2" in m["content"]]
@@ -163,7 +163,7 @@ async def test_closed_dms_in_hextri_point_at_the_controls_hextri_has(harness):
 
     h = harness
     h.fake.closed_dms.add(BOB)
-    await h.slash(ANN, "game new hextri", name="Ann")
+    await h.slash(ANN, "hextri new", name="Ann")
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, next(c["custom_id"] for c in components(lobby) if c["label"] == "Join"), name="Bob")

@@ -15,7 +15,7 @@ def threads(h) -> list[int]:
 
 async def test_a_finished_game_against_the_ai_starts_again_with_the_same_options(harness):
     h = harness
-    await h.slash(ANN, "game new hextri", name="Ann", opponent="ai", radius=2, round_limit=8)
+    await h.slash(ANN, "hextri new", name="Ann", opponent="ai", radius=2, round_limit=8)
     thread = thread_of(h)
     for _ in range(400):
         if game_over(latest_board(h, thread)):

@@ -45,7 +45,7 @@ async def test_a_waiting_player_is_reminded_once_per_board(harness):
 async def test_reminders_speak_the_games_language_and_skip_ai_turns_and_finished_games(harness):
     h = harness
     h.payloads.locales[ANN] = "hu"
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
     thread = thread_of(h)
     assert await remind(h, 30) == 1
     assert "a lépésedre vár" in reminders(h, thread)[-1]["content"]

@@ -33,7 +33,7 @@ def _newest(h, since: int) -> list[dict]:
 
 
 async def _finished_game(h, key="troja", **options) -> int:
-    await h.slash(ANN, f"game new {key}", name="Ann", opponent="ai", **options)
+    await h.slash(ANN, f"{key} new", name="Ann", opponent="ai", **options)
     thread = thread_of(h)
     for _ in range(600):
         if game_over(latest_board(h, thread)):
@@ -50,7 +50,7 @@ async def test_replay_steps_history_and_export_of_a_finished_game(harness, tmp_p
     assert game.status == "finished"
     # a running game cannot be replayed, and says why
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
     await h.slash(ANN, "game replay", game=2, name="Ann")
     assert any("not over yet" in m["content"] for m in _newest(h, before))
 

@@ -216,11 +216,13 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     # only the organizer pauses and adjudicates
     before = len(h.fake.messages)
     await h.slash(102, "tournament pause", tournament=1, name="P1")
-    assert [m["content"] for m in since(h, before) if m["flags"] & 64] == [
+    assert [m["content"] for m in since(h, before) if m["flags"] & 64 and m["content"]] == [
         "Only the organizer can do that in tournament #1 (Swiss)."]
     assert not (await tournaments_of(h.bot).tournament(1)).paused
     await h.slash(101, "tournament pause", tournament=1, name="P0")
     assert (await tournaments_of(h.bot).tournament(1)).paused
+    assert [m["content"] for m in h.messages_in(CHANNEL_ID) if "is now" in m["content"]] == [
+        "Tournament #1 is now paused (P0)."], "the change is told in the tournament's channel"
     # the organizer decides one match while its game is on: the game ends, the winner is the one named
     decided, played = round1
     winner = decided["players"][1]

@@ -93,7 +93,7 @@ def arranged(monkeypatch):
 
 
 async def open_two_humans(h) -> int:
-    await h.slash(ANN, "game new troja", name="Ann", players=2)
+    await h.slash(ANN, "troja new", name="Ann", players=2)
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -105,30 +105,29 @@ def assert_board_is_public_safe(board: dict) -> None:
     assert all(c["custom_id"].startswith(PUBLIC_CONTROLS) for c in components(board)), components(board)
 
 
-# -- /game new troja ---------------------------------------------------------------------------------------
+# -- /troja new ---------------------------------------------------------------------------------------
 
 
 async def test_new_troja_offers_its_options_and_refuses_bad_values(harness):
     h = harness
     payload = [c.to_dict(h.bot.tree) for c in h.bot.tree.get_commands()]
-    game_cmd = next(c for c in payload if c["name"] == "game")
-    new = next(o for o in game_cmd["options"] if o["name"] == "new")
-    troja = next(o for o in new["options"] if o["name"] == "troja")
+    group = next(c for c in payload if c["name"] == "troja")
+    troja = next(o for o in group["options"] if o["name"] == "new")
     options = {o["name"]: o for o in troja["options"]}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 4)
     assert (options["max_rounds"]["min_value"], options["max_rounds"]["max_value"]) == (5, 200)
     assert "2-4" in options["players"]["description"] and "default 30" in options["max_rounds"]["description"]
     # values Discord's own checks would stop still get a clear answer, and no game is opened
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new troja", name="Ann", max_rounds=3)
+    await h.slash(ANN, "troja new", name="Ann", max_rounds=3)
     assert any("max_rounds must be a whole number from 5 to 200" in m["content"] and m["flags"] & 64
                for m in replies_since(h, before))
     before = len(h.fake.messages)
-    await h.slash(ANN, "game new troja", name="Ann", players=5)
+    await h.slash(ANN, "troja new", name="Ann", players=5)
     assert any("2 to 4 heroes" in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
     assert await h.bot.service.store.get_game(1) is None
     # three seats, labelled by the letters of the board picture
-    await h.slash(ANN, "game new troja", name="Ann", players=3, max_rounds=8)
+    await h.slash(ANN, "troja new", name="Ann", players=3, max_rounds=8)
     lobby = h.messages_in(thread_of(h))[0]
     seats = lobby["embeds"][0]["fields"][0]
     assert "(1/3)" in seats["name"] and "Seat A: Ann" in seats["value"] and "Seat C" in seats["value"]
@@ -159,7 +158,7 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monk
     real_render = troja_render.render_public
     monkeypatch.setattr(troja_render, "render_public",
                         lambda view, *a, **k: pictured.append(view.get("player_names")) or real_render(view, *a, **k))
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai", max_rounds=12)  # two heroes
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai", max_rounds=12)  # two heroes
     thread = thread_of(h)
     # the first board says who plays which hero and who begins
     game, state = await live_state(h)
@@ -203,7 +202,7 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monk
 
 async def test_four_seats_with_three_ai_heroes(harness):
     h = harness
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai", players=4, max_rounds=5)
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai", players=4, max_rounds=5)
     thread = thread_of(h)
     first = latest_board(h, thread)
     game, state = await live_state(h)

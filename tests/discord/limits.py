@@ -324,7 +324,7 @@ class Limits:
 
 
 def _sub_names(data: dict) -> list[str]:
-    """The subcommand path of a slash command's data (``game new hextri``)."""
+    """The subcommand path of a slash command's data (``hextri new``)."""
     out = []
     options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):

@@ -71,9 +71,9 @@ async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, database, p
     proc = await start_bot(server, db, log, CRASH_AT=f"{point}:{nth}")
     try:
         if opponent:
-            await remote.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai")
+            await remote.slash(ANN, "hector-achilles new", name="Ann", opponent="ai")
         else:
-            await remote.slash(ANN, "game new hector-achilles", name="Ann")
+            await remote.slash(ANN, "hector-achilles new", name="Ann")
         thread = thread_of(server.fake)
         if not opponent:
             lobby = remote.messages_in(thread)[0]

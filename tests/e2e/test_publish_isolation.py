@@ -59,7 +59,7 @@ async def test_the_real_publisher_posts_every_other_game_behind_a_board_that_can
     try:
         threads = {}
         for i in range(1, GAMES + 1):
-            await remote.slash(PLAYER + i, "game new hector-achilles", name=f"P{i}", opponent="ai")
+            await remote.slash(PLAYER + i, "hector-achilles new", name=f"P{i}", opponent="ai")
             threads[i] = [cid for cid, c in server.fake.channels.items() if c["type"] == 11][-1]
         proc.send_signal(signal.SIGKILL)
         await proc.wait()

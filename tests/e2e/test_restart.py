@@ -58,7 +58,7 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path, da
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log)
     try:
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         thread = thread_of(server.fake)
         lobby = remote.messages_in(thread)[0]
         await remote.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
@@ -90,6 +90,10 @@ async def test_game_survives_a_hard_kill_and_old_buttons_still_work(tmp_path, da
         assert (await stored_game(db))[0] == "finished"
         text = log.read_text(errors="replace")
         assert "Traceback" not in text, text[text.index("Traceback") - 500:][:4000]
+        # every request of both processes (the command sync at each start included) held to Discord's contract
+        put = [s for s in server.fake.sent if s.method == "PUT" and s.path.endswith("/commands")]
+        assert len(put) == 2 and server.fake.contract.checked > 100
+        assert server.fake.contract.violations == []
     finally:
         if proc.returncode is None:
             proc.kill()

@@ -156,7 +156,7 @@ async def test_two_shard_processes_share_the_work_and_survive_a_kill(tmp_path):
             for shard, opponent in [(0, "open"), (1, "ai"), (2, "ai"), (3, "open")]:
                 channel = server.channel_of[guilds[shard]]
                 before = set(server.fake.channels)
-                await remote.slash(ANN, "game new hector-achilles", channel, name="Ann", opponent=opponent)
+                await remote.slash(ANN, "hector-achilles new", channel, name="Ann", opponent=opponent)
                 thread = next(c for c in server.fake.channels if c not in before)
                 assert server.fake.guild_of[thread] == guilds[shard]
                 if opponent == "open":

@@ -48,12 +48,12 @@ async def test_at_the_cap_finished_threads_make_room_then_the_channel_holds_the_
     proc = await start_bot(server, db, log)  # finished games keep their threads 10 minutes (the default)
     try:
         for _ in range(3):  # games 1-3: the server's 998th, 999th and 1,000th active threads
-            await remote.slash(ANN, "game new hector-achilles", name="Ann")
+            await remote.slash(ANN, "hector-achilles new", name="Ann")
         await remote.slash(ANN, "game abandon", game=1, name="Ann")  # game 1 is over, its thread still active
         assert len(threads(server.fake)) == 3 and not any(server.fake.archived(t) for t in threads(server.fake))
 
         # game 4: the cap; the thread of game 1 (over) is archived, with its last message, and game 4 gets one
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         first = await place_of(db, 1)
         assert server.fake.archived(first)
         assert "is over, so this thread is archived" in remote.messages_in(first)[-1]["content"]
@@ -62,7 +62,7 @@ async def test_at_the_cap_finished_threads_make_room_then_the_channel_holds_the_
         assert limits.refused[(400, 160006)] == 1
 
         # game 5: still at the cap and nothing over to archive: played in the channel, and it says why
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         assert await place_of(db, 5) == CHANNEL_ID
         assert limits.refused[(400, 160006)] == 2  # nothing over to archive: not tried again
         lobby = next(m for m in remote.messages_in(CHANNEL_ID) if m["embeds"] and "#5" in m["embeds"][0]["title"])
@@ -94,7 +94,7 @@ async def test_a_finished_games_thread_is_archived_with_a_last_message(tmp_path)
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log, ARCHIVE_AFTER_MINUTES="0")
     try:
-        await remote.slash(ANN, "game new hextri", name="Ann", opponent="ai", round_limit=1, radius=2,
+        await remote.slash(ANN, "hextri new", name="Ann", opponent="ai", round_limit=1, radius=2,
                            level="easy")
         thread = threads(server.fake)[-1]
 
@@ -137,7 +137,7 @@ async def test_refused_edits_never_hold_up_a_move_or_a_board(tmp_path, window):
     remote = RemoteBot(server)
     proc = await start_bot(server, db, log)
     try:
-        await remote.slash(ANN, "game new hector-achilles", name="Ann")
+        await remote.slash(ANN, "hector-achilles new", name="Ann")
         thread = threads(server.fake)[-1]
         lobby = remote.messages_in(thread)[0]
         announce = next(m for m in remote.messages_in(CHANNEL_ID) if "opened" in m["content"])

@@ -35,7 +35,7 @@ def panel_of(st: dict, seat: int) -> Panel:
     return Panel(1, 1, seat, P.prompt(view), choices, two_step=P.two_step)
 
 
-# -- /game new options ------------------------------------------------------------------------------------
+# -- /kivalasztottak new options -------------------------------------------------------------------------------
 
 def test_options_offer_both_decks_for_each_player_and_a_round_limit():
     specs = {s.name: s for s in P.options}

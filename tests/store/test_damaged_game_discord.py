@@ -137,9 +137,9 @@ async def test_a_game_that_cannot_be_read_is_told_in_plain_words_and_every_other
     h = harness
     said, listed = KINDS[kind]
     h.bot.service.clock = clock = Clock()
-    await h.slash(ANN, "game new hector-achilles", name="Ann", opponent="ai", time_control="1h")
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai", time_control="1h")
     ann_thread = _threads(h)[-1]
-    await h.slash(BOB, "game new hector-achilles", name="Bob", time_control="1h", on_timeout="ai")
+    await h.slash(BOB, "hector-achilles new", name="Bob", time_control="1h", on_timeout="ai")
     bob_thread = _threads(h)[-1]
     lobby = h.messages_in(bob_thread)[0]
     await h.click(CAROL, lobby, button(lobby, "Join")["custom_id"], name="Carol")

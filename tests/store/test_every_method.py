@@ -259,6 +259,10 @@ async def test_reminders_tournaments_and_settings(database):
         await store.set_user_settings(USER, {"lang": "pl"})
         await store.set_user_settings(USER, {"lang": "hu", "dm": True})
         assert await store.user_settings(USER) == {"lang": "hu", "dm": True}
+        assert await store.guild_settings(GUILD) == {}
+        await store.set_guild_settings(GUILD, {"permission_notices": {"0": "attach_files"}})
+        await store.set_guild_settings(GUILD, {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}})
+        assert await store.guild_settings(GUILD) == {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}}
         assert await store.get_game(9999) is None
     finally:
         await store.close()
