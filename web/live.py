@@ -96,8 +96,11 @@ class LiveHub:
 
     async def _run(self) -> None:
         while True:
+            # (asyncio.timeout, not wait_for: no extra task per round, which a caller waiting for the bot's
+            # tasks to settle would count as work)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                async with asyncio.timeout(self.poll_s):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 await self.check()

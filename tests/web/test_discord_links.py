@@ -48,7 +48,7 @@ async def site(h):
 @pytest.mark.parametrize("key", GAME_ORDER)
 async def test_a_board_carries_watch_within_discords_limits(harness, key):
     h = harness
-    await h.slash(ANN, f"game new {key}", name="Ann", opponent="ai")
+    await h.slash(ANN, f"{key} new", name="Ann", opponent="ai")
     board = latest_board(h, thread_of(h))
     (link,) = links(board)
     assert link["label"] == "Watch" and "custom_id" not in link
@@ -85,7 +85,7 @@ async def test_settings_web_is_for_managers_and_off_removes_the_links(harness):
     reply = list(h.fake.messages.values())[-1]
     assert reply["flags"] & 64 and "**off**" in reply["content"]
     assert (await h.bot.service.store.web_site(GUILD_ID))["mode"] == "off"
-    await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai")
     assert links(latest_board(h, thread_of(h))) == []
     await h.slash(ANN, "settings web", name="Ann", mode="public", permissions=MANAGE)
     reply = list(h.fake.messages.values())[-1]
@@ -121,7 +121,7 @@ async def test_without_public_url_no_link_is_posted(tmp_path, monkeypatch):
                               remind_after_hours=0), store=store, service=GameService(store))
     h = await Harness(bot, monkeypatch).start()
     try:
-        await h.slash(ANN, "game new troja", name="Ann", opponent="ai")
+        await h.slash(ANN, "troja new", name="Ann", opponent="ai")
         assert links(latest_board(h, thread_of(h))) == []
         await h.slash(ANN, "settings web", name="Ann", mode="public", permissions=MANAGE)
         assert "PUBLIC_URL" in list(h.fake.messages.values())[-1]["content"]
@@ -148,7 +148,7 @@ async def test_the_bot_serves_the_page_its_watch_link_opens_and_tells_it_each_mo
                      store=store, service=GameService(store))
     h = await Harness(bot, monkeypatch).start()
     try:
-        await h.slash(ANN, "game new ave-caesar", name="Ann", opponent="ai")
+        await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai")
         (link,) = links(latest_board(h, thread_of(h)))
         page = link["url"].replace(PUBLIC, f"http://127.0.0.1:{port}")
         game_id = int(page.rsplit("/", 1)[1].split("-")[0])
