@@ -81,9 +81,29 @@ def _approach(view: dict, track, me: dict, action: dict, choice: dict) -> float:
     return weight if fits else (-weight if k <= 6 else 0.0)
 
 
+def vote(view: dict, legal: list[dict]) -> dict:
+    """A vote on a neutral chariot's move (option ``neutral_vote``): the space in front of the most rival
+    chariots, less those of its own it would block; a tie goes to the fixed rule's choice (listed first)."""
+    track = _track(view)
+    seat = view["seat"]
+
+    def worth(action: dict) -> int:
+        total = 0
+        for ch in view["chariots"]:
+            if ch["owner"] is None or ch["status"] != "racing" or ch["space"] is None:
+                continue
+            if action["to"] in track.next[ch["space"]]:
+                total += -1 if ch["owner"] == seat else 1
+        return total
+
+    return max(legal, key=worth)  # max keeps the first of equals: the rule's order
+
+
 def choose(engine, state, seat: int, rng) -> dict:
     view = engine.view(state, seat)
     legal = view["legal"]
+    if view.get("vote") is not None:
+        return vote(view, legal)
     by_space = {ch["to"]: ch for ch in view["choices"]}
     best = None
     best_score = None

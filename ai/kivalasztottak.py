@@ -108,11 +108,13 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
                 return 50
             if op == "ward":
                 return 30 if thread else -1
+            if op == "search_reserve":
+                return 40 if ctx.me.get("reserve_count") else -1
         return 5
     if t == "activate":
         ab = d["abilities"][a["ability"]]
         op = ab["effect"][0]["op"]
-        target = ctx.cards.get(a.get("target"), {})
+        target = ctx.cards.get(a.get("target") or (a["card"] if ab.get("target") == "self" else ""), {})
         if op == "attack":
             dmg = ab["effect"][0]["damage"]
             if target.get("level", 9) > dmg and not _worth_fighting(ctx, dmg):
@@ -121,7 +123,11 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
         if op == "damage":
             return _damage_score(ctx, ab["effect"][0], target)
         if op == "heal":
-            return 50 if target.get("dmg", 0) > 0 else -1
+            if target.get("dmg", 0) > 0:
+                return 50
+            # nothing to heal: only worth it where the cost is the point - a card sacrificed while an enemy
+            # effect on the thread aims at it (the effect loses its target and is neutralised)
+            return 52 if ab.get("sacrifice") and _aimed_at(ctx, a["card"]) else -1
         if op == "counter":
             top = thread[-1] if thread else None
             return 55 if top and top["seat"] != ctx.seat and top["kind"] == "summon" else -1
@@ -152,6 +158,11 @@ def _score_priority(ctx: _Ctx, a: dict) -> float:
     if t == "attach_reward":
         return -2
     return 0
+
+
+def _aimed_at(ctx: _Ctx, cid: str) -> bool:
+    """An enemy item on the time thread targets card ``cid``."""
+    return any(it["seat"] != ctx.seat and cid in it.get("targets", ()) for it in ctx.v.get("thread") or ())
 
 
 def _armour(adv: dict) -> int:
@@ -290,6 +301,13 @@ def _decide(ctx: _Ctx, kind: str, legal: list[dict], rng) -> dict:
         return max(legal, key=lambda a: team[a["card"]]["level"])
     if kind == "destroy_building":
         return min(legal, key=lambda a: ctx.cards.get(a["card"], {}).get("dp", 0))
+    if kind == "reserve_pick":  # the card of the reserve most worth having now: the strongest adventurer first
+        reserve = {c["id"]: c for c in v.get("reserve", [])}
+
+        def worth(a):
+            c = reserve.get(a["card"], {})
+            return (c.get("type") == "adventurer", c.get("level", 0), -c.get("mp", 0))
+        return max(legal, key=worth)
     return legal[0]
 
 

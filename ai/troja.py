@@ -219,7 +219,9 @@ def _camp(ev: _Eval, legal: list[dict]) -> dict:
         cost = rules.attach_cost(me, card_type(action["card"])["key"])
         if me["gp"] - cost < 8 or me["gp"] >= WIN_GP - 3:
             continue
-        score = _attachment_worth(ev, action["card"]) * (1.0 + 0.1 * max(0, ev.v["max_rounds"] - ev.v["round"]) / 10) - cost
+        # rounds left to enjoy the item; with no round limit (0) as many as a long game has left
+        left = ev.v["max_rounds"] - ev.v["round"] if ev.v["max_rounds"] else 20
+        score = _attachment_worth(ev, action["card"]) * (1.0 + 0.1 * max(0, left) / 10) - cost
         if score > best_score:
             best, best_score = action, score
     return best or {"type": "done"}

@@ -12,6 +12,7 @@ from cogs.weblinks import link_button, with_link
 from engines import ENGINES
 from host.locale import t
 from host.tournaments import tournaments_of
+from tournaments.ratings import shown
 
 SHOWN = 15
 
@@ -38,7 +39,7 @@ class Leaderboard(commands.Cog):
             medals = {1: "🥇", 2: "🥈", 3: "🥉"}
             embed.description = "\n".join(
                 t("leaderboard_line", lang, place=medals.get(i, f"{i}."), name=discord.utils.escape_markdown(name),
-                  rating=f"{r.rating:.1f}", games=r.games, wins=r.wins)
+                  rating=shown(r.rating), games=r.games, wins=r.wins)
                 for i, (r, name) in enumerate(table[:SHOWN], start=1))[:4000]
             embed.set_footer(text=t("leaderboard_footer", lang))
         await interaction.response.send_message(embed=embed)
@@ -56,7 +57,7 @@ class Leaderboard(commands.Cog):
             embed.description = t("profile_empty", lang)
         for key, r, rank in found:
             embed.add_field(name=ENGINES[key].title, inline=False, value=t(
-                "profile_line", lang, rating=f"{r.rating:.1f}", mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}",
+                "profile_line", lang, rating=shown(r.rating), mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}",
                 games=r.games, wins=r.wins, rank=rank))
         embed.set_footer(text=t("leaderboard_footer", lang))
         view = with_link(None, await link_button(self.bot, "profile", interaction.guild_id, who.id, lang)) \

@@ -17,8 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import actions, permissions
+from cogs import actions, decks, permissions
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.limits import throttled
 from engines import ENGINES
 from host.locale import LANGUAGES
 from host.presenters import OptionSpec, presenter_for
@@ -64,6 +65,11 @@ def _annotation(spec: OptionSpec):
     return type(spec.choices[0][1]) if spec.choices else str
 
 
+#: what an option's ``suggest`` offers while it is typed, and how its text becomes a value (OptionSpec)
+SUGGESTIONS = {"decks": decks.deck_autocomplete}
+RESOLVERS = {"decks": decks.resolve_decks}
+
+
 def _parameter(name: str, annotation, default=None) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
@@ -74,7 +80,8 @@ def new_command(key: str, group: app_commands.Group) -> app_commands.Command:
     specs = list(presenter_for(key).options)
 
     async def callback(interaction: discord.Interaction, **values) -> None:
-        await create_game(interaction, key, values, {s.name for s in specs})
+        await create_game(interaction, key, values, {s.name for s in specs},
+                          {s.name: s.suggest for s in specs if s.suggest in RESOLVERS})
 
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                 annotation=discord.Interaction),
@@ -91,6 +98,9 @@ def new_command(key: str, group: app_commands.Group) -> app_commands.Command:
     callback.__annotations__ = {p.name: p.annotation for p in params}
     callback = app_commands.describe(**descriptions)(callback)
     callback = app_commands.choices(**choices)(callback)
+    suggested = {s.name: SUGGESTIONS[s.suggest] for s in specs if s.suggest in SUGGESTIONS}
+    if suggested:
+        callback = app_commands.autocomplete(**suggested)(callback)
     return app_commands.Command(name="new", description=f"Start a game of {engine.title}"[:100], callback=callback,
                                 parent=group)
 
@@ -103,10 +113,13 @@ def game_group(key: str) -> app_commands.Group:
     return group
 
 
-async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str]) -> None:
+async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str],
+                      resolved: dict[str, str] | None = None) -> None:
     """Check that the game can live here, open its thread, post the lobby there (or the first board when the
     AI fills the seats) and announce it in the channel. Answered privately: a refusal (a bad option, a missing
     permission) is for the asker only, and the first followup keeps the deferral's visibility."""
+    if await throttled(interaction, "game_new"):
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     channel = interaction.channel
@@ -119,6 +132,12 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
         return
     invite = values.get("invite")
     options = {name: values.get(name) for name in option_names}
+    try:  # options named by text (a player's own deck): looked up now, so that the game holds the thing itself
+        for kind in set((resolved or {}).values()):
+            await RESOLVERS[kind](interaction, options, [n for n, k in resolved.items() if k == kind])
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
     # by default others may join; in a DM with the bot nobody else could, so the AI is the opponent there
     opponent = values.get("opponent") or ("open" if interaction.guild_id is not None else "ai")
     try:

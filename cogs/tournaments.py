@@ -1,13 +1,16 @@
 """/tournament: community tournaments. ``/tournament new <game>`` posts the registration with Join, Leave and
 Start buttons (format: league, swiss, elimination or roundrobin; rounds, a size cap, tables of N for Swiss,
-a third-place match, a double round robin, hours per round, a time control, game options). Start opens the
-first round, each match in its own thread; when a round's last match ends its standings are posted and the
-next round begins; the podium comes at the end. Organizer tools: start, drop, adjudicate, pause, resume,
-cancel; players: table, my-matches, leave."""
+a third-place match, a double round robin, hours per round, a time control from those offered, tie-breaks, a
+review of every round, game options). Start closes the registration and opens the first round, each match in its
+own thread; when a round's last match ends its standings are posted and the next round begins; the podium comes
+at the end. Organizer tools: start, drop, adjudicate, pause, resume, cancel, and ``manage`` (check-in, start the
+held round, swap two players in it, forbid a pair, correct an earlier result); players: table, my-matches, leave,
+join (a running Swiss takes latecomers until half its rounds), bye (a half-point bye for the next round)."""
 
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 from discord import app_commands
@@ -15,30 +18,58 @@ from discord.ext import commands, tasks
 
 from cogs import permissions, publish
 from cogs.contexts import GUILD_INSTALL, SERVERS
+from cogs.limits import throttled
+from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
-from cogs.standings import bracket_link, pictures_of, post_progress, registration_message, table_embed
+from cogs.standings import (
+    bracket_link,
+    pictures_of,
+    post_progress,
+    redraw_registration,
+    registration_message,
+    table_embed,
+)
 from cogs.views import asker
 from cogs.weblinks import with_link
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.service import GameError
-from host.tournaments import FORMATS, tournaments_of
+from host.tournaments import FORMATS, Event, tournaments_of
 
 log = logging.getLogger(__name__)
 
 
+#: a whole number in game options: ASCII digits, at most 9 of them (every game's numbers are far smaller; the
+#: game's own bounds are checked after this)
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+#: what looks like a number but is not one we read: too many digits, other scripts' digits, fractions, exponents
+NUMBERISH = re.compile(r"[+-]?[\d.,_]*\d[\d.,_eE+-]*")
+
+
 def parse_options(text: str | None) -> dict:
-    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (numbers and true/false read as such)."""
+    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (whole numbers and true/false read as such).
+    A number that is not a plain whole number of at most 9 digits is refused with a message, never read."""
     out: dict = {}
     for part in (text or "").replace(",", " ").split():
         if "=" not in part:
             raise GameError.of("event_bad_options", text=part[:40])
         key, value = part.split("=", 1)
         low = value.lower()
-        out[key.strip()] = (int(value) if value.lstrip("-").isdigit() else True if low == "true"
-                            else False if low == "false" else value)
+        if WHOLE.fullmatch(value):
+            out[key.strip()] = int(value)
+        elif NUMBERISH.fullmatch(value):
+            raise GameError.of("event_bad_number", name=key.strip()[:40], text=value[:20] + ("…" if len(value) > 20
+                                                                                             else ""))
+        else:
+            out[key.strip()] = True if low == "true" else False if low == "false" else value
     return out
+
+
+#: ``/tournament manage`` actions: (name shown, value)
+MANAGE = [("Open check-in (before the start)", "checkin"), ("Start the held round", "start-round"),
+          ("Swap two players in the held round", "swap"), ("Forbid a pair", "forbid"),
+          ("Correct a result", "correct")]
 
 
 class Tournaments(commands.Cog):
@@ -57,6 +88,7 @@ class Tournaments(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.recovery.cancel()
+        self.service.pairing.close()
 
     @tasks.loop(count=1)
     async def recovery(self) -> None:
@@ -85,19 +117,27 @@ class Tournaments(commands.Cog):
                            rounds="Swiss: how many rounds", cap="Most players who may join",
                            table_size="Swiss: players at each table (games of 3-6 players)",
                            third_place="Elimination: play a third-place match",
-                           double="Round robin: everybody meets everybody twice",
+                           double="Round robin: everybody twice; elimination: double elimination (out after two lost matches)",
                            round_hours="Hours each round may last (its deadline)",
-                           time_control="Time control (shown; the clocks apply it)",
+                           time_control="Time per move in every match",
+                           tiebreaks="Tie-breaks in order: bh-c1, bh, sb, de, wins, rating",
+                           review="Hold each round for you to check and start",
+                           best_of="Elimination: games a match lasts (best of 3, 5 or 7)",
                            options="Game options, e.g. laps=2", language="Language of the matches (default: yours)")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()],
                           format=[app_commands.Choice(name=f, value=f) for f in FORMATS],
+                          time_control=TIME_CONTROL_CHOICES,
                           language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGES.items()])
     async def new(self, interaction: discord.Interaction, game: str, format: str = "league",
                   rounds: app_commands.Range[int, 1, 30] | None = None,
                   cap: app_commands.Range[int, 2, 512] | None = None,
                   table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
                   double: bool = False, round_hours: app_commands.Range[int, 1, 1440] | None = None,
-                  time_control: str | None = None, options: str | None = None, language: str | None = None) -> None:
+                  time_control: str | None = None, tiebreaks: str | None = None, review: bool = False,
+                  best_of: app_commands.Range[int, 1, 7] | None = None,
+                  options: str | None = None, language: str | None = None) -> None:
+        if await throttled(interaction, "tournament_new"):
+            return
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent
@@ -111,7 +151,8 @@ class Tournaments(commands.Cog):
                 guild_id=interaction.guild_id, channel_id=channel.id if channel else interaction.channel_id,
                 lang=language or str(interaction.locale), format=format, rounds=rounds, cap=cap,
                 table_size=table_size, third_place=third_place, double=double, round_hours=round_hours,
-                time_control=time_control, options=parse_options(options))
+                time_control=time_control, tiebreaks=tiebreaks, review=review, best_of=best_of,
+                options=parse_options(options))
         except GameError as exc:
             await self._refuse(interaction, exc)
             return
@@ -170,11 +211,11 @@ class Tournaments(commands.Cog):
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        event = getattr(result, "event", result)
+        event: Event = getattr(result, "event", result)
         lang = str(interaction.locale)
         await interaction.followup.send(t("event_done", lang, tournament=event.id,
                                           status=t("tournament_status_" + _status(event), lang)), ephemeral=True)
-        await self._redraw_registration(event)
+        await redraw_registration(self.bot, event)
         if announce:
             try:
                 channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(event.channel_id)
@@ -189,16 +230,6 @@ class Tournaments(commands.Cog):
             for game_id in result.changed:
                 await publish.publish(self.bot, game_id=game_id)
             await post_progress(self.bot, result)
-
-    async def _redraw_registration(self, event) -> None:
-        """The registration message shows who is in and the status (a change by command, not by its buttons)."""
-        if not event.message_id:
-            return
-        try:
-            channel = self.bot.get_partial_messageable(event.channel_id)
-            await channel.get_partial_message(event.message_id).edit(**registration_message(event))
-        except discord.HTTPException:
-            log.info("could not redraw the registration message of tournament %s", event.id)
 
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
@@ -239,7 +270,55 @@ class Tournaments(commands.Cog):
             return await self.service.adjudicate(tournament, interaction.user.id, match, places, asker(interaction))
         await self._organizer(interaction, call)
 
-    @tournament.command(name="pause", description="Pair no new round until resumed (organizer)")
+    @tournament.command(name="join", description="Join a tournament (a running Swiss takes latecomers)")
+    @app_commands.describe(tournament="Tournament number")
+    async def join(self, interaction: discord.Interaction, tournament: int) -> None:
+        async def call():
+            event = await self.service.tournament(tournament, asker(interaction))
+            join = self.service.late_join if event.status == "running" else self.service.join
+            return await join(tournament, interaction.user.id, interaction.user.display_name, asker(interaction))
+        await self._organizer(interaction, call)
+
+    @tournament.command(name="bye", description="A half-point bye for the next round (Swiss)")
+    @app_commands.describe(tournament="Tournament number", player="Who sits out (organizer; default: you)")
+    async def bye(self, interaction: discord.Interaction, tournament: int, player: discord.User | None = None) -> None:
+        who = (player or interaction.user).id
+        await self._organizer(interaction, lambda: self.service.request_bye(tournament, interaction.user.id, who,
+                                                                            asker(interaction)))
+
+    @tournament.command(name="manage", description="Organizer tools: check-in, held round, pairs, corrections")
+    @app_commands.describe(tournament="Tournament number", action="What to do", player="First player",
+                           other="Second player", match="Match number (correct)", winner="Winner (correct; none: draw)")
+    @app_commands.choices(action=[app_commands.Choice(name=n, value=v) for n, v in MANAGE])
+    async def manage(self, interaction: discord.Interaction, tournament: int, action: str,
+                     player: discord.User | None = None, other: discord.User | None = None,
+                     match: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+                     winner: discord.User | None = None) -> None:
+        service, me, who = self.service, interaction.user.id, asker(interaction)
+
+        def two() -> tuple[int, int]:
+            if player is None or other is None:
+                raise GameError.of("manage_two_players")
+            return player.id, other.id
+
+        async def correct():
+            if match is None:
+                raise GameError.of("manage_match")
+            found = await self.bot.service.store.match(match)
+            players = found["players"] if found and found["tournament_id"] == tournament else []
+            if winner is not None and winner.id not in players:
+                raise GameError.of("tournament_not_entry", tournament=tournament)
+            places = [1 if winner is None or p == winner.id else 2 for p in players]
+            return await service.correct(tournament, me, match, places, who)
+
+        calls = {"checkin": lambda: service.open_checkin(tournament, me, who),
+                 "start-round": lambda: service.start_round(tournament, me, who),
+                 "swap": lambda: service.swap(tournament, me, *two(), who),
+                 "forbid": lambda: service.forbid(tournament, me, *two(), who),
+                 "correct": correct}
+        await self._organizer(interaction, calls[action])
+
+    @tournament.command(name="pause", description="Hold the next round until resumed (organizer)")
     @app_commands.describe(tournament="Tournament number")
     async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,

@@ -422,8 +422,23 @@ class LeagueLeave(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
         await dispatch("league_leave", interaction, self.league_id)
 
 
+class LeagueCheckIn(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:tc:(?P<args>.*)"):
+    """Confirm one will play, while the organizer's check-in is open (``gh:tc:<tournament>``)."""
+
+    fields = ("league_id",)
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_check_in"), style=discord.ButtonStyle.success,
+                                           custom_id=f"gh:tc:{league_id}"))
+        self.league_id = league_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("league_check_in", interaction, self.league_id)
+
+
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|tc|dk|dkm):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
@@ -434,7 +449,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
 
 
 DYNAMIC_ITEMS = (ActButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, UnknownItem)
+                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, LeagueCheckIn, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

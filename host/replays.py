@@ -27,8 +27,8 @@ from render import RENDERERS
 from render import replay as replay_pictures
 from store import GameRow
 
-#: Discord's attachment limit is 8 MiB without boosts (less a margin for the request around it)
-MAX_BYTES = 8 * 1024 * 1024 - 64 * 1024
+#: the most a replay may weigh: well under Discord's 8 MiB attachment limit, so it loads quickly on a phone
+MAX_BYTES = 3 * 1024 * 1024
 #: most frames in an animation; a longer game is sampled (and its first frame says so)
 MAX_FRAMES = 120
 #: how long a frame stays (ms): the opening and the end a little longer
@@ -253,34 +253,78 @@ def hands(record: Record) -> list[tuple[int, int, bytes]]:
 
 @dataclass
 class Animation:
-    """An animated replay: GIF bytes, the steps it shows (``shown``) out of ``steps`` frames, and after them
-    ``revealed`` frames of the players' hands at the end."""
+    """An animated replay: GIF bytes, the pictures it shows (``shown``) for ``steps`` frames (the opening and
+    one per move), and after them ``revealed`` frames of the players' hands at the end. ``unit``: what one
+    picture of a long game stands for ("chapter": a battle, race or round; "round": a round of turns; "part");
+    None when every step has its picture."""
 
     data: bytes
     shown: int
     steps: int
     revealed: int = 0
+    unit: str | None = None
 
     @property
     def sampled(self) -> bool:
         return self.shown < self.steps
 
+    @property
+    def chapters(self) -> int | None:
+        return self.shown - 1 if self.unit else None
+
+    def unit_key(self, engine: str) -> str:
+        """The locale key of the word for what one picture stands for (``replay_sampled``'s ``{unit}``)."""
+        return f"replay_unit_chapter_{engine}" if self.unit == "chapter" else f"replay_unit_{self.unit or 'part'}"
+
+
+#: a game with fewer chapters than this is told one picture per round of turns instead (Ave Caesar's races)
+MIN_CHAPTERS = 8
+
+
+def spans(record: Record, most: int) -> tuple[list[tuple[int, int, str]], str]:
+    """A long game cut into at most ``most`` spans ``(first step, last step, caption)``: one per battle, race or
+    round, or per round of turns within them when a game has fewer than ``MIN_CHAPTERS`` chapters; spans merged
+    evenly when there are still too many. Also the unit ("chapter", "round" or "part") one span stands for."""
+    total = len(record.actions)
+    starts = [1] + [s for s in chapters(record) if s > 1]
+    chapter_of = []  # (first, last, chapter number)
+    for n, first in enumerate(starts):
+        last = (starts[n + 1] - 1) if n + 1 < len(starts) else total
+        if last >= first:
+            chapter_of.append((first, last, n + 1))
+    name = f"replay_chapter_{record.engine}"
+    unit = "chapter"
+    out = [(a, b, t(name, n=n)) for a, b, n in chapter_of]
+    if len(chapter_of) < MIN_CHAPTERS:
+        unit = "round"
+        turns = max(1, record.num_players)
+        out = []
+        for a, b, n in chapter_of:
+            for k, first in enumerate(range(a, b + 1, turns), start=1):
+                out.append((first, min(b, first + turns - 1),
+                            t("replay_caption_round", chapter=t(name, n=n), round=k)))
+    if len(out) > most:
+        unit = "part"
+        merged = []
+        for i in range(most):
+            lo, hi = out[i * len(out) // most], out[(i + 1) * len(out) // most - 1]
+            merged.append((lo[0], hi[1], lo[2] if lo[2] == hi[2] else f"{lo[2]} – {hi[2]}"))
+        out = merged
+    return out, unit
+
 
 def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAMES,
             reveal: bool = False) -> Animation:
-    """The public replay of ``record`` as an animated GIF under ``max_bytes``: every step, or an even sample of
-    them when the game is long or the file too large (the narration of skipped steps goes under the next frame
-    shown; the first frame says that it is shortened). ``reveal``: after the last step, one frame per seat with
-    its hand at the end (only its private picture; check :func:`may_reveal` first). Pure and slow: run it in
-    a worker thread."""
+    """The public replay of ``record`` as an animated GIF under ``max_bytes``, in the game's own colours. A game
+    of at most ``most`` steps shows every step; a longer one shows one picture per battle, race or round (per
+    round of turns when it has few; see :func:`spans`), each the board at the span's end with its narration
+    (whole sentences: the latest that fit, and how many earlier lines gave way), and the first picture says
+    that every step is in ``/game steps``. Still too large: fewer, merged spans. ``reveal``: after the last
+    step, one frame per seat with its hand at the end (only its private picture; check :func:`may_reveal`
+    first). Pure and slow: run it in a worker thread."""
     use_language(record.lang)
     built = frames(record)
     presenter = presenter_for(record.engine)
-    revealed = []
-    for seat, step, png in hands(record) if reveal else []:
-        header = t("replay_hands_caption", name=record.names[seat], seat=presenter.seat_label(seat), step=step,
-                   steps=len(record.actions))
-        revealed.append(replay_pictures.frame(png, header, [], t("replay_hands_note")))
     renderer = RENDERERS[record.engine]
     boards: dict[int, bytes] = {}
     total = len(built) - 1  # actions; frame 0 is the opening
@@ -291,23 +335,52 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
             boards[index] = renderer.render_public(view)
         return boards[index]
 
+    hands_shown = []
+    for seat, step, png in hands(record) if reveal else []:
+        header = t("replay_hands_caption", name=record.names[seat], seat=presenter.seat_label(seat), step=step,
+                   steps=total)
+        hands_shown.append((png, header, [], t("replay_hands_note")))
+    earlier = t("replay_earlier", count="{count}")
     while True:
-        picked = sample(len(built), most)
-        images, durations, previous = [], [], -1
-        for n, index in enumerate(picked):
-            lines = [line for f in built[previous + 1:index + 1] for line in f.lines]
-            previous = index
-            note = t("replay_sampled", shown=len(picked), steps=len(built)) if n == 0 and len(picked) < len(
-                built) else None
-            header = t("replay_caption_step", step=built[index].step, steps=total)
-            images.append(replay_pictures.frame(board(index), header, lines, note))
-            durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(picked) - 1 else STEP_MS)
-        data = replay_pictures.animation(images + revealed, durations + [LAST_MS] * len(revealed))
+        # (board step, header, narration lines, note) of every picture
+        plan: list[tuple[int, str, list[str], str | None]] = []
+        unit = None
+        if len(built) <= most:
+            for index, f in enumerate(built):
+                plan.append((index, t("replay_caption_step", step=f.step, steps=total), f.lines, None))
+        else:
+            cut, unit = spans(record, most - 1)
+            plan.append((0, t("replay_caption_step", step=0, steps=total), built[0].lines, None))
+            for first, last, caption in cut:
+                lines = [line for f in built[first:last + 1] for line in f.lines]
+                plan.append((last, t("replay_caption_span", chapter=caption, first=first, last=last, steps=total),
+                             lines, None))
+            word = t(Animation(b"", 0, 0, unit=unit).unit_key(record.engine))
+            plan[0] = (*plan[0][:3], t("replay_sampled", shown=len(plan), steps=total, unit=word))
+        pngs = [board(index) for index, *_ in plan] + [png for png, *_ in hands_shown]
+        width = max(replay_pictures.frame_width(p) for p in pngs)
+        inner = width - 2 * replay_pictures.MARGIN
+        room = max(replay_pictures.lines_needed(lines, inner) for _, _, lines, _ in plan)
+        size = replay_pictures.board_area(pngs)
+        top = max(len(replay_pictures.top_lines(header, note, width)) for _, header, _, note in plan + [
+            (None, header, None, note) for _, header, _, note in hands_shown])
+        images, durations = [], []
+        palette = replay_pictures.board_palette(board(0))
+        compact = replay_pictures.compact  # each frame kept on the palette: a third of the memory
+        for n, (index, header, lines, note) in enumerate(plan):
+            images.append(compact(replay_pictures.frame(board(index), header, lines, note, lines_room=room,
+                                                        board_size=size, earlier=earlier, top_rows=top), palette))
+            durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(plan) - 1 else STEP_MS)
+        for png, header, lines, note in hands_shown:
+            images.append(compact(replay_pictures.frame(png, header, lines, note, lines_room=room, board_size=size,
+                                                        top_rows=top), palette))
+            durations.append(LAST_MS)
+        data = replay_pictures.animation(images, durations, palette)
         if len(data) <= max_bytes:
-            return Animation(data, len(picked), len(built), len(revealed))
-        if len(picked) <= 2:
+            return Animation(data, len(plan), len(built), len(hands_shown), unit)
+        if len(plan) <= 2:
             raise GameError.of("replay_too_big", game=record.game_id or "?")
-        most = max(2, min(len(picked) - 1, int(len(picked) * max_bytes / len(data) * 0.9)))
+        most = max(3, min(len(plan) - 1, int(len(plan) * max_bytes / len(data) * 0.9)))
 
 
 def picture(record: Record, frame: Frame, seat: int | None) -> bytes:

@@ -29,6 +29,7 @@ from host.errors import GameError
 from host.locale import t, use_language
 from host.presenters import presenter_for
 from host.replays import CHAPTER_EVENTS, Record, _plain, start_state
+from host.workers import Overrun
 from store import DamagedRow, GameRow
 
 CHECKPOINT_EVERY = 25
@@ -192,7 +193,7 @@ class Spectator:
         async with self._gate:
             try:
                 return await asyncio.wait_for(self.service.painter.draw(engine_key, "render_public", view), BUDGET_S)
-            except TimeoutError as exc:
+            except (TimeoutError, Overrun) as exc:  # (the workers' own picture budget may end it first)
                 raise Busy from exc
 
     def _keep_picture(self, key: tuple, png: bytes) -> None:

@@ -50,12 +50,12 @@ W = 480  # picture width: the circus stands up (a quarter turn), so the type sta
 FW = 1000  # width of the track data's frame (it becomes the height)
 TRACK_W, TRACK_H = 480, 1000
 HEADER = 60
-ROW_H = 40
-TABLE_HEAD = 30
+ROW_H = 64
+TABLE_HEAD = 6
 CARD_W, FACE_H = 130, 96
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LIGHT = {"orange", "sky", "yellow"}
-MIN_SIZE = 12  # the smallest type drawn (10.5 px at Discord's 420 px)
+MIN_SIZE = 14  # the smallest type drawn (12.25 px at Discord's 420 px)
 
 
 def _t(x: float, y: float) -> tuple[float, float]:
@@ -141,27 +141,16 @@ def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 16, fil
     _text(img, xy, s, size=size, fill=fill, bold=bold, anchor=anchor, condensed=condensed)
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(s: str, size: int, bold: bool, condensed: bool, anchor: str) -> tuple[Image.Image, int, int]:
-    """The antialiased glyphs of ``s`` as a mask, with its offset from the anchor point (rendered once)."""
-    font = kit.font(size, bold, condensed)
-    x0, y0, x1, y1 = font.getbbox(s, anchor=anchor)
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), s, font=font, fill=255, anchor=anchor)
-    return mask, x0, y0
-
-
 def _text(img: Image.Image, xy, s: str, size: int = 16, fill="ink", bold: bool = False, anchor: str = "la",
           condensed: bool = False) -> None:
-    """kit.text through a sprite cache: the same labels come back in every picture."""
-    mask, dx, dy = _text_mask(s, size, bold, condensed, anchor)
-    img.paste(kit.rgb(fill), (int(round(xy[0] + dx)), int(round(xy[1] + dy))), mask)
+    """kit.text through the kit's sprite cache: the same labels come back in every picture."""
+    kit.paste_text(img, xy, s, size, fill, bold, anchor, condensed)
 
 
 def _text_up(img: Image.Image, centre, s: str, max_len: float, size: int, fill, bold: bool = True) -> None:
     """Text reading upwards (along the standing spina or the alley), centred on ``centre``."""
     s, size, condensed = _fit(s, max_len, size, bold)
-    mask, _, _ = _text_mask(s, size, bold, condensed, "la")
+    mask, _, _, _ = kit.text_mask(s, size, bold, condensed, "la")
     up = mask.rotate(90, expand=True)
     img.paste(kit.rgb(fill), (int(centre[0] - up.size[0] / 2), int(centre[1] - up.size[1] / 2)), up)
 
@@ -328,10 +317,19 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, lines:
     if lines is None:
         way = say("clockwise") if view["direction"] == "cw" else say("counter_clockwise")
         sub = say("header_race_no", race=view["race"], races=view["races"]) if view["races"] > 1 else ""
+        if view["over"] and view.get("standings"):
+            sub = _winners(view, say)
         lines = (say("header", track=view["track"], way=way), sub)
     _text_in(img, (12, 18), lines[0], W - 24, size=17, bold=True, fill="white", anchor="lm")
     if lines[1]:
         _text_in(img, (12, 42), lines[1], W - 12 - right - 8, size=15, fill="white", anchor="lm")
+
+
+def _winners(view: dict, say) -> str:
+    """Who won the race or the championship, with the laurels they won in all."""
+    first = [st for st in view["standings"] if st["place"] == 1]
+    names = ", ".join(_owner(view, st["seat"], say) for st in first)
+    return say("winners" if len(first) > 1 else "winner", names=names, laurels=first[0]["laurels"])
 
 
 def _race_order(view: dict) -> list[dict]:
@@ -344,73 +342,66 @@ def _race_order(view: dict) -> list[dict]:
     return sorted(view["chariots"], key=key)
 
 
-COLS = (12, 158, 198, 286, 330, 378)
 NAME_X = 48  # the owner's name next to the chariot's badge
 
 
 @lru_cache(maxsize=48)
 def _table_layer(rows: int, lang: str) -> Image.Image:
-    say = kit.words("ave-caesar", {"lang": lang})
-    height = TABLE_HEAD + ROW_H * rows + 8
-    img, draw = kit.canvas(W, height, "paper")
-    heads = (say("head_chariot"), say("head_lap"), say("head_caesar"), say("head_cards"), say("head_to_go"),
-             say("head_result"))
-    for x, right, h in zip(COLS, (*COLS[1:], W - 8), heads):
-        s, size, condensed = _fit(h, right - x - 4, 14, True)
-        kit.text(draw, (x, TABLE_HEAD / 2 + 2), s, size=size, bold=True, fill="dark_grey", anchor="lm",
-                 condensed=condensed)
-    draw.line((6, TABLE_HEAD, W - 6, TABLE_HEAD), fill=kit.rgb("panel_dark"), width=2)
+    """The table's paper (no column heads: every figure is said in words on its row)."""
+    img, _ = kit.canvas(W, TABLE_HEAD + ROW_H * rows + 8, "paper")
     return img
 
 
+def _result(view: dict, ch: dict, say) -> str:
+    if ch["status"] == "finished":
+        if ch["place"]:
+            gained = (6, 4, 3, 2, 1, 0)[ch["place"] - 1] if ch["place"] <= 6 else 0
+            return say("finished_place", place=_place(say, ch["place"]), gained=gained)
+        return say("finished")
+    if ch["status"] == "racing":
+        opening = view.get("first_move") and view["grid"][0] == ch["id"]
+        # whether a 6-exception applies depends on the leader's hidden hand: the public table says only what is
+        # true for everyone who sees it (the note under the table)
+        return (say("leads") if opening else say("leads_6_exception")) if ch["leader"] else ""
+    return _status_text(say, ch["status"])
+
+
 def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say, base: bool = True) -> None:
+    """One row of two lines per chariot: badge, owner and result; then lap, spaces to go, cards, laurels and
+    Caesar's denarius, each in words."""
     if base:
         img.paste(_table_layer(len(view["chariots"]), _lang(view)), (0, y))
     for i, ch in enumerate(_race_order(view)):
-        ry = y + TABLE_HEAD + i * ROW_H + ROW_H / 2
+        top = y + TABLE_HEAD + i * ROW_H
+        l1, l2, l3 = top + 14, top + 33, top + 51
         if ch["id"] == view.get("turn"):
-            draw.rectangle((4, ry - ROW_H / 2 + 2, W - 4, ry + ROW_H / 2 - 2), fill=kit.rgb("panel"))
-        _badge(img, (28, ry), ch["id"], ch["label"], radius=15)
+            draw.rectangle((4, top + 2, W - 4, top + ROW_H - 2), fill=kit.rgb("panel"))
+        _badge(img, (28, top + ROW_H / 2), ch["id"], ch["label"], radius=16)
         owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
-        _text_in(img, (NAME_X, ry), owner, COLS[1] - NAME_X - 6, size=15, fill="ink", anchor="lm")
-        racing = ch["status"] == "racing"
-        _text(img, (COLS[1], ry), f"{ch['lap']}/3" if racing else "-", size=16, bold=True, anchor="lm")
-        if ch["neutral"]:
-            _text(img, (COLS[2], ry), "-", size=16, fill="grey", anchor="lm")
-        elif ch["paid"]:
-            _text_in(img, (COLS[2], ry), say("paid"), COLS[3] - COLS[2] - 6, size=15, bold=True, fill="ok",
-                     anchor="lm")
-        else:
-            draw.ellipse((COLS[2], ry - 10, COLS[2] + 20, ry + 10), fill=kit.rgb("gold"), outline=kit.rgb("ink"))
-            _text(img, (COLS[2] + 10, ry + 1), "D", size=13, bold=True, anchor="mm")
-            _text_in(img, (COLS[2] + 24, ry), say("due"), COLS[3] - COLS[2] - 30, size=15, bold=True, anchor="lm")
-        _text(img, (COLS[3], ry), str(ch["cards_left"]), size=16, anchor="lm")
-        _text(img, (COLS[4], ry), str(ch["to_go"]) if racing else "-", size=16, anchor="lm")
-        if ch["status"] == "finished":
-            result = say("finished")
-            if ch["place"]:
-                gained = (6, 4, 3, 2, 1, 0)[ch["place"] - 1] if ch["place"] <= 6 else 0
-                result = say("finished_short", place=_place(say, ch["place"]), gained=gained)
-        elif racing:
-            opening = view.get("first_move") and view["grid"][0] == ch["id"]
-            # whether a 6-exception applies depends on the leader's hidden hand: the public table says only what
-            # is true for everyone who sees it
-            result = (say("leads") if opening else say("leads_6_exception")) if ch["leader"] else ""
-        else:
-            result = _status_text(say, ch["status"])
+        result = _result(view, ch, say)
         colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
-        room = W - 8 - COLS[5]
-        two = view["races"] > 1 and not ch["neutral"]
+        room = 0
         if result:
-            _text_in(img, (COLS[5], ry - 8 if two else ry), result, room, size=14, bold=ch["status"] == "finished",
-                     fill=colour, anchor="lm")
-        if two:
-            _text_in(img, (COLS[5], ry + 10 if result else ry), say("in_all", laurels=ch["laurels"]), room,
-                     size=13, fill="dark_grey", anchor="lm")
+            s, size, condensed = _fit(result, W - NAME_X - 150, 15, True)
+            room = kit.text_width(s, size, True, condensed) + 12
+            _text(img, (W - 10, l1), s, size=size, bold=True, fill=colour, anchor="rm", condensed=condensed)
+        _text_in(img, (NAME_X, l1), owner, W - 10 - NAME_X - room, size=16, bold=True, anchor="lm")
+        racing = ch["status"] == "racing"
+        parts = []
+        if racing:
+            parts += [say("lap", lap=ch["lap"]), say("to_go", n=ch["to_go"])]
+        parts.append(say("cards_left", n=ch["cards_left"]))
+        if view["races"] > 1 and not ch["neutral"]:
+            parts.append(say("in_all", laurels=ch["laurels"]))
+        _text_in(img, (NAME_X, l2), " · ".join(parts), W - 10 - NAME_X, size=14, fill="dark_grey", anchor="lm")
+        if not ch["neutral"]:
+            caesar = say("caesar_paid") if ch["paid"] else say("caesar_due")
+            _text_in(img, (NAME_X, l3), caesar, W - 10 - NAME_X, size=14, bold=True,
+                     fill="ok" if ch["paid"] else "vermillion", anchor="lm")
 
 
 #: under the public table: the footnote of the leader's "leads*"
-FOOT_H = 22
+FOOT_H = 26
 
 
 @lru_cache(maxsize=48)
@@ -433,7 +424,7 @@ def render_public(view: dict) -> bytes:
     _table(img, draw, view, HEADER + TRACK_H, say, base=False)
     if any(ch["leader"] for ch in view["chariots"]) and not view.get("first_move"):
         # the table's "leads*": whether an exception lets him play a 6 is in his hidden hand
-        _text_in(img, (8, img.height - FOOT_H / 2 - 2), say("note_leader_6"), W - 16, size=14, fill="dark_grey",
+        _text_in(img, (8, img.height - FOOT_H / 2 - 2), say("note_leader_6"), W - 16, size=15, fill="dark_grey",
                  anchor="lm")
     return _encode(kit.clock_strip(img, view))
 
@@ -500,6 +491,9 @@ def _render_turn(view: dict) -> bytes:
     c = view["turn"]
     ch = view["chariots"][c]
     hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
+    vote = view.get("vote")
+    if vote is not None:  # a vote on a neutral chariot's move: its turned card, the spaces numbered
+        hand = [{"value": vote["card"]}]
     notes = []
     if any(choice["enters_alley"] for choice in view["choices"]):
         notes.append((say("note_alley_1") + " " + say("note_alley_2"), IMPERIAL))
@@ -523,11 +517,16 @@ def _render_turn(view: dict) -> bytes:
         if choice["misses_alley"]:  # a second cue besides the red ring
             draw.ellipse((x + 7, y - 27, x + 27, y - 7), fill=kit.rgb("danger"))
             _text(img, (x + 17, y - 17), "!", size=15, bold=True, fill="white", anchor="mm")
-    _header(img, draw, view, say, (say("your_move_short", label=ch["label"]), say("pick")))
+    if vote is not None:
+        _header(img, draw, view, say, (say("vote_title", label=ch["label"], card=vote["card"]), say("vote_pick")))
+    else:
+        _header(img, draw, view, say, (say("your_move_short", label=ch["label"]), say("pick")))
     _badge(img, (28, y0 + 22), c, ch["label"], radius=18)
     line1 = say("lap", lap=ch["lap"]) + " · " + say("to_go", n=ch["to_go"])
     _text_in(img, (56, y0 + 12), line1, W - 68, size=16, bold=True, anchor="lm")
     info = (say("caesar_paid") if ch["paid"] else say("caesar_due")) + " · " + say("cards_left", n=ch["cards_left"])
+    if vote is not None:
+        info = say("vote_info", n=ch["cards_left"])
     _text_in(img, (56, y0 + 34), info, W - 68, size=14, fill="ok" if ch["paid"] else "ink", anchor="lm")
     gap = 20
     x0 = (W - (3 * CARD_W + 2 * gap)) // 2
@@ -576,9 +575,9 @@ def render_standings(view: dict) -> bytes:
         title = say("standings_under_way", races=races)
     _text_in(img, (12, HEADER / 2), title, W - 24, size=17, bold=True, fill="white", anchor="lm")
     y = HEADER + 14
-    _text_in(img, (12, y), say("head_place"), NAME_COL - 16, size=13, bold=True, fill="dark_grey", anchor="lm")
-    _text_in(img, (NAME_COL, y), say("head_player"), 200, size=13, bold=True, fill="dark_grey", anchor="lm")
-    _text_in(img, (W - 12, y), say("head_laurels"), 120, size=13, bold=True, fill="dark_grey", anchor="rm")
+    _text_in(img, (12, y), say("head_place"), NAME_COL - 16, size=14, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (NAME_COL, y), say("head_player"), 200, size=14, bold=True, fill="dark_grey", anchor="lm")
+    _text_in(img, (W - 12, y), say("head_laurels"), 120, size=14, bold=True, fill="dark_grey", anchor="rm")
     for i, (place, seat, mine, per_race, total) in enumerate(rows):
         ry = top + i * row_h + row_h / 2
         if i % 2 == 0:

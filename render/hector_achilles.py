@@ -60,12 +60,18 @@ kit.register_colours({"ha_table": TABLE, "ha_table_line": TABLE_LINE, "ha_back":
                       "ha_trojan": TROJAN_PANEL})
 
 #: Discord shows a picture about 420 px wide until it is tapped: at 640 px wide every text of at least
-#: ``MIN_TEXT`` px is 9 px or more there (tests/render/phone.py), so the table is tall and narrow
+#: ``MIN_TEXT`` px is 12 px or more there (tests/render/phone.py), so the table is tall and narrow
 W = 640
-MIN_TEXT = 14
-CARD_W, CARD_H = 100, 144
-PITCH = 104
+MIN_TEXT = 19
+
+
+def _px(size: int) -> int:
+    """A text size at least ``MIN_TEXT`` (the floor every text of the pictures is held to)."""
+    return max(MIN_TEXT, size)
+CARD_W, CARD_H = 116, 144  # five cards a row: a hero's name ("Agamemnon") fits at MIN_TEXT
+PITCH = 120
 ROW_X = 12
+SLOTS = 5
 TILE = 124
 
 
@@ -113,10 +119,11 @@ def _encode(img: Image.Image) -> bytes:
 
 @lru_cache(maxsize=4096)
 def _text_sprite(s: str, size: int, fill, bg, bold: bool, anchor: str, condensed: bool):
-    f = kit.font(size, bold, condensed)
-    x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
-    img = Image.new("RGB", (max(1, x1 - x0), max(1, y1 - y0)), bg)
-    ImageDraw.Draw(img).text((-x0, -y0), s, font=f, fill=fill, anchor=anchor)
+    mask, colour, x0, y0 = kit.text_mask(s, size, bold, condensed, anchor)
+    img = Image.new("RGB", mask.size, bg)
+    img.paste(fill, (0, 0), mask)
+    if colour is not None:
+        img.paste(colour, (0, 0), colour)
     return img, x0, y0
 
 
@@ -124,14 +131,14 @@ def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bg="paper", 
           anchor: str = "la", condensed: bool = False) -> None:
     """Text on a solid background, cached as a sprite: most labels repeat from picture to picture, and
     rendering glyphs is the slowest part of a picture."""
-    sprite, dx, dy = _text_sprite(s, size, kit.rgb(fill), kit.rgb(bg), bold, anchor, condensed)
+    sprite, dx, dy = _text_sprite(s, _px(size), kit.rgb(fill), kit.rgb(bg), bold, anchor, condensed)
     img.paste(sprite, (int(xy[0]) + dx, int(xy[1]) + dy))
 
 
 @lru_cache(maxsize=512)
 def _badge_sprite(r: int, fill, label: str, text_fill, size: int, bg) -> Image.Image:
     img = Image.new("RGB", (2 * r + 3, 2 * r + 3), bg)
-    kit.badge(ImageDraw.Draw(img), (r + 1, r + 1), r, fill, label, text_fill=text_fill, size=size)
+    kit.badge(ImageDraw.Draw(img), (r + 1, r + 1), r, fill, label, text_fill=text_fill, size=_px(size))
     return img
 
 
@@ -174,20 +181,20 @@ def troop_sprite(colour: str, strength: int, scale: float, dim: bool, mark: str,
     d.rectangle((0, 0, w - 1, h - 1), fill=ARMY[colour])
     _pattern(d, (0, 0, w, h), _COLOURS[colour]["pattern"], ARMY_DARK[colour])
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=int(8 * scale), outline=kit.rgb("ink"), width=2)
-    # letter badge and colour name on a white strip
+    # the colour's name on a white strip, its letter (as on the fate tile) in the lower left corner
     d.rectangle((4, 4, w - 5, int(30 * scale)), fill=kit.rgb("white"))
-    kit.badge(d, (int(17 * scale), int(17 * scale)), int(12 * scale), ARMY[colour], mark,
-              size=int(16 * scale), text_fill="white" if colour not in ("yellow",) else "ink")
-    kit.text(d, (name_at[0], int(17 * scale)), name, size=name_at[1], bold=True, anchor="lm", condensed=True)
+    kit.text(d, (w // 2, int(17 * scale)), name, size=_px(name_at[1]), bold=True, anchor="mm", condensed=True)
+    kit.badge(d, (int(17 * scale), int(94 * scale)), int(13 * scale), ARMY[colour], mark,
+              size=_px(int(16 * scale)), text_fill="white" if colour not in ("yellow",) else "ink")
     # strength in a white disc
     cx, cy, r = w // 2, int(72 * scale), int(27 * scale)
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=kit.rgb("white"), outline=kit.rgb("ink"), width=2)
-    kit.text(d, (cx, cy), str(strength), size=int(36 * scale), bold=True, anchor="mm")
+    kit.text(d, (cx, cy), str(strength), size=_px(int(36 * scale)), bold=True, anchor="mm")
     # troop kind on a strip
     y = int(108 * scale)
     d.rectangle((4, y, w - 5, y + int(24 * scale)), fill=kit.rgb("white"))
     size = _fit_size(kind, w - 12, int(16 * scale), True, True)
-    kit.text(d, (w // 2, y + int(12 * scale)), kind, size=size, bold=True, anchor="mm", condensed=True)
+    kit.text(d, (w // 2, y + int(12 * scale)), kind, size=_px(size), bold=True, anchor="mm", condensed=True)
     if dim:
         img = Image.blend(img, Image.new("RGB", img.size, kit.rgb("dark_grey")), 0.55)
     return img
@@ -203,20 +210,21 @@ def hero_sprite(name: str, colour: str, value: int, scale: float, dim: bool, bg,
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=int(8 * scale), fill=HERO_FRAME, outline=kit.rgb("ink"),
                         width=2)
     d.rectangle((5, 5, w - 6, h - 6), fill=HERO_BG)
-    kit.text(d, (w // 2, int(14 * scale)), title, size=_fit_size(title, w - 12, int(16 * scale), True), bold=True,
-             anchor="mm", fill="ink")
-    size = _fit_size(name, w - 12, int(17 * scale), True, True)
-    kit.text(d, (w // 2, int(36 * scale)), name, size=size, bold=True, anchor="mm", condensed=True)
+    kit.text(d, (w // 2, int(15 * scale)), title, size=_px(int(16 * scale)), bold=True, anchor="mm", fill="ink",
+             condensed=kit.text_width(title, _px(int(16 * scale)), True) > w - 12)
+    size = _px(int(17 * scale))
+    bold = kit.text_width(name, size, True, True) <= w - 10  # "Agamemnon" fits a card only unbolded
+    kit.text(d, (w // 2, int(36 * scale)), name, size=size, bold=bold, anchor="mm", condensed=True)
     band = (6, int(50 * scale), w - 7, int(74 * scale))
     d.rectangle(band, fill=ARMY[colour])
     _pattern(d, band, _COLOURS[colour]["pattern"], ARMY_DARK[colour])
-    kit.badge(d, (w // 2, int(62 * scale)), int(11 * scale), ARMY[colour], mark,
-              size=int(15 * scale), text_fill="white" if colour != "yellow" else "ink")
-    kit.text(d, (w // 2, int(84 * scale)), colour_label, size=_fit_size(colour_label, w - 12, int(16 * scale), True,
-             True), bold=True, anchor="mm", condensed=True)
+    kit.badge(d, (w // 2, int(62 * scale)), int(12 * scale), ARMY[colour], mark,
+              size=_px(int(15 * scale)), text_fill="white" if colour != "yellow" else "ink")
+    kit.text(d, (w // 2, int(85 * scale)), colour_label, size=_px(int(16 * scale)), bold=True, anchor="mm",
+             condensed=True)
     cx, cy, r = w // 2, int(116 * scale), int(20 * scale)
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=GOLD, outline=kit.rgb("ink"), width=2)
-    kit.text(d, (cx, cy), str(value), size=int(28 * scale), bold=True, anchor="mm")
+    kit.text(d, (cx, cy), str(value), size=_px(int(28 * scale)), bold=True, anchor="mm")
     if dim:
         img = Image.blend(img, Image.new("RGB", img.size, kit.rgb("grey")), 0.35)
     return img
@@ -229,10 +237,10 @@ def covered_band(colour: str, strength: int, mark: str) -> Image.Image:
     for x in range(-30, CARD_W, 8):  # hatching: this card no longer counts
         d.line((x, 30, x + 30, 0), fill=kit.rgb("grey"), width=2)
     d.rectangle((0, 0, CARD_W - 1, 29), outline=kit.rgb("ink"), width=2)
-    kit.badge(d, (16, 15), 12, ARMY[colour], mark, size=16,
+    kit.badge(d, (16, 15), 13, ARMY[colour], mark, size=_px(16),
               text_fill="ink" if colour == "yellow" else "white")
-    d.rounded_rectangle((34, 4, 56, 26), radius=4, fill=kit.rgb("white"), outline=kit.rgb("ink"))
-    kit.text(d, (45, 15), str(strength), size=18, bold=True, anchor="mm")
+    d.rounded_rectangle((34, 3, 60, 27), radius=4, fill=kit.rgb("white"), outline=kit.rgb("ink"))
+    kit.text(d, (47, 15), str(strength), size=_px(18), bold=True, anchor="mm")
     return img
 
 
@@ -260,7 +268,7 @@ def _token_sprite(r: int, state: str, bg) -> Image.Image:
         d.ellipse((c - r, c - r, c + r, c + r), outline=GOLD, width=3)
         kit.text(d, (c, c), "+1", size=MIN_TEXT, bold=True, fill="dark_grey", anchor="mm")
     else:
-        kit.badge(d, (c, c), r, GOLD, "+1", text_fill="ink", size=14)
+        kit.badge(d, (c, c), r, GOLD, "+1", text_fill="ink", size=_px(14))
     return img
 
 
@@ -272,16 +280,16 @@ def _token(img: Image.Image, centre, r: int, state: str, bg) -> None:
 def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg, out: str) -> Image.Image:
     """One deck position: a card back with its number and card count, crossed out (``out``) when eliminated,
     framed when it is the active deck of this battle."""
-    w, h = 64, 46
+    w, h = 72, 46
     img = Image.new("RGB", (w + 10, h + 10), bg)
     d = ImageDraw.Draw(img)
     x, y = 5, 5
     if eliminated:
         d.rectangle((x, y, x + w, y + h), fill=kit.rgb("light_grey"), outline=kit.rgb("danger"), width=3)
-        kit.text(d, (x + w // 2, y + 14), label, size=16, bold=True, anchor="mm", fill="dark_grey")
-        narrow = kit.text_width(out, 16, True) > w - 8  # a longer word than "OUT": condensed, smaller if need be
-        kit.text(d, (x + w // 2, y + 33), out, size=_fit_size(out, w - 8, 16, True, narrow), bold=True, anchor="mm",
-                 fill="danger", condensed=narrow)
+        kit.text(d, (x + w // 2, y + 14), label, size=_px(16), bold=True, anchor="mm", fill="dark_grey")
+        # a longer word than "OUT": condensed, and unbolded when even that is too wide
+        bold = kit.text_width(out, MIN_TEXT, True, True) <= w - 6
+        kit.text(d, (x + w // 2, y + 33), out, size=MIN_TEXT, bold=bold, anchor="mm", fill="danger", condensed=True)
         return img
     if size:
         img.paste(back_sprite(w, h, bg), (x, y))
@@ -289,8 +297,8 @@ def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg, out:
         d.rectangle((x, y, x + w, y + h), outline=kit.rgb("grey"), width=2)
     if active:
         d.rectangle((x - 4, y - 4, x + w + 4, y + h + 4), outline=HIGHLIGHT, width=4)
-    kit.badge(d, (x + 14, y + 14), 11, "white", label, text_fill="ink", size=14)
-    kit.text(d, (x + w - 6, y + h - 4), str(size), size=18, bold=True, fill="white" if size else "ink",
+    kit.badge(d, (x + 14, y + 14), 13, "white", label, text_fill="ink", size=_px(14))
+    kit.text(d, (x + w - 6, y + h - 4), str(size), size=_px(18), bold=True, fill="white" if size else "ink",
              anchor="rd")
     return img
 
@@ -299,17 +307,26 @@ def _deck_sprite(label: str, size: int, eliminated: bool, active: bool, bg, out:
 
 # top to bottom: header, Trojan panel, Trojan cards, the fate strip (tile, strengths, what happened), Achaean
 # cards, Achaean panel, footer
-Y_TROJAN, Y_TABLE, Y_ACHAEAN, Y_FOOTER, H = 80, 220, 804, 944, 984
-PANEL_H = Y_TABLE - Y_TROJAN
+# (every text at least MIN_TEXT: the panels have five lines, the rows a 22 px strip above the cards, the fate
+# strip room for two-line labels above and below the tile)
+PANEL_H, ROW_H, STRIP_H = 210, 204, 230
+Y_TROJAN = 80
+Y_TABLE = Y_TROJAN + PANEL_H
+ROW_TOP = {1: Y_TABLE + 4}
+STRIP_TOP = ROW_TOP[1] + ROW_H
+STRIP_BOTTOM = STRIP_TOP + STRIP_H
+ROW_TOP[0] = STRIP_BOTTOM + 4
+Y_ACHAEAN = ROW_TOP[0] + ROW_H
+Y_FOOTER = Y_ACHAEAN + PANEL_H
+H = Y_FOOTER + 60
 PANEL_TOP = {1: Y_TROJAN, 0: Y_ACHAEAN}
 PANEL_BG = {1: TROJAN_PANEL, 0: ACHAEAN_PANEL}
-ROW_TOP = {1: 224, 0: 606}
-STRIP_TOP, STRIP_BOTTOM = 422, 602
-TILE_CENTRE = (80, 512)
+TILE_CENTRE = (84, (STRIP_TOP + STRIP_BOTTOM) // 2)
 #: the strength / score boxes in the fate strip (Trojans above, Achaeans below) and the text column beside them
-BOX_X0, BOX_X1 = 512, 628
-BOX_TOP = {1: STRIP_TOP + 8, 0: STRIP_TOP + 94}
-TEXT_X0, TEXT_X1 = 172, BOX_X0 - 12
+BOX_X0, BOX_X1 = 492, 628
+BOX_H = 96
+BOX_TOP = {1: STRIP_TOP + 12, 0: STRIP_BOTTOM - 12 - BOX_H}
+TEXT_X0, TEXT_X1 = 176, BOX_X0 - 12
 
 
 def _fit_words(s: str, max_width: int, size: int, bold: bool = False) -> str:
@@ -351,36 +368,52 @@ def _base_cached(favour: str, shame: str) -> Image.Image:
         d.line((0, y, W, y), fill=kit.rgb("ink"), width=2)
     for y in (STRIP_TOP, STRIP_BOTTOM):
         d.line((0, y, W, y), fill=TABLE_LINE, width=2)
+    tokens_x, shame_x, boxes_x = _favour_row(favour, shame)
     for seat in (0, 1):
         top, bg = PANEL_TOP[seat], PANEL_BG[seat]
-        _text(img, (FAVOUR_X, top + 70), favour, _fit_size(favour, 62, 16, True, True), bold=True, anchor="lm",
-              bg=bg, condensed=True)
-        _text(img, (SHAME_X, top + 70), shame, _fit_size(shame, 62, 16, True, True), bold=True, anchor="lm", bg=bg,
-              condensed=True)
+        _text(img, (12, top + FAVOUR_Y), favour, MIN_TEXT, bold=True, anchor="lm", bg=bg)
+        _text(img, (shame_x, top + FAVOUR_Y), shame, MIN_TEXT, bold=True, anchor="lm", bg=bg)
     return img
+
+
+#: a panel's lines: side and role; player; decks; favour and shame; hand, heroes and troops (two lines)
+NAME_Y, PLAYER_Y, DECKS_Y, FAVOUR_Y, STATS_Y = 22, 50, 68, 138, 172
+TOKEN_R, TOKEN_GAP, BOX_GAP = 17, 38, 34
+
+
+def _favour_row(favour: str, shame: str) -> tuple[int, int, int]:
+    """x of the favour tokens, of the word for shame and of the shame boxes (after the words in the language)."""
+    tokens_x = 12 + kit.text_width(favour, MIN_TEXT, True) + 12
+    shame_x = tokens_x + 3 * TOKEN_GAP + 24
+    return tokens_x, shame_x, shame_x + kit.text_width(shame, MIN_TEXT, True) + 12
 
 
 def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, decision: dict | None, say) -> None:
     cx, cy = TILE_CENTRE
     s = TILE // 2
 
-    def label(y, text: str, fill: str = "white", condensed: bool = False) -> None:
-        # the tile's column ends where the text column starts
-        size = _fit_size(text, TEXT_X0 - 8, 16, True, True)
-        narrow = condensed or kit.text_width(text, size, True) > TEXT_X0 - 8
-        _text(img, (cx, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="mm", condensed=narrow)
+    def label(y, text: str, fill: str = "white", condensed: bool = False, up: bool = False) -> None:
+        # the tile's column ends where the text column starts: two lines when one is too long
+        room = TEXT_X0 - 10
+        lines = [text] if kit.text_width(text, MIN_TEXT, True, True) <= room else _wrap(text, room, MIN_TEXT, True, 2)
+        if up:
+            y -= 23 * (len(lines) - 1)
+        for i, line in enumerate(lines):
+            narrow = condensed or kit.text_width(line, MIN_TEXT, True) > room
+            _text(img, (cx, y + 23 * i), line, MIN_TEXT, fill=fill, bg=TABLE, bold=True, anchor="mm",
+                  condensed=narrow)
 
     if not fate:
         d.rectangle((cx - s, cy - s, cx + s, cy + s), fill=CARD_BACK, outline=kit.rgb("ink"), width=2)
         title = say("fate")
         _text(img, (cx, cy), title, _fit_size(title, TILE - 12, 18, True), fill="white", bg=CARD_BACK, bold=True,
               anchor="mm")
-        label(cy + s + 14, say("face_down"))
+        label(cy + s + 16, say("face_down"))
         return
     colours, k = fate["colours"], fate["orientation"]
     # clockwise from the Achaean edge (bottom): south, west, north, east
     south, west, north, east = (colours[(k + i) % 4] for i in range(4))
-    inner = 24
+    inner = 32
     polys = {
         "S": [(cx - s, cy + s), (cx + s, cy + s), (cx + inner, cy + inner), (cx - inner, cy + inner)],
         "N": [(cx - s, cy - s), (cx + s, cy - s), (cx + inner, cy - inner), (cx - inner, cy - inner)],
@@ -391,7 +424,7 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
     centres = {"S": (cx, cy + mid), "N": (cx, cy - mid), "W": (cx - mid, cy), "E": (cx + mid, cy)}
     for edge, colour in (("S", south), ("N", north), ("W", west), ("E", east)):
         d.polygon(polys[edge], fill=ARMY[colour], outline=kit.rgb("ink"))
-        d.ellipse((centres[edge][0] - 13, centres[edge][1] - 13, centres[edge][0] + 13, centres[edge][1] + 13),
+        d.ellipse((centres[edge][0] - 14, centres[edge][1] - 14, centres[edge][0] + 14, centres[edge][1] + 14),
                   fill=kit.rgb("white"), outline=kit.rgb("ink"), width=2)
         _text(img, centres[edge], letter(say, colour), 16, bg="white", bold=True, anchor="mm")
     d.rectangle((cx - inner, cy - inner, cx + inner, cy + inner), fill=kit.rgb("paper"), outline=kit.rgb("ink"))
@@ -399,11 +432,11 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
     _text(img, (cx, cy), title, _fit_size(title, 2 * inner - 4, MIN_TEXT, True), bold=True, anchor="mm")
     d.rectangle((cx - s, cy - s, cx + s, cy + s), outline=kit.rgb("ink"), width=3)
     if fate.get("oriented", True):
-        label(cy - s - 14, say("fate_trojans", colour=colour_name(say, north)))
-        label(cy + s + 14, say("fate_achaeans", colour=colour_name(say, south)))
+        label(cy - s - 16, say("fate_trojans", colour=colour_name(say, north)), up=True)
+        label(cy + s + 16, say("fate_achaeans", colour=colour_name(say, south)))
     else:
-        label(cy - s - 14, say("not_laid"), "highlight")
-        label(cy + s + 14, say("attacker_picks"), "highlight")
+        label(cy - s - 16, say("not_laid"), "highlight", up=True)
+        label(cy + s + 16, say("attacker_picks"), "highlight")
     if decision and decision["kind"] == "rotate_fate":
         # the two ways to turn, beside the tile (the status lines go below them)
         y = STRIP_TOP + 16
@@ -411,14 +444,12 @@ def _fate_tile(img: Image.Image, d: ImageDraw.ImageDraw, fate: dict | None, deci
             a, t = fate[after]
             for text, fill in ((say(key), "highlight"),
                                (say("after_turn", achaeans=colour_name(say, a), trojans=colour_name(say, t)), "white")):
-                size = _fit_size(text, TEXT_X1 - TEXT_X0, 16, True, True)
-                _text(img, (TEXT_X0, y), text, size, fill=fill, bg=TABLE, bold=True, anchor="lm", condensed=True)
-                y += 20
+                _text(img, (TEXT_X0, y), text, MIN_TEXT, fill=fill, bg=TABLE, bold=True, anchor="lm", condensed=True)
+                y += 24
             y += 6
 
 
-DECK_X = {"1": 12, "2": 78, "3": 144, "home": 218}
-FAVOUR_X, TOKENS_X, SHAME_X, SHAME_BOX_X = 296, 360, 456, 528
+DECK_X = {"1": 12, "2": 84, "3": 156, "home": 238}
 
 
 def _deck_block(img: Image.Image, side: dict, top: int, bg, say) -> None:
@@ -427,7 +458,7 @@ def _deck_block(img: Image.Image, side: dict, top: int, bg, say) -> None:
         deck = side["decks"][key]
         sprite = _deck_sprite(say("home_letter") if key == "home" else key, deck["size"], deck["eliminated"],
                               side["active_deck"] == key, kit.rgb(bg), say("deck_out"))
-        img.paste(sprite, (x - 5, top + 46 - 5))
+        img.paste(sprite, (x - 5, top + DECKS_Y - 5))
 
 
 def player_name(view: dict, seat: int) -> str | None:
@@ -441,56 +472,51 @@ def player_name(view: dict, seat: int) -> str | None:
 
 
 def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, say) -> None:
+    """Five lines: the side, its role and battles won; the player; the decks; favour and shame; hand, hero deck,
+    troops and fallen heroes (two lines)."""
     side = view["sides"][seat]
     top, bg = PANEL_TOP[seat], PANEL_BG[seat]
     _deck_block(img, side, top, bg, say)
     x = 12
     name = side_name(say, seat).upper()
-    _text(img, (x, top + 22), name, 22, bold=True, bg=bg, anchor="lm")
+    _text(img, (x, top + NAME_Y), name, 22, bold=True, bg=bg, anchor="lm")
     nx = x + kit.text_width(name, 22, True) + 12
     won = say("battles_won", count=side["battles_won"])
-    won_size = _fit_size(won, 150, 16, True)
-    right = W - 12 - kit.text_width(won, won_size, True) - 12
-    if view["attacker"] is not None:
-        role = say("attacker") if seat == view["attacker"] else say("defender")
-        role_w = max(kit.text_width(role, 15, True), 70) + 16
-        right -= role_w + 10
-    player = player_name(view, seat)
-    if player and right - nx >= kit.text_width("M…", 18):
-        # the player's name beside the side's, shortened at a word to leave room for the role and battles won
-        player = _fit_words(player, right - nx, 18)
-        _text(img, (nx, top + 23), player, 18, bg=bg, anchor="lm")
-        nx += kit.text_width(player, 18) + 10
+    _text(img, (W - 12, top + NAME_Y), won, MIN_TEXT, bold=True, anchor="rm", bg=bg)
     if view["attacker"] is not None:
         attacking = view["attacker"] == seat
-        d.rounded_rectangle((nx, top + 9, nx + role_w, top + 35), radius=6,
+        role = say("attacker") if seat == view["attacker"] else say("defender")
+        role_w = max(kit.text_width(role, MIN_TEXT, True), 70) + 16
+        d.rounded_rectangle((nx, top + NAME_Y - 14, nx + role_w, top + NAME_Y + 14), radius=6,
                             fill=kit.rgb("danger") if attacking else bg,
                             outline=None if attacking else kit.rgb("dark_grey"), width=2)
-        _text(img, (nx + role_w // 2, top + 22), role, 15, bold=True, fill="white" if attacking else "dark_grey",
-              bg="danger" if attacking else bg, anchor="mm")
-    _text(img, (W - 12, top + 22), won, won_size, bold=True, anchor="rm", bg=bg)
-    y = top + 70
+        _text(img, (nx + role_w // 2, top + NAME_Y), role, MIN_TEXT, bold=True,
+              fill="white" if attacking else "dark_grey", bg="danger" if attacking else bg, anchor="mm")
+    player = player_name(view, seat)
+    if player:  # the player's name on its own line, shortened at a word only when it is longer than the panel
+        _text(img, (x, top + PLAYER_Y), _fit_words(player, W - 24, MIN_TEXT), MIN_TEXT, bg=bg, anchor="lm")
+    y = top + FAVOUR_Y
+    tokens_x, _, boxes_x = _favour_row(say("favour"), say("shame"))
     placed = sum(1 for c in side["played"] if c["token"])
     states = ["reserve"] * side["favour"] + ["placed"] * placed + ["lost"] * side["favour_lost"]
     for i, st in enumerate(states[:3]):
-        _token(img, (TOKENS_X + 14 + i * 30, y), 14, st, bg)
+        _token(img, (tokens_x + TOKEN_R + i * TOKEN_GAP, y), TOKEN_R, st, bg)
     mark = say("shame_letter")
     for i in range(3):
-        bx = SHAME_BOX_X + i * 32
+        bx = boxes_x + i * BOX_GAP
         if i < side["shame"]:
-            d.rectangle((bx, y - 13, bx + 26, y + 13), fill=SHAME, outline=kit.rgb("ink"), width=2)
-            _text(img, (bx + 13, y), mark, _fit_size(mark, 22, 16, True), bold=True, fill="white", bg=SHAME,
-                  anchor="mm")
+            d.rectangle((bx, y - 14, bx + 28, y + 14), fill=SHAME, outline=kit.rgb("ink"), width=2)
+            _text(img, (bx + 14, y), mark, MIN_TEXT, bold=True, fill="white", bg=SHAME, anchor="mm")
         else:
-            d.rectangle((bx, y - 13, bx + 26, y + 13), outline=kit.rgb("grey"), width=2)
+            d.rectangle((bx, y - 14, bx + 28, y + 14), outline=kit.rgb("grey"), width=2)
     hero_deck = say("hero_deck", count=side["hero_deck"])
     hand = say("hand_hero" if side["has_hero"] else "hand", count=side["hand_size"])
-    y = top + 112
-    _text(img, (x, y), hand, 16, bold=True, anchor="lm", bg=bg)
-    hx = x + kit.text_width(hand, 16, True) + 18
-    _text(img, (hx, y), hero_deck, 16, anchor="lm", bg=bg)
-    tx = hx + kit.text_width(hero_deck, 16) + 18
-    room = W - 12 - tx
+    y = top + STATS_Y
+    _text(img, (x, y), hand, MIN_TEXT, bold=True, anchor="lm", bg=bg)
+    hx = x + kit.text_width(hand, MIN_TEXT, True) + 18
+    _text(img, (hx, y), hero_deck, MIN_TEXT, anchor="lm", bg=bg)
+    y += 24
+    room = W - 24
     line = say("troops", left=side["troops_left"], lost=side["removed"])
     if side["lost_heroes"]:
         names = [hero_name(say, h["name"]) for h in side["lost_heroes"]]
@@ -498,11 +524,10 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int,
         while True:  # whole names only: the ones that fit, then "+N"
             heroes = ", ".join(names[:shown]) + (f" +{len(names) - shown}" if shown < len(names) else "")
             line = say("troops_fallen", left=side["troops_left"], lost=side["removed"], heroes=heroes.strip())
-            if shown == 0 or kit.text_width(line, 16) <= room:
+            if shown == 0 or kit.text_width(line, MIN_TEXT, False, True) <= room:
                 break
             shown -= 1
-    _text(img, (tx, y), line, _fit_size(line, room, 16, False, True), anchor="lm", bg=bg,
-          condensed=kit.text_width(line, 16) > room)
+    _text(img, (x, y), line, MIN_TEXT, anchor="lm", bg=bg, condensed=kit.text_width(line, MIN_TEXT) > room)
 
 
 def _hero_card(say, hero: dict, scale: float = 1.0, dim: bool = False, bg=TABLE) -> Image.Image:
@@ -529,10 +554,14 @@ def _troop_card(say, card: dict, scale: float = 1.0, dim: bool = False) -> Image
     return troop_sprite(c, n, scale, dim, letter(say, c), colour_name(say, c), kind_name(say, n), at)
 
 
+STRIP_LABEL_H = 22
+
+
 def _strip_label(img: Image.Image, x: int, top: int, text: str, bg: str) -> None:
-    """The dark strip above a card ("VANGUARD", "NOT PLAYED")."""
-    _text(img, (x + CARD_W // 2, top + 8), text, _fit_size(text, CARD_W, 16, True, True), bold=True, fill="white",
-          bg=bg, anchor="mm", condensed=True)
+    """The dark strip above a card ("VANGUARD")."""
+    bold = kit.text_width(text, MIN_TEXT, True, True) <= CARD_W - 4
+    _text(img, (x + CARD_W // 2, top + STRIP_LABEL_H // 2), text, MIN_TEXT, bold=bold, fill="white", bg=bg,
+          anchor="mm", condensed=True)
 
 
 def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], hero: dict | None,
@@ -540,12 +569,12 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
     for i, card in enumerate(played):
         x = ROW_X + i * PITCH
         covered = hero is not None and hero["on"] == i
-        y = top + 18
+        y = top + STRIP_LABEL_H + 3
         img.paste(_troop_card(say, card, 1.0, covered), (x, y))
         if covered:
             img.paste(covered_band(card["colour"], card["strength"], letter(say, card["colour"])), (x, y + 2))
         if card.get("vanguard"):
-            d.rectangle((x, top, x + CARD_W - 1, top + 15), fill=kit.rgb("ink"))
+            d.rectangle((x, top, x + CARD_W - 1, top + STRIP_LABEL_H - 1), fill=kit.rgb("ink"))
             _strip_label(img, x, top, say("vanguard"), "ink")
         if covered:
             hy = y + 32
@@ -555,30 +584,37 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
         elif f"slot{i}" in highlight:
             d.rectangle((x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2), outline=HIGHLIGHT, width=4)
         if card.get("token"):
-            _token(img, (x + CARD_W - 14, y + 46), 15, "reserve", ARMY[card["colour"]])
+            _token(img, (x + CARD_W - 18, y + 48), TOKEN_R, "reserve", ARMY[card["colour"]])
     if revealed:
-        x, y = ROW_X + 5 * PITCH, top + 18
-        img.paste(_hero_card(say, revealed, 1.0, True), (x, y))
-        d.rectangle((x, top, x + CARD_W - 1, top + 15), fill=kit.rgb("dark_grey"))
-        _strip_label(img, x, top, say("not_played"), "dark_grey")
+        # the hero held back: beside the cards when a slot is free, else named above the row
+        if len(played) < SLOTS:
+            x, y = ROW_X + len(played) * PITCH, top + STRIP_LABEL_H + 3
+            img.paste(_hero_card(say, revealed, 1.0, True), (x, y))
+            d.rectangle((x, top, x + CARD_W - 1, top + STRIP_LABEL_H - 1), fill=kit.rgb("dark_grey"))
+            _strip_label(img, x, top, say("not_played"), "dark_grey")
+        else:
+            text = say("not_played_named", hero=hero_name(say, revealed["name"]),
+                       colour=colour_name(say, revealed["colour"]), value=revealed["value"])
+            x0 = ROW_X + PITCH + 4
+            _text(img, (W - 12, top + STRIP_LABEL_H // 2), _fit_words(text, W - 12 - x0, MIN_TEXT, True), MIN_TEXT,
+                  bold=True, fill="white", bg=TABLE, anchor="rm")
 
 
 def _total_box(img: Image.Image, d: ImageDraw.ImageDraw, seat: int, label: str, value, strong: bool,
                note: str | None = None) -> None:
     """A side's strength (or score) in the fate strip, on that side's half; ``note``: the colours that scored."""
     x0, x1, top = BOX_X0, BOX_X1, BOX_TOP[seat]
-    d.rounded_rectangle((x0, top, x1, top + 78), radius=10, fill=kit.rgb("paper"),
+    d.rounded_rectangle((x0, top, x1, top + BOX_H), radius=10, fill=kit.rgb("paper"),
                         outline=HIGHLIGHT if strong else kit.rgb("ink"), width=4 if strong else 2)
     cx = (x0 + x1) // 2
     text = label
-    _text(img, (cx, top + 15), text, _fit_size(text, x1 - x0 - 10, 16, True, True), bold=True, anchor="mm",
-          condensed=kit.text_width(text, 16, True) > x1 - x0 - 10)
+    _text(img, (cx, top + 17), text, MIN_TEXT, bold=True, anchor="mm",
+          condensed=kit.text_width(text, MIN_TEXT, True) > x1 - x0 - 10)
     if note:
-        _text(img, (cx, top + 40), str(value), 28, bold=True, anchor="mm")
-        _text(img, (cx, top + 64), note, _fit_size(note, x1 - x0 - 10, 16, True, True), bold=True, anchor="mm",
-              condensed=True)
+        _text(img, (cx, top + 48), str(value), 28, bold=True, anchor="mm")
+        _text(img, (cx, top + 78), note, MIN_TEXT, bold=True, anchor="mm", condensed=True)
     else:
-        _text(img, (cx, top + 48), str(value), 36, bold=True, anchor="mm")
+        _text(img, (cx, top + 56), str(value), 36, bold=True, anchor="mm")
 
 
 #: the decisions the header names (``decision_<kind>`` in the picture words)
@@ -692,16 +728,16 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: 
             _text(img, (TEXT_X0 + 12, top + 22 + 28 * i), line, 20, bold=True, anchor="lm")
         return
     rotating = (view.get("decision") or {}).get("kind") == "rotate_fate"
-    room = 3 if rotating else 7
-    y = STRIP_TOP + (112 if rotating else 18)
+    room = 3 if rotating else 8
+    y = STRIP_TOP + (138 if rotating else 20)
     lines: list[str] = []
     for event_line in reversed([s for s in (describe(e, say) for e in view.get("last", [])) if s]):
-        wrapped = _wrap(event_line, width, 16, True, room)
+        wrapped = _wrap(event_line, width, MIN_TEXT, True, room)
         if len(lines) + len(wrapped) > room:
             break
         lines = wrapped + lines
     for i, line in enumerate(lines):
-        _text(img, (TEXT_X0, y + 21 * i), line, 16, bold=True, fill="white", bg=TABLE, anchor="lm")
+        _text(img, (TEXT_X0, y + 24 * i), line, MIN_TEXT, bold=True, fill="white", bg=TABLE, anchor="lm")
 
 
 def _highlights(view: dict) -> dict[int, set[str]]:
@@ -753,22 +789,19 @@ def render_public(view: dict) -> bytes:
                 _total_box(img, d, seat, side_name(say, seat), side["total"], side["total"] > other)
         _fate_tile(img, d, view.get("fate"), view.get("decision"), say)
     _status(img, d, view, showing_last, say)
-    room = W - 24
-    y = (Y_FOOTER + H) // 2
+    y = Y_FOOTER + 18
+    foot = say("footer", stack=view["fate_stack"], used=view["fate_used"], pool=view["shame_pool"])
+    for line in _wrap(foot, W - 24, MIN_TEXT, False, 2):
+        _text(img, (12, y), line, MIN_TEXT, anchor="lm", bg="panel")
+        y += 24
     if view.get("called_deck") and not showing_last:
         deck = say("home") if view["called_deck"] == "home" else view["called_deck"]
         called = say("battle_deck", deck=deck)
-        _text(img, (W - 12, y), called, 16, bold=True, anchor="rm", bg="panel")
-        room -= kit.text_width(called, 16, True) + 16
-    foot = say("footer", stack=view["fate_stack"], used=view["fate_used"], pool=view["shame_pool"])
-    size = _fit_size(foot, room, 16, False, True)
-    narrow = kit.text_width(foot, size) > room
-    _text(img, (12, y), _fit_words(foot, room, size) if not narrow else foot, size, anchor="lm", bg="panel",
-          condensed=narrow)
+        _text(img, (W - 12, Y_FOOTER + 42), called, MIN_TEXT, bold=True, anchor="rm", bg="panel")
     return _encode(kit.clock_strip(img, view))
 
 
-HAND_SCALE = 1.1
+HAND_SCALE = 1.0
 
 
 def render_private(view: dict) -> bytes | None:
@@ -807,7 +840,7 @@ def render_private(view: dict) -> bytes | None:
                 [hero_name(say, hero["name"])] if hero and hero["colour"] == c else [])
             text = say("scoring_colour", colour=colour_name(say, c), why=", ".join(why))
             _badge(img, (x + 15, y), 15, ARMY[c], letter(say, c), text_fill="ink" if c == "yellow" else "white",
-                   size=16)
+                   size=_px(16))
             size = _fit_size(text, (W - 24) // len(scoring) - 46, 18, True, True)
             _text(img, (x + 36, y), text, size, bold=True, anchor="lm")
             x += 36 + kit.text_width(text, size, True) + 24
@@ -824,9 +857,10 @@ def render_private(view: dict) -> bytes | None:
         if c["colour"] in scoring:
             d.rectangle((x, top + ch + 8, x + cw, top + ch + 38), fill=kit.rgb("ok"))
             note = say("scores_now")
-            size = _fit_size(note, cw - 8, 16, True, True)
-            _text(img, (x + cw // 2, top + ch + 23), note, size, bold=True, fill="white", bg="ok", anchor="mm",
-                  condensed=kit.text_width(note, size, True) > cw - 8)
+            narrow = kit.text_width(note, MIN_TEXT, True) > cw - 8
+            bold = kit.text_width(note, MIN_TEXT, True, narrow) <= cw - 8
+            _text(img, (x + cw // 2, top + ch + 23), note, MIN_TEXT, bold=bold, fill="white", bg="ok", anchor="mm",
+                  condensed=narrow)
         x += cw + gap
     if not cards:
         for i, line in enumerate(_wrap(say("no_cards"), W - 24, 16, False, 2)):

@@ -2,7 +2,7 @@
 
 ``render_public(view)``: a header (round, phase, who acts), the board - HEXes shaded by value with the value
 in their left corner, every field's name (HEX ``H-<label>``, TRI ``T-<label>``, see the legend), figures as
-discs in the player's colour with his letter and a count, the leader as a disc with a gold ring and a crown,
+discs in the player's colour with his letter and a count, the leader as a disc with a gold ring,
 mana as a white diamond with its number, contested HEXes with a red hatched border and crossed swords, this
 round's moves as arrows (the latest one bold), last combat's battles and encirclements marked - and a
 panel per player: leader's field or OUT, figures on the board, waiting off the board, sitting out (until
@@ -12,11 +12,14 @@ which round), usable mana and whether the leader's free step is left.
 ``render_moves(view, origin, leader)`` is an extra for the UI: the board with one figure's reachable fields
 and their mana cost outlined.
 
-The board scales with the radius (the HEX circumradius is fixed in pixels): about 950 px wide at radius 3,
-1520 px at radius 5. Discord shows it about 420 px wide, so at radius 4-5 the type grows with the width (9 px or
-more there) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends
-of the strip, and a TRI holding a figure or mana shows that instead. The empty board with names is a cached layer (per language:
-it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
+The board scales with the radius (the HEX circumradius is fixed in pixels): 702 px wide at radius 2, about
+1,020 px at radius 3, 1,520 px at radius 5. Discord shows it about 420 px wide, so from radius 3 on the type grows
+with the width (12 px or more there at radius 3, 9 px at radius 4-5, whose TRIs cannot hold a number in larger
+type) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends of the
+strip, a TRI holding a figure or mana shows that instead. On every board each player's row has the whole name
+on a line of its own, and every field label is stamped last, with a halo of its field's colour, so nothing
+drawn on the board covers a name a player must type. The empty board with names is a cached layer (per
+language: it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
 by the host); longer words are drawn smaller or condensed, English keeps its layout.
 """
 
@@ -37,16 +40,17 @@ S = 62            # HEX circumradius = TRI side, in pixels
 MARGIN = 10
 VMARGIN = 36      # above and below the board: room for the arrows of figures entering there
 HEADER = 64
-ROW_H = 36
 LEGEND_H = 96
-#: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel):
-#: Discord shows the picture about 420 px wide, and the radius-3 board is about 950 px wide, so 21 px here is
-#: 9 px or more there (see tests/render/phone.py)
+#: the type size of everything a player reads to decide (field names, values, mana, figure marks, panel) on the
+#: radius-2 board: Discord shows the picture about 420 px wide, and that board is 702 px wide, so 21 px here is
+#: 12 px or more there (see tests/render/phone.py); larger boards solve for their own size (``_layout``)
 T = 21
 #: from this radius on the board is drawn compact (see ``_layout``)
-COMPACT_RADIUS = 4
-#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py)
+COMPACT_RADIUS = 3
+#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py): 12 px on the radius-3
+#: board; the radius-4 and radius-5 boards keep 9 px (their TRIs cannot hold a number in 12 px type)
 PHONE_WIDTH, PHONE_PX = 420, 9.0
+PHONE_FLOOR = {3: 12.0}
 
 VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
                 5: (186, 152, 80), 6: (172, 134, 62)}
@@ -93,7 +97,7 @@ def _reason(say, reason: str) -> str:
 class Layout(NamedTuple):
     """One radius's picture: the type size ``t`` of every needed text, and where the board sits."""
     t: int
-    compact: bool     # radius 4-5: TRIs show their number only, the strip letter at both ends of its strip
+    compact: bool     # radius 3-5: TRIs show their number only, the strip letter at both ends of its strip
     width: int
     ox: float
     oy: float
@@ -105,9 +109,9 @@ class Layout(NamedTuple):
 
 @lru_cache(maxsize=8)
 def _layout(radius: int) -> Layout:
-    """The picture of a board of ``radius``: at radius 2-3 the type is ``T``; the larger boards are wider, so
-    their type grows with the width (9 px or more when Discord shows the picture 420 px wide) and their TRIs,
-    too small for a whole name in that type, carry only their number (the strip letter stands at both ends)."""
+    """The picture of a board of ``radius``: at radius 2 the type is ``T``; the larger boards are wider, so
+    their type grows with the width (12 px or more at 420 px wide at radius 3, 9 px at radius 4-5) and their
+    TRIs, too small for a whole name in that type, carry only their number (the strip letter at both ends)."""
     b = board(radius)
     x0, y0, x1, y1 = b.bounds
     compact = radius >= COMPACT_RADIUS
@@ -116,7 +120,7 @@ def _layout(radius: int) -> Layout:
         # the side margins hold the strip letters, and they grow with the type: solve for the smallest size
         while True:
             width = int((x1 - x0) * S) + 2 * (MARGIN + t + 6)
-            if t * PHONE_WIDTH / width >= PHONE_PX:
+            if t * PHONE_WIDTH / width >= PHONE_FLOOR.get(radius, PHONE_PX):
                 break
             t += 1
     width = max(int((x1 - x0) * S) + 2 * (MARGIN + (t + 6 if compact else 0)), 700)
@@ -124,9 +128,12 @@ def _layout(radius: int) -> Layout:
     header = HEADER + (t - T)
     oy = header + VMARGIN - y0 * S
     board_h = int((y1 - y0) * S) + 2 * VMARGIN
-    # the legend: the names line (two lines when compact), then up to two rows of marks
-    legend_h = (LEGEND_H + (t - T) * 3) + (t + 8 if compact else 0)
-    return Layout(t, compact, width, ox, oy, board_h, header, ROW_H + (t - T), legend_h)
+    # the legend: the names line (and the compact board's TRI line), each wrapped onto a second line rather
+    # than cut, then up to two rows of marks; each player's row two lines: the
+    # whole name, then the figures
+    legend_h = (LEGEND_H + (t - T) * 3) + (3 if compact else 1) * (t + 8)
+    row_h = 2 * (t + 8) + 4
+    return Layout(t, compact, width, ox, oy, board_h, header, row_h, legend_h)
 
 
 def _geometry(radius: int):
@@ -153,22 +160,79 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
         pts = [_px(ox, oy, p) for p in b.polygon[h]]
         draw.polygon(pts, fill=VALUE_SHADES[b.value[h]], outline=EDGE)
         draw.line(pts + [pts[0]], fill=EDGE, width=2)
-        cx, cy = _px(ox, oy, b.xy[h])
-        top = cy - S * 0.66 + (t - T) * 0.4
-        kit.text(draw, (cx, top), h[2:], size=t, bold=True, anchor="mm", fill="dark_grey")
-        kit.text(draw, (cx - S * 0.76 + (t - T) * 0.3, cy), str(b.value[h]), size=t, bold=True, anchor="mm",
-                 fill=EDGE)
     if lay.compact:
         _strip_letters(draw, b, ox, oy, t)
-    else:
-        for tri in b.tris:
-            cx, cy = _px(ox, oy, b.xy[tri])
-            # along the TRI's wide side, leaving its tip for a figure
-            kit.text(draw, (cx, cy + _toward_base(b, tri, 10)), tri[2:], size=T, anchor="mm", condensed=True,
-                     fill="dark_grey")
+    for label in _labels(radius):
+        if label.kind != "number":  # a compact board's TRI numbers: only on TRIs left free (``_draw_public``)
+            _stamp(img, label)
     _legend(draw, height - lay.legend_h - lay.row_h * n_players - 16, width, kit.words("hextri", {"lang": lang}),
             lay)
     return img
+
+
+#: the ring around every field name restored from the empty board when the name is stamped over the picture,
+#: so that a name over an arrow or a figure's edge still reads
+HALO = 3
+
+
+class Label(NamedTuple):
+    """One field label: what it says, where, in which type, in which ink."""
+    field: str
+    kind: str          # "name" (a HEX's or a radius-2 TRI's), "value" (a HEX's), "number" (a compact TRI's)
+    text: str
+    xy: tuple[float, float]
+    size: int
+    bold: bool
+    condensed: bool
+    ink: tuple[int, int, int]
+
+
+@lru_cache(maxsize=8)
+def _labels(radius: int) -> tuple[Label, ...]:
+    """Every field label of a board of ``radius``: the HEXes' names and values, and the TRIs' names (numbers on
+    a compact board)."""
+    b, _, ox, oy, _ = _geometry(radius)
+    lay = _layout(radius)
+    t = lay.t
+    grey = kit.rgb("dark_grey")
+    out = []
+    for h in b.hexes:
+        cx, cy = _px(ox, oy, b.xy[h])
+        out.append(Label(h, "name", h[2:], (cx, cy - S * 0.66 + (t - T) * 0.4), t, True, False, grey))
+        out.append(Label(h, "value", str(b.value[h]), (cx - S * 0.76 + (t - T) * 0.3, cy), t, True, False, EDGE))
+    for tri in b.tris:
+        cx, cy = _px(ox, oy, b.xy[tri])
+        if lay.compact:
+            out.append(Label(tri, "number", tri[3:], (cx, cy + _toward_base(b, tri, 3)), t, False, True, grey))
+        else:
+            # along the TRI's wide side, leaving its tip for a figure
+            out.append(Label(tri, "name", tri[2:], (cx, cy + _toward_base(b, tri, 10)), T, False, True, grey))
+    return tuple(out)
+
+
+@lru_cache(maxsize=2048)
+def _label_sprite(s: str, size: int, bold: bool, condensed: bool):
+    """``(glyphs, halo, dx, dy)``: masks of a label centred on its point, and of the ring around it."""
+    f = kit.font(size, bold, condensed)
+    x0, y0, x1, y1 = f.getbbox(s, anchor="mm", stroke_width=HALO)
+    box = (max(1, x1 - x0), max(1, y1 - y0))
+    glyphs, halo = Image.new("L", box, 0), Image.new("L", box, 0)
+    ImageDraw.Draw(halo).text((-x0, -y0), s, font=f, fill=255, anchor="mm", stroke_width=HALO, stroke_fill=255)
+    ImageDraw.Draw(glyphs).text((-x0, -y0), s, font=f, fill=255, anchor="mm")
+    return glyphs, halo, x0, y0
+
+
+def _stamp(img: Image.Image, label: Label, layer: Image.Image | None = None) -> None:
+    """Draw a field label (pasted: the same labels come back in every picture). Given the empty board
+    ``layer``, the ring around the label is restored from it first (the field's colour and edges, not whatever
+    was drawn over them), so the label reads over arrows and figures."""
+    glyphs, halo, dx, dy = _label_sprite(label.text, label.size, label.bold, label.condensed)
+    at = (int(round(label.xy[0] + dx)), int(round(label.xy[1] + dy)))
+    if layer is not None:
+        img.paste(layer.crop((at[0], at[1], at[0] + halo.width, at[1] + halo.height)), at, halo)
+        if label.kind != "number":  # the layer holds the name itself; a compact TRI's number is drawn per picture
+            return
+    img.paste(label.ink, at, glyphs)
 
 
 def _strip_letters(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int) -> None:
@@ -185,13 +249,6 @@ def _strip_letters(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int) -
         kit.text(draw, (right + 4, y), letter, size=t, bold=True, anchor="lm", fill="dark_grey")
 
 
-def _tri_number(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, tri: str, t: int) -> None:
-    """A compact board's TRI label: its number, at its centre (only on a TRI with nothing on it)."""
-    cx, cy = _px(ox, oy, b.xy[tri])
-    kit.text(draw, (cx, cy + _toward_base(b, tri, 3)), tri[3:], size=t, anchor="mm", condensed=True,
-             fill="dark_grey")
-
-
 def _toward_base(b, t: str, d: float) -> float:
     """A vertical offset of ``d`` pixels towards the wide side of TRI ``t`` (negative: towards its tip)."""
     # an "N" TRI sits above its lowest corner HEX: its tip points up, its flat side is at the bottom
@@ -206,20 +263,14 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
-#: the crown over a leader on a HEX repeats what his gold ring says: decoration, drawn smaller (see tests)
-CROWN = "♛"
-
-
-def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T,
-            crown: bool = True) -> None:
-    """A player's figures: disc + letter (+ count); the leader gets a gold ring (and a crown on a HEX)."""
+def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T) -> None:
+    """A player's figures: disc + letter (+ count); the leader gets a gold ring (no crown: over a HEX it stood on
+    the field's name)."""
     x, y = centre
     if leader:
         ring = 4 if r < 17 else 3
         draw.ellipse((x - r - ring, y - r - ring, x + r + ring, y + r + ring), fill=kit.rgb("gold"),
                      outline=kit.rgb("ink"))
-        if r > 13 and crown:  # no room for the crown on a TRI: the gold ring alone marks him there
-            kit.text(draw, (x, y - r - 8), CROWN, size=14, anchor="mm", fill="ink", bold=True)
     kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=t)
     if count > 1:
         kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=t, bold=True, anchor="lm", condensed=True)
@@ -237,6 +288,27 @@ def _mana(draw: ImageDraw.ImageDraw, centre, amount: int | None, size: int = 10,
     if amount is None:
         return
     kit.text(draw, (x + size + 2, y + 1), str(amount), size=t, bold=True, anchor="lm", fill=MANA_INK)
+
+
+def _move_points(b, path: list[str], ox: float, oy: float, size: tuple[int, int], top: int):
+    """The arrow of one move: from the centre of each field it passed; a figure entering the board comes in
+    from just outside it, straight towards the entry TRI, from a point inside the picture (the radius-2 board
+    has no side margin: the start is pulled in along the same line)."""
+    pts = [_px(ox, oy, b.xy[f]) for f in path if f != "off"]
+    if path[0] == "off" and pts:
+        x, y = b.xy[path[1]]
+        d = math.hypot(x, y) or 1.0
+        ex, ey = pts[0]
+        sx, sy = _px(ox, oy, (x + x / d * 0.9, y + y / d * 0.9))
+        # the share of the way out that stays 6 px inside the picture (and below the header)
+        keep = 1.0
+        for start, end, low, high in ((ex, sx, 6, size[0] - 6), (ey, sy, top + 6, size[1] - 6)):
+            if end < low:
+                keep = min(keep, (start - low) / (start - end))
+            elif end > high:
+                keep = min(keep, (high - start) / (end - start))
+        pts.insert(0, (ex + (sx - ex) * keep, ey + (sy - ey) * keep))
+    return pts
 
 
 def _arrow(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], colour, width: int) -> None:
@@ -320,7 +392,8 @@ def _draw_public(view: dict):
     lay = _layout(radius)
     t = lay.t
     height = lay.header + board_h + lay.legend_h + lay.row_h * n + 16
-    img = _board_layer(radius, height, n, _lang(view)).copy()
+    layer = _board_layer(radius, height, n, _lang(view))
+    img = layer.copy()
     draw = ImageDraw.Draw(img)
     _header(draw, view, width, say, lay)
 
@@ -348,19 +421,10 @@ def _draw_public(view: dict):
 
     moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
     for i, move in enumerate(moves):
-        pts = [_px(ox, oy, b.xy[f]) for f in move["path"] if f != "off"]
-        if move["path"][0] == "off" and pts:
-            # come in from outside the board, straight towards the entry TRI
-            x, y = b.xy[move["path"][1]]
-            d = math.hypot(x, y) or 1.0
-            pts.insert(0, _px(ox, oy, (x + x / d * 0.9, y + y / d * 0.9)))
+        pts = _move_points(b, move["path"], ox, oy, img.size, lay.header)
         latest = i == len(moves) - 1 and bool(view["moves"])
         _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
 
-    if lay.compact:
-        for tri in b.tris:
-            if tri not in pieces and tri not in view["mana"]:
-                _tri_number(draw, b, ox, oy, tri, t)
     # a figure's disc holds its letter in the picture's type
     disc = 15 if not lay.compact else round(t * 0.6)
     for field, here in pieces.items():
@@ -368,8 +432,7 @@ def _draw_public(view: dict):
         if b.kind[field] == "tri":
             p = here[0]
             if lay.compact:
-                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t,
-                        crown=False)
+                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t)
             else:
                 _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
             continue
@@ -386,16 +449,6 @@ def _draw_public(view: dict):
                 p = here[i]
                 _figure(draw, (x + disc, top + r * pitch), p["seat"], p["count"], p["leader"], r=disc, t=t)
                 x += widths[i] + 6
-    if view["phase"] == "losses" and view.get("battle"):
-        for battle in view["battle"]["battles"]:
-            cx, cy = _px(ox, oy, b.xy[battle["field"]])
-            label = " ".join(f"{_letter(int(st))}−{k}" for st, k in battle["losses"].items() if k)
-            if label:
-                w = kit.text_width(label, t, bold=True) + 10
-                # below the figures (two rows of them reach 31 px under the centre)
-                top = cy + 33 + (disc - 15)
-                draw.rectangle((cx - w / 2, top, cx + w / 2, top + t + 3), fill=kit.rgb("white"), outline=CONTEST)
-                kit.text(draw, (cx, top + (t + 3) / 2), label, size=t, bold=True, anchor="mm", fill=CONTEST)
     for field, amount in view["mana"].items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
@@ -408,6 +461,12 @@ def _draw_public(view: dict):
         else:
             # beside the tip, where a figure would stand (a TRI's mana mostly lies where a figure was removed)
             _mana(draw, (cx - 14, cy + _toward_base(b, field, -12)), amount, size=6)
+
+    # every field's label last, over the arrows and figures: a name a player must type is never hidden (a
+    # compact board's TRI holding a figure or mana shows that instead of its number)
+    for label in _labels(radius):
+        if label.kind != "number" or (label.field not in pieces and label.field not in view["mana"]):
+            _stamp(img, label, layer)
 
     _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)
     return img, draw, b, ox, oy
@@ -438,9 +497,9 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     room = width - 2 * MARGIN - 24
     title_w = kit.text_width(title, big, bold=True)
     label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
-                                     smallest=min(12, lay.t))
+                                     smallest=lay.t)
     title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
-                                     smallest=min(12, lay.t))
+                                     smallest=lay.t)
     kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
     kit.text(draw, (width - MARGIN, lay.header / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)
@@ -468,11 +527,15 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
         lines.append(say("legend_compact"))
     for line in lines:
         names, size, condensed = kit.fitted(line, width - 2 * MARGIN, t, smallest=t)
-        kit.text(draw, (x, y + 12 + (t - T) // 2), names, size=size, anchor="lm", condensed=condensed)
-        y += t + 8
+        parts = [(names, condensed)]
+        if names.endswith("…"):  # two whole lines rather than one cut
+            parts = [(part, True) for part in _wrap_words(line, width - 2 * MARGIN, t)]
+        for part, narrow in parts:
+            kit.text(draw, (x, y + 12 + (t - T) // 2), part, size=size, anchor="lm", condensed=narrow)
+            y += t + 8
     items = [("leader", say("legend_leader")), ("mana", say("legend_mana")), ("contested", say("legend_contested")),
              ("encircled", say("legend_encircled")), (None, say("legend_moves"))]
-    mark_w = 28 + (t - T)
+    mark_w = 32 + (t - T)
     yy, row = y + 11 + (t - T), 0
     for mark, words in items:
         w = (mark_w if mark else 0) + kit.text_width(words, t, condensed=True)
@@ -490,9 +553,6 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
         x += w + 16
 
 
-NAME_W = 170      # the widest a player's name may be in the panel (at type size T); longer names are shortened
-
-
 def player_names(view: dict) -> list[str | None]:
     """The players' display names by seat from ``view["player_names"]`` (the host adds them), None for a seat
     without one: the panel then shows the seat's letter only, as in views made outside the host."""
@@ -504,13 +564,21 @@ def player_names(view: dict) -> list[str | None]:
     return out
 
 
-def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+def _wrap_words(s: str, width: int, t: int) -> list[str]:
+    """``s`` in condensed type, broken between words into lines of ``width``."""
+    lines: list[str] = []
+    for word in s.split():
+        if lines and kit.text_width(lines[-1] + " " + word, t, condensed=True) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _panel_two_lines(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+    """The panel: each player's whole name on a line of its own, the figures under it."""
     t, row_h = lay.t, lay.row_h
-    fitted = [_short_name(n, t) if n else None for n in player_names(view)]
-    names = [f[0] if f else None for f in fitted]
-    narrow = any(f and f[1] for f in fitted)
-    # one column for the names, as wide as the longest (shortened) one, so the rows line up
-    column = max((kit.text_width(n, t, bold=True, condensed=narrow) for n in names if n), default=0)
+    names = player_names(view)
     badge_r = 14 + (t - T) // 2
     for p in view["players"]:
         seat = p["seat"]
@@ -520,39 +588,31 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: 
         draw.rectangle((MARGIN - 6, top, width - MARGIN + 6, top + row_h - 4), fill=kit.rgb(fill))
         kit.badge(draw, (MARGIN + badge_r - 2, top + row_h / 2 - 2), badge_r, _colour(seat), _letter(seat), size=t)
         x = MARGIN + 2 * badge_r + 6
-        if column:
-            if names[seat]:
-                kit.text(draw, (x, top + row_h / 2 - 2), names[seat], size=t, anchor="lm", bold=True,
-                         condensed=narrow)
-            x += column + 14
         room = width - x - MARGIN
+        line1, line2 = top + (t + 8) / 2 + 2, top + (t + 8) * 1.5 + 2
+        if names[seat]:
+            name, size, narrow = kit.fit_words(names[seat], room, t, bold=True, smallest=t)
+            kit.text(draw, (x, line1), name, size=size, anchor="lm", bold=True, condensed=narrow)
         status = _status(view, p, acting, short=False, say=say)
         if kit.text_width(status, t, bold=acting) > room:
             status = _status(view, p, acting, short=True, say=say)
-        # too long even in short words: the condensed face, and only then an ellipsis
-        condensed = kit.text_width(status, t, bold=acting) > room
-        if condensed and kit.text_width(status, t, bold=acting, condensed=True) > room:
-            while status and kit.text_width(status + "…", t, bold=acting, condensed=True) > room:
-                status = status[:-1]
-            status += "…"
-        kit.text(draw, (x, top + row_h / 2 - 2), status, size=t, anchor="lm", bold=acting, condensed=condensed)
+        status, size, narrow = kit.fitted(status, room, t, bold=acting, smallest=t)
+        kit.text(draw, (x, line2 if names[seat] else top + row_h / 2 - 2), status, size=size, anchor="lm",
+                 bold=acting, condensed=narrow)
 
 
-def _short_name(name: str, t: int = T) -> tuple[str, bool]:
-    """(the name as it fits the name column, whether in the condensed face): whole, else condensed, else its
-    first words and "…" - never cut inside a word unless its first word alone is too long."""
-    room = NAME_W * t // T
-    if kit.text_width(name, t, bold=True) <= room:
-        return name, False
-    if kit.text_width(name, t, bold=True, condensed=True) <= room:
-        return name, True
-    words = name.split()
-    while len(words) > 1:
-        words.pop()
-        short = " ".join(words).rstrip(",;:.-") + "…"
-        if kit.text_width(short, t, bold=True, condensed=True) <= room:
-            return short, True
-    return kit.fit_text(name, room, t, bold=True), False
+def _panel(draw: ImageDraw.ImageDraw, view: dict, y: int, width: int, say, lay: Layout) -> None:
+    """Each player's row: the whole name on a line of its own (never cut), the figures under it."""
+    _panel_two_lines(draw, view, y, width, say, lay)
+
+
+def _losses(view: dict, seat: int) -> str:
+    """The figures the pending battles take from ``seat`` ("H-B2 −2, H-C3 −1"), or ""."""
+    battle = view.get("battle") if view["phase"] == "losses" else None
+    if not battle:
+        return ""
+    return ", ".join(f"{b['field']} −{b['losses'][str(seat)]}" for b in battle["battles"]
+                     if b["losses"].get(str(seat)))
 
 
 def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
@@ -570,6 +630,9 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
             bits.append(say(counted("status_resting_short", n), count=n, round=p["resting_until"]) if short
                         else say(counted("status_resting", n), count=n, round=p["resting_until"]))
         bits.append(say("status_mana", n=p["mana"]))
+        losses = _losses(view, p["seat"])
+        if losses:  # what the battles take from him, first: on the board a box would cover field names
+            bits.insert(0, say("status_losses", losses=losses))
         if p["free_step"] and view["phase"] == "move":
             bits.append(say("status_free_step"))
         status = " · ".join(bits)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import textruns
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 FONTS = DATA / "fonts"
 
@@ -122,10 +124,14 @@ def palette() -> Image.Image:
     return _DEFAULT_PALETTE
 
 
+def face_name(bold: bool = False, condensed: bool = False) -> str:
+    """The file of the picture's own face (DejaVu Sans) in that weight and width."""
+    return "DejaVuSans" + ("Condensed" if condensed else "") + ("-Bold" if bold else "") + ".ttf"
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans" + ("Condensed" if condensed else "") + ("-Bold" if bold else "") + ".ttf"
-    return ImageFont.truetype(str(FONTS / name), size)
+    return ImageFont.truetype(str(FONTS / face_name(bold, condensed)), size)
 
 
 def rgb(colour: str | tuple[int, int, int]) -> tuple[int, int, int]:
@@ -137,15 +143,114 @@ def canvas(width: int, height: int, background: str = "paper") -> tuple[Image.Im
     return img, ImageDraw.Draw(img)
 
 
+@lru_cache(maxsize=16384)
+def plain(s: str, bold: bool = False, condensed: bool = False) -> bool:
+    """Whether the face alone draws ``s`` left to right (no emoji, no other script, nothing right to left): the
+    fast path every label of the games takes; anything else goes through ``render.textruns``."""
+    cover = textruns.coverage(face_name(bold, condensed))
+    for ch in s:
+        cp = ord(ch)
+        if cp not in cover or cp >= 0x1F000 or cp in textruns._EMOJI_PRESENTATION or cp == 0xFE0F:
+            return False
+        if 0x0590 <= cp < 0x0900 or 0xFB1D <= cp < 0xFF00:  # Hebrew, Arabic, Syriac... and their forms
+            return False
+    return True
+
+
+def _runs(s: str, size: int, bold: bool, condensed: bool):
+    """``[(run, font, text, kwargs, width), ...]`` of a string that is not :func:`plain`."""
+    own = font(size, bold, condensed)
+    out = []
+    for run in textruns.runs(s, face_name(bold, condensed)):
+        f = own if run.font is None else textruns.font(run.font, size)
+        t, kw = textruns.drawn_text(run)
+        out.append((run, f, t, kw, f.getlength(t, **kw)))
+    return out
+
+
+def _origin(xy, width: float, size: int, bold: bool, condensed: bool, anchor: str) -> tuple[float, float]:
+    """Left end and baseline of a line ``width`` px wide placed at ``xy`` by a Pillow ``anchor``."""
+    ascent, descent = font(size, bold, condensed).getmetrics()
+    dx = {"l": 0, "m": width / 2, "r": width}[anchor[0]]
+    dy = {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0, "d": -descent, "b": -descent}[anchor[1]]
+    return xy[0] - dx, xy[1] + dy
+
+
+def _draw_runs(draw: ImageDraw.ImageDraw, xy, s: str, size: int, fill, bold: bool, anchor: str,
+               condensed: bool, colour: ImageDraw.ImageDraw | None = None) -> None:
+    """Draw a string that is not :func:`plain`, run by run (emoji in colour, on ``colour`` when ``draw`` is a
+    mask)."""
+    laid = _runs(s, size, bold, condensed)
+    x, baseline = _origin(xy, sum(w for *_, w in laid), size, bold, condensed, anchor)
+    for run, f, t, kw, w in laid:
+        if run.emoji:
+            target = colour or draw
+            if target.im.mode in ("RGB", "RGBA"):
+                target.text((x, baseline), t, font=f, anchor="ls", embedded_color=True)
+            else:  # a one-channel mask and no colour layer: the emoji's shape
+                target.text((x, baseline), t, font=f, fill=fill, anchor="ls")
+        else:
+            draw.text((x, baseline), t, font=f, fill=fill, anchor="ls", **kw)
+        x += w
+
+
 def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold: bool = False,
          anchor: str = "la", condensed: bool = False) -> None:
-    draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
+    """Draw ``s`` at ``xy``: any script, emoji in colour, right to left where it should be."""
+    if plain(s, bold, condensed):
+        draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
+    else:
+        _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed)
+
+
+@lru_cache(maxsize=4096)
+def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, anchor: str = "la"):
+    """``(mask, colour, dx, dy)``: the glyphs of ``s`` as an L mask to paste in the text's colour, the emoji as an
+    RGBA layer to paste over it (None without emoji), and their offset from the anchor point. Renderers cache
+    labels as these sprites, since the same names come back in every picture."""
+    if plain(s, bold, condensed):
+        f = font(size, bold, condensed)
+        x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
+        mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+        ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
+        return mask, None, x0, y0
+    laid = _runs(s, size, bold, condensed)
+    width = sum(w for *_, w in laid)
+    ascent, descent = font(size, bold, condensed).getmetrics()
+    pad = max(2, size // 4)  # scripts with tall marks and emoji reach past the face's ascent and descent
+    left, base = _origin((0, 0), width, size, bold, condensed, anchor)
+    x0, y0 = int(left) - 1, int(base - ascent - pad)
+    box = (int(width) + 3, ascent + descent + 2 * pad)
+    mask = Image.new("L", box, 0)
+    has_emoji = any(run.emoji for run, *_ in laid)
+    colour = Image.new("RGBA", box, (0, 0, 0, 0)) if has_emoji else None
+    _draw_runs(ImageDraw.Draw(mask), (-x0, -y0), s, size, 255, bold, anchor, condensed,
+               ImageDraw.Draw(colour) if colour is not None else None)
+    return mask, colour, x0, y0
+
+
+def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la",
+               condensed: bool = False) -> None:
+    """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again)."""
+    mask, colour, dx, dy = text_mask(s, size, bold, condensed, anchor)
+    at = (int(round(xy[0] + dx)), int(round(xy[1] + dy)))
+    img.paste(rgb(fill), at, mask)
+    if colour is not None:
+        img.paste(colour, at, colour)
 
 
 @lru_cache(maxsize=8192)
 def text_width(s: str, size: int = 18, bold: bool = False, condensed: bool = False) -> int:
     """Width in pixels; cached, since the same labels are measured again on every picture (fitting them)."""
-    return int(font(size, bold, condensed).getlength(s))
+    if plain(s, bold, condensed):
+        return int(font(size, bold, condensed).getlength(s))
+    return int(sum(w for *_, w in _runs(s, size, bold, condensed)))
+
+
+def shorter(s: str) -> str:
+    """``s`` less its last character as a reader sees it (a whole emoji, a letter with its accents)."""
+    parts = textruns.clusters(s)
+    return "".join(parts[:-1])
 
 
 def fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: bool = False,
@@ -159,7 +264,7 @@ def fitted(s: str, max_width: float, size: int, bold: bool = False, condensed: b
         if text_width(s, k, bold, True) <= max_width:
             return s, k, True
     while s and text_width(s + "…", smallest, bold, True) > max_width:
-        s = s[:-1]
+        s = shorter(s)
     return s + "…", smallest, True
 
 
@@ -184,8 +289,15 @@ def fit_text(s: str, max_width: int, size: int = 18, bold: bool = False) -> str:
     if text_width(s, size, bold) <= max_width:
         return s
     while s and text_width(s + "…", size, bold) > max_width:
-        s = s[:-1]
+        s = shorter(s)
     return s + "…"
+
+
+def steady_height(content: int, heights: dict[int, int], players: int) -> int:
+    """The height of a board picture: one fixed height per player count (``heights``, measured as what the
+    busiest positions of random games need), so the pictures of one game never change size as the thread
+    goes on; a position that needs more (rare) gets what it needs."""
+    return max(content, heights.get(players, content))
 
 
 def badge(draw: ImageDraw.ImageDraw, centre, radius: int, fill, label: str, text_fill="white",
@@ -208,7 +320,7 @@ def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
     return out.getvalue()
 
 
-#: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 9 px as the least)
+#: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 12 px as the least)
 CLOCK_STRIP_PX = 12.5
 
 

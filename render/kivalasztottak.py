@@ -13,7 +13,7 @@ import json
 import re
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from render import kit
 
@@ -21,17 +21,16 @@ GAME = "kivalasztottak"
 
 # Discord shows a picture about 420 px wide until it is tapped: the pictures are 560 px wide and no text is
 # smaller than 13 px, so every text is at least 9.75 px at that width (tests/render/phone.py checks it)
-W = 560
+W = 480
 PAD = 6
-SMALL, BODY, HEAD = 13, 14, 16
-CARD_W = (W - 2 * PAD - 12 - 3 * 6) // 4
+SMALL, BODY, HEAD = 14, 14, 16
+CARDS_PER_ROW = 3  # at 480 px: an adventurer's name and gear in type that reads on a phone
+CARD_W = (W - 2 * PAD - 12 - (CARDS_PER_ROW - 1) * 6) // CARDS_PER_ROW
 TYPE_COLOURS = {  # the rulebook's card-type colours, toned for legibility
     "tower": (196, 160, 110), "adventurer": (86, 150, 90), "action": (200, 170, 130), "quest": (120, 180, 220),
     "building": (225, 200, 80), "ally": (160, 160, 160), "obstacle": (70, 130, 70), "event": (110, 70, 140),
     "omen": (40, 40, 40),
 }
-TYPE_LETTER = {"tower": "T", "adventurer": "K", "action": "A", "quest": "Q", "building": "B", "ally": "S",
-               "obstacle": "O", "event": "E", "omen": "Ó"}
 kit.register_colours({f"kv_{k}": v for k, v in TYPE_COLOURS.items()}
                      | {"kv_side": (236, 229, 210), "kv_rest": (214, 206, 186), "kv_inj": (236, 196, 186),
                         "kv_thread": (250, 246, 236), "kv_hidden": (120, 100, 80)})
@@ -111,16 +110,6 @@ def _width(s: str, size: int, bold: bool) -> int:
     return kit.text_width(s, size, bold, condensed=True)
 
 
-@lru_cache(maxsize=8192)
-def _mask(s: str, size: int, bold: bool, anchor: str):
-    """The glyph mask of a label, cached: the same names and labels come back in every picture."""
-    f = kit.font(size, bold, condensed=True)
-    box = f.getbbox(s, anchor=anchor)
-    im = Image.new("L", (max(1, box[2] - box[0]), max(1, box[3] - box[1])), 0)
-    ImageDraw.Draw(im).text((-box[0], -box[1]), s, font=f, fill=255, anchor=anchor)
-    return im, box[0], box[1]
-
-
 def _wrap(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
     words = s.split()
     out: list[str] = []
@@ -170,8 +159,10 @@ def _words(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
 def _t(draw, xy, s, size=BODY, fill="ink", bold=False, anchor="la"):
     if not s:
         return
-    im, dx, dy = _mask(s, size, bold, anchor)
+    im, colour, dx, dy = kit.text_mask(s, size, bold, True, anchor)
     draw.bitmap((xy[0] + dx, xy[1] + dy), im, fill=kit.rgb(fill))
+    if colour is not None:  # emoji in a name
+        draw._image.paste(colour, (int(xy[0] + dx), int(xy[1] + dy)), colour)
 
 
 def _names(view: dict, say, hu: bool) -> dict[str, str]:
@@ -198,7 +189,7 @@ NAME_LH = 17  # line height of a two-line card name
 
 
 def _adventurer_h(a: dict) -> int:
-    return 40 + 22 + 18 + 22 + 16 * min(2, len(a.get("worn", []))) + 22
+    return 40 + 22 + 18 + 22 + 2 * 16 * min(2, len(a.get("worn", []))) + 22
 
 
 def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
@@ -229,11 +220,11 @@ def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, 
     _t(draw, (x + 8, yy + 1), label, SMALL, "ink", True)
     yy += 22
     for w in a.get("worn", [])[:2]:
-        line = _words("⚔ " + _nm(w, hu), CARD_W - 10, SMALL, False, 1)[0]
-        # a white strip under the gear's name: it stays legible on a hatched (resting, injured) card
-        draw.rectangle((x + 3, yy, x + 7 + _width(line, SMALL, False), yy + 15), fill=kit.rgb("white"))
-        _t(draw, (x + 5, yy), line, SMALL, "ink")
-        yy += 16
+        for line in _words("⚔ " + _nm(w, hu), CARD_W - 10, SMALL, False, 2):
+            # a white strip under the gear's name: it stays legible on a hatched (resting, injured) card
+            draw.rectangle((x + 3, yy, x + 7 + _width(line, SMALL, False), yy + 15), fill=kit.rgb("white"))
+            _t(draw, (x + 5, yy), line, SMALL, "ink")
+            yy += 16
     if rank:
         draw.rectangle((x, y + h - 18, x + CARD_W, y + h), fill=kit.rgb("ink"))
         _t(draw, (x + CARD_W // 2, y + h - 9), _fit(rank, CARD_W - 6, SMALL, True), SMALL, "white", True, "mm")
@@ -265,7 +256,7 @@ def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> N
 def _attach_text(items: list[dict], hu: bool) -> str:
     """Attached cards in a few characters: ▲×N obstacles (face down or not), +name for a reward."""
     obstacles = sum(1 for c in items if c.get("hidden") or c.get("type") == "obstacle")
-    parts = [f"▲×{obstacles}"] if obstacles else []
+    parts = [f"▲ {obstacles}"] if obstacles else []
     parts += ["+" + _nm(c, hu) for c in items if not c.get("hidden") and c.get("type") != "obstacle"]
     return " ".join(parts)
 
@@ -278,22 +269,30 @@ def _quest_lines(q: dict, w: int, hu: bool) -> list[str]:
     return out
 
 
-def _quest_h(q: dict, w: int, hu: bool) -> int:
-    return 20 + 16 * len(_quest_lines(q, w, hu)) + 20
+def _quest_title(q: dict, w: int, say, hu: bool) -> list[str]:
+    return _words(say("quest_title", name=_lbl(q, hu)), w - 8, BODY, True, 2)
+
+
+def _quest_h(q: dict, w: int, hu: bool, say=None) -> int:
+    title = len(_quest_title(q, w, say, hu)) if say else 2
+    return 2 + 18 * title + 16 * len(_quest_lines(q, w, hu)) + 20 + (
+        16 if _attach_text(q.get("attached", []), hu) else 0)
 
 
 def _quest(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"), outline=kit.rgb("ink"))
-    draw.rectangle((x, y, x + w, y + 19), fill=kit.rgb("kv_quest"))
-    _t(draw, (x + 4, y + 1), _words(say("quest_title", name=_lbl(q, hu)), w - 8, BODY, True, 1)[0], BODY, "ink",
-       True)
+    title = _quest_title(q, w, say, hu)
+    top = 2 + 18 * len(title)
+    draw.rectangle((x, y, x + w, y + top - 1), fill=kit.rgb("kv_quest"))
+    for i, line in enumerate(title):
+        _t(draw, (x + 4, y + 1 + 18 * i), line, BODY, "ink", True)
     for i, line in enumerate(_quest_lines(q, w, hu)):
-        _t(draw, (x + 4, y + 20 + 16 * i), line, SMALL)
+        _t(draw, (x + 4, y + top + 16 * i), line, SMALL)
     tag = say("quest_tag", dp=q["dp"], mp=q.get("mp", 0))
     _t(draw, (x + w - 4, y + h - 18), tag, BODY, "ink", True, "ra")
     att = _attach_text(q.get("attached", []), hu)
-    if att:
-        _t(draw, (x + 4, y + h - 18), _fit(att, w - 16 - _width(tag, BODY, True), SMALL), SMALL, "dark_grey")
+    if att:  # its own line: a reward's name is never cut for the price beside it
+        _t(draw, (x + 4, y + h - 34), _fit(att, w - 8, SMALL), SMALL, "dark_grey")
 
 
 def _chip(draw, x, y, label: str, colour: str, max_w: int) -> int:
@@ -305,6 +304,34 @@ def _chip(draw, x, y, label: str, colour: str, max_w: int) -> int:
     return w
 
 
+def _head_lines(view: dict, seat: int, viewer, say, hu: bool) -> tuple[str, str, str, str | None]:
+    """A side's heading, its figures and the "to act" mark, with where the mark goes: after the heading or the
+    figures when it fits there, else on a line of its own (never at the cost of the name or a figure)."""
+    p = view["players"][seat]
+    own = viewer == seat
+    names = view.get("player_names") or []
+    who = say("you") if own else say("seat", n=seat + 1)
+    if seat < len(names):  # the host adds the players' display names
+        who = say("name_you", name=names[seat]) if own else names[seat]
+    deck = (p.get("deck_name_hu") or p["deck_name"]) if hu else p["deck_name"]
+    room = W - 2 * PAD - 48
+    head = _words(say("side_head", deck=deck, who=who), room, HEAD, True, 1)[0]
+    stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
+                past=p["past_count"], depth=p["depth_count"])
+    if p.get("reserve_count"):  # a reserve deck (Cserepakli): its count is public
+        stats = say("stats_reserve", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
+                    past=p["past_count"], depth=p["depth_count"], reserve=p["reserve_count"])
+    stats = _fit(stats, room, BODY)
+    if seat not in view.get("to_act", []):
+        return head, stats, "", None
+    mark = say("to_act_mark")
+    if _width(head, HEAD, True) + _width(mark, HEAD, True) + 12 <= room:
+        return head, stats, mark, "head"
+    if _width(stats, BODY, False) + _width(mark, BODY, True) + 12 <= room:
+        return head, stats, mark, "stats"
+    return head, stats, mark, "own"
+
+
 def _side_layout(view: dict, seat: int, hu: bool) -> dict:
     """Sizes of a side's parts (the picture's height follows from what is in play)."""
     p = view["players"][seat]
@@ -312,12 +339,14 @@ def _side_layout(view: dict, seat: int, hu: bool) -> dict:
     cards = list(p["row"]) + list(p["team"])
     qw = (W - 2 * PAD - 12 - 6) // 2
     quest_rows = [p["quests"][i:i + 2] for i in range(0, len(p["quests"][:3]), 2)]
-    qh = [max(_quest_h(q, qw, hu) for q in row) for row in quest_rows] or [20]
-    card_rows = [cards[i:i + 4] for i in range(0, len(cards), 4)] or [[]]
+    say = kit.words("kivalasztottak", view)
+    qh = [max(_quest_h(q, qw, hu, say) for q in row) for row in quest_rows] or [20]
+    card_rows = [cards[i:i + CARDS_PER_ROW] for i in range(0, len(cards), CARDS_PER_ROW)] or [[]]
     ch = [max((_adventurer_h(a) for a in row), default=30) for row in card_rows]
     chips = len(p["buildings"]) + len(p["allies"]) + len(p["store"]) + len(p["solved"]) + len(p["events"])
     chip_lines = 3 if chips else 1
-    head = 44 + (24 if p["omen"] else 0)
+    place = _head_lines(view, seat, view.get("seat"), say, hu)[3]
+    head = 44 + (18 if place == "own" else 0) + (24 if p["omen"] else 0)
     height = head + TOWER_H + 6 + sum(h + 6 for h in qh) + 18 + sum(h + 6 for h in ch) + 24 * chip_lines + 8
     return {"qw": qw, "quest_rows": quest_rows, "qh": qh, "card_rows": card_rows, "ch": ch, "head": head,
             "height": height, "front": set(m["front"]) if m else set()}
@@ -333,23 +362,18 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
     to_act = seat in view.get("to_act", [])
     kit.badge(draw, (PAD + 20, y + 21), 15, colour, kit.PLAYER_LETTERS[seat], size=HEAD,
               outline="highlight" if to_act else "ink")
-    names = view.get("player_names") or []
-    who = say("you") if own else say("seat", n=seat + 1)
-    if seat < len(names):  # the host adds the players' display names
-        who = say("name_you", name=names[seat]) if own else names[seat]
-    deck = (p.get("deck_name_hu") or p["deck_name"]) if hu else p["deck_name"]
-    mark = say("to_act_mark") if to_act else ""
-    room = W - 2 * PAD - 48 - (_width(mark, HEAD, True) + 10 if mark else 0)
-    head = _words(say("side_head", deck=deck, who=who), room, HEAD, True, 1)[0]
+    head, stats, mark, place = _head_lines(view, seat, viewer, say, hu)
     _t(draw, (PAD + 42, y + 4), head, HEAD, "ink", True)
-    if mark:
-        _t(draw, (PAD + 50 + _width(head, HEAD, True), y + 4), mark, HEAD, "danger", True)
-    stats = say("stats", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
-                past=p["past_count"], depth=p["depth_count"])
-    _t(draw, (PAD + 42, y + 24), _fit(stats, W - 2 * PAD - 50, BODY), BODY, "ink")
+    _t(draw, (PAD + 42, y + 24), stats, BODY, "ink")
+    if place == "head":
+        _t(draw, (W - PAD - 6, y + 4), mark, HEAD, "danger", True, "ra")
+    elif place == "stats":
+        _t(draw, (W - PAD - 6, y + 24), mark, BODY, "danger", True, "ra")
+    elif place == "own":
+        _t(draw, (PAD + 42, y + 42), mark, BODY, "danger", True)
     if p["omen"]:
         o = p["omen"][0]
-        _chip(draw, PAD + 8, y + 44, say("omen", name=_nm(o, hu), op=o["op"]), "kv_omen", W - 2 * PAD - 16)
+        _chip(draw, PAD + 8, y + 44 + (18 if place == "own" else 0), say("omen", name=_nm(o, hu), op=o["op"]), "kv_omen", W - 2 * PAD - 16)
     # towers: three across
     ty = y + lay["head"]
     tw = (W - 2 * PAD - 16 - 2 * 6) // 3
@@ -494,6 +518,12 @@ def _middle(draw, y, h, view: dict, say, hu: bool) -> None:
         yy += 18
 
 
+#: the board's height (a game of two): what the busiest positions of random games need, so the thread does not
+#: jump from picture to picture
+BOARD_H = {2: 1870}
+LEGEND_H = 42
+
+
 def render_public(view: dict) -> bytes:
     """The table: the opponent's side on top, the viewer's (seat A for spectators) at the bottom."""
     viewer = view.get("seat")
@@ -502,7 +532,8 @@ def render_public(view: dict) -> bytes:
     hu = view.get("lang") == "hu"
     mid_h = _middle_h(view)
     height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
-    img, draw = kit.canvas(W, height, "table")
+    height += LEGEND_H
+    img, draw = kit.canvas(W, kit.steady_height(height, BOARD_H, 2), "table")
     say = kit.words("kivalasztottak", view)
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
@@ -526,6 +557,10 @@ def render_public(view: dict) -> bytes:
     _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
     _side(draw, y, view, bottom, viewer, say, hu)
+    # what the abbreviations stand for, in the game's language
+    legend = _words(say("legend"), W - 2 * PAD - 8, BODY, False, 2)
+    for i, line in enumerate(legend):
+        _t(draw, (PAD + 4, img.height - LEGEND_H + 4 + 18 * i), line, BODY, "white")
     return kit.encode(kit.clock_strip(img, view), PALETTE)
 
 
@@ -565,7 +600,7 @@ def _hand_body(c: dict, say, hu: bool) -> tuple[str, str]:
 
 HAND_COLS = 2
 HAND_CW = (W - 2 * PAD - (HAND_COLS - 1) * 8) // HAND_COLS
-HAND_CH = 150
+HAND_CH = 200
 
 
 def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None:
@@ -582,15 +617,16 @@ def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None
     else:
         cost = say("cost_mp", mp=c.get("mp", 0))
     cost_w = _width(cost, BODY, True)
-    letter = _opt(say, f"type_{t}", TYPE_LETTER[t])
-    lines = _words(f"{letter} {_lbl(c, hu)}", w - 16 - cost_w, HEAD, True, 2)
+    lines = _words(_lbl(c, hu), w - 16 - cost_w, HEAD, True, 2)
     top = 6 + 19 * len(lines)
     draw.rectangle((x, y, x + w, y + top), fill=kit.rgb(f"kv_{t}"))
     for i, ln in enumerate(lines):
         _t(draw, (x + 6, y + 4 + 19 * i), ln, HEAD, "white" if dark else "ink", True)
     _t(draw, (x + w - 6, y + 5), cost, BODY, "white" if dark else "ink", True, "ra")
     yy = y + top + 3
-    sub = _opt(say, f"typename_{t}", t) if hu else c["name_hu"]
+    # the card's kind in words (no one-letter code), and in a picture not in Hungarian its Hungarian name
+    kind = _opt(say, f"typename_{t}", t)
+    sub = kind if hu else f"{kind} · {c['name_hu']}"
     _t(draw, (x + 6, yy), _words(sub, w - 12, SMALL, False, 1)[0], SMALL, "dark_grey")
     yy += 17
     info, body = _hand_body(c, say, hu)
@@ -625,3 +661,74 @@ def render_private(view: dict) -> bytes | None:
         y = 32 + (i // HAND_COLS) * (HAND_CH + 8)
         _hand_card(draw, x, y, HAND_CW, HAND_CH, c, c["id"] in playable, say, hu)
     return kit.encode(img, PALETTE)
+
+
+# ------------------------------------------------------------------------------------------- a deck list
+
+DECK_LINE = 22  # one card a line: its copies, name (the other language's name under it, smaller) and MP
+
+
+def deck_view_height(view: dict) -> int:
+    lines = sum(len(g["cards"]) for s in view["sections"] for g in s["groups"])
+    heads = sum(len(s["groups"]) for s in view["sections"]) + len(view["sections"])
+    problems = len(view.get("problems") or [])
+    return 62 + lines * DECK_LINE + heads * 24 + (problems * 36 + 28 if problems else 8) + 3 * 17 + 16
+
+
+def render_deck(view: dict) -> bytes:
+    """A deck list a phone reads: the name and counts on top (legal or not), then per section (the deck, the
+    reserve deck) the cards by type, each type with its colour and its name; what breaks the rules in red; the
+    deck code at the bottom. ``view``: built by ``host/decks.py`` (``deck_view``)."""
+    say = kit.words("kivalasztottak", view)
+    img, draw = kit.canvas(W, deck_view_height(view), "table")
+    ok = not view.get("problems")
+    _t(draw, (PAD + 4, 6), _words(view["name"], W - 2 * PAD - 8, HEAD + 2, True, 1)[0], HEAD + 2, "white", True)
+    status = say("deck_counts", size=view["size"], reserve=view["reserve_size"]) + "   " + \
+        say("deck_legal" if ok else "deck_not_legal")
+    _t(draw, (PAD + 4, 32), _fit(status, W - 2 * PAD - 8, BODY, True), BODY, "highlight" if ok else "white", True)
+    y = 62
+    for section in view["sections"]:
+        draw.rectangle((PAD, y, W - PAD, y + 20), fill=kit.rgb("kv_side"))
+        _t(draw, (PAD + 6, y + 2), say(f"deck_section_{section['kind']}", n=section["count"]), BODY, "ink", True)
+        y += 24
+        for group in section["groups"]:
+            colour = f"kv_{group['type']}"
+            # the type's colour beside its name in words (no letter: a kind is named, never coded)
+            draw.rectangle((PAD, y + 2, PAD + 18, y + 20), fill=kit.rgb(colour))
+            _t(draw, (PAD + 24, y + 3), say(f"deck_type_{group['type']}", n=group["count"]), BODY, "white", True)
+            y += 24
+            for card in group["cards"]:
+                _t(draw, (PAD + 28, y + 2), f"{card['count']}×", BODY, "white", True, "ra")
+                name = _fit(card["name"], 300, BODY, True)
+                _t(draw, (PAD + 34, y + 2), name, BODY, "white", True)
+                if card.get("other"):
+                    x = PAD + 40 + _width(name, BODY, True)
+                    _t(draw, (x, y + 3), _fit(card["other"], W - PAD - 60 - x, SMALL), SMALL, "kv_rest")
+                if card.get("mp") is not None:
+                    _t(draw, (W - PAD - 4, y + 2), say("deck_mp", mp=card["mp"]), BODY, "white", False, "ra")
+                y += DECK_LINE
+    y += 4
+    if view.get("problems"):
+        _t(draw, (PAD + 4, y), say("deck_problems"), BODY, "highlight", True)
+        y += 22
+        for line in view["problems"]:
+            for part in _wrap(line, W - 2 * PAD - 16, BODY, False, 2):
+                _t(draw, (PAD + 12, y), part, BODY, "white")
+                y += 18
+    else:
+        y += 4
+    line = say("deck_code", code=view["code"])
+    for part in _chunks(line, W - 2 * PAD - 8, SMALL)[:3]:  # a code has no spaces: broken where the width ends
+        _t(draw, (PAD + 4, y + 8), part, SMALL, "kv_rest")
+        y += 17
+    return kit.encode(img, PALETTE)
+
+
+def _chunks(s: str, width: int, size: int) -> list[str]:
+    out, cur = [], ""
+    for ch in s:
+        if cur and _width(cur + ch, size, False) > width:
+            out.append(cur)
+            cur = ""
+        cur += ch
+    return [*out, cur] if cur else out

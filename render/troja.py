@@ -33,10 +33,10 @@ kit.register_colours({
 PALETTE = kit.make_palette(["troja_bronze", "troja_wine", "troja_sea", "troja_olive", "troja_night", "troja_sand",
                             "troja_playable", *kit.PLAYER_COLOURS])
 
-#: The pictures are drawn 600 px wide and taller rather than wide: Discord shows a picture about 420 px wide
-#: until it is tapped, so every text a player needs is at least MIN_TEXT px here (9 px and more at 420 px).
-W = 600
-MIN_TEXT = 13
+#: The pictures are drawn 480 px wide and taller rather than wide: Discord shows a picture about 420 px wide
+#: until it is tapped, so every text a player needs is at least MIN_TEXT px here (12 px and more at 420 px).
+W = 480
+MIN_TEXT = 14
 HEADER_H = 44
 PAD = 18  # inner left/right margin of a panel
 
@@ -84,27 +84,10 @@ def _fit(s: str, max_width: int, size: int, bold: bool = False, smallest: int | 
     return kit.fit_text(s, max_width, sz, bold), sz
 
 
-@lru_cache(maxsize=4096)
-def _mask(s: str, size: int, bold: bool) -> tuple[Image.Image, int]:
-    """Antialiased text as an L mask, rendered once: pasting it is far cheaper than drawing text again."""
-    f = kit.font(size, bold)
-    ascent, descent = f.getmetrics()
-    mask = Image.new("L", (max(1, int(f.getlength(s)) + 2), ascent + descent), 0)
-    from PIL import ImageDraw
-
-    ImageDraw.Draw(mask).text((0, ascent), s, font=f, fill=255, anchor="ls")
-    return mask, ascent
-
-
 def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la") -> None:
     if not s:
         return
-    mask, ascent = _mask(s, size, bold)
-    x, y = xy
-    w, h = mask.size
-    x0 = {"l": x, "m": x - w // 2, "r": x - w}[anchor[0]]
-    y0 = {"a": y, "m": y - h // 2, "s": y - ascent}[anchor[1]]
-    img.paste(kit.rgb(fill), (int(x0), int(y0)), mask)
+    kit.paste_text(img, xy, s, size, fill, bold, anchor)
 
 
 def _name(key: str, lang: str) -> str:
@@ -115,13 +98,12 @@ def _name(key: str, lang: str) -> str:
 
 
 def player_name(view: dict, seat: int) -> str:
-    """The display name of a seat's player (the host adds ``view["player_names"]``), without characters the
-    font cannot draw (emoji); empty when the view has no names (e.g. snapshot tests)."""
+    """The display name of a seat's player (the host adds ``view["player_names"]``), emoji and every script
+    kept (the kit draws them); empty when the view has no names (e.g. snapshot tests)."""
     names = view.get("player_names") or []
     if not 0 <= seat < len(names) or not names[seat]:
         return ""
-    cleaned = "".join(ch for ch in str(names[seat]) if ord(ch) <= 0xFFFF and ch not in "\u200d\ufe0f\ufe0e")
-    return " ".join(cleaned.split())
+    return " ".join(str(names[seat]).split())
 
 
 def _who(view: dict, seat: int) -> str:
@@ -175,14 +157,15 @@ def _card_stats(cid: str, say, grow: int = 0) -> str:
         parts.append(say("chip_glory", value=card["glory"]))
     if card["kind"] == "beast":
         parts.append(say("chip_power", value=card["power"]))
-    return " ".join(parts)
+    return " · ".join(parts)
 
 
 def _chip_words(cid: str, say, lang: str, grow: int = 0) -> list:
     """What a chip shows: [kind, tag, name, stats tail]; part of the panel cache key."""
     card = card_type(cid)
     stats = _card_stats(cid, say, grow) if card["kind"] in ("unit", "trojan", "beast") else _attach_bonus(cid, say)
-    return [card["kind"], _kind_tag(say, card["kind"]), _name(card["key"], lang), f" {stats}" if stats else ""]
+    # the kind in words (a letter code would need a legend), the whole name, the stats in words
+    return [card["kind"], _kind_label(say, card["kind"]), _name(card["key"], lang), f" · {stats}" if stats else ""]
 
 
 CHIP_SIZE = 15
@@ -194,17 +177,25 @@ def _chip_width(words: list) -> int:
     return kit.text_width(tag, 14, True) + 10 + kit.text_width(label + tail, CHIP_SIZE) + 14
 
 
-def _chip(img, draw, x: int, y: int, words: list) -> int:
-    """A small card chip: kind tag, the whole name, stats. Returns its width."""
+def _chip(img, draw, x: int, y: int, words: list, room: int | None = None) -> tuple[int, int]:
+    """A small card chip: kind in words, the whole name, stats. Returns its width and height: a chip wider
+    than ``room`` puts its stats on a second line (a chip is never cut)."""
     kind, tag, label, tail = words
     colour = KIND_COLOUR[kind]
     w_tag = kit.text_width(tag, 14, True) + 10
-    width = _chip_width(words)
-    draw.rounded_rectangle((x, y, x + width, y + CHIP_H), 5, fill=kit.rgb("white"), outline=kit.rgb(colour), width=2)
-    draw.rectangle((x + 2, y + 2, x + w_tag, y + CHIP_H - 2), fill=kit.rgb(colour))
-    _text(img, (x + 5 + (w_tag - 10) // 2, y + CHIP_H // 2), tag, 14, "white", True, "mm")
-    _text(img, (x + w_tag + 6, y + CHIP_H // 2), label + tail, CHIP_SIZE, "ink", anchor="lm")
-    return width
+    width, height = _chip_width(words), CHIP_H
+    lines = [label + tail]
+    if room is not None and width > room and tail:
+        lines = [label, tail.lstrip(" ·")]
+        width = w_tag + max(kit.text_width(t, CHIP_SIZE) for t in lines) + 14
+        height = 2 * CHIP_H - 4
+    draw.rounded_rectangle((x, y, x + width, y + height), 5, fill=kit.rgb("white"), outline=kit.rgb(colour),
+                           width=2)
+    draw.rectangle((x + 2, y + 2, x + w_tag, y + height - 2), fill=kit.rgb(colour))
+    _text(img, (x + 5 + (w_tag - 10) // 2, y + height // 2), tag, 14, "white", True, "mm")
+    for i, line in enumerate(lines):
+        _text(img, (x + w_tag + 6, y + CHIP_H // 2 + i * (CHIP_H - 4)), line, CHIP_SIZE, "ink", anchor="lm")
+    return width, height
 
 
 def _chip_rows(img, draw, x0: int, y: int, label: tuple | None, chips: list[list], right: int) -> int:
@@ -214,13 +205,17 @@ def _chip_rows(img, draw, x0: int, y: int, label: tuple | None, chips: list[list
         text_, colour = label
         _text(img, (x, y + CHIP_H // 2), text_, 15, colour, True, "lm")
         x += kit.text_width(text_, 15, True) + 6
+    row_h = CHIP_H
     for chip in chips:
         width = _chip_width(chip)
         if x + width > right and x > x0 + 40:
             x = x0 + 12
-            y += CHIP_H + 4
-        x += _chip(img, draw, x, y, chip) + 6
-    return y + CHIP_H + 4
+            y += row_h + 4
+            row_h = CHIP_H
+        w, h = _chip(img, draw, x, y, chip, right - x)
+        x += w + 6
+        row_h = max(row_h, h)
+    return y + row_h + 4
 
 
 def _attach_bonus(cid: str, say) -> str:
@@ -274,7 +269,8 @@ def _header(img, draw, view: dict, say) -> None:
     draw.rectangle((0, 0, W, HEADER_H), fill=kit.rgb("troja_night"))
     phase = {"camp": say("phase_camp"), "battle": say("phase_battle"), "end": say("phase_end"),
              "draw": say("phase_draw"), "setup": say("phase_setup")}.get(view["phase"], view["phase"])
-    title = say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase)
+    title = (say("title", round=view["round"], max_rounds=view["max_rounds"], phase=phase) if view["max_rounds"]
+             else say("title_open", round=view["round"], phase=phase))
     info = say("piles", deck=view["deck_size"], discard=view["discard_size"])
     title, size = _fit(title, W - 36 - kit.text_width(info, 15), 19, True, 15)
     _text(img, (12, HEADER_H // 2), title, size, "white", True, "lm")
@@ -371,29 +367,33 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
         _text(img, (tx - tw // 2, y + 20), tag, 15, "white", True, "mm")
         tx -= tw + 6
     if words["player"]:
-        player = _clip_words(words["player"], tx - nx - 8, 17, True)
-        _text(img, (nx, y + 21), player, 17, "troja_sea", True, "lm")
+        if kit.text_width(words["player"], 17, True) <= tx - nx - 8:
+            _text(img, (nx, y + 21), words["player"], 17, "troja_sea", True, "lm")
+        else:  # a long name: on a line of its own, under the hero's (never under the tags)
+            y += 30
+            player = _clip_words(words["player"], right - PAD - 32, 17, True)
+            _text(img, (PAD + 32, y + 21), player, 17, "troja_sea", True, "lm")
     # row 2: stats, loss, patron (a smaller size when a language's words are longer)
     y += 42
     parts = words["stats"] + [words["loss"]]
     size = 17
     while size > 14 and sum(kit.text_width(s, size, True) + 12 for s in parts) \
-            + kit.text_width(words["patron"], size - 2) > right - PAD:
+            + kit.text_width(words["patron"], max(14, size - 2)) > right - PAD:
         size -= 1
     x = PAD
     for i, s in enumerate(parts):
         _text(img, (x, y + 11), s, size, "troja_wine" if i == len(parts) - 1 else "ink", True, "lm")
         x += kit.text_width(s, size, True) + 12
     patron = words["patron"]
-    if x + kit.text_width(patron, size - 2) > right:  # no room: a line of its own
+    if x + kit.text_width(patron, max(14, size - 2)) > right:  # no room: a line of its own
         y += 24
         x = PAD
-    _text(img, (x, y + 11), patron, size - 2, "dark_grey", anchor="lm")
+    _text(img, (x, y + 11), patron, max(14, size - 2), "dark_grey", anchor="lm")
     # row 3: Glory track, wrath tokens, hand size
     y += 28
-    x = _glory_track(img, draw, PAD, y + 2, p["gp"], 250) + 14
+    x = _glory_track(img, draw, PAD, y + 2, p["gp"], 170) + 12
     _text(img, (x, y + 11), words["wrath"], 15, "dark_grey", anchor="lm")
-    x += kit.text_width(words["wrath"], 15) + 14
+    x += kit.text_width(words["wrath"], 15) + 16
     for i in range(2):
         if i < p["wrath"]:
             kit.badge(draw, (x + i * 26, y + 11), 11, "vermillion", words["wrath_mark"], size=14)
@@ -595,8 +595,13 @@ def _section(fn, view: dict, say, background: str = "table") -> Image.Image:
     return img
 
 
+#: the board's height per player count: what the busiest positions of random games need (tests/render/
+#: test_phone.py checks that it stays the same through a game)
+BOARD_H = {2: 1160, 3: 1360, 4: 1550}
+
+
 def render_public(view: dict, lang: str | None = None) -> bytes:
-    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, as tall as needed."""
+    """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, ``BOARD_H`` tall."""
     if lang:
         view = {**view, "lang": lang}
     say = kit.words("troja", view)
@@ -607,7 +612,8 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
         parts.append(_section(_fight_panel, view, say))
     if _last_words(view, say):
         parts.append(_section(_last_line, view, say))
-    height = HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6
+    height = kit.steady_height(HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6, BOARD_H,
+                               len(view["players"]))
     img, draw = kit.canvas(W, height, "table")
     _header(img, draw, view, say)
     y = HEADER_H + 6
@@ -619,8 +625,8 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
 
 # -------------------------------------------------------------------------------------------------- hand
 
-CARD_W, CARD_H = 186, 236
-PER_ROW = 3  # three cards a row keep the hand 600 px wide, so that its texts read on a phone
+PER_ROW = 2  # two cards a row: the hand is as wide as the board (480 px), so its texts read on a phone
+CARD_W, CARD_H = (W - 10 * (PER_ROW + 1)) // PER_ROW, 236
 
 
 def _card_words(cid_key: str, say, lang: str) -> tuple:
@@ -664,9 +670,9 @@ def _card_image(words: tuple, card_face: int) -> Image.Image:
     colour = KIND_COLOUR[kind]
     img, d = kit.canvas(CARD_W, CARD_H, "white")
     d.rectangle((0, 0, CARD_W - 1, 34), fill=kit.rgb(colour))
-    _text(img, (8, 17), tag, 18, "white", True, "lm")
-    label, size = _fit(label, CARD_W - 24 - kit.text_width(tag, 18, True), 16, False, 13)
-    _text(img, (CARD_W - 8, 17), label, size, "white", anchor="rm")
+    # the kind in words (no letter code)
+    label, size = _fit(label, CARD_W - 16, 17, True, 14)
+    _text(img, (8, 17), label, size, "white", True, "lm")
     y = 40
     # the name wraps at word boundaries (a smaller size for a long one), never cut
     name_size = 18
@@ -737,7 +743,7 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
         _text(img, (48, 22 + 24 * i), line, 18, "white", True, "lm")
     if not hand:
         _text(img, (W // 2, top + CARD_H // 2), say("hand_empty"), 22, "white", True, "mm")
-    mark, mark_size = _fit(say("playable"), CARD_W, 17, True, 13)
+    mark, mark_size = _fit(say("playable"), CARD_W, 17, True, 14)
     for i, cid in enumerate(hand):
         col, row = i % per_row, i // per_row
         x = 10 + col * (CARD_W + 10)

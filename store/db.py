@@ -37,7 +37,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from store.migrations import MIGRATIONS
+from store.migrations import MIGRATIONS, steps
 
 
 class Shards(Protocol):
@@ -146,6 +146,11 @@ class Tournament:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _now_exact() -> str:
+    """Now to the microsecond: an order of use (the replay cache's), where seconds would tie."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _dumps(obj: Any) -> str:
@@ -269,7 +274,7 @@ class Store:
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in [s for s in script.split(";") if s.strip()]:
+                    for statement in steps(script, "sqlite"):
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
@@ -450,12 +455,18 @@ class Store:
         return next((g for g in found if g.options.get("rematch_of") == game_id), None)
 
     async def start_game(self, game_id: int, *, num_players: int, snapshot: dict, rules_version: int,
-                         publish: list[str] | None = None) -> None:
-        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox)."""
-        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=(
-            "UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?, version = 0,"
-            " updated_at = ? WHERE id = ? AND status = 'lobby'",
-            (num_players, _dumps(snapshot), rules_version, _now(), game_id)))
+                         publish: list[str] | None = None, options: dict | None = None) -> None:
+        """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox);
+        ``options``: the game's options as it was dealt, when starting it settled some (a player's own deck)."""
+        if options is None:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _now(), game_id))
+        else:
+            guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
+                     " version = 0, options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                     (num_players, _dumps(snapshot), rules_version, _dumps(options), _now(), game_id))
+        await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=guard)
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
                             action: dict, events: list, snapshot: dict, result: dict | None,
@@ -734,6 +745,16 @@ class Store:
         rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
+    async def gauges(self) -> tuple[dict[str, int], int, int]:
+        """(games by status, games whose outbox owes a delivery, games whose publication is set aside), read from
+        counters: ``game_counts`` (kept by the database's triggers) and the outbox, which holds only what is
+        still owed or set aside."""
+        counts = {r["status"]: r["n"] for r in await self._rows("SELECT status, n FROM game_counts")}
+        ((owed, dead),) = await self._rows(
+            "SELECT COUNT(DISTINCT CASE WHEN dead_at IS NULL THEN game_id END),"
+            " COUNT(DISTINCT CASE WHEN dead_at IS NOT NULL THEN game_id END) FROM outbox")
+        return counts, owed, dead
+
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
         """Delivery of a game's entries up to ``upto`` failed: count the attempt, try again at ``next_try``."""
         await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
@@ -943,6 +964,67 @@ class Store:
 
     # -- settings -----------------------------------------------------------------------------------
 
+    async def open_lobbies(self, guild_id: int, *, host_user_id: int | None = None, channel_id: int | None = None,
+                           limit: int = 50) -> list[int]:
+        """Ids of a server's lobbies (games not started yet) opened by ``host_user_id`` or in ``channel_id``,
+        oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status = 'lobby'"], [guild_id]
+        if host_user_id is not None:
+            where.append("host_user_id = ?")
+            params.append(host_user_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM games WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def open_tournaments(self, guild_id: int, *, organizer_id: int | None = None,
+                               channel_id: int | None = None, limit: int = 50) -> list[int]:
+        """Ids of a server's tournaments open for registration or under way (not cancelled) organised by
+        ``organizer_id`` or in ``channel_id``, oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status IN ('open', 'running')", "cancelled = 0"], [guild_id]
+        if organizer_id is not None:
+            where.append("organizer_id = ?")
+            params.append(organizer_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM tournaments WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def cached_replay(self, game_id: int, kind: str) -> dict | None:
+        """A replay kept by :meth:`cache_replay` (``{"data", "shown", "steps", "revealed"}``), marked as used now;
+        None when there is none."""
+        rows = await self._rows("SELECT data, shown, steps, revealed FROM replay_cache WHERE game_id = ? AND kind = ?",
+                                (game_id, kind))
+        if not rows:
+            return None
+        await self._transaction([("UPDATE replay_cache SET used_at = ? WHERE game_id = ? AND kind = ?",
+                                  (_now_exact(), game_id, kind))])
+        r = rows[0]
+        return {"data": bytes(r["data"]), "shown": r["shown"], "steps": r["steps"], "revealed": r["revealed"]}
+
+    async def cache_replay(self, game_id: int, kind: str, data: bytes, *, shown: int, steps: int, revealed: int,
+                           budget: int) -> None:
+        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used
+        (a replay larger than ``budget`` is not kept)."""
+        await self._transaction([
+            ("INSERT INTO replay_cache (game_id, kind, data, shown, steps, revealed, size, used_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET data = excluded.data,"
+             " shown = excluded.shown, steps = excluded.steps, revealed = excluded.revealed, size = excluded.size,"
+             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now_exact()))])
+        rows = await self._rows("SELECT game_id, kind, size FROM replay_cache ORDER BY used_at DESC")
+        total, gone = 0, []
+        for r in rows:  # the most recently used that fit are kept (one too large never pushes out the rest)
+            if total + r["size"] > budget:
+                gone.append((r["game_id"], r["kind"]))
+            else:
+                total += r["size"]
+        if gone:
+            await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
+
     async def user_settings(self, user_id: int) -> dict:
         rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
         if not rows:
@@ -961,8 +1043,47 @@ class Store:
                                   " (user_id) DO UPDATE SET settings = excluded.settings",
                                   (user_id, _dumps(settings)))])
 
+    # -- players' own decks ---------------------------------------------------------------------------
+
+    async def decks(self, user_id: int, game: str) -> list[dict]:
+        """A user's decks of a game, by name: ``{"id", "name", "key", "cards", "updated_at"}`` (``cards`` decoded;
+        a damaged row is left out, and logged)."""
+        rows = await self._rows("SELECT id, name, name_key, cards, updated_at FROM decks WHERE user_id = ? AND game = ?"
+                                " ORDER BY name_key", (user_id, game))
+        out = []
+        for row in rows:
+            try:
+                cards = json.loads(row["cards"])
+            except ValueError:
+                cards = None
+            if not isinstance(cards, dict):
+                log.error("user %s: the stored deck %r is damaged (not a JSON object)", user_id, row["name"])
+                continue
+            out.append({"id": row["id"], "name": row["name"], "key": row["name_key"], "cards": cards,
+                        "updated_at": row["updated_at"]})
+        return out
+
+    async def save_deck(self, user_id: int, game: str, name: str, key: str, cards: dict) -> None:
+        """Create or replace the user's deck whose folded name is ``key``."""
+        now = _now()
+        await self._transaction([("INSERT INTO decks (user_id, game, name, name_key, cards, created_at, updated_at)"
+                                  " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, game, name_key) DO UPDATE"
+                                  " SET name = excluded.name, cards = excluded.cards, updated_at = excluded.updated_at",
+                                  (user_id, game, name, key, _dumps(cards), now, now))])
+
+    async def delete_deck(self, user_id: int, game: str, key: str) -> bool:
+        """Delete the user's deck; False when there was none of that name."""
+        found = await self._rows("SELECT id FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                 (user_id, game, key))
+        if not found:
+            return False
+        await self._transaction([("DELETE FROM decks WHERE user_id = ? AND game = ? AND name_key = ?",
+                                  (user_id, game, key))])
+        return True
+
     async def guild_settings(self, guild_id: int) -> dict:
-        """A server's own settings (JSON): e.g. the permission problems its admins were told about."""
+        """A server's own settings (JSON): e.g. the permission problems its admins were told about, its limits
+        (host/limits.py)."""
         rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         try:
             settings = json.loads(rows[0]["settings"]) if rows else {}
@@ -1045,6 +1166,41 @@ class Store:
         statements.append(("UPDATE tournaments SET current_round = ? WHERE id = ?", (round_no, tournament_id)))
         await self._transaction(statements)
 
+    async def replace_round(self, tournament_id: int, round_no: int, matches: list[tuple[int, list[int],
+                            list[int] | None, str | None]], deadline: datetime | None = None) -> bool:
+        """Pair a held round again: its matches (none may have a game yet) replaced by ``matches``, in one
+        transaction; False (nothing changed) when one of them has a game already."""
+        due = _stamp(deadline) if deadline is not None else None
+        statements = [("DELETE FROM tournament_matches WHERE tournament_id = ? AND round_no = ?",
+                       (tournament_id, round_no))]
+        statements += [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how,"
+                        " deadline) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
+                         how, None if places is not None else due))
+                       for slot, players, places, how in matches]
+        try:
+            await self._transaction(statements, guard=(
+                "UPDATE tournaments SET current_round = current_round WHERE id = ? AND NOT EXISTS (SELECT 1 FROM"
+                " tournament_matches WHERE tournament_id = ? AND round_no = ? AND game_id IS NOT NULL)",
+                (tournament_id, tournament_id, round_no)))
+        except VersionConflict:
+            return False
+        return True
+
+    async def set_round_deadline(self, tournament_id: int, round_no: int, deadline: datetime | None) -> None:
+        """A held round starts now: its unsettled matches' deadline counts from here."""
+        await self._transaction([("UPDATE tournament_matches SET deadline = ? WHERE tournament_id = ? AND round_no = ?"
+                                  " AND places IS NULL", (_stamp(deadline) if deadline else None, tournament_id,
+                                                          round_no))])
+
+    async def corrected_places(self, guild_id: int | None, engine: str) -> dict[int, list[int]]:
+        """Places an organizer set afterwards for tournament match games (game id -> places), for the ratings."""
+        rows = await self._rows(
+            "SELECT m.game_id, m.places FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
+            " WHERE m.how = 'corrected' AND m.game_id IS NOT NULL AND t.engine = ?"
+            " AND t.guild_id IS NOT DISTINCT FROM ?", (engine, guild_id))
+        return {r["game_id"]: json.loads(r["places"]) for r in rows if r["places"]}
+
     async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
         """A tournament's matches (of one round), in round and slot order."""
         sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
@@ -1076,6 +1232,32 @@ class Store:
         statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ? AND game_id IS NULL",
                            (FIRST_ID, match_id)))
         return await self._transaction(statements, first_id=True)
+
+    async def next_match_game(self, match_id: int, previous: int, *, tournament_id: int, engine: str, options: dict,
+                              seed: int, guild_id: int | None, channel_id: int | None,
+                              seats: list[tuple[int, str]]) -> int | None:
+        """The next game of a match of several games (best of N), when ``previous`` is still its game: the game,
+        its seats and the match pointing at it, in one transaction; None when the match has moved on already."""
+        now = _now()
+        statements = [(
+            "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
+            " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
+        statements += [("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, NULL, ?)",
+                        (FIRST_ID, seat, user_id, name)) for seat, (user_id, name) in enumerate(seats)]
+        statements.append(("UPDATE tournament_matches SET game_id = ? WHERE id = ?", (FIRST_ID, match_id)))
+        try:
+            return await self._transaction(statements, first_id=True, guard=(
+                "UPDATE tournament_matches SET game_id = game_id WHERE id = ? AND game_id = ? AND places IS NULL",
+                (match_id, previous)))
+        except VersionConflict:
+            return None
+
+    async def match_games(self, tournament_id: int, match_id: int) -> list[GameRow]:
+        """The games a match has had (several for a best-of-N match), oldest first."""
+        return await self._games(f"SELECT * FROM games WHERE tournament_id = ? AND"
+                                 f" {self._json_int('options', 'tournament_match')} = ? ORDER BY id",
+                                 (tournament_id, match_id))
 
     async def settle_match(self, match_id: int, places: list[int], how: str, *, overwrite: bool = False) -> bool:
         """Record the places that count for a match; False when it was settled already (and not ``overwrite``)."""

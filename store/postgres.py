@@ -15,7 +15,7 @@ from functools import lru_cache
 import asyncpg
 
 from store.db import FIRST_ID, StorageError, Store, VersionConflict
-from store.migrations import MIGRATIONS, for_postgres, statements
+from store.migrations import MIGRATIONS, steps
 
 #: tables whose rows get an id from an identity column (an INSERT into them returns it)
 _ID_TABLES = re.compile(r"^\s*INSERT INTO (games|tournaments|outbox|tournament_matches)\b")
@@ -90,7 +90,7 @@ class PostgresStore(Store):
                                    f"{len(MIGRATIONS)}: it was used by a newer version of the bot")
             # DDL is transactional in PostgreSQL: the migrations and their version number commit together
             for number, entry in enumerate(MIGRATIONS[current:], start=current + 1):
-                for statement in statements(for_postgres(entry)):
+                for statement in steps(entry, "postgres"):
                     await conn.execute(statement)
                 await conn.execute("UPDATE schema_version SET version = $1", number)
 

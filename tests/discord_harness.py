@@ -406,6 +406,24 @@ class Payloads:
                                        clicked_flags=message.get("flags") or 0)
         return payload
 
+    def autocomplete(self, user_id: int, path: str, focused: str, channel_id: int = CHANNEL_ID, *,
+                     name: str | None = None, **options) -> dict:
+        """An autocomplete request while ``focused`` is typed in ``/path`` (the other options as given)."""
+        parts = path.split()
+        opts = [{"name": k, "type": _option_type(v), "value": _option_value(v), **({"focused": True}
+                 if k == focused else {})} for k, v in options.items()]
+        for depth, part in reversed(list(enumerate(parts[1:], start=1))):
+            opts = [{"name": part, "type": 1 if depth == len(parts) - 1 else 2, "options": opts}]
+        data = {"id": "1", "name": parts[0], "type": 1, "options": opts}
+        return self.interaction(user_id, channel_id, kind=4, data=data, name=name)
+
+    def modal(self, user_id: int, custom_id: str, values: dict[str, str], channel_id: int = CHANNEL_ID, *,
+              name: str | None = None) -> dict:
+        """The answer to a form (modal) the bot showed: one text input per ``values`` entry."""
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()]
+        return self.interaction(user_id, channel_id, kind=5, data={"custom_id": custom_id, "components": rows},
+                                name=name, dm=channel_id in self.fake.dm_channels)
+
     @staticmethod
     def guild_create() -> dict:
         return {
@@ -509,6 +527,24 @@ class Harness:
     async def click(self, user_id: int, message: dict, custom_id: str, **kwargs) -> None:
         """Click a button (or choose ``values`` in a select) of a recorded message."""
         self.bot._connection.parse_interaction_create(self.payloads.click(user_id, message, custom_id, **kwargs))
+        await self.settle()
+
+    async def autocomplete(self, user_id: int, path: str, focused: str, **options) -> list[dict]:
+        """The choices the bot suggests while ``focused`` is typed (its interaction callback of type 8)."""
+        before = len(self.fake.sent)
+        self.bot._connection.parse_interaction_create(self.payloads.autocomplete(user_id, path, focused, **options))
+        await self.settle()
+        answers = [s.json for s in self.fake.sent[before:] if s.path.endswith("/callback") and s.json["type"] == 8]
+        assert answers, "no autocomplete answer"
+        return answers[-1]["data"]["choices"]
+
+    def modals(self, since: int = 0) -> list[dict]:
+        """The forms (modals) the bot showed since ``since`` (an index into ``fake.sent``)."""
+        return [s.json["data"] for s in self.fake.sent[since:] if s.path.endswith("/callback") and s.json["type"] == 9]
+
+    async def submit(self, user_id: int, custom_id: str, values: dict[str, str], **kwargs) -> None:
+        """Answer a form the bot showed."""
+        self.bot._connection.parse_interaction_create(self.payloads.modal(user_id, custom_id, values, **kwargs))
         await self.settle()
 
     async def settle(self) -> None:

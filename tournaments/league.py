@@ -5,26 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments.roundrobin import berger
+
 
 def round_robin(players: list[int]) -> list[tuple[int, int]]:
-    """Every pair once, as (first seat, second seat), in rounds of the circle method so that nobody plays
-    many matches before the others start; the first seat (in some games the side that begins) goes to whoever
-    of the two has had it less often, so each player has it about half the time."""
-    field = list(players) + ([None] if len(players) % 2 else [])
-    n = len(field)
-    firsts = dict.fromkeys(players, 0)
-    matches = []
-    for _ in range(n - 1):
-        for i in range(n // 2):
-            a, b = field[i], field[n - 1 - i]
-            if a is None or b is None:
-                continue
-            if firsts[b] < firsts[a]:
-                a, b = b, a
-            firsts[a] += 1
-            matches.append((a, b))
-        field = [field[0], field[-1], *field[1:-1]]
-    return matches
+    """Every pair once, as (first seat, second seat), round by round of FIDE's Berger tables
+    (:func:`tournaments.roundrobin.berger`), so that nobody plays many matches before the others start and the
+    first seat (in some games the side that begins) is shared out: everybody has it within one of half their
+    games (exactly half with an odd number of players)."""
+    return [t for tables in berger(players) for t in tables if len(t) == 2]
 
 
 @dataclass

@@ -2,8 +2,10 @@
 games of many players; a shared place is a tie).
 
 Every person starts at mu 25, sigma 25/3; each finished game updates everybody at the table at once from their
-places. The leaderboard shows the conservative rating, openskill's ordinal (mu - 3 sigma): a newcomer starts at
-0 and climbs as results make the rating surer. AI seats take no part (ratings compare people). Games are counted
+places. The rating is the conservative one, openskill's ordinal (mu - 3 sigma): a newcomer starts at 0 and climbs
+as results make the rating surer - and it can fall below 0, which players read as "negative skill". So people
+are shown it on a scale of their own (:func:`shown`): 1500 + 40 × (mu - 3 sigma), never below 0; a newcomer
+stands at 1500. AI seats take no part (ratings compare people). Games are counted
 in the order they ended, so the same history always gives the same table; nothing is stored, so no result can be
 lost: the ratings are recomputed from the games.
 """
@@ -15,6 +17,14 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 MODEL = PlackettLuce()
+#: the scale people see: a newcomer's conservative rating (0) at 1500, 40 points per unit of it
+SHOWN_BASE = 1500
+SHOWN_STEP = 40
+
+
+def shown(rating: float) -> int:
+    """A conservative rating as people are shown it: 1500 + 40 × rating, rounded, never below 0."""
+    return max(0, round(SHOWN_BASE + SHOWN_STEP * rating))
 
 
 @dataclass

@@ -34,10 +34,19 @@ Options (``new_game(num_players, seed, options)``, 2-6 players): ``chariots_per_
 bool (default False: unowned chariots fill the free start spaces up to six), ``turn_order`` "seat" (default:
 the last-placed chariot of the previous race starts) or "previous_results" (the book's variant: the previous
 race's winner on start space I, second on II, ...), ``track`` "A" or "B" (default "A": the first race's track;
-the second race uses the other, races 3 and 4 repeat both counter-clockwise).
+the second race uses the other, races 3 and 4 repeat both counter-clockwise), ``neutral_vote`` bool (default
+False; needs ``neutral_chariots``): see below.
 
 One action type: ``{"type": "move", "chariot": c, "card": value, "to": space_id}``. ``choices(state, c)`` (also
 in the acting seat's view) numbers the destinations from 1 and lists the cards and paths reaching each.
+
+Neutral chariots by vote (``neutral_vote``). The book: a neutral chariot moves in its own interest and to the
+opponents' harm, and "Ha nincs egyetértés, hogy miként mozogjon, a játékosok többségének véleménye fog
+dönteni" - where the players disagree, the majority decides. With the option, a neutral chariot whose turned
+card leaves more than one space is moved by a vote of all the players, a simultaneous decision (``to_act``
+lists every seat that has not voted; ``{"type": "vote", "to": space_id}``, the options in the fixed policy's
+order, its choice first, so that a clock that runs out votes for it). Most votes win; a tie goes to the option
+the fixed policy ranks first. With one space open there is nothing to disagree about: the chariot moves.
 """
 
 from __future__ import annotations
@@ -56,7 +65,7 @@ HAND_SIZE = 3
 LAPS = 3
 COPIES = "abcd"
 TURN_ORDERS = ("seat", "previous_results")
-OPTION_NAMES = ("chariots_per_player", "races", "neutral_chariots", "turn_order", "track")
+OPTION_NAMES = ("chariots_per_player", "races", "neutral_chariots", "turn_order", "track", "neutral_vote")
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 _TRACKS: dict[tuple, Track] = {}  # (track, direction, rules version) -> Track: a race asks for it at every step
 
@@ -141,8 +150,16 @@ def normalize_options(num_players: int, options: dict | None) -> dict:
     track = options.get("track", "A")
     if track not in TRACK_NAMES:
         raise ValueError("track must be 'A' or 'B'.")
-    return {"chariots_per_player": cpp, "races": races, "neutral_chariots": neutral,
-            "turn_order": turn_order, "track": track}
+    vote = options.get("neutral_vote", False)
+    if not isinstance(vote, bool):
+        raise ValueError("neutral_vote must be true or false.")
+    if vote and not neutral:
+        raise ValueError("neutral_vote decides how neutral chariots move: it needs neutral_chariots.")
+    out = {"chariots_per_player": cpp, "races": races, "neutral_chariots": neutral,
+           "turn_order": turn_order, "track": track}
+    if vote:  # (only when on: games without it keep the options they always had)
+        out["neutral_vote"] = True
+    return out
 
 
 def race_plan(first_track: str, races: int) -> list[tuple[str, str]]:
@@ -267,6 +284,9 @@ class AveCaesarEngine(BaseEngine):
         if state["over"]:
             return []
         race = state["race"]
+        vote = race.get("vote")
+        if vote is not None:
+            return [seat for seat, v in enumerate(vote["votes"]) if v is None]
         owner = state["chariots"][race["order"][race["turn"]]]["owner"]
         return [] if owner is None else [owner]
 
@@ -282,6 +302,11 @@ class AveCaesarEngine(BaseEngine):
         if state["over"]:
             return []
         race = state["race"]
+        vote = race.get("vote")
+        if vote is not None:
+            if not isinstance(seat, int) or not 0 <= seat < len(vote["votes"]) or vote["votes"][seat] is not None:
+                return []
+            return [{"type": "vote", "to": to} for to in vote["options"]]
         c = race["order"][race["turn"]]
         owner = state["chariots"][c]["owner"]
         if owner is None or seat != owner:
@@ -309,7 +334,9 @@ class AveCaesarEngine(BaseEngine):
 
     def validate(self, state: dict, seat: int, action: dict) -> None:
         """As the base class (the action must equal a legal one), by a look-up instead of a list scan."""
-        if seat not in self.to_act(state):
+        if state["race"].get("vote") is not None:
+            super().validate(state, seat, action)
+        elif seat not in self.to_act(state):
             super().validate(state, seat, action)
         elif not self._is_legal(self._known_turn(state, self.current_chariot(state)), action):
             raise IllegalAction(self.explain_illegal(state, seat, action))
@@ -323,6 +350,13 @@ class AveCaesarEngine(BaseEngine):
         if state["over"]:
             raise IllegalAction("The game is over.")
         race = state["race"]
+        if race.get("vote") is not None:
+            if seat not in self.to_act(state):
+                raise IllegalAction("You have voted already, or you have no vote." if 0 <= seat < state["num_players"]
+                                    else "Unknown seat.")
+            if action not in self.legal_actions(state, seat):
+                raise IllegalAction(self.explain_illegal(state, seat, action))
+            return self._apply_vote(state, seat, action)
         c = race["order"][race["turn"]]
         owner = state["chariots"][c]["owner"]
         if owner is None or seat != owner:
@@ -335,6 +369,8 @@ class AveCaesarEngine(BaseEngine):
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
         label = state["chariots"][c]["label"]
+        if state["race"].get("vote") is not None:
+            return f"Vote for one of the spaces neutral chariot {label} can reach."
         if action.get("type") != "move":
             return "The only action in Ave Caesar is a move: a card and a destination."
         if action.get("chariot") != c:
@@ -861,6 +897,8 @@ class AveCaesarEngine(BaseEngine):
             c = order[turn]
             if chariots[c]["owner"] is None:
                 self._neutral_turn(state, c, events)
+                if race.get("vote") is not None:
+                    return set(owners)  # the players vote on its move
                 continue
             found = self._turn(state, c)
             if found.actions:
@@ -926,6 +964,13 @@ class AveCaesarEngine(BaseEngine):
             return
         key = self._neutral_key(state, c)
         crossed_from = track.crossed[start]
+        if len(ends) > 1 and state["options"].get("neutral_vote"):
+            ranked = sorted(ends, key=lambda to: key(to, crossed_from[to]))
+            race["vote"] = {"chariot": c, "card": value, "card_id": card_id, "options": ranked,
+                            "votes": [None] * state["num_players"]}
+            events.append({"type": "neutral_vote", "chariot": c, "seat": None, "card": value,
+                           "options": list(ranked)})
+            return
         best = best_key = None
         for to in ends:  # min(ends, key=...): the first with the least key
             k = key(to, crossed_from[to])
@@ -933,6 +978,59 @@ class AveCaesarEngine(BaseEngine):
                 best, best_key = to, k
         self._do_move(state, c, value, self._walk(layers, value, best), events, True, card_id, crossed_from[best],
                       track)
+
+    def _apply_vote(self, state: dict, seat: int, action: dict) -> list[dict]:
+        """A player's vote on a neutral chariot's move; the last vote moves it (see the module docstring)."""
+        self._turn_of = (None, _NO_TURN)
+        race = state["race"]
+        vote = race["vote"]
+        vote["votes"][seat] = action["to"]
+        events: list[dict] = [{"type": "voted", "seat": seat, "chariot": vote["chariot"]}]
+        if any(v is None for v in vote["votes"]):
+            self._label(state, events)
+            return events
+        counts = {to: 0 for to in vote["options"]}
+        for v in vote["votes"]:
+            counts[v] += 1
+        most = max(counts.values())
+        best = next(to for to in vote["options"] if counts[to] == most)  # a tie: the fixed policy's order
+        del race["vote"]
+        c, value = vote["chariot"], vote["card"]
+        track = self.track(state)
+        start = race["cars"][c]["space"]
+        occupied = {o["space"] for o in race["cars"] if o is not race["cars"][c]}
+        layers = self._layers(track, start, occupied, value)
+        events.append({"type": "vote_result", "chariot": c, "seat": None, "card": value, "to": best,
+                       "votes": list(vote["votes"]), "options": list(vote["options"]),
+                       "tie": sum(1 for n in counts.values() if n == most) > 1})
+        self._do_move(state, c, value, self._walk(layers, value, best), events, True, vote["card_id"],
+                      track.crossed[start][best], track)
+        self._trim_last(state, self._advance(state, events, advance_first=True))
+        self._label(state, events)
+        return events
+
+    def vote_choices(self, state: dict) -> list[dict]:
+        """The spaces of a running vote, numbered from 1 in the fixed policy's order (its choice is 1), in the
+        form of :meth:`choices` (so the pictures number them alike)."""
+        vote = state["race"].get("vote")
+        if vote is None:
+            return []
+        race = state["race"]
+        c, value = vote["chariot"], vote["card"]
+        track = self.track(state)
+        car = race["cars"][c]
+        start = car["space"]
+        occupied = {o["space"] for o in race["cars"] if o is not car}
+        layers = self._layers(track, start, occupied, value)
+        out = []
+        for n, to in enumerate(vote["options"], 1):
+            crossings = car["crossings"] + track.crossed[start][to]
+            finishes = crossings > LAPS
+            remaining = 0 if finishes else track.to_line[to] + (LAPS - crossings) * track.lap
+            out.append({"to": to, "moves": [{"card": value, "path": self._walk(layers, value, to)}],
+                        "remaining": remaining, "to_go": remaining, "lap": LAPS if finishes else (crossings or 1),
+                        "finishes": finishes, "enters_alley": False, "misses_alley": False, "n": n})
+        return out
 
     def neutral_destination(self, state: dict, c: int, value: int, ends: list[dict]) -> dict:
         """Deterministic neutral policy: the shortest route on, then the space that stands in the way of the
@@ -1048,7 +1146,12 @@ class AveCaesarEngine(BaseEngine):
             if seat in to_act:
                 c = self.current_chariot(state)
                 view["legal"] = self.legal_copy(state, seat)
-                view["choices"] = self.choices(state, c)
+                view["choices"] = self.vote_choices(state) if race.get("vote") else self.choices(state, c)
+        vote = race.get("vote")
+        if vote is not None:  # who has voted is public, for whom only once all have (vote_result)
+            view["vote"] = {"chariot": vote["chariot"], "label": state["chariots"][vote["chariot"]]["label"],
+                            "card": vote["card"], "options": list(vote["options"]),
+                            "voted": [s for s, v in enumerate(vote["votes"]) if v is not None]}
         return view
 
     def to_json(self, state: dict) -> dict:
@@ -1074,8 +1177,11 @@ class AveCaesarEngine(BaseEngine):
             (3, {}),  # 3 players x 2 chariots
             (6, {}),
             (2, {"neutral_chariots": True, "chariots_per_player": 2}),
+            (3, {"neutral_chariots": True, "neutral_vote": True}),
             (2, {"chariots_per_player": 1, "races": 2, "turn_order": "previous_results"}),
         ]
 
     def max_playout_steps(self) -> int:
-        return 6 * 24 * 4 + 10
+        # 24 cards a chariot, six chariots, four races; a neutral chariot's card may also take a vote of each
+        # player (neutral_vote)
+        return 6 * 24 * 4 * (1 + 6) + 10

@@ -1,7 +1,7 @@
 """Determinization for Kiválasztottak: a full state consistent with what one seat can see.
 
 Card ids carry no information; what a card *is* is its key (``cards[id]["k"]``). Hidden from a seat: which
-keys lie where in each Future (its own too), the opponent's hand and mulligan set-aside, the opponent's
+keys lie where in each Future (its own too), the opponent's hand, reserve deck and mulligan set-aside, the opponent's
 face-down tower levels and face-down obstacles, and the rng (dice, shuffles). Keys are redealt over the ids
 of each group of places that look alike to the seat: the Future with the hidden hand and set-aside, the
 face-down towers, the other face-down cards (so a tower stays a tower and an obstacle an obstacle).
@@ -22,7 +22,8 @@ def determinize(state: dict, seat: int, rng) -> dict:
     cards = s["cards"]
     for owner in range(2):
         p = s["p"][owner]
-        loose = list(p["future"]) + ([*p["hand"], *p["setaside"]] if owner != seat else [])
+        # the opponent's reserve deck (rules version 3) looks like the rest of his unseen cards to ``seat``
+        loose = list(p["future"]) + ([*p["hand"], *p["setaside"], *p.get("reserve", ())] if owner != seat else [])
         towers: list[str] = []
         down: list[str] = []
         if owner != seat:

@@ -21,6 +21,7 @@ from engines import IllegalAction
 from engines.base import BaseEngine
 from engines.rng import Rng
 
+from . import decks as D
 from . import state as S
 from .cards import (
     BUILDING_LIMIT,
@@ -32,10 +33,6 @@ from .cards import (
     SIEGE_COST,
     START_MP,
     card_defs,
-    deck_file,
-    deck_ids,
-    deck_list,
-    deck_problems,
     default_decks,
 )
 from .conditions import holds
@@ -61,6 +58,13 @@ def _names_en() -> dict[str, str]:
 def _v2(state: dict) -> bool:
     """The game began under rules version 2 or later (version-1 games keep their rules to the end)."""
     return state.get("rules_version", 1) >= 2
+
+
+def _heals_damaged_only(state: dict) -> bool:
+    """Version 2 offered a heal only for a damaged adventurer; versions 1 and 3 on any the card allows (the
+    book: "Gyógyul x szintet: Lekerül róla legfeljebb X sebzés" - at most X damage comes off, and nothing
+    makes an activation wait for an effect)."""
+    return state.get("rules_version", 1) == 2
 
 
 def _fast(ab_or_card: dict) -> bool:
@@ -148,7 +152,7 @@ def _activated() -> dict[str, list[list[tuple[int, dict]]]]:
 
 
 _ROW_ONLY_TYPES = ("adventurer", "quest", "building", "ally")
-_HIDDEN_ZONES = ("hand", "future", "setaside")
+_HIDDEN_ZONES = ("hand", "future", "setaside", "reserve")
 _FACE_DOWN_ZONES = ("towers", "attached", "thread")
 
 
@@ -177,9 +181,12 @@ class KivalasztottakEngine(BaseEngine):
     #: 2: the active player acts first in an open thread; equipping, unequipping and attaching a quest reward
     #: open a thread (the reward is paid for); the blocking phase closes with a thread even without a blocker;
     #: heals are offered only for damaged adventurers; tower levels have MP value 4, no race = human.
-    #: Games saved under version 1 load and finish with version 1's rules (see ``_v2``).
-    rules_version = 2
-    loadable_versions = (1, 2)
+    #: 3: heals are offered on any own adventurer the card allows again (the book); decks of the players' own
+    #: (``decks`` entries may be deck specs, see ``decks.py``) with a reserve deck (Cserepakli) that cards
+    #: search (``search_reserve``). Games saved under versions 1 and 2 load and finish with their rules (see
+    #: ``_v2``, ``_heals_damaged_only``; their states have no ``reserve`` zone).
+    rules_version = 3
+    loadable_versions = (1, 2, 3)
 
     #: (state, S.MOVES value) when _check_immediate last found no immediate win in that state
     _calm: tuple | None = None
@@ -202,18 +209,17 @@ class KivalasztottakEngine(BaseEngine):
             raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}. Known: decks, round_limit.")
         decks = options.get("decks", default_decks())
         if not isinstance(decks, list) or len(decks) != 2:
-            raise ValueError(f"decks must be a list of two deck ids from {deck_ids()}.")
-        for d in decks:
-            if not isinstance(d, str) or d not in deck_ids():
-                known = ", ".join(f"{k} ({v['name_en']})" for k, v in deck_file()["decks"].items())
-                raise ValueError(f"Unknown deck {d!r}: choose one of {known}.")
+            raise ValueError(f"decks must be a list of two decks (preset ids from {list(D.presets())} or "
+                             "decks of {name, cards, reserve}).")
+        decks = D.complete(decks)  # None: no deck named for that seat (see decks.complete)
+        specs = [D.spec_of(d) for d in decks]
         limit = options.get("round_limit", DEFAULT_ROUND_LIMIT)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise ValueError("round_limit must be a whole number >= 0 (0 = no limit).")
-        for d in decks:
-            problems = deck_problems(d)
+        for seat, spec in enumerate(specs):
+            problems = D.problems(spec)
             if problems:
-                raise ValueError("; ".join(problems))
+                raise ValueError(f"Deck {seat + 1} ({spec['name']}): " + " ".join(map(D.describe, problems)))
         rng = Rng(seed)
         st: dict = {
             "rules_version": self.rules_version, "options": {"decks": list(decks), "round_limit": limit},
@@ -226,14 +232,23 @@ class KivalasztottakEngine(BaseEngine):
         for seat, deck in enumerate(decks):
             p = {z: [] for z in S.LIST_ZONES}
             p.update({"mp": 0, "mulligans": 0, "kept": False, "towers_set": False, "used_round": [],
-                      "omen_due": False, "deck": deck})
+                      "omen_due": False, "deck": deck if isinstance(deck, str) else "custom"})
+            if not isinstance(deck, str):
+                p["deck_name"] = specs[seat]["name"]
             st["p"].append(p)
-            keys = deck_list(deck)
+            keys = D.expand(specs[seat]["cards"])
             rng.shuffle(keys)  # ids carry no information about the card
             for i, key in enumerate(keys):
                 cid = f"KV{seat}-{i:02d}"
                 st["cards"][cid] = S.new_card(cid, key, seat, "future")
                 p["future"].append(cid)
+            reserve = D.expand(specs[seat]["reserve"])
+            if reserve:  # the Cserepakli: face down aside, known only to its player, searched by effects
+                rng.shuffle(reserve)
+                for i, key in enumerate(reserve, len(keys)):
+                    cid = f"KV{seat}-{i:02d}"
+                    st["cards"][cid] = S.new_card(cid, key, seat, "reserve")
+                    p["reserve"].append(cid)
         first = rng.below(2)  # "decide who starts, e.g. by a die roll"
         st["first"] = first
         st["last_acted"] = [0, 0]
@@ -303,6 +318,10 @@ class KivalasztottakEngine(BaseEngine):
             raise ValueError(f"This saved game was made with rules version {data.get('rules_version')}; "
                              f"this engine plays versions {', '.join(map(str, self.loadable_versions))}.")
         state = json.loads(json.dumps(data))
+        if state.get("rules_version", 1) < 3:
+            for p in state["p"]:  # no reserve deck before version 3 (a state stamped with an old version)
+                if not p.get("reserve", [None]):
+                    del p["reserve"]
         for c in state["cards"].values():
             for k, v in _CARD_DEFAULTS.items():
                 c.setdefault(k, v)
@@ -319,6 +338,7 @@ class KivalasztottakEngine(BaseEngine):
             return out
         p = state["p"][seat]
         out.update(p["hand"])
+        out.update(p.get("reserve", ()))  # the Cserepakli: "tartalma csak a játékosa számára ismert"
         for cid, c in state["cards"].items():
             if c["owner"] == seat and not c["up"] and c["zone"] in ("towers", "attached", "thread"):
                 out.add(cid)
@@ -537,7 +557,7 @@ class KivalasztottakEngine(BaseEngine):
     def _pub(self, state: dict, cid: str) -> str:
         """A reference to a card that may be shown to everybody (face-down cards are not named)."""
         c = state["cards"][cid]
-        if c["up"] and c["zone"] not in ("hand", "future", "setaside"):
+        if c["up"] and c["zone"] not in _HIDDEN_ZONES:
             return cid
         if c["zone"] == "towers":
             return f"tower-{c['zs']}-{state['p'][c['zs']]['towers'].index(cid)}"
@@ -971,6 +991,11 @@ class KivalasztottakEngine(BaseEngine):
                     for t in state["trig"] if t["seat"] == seat]
         if kind == "destroy_building":
             return [{"type": "destroy_building", "card": cid} for cid in p["buildings"]]
+        if kind == "reserve_pick":  # one choice per card of the reserve (copies alike: the first of them)
+            seen: dict[str, str] = {}
+            for cid in p["reserve"]:
+                seen.setdefault(state["cards"][cid]["k"], cid)
+            return [{"type": "reserve_pick", "card": cid} for cid in seen.values()]
         raise AssertionError(kind)
 
     def _attr_fn(self, state: dict):
@@ -1087,6 +1112,12 @@ class KivalasztottakEngine(BaseEngine):
             state["pending"].remove(dec)
             ev.append({"type": "building_destroyed", "seat": seat, "card": action["card"]})
             self._to_past(state, action["card"], ev)
+        elif kind == "reserve_pick":
+            state["pending"].remove(dec)
+            S.move(state, action["card"], "hand", seat)
+            # public: that a card came from the reserve; the card itself is the player's secret
+            ev.append({"type": "reserve_searched", "seat": seat, "card": action["card"],
+                       "left": len(p["reserve"])})
 
     # ------------------------------------------------------------------ priority actions
     def _prio_actions(self, state: dict, seat: int) -> list[dict]:
@@ -1299,7 +1330,7 @@ class KivalasztottakEngine(BaseEngine):
         sit = _situation(state)  # abilities are listed per timing situation (_ability_timing)
         mp = p["mp"]
         used_thread = state["used_thread"]
-        v2 = _v2(state)
+        heal_filter = _heals_damaged_only(state)
         out: list[dict] = []
         zones = self._zone_facts(state)
         owners = zones.get(("abilities", seat))
@@ -1346,8 +1377,8 @@ class KivalasztottakEngine(BaseEngine):
                 if "PERMANENT" in sym and "COMBAT" not in sym:
                     ctx = "any"  # the one kind of effect that crosses between Row and maneuver
                 tgs = self._targets(state, seat, spec, ctx, cid)
-                if v2 and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
-                    # a heal is offered only for an adventurer that has damage to heal
+                if heal_filter and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
+                    # version 2 only: a heal is offered only for an adventurer that has damage to heal
                     tgs = [tg for tg in tgs if cards[tg if tg is not None else cid]["dmg"] > 0]
                 for tg in tgs:
                     a = {"type": "activate", "card": cid, "ability": i}
@@ -1815,6 +1846,14 @@ class KivalasztottakEngine(BaseEngine):
                 state["cards"][tid]["zone"] = None
                 S.put(state, tid, "row", seat)
                 ev.append({"type": "token_created", "seat": seat, "card": tid, "name": card_defs()[eff["card"]]["name_en"]})
+            elif op == "search_reserve":
+                # "Cserepakli: a Jövőtől különálló pakli, amiből csak bizonyos lapok, hatások által kereshet ki
+                # lapot a játékos": its player picks one card of it (a decision), which goes to the hand.
+                # An empty (or spent) reserve: the effect does nothing.
+                if state["p"][seat].get("reserve"):
+                    state["pending"].insert(0, {"kind": "reserve_pick", "seat": seat})
+                else:
+                    ev.append({"type": "reserve_empty", "seat": seat})
             elif op == "free_maneuver":
                 # an effect that starts a maneuver waits until the thread closes
                 state["free_maneuver"] = {"seat": seat, "kind": eff["kind"]}

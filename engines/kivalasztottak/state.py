@@ -11,7 +11,7 @@ from __future__ import annotations
 from .cards import MAX_LEVEL, card_defs
 
 LIST_ZONES = ("future", "hand", "past", "depth", "row", "team", "store", "quests", "solved", "buildings",
-              "allies", "towers", "events", "omen", "setaside")
+              "allies", "towers", "events", "omen", "setaside", "reserve")
 PRESENT_LISTS = ("row", "team", "store", "quests", "solved", "buildings", "allies", "towers", "events", "omen")
 PRESENT = (*PRESENT_LISTS, "worn", "attached")
 

@@ -1,7 +1,8 @@
 """What one seat may see of a Kiválasztottak game: the only place hidden information is stripped.
 
-Hidden: hands (counts only), the Future (counts only), face-down tower levels and obstacles of the other
-player (shown as face-down placeholders), mulligan set-asides. Everything else is public.
+Hidden: hands (counts only), the Future (counts only), the reserve deck (Cserepakli: its count for everyone,
+its cards for its player only), face-down tower levels and obstacles of the other player (shown as face-down
+placeholders), mulligan set-asides. Everything else is public.
 """
 
 from __future__ import annotations
@@ -108,9 +109,10 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
     players = []
     for s in range(2):
         p = state["p"][s]
+        own_deck = p.get("deck_name")  # a deck of the player's own (rules version 3), else a preset
         players.append({
-            "seat": s, "deck": p["deck"], "deck_name": decks[p["deck"]]["name_en"],
-            "deck_name_hu": decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
+            "seat": s, "deck": p["deck"], "deck_name": own_deck or decks[p["deck"]]["name_en"],
+            "deck_name_hu": own_deck or decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
             "hand_count": len(p["hand"]), "future_count": len(p["future"]),
             "past": [_brief(state, c) for c in p["past"]],
             "depth": [_brief(state, c) for c in p["depth"]],
@@ -127,6 +129,8 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
             "omen": [_card(state, c, seat) for c in p["omen"]],
             "mulligans": p["mulligans"],
         })
+        if "reserve" in p:  # rules version 3 on
+            players[-1]["reserve_count"] = len(p["reserve"])
         _label(players[-1]["row"] + players[-1]["team"])
         _label(players[-1]["towers"])
     m = state["maneuver"]
@@ -151,6 +155,8 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
     }
     if seat is not None:
         out["hand"] = _label([_card(state, c, seat) for c in state["p"][seat]["hand"]])
+        if "reserve" in state["p"][seat]:
+            out["reserve"] = _label([_card(state, c, seat) for c in state["p"][seat]["reserve"]])
         if seat in to_act:
             out["legal"] = engine.legal_copy(state, seat)
             out["can_act"] = any(a["type"] != "pass" for a in out["legal"])

@@ -51,7 +51,8 @@ WRATH_TOKENS = 2
 DRAW_PER_ROUND = 3
 END_DISCARDS = 2
 DUEL_GLORY = 3
-OPTIONS = {"max_rounds": (30, 5, 200)}  # name: (default, min, max)
+OPTIONS = {"max_rounds": (30, 5, 200)}  # name: (default, min, max); max_rounds 0 = no limit (the book's game)
+NO_LIMIT = {"max_rounds": 0}  # an option value allowed outside its range: the option turned off
 BOOL_OPTIONS = {"rotate_first": False}  # name: default
 LAST_EVENTS = 40
 
@@ -220,7 +221,8 @@ def _start_round(ctx: _Ctx) -> None:
     every round (see docs/troja.md for the simulated effect)."""
     s = ctx.s
     s["round"] += 1
-    if s["round"] > s["options"]["max_rounds"]:
+    limit = s["options"]["max_rounds"]
+    if limit and s["round"] > limit:  # 0: no limit, the book's game (it ends only at 24 Glory)
         s["round"] -= 1
         _finish(ctx, "round_limit")
     if s["round"] > 1 and s["options"].get("rotate_first"):
@@ -742,8 +744,11 @@ class TrojaEngine(BaseEngine):
         out = {}
         for name, (default, lo, hi) in OPTIONS.items():
             value = options.pop(name, default)
-            if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                raise ValueError(f"Option {name} must be a whole number from {lo} to {hi}.")
+            off = NO_LIMIT.get(name)
+            if (not isinstance(value, int) or isinstance(value, bool)
+                    or not (lo <= value <= hi or (off is not None and value == off))):
+                also = f" (or {off}: no limit)" if off is not None else ""
+                raise ValueError(f"Option {name} must be a whole number from {lo} to {hi}{also}.")
             out[name] = value
         for name, default in BOOL_OPTIONS.items():
             value = options.pop(name, default)

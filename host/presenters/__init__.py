@@ -15,7 +15,9 @@ from host.panels import Choice
 
 @dataclass
 class OptionSpec:
-    """One option of ``/<game> new``. ``kind``: "int", "bool" or "choice" (``choices``: (label, value))."""
+    """One option of ``/<game> new``. ``kind``: "int", "bool", "choice" (``choices``: (label, value)) or "text"
+    (a word of at most 100 characters; ``suggest`` names what the command suggests while it is typed:
+    "decks", a player's Kiválasztottak decks, which the command also resolves - see cogs/newgame.py)."""
 
     name: str
     kind: str
@@ -24,6 +26,7 @@ class OptionSpec:
     choices: list[tuple[str, Any]] = field(default_factory=list)
     min_value: int | None = None
     max_value: int | None = None
+    suggest: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,11 @@ class Presenter:
         """Slash-command option values -> (number of players or None for "as many as join", engine options).
         A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
         return None, {k: v for k, v in raw.items() if v is not None}
+
+    def creator_seat(self, raw: dict) -> int:
+        """The seat the creator of a game takes (0 unless the game has sides the creator may choose, e.g. the
+        ``side`` option of Hector and Achilles); the other people and the AI take the other seats."""
+        return 0
 
     def check_options(self, raw: dict) -> None:
         """Refuse (ValueError, in the current language) a value outside what :attr:`options` advertise: the

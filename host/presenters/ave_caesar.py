@@ -43,6 +43,7 @@ class AveCaesarPresenter(Presenter):
                                 (self.text("opt_turn_order_results"), "previous_results")]),
             OptionSpec("track", "choice", self.text("opt_track"), default="A",
                        choices=[(self.track_title("A"), "A"), (self.track_title("B"), "B")]),
+            OptionSpec("neutral_vote", "bool", self.text("opt_neutral_vote"), default=False),
         ]
 
     @property
@@ -84,6 +85,19 @@ class AveCaesarPresenter(Presenter):
     def _who(self, event: dict, names: list[str]) -> str:
         return self.chariot(event.get("label") or f"#{event['chariot'] + 1}", event.get("seat"), names)
 
+    def _where(self, event: dict) -> str:
+        """Where a move ended, as the board shows it: the lane (inner, middle, outer), in a curve or on a
+        straight, or Caesar's alley."""
+        to = event.get("to")
+        try:
+            space = get_track(str(to)[0]).spaces[to]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return self.text("where_track")
+        if space["sec"] == "alley":
+            return self.text("where_alley")
+        lane = self.text(f"where_lane_{max(0, min(2, space['lane']))}")
+        return self.text("where_curve" if space["sec"] in ("east", "west") else "where_straight", lane=lane)
+
     def _listed(self, event: dict, c: int, names: list[str]) -> str:
         labels = event.get("labels") or []
         owners = event.get("owners") or []
@@ -119,6 +133,8 @@ class AveCaesarPresenter(Presenter):
         return next((c for c in view.get("choices") or [] if c["to"] == action.get("to")), None)
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
+        if action.get("type") == "vote":
+            return self._describe_vote(view, action, index)
         if action.get("type") != "move":
             return super().describe(view, action, index)
         choice = self._choice_for(view, action) or {}
@@ -155,12 +171,35 @@ class AveCaesarPresenter(Presenter):
         return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
                       description=description)
 
+    def _describe_vote(self, view: dict, action: dict, index: int) -> Choice:
+        """A vote for one space of a neutral chariot's move: the number on the picture; the fixed rule's own
+        choice (1) says so, as it wins ties and is cast for a player whose time runs out."""
+        choice = self._choice_for(view, action) or {}
+        n = choice.get("n", "?")
+        vote = view.get("vote") or {}
+        label = self.text("label_vote_default" if n == 1 else "label_vote", label=vote.get("label", "?"), n=n)
+        lane = None
+        try:
+            lane = _track(view).spaces[action["to"]]["lane"]
+        except (KeyError, TypeError):
+            pass
+        description = self.text("description_vote", lane=self.text(LANES.get(lane, "lane_unknown")),
+                                remaining=choice.get("remaining", "?"))
+        return Choice(index, label, self.text("group_vote", label=vote.get("label", "?"), card=vote.get("card", "?")),
+                      style="primary" if n == 1 else "secondary", secret=True, description=description)
+
     def parse(self, view: dict, choices: list[Choice], text: str) -> int:
         """``/game play``: "4 2" or "4 -> 2" (card 4 to the marker numbered 2); one number alone when it
         leaves no doubt (a card with one destination, or a marker only one card reaches)."""
         numbers = [int(x) for x in NUMBER.findall(CHARIOT.sub(" ", text))]
         if not numbers:
             return super().parse(view, choices, text)
+        if view.get("vote") is not None:  # "/game play 2": a vote for the space numbered 2
+            marker = {c["to"]: c["n"] for c in view.get("choices") or []}
+            found = [i for i, a in enumerate(view.get("legal") or []) if marker.get(a["to"]) == numbers[-1]]
+            if len(found) == 1:
+                return found[0]
+            raise ValueError(self.text("parse_vote", markers=", ".join(str(n) for n in sorted(marker.values()))))
         legal = view.get("legal") or []
         marker = {c["to"]: c["n"] for c in view.get("choices") or []}
         moves = [(i, a["card"], marker.get(a["to"])) for i, a in enumerate(legal)]
@@ -190,6 +229,9 @@ class AveCaesarPresenter(Presenter):
         c = view.get("turn")
         if c is None:
             return self.text("prompt_other")
+        vote = view.get("vote")
+        if vote is not None:
+            return self.text("prompt_vote", label=vote["label"], card=vote["card"], n=len(vote["options"]))
         me = view["chariots"][c]
         coin = self.text("coin_paid" if me["paid"] else "coin_due")
         text = self.text("prompt_move", label=me["label"], lap=me["lap"], to_go=me["to_go"], coin=coin)
@@ -225,7 +267,7 @@ class AveCaesarPresenter(Presenter):
         kind = event["type"]
         if kind == "moved":
             key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
-            return self.text(key, who=self._who(event, names), card=event["card"])
+            return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
         if kind == "new_lap":
             return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
         if kind == "ave_caesar":
@@ -248,6 +290,16 @@ class AveCaesarPresenter(Presenter):
             else:
                 key = f"ev_skipped_{reason}"
             return self.text(key, who=self._who(event, names), card=event.get("card"))
+        if kind == "neutral_vote":
+            return self.text("ev_neutral_vote", who=self._who(event, names), card=event["card"],
+                             n=len(event.get("options") or []))
+        if kind == "voted":
+            return None  # the board's list of who is still to vote says it; the choice stays secret
+        if kind == "vote_result":
+            votes = event.get("votes") or []
+            tally = ", ".join(f"{self.player(s, names)}: {self._space_n(event, v)}" for s, v in enumerate(votes))
+            key = "ev_vote_result_tie" if event.get("tie") else "ev_vote_result"
+            return self.text(key, who=self._who(event, names), votes=tally)
         if kind == "race_stalled":
             left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
             return self.text("ev_race_stalled", chariots=left)
@@ -256,6 +308,12 @@ class AveCaesarPresenter(Presenter):
         if kind == "race_over":
             return self._race_over(event, names)
         return None  # game_over: the result lines follow
+
+    @staticmethod
+    def _space_n(event: dict, space) -> str:
+        """The number a space had in the vote (its place among the event's options), else the space."""
+        options = event.get("options") or []
+        return str(options.index(space) + 1) if space in options else str(space)
 
     def _race_started(self, event: dict, names: list[str]) -> str:
         track = get_track(event["track"], event["direction"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engines.hector_achilles.data import TROOPS
 from host.locale import DEFAULT, current_language, use_language
 from host.panels import Choice
-from host.presenters import Presenter
+from host.presenters import OptionSpec, Presenter
 
 EMOJI = {"red": "🟥", "green": "🟩", "blue": "🟦", "yellow": "🟨", "purple": "🟪", "brown": "🟫"}
 #: action type -> (group key, button style, reveals the hand)
@@ -33,6 +33,22 @@ class HectorAchillesPresenter(Presenter):
     @property
     def seat_labels(self) -> list[str]:
         return [self.text("seat_0"), self.text("seat_1")]
+
+    #: the ``side`` option's values, by seat ("Az egyik játékos a trójai seregeket vezeti, a másik az akhájokat")
+    SIDES = ("achaeans", "trojans")
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        return [OptionSpec("side", "choice", self.text("opt_side"), default="achaeans",
+                           choices=[(self.text(f"seat_{i}"), side) for i, side in enumerate(self.SIDES)])]
+
+    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+        # the side is a seat, not a rule: it never reaches the engine (which refuses any other option by name)
+        return 2, {k: v for k, v in raw.items() if v is not None and k != "side"}
+
+    def creator_seat(self, raw: dict) -> int:
+        side = raw.get("side")
+        return self.SIDES.index(side) if side in self.SIDES else 0
 
     # -- words for things -----------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from engines.kivalasztottak.cards import card_defs, deck_file, english
+from engines.kivalasztottak import decks as D
+from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
 from host.presenters import OptionSpec, Presenter
@@ -22,7 +23,7 @@ from host.presenters import OptionSpec, Presenter
 GAME = "kivalasztottak"
 FREE_TYPES = ("quest", "building", "ally", "obstacle")
 #: decision kinds whose choices show hidden cards of the deciding player (hand, face-down levels)
-SECRET_DECISIONS = ("tower_order", "mulligan", "adjust_discard", "omen_bottom", "close_discard")
+SECRET_DECISIONS = ("tower_order", "mulligan", "adjust_discard", "omen_bottom", "close_discard", "reserve_pick")
 
 
 @lru_cache(maxsize=1)
@@ -78,30 +79,27 @@ class KivalasztottakPresenter(Presenter):
 
     @property
     def options(self) -> list[OptionSpec]:
-        decks = [(f"{d['name_en']} ({d['name_hu']})", key) for key, d in deck_file()["decks"].items()]
         return [
-            OptionSpec("deck", "choice", self.text("opt_deck"), choices=decks),
-            OptionSpec("opponent_deck", "choice", self.text("opt_opponent_deck"), choices=decks),
+            OptionSpec("deck", "text", self.text("opt_deck"), suggest="decks"),
+            OptionSpec("opponent_deck", "text", self.text("opt_opponent_deck"), suggest="decks"),
             OptionSpec("round_limit", "int", self.text("opt_round_limit"), min_value=0, max_value=200),
         ]
 
     def engine_options(self, raw: dict) -> tuple[int | None, dict]:
-        """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's; a missing one is the deck
-        the other does not play (so a game always pits the two decks against each other unless both are
-        given). Bad values pass through to the engine, which refuses them with a clear message."""
-        decks = list(deck_file()["decks"])
-        mine, theirs = raw.get("deck"), raw.get("opponent_deck")
-
-        def other(deck):
-            return next((d for d in decks if d != deck), deck)
-
-        if mine is None and theirs is None:
-            mine, theirs = list(deck_file()["default"])
-        elif mine is None:
-            mine = other(theirs)
-        elif theirs is None:
-            theirs = other(mine)
-        options: dict = {"decks": [mine, theirs]}
+        """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's: a starter deck (id or name),
+        a deck code, or a deck the command has already looked up (a spec). A missing one is ``None``: when the
+        game starts, the seat's player's chosen deck (``/deck use``), else the starter deck the other does not
+        play (``engines.kivalasztottak.decks.complete``). Text that names no deck is refused here."""
+        decks = []
+        for name in ("deck", "opponent_deck"):
+            value = raw.get(name)
+            if isinstance(value, str):
+                found = D.from_text(value)
+                if found is None:
+                    raise ValueError(self.text("deck_unknown", name=value[:40]))
+                value = found
+            decks.append(value)
+        options: dict = {"decks": decks}
         if raw.get("round_limit") is not None:
             options["round_limit"] = raw["round_limit"]
         return 2, options
@@ -261,6 +259,8 @@ class KivalasztottakPresenter(Presenter):
                 card = index.get(a["card"], {"name": "?", "type": "action", "label": "?"})
                 kinds[i] = "card"
                 fine[i] = self.text("group_card", card=card.get("label") or card["name"], cost=self._card_cost(card))
+            elif t == "activate" and self.heals_nothing(view, a):
+                kinds[i], fine[i] = "noeffect", self.text("group_no_effect")  # apart: a cost for no effect
             elif t == "activate":
                 kinds[i], fine[i] = "ability", self.text("group_ability", card=self._label(view, a["card"]))
             elif t == "activate_obstacle":
@@ -286,6 +286,37 @@ class KivalasztottakPresenter(Presenter):
                     plan[i] = self.text(f"group_{kind or 'more'}_all")
         self._plan_for = (view, plan, lang)
         return plan
+
+    def heals_nothing(self, view: dict, action: dict) -> bool:
+        """An activation whose only effect is a heal, of an adventurer with no damage: legal (the book: "at
+        most X damage comes off"), but it changes nothing except its cost (issue 26). The one time such a
+        cost is the point, a card sacrificed while an enemy effect on the thread aims at it, is not counted."""
+        if action.get("type") != "activate":
+            return False
+        index = self._index(view)
+        card = index.get(action["card"], {})
+        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        if action["ability"] >= len(abilities):
+            return False
+        ab = abilities[action["ability"]]
+        if not ab.get("effect") or any(e["op"] != "heal" for e in ab["effect"]):
+            return False
+        target = index.get(action.get("target") or action["card"], {})
+        if target.get("dmg", 1) > 0:
+            return False
+        return not self.sacrifice_under_fire(view, action)
+
+    def sacrifice_under_fire(self, view: dict, action: dict) -> bool:
+        """An activation that sacrifices its card while an enemy effect on the thread aims at that card: the
+        effect would lose its target (the Wild Dog answering a shot at it)."""
+        if action.get("type") != "activate":
+            return False
+        card = self._index(view).get(action["card"], {})
+        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        if action["ability"] >= len(abilities) or not abilities[action["ability"]].get("sacrifice"):
+            return False
+        seat = view.get("seat")
+        return any(it["seat"] != seat and action["card"] in it.get("targets", ()) for it in view.get("thread") or ())
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
         dec = self._decision(view)
@@ -340,6 +371,8 @@ class KivalasztottakPresenter(Presenter):
             card = index.get(a["card"], {"key": None})
             what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
             key = "label_activate_target" if a.get("target") else "label_activate"
+            if self.heals_nothing(view, a):
+                key += "_no_effect"
             return self._fitted(key, "what", card=self._label(view, a["card"]), what=what,
                                 target=self._label(view, a.get("target"))), "success"
         if t == "activate_obstacle":
@@ -437,6 +470,10 @@ class KivalasztottakPresenter(Presenter):
         if kind == "destroy_building":
             return self.text("label_destroy_building", card=self._label(view, a["card"])), \
                 self.text("group_destroy"), "danger"
+        if kind == "reserve_pick":
+            card = next((c for c in view.get("reserve") or [] if c["id"] == a["card"]), {"name": "?"})
+            return self.text("label_reserve_pick", card=_local(card["name"]), cost=self._card_cost(card)), \
+                self.text("group_reserve"), "primary"
         return super().describe(view, a, 0).label, kind, "secondary"
 
     def _maneuver_target(self, view: dict) -> dict:
@@ -537,17 +574,20 @@ class KivalasztottakPresenter(Presenter):
     def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
         """Whether to pass for this seat now, from its own view and settings only.
 
-        * ``auto_pass`` (on by default): pass when passing is the only choice.
+        * ``auto_pass`` (on by default): pass when passing is the only choice, or the others are activations
+          that heal nothing (:meth:`heals_nothing`: an undamaged target, and not a sacrifice under fire).
         * ``stop_on_opponent`` (on by default): when off, inside an open time thread — answering what the
           opponent put on it, or the last chance before an item resolves or the thread closes — pass unless
           the player could use a hidden fast effect (a card from the hand, a face-down obstacle) or one of
-          his adventurers is at level 0 or less (it dies when the thread closes, so a heal may matter).
+          his adventurers is at level 0 or less (it dies when the thread closes, so a heal may matter) or a card
+          he could sacrifice is what an enemy effect aims at (:meth:`sacrifice_under_fire`).
           His own actions outside a thread and every other decision are always asked.
         """
         if not any(a["type"] == "pass" for a in legal):
             return False
-        if settings.get("auto_pass", True) and all(a["type"] == "pass" for a in legal):
-            return True
+        if settings.get("auto_pass", True) and all(a["type"] == "pass" or self.heals_nothing(view, a)
+                                                   for a in legal):
+            return True  # a heal with nothing to heal counts as nothing to do (rules version 3 offers it)
         if settings.get("stop_on_opponent", True) or view.get("thread") is None:
             return False
         if any(a["type"] in ("summon", "activate_obstacle", "attach_reward") for a in legal):
@@ -555,6 +595,8 @@ class KivalasztottakPresenter(Presenter):
         me = view["players"][view["seat"]]
         if any(c.get("level", 1) < 1 for c in [*me["row"], *me["team"]]):
             return False
+        if any(self.sacrifice_under_fire(view, a) for a in legal):
+            return False  # the Wild Dog shot at may still make the shot lose its target
         return True
 
     # -- narration -------------------------------------------------------------------------------------
@@ -753,6 +795,10 @@ class KivalasztottakPresenter(Presenter):
             return self.text("ev_building_captured", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
         if kind == "building_destroyed":
             return self.text("ev_building_destroyed", who=who(seat), card=ref("card"))
+        if kind == "reserve_searched":
+            return self.text("ev_reserve_searched", who=who(seat), left=event["left"])
+        if kind == "reserve_empty":
+            return self.text("ev_reserve_empty", who=who(seat))
         if kind == "maneuver_ended":
             return self.text("ev_maneuver_ended", kind=self.text(f"maneuver_{event['kind']}"))
         if kind == "game_over":

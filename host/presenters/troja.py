@@ -59,7 +59,7 @@ class TrojaPresenter(Presenter):
     def options(self) -> list[OptionSpec]:
         return [
             OptionSpec("players", "int", self.text("opt_players"), None, min_value=2, max_value=4),
-            OptionSpec("max_rounds", "int", self.text("opt_max_rounds"), 30, min_value=5, max_value=200),
+            OptionSpec("max_rounds", "int", self.text("opt_max_rounds"), 30, min_value=0, max_value=200),
             OptionSpec("rotate_first", "bool", self.text("opt_rotate_first"), False),
         ]
 
@@ -71,7 +71,10 @@ class TrojaPresenter(Presenter):
         players = raw.get("players")
         if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
             raise ValueError(self.text("bad_players", value=players))  # the host tells the player
-        options = {"max_rounds": raw["max_rounds"]} if raw.get("max_rounds") is not None else {}
+        rounds = raw.get("max_rounds")
+        if rounds is not None and not isinstance(rounds, bool) and 0 < rounds < 5:
+            raise ValueError(self.text("bad_max_rounds", value=rounds))  # 0 (no limit) or 5-200
+        options = {"max_rounds": rounds} if rounds is not None else {}
         if raw.get("rotate_first") is not None:
             options["rotate_first"] = bool(raw["rotate_first"])
         return players, options

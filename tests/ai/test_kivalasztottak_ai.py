@@ -93,3 +93,43 @@ def test_the_two_starter_decks_are_balanced_ai_against_ai():
     stats = run(("vadaszhaz", "medveklan"), 40, 20_000)
     assert min(stats["wins"]) >= 12, stats["wins"]
     assert stats["steals"][0] and stats["steals"][1]  # each deck can take the other's quests
+
+
+def test_the_ai_wastes_no_heal_but_sacrifices_the_dog_a_shot_aims_at():
+    """Rules version 3 offers heals on undamaged adventurers (the book); the AI uses one only where its cost is
+    the point: the Wild Dog, shot at, sacrifices itself so that the shot loses its target."""
+    import random
+
+    from ai import kivalasztottak as ai
+    from engines.kivalasztottak import ENGINE as E
+    from tests.engines.kivalasztottak.helpers import add, blank, pass_
+    from tests.engines.kivalasztottak.test_rules_v3 import _shot_at_the_dog
+
+    st, dog, warrior, _ = _shot_at_the_dog(3)
+    assert ai.choose(E, st, 0, random.Random(1)) == {"type": "activate", "card": dog, "ability": 0,
+                                                     "target": warrior}
+    # with nothing aimed at it, the dog stays: no heal for an undamaged adventurer
+    quiet = blank(mp=(10, 10))
+    dog = add(quiet, 0, "vadkutya", "row")
+    add(quiet, 0, "klanharcos", "row")
+    master = add(quiet, 0, "vadaszmester", "allies")
+    add(quiet, 0, "ugra", "row")
+    offered = E.legal_actions(quiet, 0)
+    assert any(a["type"] == "activate" and a["card"] in (dog, master) for a in offered)
+    choice = ai.choose(E, quiet, 0, random.Random(1))
+    assert not (choice["type"] == "activate" and choice["card"] in (dog, master)), choice
+    pass_(quiet)
+
+
+def test_the_ai_heals_ugra_when_he_is_damaged():
+    import random
+
+    from ai import kivalasztottak as ai
+    from engines.kivalasztottak import ENGINE as E
+    from tests.engines.kivalasztottak.helpers import add, blank
+
+    st = blank(mp=(0, 0))
+    ugra = add(st, 0, "ugra", "row")
+    st["cards"][ugra]["dmg"] = 2
+    E.forget(st)
+    assert ai.choose(E, st, 0, random.Random(1)) == {"type": "activate", "card": ugra, "ability": 0}

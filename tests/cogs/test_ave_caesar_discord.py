@@ -142,7 +142,7 @@ async def test_options_of_game_new_are_described_with_their_limits(harness):
     options = {o["name"]: o for o in command["options"]}
     assert set(options) == {"opponent", "level", "invite", "language", "time_control", "on_timeout", "players",
                             "chariots_per_player", "races", "neutral_chariots",
-                            "turn_order", "track"}
+                            "turn_order", "track", "neutral_vote"}
     assert {c["value"] for c in options["level"]["choices"]} == {"easy", "normal", "hard"}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 6)
     assert (options["chariots_per_player"]["min_value"], options["chariots_per_player"]["max_value"]) == (1, 3)
@@ -208,7 +208,7 @@ async def test_ai_fills_the_seats_up_to_players_and_only_the_person_is_asked(har
     game, _ = await live(h)
     for event in moved_before:
         ai_name = game.seat_row(event["seat"]).name
-        assert f"{event['label']} (**{ai_name}**) plays a {event['card']}." in lines_of(h, thread)
+        assert f"{event['label']} (**{ai_name}**) plays a {event['card']} (" in lines_of(h, thread)
     assert "race 1/2: move **A**" in board["content"] and "pick a card, then a destination" in board["content"]
     h.assert_no_errors()
 
@@ -258,7 +258,7 @@ async def test_two_step_private_panel_card_then_numbered_destination(harness):
     assert h.fake.messages[int(panel["id"])]["content"] == f"Done: {label}"
     assert len(boards(h, thread)) > before_boards
     me = view["chariots"][view["turn"]]["label"]
-    assert f"{me} (**Ann**) plays a {value}." in latest_board(h, thread)["content"]
+    assert f"{me} (**Ann**) plays a {value} (" in latest_board(h, thread)["content"]
     # the spent panel's card buttons are out of date now
     before = len(h.fake.messages)
     await h.click(ANN, as_shown, cards[value]["custom_id"])
@@ -527,3 +527,32 @@ def test_hands_are_secret_choices():
     assert choices and all(c.secret for c in choices)
     assert json.dumps(PRESENTER.prompt(view)).find("AC") == -1
 
+
+
+async def test_neutral_chariots_moved_by_the_players_vote(harness):
+    """``neutral_vote``: a neutral chariot whose card leaves several spaces waits for every player's vote (the
+    AI votes by itself, the person on a private panel); the majority moves it, as the book says."""
+    from tests.cogs.driver import take_turn
+    h = harness
+    await h.slash(ANN, "ave-caesar new", name="Ann", opponent="ai", players=3, neutral_chariots=True,
+                  neutral_vote=True, races=1)
+    thread = thread_of(h)
+    game, state = await live(h)
+    assert game.options["engine"]["neutral_vote"] is True
+    rng = Rng(3)
+    asked_to_vote = 0
+    for _ in range(300):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        game, state = await live(h)
+        if state["race"].get("vote") is not None:
+            assert "vote where it goes" in board["content"]
+            assert ENGINE.to_act(state) == [0], "the AI drivers voted at once: only Ann is still asked"
+            asked_to_vote += 1
+        await take_turn(h, thread, rng)
+    assert game_over(latest_board(h, thread))
+    text = lines_of(h, thread)
+    assert asked_to_vote and "the players vote where it goes" in text
+    assert "the vote is in (Ann:" in text or "the vote is tied (Ann:" in text
+    h.assert_no_errors()

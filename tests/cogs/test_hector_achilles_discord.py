@@ -211,6 +211,50 @@ async def test_play_alone_against_the_ai(harness):
     h.assert_no_errors()
 
 
+async def test_a_whole_game_as_troy_against_the_ai(harness):
+    """"Az egyik játékos a trójai seregeket vezeti, a másik az akhájokat": ``side:trojans`` seats the creator
+    with the Trojans and the AI with the Achaeans; the game is played to its end through the real dispatch."""
+    h = harness
+    payload = [c.to_dict(h.bot.tree) for c in h.bot.tree.get_commands()]
+    new = next(o for o in next(c for c in payload if c["name"] == "hector-achilles")["options"] if o["name"] == "new")
+    side = next(o for o in new["options"] if o["name"] == "side")
+    assert [c["value"] for c in side["choices"]] == ["achaeans", "trojans"]
+    await h.slash(ANN, "hector-achilles new", name="Ann", opponent="ai", side="trojans")
+    thread = thread_of(h)
+    game, state = await live_state(h)
+    assert game.seat_of(ANN) == 1 and game.seats[0].is_ai and game.seats[0].seat == 0
+    assert "Trojans" in latest_board(h, thread)["content"] or to_act(latest_board(h, thread)) == [ANN]
+    rng = Rng(4)
+    for _ in range(2000):
+        board = latest_board(h, thread)
+        if game_over(board):
+            break
+        assert to_act(board) == [ANN], "only Troy's player is asked; the Achaean AI moves by itself"
+        game, state = await live_state(h)
+        assert ENGINE.to_act(state) == [1]
+        await take_turn(h, thread, rng)
+    assert game_over(latest_board(h, thread))
+    game, _ = await live_state(h)
+    assert game.status == "finished" and game.seat_of(ANN) == 1
+    # a rematch keeps Ann with the Trojans
+    rematch = next(m for m in h.messages_in(thread) if "gh:rm:1" in [c["custom_id"] for c in components(m)])
+    await h.click(ANN, rematch, "gh:rm:1", name="Ann")
+    again = await h.bot.service.store.get_game(2)
+    assert {s.seat: (s.user_id, s.is_ai) for s in again.seats} == {0: (None, True), 1: (ANN, False)}
+    h.assert_no_errors()
+
+
+async def test_an_open_game_as_troy_seats_the_joiner_with_the_achaeans(harness):
+    h = harness
+    await h.slash(ANN, "hector-achilles new", name="Ann", side="trojans")
+    thread = thread_of(h)
+    lobby = h.messages_in(thread)[0]
+    await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    game, state = await live_state(h)
+    assert game.status == "running" and game.seat_of(ANN) == 1 and game.seat_of(BOB) == 0
+    h.assert_no_errors()
+
+
 async def test_typed_moves_with_game_play(harness):
     h = harness
     thread = await open_two_player_game(h)

@@ -233,10 +233,12 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     assert settled["how"] == "adjudicated" and settled["places"] == [2, 1]
     await assert_told_the_end(h, h.bot, decided["game_id"], board_before,
                               f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
-    # the other match is played out; paused, the round ends without a next one
+    # the other match is played out; paused, the next round is paired but held: no games until resumed
     await play_match(h, h.bot, played, Rng(9))
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
-    assert await store.matches(1, 2) == [], "no round is paired while paused"
+    held = await store.matches(1, 2)
+    assert len(held) == 2 and all(m["game_id"] is None for m in held), "paired, held while paused"
+    assert any("round 2 is paired and waits for the organizer" in m["content"] for m in h.messages_in(CHANNEL_ID))
     await h.slash(101, "tournament resume", tournament=1, name="P0")
     round2 = await store.matches(1, 2)
     assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))

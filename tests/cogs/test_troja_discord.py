@@ -115,13 +115,13 @@ async def test_new_troja_offers_its_options_and_refuses_bad_values(harness):
     troja = next(o for o in group["options"] if o["name"] == "new")
     options = {o["name"]: o for o in troja["options"]}
     assert (options["players"]["min_value"], options["players"]["max_value"]) == (2, 4)
-    assert (options["max_rounds"]["min_value"], options["max_rounds"]["max_value"]) == (5, 200)
+    assert (options["max_rounds"]["min_value"], options["max_rounds"]["max_value"]) == (0, 200)
     assert "2-4" in options["players"]["description"] and "default 30" in options["max_rounds"]["description"]
     # values Discord's own checks would stop still get a clear answer, and no game is opened
     before = len(h.fake.messages)
     await h.slash(ANN, "troja new", name="Ann", max_rounds=3)
-    assert any("max_rounds must be a whole number from 5 to 200" in m["content"] and m["flags"] & 64
-               for m in replies_since(h, before))
+    assert any("max_rounds is 0 (no limit, the book's game) or a number of rounds from 5 to 200" in m["content"]
+               and m["flags"] & 64 for m in replies_since(h, before))
     before = len(h.fake.messages)
     await h.slash(ANN, "troja new", name="Ann", players=5)
     assert any("2 to 4 heroes" in m["content"] and m["flags"] & 64 for m in replies_since(h, before))
@@ -133,6 +133,10 @@ async def test_new_troja_offers_its_options_and_refuses_bad_values(harness):
     assert "(1/3)" in seats["name"] and "Seat A: Ann" in seats["value"] and "Seat C" in seats["value"]
     game = await h.bot.service.store.get_game(1)
     assert game.options["engine"] == {"max_rounds": 8} and game.num_players == 3
+    # 0: the book's game, with no round limit
+    await h.slash(ANN, "troja new", name="Ann", opponent="ai", max_rounds=0)
+    game = await h.bot.service.store.get_game(2)
+    assert game.options["engine"] == {"max_rounds": 0}
     h.assert_no_errors()
 
 

@@ -38,7 +38,7 @@ DATA = Path(__file__).parent / "data" / "engine_digests.json"
 SEEDS = range(4)
 # Older rules versions saved games may still carry; each is played from a fresh state stamped with it,
 # the way host/replays.py starts an old game.
-OLD_VERSIONS = {"hector-achilles": [1], "ave-caesar": [1], "hextri": [1], "troja": [], "kivalasztottak": [1]}
+OLD_VERSIONS = {"hector-achilles": [1], "ave-caesar": [1], "hextri": [1], "troja": [], "kivalasztottak": [1, 2]}
 
 
 def _cases():

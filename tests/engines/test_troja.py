@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from ai import troja as troja_ai
 from engines import IllegalAction
 from engines.troja import HEROES, PHYSICAL
 from tests.engines.test_troja_support import (  # noqa: F401 - pinned_heroes is a fixture
@@ -80,6 +83,9 @@ def test_options_are_validated():
         E.new_game(2, 1, {"max_rounds": 2})
     with pytest.raises(ValueError, match="max_rounds"):
         E.new_game(2, 1, {"max_rounds": "10"})
+    assert E.new_game(2, 1, {"max_rounds": 0})["options"]["max_rounds"] == 0  # no limit: the book's game
+    with pytest.raises(ValueError, match="or 0: no limit"):
+        E.new_game(2, 1, {"max_rounds": -1})
     with pytest.raises(ValueError, match="2 to 4"):
         E.new_game(5, 1)
 
@@ -393,6 +399,37 @@ def test_round_limit_ends_by_glory():
         act(s, seat, {"type": "done"})
     assert E.result(s)["reason"] == "round_limit"
     assert E.result(s)["places"] == [1, 2]
+
+
+def _quiet_rounds(s: dict, until: int) -> None:
+    """Everyone does nothing (camp done, end turn, keep the cards) until round ``until`` or the end."""
+    quiet = ("done", "end_turn", "pass", "launch")
+    while E.result(s) is None and s["round"] < until:
+        seat = E.to_act(s)[0]
+        legal = E.legal_actions(s, seat)
+        act(s, seat, next((a for a in legal if a["type"] in quiet), legal[0]))
+
+
+def test_the_books_game_goes_past_30_rounds_and_ends_at_24_glory():
+    """max_rounds 0: the book's game, no round limit. A quiet table plays round 31 and beyond; the default
+    table of the same seed stops after round 30."""
+    limited = E.new_game(2, 7)
+    _quiet_rounds(limited, 40)
+    assert E.result(limited)["reason"] == "round_limit" and limited["round"] == 30
+
+    s = E.new_game(2, 7, {"max_rounds": 0})
+    _quiet_rounds(s, 35)
+    assert E.result(s) is None and s["round"] == 35
+    assert E.view(s, 0)["max_rounds"] == 0
+    # from here the AI plays both heroes: the game ends the book's way, at 24 Glory, in round 35 or later
+    rng = random.Random(3)
+    for _ in range(20_000):
+        if E.result(s) is not None:
+            break
+        seat = E.to_act(s)[0]
+        act(s, seat, troja_ai.choose(E, s, seat, rng))
+    result = E.result(s)
+    assert result["reason"] == "glory" and max(result["scores"]) >= 24 and s["round"] >= 35
 
 
 # ------------------------------------------------------------------------------------------- wrath and windows

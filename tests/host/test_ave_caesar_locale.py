@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines import ENGINES
+from engines.ave_caesar.track import get_track
 from host.locale import use_language
 from host.presenters import PRESENTERS
 from tests.engines.test_ave_caesar_support import race, space
@@ -57,7 +58,8 @@ def test_narration_in_hungarian(lang):
     assert P.narrate({"type": "finished", "place": 2, "laurels": 4, **WHO}, NAMES) == \
         "🏁 A1 (**Ann**) **2.** helyen ér célba: 4 babér!"
     assert "A Császár haragja!" in P.narrate({"type": "disqualified", **WHO}, NAMES)
-    assert P.narrate({"type": "moved", "card": 5, **WHO}, NAMES) == "A1 (**Ann**) kijátszik egy 5 értékű lapot."
+    assert P.narrate({"type": "moved", "card": 5, "to": "A40", **WHO}, NAMES) == \
+        "A1 (**Ann**) kijátszik egy 5 értékű lapot (kanyar, külső sáv)."
     started = P.narrate({"type": "race_started", "race": 2, "races": 2, "track": "B", "direction": "cw",
                          "grid": [0], "labels": ["A1"], "owners": [0], "turn_order": "seat"}, NAMES)
     assert started.startswith("🏟️ **2/2. futam** — „B” pálya (Circus Flaminius), az óramutató járásával")
@@ -66,6 +68,18 @@ def test_narration_in_hungarian(lang):
                             "chariots": [{"owner": 0, "label": "A1"}, {"owner": 1, "label": "B1"}],
                             "laurels": [6, 4], "races": []}, NAMES[:2])
     assert lines == ["🏆 A futam győztese **Ann**: 6 babér!", "1. Ann — 6 babér", "2. Bob — 4 babér"]
+
+
+def test_a_move_says_where_the_chariot_went(lang):
+    """Not just "plays a 5": the lane it drove to, on a straight or in a curve, or Caesar's alley."""
+    lang("en")
+    assert P.narrate({"type": "moved", "card": 5, "to": "A00", **WHO}, NAMES) == \
+        "A1 (**Ann**) plays a 5 (inner lane)."
+    alley = next(sid for sid, sp in get_track("B").spaces.items() if sp["sec"] == "alley")
+    assert P.narrate({"type": "moved", "card": 2, "to": alley, **WHO}, NAMES).endswith("(Caesar's alley).")
+    lang("pl")
+    assert P.narrate({"type": "moved", "card": 5, "to": "A40", **WHO}, NAMES).endswith(
+        "zagrywa 5 (zewnętrzny tor, zakręt).")
 
 
 def test_choices_prompt_and_narration_in_polish(lang):

@@ -42,8 +42,35 @@ def test_engine_options_fill_the_table_the_options_allow():
     with pytest.raises(ValueError, match="2 to 6 players, not 1"):
         P.engine_options({"players": 1})
     names = {o.name for o in P.options}
-    assert names == {"players", "chariots_per_player", "races", "neutral_chariots", "turn_order", "track"}
+    assert names == {"players", "chariots_per_player", "races", "neutral_chariots", "turn_order", "track",
+                     "neutral_vote"}
     assert all(1 <= len(o.description) <= 100 for o in P.options)
+
+
+def test_a_vote_on_a_neutral_chariot_has_numbered_private_choices_a_prompt_and_narration():
+    from tests.engines.test_ave_caesar_vote import first_vote
+    st = first_vote()
+    vote = st["race"]["vote"]
+    label = st["chariots"][vote["chariot"]]["label"]
+    view = E.view(st, 1)
+    choices = [P.describe(view, a, i) for i, a in enumerate(view["legal"])]
+    assert choices[0].label == f"Vote: {label} → 1 (the rule's choice)"
+    assert [c.label for c in choices[1:]] == [f"Vote: {label} → {n}" for n in range(2, len(choices) + 1)]
+    assert all(c.secret and len(c.label) <= 80 and len(c.description) <= 100 for c in choices)
+    assert f"neutral chariot **{label}** turned a **{vote['card']}**" in P.prompt(view)
+    assert P.parse(view, choices, "2") == 1
+    with pytest.raises(ValueError, match="number of a space"):
+        P.parse(view, choices, "99")
+    events = []
+    for seat in E.to_act(st):
+        events += E.apply(st, seat, {"type": "vote", "to": vote["options"][-1]})
+    lines = [P.narrate(e, NAMES) for e in events]
+    result = next(line for e, line in zip(events, lines) if e["type"] == "vote_result")
+    assert result.startswith(f"{label} (neutral): the vote is in (Ann: {len(vote['options'])}, Bob:")
+    assert all(line is None or "{" not in line for line in lines)
+    start = E.new_game(3, 1, {"neutral_chariots": True, "neutral_vote": True})
+    assert "neutral_vote" in P.engine_options({"neutral_chariots": True, "neutral_vote": True})[1]
+    assert start["options"]["neutral_vote"] is True
 
 
 def test_alley_choices_are_flagged_and_every_move_is_secret():

@@ -3,6 +3,8 @@ choices and narration, the two priority settings, typed moves."""
 
 from __future__ import annotations
 
+import pytest
+
 import ai
 from engines import ENGINES
 from engines.kivalasztottak.cards import card_defs
@@ -40,27 +42,31 @@ def panel_of(st: dict, seat: int) -> Panel:
 def test_options_offer_both_decks_for_each_player_and_a_round_limit():
     specs = {s.name: s for s in P.options}
     assert set(specs) == {"deck", "opponent_deck", "round_limit"}
-    for name in ("deck", "opponent_deck"):
-        assert [v for _, v in specs[name].choices] == ["vadaszhaz", "medveklan"]
-        assert all(1 <= len(label) <= 100 for label, _ in specs[name].choices)
+    for name in ("deck", "opponent_deck"):  # typed, with suggestions: a starter, one's own deck, or a code
+        assert specs[name].kind == "text" and specs[name].suggest == "decks"
     assert all(1 <= len(s.description) <= 100 for s in specs.values())
     assert (specs["round_limit"].min_value, specs["round_limit"].max_value) == (0, 200)
 
 
 def test_engine_options_give_each_seat_a_deck():
-    assert P.engine_options({}) == (2, {"decks": ["vadaszhaz", "medveklan"]})
-    assert P.engine_options({"deck": "medveklan"}) == (2, {"decks": ["medveklan", "vadaszhaz"]})
-    assert P.engine_options({"opponent_deck": "vadaszhaz"}) == (2, {"decks": ["medveklan", "vadaszhaz"]})
-    assert P.engine_options({"deck": "medveklan", "opponent_deck": "medveklan", "round_limit": 5}) == \
+    """A deck not named is None: the seat's player's own chosen deck when the game starts, else the starter
+    the other seat does not play (engines/kivalasztottak/decks.complete)."""
+    from engines.kivalasztottak import decks as D
+    assert P.engine_options({}) == (2, {"decks": [None, None]})
+    assert D.complete([None, None]) == ["vadaszhaz", "medveklan"]
+    assert P.engine_options({"deck": "medveklan"}) == (2, {"decks": ["medveklan", None]})
+    assert D.complete(["medveklan", None]) == ["medveklan", "vadaszhaz"]
+    assert P.engine_options({"opponent_deck": "The Hunters' Lodge"}) == (2, {"decks": [None, "vadaszhaz"]})
+    assert P.engine_options({"deck": "a medve-klán", "opponent_deck": "medveklan", "round_limit": 5}) == \
         (2, {"decks": ["medveklan", "medveklan"], "round_limit": 5})
-    # a bad value reaches the engine, which says what is allowed
-    _, options = P.engine_options({"deck": "dragons"})
-    try:
-        E.new_game(2, 0, options)
-    except ValueError as exc:
-        assert "Unknown deck 'dragons'" in str(exc) and "The Bear Clan" in str(exc)
-    else:
-        raise AssertionError("a bad deck was accepted")
+    # a deck code is read here; a spec (a player's deck looked up by the command) passes as it is
+    code = D.encode(D.presets()["medveklan"])
+    assert P.engine_options({"deck": code})[1]["decks"][0]["cards"] == D.normalise(D.presets()["medveklan"])["cards"]
+    spec = {"name": "Mine", "cards": [["vadasz", 43]], "reserve": []}
+    assert P.engine_options({"deck": spec})[1]["decks"] == [spec, None]
+    # text that names no deck is refused with what may be named
+    with pytest.raises(ValueError, match="No deck is called dragons"):
+        P.engine_options({"deck": "dragons"})
 
 
 # -- every decision of real games fits Discord and keeps secrets ------------------------------------------
@@ -180,7 +186,7 @@ def test_team_ranks_beast_and_trigger_decisions_have_words():
     assert [c.label for c in panel.choices] == ["Dorgan Bloodhand (level 4)", "Hunter (level 2)"]
     for c in a:
         act(st, 0, {"type": "team_add", "card": c})
-    assert panel_of(st, 0).choices[-1].label == "Done: the team of 2 (level 6) sets out"
+    assert panel_of(st, 0).choices[-1].label == "The team of 2 (level 6) sets out"
     act(st, 0, {"type": "team_done"})
     while not st["pending"]:
         act(st, E.to_act(st)[0], {"type": "pass"})
@@ -330,6 +336,58 @@ def test_auto_pass_setting_covers_windows_with_nothing_but_pass():
     assert P.auto_pass(view, legal, {"auto_pass": False, "stop_on_opponent": False}) is True
 
 
+def test_heals_with_nothing_to_heal_are_grouped_apart_and_labelled():
+    """Rules version 3 offers a heal on any own adventurer (the book); one that changes nothing but its cost
+    waits in a group of its own, says so, and is no reason to stop an auto-pass."""
+    st = blank(mp=(10, 10))
+    add(st, 0, "vadaszmester", "allies")
+    fine = add(st, 0, "vadasz", "row")
+    hurt = add(st, 0, "csapdaallito", "row")
+    st["cards"][hurt]["dmg"] = 1
+    E.forget(st)
+    panel = panel_of(st, 0)
+    by_target = {E.legal_actions(st, 0)[c.index].get("target"): c for c in panel.choices
+                 if E.legal_actions(st, 0)[c.index]["type"] == "activate"
+                 and E.legal_actions(st, 0)[c.index]["ability"] == 0}
+    assert by_target[fine].group == "No healing effect (only the cost)"
+    assert by_target[fine].label.endswith("· no healing effect") and len(by_target[fine].label) <= MAX_LABEL
+    assert by_target[hurt].group != by_target[fine].group and "no healing" not in by_target[hurt].label
+    # answering a thread with only such heals at hand: the auto-pass setting passes
+    st = blank(mp=(10, 10))
+    hunter = add(st, 0, "vadasz", "hand")
+    add(st, 1, "vadaszmester", "allies")
+    add(st, 1, "fejvadasz", "row")
+    act(st, 0, {"type": "summon", "card": hunter})
+    view, legal = E.view(st, 1), E.legal_actions(st, 1)
+    assert any(a["type"] == "activate" for a in legal) and who(st) == 1
+    assert P.auto_pass(view, legal, {}) is True
+    assert P.auto_pass(view, legal, {"auto_pass": False}) is False
+
+
+def test_the_dog_under_fire_is_a_real_choice_on_the_panel():
+    from tests.engines.kivalasztottak.test_rules_v3 import _shot_at_the_dog
+    st, dog, warrior, _ = _shot_at_the_dog(3)
+    view, legal = E.view(st, 0), E.legal_actions(st, 0)
+    sacrifice = next(i for i, a in enumerate(legal) if a["type"] == "activate" and a["card"] == dog)
+    choice = P.describe(view, legal[sacrifice], sacrifice)
+    assert "no healing" not in choice.label and "No healing" not in choice.group
+    assert P.auto_pass(view, legal, {}) is False
+    assert P.auto_pass(view, legal, {"stop_on_opponent": False}) is False
+
+
+def test_the_reserve_pick_is_private_and_named_in_the_players_own_words():
+    st = blank(mp=(10, 10))
+    ugra = add(st, 0, "ugra", "reserve")
+    pigeon = add(st, 0, "futargalamb", "hand")
+    act(st, 0, {"type": "summon", "card": pigeon})
+    settle(st)
+    panel = panel_of(st, 0)
+    assert [c.label for c in panel.choices] == ["Take Ugra Bearthroat (6 MP)"]
+    assert all(c.secret for c in panel.choices)
+    assert "reserve deck" in panel.prompt
+    assert E.legal_actions(st, 0) == [{"type": "reserve_pick", "card": ugra}]
+
+
 # -- typed moves ------------------------------------------------------------------------------------------
 
 def test_typed_moves_ignore_case_and_accents_and_explain_ambiguity():
@@ -442,6 +500,8 @@ EVENTS = [
     {"type": "tower_destroyed", "seat": 1, "card": "KV1-07", "name": "Bone Gate"},
     {"type": "building_captured", "seat": 0, "card": "KV1-06", "name": "Taming Pen", "card_key": "szeliditokaram"},
     {"type": "building_destroyed", "seat": 0, "card": "KV1-06", "card_name": "Taming Pen"},
+    {"type": "reserve_searched", "seat": 0, "card": "hidden-0", "left": 14},
+    {"type": "reserve_empty", "seat": 1},
     {"type": "maneuver_no_teams"}, {"type": "maneuver_ended", "kind": "capture", "winner": 0},
     {"type": "game_over", "places": [1, 2], "scores": [11, 4], "reason": "dp11", "winner": 0},
     {"type": "game_over", "places": [1, 1], "scores": [0, 0], "reason": "future_draw", "winner": None},

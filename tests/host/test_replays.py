@@ -205,7 +205,7 @@ async def test_a_public_replay_draws_no_hidden_card_and_the_hosts_reveal_adds_ea
     seen = _spy_pictures(monkeypatch, key)
     plain = replays.animate(record)
     assert not seen["private"]  # nobody's own picture is drawn for a public replay
-    assert len(seen["public"]) == plain.shown
+    assert len(seen["public"]) >= plain.shown  # more when a first try passed 3 MB and fewer pictures were drawn
     for view, _ in seen["public"]:
         step = public_views.index(json.dumps(view, sort_keys=True))  # every picture is of a public view
         assert not _strings(view) & hidden[step], f"step {step} draws a hidden card"

@@ -17,11 +17,16 @@ from PIL import Image, ImageDraw
 
 import render
 
+#: games whose pictures are not redrawn for the 12 px floor yet (issue 27: HEX-TRI's radius-4 and radius-5 boards):
+#: their tests keep the floor they had, 9 px, so they cannot get worse, and tests/render/test_phone.py expects
+#: those boards to fail 12 px (its radius-2 and radius-3 boards pass)
+NOT_YET_12 = {"hextri": 9.0}
+
 #: Discord's chat column shows a picture about this wide before it is tapped
 PHONE_WIDTH = 420
-#: the smallest font size (em, in CSS pixels) that reads without zooming at that width (a phone shows it at 2-3
-#: device pixels per CSS pixel; Discord's own smallest labels are 12 px)
-MIN_READABLE_PX = 9.0
+#: the smallest font size (em, in CSS pixels) that reads without zooming at that width: Discord's own smallest
+#: labels are 12 px (a phone shows them at 2-3 device pixels per CSS pixel)
+MIN_READABLE_PX = 12.0
 
 
 def _clear_render_caches() -> None:
@@ -48,12 +53,23 @@ def texts_at_phone_width(render_fn, *args) -> tuple[list[tuple[str, float]], tup
             drawn.append((str(text), size))
         return original(self, xy, text, fill, font, *a, **kw)
 
-    with mock.patch.object(ImageDraw.ImageDraw, "text", recording):
+    def recording_checked(self, xy, text, fill=None, font=None, *a, **kw):
+        f = font if font is not None else kw.get("font")
+        if getattr(f, "path", "").endswith("Twemoji.ttf"):
+            return original(self, xy, text, fill, font, *a, **kw)  # an emoji beside text of its own size
+        return recording(self, xy, text, fill, font, *a, **kw)
+
+    with mock.patch.object(ImageDraw.ImageDraw, "text", recording_checked):
         png = render_fn(*args)
     _clear_render_caches()
     width, height = Image.open(io.BytesIO(png)).size
     scale = min(1.0, PHONE_WIDTH / width)
     return [(s, size * scale) for s, size in drawn], (width, height)
+
+
+def floor(game: str) -> float:
+    """The least text size (px at phone width) a game's pictures are held to."""
+    return NOT_YET_12.get(game, MIN_READABLE_PX)
 
 
 def too_small(render_fn, *args, minimum: float = MIN_READABLE_PX) -> list[tuple[str, float]]:

@@ -289,3 +289,21 @@ def test_the_public_table_does_not_say_no_6_for_the_leader(lang, words):
     drawn = [t for t, _ in texts_at_phone_width(R.render_public, view)[0]]
     assert words in drawn and {"leads*", "vezet*", "prowadzi*"} & set(drawn)
     assert not any(t in ("leads: no 6", "vezet: nincs 6-os", "prowadzi: bez 6") for t in drawn)
+
+
+def test_a_voters_picture_numbers_the_neutral_chariots_spaces_and_reads_on_a_phone():
+    """Option neutral_vote (issue 26): a voter's picture shows the turned card and the numbered spaces."""
+    from engines import ENGINES
+    from render import ave_caesar as R
+    from tests.engines.test_ave_caesar_vote import first_vote
+    from tests.render.phone import texts_at_phone_width, too_small
+    st = first_vote()
+    for lang in ("en", "hu", "pl"):
+        view = ENGINES["ave-caesar"].view(st, 1)
+        view["lang"] = lang
+        assert too_small(R.render_private, view) == []
+        texts, _ = texts_at_phone_width(R.render_private, view)
+        drawn = [t for t, _ in texts]
+        assert {str(n) for n in range(1, len(st["race"]["vote"]["options"]) + 1)} <= set(drawn)
+        if lang == "en":
+            assert f"Vote: where does N1 go with its {st['race']['vote']['card']}?" in drawn

@@ -10,7 +10,7 @@ from PIL import Image
 
 from engines import ENGINES
 from render import RENDERERS, kit
-from tests.render.phone import texts_at_phone_width, too_small
+from tests.render.phone import floor, texts_at_phone_width, too_small
 from tests.render.snapshot import assert_snapshot
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
@@ -53,14 +53,14 @@ def test_without_a_clock_the_board_is_unchanged(key):
 @pytest.mark.parametrize("key", list(ENGINES))
 def test_the_strip_reads_on_a_phone(key, lang):
     view = {**_view(key, lang=lang), "clock": CLOCK[lang]}
-    assert too_small(RENDERERS[key].render_public, view) == []
+    assert too_small(RENDERERS[key].render_public, view, minimum=floor(key)) == []
 
 
 def test_a_six_seat_strip_wraps_and_still_reads_on_a_phone():
     """HEX-TRI with six players, all to act at once (a battle-loss choice): several lines, none cut."""
     view = {**_view("hextri", 6), "clock": [{"text": f"{n}: 3 h 5 min left", "urgent": n == "Flo"}
                                             for n in NAMES]}
-    assert too_small(RENDERERS["hextri"].render_public, view) == []
+    assert too_small(RENDERERS["hextri"].render_public, view, minimum=floor("hextri")) == []
     texts, _ = texts_at_phone_width(RENDERERS["hextri"].render_public, view)
     assert {f"{n}: 3 h 5 min left" for n in NAMES} <= {s for s, _ in texts}
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 from PIL import Image
 
@@ -58,6 +59,12 @@ def test_losses_phase_and_last_combat_snapshot():
     pass_round(s)
     assert s["phase"] == "losses"
     assert_snapshot("hextri-r3-losses", R.render_public(E.view(s, 0)))
+    # what each battle takes is in each player's row, in his language (a box on the board covered field names)
+    from tests.render.phone import texts_at_phone_width
+
+    for lang, words in (("en", "to lose: H-B2 −2"), ("hu", "veszteség: H-B2 −2"), ("pl", "straty: H-B2 −2")):
+        texts = texts_at_phone_width(R.render_public, {**E.view(s, 0), "lang": lang})[0]
+        assert sum(words in t for t, _ in texts) == 2, lang
     E.apply(s, 0, {"type": "losses", "field": "H-B2", "leader": False})
     E.apply(s, 1, {"type": "losses", "field": "H-B2", "leader": False})
     v = E.view(s, None)
@@ -102,7 +109,7 @@ def test_size_scales_with_the_radius_and_stays_small():
         # radius 5 is drawn in larger type (so it reads on a phone): a larger picture, still a small upload
         assert len(png) < (150_000 if radius < 4 else 220_000)
         sizes[radius] = Image.open(io.BytesIO(png)).size
-    assert 900 <= sizes[3][0] <= 960  # at most ~950 px wide: 21 px type is 9 px at 420 px
+    assert 960 <= sizes[3][0] <= 1040  # ~1,020 px wide in 29 px type: 12 px at 420 px (tests/render/test_phone.py)
     assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
 
 
@@ -168,25 +175,24 @@ def _busiest_radius_three():
 
 
 def test_the_busiest_radius_three_board_reads_on_a_phone():
-    from tests.render.phone import too_small
+    from tests.render.phone import floor, too_small
 
     s, view = _busiest_radius_three()
     assert len(view["pieces"]) >= 25 and view["contested"] and view["mana"]
-    # the crown over a leader on a HEX is decoration: his gold ring (drawn at full size) is the mark
-    exempt = {R.CROWN}
+    exempt: set[str] = set()
     for lang in ("pl", "hu", "en"):
-        assert [t for t in too_small(R.render_public, {**view, "lang": lang}) if t[0] not in exempt] == [], lang
+        assert [t for t in too_small(R.render_public, {**view, "lang": lang}, minimum=floor("hextri")) if t[0] not in exempt] == [], lang
     # and the picture of one figure's destinations, with its cost labels
     mid = _midgame()
-    assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2") if t[0] not in exempt] == []
+    assert [t for t in too_small(R.render_moves, E.view(mid, 1), "H-F2", minimum=floor("hextri")) if t[0] not in exempt] == []
 
 
 def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
     """The larger boards are wider: their type grows with them, and their TRIs carry only their number (the
     strip letter stands at both ends of the strip), so every needed text is 9 px or more at 420 px wide."""
-    from tests.render.phone import too_small
+    from tests.render.phone import floor, too_small
 
-    exempt = {R.CROWN}
+    exempt: set[str] = set()
     names = ["Ann", "Bartholomew the Magnificent", "Zsófia Kovácsné", "Grzegorz Brzęczyszczykiewicz", "Eve",
              "Fitzgerald"]
     for radius in (4, 5):
@@ -195,13 +201,13 @@ def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
         assert len(view["pieces"]) >= 25 and view["mana"], radius
         for lang in ("pl", "hu", "en"):
             shown = {**view, "lang": lang, "player_names": names}
-            assert [t for t in too_small(R.render_public, shown) if t[0] not in exempt] == [], (radius, lang)
+            assert [t for t in too_small(R.render_public, shown, minimum=floor("hextri")) if t[0] not in exempt] == [], (radius, lang)
         # one figure's destinations, with their cost labels, early in a game on that board
         s = E.new_game(4, 3, {"radius": radius})
         seat = E.to_act(s)[0]
         view = E.view(s, seat)
         assert any(a["type"] == "move" for a in view["legal"])
-        assert [t for t in too_small(R.render_moves, view, "off") if t[0] not in exempt] == [], radius
+        assert [t for t in too_small(R.render_moves, view, "off", minimum=floor("hextri")) if t[0] not in exempt] == [], radius
 
 
 def test_a_compact_board_names_its_triangles_by_strip_letter_and_number():
@@ -223,9 +229,51 @@ def test_mana_is_not_drawn_in_a_players_colour():
     assert R.MANA_INK not in [kit.rgb(c) for c in kit.PLAYER_COLOURS]
 
 
-def test_long_names_are_shortened_at_a_word_boundary():
-    short, _ = R._short_name("Bartholomew the Magnificent, Keeper of Hexagons")
-    assert short.endswith("…") and short[:-1] in ("Bartholomew", "Bartholomew the", "Bartholomew the Magnificent")
+def test_whole_names_and_whole_rows_on_every_board():
+    """Each player's row holds the whole name on a line of its own and the whole status under it (no "…"),
+    and the legend wraps onto a second line rather than being cut, on the radius-2 board as on the larger."""
+    from tests.render.phone import texts_at_phone_width
+
+    names = ["Maximilian Schwarzenegger", "Bartholomew the Magnificent, Keeper of Hexagons 🐙"]
+    for radius in (2, 3):
+        s = _random_game(2, radius, 3, 40)
+        for lang in ("en", "hu", "pl"):
+            view = {**E.view(s, None), "player_names": names, "lang": lang}
+            texts = [t for t, _ in texts_at_phone_width(R.render_public, view)[0]]
+            assert not [t for t in texts if t.endswith("…")], (radius, lang)
+            drawn = " ".join(texts)
+            assert "Maximilian Schwarzenegger" in drawn and "Keeper of Hexagons" in drawn, (radius, lang)
+
+
+def _without_marks(view: dict) -> dict:
+    """The same position with nothing on its HEXes and no arrows or battle marks (a TRI's figure and mana stay:
+    on a compact board they take the place of its number)."""
+    b = R.board(view["radius"])
+    return {**view, "pieces": [p for p in view["pieces"] if b.kind[p["field"]] == "tri"],
+            "mana": {f: m for f, m in view["mana"].items() if b.kind[f] == "tri"}, "moves": [], "contested": [],
+            "last_round": {}, "battle": None}
+
+
+def test_no_figure_arrow_or_mark_covers_a_field_name():
+    """Every pixel of every field name of the empty board (HEX names, TRI names or numbers) is still the
+    name's ink on a crowded board with arrows, stacks, leaders, battles and mana: a name a player must type is
+    never under a piece."""
+    from render import kit
+
+    grey = kit.rgb("dark_grey")
+    cases = [_busiest_radius_three()[1], E.view(_random_game(4, 2, 5, 120), None),
+             E.view(_random_game(6, 5, 2, 700), None)]
+    s = _midgame()
+    cases.append(E.view(s, 1))
+    for view in cases:
+        lay = R._layout(view["radius"])
+        full = _png(view).convert("RGB")
+        empty = _png(_without_marks(view)).convert("RGB")
+        top, bottom = lay.header, lay.header + lay.board_h
+        ink = [(x, y) for y in range(top, bottom) for x in range(full.width) if empty.getpixel((x, y)) == grey]
+        assert len(ink) > 2000, view["radius"]
+        covered = [xy for xy in ink if full.getpixel(xy) != grey]
+        assert covered == [], (view["radius"], len(covered), covered[:5])
 
 
 def test_counted_picture_words_agree_with_their_number_in_every_language():
@@ -259,3 +307,24 @@ def kit_words(lang):
     from pathlib import Path
 
     return json.loads((Path(__file__).parents[2] / "data/locales/hextri/picture" / f"{lang}.json").read_text("utf-8"))
+
+
+def test_an_entering_figures_arrow_starts_inside_the_picture_and_points_at_its_tri():
+    """A figure entering the board comes in from outside the board, and the arrow's start is in the picture
+    (the radius-2 board has no side margin), on the line towards the entry TRI, never under the header."""
+    for radius in (2, 3, 5):
+        lay = R._layout(radius)
+        b = R.board(radius)
+        height = lay.header + lay.board_h + lay.legend_h + lay.row_h * 2 + 16
+        for tri in b.rim:
+            start, end = R._move_points(b, ["off", tri], lay.ox, lay.oy, (lay.width, height), lay.header)
+            assert 6 <= start[0] <= lay.width - 6 and lay.header + 6 <= start[1] <= height - 6, (radius, tri, start)
+            centre = R._px(lay.ox, lay.oy, b.xy[tri])
+            assert end == centre
+            # outside the board: farther from its centre than the entry TRI, in the same direction
+            mid = (lay.ox, lay.oy)
+            out = (start[0] - mid[0], start[1] - mid[1])
+            inn = (centre[0] - mid[0], centre[1] - mid[1])
+            assert out[0] * inn[0] + out[1] * inn[1] > inn[0] ** 2 + inn[1] ** 2 - 1, (radius, tri)
+            cross = out[0] * inn[1] - out[1] * inn[0]
+            assert abs(cross) <= 1e-9 * math.hypot(*out) * math.hypot(*inn), (radius, tri)

@@ -114,7 +114,7 @@ def test_hungarian_picture_differs_and_names_cards_in_hungarian(monkeypatch):
     R.render_public(hungarian)
     R.render_private(hungarian)
     text = "\n".join(drawn)
-    assert "★ Vérkezű\nDorgan" in text and "Nyílzápor" in text and "Bőrpáncél" in text  # name_hu, not name
+    assert "★ Vérkezű" in text and "Dorgan" in text and "Nyílzápor" in text and "Bőrpáncél" in text  # name_hu, not name
     assert "IDŐFONAL" in text and "Raktár: Bőrpáncél" in text
     assert "Arrow Volley" not in text and "Leather Armour" not in text and "TIME THREAD" not in text
 
@@ -197,3 +197,46 @@ def test_no_card_name_is_cut():
 
 def test_busiest_table_snapshot():
     assert_snapshot("kivalasztottak-busiest", R.render_public(_busy_view()))
+
+
+def _deck_view(lang):
+    from engines.kivalasztottak import decks as D
+    from host.decks import Deck, deck_view
+    spec = D.normalise({"name": "x", "cards": D.presets()["vadaszhaz"]["cards"] + [["futargalamb", 2]],
+                        "reserve": [["bardcsapas", 3], ["dobolandzsa", 3], ["ugra", 2], ["klanharcos", 3],
+                                    ["menedek", 2], ["telihold", 1]]})
+    return deck_view(Deck("Hunters with pigeons, a long name", spec), lang)
+
+
+def test_a_deck_list_reads_on_a_phone_and_names_every_card_and_what_breaks_the_rules():
+    """/deck show's picture (issue 26): every card with its copies, by type, the reserve deck apart, the
+    problems and the code; nothing under the phone minimum, no card name cut."""
+    from tests.render.phone import texts_at_phone_width, too_small
+    for lang in ("en", "hu", "pl"):
+        view = _deck_view(lang)
+        assert too_small(R.render_deck, view) == []
+        texts, (width, height) = texts_at_phone_width(R.render_deck, view)
+        drawn = " ".join(t for t, _ in texts)
+        names = [c["name"] for s in view["sections"] for g in s["groups"] for c in g["cards"]]
+        assert all(name in drawn for name in names)
+        assert view["problems"] and view["problems"][0].split()[0] in drawn  # the reserve of 14
+        assert "".join(t for t, _ in texts if t.startswith(("Deck code", "Paklikód", "Kod talii")) or
+                       all(ch.isalnum() or ch in "-_" for ch in t)).count(view["code"][-8:]) >= 1
+        assert width == R.W and height < 1400  # the table pictures' width (480 px)
+    png = R.render_deck(_deck_view("en"))
+    assert png == R.render_deck(_deck_view("en")) and len(png) < 150_000
+
+
+def test_the_table_counts_a_reserve_deck_for_both_players():
+    from engines.kivalasztottak import decks as D
+    from tests.render.phone import texts_at_phone_width, too_small
+    spec = {"name": "Bears with pigeons", "cards": D.presets()["medveklan"]["cards"] + [["futargalamb", 2]],
+            "reserve": [["bardcsapas", 3], ["dobolandzsa", 3], ["ugra", 2], ["klanharcos", 3], ["menedek", 2],
+                        ["telihold", 2]]}
+    st = E.new_game(2, 5, {"decks": [spec, "vadaszhaz"]})
+    view = E.view(st, 1)
+    texts, _ = texts_at_phone_width(R.render_public, view)
+    drawn = " ".join(t for t, _ in texts)
+    assert "Reserve 15" in drawn and "Bears with pigeons" in drawn
+    assert drawn.count("Reserve") == 1, "the starter deck has no reserve: nothing is said of it"
+    assert too_small(R.render_public, view) == []

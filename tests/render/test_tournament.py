@@ -42,8 +42,33 @@ def test_a_64_player_bracket_reads_on_a_phone():
     view = bracket(6)
     assert too_small(pictures.render_bracket, view, 1, 0) == []
     assert too_small(pictures.render_bracket, view, 4, 0) == []
-    assert len(pictures.bracket_pages(view)) == 2
-    assert len(pictures.bracket_pages(bracket(8))) == 4 + 1 + 1  # 256 players: rounds 1-3 in four pages
+    pages = pictures.bracket_pages(view)
+    assert len(pages) == 4 + 1, "rounds 1-3 in four pages of eight first matches, rounds 4-6 in one"
+    assert all(Image.open(io.BytesIO(png)).size[1] <= 600 for png in pages), "each page fits a phone's screen"
+    assert len(pictures.bracket_pages(view, from_round=4)) == 1, "the rounds played are left out"
+    assert len(pictures.bracket_pages(bracket(8), from_round=7)) == 1
+
+
+def test_a_bye_is_no_box(monkeypatch):
+    """A 40-player bracket (64 slots, 24 byes): no "(bye)" anywhere, only the eight real first-round matches."""
+    view = bracket(6)
+    view["matches"] = [m for m in view["matches"] if m["round"] > 1]
+    view["matches"] += [{"round": 1, "slot": s, "names": [f"Seed {s}"], "places": [1], "winner": f"Seed {s}"}
+                        for s in range(24)]
+    view["matches"] += [{"round": 1, "slot": s, "names": [f"A{s}", f"B{s}"], "places": None, "winner": None}
+                        for s in range(24, 32)]
+    drawn = []
+    real = pictures.text
+
+    def spy(draw, xy, s, *a, **kw):
+        drawn.append(s)
+        return real(draw, xy, s, *a, **kw)
+
+    monkeypatch.setattr(pictures, "text", spy)
+    for page in range(4):
+        pictures.render_bracket(view, 1, page)
+    assert not [s for s in drawn if "bye" in s.lower() or s.startswith("Seed")]
+    assert sum(1 for s in drawn if s.startswith("A")) == 8
 
 
 def test_the_podium_reads_on_a_phone():
@@ -62,3 +87,19 @@ def test_names_are_shortened_at_a_word_or_hyphen_never_inside_one(monkeypatch):
     pictures.render_bracket(bracket(3), 1, 0)
     shortened = [s for s in drawn if s.endswith("…")]
     assert shortened and all(s.startswith("Wiśniewska-") and s == "Wiśniewska-…" for s in shortened), shortened
+
+
+def test_a_double_eliminations_losers_bracket_of_64_reads_on_a_phone():
+    """The losers' bracket of 64 players: 16 matches in its first round, so two pictures of eight a column."""
+    columns = [{"head": f"Losers' round {r}", "matches": [
+        {"round": r + 1, "slot": 1000 + s, "names": [f"Wiśniewska-Kowalska {r}.{s}", f"Bob {s}"], "places": [1, 2],
+         "winner": f"Wiśniewska-Kowalska {r}.{s}"} for s in range(count)]} for r, count in ((1, 16), (2, 16), (3, 8))]
+    view = {"title": "#1 Troja — losers' bracket, grand final", "columns": columns}
+    pages = pictures.column_pages(view)
+    assert len(pages) == 2
+    for page in pages:
+        assert Image.open(io.BytesIO(page)).size == (pictures.WIDTH, 70 + 8 * (pictures.BOX_H + pictures.GAP) + 8)
+    assert too_small(pictures.render_columns, {**view, "columns": [
+        {**c, "matches": c["matches"][:8]} for c in columns]}) == []
+    assert pictures.column_pages({**view, "columns": [{"head": "Grand final", "matches": []}]}) == [], \
+        "nothing to draw: no picture"

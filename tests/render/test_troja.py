@@ -55,11 +55,11 @@ def test_table_fight_snapshot_names_the_players():
 
 
 def test_player_names_on_the_picture():
-    """Next to each hero its player's name (no emoji: the font has none); the seat letter when unknown."""
+    """Next to each hero its player's name (emoji too: tests/render/test_names.py); the seat letter when unknown."""
     from render.troja import _who, player_name
 
     view = {**E.view(fight_view(), None), "player_names": NAMES}
-    assert [player_name(view, s) for s in range(4)] == ["Ann", NAMES[1], "Cili", "AI 3"]
+    assert [player_name(view, s) for s in range(4)] == ["Ann", NAMES[1], "Cili 🐙", "AI 3"]
     assert _who(view, 0) == "Ann (A)" and _who(E.view(fight_view(), None), 0) == "A"
     # the names change the picture (the panels are cached by their content, names included)
     assert render_public(view) != render_public(E.view(fight_view(), None))

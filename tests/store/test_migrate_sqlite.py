@@ -79,6 +79,7 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
                                         organizer_id=ANN)
     await store.add_entry(tid, BOB, "Bob")
     await store.set_user_settings(ANN, {"lang": "pl"})
+    await store.save_deck(ANN, "kivalasztottak", "Medvék", "medvek", {"cards": [["vadasz", 43]], "reserve": []})
     await store.add_outbox(two.id, ["still owed"])
     await store._transaction([("DELETE FROM games WHERE id = ?", (gone.id,))])
     service.close()

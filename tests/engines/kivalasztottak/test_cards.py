@@ -528,6 +528,19 @@ def test_good_bounty_is_free_and_draws_two():
     assert len(st["p"][0]["hand"]) == 2
 
 
+@cards("futargalamb")
+def test_carrier_pigeon_brings_a_card_of_the_reserve_to_the_hand():
+    st = blank(mp=(10, 10))
+    kept = add(st, 0, "ugra", "reserve")
+    c = add(st, 0, "futargalamb", "hand")
+    act(st, 0, {"type": "summon", "card": c})
+    settle(st)
+    assert st["p"][0]["mp"] == 9 and E.legal_actions(st, 0) == [{"type": "reserve_pick", "card": kept}]
+    act(st, 0, {"type": "reserve_pick", "card": kept})
+    assert st["p"][0]["hand"] == [kept] and st["p"][0]["reserve"] == []
+    assert st["cards"][c]["zone"] == "past"
+
+
 @cards("csapdaleszereles")
 def test_disarm_destroys_a_hidden_obstacle_at_the_location():
     st = blank(mp=(20, 10))

@@ -134,8 +134,16 @@ def test_an_adventurer_without_a_printed_race_is_human():
     assert view["players"][0]["row"][0]["race_en"] == "human"
 
 
+def as_version(st: dict, version: int) -> dict:
+    """The same position as a game begun under ``version`` (loaded the way a saved game is)."""
+    data = E.to_json(st)
+    data["rules_version"] = version
+    return E.from_json(data)
+
+
 def test_heals_are_offered_only_for_damaged_adventurers():
-    st = blank(mp=(10, 10))
+    """Version 2 only (version 3 went back to the book: see test_rules_v3.py)."""
+    st = as_version(blank(mp=(10, 10)), 2)
     add(st, 0, "vadaszmester", "allies")
     add(st, 0, "vadasz", "row")  # undamaged: no heal for it
     hurt = add(st, 0, "csapdaallito", "row")
@@ -179,10 +187,10 @@ def test_a_game_saved_under_rules_version_1_loads_and_plays_to_the_end_with_its_
     assert v1["rules_version"] == 1
 
 
-def test_new_games_are_version_2_and_unknown_versions_are_refused():
+def test_new_games_are_version_3_and_unknown_versions_are_refused():
     import pytest
     st = E.new_game(2, 1, {})
-    assert st["rules_version"] == 2 == E.rules_version
+    assert st["rules_version"] == 3 == E.rules_version
     bad = E.to_json(st)
     bad["rules_version"] = 99
     with pytest.raises(ValueError):
