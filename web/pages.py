@@ -346,7 +346,9 @@ async def tournament_page(request: web.Request) -> web.Response:
                   current=event.round, total=event.total_rounds())
 
 
-def _num(value: float) -> str:
+def _num(value) -> str:
+    """Points and tie-breaks ("3", "2.5"): a float or a Fraction (whose format takes no "g" before Python 3.12)."""
+    value = float(value)
     return f"{value:g}" if value == int(value) else f"{value:.1f}"
 
 

@@ -180,11 +180,14 @@ async def test_stepping_through_a_replay_by_keys_buttons_slider_and_swipe(tmp_pa
         await page.locator("#slider").fill("10")
         await at(10)
         # a swipe to the left on the picture: the next step
+        await page.locator("#frame").scroll_into_view_if_needed()
         box = await page.locator("#frame").bounding_box()
         cdp = await context.new_cdp_session(page)
-        y = box["y"] + box["height"] / 2
-        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": box["x"] + 300, "y": y}]})
-        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": box["x"] + 150, "y": y}]})
+        # (within the picture's part inside the viewport: a touch beyond it reaches no element)
+        y = box["y"] + min(box["height"], PHONE["viewport"]["height"] - box["y"]) / 2
+        right, left = box["x"] + box["width"] * 0.8, box["x"] + box["width"] * 0.3
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": right, "y": y}]})
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": left, "y": y}]})
         await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         await at(11)
         lines = await page.locator("#lines li").all_inner_texts()
