@@ -15,7 +15,7 @@ from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
-from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
+from cogs.views import DYNAMIC_ITEMS, CancelButton, RematchButton, asker
 from engines import ENGINES
 from host.locale import t
 from host.service import GameError
@@ -137,19 +137,23 @@ class Games(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
         try:
             game_id = await self._which(interaction, game)
-            row, outcome = await self.bot.service.leave(game_id, interaction.user.id, asker=asker(interaction))
+            row = await self.bot.service.game(game_id, asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        await interaction.followup.send(t("left", str(interaction.locale), name=interaction.user.display_name,
-                                          game=game_id), ephemeral=True)
-        if outcome is not None:
-            await publish.publish(self.bot, outcome)
-        elif row.board_message_id:
-            await publish._refresh_lobby(self.bot, row)
-            await publish.update_announcement(self.bot, row)  # the host left: the lobby is called off
+        # leaving a running game is for good (the AI keeps the seat): asked first, unless turned off
+        if (row.status == "running" and row.seat_of(interaction.user.id) is not None
+                and (await self.bot.service.settings(interaction.user.id)).get("confirm", True)):
+            view = discord.ui.View(timeout=None)
+            view.add_item(actions.LeaveButton(game_id, t("leave_button", lang)))
+            view.add_item(CancelButton(game_id, t("confirm_cancel", lang)))
+            await interaction.followup.send(t("leave_confirm", lang, game=game_id) + "\n" + t("confirm_hint", lang),
+                                            view=view, ephemeral=True)
+            return
+        await actions.leave_game(interaction, game_id)
 
     @game.command(name="abandon", description="End a game without a result (host or Manage Server)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
@@ -182,17 +186,20 @@ class Games(commands.Cog):
     @game.command(name="settings", description="Your own settings for every game (only you see them)")
     @app_commands.describe(dm="Send me my hand and choices by direct message on my turn",
                            auto_pass="Pass for me when I can do nothing but pass (reaction windows)",
-                           stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)")
+                           stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)",
+                           confirm="Ask “Are you sure?” before a retreat, a phase passed away, leaving, resigning")
     async def settings(self, interaction: discord.Interaction, dm: bool | None = None,
-                       auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None) -> None:
+                       auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None,
+                       confirm: bool | None = None) -> None:
         current = await self.bot.service.settings(interaction.user.id, dm=dm, auto_pass=auto_pass,
-                                                  stop_on_opponent=stop_when_opponent_acts)
+                                                  stop_on_opponent=stop_when_opponent_acts, confirm=confirm)
         on = {True: "✅", False: "—"}
         lang = str(interaction.locale)
         lines = [t("settings_title", lang),
                  t("settings_dm", lang, value=on[current.get("dm", True)]),
                  t("settings_auto_pass", lang, value=on[current.get("auto_pass", True)]),
-                 t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)])]
+                 t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)]),
+                 t("settings_confirm", lang, value=on[current.get("confirm", True)])]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @game.command(name="log", description="What happened in a game lately (the last moves, told again)")
@@ -227,8 +234,13 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
+        if not (await self.bot.service.settings(interaction.user.id)).get("confirm", True):
+            await ResignButton.resign(interaction, game_id)  # the player asked not to be asked
+            return
         view = discord.ui.View(timeout=None).add_item(ResignButton(game_id, t("resign_button", lang)))
-        await interaction.response.send_message(t("resign_confirm", lang, game=game_id), view=view, ephemeral=True)
+        view.add_item(CancelButton(game_id, t("confirm_cancel", lang)))
+        await interaction.response.send_message(t("resign_confirm", lang, game=game_id) + "\n"
+                                                + t("confirm_hint", lang), view=view, ephemeral=True)
 
     @game.command(name="claim", description="Win (or draw) a game whose opponent ran out of time long ago")
     @app_commands.describe(draw="Claim a draw instead of the win", game="Game number (defaults to the game of this thread)")
@@ -323,5 +335,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS, actions.LeaveButton)
     await bot.add_cog(Games(bot))

@@ -24,7 +24,7 @@ from host import clock as clocks
 from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.decks import DeckBook
-from host.errors import GameError, StaleBoard
+from host.errors import GameError, NeedsConfirmation, StaleBoard
 from host.limits import ServerLimits
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
@@ -627,8 +627,11 @@ class GameService(TurnClocks):
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
                   digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
-                  refined: dict | None = None, typed: tuple[dict, str] | None = None) -> Outcome:
+                  refined: dict | None = None, typed: tuple[dict, str] | None = None,
+                  confirmed: bool = True) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+        ``confirmed`` False (a click): a choice that loses something for good (``Presenter.confirm``) raises
+        :class:`NeedsConfirmation` instead, unless the player turned the question off (setting ``confirm``).
         ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
         most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
         :class:`host.presenters.Refined`), which the engine checks.
@@ -637,7 +640,8 @@ class GameService(TurnClocks):
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
         action since ``version`` was another seat's pass, nothing the player saw has changed. ``typed``: the
         (action, its words) that :meth:`act_text` read, instead of an index."""
-        async with self.lock(game_id):
+        # the clocks and vacations are read once per move, not eight times (issue 29)
+        async with self.lock(game_id), self.store.remembering():
             game = await self.game(game_id, asker)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
@@ -683,7 +687,12 @@ class GameService(TurnClocks):
                     action = ways[variant]
                 elif refined is not None:
                     action = refined
-                label = presenter_for(game.engine).describe(turn.view, action, index).label
+                presenter = presenter_for(game.engine)
+                label = presenter.describe(turn.view, action, index).label
+                if not confirmed:
+                    warning = presenter.confirm(turn.view, action, legal)
+                    if warning and (await self.store.user_settings(user_id)).get("confirm", True):
+                        raise NeedsConfirmation(label, warning, seat)
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events)
             outcome = await self._advance(game, lines, events)
@@ -751,6 +760,8 @@ class GameService(TurnClocks):
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
+            if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
+                seat_clocks = None  # unchanged (a further decision within a turn): nothing to rewrite
             if result is not None:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(

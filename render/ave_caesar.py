@@ -311,7 +311,11 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, lines:
     elif view.get("turn") is not None and lines is None:
         ch = view["chariots"][view["turn"]]
         _badge(img, (W - 26, 40), ch["id"], ch["label"], radius=14)
-        s, size, condensed = _fit(say("to_move"), 150, 15, True)
+        named = not ch["neutral"] and bool(view.get("player_names"))
+        # a long name gives way at a word, never the words "to move"
+        short = _fit(_owner(view, ch["owner"], say), 130, 15, True)[0] if named else ""
+        s, size, condensed = _fit(say("to_move_name", name=short) if named
+                                  else say("to_move"), 220 if named else 150, 15, True)
         _text(img, (W - 46, 42), s, size=size, bold=True, fill="white", anchor="rm", condensed=condensed)
         right += 34 + kit.text_width(s, size, True, condensed) + 10
     if lines is None:

@@ -263,6 +263,17 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
+def _who(view: dict, seats: list[int], short: int = 0) -> str:
+    """Players by name with their seat letter beside it ("Ann (A), Bob (B)"); the letter alone for a seat
+    without a name (views made outside the host). ``short``: 1 first names only, 2 letters only."""
+    names = player_names(view)
+    if short == 2:
+        return " ".join(_letter(s) for s in seats)
+    if short == 1:
+        names = [n.split()[0] if n else n for n in names]
+    return ", ".join(f"{names[s]} ({_letter(s)})" if s < len(names) and names[s] else _letter(s) for s in seats)
+
+
 def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T) -> None:
     """A player's figures: disc + letter (+ count); the leader gets a gold ring (no crown: over a HEX it stood on
     the field's name)."""
@@ -487,17 +498,22 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     if result:
         label = _result_label(result, view["num_players"], say)
         colour = "ok"
-    elif view["phase"] == "losses":
-        label = say("choosing_losses", who=" ".join(_letter(s) for s in view["to_act"]))
-        colour = "danger"
     else:
-        label = say("to_move", who=" ".join(_letter(s) for s in view["to_act"]))
-        colour = "ink"
+        colour = "danger" if view["phase"] == "losses" else "ink"
     # the title keeps its size while both fit; the label on the right gives way first, then the title
     room = width - 2 * MARGIN - 24
     title_w = kit.text_width(title, big, bold=True)
-    label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
-                                     smallest=lay.t)
+    label_room = max(room - title_w, room * 0.45)
+    if not result:
+        key = "choosing_losses" if view["phase"] == "losses" else "to_move"
+        # who is to act by name, else (no room beside the whole title, even condensed) by first name, else by
+        # letter: never cut (the panel below has every name whole)
+        for short in (0, 1, 2):
+            label = say(key, who=_who(view, view["to_act"], short))
+            if kit.text_width(label, lay.t, True, True) <= room - title_w:
+                label_room = room - title_w
+                break
+    label, lsize, lcond = kit.fitted(label, label_room, small, bold=True, smallest=lay.t)
     title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
                                      smallest=lay.t)
     kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)

@@ -538,14 +538,23 @@ def render_public(view: dict) -> bytes:
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
     if view["stage"] == "maneuvers" or view.get("maneuver"):
-        title += say("title_active", who=kit.PLAYER_LETTERS[view["active"]])
+        active, names = view["active"], view.get("player_names") or []
+        who = kit.PLAYER_LETTERS[active]
+        if active < len(names) and str(names[active]).strip():
+            name = " ".join(str(names[active]).split())
+            # a name too long for the title keeps its first word (the line below and the panel have it whole)
+            who = f"{name if _width(name, HEAD, True) <= 150 else name.split()[0]} ({who})"
+        named = title + say("title_active", who=who)
+        # the line below names who acts: a title too long for the name says the letter only
+        title = named if _width(named, HEAD, True) <= W - 2 * PAD - 8 else \
+            title + say("title_active", who=kit.PLAYER_LETTERS[active])
     res = view.get("result")
     if res:
         title = say("game_over", outcome=_outcome(res.get("winner"), say), reason=_reason(res["reason"], say))
     _t(draw, (PAD + 4, 5), _words(title, W - 2 * PAD - 8, HEAD, True, 1)[0], HEAD, "white", True)
     if view.get("to_act") and not res:
         names = view.get("player_names") or []
-        acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, BODY, True)
+        acting = (", " if names else "").join(f"{_fit(names[s], 170, BODY, True)} ({kit.PLAYER_LETTERS[s]})"
                                               if s < len(names) else kit.PLAYER_LETTERS[s] for s in view["to_act"])
         pend = view.get("pending") or []
         kind = pend[0]["kind"] if pend else "priority"

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import asyncpg
 
-from store.db import FIRST_ID, StorageError, Store, VersionConflict
+from store.db import FIRST_ID, StorageError, Store, VersionConflict, _forget_written
 from store.migrations import MIGRATIONS, steps
 
 #: tables whose rows get an id from an identity column (an INSERT into them returns it)
@@ -139,6 +139,7 @@ class PostgresStore(Store):
         """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
         Returns the id of the row the last statement inserted (games, tournaments, outbox), else None; with
         ``first_id``, of the row the first one inserted, which later statements may use as ``FIRST_ID``."""
+        _forget_written(statements, guard)
         async with self._pool.acquire() as conn, conn.transaction():
             if guard is not None:
                 # a concurrent writer of the same game holds its row lock until it commits; then the WHERE is

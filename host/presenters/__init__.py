@@ -161,6 +161,12 @@ class Presenter:
     def status_line(self, view: dict) -> str:
         return ""
 
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """What ``action`` (one of the seat's ``legal`` ones) would lose for good, when it is a choice a
+        misclick must not make (a battle given up, a whole phase passed away): the host then asks "Are you
+        sure?" first (unless the player turned that off in ``/game settings``). None for ordinary choices."""
+        return None
+
     def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
         """Whether to pass for this seat without asking. By default: the player's "auto_pass" setting (on
         unless turned off) and nothing but passing is possible. A game may add its own rules (e.g. a

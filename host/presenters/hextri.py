@@ -477,6 +477,16 @@ class HexTriPresenter(Presenter):
 
     # -- narration -------------------------------------------------------------------------------------
 
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """A pass after everyone else has passed in a row ends the movement phase: asked first when the
+        player could still move."""
+        if action["type"] != "pass" or view.get("phase") != "move":
+            return None
+        alive = sum(1 for p in view.get("players") or [] if p.get("alive"))
+        if view.get("passes", 0) >= alive - 1 and any(a["type"] != "pass" for a in legal):
+            return self.text("confirm_pass_phase")
+        return None
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
         seat = event.get("seat")

@@ -136,7 +136,12 @@ async def test_leaving_a_running_game_hands_the_seat_to_the_ai(harness):
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    before = len(h.fake.messages)
     await h.slash(ANN, "game leave", channel_id=thread, name="Ann")
+    # leaving is for good: asked first (tests/cogs/test_confirmation.py), then confirmed
+    (ask,) = [m for m in list(h.fake.messages.values())[before:] if "Leave game #1?" in m["content"]]
+    await h.click(ANN, ask, button(ask, "Leave the game")["custom_id"], name="Ann")
+    await h.settle()
     game, _ = await live_state(h)
     assert game.seats[0].is_ai and game.status in ("running", "finished")
     assert any("the AI takes over" in m["content"] for m in h.messages_in(thread))

@@ -140,7 +140,11 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
     for _ in range(10):
         await take_turn(h, game.thread_id, rng)
     leaver = first["players"][1]
+    before = len(h.fake.messages)
     await h.slash(leaver, "game leave", channel_id=game.thread_id, name=PEOPLE[leaver])
+    (ask,) = [m for m in list(h.fake.messages.values())[before:] if "Leave game" in m["content"]]
+    await h.click(leaver, ask, button(ask, "Leave the game")["custom_id"], name=PEOPLE[leaver])  # leaving is for good
+    await h.settle()
     game = await h.bot.service.game(first["game_id"])
     assert game.seat_row(1).is_ai and "the AI takes over their seat" in latest_board(h, game.thread_id)["content"]
     assert await play_round(h, h.bot, rng) == 1
