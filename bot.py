@@ -294,7 +294,7 @@ def web_main(settings: Settings) -> int:
         return 2
 
     async def runner() -> None:
-        store = await Store.connect(settings.database_url or settings.database_path)
+        store = await connect(settings.database_url or settings.database_path)
         service = GameService(store, render_processes=settings.render_processes, live_games=settings.live_games)
         try:
             await service.painter.warm_up()

@@ -1,7 +1,7 @@
 """The web companion's store methods on both backends: a server's web settings (first writer wins), the public
 list, the versions the live pages poll, a server's tournaments."""
 
-from store import Store
+from store import connect
 
 GUILD = 1_234_567_890_123_456_789
 OTHER = 1_234_567_890_123_456_790
@@ -9,7 +9,7 @@ USER = 987_654_321_098_765_432
 
 
 async def test_web_sites_versions_and_tournaments(database):
-    store = await Store.connect(database)
+    store = await connect(database)
     try:
         assert await store.web_site(GUILD) is None
         made = await store.add_web_site(GUILD, slug="abc", secret="s1", name="Dice")

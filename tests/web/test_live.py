@@ -16,7 +16,7 @@ from engines.rng import Rng
 from host.service import GameService
 from host.tournaments import TournamentService
 from host.weblinks import WebLinks
-from store import Store
+from store import connect
 from tests.web.world import GUILD, PEOPLE, PUBLIC_URL, play_game, world
 from web.app import WebServer, make_context
 
@@ -75,8 +75,8 @@ def web_app_context():
 async def test_a_separate_web_process_learns_of_moves_by_polling_the_database(database, tmp_path):
     """The bot's store and the web process's store are two connections to one database (SQLite file or
     PostgreSQL), as with ``python bot.py web`` beside the bot."""
-    bot_store = await Store.connect(database)
-    web_store = await Store.connect(database)
+    bot_store = await connect(database)
+    web_store = await connect(database)
     service = GameService(web_store, render_processes=0)
     server = WebServer(make_context(service, TournamentService(service), poll_s=0.2), port=0, rate_per_minute=None)
     await server.start()

@@ -10,14 +10,14 @@ import pytest
 
 from host import spectate
 from tests.web.world import CHANNEL, GUILD, OTHER_GUILD, PEOPLE, play_game, world
-from web import app as web_app
+from web import context as web_context
 
 IDS = [str(GUILD), str(OTHER_GUILD), str(CHANNEL), *(str(uid) for uid, _ in PEOPLE)]
 
 
 @pytest.fixture
 async def w(tmp_path, monkeypatch):
-    monkeypatch.setattr(web_app, "SITE_TTL_S", 0.0)  # a mode change is seen at once
+    monkeypatch.setattr(web_context, "SITE_TTL_S", 0.0)  # a mode change is seen at once
     async with world(tmp_path) as found:
         yield found
 
