@@ -15,7 +15,7 @@ from tests.cogs.fence import OTHER_GUILD, from_dm, from_other_server, send
 from tests.cogs.test_clocks import _game
 from tests.cogs.test_commands import MANAGE, replies_since
 from tests.cogs.test_hector_achilles_discord import ANN, BOB
-from tests.cogs.test_tournament_play import PEOPLE, register, start, user
+from tests.cogs.test_tournament_play import register, start, user
 from tests.discord_harness import GUILD_ID, button
 
 
