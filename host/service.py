@@ -785,12 +785,11 @@ class GameService(TurnClocks):
         clock = await self._picture_clock(game)
 
         async def one(seat, view):
-            view = self._picture_view(game, view, clock)
-            if seat is None:
-                return await self.painter.draw(game.engine, "render_public", view)
-            if not has_private:
+            if seat is not None and not has_private:
                 return None
-            return await self.painter.draw(game.engine, "render_private", view)
+            method = "render_public" if seat is None else "render_private"
+            return await self.painter.draw_once(self._picture_key(game, method, seat, clock), game.engine, method,
+                                                self._picture_view(game, view, clock))
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
 
@@ -801,7 +800,19 @@ class GameService(TurnClocks):
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await self.painter.draw(game.engine, "render_extras", self._picture_view(game, view), events)
+        # the events of one version are the same each time its board is rebuilt, unless entries were merged
+        told = json.dumps(events, sort_keys=True, default=str)
+        return await self.painter.draw_once(self._picture_key(game, "render_extras", None, None, told), game.engine,
+                                            "render_extras", self._picture_view(game, view), events)
+
+    def _picture_key(self, game: GameRow, method: str, seat: int | None, clock: list[dict] | None,
+                     *more) -> tuple:
+        """Everything a picture of ``game`` at its version is drawn from besides the engine's view (which the
+        version fixes): what :meth:`_picture_view` adds, the game's status and which picture of which seat.
+        (The seed and creation time tell a game apart from one that got its id after it was deleted.)"""
+        told_clock = tuple((str(e.get("text", "")), bool(e.get("urgent"))) for e in clock or ())
+        return (game.id, game.seed, game.created_at, game.version, game.rules_version, game.status, method, seat,
+                game.lang, tuple(self.names(game)), told_clock, *more)
 
     def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
         """What a picture is drawn from: the view, the players' display names (public anyway), the game's

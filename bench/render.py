@@ -1,0 +1,140 @@
+"""Board pictures alone: per game, the public render time split into drawing and encoding, and the PNG size.
+
+The same positions every run (random games of fixed seeds, every third position, the players' display names
+and the game's language added as the host adds them), so two commits can be compared figure for figure::
+
+    python -m bench.render [positions] [--encodings]
+
+Per game: ``render`` p50 (CPU ms of ``render_public`` with warm caches, as in a bot that has drawn a few
+boards), its ``draw`` and ``encode`` parts (p50 each), the PNG size (mean KB), and the floor (the fastest
+encode measured: PNG level 0 of the same palette image). ``--encodings`` also times the candidate encoder
+settings on the same pictures (quantise + PNG level 0/1/3/6, each with and without filters) so each game's
+choice can be checked. The last line printed is one JSON object.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import statistics
+import sys
+import time
+
+from PIL import Image
+
+from engines import ENGINES
+from engines.rng import Rng
+from render import RENDERERS, kit
+
+NAMES = ["Ann", "Bartholomew the Unbreakable", "Cili 🐙", "Dóra", "AI 5", "AI 6"]
+SEEDS = (3, 11)
+
+
+def positions(key: str, count: int) -> list[dict]:
+    """Public picture views of random games of ``key`` (every third position; the same every run)."""
+    engine = ENGINES[key]
+    out: list[dict] = []
+    for seed in SEEDS:
+        rng = Rng(seed)
+        players = min(engine.max_players, max(engine.min_players, 3))
+        state = engine.new_game(players, seed, {})
+        step = 0
+        while engine.to_act(state) and len(out) < count * (SEEDS.index(seed) + 1) // len(SEEDS):
+            seat = engine.to_act(state)[0]
+            engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            step += 1
+            if step % 3 == 0:
+                out.append({**engine.view(state, None), "player_names": NAMES[:players], "lang": "en"})
+    return out
+
+
+def _encoder_timer(parts: list[tuple[float, Image.Image, Image.Image | None]]):
+    original = kit.encode
+
+    def timed(img, pal=None):
+        start = time.process_time()
+        png = original(img, pal)
+        parts.append((time.process_time() - start, img, pal))
+        return png
+
+    return original, timed
+
+
+def measure(key: str, views: list[dict]) -> dict:
+    renderer = RENDERERS[key]
+    for view in views[:5]:  # warm the caches as a running bot has them
+        renderer.render_public(view)
+    totals, encodes, sizes, images = [], [], [], []
+    parts: list = []
+    original, timed = _encoder_timer(parts)
+    kit.encode = timed
+    try:
+        for view in views:
+            parts.clear()
+            start = time.process_time()
+            png = renderer.render_public(view)
+            totals.append(time.process_time() - start)
+            encodes.append(sum(p[0] for p in parts))
+            sizes.append(len(png))
+            images.append(parts[-1][1:])
+    finally:
+        kit.encode = original
+    floor = []
+    for img, pal in images:
+        quantised = img.convert("RGB").quantize(palette=pal or kit.palette(), dither=Image.Dither.NONE)
+        start = time.process_time()
+        quantised.save(io.BytesIO(), "PNG", compress_level=0)
+        floor.append(time.process_time() - start)
+    ms = lambda xs: round(statistics.median(xs) * 1000, 2)  # noqa: E731
+    return {"render_ms": ms(totals), "draw_ms": ms([t - e for t, e in zip(totals, encodes)]),
+            "encode_ms": ms(encodes), "floor_ms": ms(floor), "png_kb": round(statistics.mean(sizes) / 1024, 1),
+            "positions": len(views), "_images": images}
+
+
+def encodings(images: list) -> dict[str, tuple[float, float]]:
+    """Candidate settings on the same pictures: name -> (p50 ms, mean KB)."""
+    out = {}
+    quantised = []
+    qtimes = []
+    for img, pal in images:
+        start = time.process_time()
+        quantised.append(img.convert("RGB").quantize(palette=pal or kit.palette(), dither=Image.Dither.NONE))
+        qtimes.append(time.process_time() - start)
+    out["quantise only"] = (round(statistics.median(qtimes) * 1000, 2), 0.0)
+    # zlib strategies (Pillow's ``compress_type``): default, run-length only, Huffman only
+    for name, level, strategy in (("level 0", 0, -1), ("level 1", 1, -1), ("level 2", 2, -1),
+                                  ("level 3", 3, -1), ("level 6", 6, -1), ("level 9", 9, -1),
+                                  ("level 1, RLE", 1, 3), ("level 6, RLE", 6, 3), ("level 9, RLE", 9, 3),
+                                  ("Huffman only", 1, 2)):
+        times, sizes = [], []
+        for q in quantised:
+            buf = io.BytesIO()
+            start = time.process_time()
+            q.save(buf, "PNG", compress_level=level, compress_type=strategy)
+            times.append(time.process_time() - start)
+            sizes.append(buf.tell())
+        out[name] = (round(statistics.median(times) * 1000, 2), round(statistics.mean(sizes) / 1024, 1))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    count = int(next((a for a in argv if a.isdigit()), "60"))
+    figures = {}
+    for key in ENGINES:
+        if key not in RENDERERS:
+            continue
+        result = measure(key, positions(key, count))
+        images = result.pop("_images")
+        figures[key] = result
+        print(f"{key}: render p50 {result['render_ms']} ms (draw {result['draw_ms']}, encode {result['encode_ms']}, "
+              f"floor {result['floor_ms']}); PNG {result['png_kb']} KB over {result['positions']} positions",
+              flush=True)
+        if "--encodings" in argv:
+            for name, (ms, kb) in encodings(images).items():
+                print(f"    {name:22} {ms:7.2f} ms {kb:7.1f} KB", flush=True)
+    print(json.dumps(figures, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
