@@ -46,7 +46,7 @@ def _ready() -> bool:
 #: pictures kept by :class:`Pictures`: enough for every board and DM of the games being played at once in a
 #: busy server (a board is 30-100 KB), and a bound on the memory they take
 PICTURES_KEPT = 256
-PICTURES_BYTES = 24 * 1024 * 1024
+PICTURES_BYTES = 16 * 1024 * 1024
 
 
 class Pictures:
