@@ -25,7 +25,8 @@ from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.translator import Translator
 from host.cache import Locks
 from host.locale import t
-from host.metrics import Metrics, OpsServer, healthcheck
+from host.metrics import Metrics
+from host.ops import OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
 from host.shards import Shards
@@ -35,7 +36,7 @@ from store import StorageError, Store
 log = logging.getLogger("gamehost")
 
 COGS = ["cogs.games", "cogs.newgame", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments",
-        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.decks"]
+        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.limits", "cogs.decks"]
 #: what a client with an old shape of the command tree sends (Discord caches global commands for up to an
 #: hour): a command or subcommand that is gone, options that no longer fit, a value of the wrong type
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)
@@ -66,6 +67,7 @@ class GameBot(commands.Bot):
         self.metrics = Metrics()
         self.ops: OpsServer | None = None
         self._error_counter: logging.Handler | None = None
+        self._loop_watch: asyncio.Task | None = None
 
     def ready_to_serve(self) -> bool:
         """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
@@ -90,7 +92,7 @@ class GameBot(commands.Bot):
             self.store = await Store.connect(self.settings.database_url or self.settings.database_path)
         if self.service is None:
             self.service = GameService(self.store, render_processes=self.settings.render_processes,
-                                       live_games=self.settings.live_games)
+                                       live_games=self.settings.live_games, limits=self.settings.default_limits)
             await self.service.painter.warm_up()
         self.service.observers.append(self.metrics.observe_move)
         self.outbox = Outbox(self.service)
@@ -156,6 +158,8 @@ class GameBot(commands.Bot):
         log.info("synced %d application commands", len(synced))
 
     async def on_ready(self) -> None:
+        if self.settings.metrics_port is not None and self._loop_watch is None:  # (READY comes again on resumes)
+            self._loop_watch = asyncio.create_task(self.metrics.watch_loop())
         log.info("logged in as %s (%s) in %d servers%s", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds), f", shards {self.owned.label()}" if self.owned else "")
 
@@ -163,12 +167,17 @@ class GameBot(commands.Bot):
         try:
             await super().close()
         finally:
+            if self._loop_watch is not None:
+                self._loop_watch.cancel()
+                self._loop_watch = None
             if self.ops is not None:
                 ops, self.ops = self.ops, None
                 await ops.stop()
             if self._error_counter is not None:
                 logging.getLogger().removeHandler(self._error_counter)
                 self._error_counter = None
+            if getattr(self, "replay_queue", None) is not None:
+                self.replay_queue.close()
             if self.service is not None:
                 self.service.close()
             if self.store is not None:
@@ -206,7 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     settings = Settings.from_env()
     if argv[:1] == ["healthcheck"]:
-        return healthcheck(settings.health_port)
+        # the endpoint listens on OPS_HOST: every interface (0.0.0.0, ::) includes this machine's loopback
+        probe = "127.0.0.1" if settings.ops_host in ("0.0.0.0", "::", "") else settings.ops_host
+        return healthcheck(settings.health_port, probe)
     if argv:
         print(f"usage: python bot.py [healthcheck]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
         return 2

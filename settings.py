@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from host.cache import DEFAULT_LIVE_GAMES
+from host.limits import parse_defaults
 from host.shards import parse_ids
 
 
@@ -21,16 +24,21 @@ class Settings:
     sync_commands: bool = True
     #: remind the players a game waits for after this many hours without a move (0: never)
     remind_after_hours: float = 24.0
-    #: worker processes that draw the pictures (0: worker threads in the bot's own process)
+    #: worker processes that draw the pictures and work out choices and AI moves (0: worker threads in the bot's
+    #: own process)
     render_processes: int = 2
+    #: worker processes that draw animated replays, one at a time each (0: a worker thread)
+    replay_processes: int = 1
+    #: every server's limits until its admins set their own (``/limits``; host/limits.py)
+    default_limits: dict = field(default_factory=dict)
     #: game states kept in memory (the least recently played beyond this are reloaded from the store when needed)
     live_games: int = DEFAULT_LIVE_GAMES
     #: port of the readiness endpoint ``/healthz`` (None: not served); the Docker HEALTHCHECK asks it
     health_port: int | None = None
     #: port of the Prometheus ``/metrics`` endpoint (None: not served); may equal ``health_port``
     metrics_port: int | None = None
-    #: address the two endpoints listen on
-    ops_host: str = "0.0.0.0"
+    #: address the two endpoints listen on (this machine only by default; the Docker image sets 0.0.0.0)
+    ops_host: str = "127.0.0.1"
     #: minutes a finished game's thread stays active before it is archived (0: at once; cogs/places.py)
     archive_after_minutes: float = 10.0
     #: Discord shards in all (None: not sharded, one process); with it the bot is an ``AutoShardedBot``
@@ -42,22 +50,28 @@ class Settings:
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
         guild = env.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
-            raise SystemExit(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
+        if guild and not _DIGITS.fullmatch(guild):
+            raise SystemExit(f"DEV_GUILD_ID must be a server id (up to 20 digits), not {_shown(guild)}.")
         remind = env.get("REMIND_AFTER_HOURS", "").strip() or "24"
         try:
-            remind_hours = float(remind)
+            remind_hours = float(remind) if len(remind) <= 20 else math.nan
         except ValueError:
+            remind_hours = math.nan
+        if not math.isfinite(remind_hours):
             raise SystemExit(f"REMIND_AFTER_HOURS must be a number of hours (0 turns reminders off), "
-                             f"not {remind!r}.") from None
+                             f"not {_shown(remind)}.")
         if remind_hours < 0:
             raise SystemExit("REMIND_AFTER_HOURS cannot be negative (0 turns reminders off).")
-        processes = env.get("RENDER_PROCESSES", "").strip() or "2"
-        if not processes.isdigit():
-            raise SystemExit(f"RENDER_PROCESSES must be a whole number (0: draw in threads), not {processes!r}.")
-        live = env.get("LIVE_GAMES", "").strip() or str(DEFAULT_LIVE_GAMES)
-        if not live.isdigit() or int(live) < 1:
-            raise SystemExit(f"LIVE_GAMES must be a whole number of games, at least 1, not {live!r}.")
+        if remind_hours > MAX_REMIND_HOURS:
+            raise SystemExit(f"REMIND_AFTER_HOURS can be at most {MAX_REMIND_HOURS} (a year), not {_shown(remind)}.")
+        processes = _whole(env, "RENDER_PROCESSES", "2", 0, 64, "(0: threads in the bot's process)")
+        live = _whole(env, "LIVE_GAMES", str(DEFAULT_LIVE_GAMES), 1, 1_000_000, "of games kept in memory")
+        replaying = _whole(env, "REPLAY_PROCESSES", "1", 0, 16, "(0: a thread in the bot's process)")
+        try:
+            default_limits = parse_defaults(env.get("DEFAULT_LIMITS", "")[:2000])
+        except ValueError as exc:
+            raise SystemExit(f"DEFAULT_LIMITS: {exc} (write name=value pairs with commas between them, e.g. "
+                             f"cooldown_seconds=10,lobbies_per_member=5).") from None
         url = env.get("DATABASE_URL", "").strip() or None
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise SystemExit(f"DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:port/db), "
@@ -66,8 +80,8 @@ class Settings:
         try:
             archive_minutes = float(archive)
         except ValueError:
-            raise SystemExit(f"ARCHIVE_AFTER_MINUTES must be a number of minutes (0: at once), not {archive!r}.") \
-                from None
+            raise SystemExit(f"ARCHIVE_AFTER_MINUTES must be a number of minutes (0: at once), "
+                             f"not {_shown(archive)}.") from None
         if not 0 <= archive_minutes <= 10080:
             raise SystemExit("ARCHIVE_AFTER_MINUTES must be between 0 and 10080 (a week).")
         ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
@@ -81,22 +95,46 @@ class Settings:
             sync_commands=env.get("SYNC_COMMANDS", "1").strip() not in ("0", "false", "no"),
             remind_after_hours=remind_hours,
             archive_after_minutes=archive_minutes,
-            render_processes=int(processes),
-            live_games=int(live),
+            render_processes=processes,
+            replay_processes=replaying,
+            default_limits=default_limits,
+            live_games=live,
             health_port=ports["HEALTH_PORT"],
             metrics_port=ports["METRICS_PORT"],
-            ops_host=env.get("OPS_HOST", "").strip() or "0.0.0.0",
+            ops_host=env.get("OPS_HOST", "").strip() or "127.0.0.1",
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
+
+
+#: a setting's whole number: ASCII digits only, and few enough to read safely (Python refuses to read more than
+#: 4,300 digits, and ``isdigit`` also accepts digits of other scripts and superscripts)
+_DIGITS = re.compile(r"[0-9]{1,20}")
+MAX_REMIND_HOURS = 24 * 366
+#: Discord's own sharding stays far below this (a shard per 1,000-2,500 servers)
+MAX_SHARDS = 10_000
+
+
+def _shown(value: str) -> str:
+    """A bad value as an error message quotes it: clipped, so a page of digits does not fill the log."""
+    return repr(value if len(value) <= 40 else value[:40] + "…")
+
+
+def _whole(env: dict[str, str], name: str, default: str, low: int, high: int, meaning: str) -> int:
+    """The whole number in ``env[name]`` (``default`` when unset), between ``low`` and ``high``; SystemExit with
+    a message otherwise."""
+    value = env.get(name, "").strip() or default
+    if not _DIGITS.fullmatch(value) or not low <= int(value) <= high:
+        raise SystemExit(f"{name} must be a whole number from {low} to {high} {meaning}, not {_shown(value)}.")
+    return int(value)
 
 
 def _port(env: dict[str, str], name: str) -> int | None:
     value = env.get(name, "").strip()
     if not value:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise SystemExit(f"{name} must be a TCP port (1-65535), or unset to turn it off, not {value!r}.")
+    if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= 65535:
+        raise SystemExit(f"{name} must be a TCP port (1-65535), or unset to turn it off, not {_shown(value)}.")
     return int(value)
 
 
@@ -105,18 +143,19 @@ def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
     ids_text = env.get("SHARD_IDS", "").strip()
     if not count_text:
         if ids_text:
-            raise SystemExit(f"SHARD_IDS={ids_text!r} needs SHARD_COUNT, the number of shards in all processes "
+            raise SystemExit(f"SHARD_IDS={_shown(ids_text)} needs SHARD_COUNT, the number of shards in all processes "
                              f"together (e.g. SHARD_COUNT=4 SHARD_IDS=0-1).")
         return None, None
-    if not count_text.isdigit() or int(count_text) < 1:
-        raise SystemExit(f"SHARD_COUNT must be a whole number of shards, at least 1, not {count_text!r}.")
+    if not _DIGITS.fullmatch(count_text) or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise SystemExit(f"SHARD_COUNT must be a whole number of shards, at least 1 and at most {MAX_SHARDS}, "
+                         f"not {_shown(count_text)}.")
     count = int(count_text)
     if not ids_text:
         return count, None
     try:
         ids = parse_ids(ids_text, count)
     except ValueError as exc:
-        raise SystemExit(f"SHARD_IDS={ids_text!r} is not valid: {exc}. List this process's shards as ids and "
+        raise SystemExit(f"SHARD_IDS={_shown(ids_text)} is not valid: {exc}. List this process's shards as ids and "
                          f"ranges (e.g. 0-3 or 0,2), each below SHARD_COUNT={count}.") from None
     return count, ids
 

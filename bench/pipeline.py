@@ -5,17 +5,29 @@ Per game: the pipeline time of one player action through the real game service, 
 WAL, one transaction), render the public board and the private view of the next seat to act —
 p50/p99 in ms; the public render alone (p50); the public PNG size (KB, mean); and the bare engine speed
 (random legal actions per second). The last line printed is one JSON object with those figures.
+
+``--split``: where the time of an action goes, per game (engine, presenter, the store's commit and its other
+reads, drawing, PNG encoding, the rest), against its floor (a bare INSERT+COMMIT of the same bytes and the
+fastest encode of the same pictures), and moves/s through the service with pictures off (1 and 10 games).
+``--against COMMIT``: the same on COMMIT's code (a temporary git worktree), side by side (issue 29).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import aiosqlite
+from PIL import Image
 
 from engines import ENGINES
 from engines.rng import Rng
@@ -123,7 +135,285 @@ def render_figures(key: str) -> dict:
     return {"render_p50_ms": round(statistics.median(times), 2), "png_kb": round(statistics.mean(sizes), 1)}
 
 
+# -- the split (issue 29): where an action's time goes, and the same on another commit ------------------------
+
+SPLIT_ACTIONS = 300
+RATE_SECONDS = 4.0
+PARTS = ("engine", "presenter", "commit", "reads", "render", "encode")
+
+
+class Split:
+    """Exclusive time per part: a part called inside another (an engine call inside the presenter, the PNG
+    encode inside a renderer) counts for the inner one only. Per thread, since pictures are drawn in worker
+    threads while the event loop waits."""
+
+    def __init__(self) -> None:
+        self.totals = dict.fromkeys(PARTS, 0.0)
+        self._local = threading.local()
+
+    def _stack(self) -> list:
+        if not hasattr(self._local, "stack"):
+            self._local.stack = []
+        return self._local.stack
+
+    def sync(self, part: str, fn):
+        def timed(*args, **kwargs):
+            stack, now = self._stack(), time.perf_counter()
+            if stack:
+                outer, since = stack[-1]
+                self.totals[outer] += now - since
+            stack.append([part, now])
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                end = time.perf_counter()
+                inner, since = stack.pop()
+                self.totals[inner] += end - since
+                if stack:
+                    stack[-1][1] = end
+        return timed
+
+    def coroutine(self, part: str, fn):
+        async def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                self.totals[part] += time.perf_counter() - start
+        return timed
+
+
+def _instrument(split: Split, key: str, floor: dict) -> None:
+    """Wrap the parts of one game's pipeline in place (this process only: the benchmark's)."""
+    import render.kit as kit
+    from host.presenters import presenter_for
+    from store.db import Store as SqliteStore
+
+    engine = type(ENGINES[key])
+    for name in ("apply", "legal_actions", "to_act", "view", "result", "to_json", "from_json", "variants"):
+        if name in vars(engine):
+            setattr(engine, name, split.sync("engine", vars(engine)[name]))
+    presenter = type(presenter_for(key))
+    for name in ("narrate", "describe", "panel", "summary", "headline", "lines"):
+        if callable(getattr(presenter, name, None)):
+            setattr(presenter, name, split.sync("presenter", getattr(presenter, name)))
+    renderer = RENDERERS[key]
+    for name in ("render_public", "render_private"):
+        if hasattr(renderer, name):
+            setattr(renderer, name, split.sync("render", getattr(renderer, name)))
+    encode = kit.encode
+
+    def encode_and_keep(img, pal=None):
+        if len(floor["images"]) < 40 and floor["seen"] % 7 == 0:
+            floor["images"].append((img.copy(), pal))
+        floor["seen"] += 1
+        return encode(img, pal)
+    kit.encode = split.sync("encode", encode_and_keep)
+    # reads: every call to SQLite's worker thread outside a transaction (at the driver, so that any commit's
+    # store is measured alike, whatever its own helpers are called)
+    transaction, execute, writing = SqliteStore._transaction, aiosqlite.Connection._execute, [False]
+
+    async def counted_transaction(self, statements, *args, **kwargs):
+        floor["bytes"] += sum(len(p) for _, params in statements for p in params if isinstance(p, str | bytes))
+        floor["transactions"] += 1
+        writing[0] = True
+        try:
+            return await transaction(self, statements, *args, **kwargs)
+        finally:
+            writing[0] = False
+    timed_read = split.coroutine("reads", execute)
+
+    async def read_or_write(self, fn, *args, **kwargs):
+        return await (execute if writing[0] else timed_read)(self, fn, *args, **kwargs)
+    SqliteStore._transaction = split.coroutine("commit", counted_transaction)
+    aiosqlite.Connection._execute = read_or_write
+
+
+def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
+    """The floor of one action: a bare INSERT and COMMIT of the action's bytes (SQLite, WAL, synchronous=FULL,
+    as the store) plus the fastest PNG encode of the same pictures (their palette image saved at level 0 or 1,
+whichever is faster; the quantising itself not counted)."""
+    import io
+    import sqlite3
+
+    conn = sqlite3.connect(folder / f"floor-{floor['key']}.db", isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (b TEXT)")
+    payload = "x" * max(1, floor["bytes"] // max(1, floor["transactions"]))
+    start = time.perf_counter()
+    for _ in range(50):
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t VALUES (?)", (payload,))
+        conn.execute("COMMIT")
+    commit_ms = (time.perf_counter() - start) / 50 * 1000 * floor["transactions"] / actions
+    conn.close()
+    encode_ms = 0.0
+    if floor["images"]:
+        best = []
+        for img, pal in floor["images"]:
+            rgb_img = img if img.mode == "RGB" else img.convert("RGB")
+            quantised = rgb_img.quantize(palette=pal, dither=Image.Dither.NONE) if pal else rgb_img.quantize()
+            ways = []
+            for level in (0, 1):
+                start = time.perf_counter()
+                quantised.save(io.BytesIO(), "PNG", compress_level=level)
+                ways.append(time.perf_counter() - start)
+            best.append(min(ways))
+        encode_ms = statistics.mean(best) * 1000 * floor["seen"] / actions
+    floor["commit_ms"], floor["encode_ms"] = commit_ms, encode_ms
+    return commit_ms + encode_ms
+
+
+async def _rate(key: str, folder: Path, games: int) -> float:
+    """Actions per second through the service with pictures off, ``games`` tables played at once."""
+    store = await Store.open(folder / f"{key}-rate{games}.db")
+    service = GameService(store, seed_source=lambda: 4242, render=False)
+    engine, done = ENGINES[key], [0]
+    deadline = time.perf_counter() + RATE_SECONDS
+
+    async def table(n: int) -> None:
+        rng = Rng(n)
+        while time.perf_counter() < deadline:
+            users = [100_000 * (n + 1) + 1000 * done[0] + i for i in range(engine.min_players)]
+            game = await open_table(service, key, users)
+            while time.perf_counter() < deadline:
+                if await timed_random_action(service, game.id, users, rng) is None:
+                    break
+                done[0] += 1
+
+    start = time.perf_counter()
+    try:
+        await asyncio.gather(*(table(n) for n in range(games)))
+    finally:
+        service.close()
+        await store.close()
+    return done[0] / (time.perf_counter() - start)
+
+
+async def _split(key: str, folder: Path, actions: int) -> dict:
+    split, floor = Split(), {"key": key, "images": [], "seen": 0, "bytes": 0, "transactions": 0}
+    _instrument(split, key, floor)
+    # one drawing thread: the parts add up to the action, and no picture runs on a second core
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
+    store = await Store.open(folder / f"{key}-split.db")
+    service = GameService(store, seed_source=lambda: 4242)  # pictures drawn in a worker thread of this process
+    rng, timings, game_no = Rng(7), [], 0
+    spent = dict.fromkeys(PARTS, 0.0)
+    engine = ENGINES[key]
+    try:
+        while len(timings) < actions:
+            users = [10_000 * (game_no + 1) + i for i in range(engine.min_players)]
+            game = await open_table(service, key, users)
+            game_no += 1
+            while len(timings) < actions:
+                game = await service.game(game.id)
+                if game.status != "running":
+                    break
+                state = await service._state(game)
+                seat = engine.to_act(state)[0]
+                index = rng.below(len(engine.legal_actions(state, seat)))
+                before = dict(split.totals)
+                start = time.perf_counter()
+                await service.act(game.id, users[seat], game.version, index)
+                timings.append((time.perf_counter() - start) * 1000)
+                for part in PARTS:
+                    spent[part] += split.totals[part] - before[part]
+    finally:
+        service.close()
+        await store.close()
+    per = {part: round(spent[part] / len(timings) * 1000, 2) for part in PARTS}
+    pipeline_ms = statistics.mean(timings)
+    per["other"] = round(pipeline_ms - sum(per.values()), 2)
+    out = {"p50_ms": round(statistics.median(timings), 2), "p99_ms": round(percentile(timings, 0.99), 2),
+           "mean_ms": round(pipeline_ms, 2), **per}
+    floor_ms = _floor_ms(floor, len(timings), folder)
+    out["floor_ms"] = round(floor_ms, 2)
+    out["floor_commit_ms"], out["floor_encode_ms"] = round(floor["commit_ms"], 2), round(floor["encode_ms"], 2)
+    out["x_floor"] = round(pipeline_ms / floor_ms, 1) if floor_ms else None
+    return out
+
+
+def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
+    """Per game: the split of an action's mean time, p50/p99, the floor, and moves/s with pictures off."""
+    figures = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for key in ENGINES:
+            if key not in RENDERERS:
+                continue
+            folder = Path(tmp)
+            result = {"moves_per_s_1": round(asyncio.run(_rate(key, folder, 1))),
+                      "moves_per_s_10": round(asyncio.run(_rate(key, folder, 10)))}
+            result.update(asyncio.run(_split(key, folder, actions)))
+            figures[key] = result
+            print(f"{key}: {json.dumps(result)}", file=sys.stderr, flush=True)
+    return figures
+
+
+def against(commit: str, actions: int) -> dict:
+    """The same measurement on ``commit``: this file runs in a temporary worktree of that commit (its code,
+    this benchmark), in a separate process."""
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), commit], check=True)
+        try:
+            shutil.copy(Path(__file__), tree / "bench" / "_pipeline_now.py")
+            run = subprocess.run([sys.executable, "-m", "bench._pipeline_now", "--split", "--actions", str(actions)],
+                                 cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                                 stdout=subprocess.PIPE, text=True)
+        finally:
+            subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+ROWS = (("moves/s, pictures off, 1 game", "moves_per_s_1"), ("moves/s, pictures off, 10 games", "moves_per_s_10"),
+        ("pipeline p50 ms", "p50_ms"), ("pipeline p99 ms", "p99_ms"), ("pipeline mean ms", "mean_ms"),
+        ("  engine", "engine"), ("  presenter", "presenter"), ("  commit", "commit"), ("  other reads", "reads"),
+        ("  render (drawing)", "render"), ("  encode", "encode"), ("  other (service, loop)", "other"),
+        ("floor ms", "floor_ms"), ("  bare commit", "floor_commit_ms"), ("  fastest encode", "floor_encode_ms"),
+        ("pipeline / floor", "x_floor"))
+
+
+def table(here: dict, there: dict | None, commit: str | None) -> str:
+    """A Markdown table per figure and game: here, or ``commit`` / here / ratio."""
+    games = list(here)
+    head = "| figure | " + " | ".join(games) + " |"
+    lines = [head, "|---" * (len(games) + 1) + "|"]
+    for label, key in ROWS:
+        cells = []
+        for game in games:
+            now = here[game].get(key)
+            if there is None or game not in there:
+                cells.append(f"{now}")
+                continue
+            before = there[game].get(key)
+            ratio = f" ({now / before:.2f}×)" if isinstance(now, int | float) and before else ""
+            cells.append(f"{before} → {now}{ratio}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if commit:
+        lines.append(f"\n(each cell: {commit} → this tree)")
+    return "\n".join(lines)
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", action="store_true", help="where an action's time goes, per game")
+    parser.add_argument("--against", metavar="COMMIT", help="the split here and on COMMIT, side by side")
+    parser.add_argument("--actions", type=int, default=SPLIT_ACTIONS, help="actions per game in the split")
+    args = parser.parse_args()
+    if args.split or args.against:
+        there = against(args.against, args.actions) if args.against else None
+        here = split_figures(args.actions)
+        if args.split and not args.against:
+            print(table(here, None, None), file=sys.stderr)
+        else:
+            print(table(here, there, args.against))
+        print(json.dumps(here, sort_keys=True))
+        return 0
     figures: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for key in ENGINES:

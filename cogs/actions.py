@@ -8,6 +8,7 @@ import logging
 import discord
 
 from cogs import permissions, publish
+from cogs.limits import throttled
 from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import post_progress, registration_message
 from cogs.views import asker, handles, panel_view, refuse
@@ -142,6 +143,8 @@ async def start(interaction: discord.Interaction, game_id: int) -> None:
 @handles("rematch")
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     """A player of a finished game opens the same game again (or takes their seat in the rematch already open)."""
+    if await throttled(interaction, "game_new"):
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     place = permissions.place_for_game(interaction)  # before anything is saved

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from cogs import actions, decks, permissions
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.limits import throttled
 from engines import ENGINES
 from host.locale import LANGUAGES
 from host.presenters import OptionSpec, presenter_for
@@ -117,6 +118,8 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     """Check that the game can live here, open its thread, post the lobby there (or the first board when the
     AI fills the seats) and announce it in the channel. Answered privately: a refusal (a bad option, a missing
     permission) is for the asker only, and the first followup keeps the deferral's visibility."""
+    if await throttled(interaction, "game_new"):
+        return
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     channel = interaction.channel

@@ -9,7 +9,6 @@ button's place),
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from datetime import datetime
@@ -19,11 +18,13 @@ import discord
 from discord import app_commands
 
 from cogs import publish
+from cogs.limits import throttled
 from cogs.views import _FromCustomId, asker, guarded
 from engines import ENGINES, GAME_ORDER
 from host import replays
 from host.locale import t
 from host.presenters import presenter_for
+from host.replay_queue import replays_of
 from host.service import GameError
 
 log = logging.getLogger(__name__)
@@ -66,17 +67,24 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal:
         game, record = await replays.record_of(service, game_id, who)
         if reveal:
             replays.may_reveal(game, who)
+        if await throttled(interaction, "replay"):
+            return
+        # a finished game's replay comes from the cache; else it waits its turn in the replay queue (refused,
+        # with when to try again, when the server already has as many being drawn as it allows)
+        ticket = await replays_of(interaction.client).ticket(record, reveal, interaction.guild_id)
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.response.defer(thinking=True)
     lang = str(interaction.locale)
     progress = None
-    if len(record.actions) > PROGRESS_STEPS:
-        progress = await interaction.followup.send(t("replay_working", lang, game=game.id,
-                                                     steps=len(record.actions)), wait=True)
+    if ticket.cached is None and (len(record.actions) > PROGRESS_STEPS or ticket.ahead):
+        text = t("replay_working", lang, game=game.id, steps=len(record.actions))
+        if ticket.ahead:
+            text += " " + t("replay_queued", lang, count=ticket.ahead)
+        progress = await interaction.followup.send(text, wait=True)
     try:
-        animation = await asyncio.to_thread(replays.animate, record, reveal=reveal)
+        animation = await ticket.animation()
     except GameError as exc:
         text = exc.text(interaction.locale)
         if progress is not None:
@@ -158,14 +166,13 @@ async def show_step(interaction: discord.Interaction, game_id: int, step: int, v
             replays.own_seat(game, who, seat)
         total = len(record.actions)
         step = max(0, min(step, total))
-        (frame,) = await asyncio.to_thread(replays.frames, record, seat, upto=step, only={step})
-        image = await asyncio.to_thread(replays.picture, record, frame, seat)
+        lines, image = await replays_of(interaction.client).step(record, seat, step)
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     head = t("replay_step_title", lang, game=game.id, title=ENGINES[game.engine].title, step=step, steps=total,
              whose=t("replay_own_view", lang) if seat is not None else "")
-    body = "\n".join(frame.lines) or t("replay_no_lines", lang)
+    body = "\n".join(lines) or t("replay_no_lines", lang)
     view = discord.ui.View(timeout=None)
     code = view_code
     later = [s for s in replays.chapters(record) if s > step]
@@ -271,6 +278,8 @@ async def replay_command(interaction: discord.Interaction, game: int, hands: boo
 @app_commands.autocomplete(game=finished_autocomplete)
 async def steps_command(interaction: discord.Interaction, game: int, step: int | None = None,
                         ) -> None:
+    if await throttled(interaction, "steps"):
+        return
     await show_step(interaction, game, 10**9 if step is None else max(0, step), 0, edit=False)
 
 
@@ -278,6 +287,8 @@ async def steps_command(interaction: discord.Interaction, game: int, step: int |
 @app_commands.choices(game=GAME_CHOICES)
 async def history_command(interaction: discord.Interaction, user: discord.User | None = None,
                           game: str | None = None) -> None:
+    if await throttled(interaction, "history"):
+        return
     who = user or interaction.user
     page = await history_page(interaction, who.id, who.display_name, game, 0)
     await interaction.response.send_message(**{k: v for k, v in page.items() if v is not None}, ephemeral=True,
@@ -291,6 +302,8 @@ async def export_command(interaction: discord.Interaction, game: int) -> None:
         row, record = await replays.record_of(interaction.client.service, game, asker(interaction))
     except GameError as exc:
         await _say(interaction, exc.text(interaction.locale))
+        return
+    if await throttled(interaction, "export"):
         return
     name = f"game-{row.id}.json"
     data = json.dumps(record.to_json(), ensure_ascii=False, indent=1).encode()

@@ -14,6 +14,7 @@ from engines import ENGINES
 from host import clock as clocks
 from host.locale import t, use_language
 from host.tournaments import Event, Progress, tournaments_of
+from host.workers import Overrun
 from render import tournament as pictures
 from tournaments import double as double_elimination
 
@@ -148,7 +149,8 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
                       "values": [_shown(r, k) for k in order],
                       "record": f"{r.wins}–{r.draws}–{r.losses}", "dropped": r.dropped}
                      for r, name in rows]}
-    images = pictures.standings_pages(view)
+    bracket = losers = None
+    from_round = 1
     if event.format == "elimination" and event.status != "open":
         _, matches = await service.bracket(tournament_id)
         names = event.names
@@ -164,15 +166,20 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
         if event.double_elimination:  # the winners' bracket is drawn; the losers' matches are in the table
             total, heading = total // 2, "event_bracket_winners_title"
             all_matches, matches = matches, [m for m in matches if m["slot"] < double_elimination.LOSERS]
-        images += pictures.bracket_pages({
+            losers = _losers_view(event, title, all_matches)
+        bracket = {
             "title": t(heading, tournament=event.id, title=title), "rounds": total,
             "heads": {r: (t("picture_round", round=r) if event.double_elimination else
                           round_name(event, r).capitalize()) for r in range(1, total + 1)},
             "labels": {"round": t("picture_round", round="{round}"), "final": t("picture_final"),
                        "third": t("picture_third")},
-            "matches": matches}, from_round=max(1, min(event.round, total)))
-        if event.double_elimination:
-            images += pictures.column_pages(_losers_view(event, title, all_matches))
+            "matches": matches}
+        from_round = max(1, min(event.round, total))
+    try:  # drawn off the event loop (a table of 512 players is many pictures), with a budget
+        images = await bot.service.workers.run("picture", pictures.pages, view, bracket, losers, from_round)
+    except Overrun:
+        log.warning("the pictures of tournament %s took too long to draw", event.id)
+        images = []
     files = [discord.File(BytesIO(png), filename=f"tournament-{event.id}-{i}.png") for i, png in enumerate(images)]
     return event, files[:10]
 
@@ -234,9 +241,13 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
         event = await tournaments_of(bot).tournament(event.id)
         _, files = await pictures_of(bot, event.id)
         podium = await tournaments_of(bot).podium(event.id)
-        png = pictures.render_podium({"title": t("event_podium_title", tournament=event.id,
-                                                 title=ENGINES[event.engine].title), "places": podium})
-        files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
+        try:
+            png = await bot.service.workers.run("picture", pictures.render_podium, {
+                "title": t("event_podium_title", tournament=event.id, title=ENGINES[event.engine].title),
+                "places": podium})
+            files.insert(0, discord.File(BytesIO(png), filename=f"podium-{event.id}.png"))
+        except Overrun:
+            log.warning("the podium of tournament %s took too long to draw", event.id)
         champion = ", ".join(podium[0]) if podium else "?"
         await channel.send(t("tournament_champion_event", tournament=event.id, name=champion), files=files[:10],
                            allowed_mentions=none)

@@ -10,6 +10,7 @@ join (a running Swiss takes latecomers until half its rounds), bye (a half-point
 from __future__ import annotations
 
 import logging
+import re
 
 import discord
 from discord import app_commands
@@ -17,6 +18,7 @@ from discord.ext import commands, tasks
 
 from cogs import permissions, publish
 from cogs.contexts import GUILD_INSTALL, SERVERS
+from cogs.limits import throttled
 from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
@@ -30,16 +32,29 @@ from host.tournaments import FORMATS, Event, tournaments_of
 log = logging.getLogger(__name__)
 
 
+#: a whole number in game options: ASCII digits, at most 9 of them (every game's numbers are far smaller; the
+#: game's own bounds are checked after this)
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")
+#: what looks like a number but is not one we read: too many digits, other scripts' digits, fractions, exponents
+NUMBERISH = re.compile(r"[+-]?[\d.,_]*\d[\d.,_eE+-]*")
+
+
 def parse_options(text: str | None) -> dict:
-    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (numbers and true/false read as such)."""
+    """``"laps=2 variant=short"`` -> {"laps": 2, "variant": "short"} (whole numbers and true/false read as such).
+    A number that is not a plain whole number of at most 9 digits is refused with a message, never read."""
     out: dict = {}
     for part in (text or "").replace(",", " ").split():
         if "=" not in part:
             raise GameError.of("event_bad_options", text=part[:40])
         key, value = part.split("=", 1)
         low = value.lower()
-        out[key.strip()] = (int(value) if value.lstrip("-").isdigit() else True if low == "true"
-                            else False if low == "false" else value)
+        if WHOLE.fullmatch(value):
+            out[key.strip()] = int(value)
+        elif NUMBERISH.fullmatch(value):
+            raise GameError.of("event_bad_number", name=key.strip()[:40], text=value[:20] + ("…" if len(value) > 20
+                                                                                             else ""))
+        else:
+            out[key.strip()] = True if low == "true" else False if low == "false" else value
     return out
 
 
@@ -113,6 +128,8 @@ class Tournaments(commands.Cog):
                   time_control: str | None = None, tiebreaks: str | None = None, review: bool = False,
                   best_of: app_commands.Range[int, 1, 7] | None = None,
                   options: str | None = None, language: str | None = None) -> None:
+        if await throttled(interaction, "tournament_new"):
+            return
         channel = interaction.channel
         if isinstance(channel, discord.Thread) and channel.parent is not None:
             channel = channel.parent

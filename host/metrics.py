@@ -1,36 +1,33 @@
-"""Operations: the Prometheus metrics of one bot process and the HTTP endpoints a deployment watches.
+"""Operations: the Prometheus metrics of one bot process (served by the ops port, ``host/ops.py``).
 
-``/healthz`` (on ``HEALTH_PORT``) answers 200 only while the process can take a click (the bot says when:
-gateway connected, store open), else 503; the Docker HEALTHCHECK asks it through :func:`healthcheck`.
-``/metrics`` (on ``METRICS_PORT``) is the Prometheus text format of :class:`Metrics`. Both may share a port.
-No discord here: the bot hands in a ``ready()`` callable and wires the counters (bot.py, cogs/views.py).
+``/metrics`` (on ``METRICS_PORT``) is the Prometheus text format of :class:`Metrics`: counters this process
+keeps, gauges read from counters the store keeps (never a count of the games), and the event loop's lateness.
+No discord here: the bot wires the counters (bot.py, cogs/views.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import urllib.error
-import urllib.request
-from collections.abc import Callable
+from collections import deque
 
-from aiohttp import web
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
-    generate_latest,
 )
 
 log = logging.getLogger(__name__)
 
 #: every status a game row can have (store/migrations.py), so a status with no game is reported as 0
 STATUSES = ("lobby", "running", "finished", "abandoned")
-#: "no limit" for ``Store.list_games`` that both SQL dialects accept
-_ALL = 2**53
 #: seconds; Discord wants a first answer within 3 s, the rest is deferred work (applying, AI, pictures)
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
+#: seconds the event loop woke up late for a timer: a loop that is never held stays in the first buckets
+LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+#: the loop's lateness is sampled this often (seconds), and its largest in the last ``LAG_WINDOW`` is a gauge
+LAG_EVERY, LAG_WINDOW = 0.25, 60.0
 
 
 class Metrics:
@@ -48,6 +45,11 @@ class Metrics:
         self.backlog = Gauge("gamehost_publish_backlog_games", "Games whose outbox still holds entries to deliver "
                              "(boards, DMs, AI turns)", registry=self.registry)
         self.games = Gauge("gamehost_games", "Games in the store, by status", ["status"], registry=self.registry)
+        self.loop_lag = Histogram("gamehost_event_loop_lag_seconds", "How late the event loop woke up for a "
+                                  f"timer, sampled every {LAG_EVERY} s (work held on the loop delays every "
+                                  "click and heartbeat by as much)", buckets=LAG_BUCKETS, registry=self.registry)
+        self.loop_lag_max = Gauge("gamehost_event_loop_lag_max_seconds", "The largest event loop lateness of the "
+                                  f"last {LAG_WINDOW:g} s", registry=self.registry)
         # exposed as gamehost_publish_failed_total (the client adds _total to counters)
         self.publish_failed = Counter(
             "gamehost_publish_failed", "Failed tries to publish what a game owes (its board, DMs), by cause: "
@@ -69,13 +71,30 @@ class Metrics:
     def observe_interaction(self, handler: str, seconds: float) -> None:
         self.latency.labels(handler).observe(seconds)
 
+    async def watch_loop(self) -> None:
+        """Sample the event loop's lateness for ever (a task of the bot's): sleep ``LAG_EVERY`` and see how much
+        later than that the loop came back."""
+        loop = asyncio.get_running_loop()
+        recent: deque[tuple[float, float]] = deque()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(LAG_EVERY)
+            now = loop.time()
+            late = max(0.0, now - start - LAG_EVERY)
+            self.loop_lag.observe(late)
+            recent.append((now, late))
+            while recent and recent[0][0] < now - LAG_WINDOW:
+                recent.popleft()
+            self.loop_lag_max.set(max(x for _, x in recent))
+
     async def refresh(self, store) -> None:
-        """Read the gauges from the store (at each scrape: the figures are the store's, not this process's)."""
-        self.backlog.set(len(await store.pending_publications()))
-        self.dead_letters.set(len(await store.dead_letters()))
+        """Read the gauges from the store (before a scrape: the figures are the store's, not this process's): two
+        small reads of counters the database keeps (``Store.gauges``), never a count of the games."""
+        counts, owed, set_aside = await store.gauges()
+        self.backlog.set(owed)
+        self.dead_letters.set(set_aside)
         for status in STATUSES:
-            # no counting query in the store interface yet: the rows (without snapshots) are listed
-            self.games.labels(status).set(len(await store.list_games(statuses=(status,), limit=_ALL)))
+            self.games.labels(status).set(counts.get(status, 0))
 
     def log_handler(self) -> logging.Handler:
         """A handler for the root logger that counts every ERROR (and worse) record into ``errors``."""
@@ -89,64 +108,3 @@ class _ErrorCounter(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.counter.labels(record.name.split(".")[0]).inc()
-
-
-class OpsServer:
-    """``/healthz`` on ``health_port`` and ``/metrics`` on ``metrics_port`` (either None: not served; equal
-    ports: one listener with both routes). ``ready()`` decides readiness; ``refresh()`` runs before a scrape."""
-
-    def __init__(self, metrics: Metrics, ready: Callable[[], bool], refresh: Callable | None = None, *,
-                 health_port: int | None, metrics_port: int | None, host: str = "0.0.0.0") -> None:
-        self.metrics, self.ready, self.refresh = metrics, ready, refresh
-        self.host = host
-        self.routes: dict[int, list[tuple[str, Callable]]] = {}
-        if health_port is not None:
-            self.routes.setdefault(health_port, []).append(("/healthz", self._healthz))
-        if metrics_port is not None:
-            self.routes.setdefault(metrics_port, []).append(("/metrics", self._metrics))
-        self._runners: list[web.AppRunner] = []
-
-    async def start(self) -> None:
-        for port, routes in self.routes.items():
-            app = web.Application()
-            for path, handler in routes:
-                app.router.add_get(path, handler)
-            runner = web.AppRunner(app, access_log=None)
-            await runner.setup()
-            await web.TCPSite(runner, self.host, port).start()
-            self._runners.append(runner)
-            log.info("serving %s on %s:%d", ", ".join(path for path, _ in routes), self.host, port)
-
-    async def stop(self) -> None:
-        runners, self._runners = self._runners, []
-        for runner in runners:
-            await runner.cleanup()
-
-    async def _healthz(self, request: web.Request) -> web.Response:
-        ok = self.ready()
-        return web.Response(status=200 if ok else 503, text="ready\n" if ok else "not ready\n")
-
-    async def _metrics(self, request: web.Request) -> web.Response:
-        if self.refresh is not None:
-            try:
-                await self.refresh()
-            except Exception:  # the counters are still worth serving when the store cannot be read
-                log.exception("could not read the gauges from the store")
-        return web.Response(body=generate_latest(self.metrics.registry),
-                            headers={"Content-Type": CONTENT_TYPE_LATEST})
-
-
-def healthcheck(port: int | None, host: str = "127.0.0.1", timeout: float = 5.0) -> int:
-    """Exit status for a container HEALTHCHECK: 0 when ``/healthz`` answers 200, else 1 (with the reason)."""
-    if port is None:
-        print("HEALTH_PORT is not set: the bot serves no readiness endpoint")
-        return 1
-    try:
-        with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=timeout) as answer:
-            print(answer.read().decode().strip())
-            return 0
-    except urllib.error.HTTPError as exc:
-        print(exc.read().decode().strip() or f"HTTP {exc.code}")
-    except OSError as exc:
-        print(f"no answer on {host}:{port}: {exc}")
-    return 1

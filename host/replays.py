@@ -365,15 +365,17 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
         top = max(len(replay_pictures.top_lines(header, note, width)) for _, header, _, note in plan + [
             (None, header, None, note) for _, header, _, note in hands_shown])
         images, durations = [], []
+        palette = replay_pictures.board_palette(board(0))
+        compact = replay_pictures.compact  # each frame kept on the palette: a third of the memory
         for n, (index, header, lines, note) in enumerate(plan):
-            images.append(replay_pictures.frame(board(index), header, lines, note, lines_room=room,
-                                                board_size=size, earlier=earlier, top_rows=top))
+            images.append(compact(replay_pictures.frame(board(index), header, lines, note, lines_room=room,
+                                                        board_size=size, earlier=earlier, top_rows=top), palette))
             durations.append(FIRST_MS if n == 0 else LAST_MS if n == len(plan) - 1 else STEP_MS)
         for png, header, lines, note in hands_shown:
-            images.append(replay_pictures.frame(png, header, lines, note, lines_room=room, board_size=size,
-                                                top_rows=top))
+            images.append(compact(replay_pictures.frame(png, header, lines, note, lines_room=room, board_size=size,
+                                                        top_rows=top), palette))
             durations.append(LAST_MS)
-        data = replay_pictures.animation(images, durations, replay_pictures.board_palette(board(0)))
+        data = replay_pictures.animation(images, durations, palette)
         if len(data) <= max_bytes:
             return Animation(data, len(plan), len(built), len(hands_shown), unit)
         if len(plan) <= 2:

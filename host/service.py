@@ -8,16 +8,15 @@ Every method returns data (``Outcome``/``PrivateView``) that the cogs turn into 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import json
 import logging
 import secrets as _secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-import ai
 from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
@@ -26,13 +25,16 @@ from host import thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.decks import DeckBook
 from host.errors import GameError, StaleBoard
+from host.limits import ServerLimits
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
-from host.painter import Painter
-from host.panels import Choice, Panel
+from host.panels import Panel
+from host.pictures import Pictures
 from host.presenters import Refined, presenter_for
+from host.seatwork import MAX_CHOICES, Turn, choices_digest, read_move, variants_of, work_out
 from host.shards import Shards
 from host.turn_clocks import TurnClocks
+from host.workers import Overrun, Workers
 from render import RENDERERS
 from store import DamagedRow, GameRow, Store, VersionConflict
 
@@ -41,11 +43,11 @@ log = logging.getLogger(__name__)
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
 REMIND_BATCH = 200  # due games read and reminded of at a time
+#: seconds after a seat's choices ran past their budget before they are worked out again (until then the same
+#: position is answered at once with "too slow", so that asking again and again costs nothing)
+RETRY_SLOW = 60
 
-
-def choices_digest(legal: list[dict]) -> str:
-    """A short fingerprint of a seat's legal actions, carried by its buttons (see ``GameService.act``)."""
-    return hashlib.sha1(json.dumps(legal, sort_keys=True).encode()).hexdigest()[:8]
+__all__ = ["Asker", "GameError", "GameService", "MAX_CHOICES", "StaleBoard", "choices_digest"]
 
 
 @dataclass(frozen=True)
@@ -83,13 +85,27 @@ MAX_VARIANTS = 25
 
 @dataclass
 class _Live:
-    """A game's engine state at ``version``, with the views and legal actions already computed for it: one
-    action asks for the same view several times (label, panel, picture), and some engines pay for each."""
+    """A game's engine state at ``version``, with what was already worked out about it: one action asks for the
+    same view several times (label, panel, picture), and some engines pay for each. ``turns``: the
+    :class:`Turn` of each seat to act (worked out in a worker); ``slow``: seat -> monotonic time until which its
+    choices count as too slow to work out (see ``RETRY_SLOW``); ``snapshot``: the state as JSON text."""
 
     version: int
     state: object
     views: dict = field(default_factory=dict)
-    legal: dict = field(default_factory=dict)
+    turns: dict = field(default_factory=dict)
+    slow: dict = field(default_factory=dict)
+    snapshot: str | None = None
+
+
+class Slow(GameError):
+    """A seat's choices could not be worked out within their budget (host/workers.py); ``retry``: epoch seconds
+    when asking again will work them out again."""
+
+    def __init__(self, budget: float, retry: int) -> None:
+        super().__init__(t("choices_slow", seconds=f"{budget:g}", retry=f"<t:{retry}:R>"), "choices_slow",
+                         {"seconds": f"{budget:g}", "retry": f"<t:{retry}:R>"})
+        self.budget, self.retry = budget, retry
 
 
 class GameService(TurnClocks):
@@ -97,20 +113,25 @@ class GameService(TurnClocks):
 
     def __init__(self, store: Store, *, seed_source: Callable[[], int] | None = None,
                  render: bool = True, render_processes: int = 0, live_games: int = DEFAULT_LIVE_GAMES,
-                 clock: clocks.Clock | None = None) -> None:
+                 clock: clocks.Clock | None = None, limits: dict[str, int] | None = None) -> None:
         self.store = store
         #: players' own Kiválasztottak decks (host/decks.py): a seat without a named deck plays its player's
         self.decks = DeckBook(store)
         #: the time source of turn clocks (host/clock.py); tests drive it forward
         self.clock: clocks.Clock = clock or clocks.system_clock
-        #: draws the pictures off the event loop (worker threads, or processes when ``render_processes``)
-        self.painter = Painter(render_processes)
+        #: the CPU work of an interaction off the event loop, with budgets (host/workers.py): pictures, a seat's
+        #: choices, AI decisions; worker threads, or processes when ``render_processes``
+        self.workers = Workers(render_processes)
+        #: the pictures drawn, newest kept: none is drawn twice for the same version (host/pictures.py)
+        self.pictures = Pictures()
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         # memory stays bounded however many games the bot touches (host/cache.py): a lock lives while it is
         # held or awaited, at most ``live_games`` states are kept (a game being played is the last to go)
         self._locks = Locks()
         self._live = LiveCache(live_games, pinned=self._locks.held)
         self._render_enabled = render
+        #: what each server allows (host/limits.py): open lobbies per member and channel, cooldowns...
+        self.limits = ServerLimits(store, limits)
         #: callables ``(game, state, events)`` run after every committed action (the demo records images)
         self.observers: list[Callable] = []
         #: (game, seat) -> (version, digest) of the last DM panel sent
@@ -119,9 +140,14 @@ class GameService(TurnClocks):
         self._snapshot_checks: dict[tuple[int, int], int | str | None] = Bounded(4 * live_games)
         self._unreadable_logged: dict[tuple[int, str], bool] = Bounded(1000)
 
+    @property
+    def painter(self) -> Workers:
+        """(The name of the workers when they only drew pictures.)"""
+        return self.workers
+
     def close(self) -> None:
-        """Stop the render processes and the hard AI's worker processes, if any."""
-        self.painter.close()
+        """Stop the worker processes and the hard AI's worker processes, if any."""
+        self.workers.close()
         thinking.shutdown()
 
     # -- helpers ------------------------------------------------------------------------------------
@@ -245,7 +271,9 @@ class GameService(TurnClocks):
         return live if live is not None and live.state is state and live.version == game.version else None
 
     def _view(self, game: GameRow, state, seat: int | None) -> dict:
-        """``engine.view(state, seat)``, computed once per version (callers must not change it)."""
+        """``engine.view(state, seat)`` of the spectators (None) or of a seat that is not to act, computed once
+        per version (callers must not change it). Its cost is the state's size; the view of a seat to act also
+        lists its legal actions, which can be any number: that one comes from :meth:`_turn`, off the loop."""
         live = self._memo(game, state)
         if live is None:
             return ENGINES[game.engine].view(state, seat)
@@ -253,14 +281,71 @@ class GameService(TurnClocks):
             live.views[seat] = ENGINES[game.engine].view(state, seat)
         return live.views[seat]
 
-    def _legal(self, game: GameRow, state, seat: int) -> list[dict]:
-        """``engine.legal_actions(state, seat)``, computed once per version."""
+    def _snapshot(self, game: GameRow, state) -> str:
+        """``state`` as JSON text, for the workers (once per version)."""
         live = self._memo(game, state)
-        if live is None:
-            return ENGINES[game.engine].legal_actions(state, seat)
-        if seat not in live.legal:
-            live.legal[seat] = ENGINES[game.engine].legal_actions(state, seat)
-        return live.legal[seat]
+        if live is not None and live.snapshot is not None:
+            return live.snapshot
+        text = json.dumps(ENGINES[game.engine].to_json(state))
+        if live is not None:
+            live.snapshot = text
+        return text
+
+    async def _turn(self, game: GameRow, state, seat: int) -> Turn:
+        """What ``seat`` (to act) may do now: its view, legal actions and choices, worked out in a worker
+        (``host/seatwork.py``) once per version. :class:`Slow` when that took longer than its budget; the same
+        position is then answered at once with :class:`Slow` for ``RETRY_SLOW`` seconds."""
+        live = self._memo(game, state)
+        if live is not None:
+            if seat in live.turns:
+                return live.turns[seat]
+            slow = live.slow.get(seat)
+            if slow is not None and time.monotonic() < slow[0]:
+                raise Slow(slow[1], slow[2])
+        try:
+            turn = await self.workers.run("turn", work_out, game.engine, self._snapshot(game, state), seat,
+                                          game.lang)
+        except Overrun as exc:
+            retry = int(time.time()) + RETRY_SLOW
+            log.warning("the choices of seat %s in game %s (version %s) took longer than %g s", seat, game.id,
+                        game.version, exc.budget)
+            if live is not None:
+                live.slow[seat] = (time.monotonic() + RETRY_SLOW, exc.budget, retry)
+            raise Slow(exc.budget, retry) from None
+        if live is not None:
+            live.turns[seat] = turn
+        return turn
+
+    async def _variants(self, game: GameRow, state, seat: int, index: int) -> tuple[list[dict], list]:
+        """(the variants of the ``index``-th listed action of ``seat``, at most ``MAX_VARIANTS``; their choices),
+        worked out in a worker (``engine.variants`` may list the seat's actions first). GameError for an index
+        that names no action; :class:`Slow` past the budget."""
+        try:
+            found = await self.workers.run("turn", variants_of, game.engine, self._snapshot(game, state), seat,
+                                           game.lang, index, MAX_VARIANTS)
+        except Overrun as exc:
+            raise Slow(exc.budget, int(time.time()) + RETRY_SLOW) from None
+        if found is None:
+            raise GameError.of("bad_choice")
+        return found
+
+    async def _asked(self, game: GameRow, state, seat: int) -> tuple[dict | None, Panel]:
+        """The view and panel of a seat to act. When its choices were too slow to work out: no view (so no
+        private picture) and a panel without choices that says so and when to try again."""
+        try:
+            turn = await self._turn(game, state, seat)
+        except Slow as exc:
+            return None, Panel(game.id, game.version, seat, t("choices_slow_prompt", seconds=f"{exc.budget:g}",
+                                                              retry=f"<t:{exc.retry}:R>"))
+        return turn.view, self._panel_of(game, seat, turn)
+
+    @staticmethod
+    def _panel_of(game: GameRow, seat: int, turn: Turn) -> Panel:
+        if turn.too_many:  # no buttons: the player types the move (/game play)
+            return Panel(game.id, game.version, seat, turn.prompt + "\n" + t("choices_too_many", count=turn.count,
+                                                                               max=MAX_CHOICES))
+        return Panel(game.id, game.version, seat, turn.prompt, turn.choices, two_step=turn.two_step,
+                     digest=turn.digest, select_groups=turn.select_groups)
 
     @staticmethod
     def names(game: GameRow) -> list[str]:
@@ -326,10 +411,13 @@ class GameService(TurnClocks):
         stored = {"engine": engine_options, "players": num_players, "lang": language(lang), "clock": clock}
         if "side" in {spec.name for spec in presenter.options} and (options or {}).get("side") is not None:
             stored["host_seat"] = host_seat  # a side chosen: seats keep their places (no reseating)
-        game_id = await self.store.create_game(engine=key, options=stored,
-                                               seed=self._seed(), num_players=num, guild_id=guild_id,
-                                               channel_id=channel_id, host_user_id=user_id)
-        await self.store.set_seat(game_id, host_seat, user_id=user_id, name=user_name)
+        async with self.limits.lock(guild_id):  # counted and stored together: a flood cannot all see room
+            if opponent != "ai":  # a lobby (against the AI the game starts at once)
+                await self.limits.check_lobbies(guild_id, channel_id, user_id)
+            game_id = await self.store.create_game(engine=key, options=stored,
+                                                   seed=self._seed(), num_players=num, guild_id=guild_id,
+                                                   channel_id=channel_id, host_user_id=user_id)
+            await self.store.set_seat(game_id, host_seat, user_id=user_id, name=user_name)
         free = [seat for seat in range(num) if seat != host_seat]
         if invite is not None and invite[0] != user_id:
             await self.store.set_seat(game_id, free.pop(0), user_id=invite[0], name=invite[1])
@@ -382,16 +470,19 @@ class GameService(TurnClocks):
             sides = "host_seat" in old.options
             if sides:  # sides were chosen: everyone keeps the side they played
                 options["host_seat"] = old.seat_of(user_id)
-            new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
-                                                  num_players=old.num_players, guild_id=old.guild_id,
-                                                  channel_id=old.channel_id, host_user_id=user_id)
             ai_seats = [s for s in old.seats if s.is_ai]
+            async with self.limits.lock(old.guild_id):
+                if len(ai_seats) + 1 < old.num_players:  # others must join: a lobby
+                    await self.limits.check_lobbies(old.guild_id, old.channel_id, user_id)
+                new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
+                                                      num_players=old.num_players, guild_id=old.guild_id,
+                                                      channel_id=old.channel_id, host_user_id=user_id)
+                await self.store.set_seat(new_id, old.seat_of(user_id) if sides else 0, user_id=user_id,
+                                          name=user_name)
             if sides:
-                await self.store.set_seat(new_id, old.seat_of(user_id), user_id=user_id, name=user_name)
                 for row in ai_seats:
                     await self.store.set_seat(new_id, row.seat, ai_level=row.ai_level, name=row.name)
             else:
-                await self.store.set_seat(new_id, 0, user_id=user_id, name=user_name)
                 for seat, row in zip(range(old.num_players - len(ai_seats), old.num_players), ai_seats):
                     await self.store.set_seat(new_id, seat, ai_level=row.ai_level, name=row.name)
         call = [s.user_id for s in old.seats if s.user_id and s.user_id != user_id]
@@ -539,7 +630,7 @@ class GameService(TurnClocks):
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
                   digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
-                  refined: dict | None = None) -> Outcome:
+                  refined: dict | None = None, typed: tuple[dict, str] | None = None) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
         ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
         most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
@@ -547,8 +638,10 @@ class GameService(TurnClocks):
 
         A click on an older board is refused as stale, with one exception that keeps simultaneous decisions
         (reaction windows) smooth: when ``digest`` (of the seat's choices as offered) still matches and every
-        action since ``version`` was another seat's pass, nothing the player saw has changed."""
-        async with self.lock(game_id):
+        action since ``version`` was another seat's pass, nothing the player saw has changed. ``typed``: the
+        (action, its words) that :meth:`act_text` read, instead of an index."""
+        # the clocks and vacations are read once per move, not eight times (issue 29)
+        async with self.lock(game_id), self.store.remembering():
             game = await self.game(game_id, asker)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
@@ -568,26 +661,33 @@ class GameService(TurnClocks):
                 if version != game.version:
                     raise StaleBoard.of("stale")
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, acting))
-            legal = self._legal(game, state, seat)
-            if version != game.version and not await self._only_passes_since(
-                    game, version, seat, choices_digest(legal), digest):
-                raise StaleBoard.of("stale")
-            if version == game.version and digest is not None and digest != choices_digest(legal):
-                # the same version with other choices: a board drawn before the bot was upgraded to a version
-                # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
-                raise StaleBoard.of("stale_choices")
-            if not 0 <= index < len(legal):
-                raise GameError.of("bad_choice")
-            action = legal[index]
-            if variant is not None:
-                ways = engine.variants(state, seat, action, MAX_VARIANTS)
-                if not 0 <= variant < len(ways):
+            if typed is not None:  # (act_text: read off a position with too many choices for buttons)
+                if version != game.version:
+                    raise StaleBoard.of("stale")
+                action, label = typed
+            else:
+                turn = await self._turn(game, state, seat)
+                if turn.too_many:  # no button was offered for it: a click from an older board, or forged
+                    raise GameError.of("choices_type_move", count=turn.count)
+                legal = turn.legal
+                if version != game.version and not await self._only_passes_since(
+                        game, version, seat, turn.digest, digest):
+                    raise StaleBoard.of("stale")
+                if version == game.version and digest is not None and digest != turn.digest:
+                    # the same version with other choices: a board drawn before the bot was upgraded to a version
+                    # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+                    raise StaleBoard.of("stale_choices")
+                if not 0 <= index < len(legal):
                     raise GameError.of("bad_choice")
-                action = ways[variant]
-            elif refined is not None:
-                action = refined
-            presenter = presenter_for(game.engine)
-            label = presenter.describe(self._view(game, state, seat), action, index).label
+                action = legal[index]
+                if variant is not None:
+                    ways, _ = await self._variants(game, state, seat, index)
+                    if not 0 <= variant < len(ways):
+                        raise GameError.of("bad_choice")
+                    action = ways[variant]
+                elif refined is not None:
+                    action = refined
+                label = presenter_for(game.engine).describe(turn.view, action, index).label
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events)
             outcome = await self._advance(game, lines, events)
@@ -619,15 +719,25 @@ class GameService(TurnClocks):
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
             if len(text) > MAX_MOVE_TEXT:
                 raise GameError.of("move_too_long", count=len(text), max=MAX_MOVE_TEXT)
-            view = self._view(game, state, seat)
-            panel = self.panel(game, state, seat, view)
+            turn = await self._turn(game, state, seat)
+            typed = refined = None
             try:
-                parsed = presenter_for(game.engine).parse(view, panel.choices, text)
+                if turn.too_many:  # the reading lists every choice, so it is worked out in a worker too
+                    try:
+                        typed = await self.workers.run("turn", read_move, game.engine, self._snapshot(game, state),
+                                                       seat, game.lang, text)
+                    except Overrun as exc:
+                        raise Slow(exc.budget, int(time.time()) + RETRY_SLOW) from None
+                    index = -1
+                else:
+                    parsed = presenter_for(game.engine).parse(turn.view, turn.choices, text)
+                    if isinstance(parsed, Refined):
+                        index, refined = parsed.index, parsed.action
+                    else:
+                        index = parsed
             except ValueError as exc:
                 raise GameError(str(exc)) from exc
-        if isinstance(parsed, Refined):
-            return await self.act(game_id, user_id, game.version, parsed.index, asker=asker, refined=parsed.action)
-        return await self.act(game_id, user_id, game.version, parsed, asker=asker)
+        return await self.act(game_id, user_id, game.version, index, asker=asker, typed=typed, refined=refined)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
@@ -645,6 +755,8 @@ class GameService(TurnClocks):
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
+            if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
+                seat_clocks = None  # unchanged (a further decision within a turn): nothing to rewrite
             if result is not None:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
@@ -730,19 +842,29 @@ class GameService(TurnClocks):
         return await self._outcome(game, lines, events, warnings=warnings)
 
     async def _ai_action(self, game: GameRow, state, seat: int) -> dict:
-        """The AI's choice for ``seat``; a failing or confused AI falls back to a random legal action so a
-        game can never get stuck on it (and the failure is logged)."""
+        """The AI's choice for ``seat``, worked out in a worker with a budget (host/thinking.py). A failing AI
+        falls back to a random legal action, and one past its budget (or whose random move is) to a pass, so a
+        game can never get stuck on it (and the failure is logged); a pass the rules refuse fails the AI turn,
+        which the outbox retries later (:meth:`run_automatic`)."""
         engine = ENGINES[game.engine]
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
-        try:
-            level = game.seat_row(seat).ai_level
-            action = await thinking.think(engine, state, seat, rng, level if level in ai_levels.LEVELS else None)
-            if action in self._legal(game, state, seat):
-                return action
-            log.error("AI of %s proposed an illegal action %r in game %s", game.engine, action, game.id)
-        except Exception:
-            log.exception("AI of %s failed in game %s", game.engine, game.id)
-        return ai.random_player(engine, state, seat, rng)
+        level = game.seat_row(seat).ai_level
+        snapshot = self._snapshot(game, state)
+        for kind in (level if level in ai_levels.LEVELS else None, "random"):
+            try:
+                action, complaint = await thinking.think(engine, state, seat, rng, kind, workers=self.workers,
+                                                         snapshot=snapshot)
+            except Overrun as exc:
+                log.warning("AI of %s in game %s took longer than %g s: it passes", game.engine, game.id,
+                            exc.budget)
+                break
+            except Exception:
+                log.exception("AI of %s failed in game %s", game.engine, game.id)
+                continue
+            if complaint:
+                log.error("AI of %s in game %s: %s", game.engine, game.id, complaint)
+            return action
+        return {"type": "pass"}
 
     async def _auto_pass(self, game: GameRow, state, acting: list[int], presenter, cache: dict[int, dict]):
         """(seat, pass action) for a person whose own settings say to pass now, else None."""
@@ -752,32 +874,43 @@ class GameService(TurnClocks):
             user = game.seat_row(seat).user_id
             if user not in cache:
                 cache[user] = await self.store.user_settings(user)
-            legal = self._legal(game, state, seat)
-            if presenter.auto_pass(self._view(game, state, seat), legal, cache[user]):
-                action = next((a for a in legal if a["type"] == "pass"), None)
+            try:
+                turn = await self._turn(game, state, seat)
+            except Slow:
+                continue
+            if turn.too_many:  # (a seat with thousands of choices has more to do than pass)
+                continue
+            if presenter.auto_pass(turn.view, turn.legal, cache[user]):
+                action = next((a for a in turn.legal if a["type"] == "pass"), None)
                 if action is not None:
                     return seat, action
         return None
 
+    async def _default_action(self, game: GameRow, state, seat: int) -> tuple[dict, str]:
+        """(action, its words): what ``seat`` does when its time for a simultaneous decision runs out - the
+        first legal pass, else its first choice (``clock.default_action``); a pass when its choices are too
+        many or too slow to work out."""
+        try:
+            turn = await self._turn(game, state, seat)
+        except Slow:
+            turn = None
+        if turn is None or turn.too_many:
+            return {"type": "pass"}, t("timeout_pass")
+        action = clocks.default_action(turn.legal)
+        return action, presenter_for(game.engine).describe(turn.view, action, turn.legal.index(action)).label
+
     def _waiting_for(self, game: GameRow, acting: list[int]) -> str:
         return ", ".join(game.seat_row(s).name for s in acting)
 
-    def panel(self, game: GameRow, state, seat: int, view: dict | None = None) -> Panel | None:
-        """The choices of ``seat`` now, or None when it is not to act."""
+    async def panel(self, game: GameRow, state, seat: int) -> Panel | None:
+        """The choices of ``seat`` now (worked out off the loop), or None when it is not to act."""
         engine = ENGINES[game.engine]
         if game.status != "running" or seat not in engine.to_act(state):
             return None
-        presenter = presenter_for(game.engine)
-        view = view if view is not None else self._view(game, state, seat)
-        # a seat's view carries its legal actions when it is to act (the protocol); computing them can be dear
-        legal = view["legal"] if "legal" in view else self._legal(game, state, seat)
-        choices: list[Choice] = presenter.describe_all(view, legal)
-        prompt = presenter.prompt(view)
-        return Panel(game.id, game.version, seat, prompt, choices, two_step=presenter.two_step_for(view),
-                     digest=choices_digest(legal), select_groups=set(presenter.select_groups))
+        return (await self._asked(game, state, seat))[1]
 
     async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
-        """Render public (seat None) and private views off the event loop, in parallel (``self.painter``)."""
+        """Render public (seat None) and private views off the event loop, in parallel (``self.workers``)."""
         renderer = RENDERERS.get(game.engine)
         if renderer is None or not self._render_enabled:
             return [None] * len(views)
@@ -785,13 +918,24 @@ class GameService(TurnClocks):
         clock = await self._picture_clock(game)
 
         async def one(seat, view):
+            if view is None:  # (a seat whose choices were too slow to work out: no picture of its own)
+                return None
             if seat is not None and not has_private:
                 return None
             method = "render_public" if seat is None else "render_private"
-            return await self.painter.draw_once(self._picture_key(game, method, seat, clock), game.engine, method,
-                                                self._picture_view(game, view, clock))
+            return await self._draw_once(self._picture_key(game, method, seat, clock), game, method,
+                                         self._picture_view(game, view, clock))
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
+
+    async def _draw(self, game: GameRow, method: str, *args):
+        """A picture drawn by the workers; None (and a warning in the log) when it took longer than its budget:
+        the board goes out without it rather than not at all (the move is saved either way)."""
+        try:
+            return await self.workers.draw(game.engine, method, *args)
+        except Overrun:
+            log.warning("%s of game %s (version %s) took too long to draw", method, game.id, game.version)
+            return None
 
     async def _render_extras(self, game: GameRow, view: dict, events: list[dict]) -> list[bytes]:
         """Pictures a game adds to a board for what just happened (e.g. the standings after a race):
@@ -802,8 +946,21 @@ class GameService(TurnClocks):
             return []
         # the events of one version are the same each time its board is rebuilt, unless entries were merged
         told = json.dumps(events, sort_keys=True, default=str)
-        return await self.painter.draw_once(self._picture_key(game, "render_extras", None, None, told), game.engine,
-                                            "render_extras", self._picture_view(game, view), events)
+        return await self._draw_once(self._picture_key(game, "render_extras", None, None, told), game,
+                                     "render_extras", self._picture_view(game, view), events) or []
+
+    async def _draw_once(self, key: tuple, game: GameRow, method: str, *args):
+        """:meth:`_draw`, or the picture drawn before under ``key`` (``self.pictures``, host/pictures.py). A picture
+        that could not be drawn (an error, its budget overrun) is not kept: the next call tries again."""
+        kept = self.pictures.get(key)
+        if kept is not None:
+            return list(kept) if isinstance(kept, tuple) else kept  # a list the caller may change: a copy
+        drawn = await self._draw(game, method, *args)
+        if isinstance(drawn, bytes):
+            self.pictures.put(key, drawn)
+        elif isinstance(drawn, list) and drawn and all(isinstance(p, bytes) for p in drawn):
+            self.pictures.put(key, tuple(drawn))
+        return drawn
 
     def _picture_key(self, game: GameRow, method: str, seat: int | None, clock: list[dict] | None,
                      *more) -> tuple:
@@ -830,7 +987,7 @@ class GameService(TurnClocks):
         public = asyncio.gather(self._render(game, [(None, public_view)]),
                                 self._render_extras(game, public_view, events or []))
         try:
-            mentions, asked = self._ask(game, state, text_lines)
+            mentions, asked = await self._ask(game, state, text_lines)
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
             warnings = (warnings or {}) if record_nudges else {}
             # a warned player is DMed again with the warning, even when their choices are the same
@@ -842,6 +999,8 @@ class GameService(TurnClocks):
         (board_image,), extras = await public
         clock_lines, deadlines = await self._clock_lines(game)
         text_lines += clock_lines
+        if board_image is None and self._render_enabled and RENDERERS.get(game.engine) is not None:
+            text_lines.append(t("picture_slow"))
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
         turn_button = bool(asked) and public_panel is None
@@ -865,7 +1024,8 @@ class GameService(TurnClocks):
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
 
-    def _ask(self, game: GameRow, state, text_lines: list[str]) -> tuple[list[int], list[tuple[int, dict, Panel]]]:
+    async def _ask(self, game: GameRow, state, text_lines: list[str],
+                   ) -> tuple[list[int], list[tuple[int, dict | None, Panel]]]:
         """The people to mention and, for each person to decide, (seat, view, panel); adds the board's lines
         (the result at the end, else "your turn" per person)."""
         engine = ENGINES[game.engine]
@@ -882,8 +1042,7 @@ class GameService(TurnClocks):
         mentions, asked = [], []
         for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
             row = game.seat_row(seat)
-            view = self._view(game, state, seat)
-            panel = self.panel(game, state, seat, view)
+            view, panel = await self._asked(game, state, seat)
             asked.append((seat, view, panel))
             mentions.append(row.user_id)
             text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
@@ -913,8 +1072,11 @@ class GameService(TurnClocks):
             game = await self.game(game_id)
             await self._hand_back(game, seat)
             state = await self._state(game)
-            view = self._view(game, state, seat)
-            panel = self.panel(game, state, seat, view)
+            if seat in ENGINES[game.engine].to_act(state):  # (its view lists its choices: worked out off the loop)
+                view, panel = await self._asked(game, state, seat)
+                panel = panel if game.status == "running" else None
+            else:
+                view, panel = self._view(game, state, seat), None
             (image,) = await self._render(game, [(seat, view)])
             if image is None:
                 (image,) = await self._render(game, [(None, self._view(game, state, None))])
@@ -1038,15 +1200,15 @@ class GameService(TurnClocks):
         async with self.lock(game_id):
             state = await self._state(game)
             engine = ENGINES[game.engine]
-            panel = self.panel(game, state, seat)
-            if panel is None:
+            if seat not in engine.to_act(state):
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
-            legal = self._legal(game, state, seat)
-            if not 0 <= index < len(legal):
+            turn = await self._turn(game, state, seat)  # (Slow: refused with when to try again)
+            if turn.too_many:
+                raise GameError.of("choices_type_move", count=turn.count)
+            panel = self._panel_of(game, seat, turn)
+            if not 0 <= index < len(turn.legal):
                 raise GameError.of("bad_choice")
-            ways = engine.variants(state, seat, legal[index], MAX_VARIANTS)
-            view = self._view(game, state, seat)
-            choices = presenter_for(game.engine).describe_variants(view, legal[index], index, ways)
+            _, choices = await self._variants(game, state, seat, index)
         groups = panel.groups()
         back = next(((g, name) for g, (name, members) in enumerate(groups)
                      if any(c.index == index for c in members)), None)
@@ -1067,7 +1229,7 @@ class GameService(TurnClocks):
             raise GameError.of("not_playing", game=game_id)
         async with self.lock(game_id):
             state = await self._state(game)
-            panel = self.panel(game, state, seat)
+            panel = await self.panel(game, state, seat)
         if panel is None:
             raise GameError.of("not_your_turn", names=self._waiting_for(game, ENGINES[game.engine].to_act(state)))
         return panel

@@ -11,8 +11,12 @@ served by its own process, and never by another).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+#: a shard id as SHARD_IDS writes it: ASCII digits, few of them (SHARD_COUNT is checked first, so a range is
+#: never longer than the shards there are)
+_ID = re.compile(r"[0-9]{1,9}")
 
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard of a server (Discord's formula); a game without a server belongs to shard 0."""
@@ -37,8 +41,8 @@ def parse_ids(text: str, count: int) -> tuple[int, ...]:
         if not part:
             raise ValueError("an empty entry")
         low, dash, high = part.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
-            raise ValueError(f"{part!r} is neither a shard id nor a range like 0-3")
+        if not _ID.fullmatch(low) or (dash and not _ID.fullmatch(high)):
+            raise ValueError(f"{part[:20]!r} is neither a shard id nor a range like 0-3")
         first, last = int(low), int(high) if dash else int(low)
         if first > last:
             raise ValueError(f"the range {part!r} runs backwards")

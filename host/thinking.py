@@ -1,42 +1,50 @@
-"""Running an AI's decision without blocking the event loop: the heuristic levels in a thread (they take
-milliseconds), the hard level - about a second of CPU - in a worker process, so neither the loop nor the
-GIL is held while it searches."""
+"""Running an AI's decision without blocking the event loop, with a time budget (host/workers.py).
+
+The easy and normal levels take milliseconds in ordinary positions, but the AI lists the legal actions first,
+and a position can have hundreds of thousands of them: they run in the game service's workers (worker processes
+in the bot). The hard level - about a second of CPU - runs in worker processes of its own, so that searches do
+not hold up the pictures. Both get the state as its JSON snapshot (``host/seatwork.py``)."""
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import multiprocessing
+import json
 
-import ai
+from host import seatwork
+from host.workers import Workers
 
-_pool: concurrent.futures.ProcessPoolExecutor | None = None
-WORKERS = 2
-
-
-def _executor() -> concurrent.futures.ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        # spawn, not fork: the parent runs an event loop and threads that a forked child must not inherit
-        _pool = concurrent.futures.ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
-    return _pool
+#: the hard AI's own worker processes
+SEARCH_PROCESSES = 2
+_search: Workers | None = None
+_light: Workers | None = None
 
 
-async def think(engine, state, seat: int, rng, level: str | None) -> dict:
-    """The AI's action for ``seat`` at ``level``; hard searches in a worker process."""
+def _searchers() -> Workers:
+    global _search
+    if _search is None:
+        _search = Workers(SEARCH_PROCESSES, name="search")
+    return _search
+
+
+async def think(engine, state, seat: int, rng, level: str | None, *, workers: Workers | None = None,
+                snapshot: str | None = None) -> tuple[dict, str | None]:
+    """(the AI's action for ``seat`` at ``level``, a complaint about the AI or None: see
+    :func:`host.seatwork.ai_decision`): hard in the search processes, the others in ``workers`` (worker threads
+    when None). ``snapshot``: ``state`` as JSON text, if the caller has it. Raises
+    :class:`host.workers.Overrun` when the decision runs past its budget."""
+    global _light
+    text = snapshot if snapshot is not None else json.dumps(engine.to_json(state))
     if level == "hard":
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(_executor(), ai.choose_by_key, engine.key, state, seat, rng.state,
-                                              level)
-        except concurrent.futures.process.BrokenProcessPool:
-            shutdown()  # a worker died (killed, out of memory): think in a thread this time, a new pool next
-    return await asyncio.to_thread(ai.choose, engine, state, seat, rng, level)
+        return await _searchers().run("search", seatwork.ai_decision, engine.key, text, seat, rng.state, level)
+    if workers is None:
+        if _light is None:
+            _light = Workers(0, name="ai")
+        workers = _light
+    return await workers.run("ai", seatwork.ai_decision, engine.key, text, seat, rng.state, level)
 
 
 def shutdown() -> None:
-    """Stop the worker processes (they are started again when next needed)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    """Stop the search processes (they are started again when next needed)."""
+    global _search
+    if _search is not None:
+        _search.close()
+        _search = None

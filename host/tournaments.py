@@ -411,12 +411,15 @@ class TournamentService:
         engine_options = self._check_options(key, dict(options or {}), size)
         settings = {"rounds": rounds if format == "swiss" else None, "cap": cap, "table_size": size,
                     "third_place": bool(third_place), "double": bool(double), "round_hours": round_hours,
-                    "time_control": time_control or None, "options": engine_options,
+                    "time_control": (time_control or "")[:40] or None, "options": engine_options,
                     "tiebreaks": list(order) if order is not None else None, "review": bool(review),
                     "best_of": best_of or 1}
-        tid = await self.store.create_event(engine=key, lang=language(lang), guild_id=guild_id,
-                                            channel_id=channel_id, organizer_id=user_id, organizer_name=user_name,
-                                            format=format, settings=settings)
+        limits = self.games.limits
+        async with limits.lock(guild_id):  # counted and stored together: a flood cannot all see room
+            await limits.check_tournaments(guild_id, channel_id, user_id)
+            tid = await self.store.create_event(engine=key, lang=language(lang), guild_id=guild_id,
+                                                channel_id=channel_id, organizer_id=user_id,
+                                                organizer_name=user_name, format=format, settings=settings)
         return await self.tournament(tid)
 
     @staticmethod

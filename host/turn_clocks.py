@@ -13,7 +13,6 @@ from engines import ENGINES
 from host import clock as clocks
 from host.errors import GameError
 from host.locale import t
-from host.presenters import presenter_for
 from host.shards import Shards
 from store import GameRow
 
@@ -298,10 +297,7 @@ class TurnClocks:
                     deadline=f"<t:{c.deadline}:R>")})
                 continue
             if c.simultaneous:
-                legal = self._legal(game, state, seat)
-                action = clocks.default_action(legal)
-                label = presenter_for(game.engine).describe(self._view(game, state, seat), action,
-                                                            legal.index(action)).label
+                action, label = await self._default_action(game, state, seat)
                 lines = await self._commit(game, state, seat, row.user_id, action, told_before=[
                     t("clock_timeout_default", name=row.name, label=label)])
                 await self.run_automatic(game, lines)

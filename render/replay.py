@@ -134,6 +134,15 @@ def frame(board_png: bytes, header: str, lines: list[str], note: str | None = No
     return img
 
 
+def compact(img: Image.Image, palette: Image.Image | None = None) -> Image.Image:
+    """A frame on ``palette`` (the kit's when None): a byte a pixel instead of three, which is what keeps a replay
+    of a hundred frames within a hundred MB or so (the GIF is written from these very images)."""
+    pal = palette or kit.palette()
+    if img.mode == "P" and img.getpalette() == pal.getpalette():
+        return img
+    return img.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE)
+
+
 def board_palette(png: bytes) -> Image.Image:
     """The palette a board was encoded with (each game has its own fixed one), as a palette image."""
     img = Image.open(io.BytesIO(png))
@@ -154,10 +163,9 @@ def animation(frames: list[Image.Image], durations: list[int], palette: Image.Im
     for f in frames:
         if f.size != (width, height):
             back, _ = kit.canvas(width, height, "paper")
-            back.paste(f, ((width - f.width) // 2, 0))
+            back.paste(f.convert("RGB"), ((width - f.width) // 2, 0))
             f = back
-        same = f.mode == "P" and f.getpalette() == pal.getpalette()
-        out.append(f if same else f.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE))
+        out.append(compact(f, pal))
     buffer = io.BytesIO()
     out[0].save(buffer, "GIF", save_all=True, append_images=out[1:], duration=durations, loop=0,
                 optimize=False, disposal=1)

@@ -242,6 +242,21 @@ def column_pages(view: dict) -> list[bytes]:
     return out
 
 
+def pages(standings: dict, bracket: dict | None = None, losers: dict | None = None, from_round: int = 1,
+          most: int = 10) -> list[bytes]:
+    """The standings pages, then the bracket's from ``from_round`` (``bracket`` None: none), then the columns of
+    ``losers`` (a double elimination's; None: none): at most ``most`` pictures (a Discord message takes ten
+    files), and no picture beyond them is drawn."""
+    rows = standings["rows"]
+    out = [render_standings({**standings, "rows": rows[i:i + ROWS_PER_PAGE]})
+           for i in range(0, max(len(rows), 1), ROWS_PER_PAGE)[:most]]
+    if bracket is not None and len(out) < most:
+        out += bracket_pages(bracket, from_round)[:most - len(out)]
+    if losers is not None and len(out) < most:
+        out += column_pages(losers)[:most - len(out)]
+    return out
+
+
 def render_podium(view: dict) -> bytes:
     """The first three places on steps (gold in the middle)."""
     img, draw = canvas(WIDTH, 300)

@@ -30,6 +30,9 @@ import asyncio
 import json
 import logging
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,7 +40,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from store.migrations import MIGRATIONS
+from store.migrations import MIGRATIONS, steps
 
 
 class Shards(Protocol):
@@ -146,6 +149,11 @@ class Tournament:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _now_exact() -> str:
+    """Now to the microsecond: an order of use (the replay cache's), where seconds would tie."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _dumps(obj: Any) -> str:
@@ -269,7 +277,7 @@ class Store:
             async with self._write:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in [s for s in script.split(";") if s.strip()]:
+                    for statement in steps(script, "sqlite"):
                         await self._db.execute(statement)
                     await self._db.execute(f"PRAGMA user_version = {number}")
                     await self._db.execute("COMMIT")
@@ -357,22 +365,12 @@ class Store:
         inserted, which later statements may use as the parameter ``FIRST_ID`` (a tournament and its first
         entry, a game and its seats). A failure is raised as SQLite reported it (e.g. "database or disk is
         full")."""
+        _forget_written(statements, guard)
         async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                if guard is not None:
-                    cur = await self._db.execute(*guard)
-                    if cur.rowcount != 1:
-                        raise VersionConflict("the game has moved on")
-                last_id = first = None
-                for sql, params in statements:
-                    cur = await self._db.execute(sql, tuple(first if p is FIRST_ID else p for p in params))
-                    last_id = cur.lastrowid
-                    first = last_id if first is None else first
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                await self._rollback(exc)
-                raise
+            # the whole transaction is one call to the connection's worker thread: one hand-over instead of one
+            # per statement (issue 29), and a cancelled caller can no longer leave a half-run transaction behind
+            # (the worker finishes it, committed or rolled back, before the next statement runs)
+            first, last_id = await self._db._execute(self._run_transaction, statements, guard)
             if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
                 self._commits_since_checkpoint = 0
                 try:
@@ -381,6 +379,29 @@ class Store:
                     log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
         self._after_commit()
         return first if first_id else last_id
+
+    def _run_transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None
+                         ) -> tuple[int | None, int | None]:
+        """:meth:`_transaction`'s body, run in the connection's worker thread: (first, last) inserted ids."""
+        conn = self._db._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if guard is not None and conn.execute(*guard).rowcount != 1:
+                raise VersionConflict("the game has moved on")
+            last_id = first = None
+            for sql, params in statements:
+                last_id = conn.execute(sql, tuple(first if p is FIRST_ID else p for p in params)).lastrowid
+                first = last_id if first is None else first
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            # SQLite has already rolled back by itself after some errors (SQLITE_FULL, SQLITE_IOERR)
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error as again:
+                    log.error("ROLLBACK failed (after %r): %s", exc, again)
+            raise
+        return first, last_id
 
     # -- games and seats ----------------------------------------------------------------------------
 
@@ -483,6 +504,8 @@ class Store:
                    (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
                     expected_version)),
         )
+        if clocks is not None:
+            _remember_clocks(game_id, clocks)
         return expected_version + 1
 
     async def set_status(self, game_id: int, status: str, result: dict | None = None, *,
@@ -500,6 +523,8 @@ class Store:
         if publish is not None:
             statements.append(_outbox_entry(game_id, None, None, publish, dms=dms))
         await self._transaction(statements)
+        if clocks is not None:
+            _remember_clocks(game_id, clocks)
 
     async def get_game(self, game_id: int, *, with_snapshot: bool = True, tolerant: bool = False) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips reading the (possibly large) snapshot. A row that
@@ -740,6 +765,16 @@ class Store:
         rows = await self._rows(sql, (due, made))
         return [r["game_id"] for r in rows if guild_ids is None or r["guild_id"] in guild_ids]
 
+    async def gauges(self) -> tuple[dict[str, int], int, int]:
+        """(games by status, games whose outbox owes a delivery, games whose publication is set aside), read from
+        counters: ``game_counts`` (kept by the database's triggers) and the outbox, which holds only what is
+        still owed or set aside."""
+        counts = {r["status"]: r["n"] for r in await self._rows("SELECT status, n FROM game_counts")}
+        ((owed, dead),) = await self._rows(
+            "SELECT COUNT(DISTINCT CASE WHEN dead_at IS NULL THEN game_id END),"
+            " COUNT(DISTINCT CASE WHEN dead_at IS NOT NULL THEN game_id END) FROM outbox")
+        return counts, owed, dead
+
     async def outbox_failed(self, game_id: int, upto: int, error: str, next_try: datetime) -> None:
         """Delivery of a game's entries up to ``upto`` failed: count the attempt, try again at ``next_try``."""
         await self._transaction([("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
@@ -822,10 +857,31 @@ class Store:
 
     # -- turn clocks (host/clock.py) -----------------------------------------------------------------
 
+    @asynccontextmanager
+    async def remembering(self) -> AsyncIterator[None]:
+        """Within this block (one operation of the game service, under the game's lock) a game's clocks and the
+        vacations as of a given second are read from the database at most once: what this store writes in the
+        meantime replaces or forgets them. Nothing is remembered past the block, not even by tasks started in
+        it."""
+        memo: dict = {}
+        token = _MEMO.set(memo)
+        try:
+            yield
+        finally:
+            memo.clear()
+            memo[_CLOSED] = True
+            _MEMO.reset(token)
+
     async def clocks(self, game_id: int) -> list[dict]:
         """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order."""
-        rows = await self._rows("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,))
-        return [_clock_dict(r) for r in rows]
+        memo, key = _memo(), ("clocks", game_id)
+        if memo is None or key not in memo:
+            found = [_clock_dict(r) for r in
+                     await self._rows("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,))]
+            if memo is None:
+                return found
+            memo[key] = found
+        return [dict(row) for row in memo[key]]
 
     async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None,
                          dms: dict[int, str] | None = None) -> None:
@@ -836,6 +892,7 @@ class Store:
         if publish or dms:
             statements.append(_outbox_entry(game_id, None, None, publish or [], dms=dms))
         await self._transaction(statements)
+        _remember_clocks(game_id, clocks)
 
     async def due_clocks(self, now: int, hour: int = 3600, *, shards: Shards | None = None) -> list[int]:
         """Running games with a clock that may owe something at ``now`` (a timeout or a warning), or with a
@@ -910,8 +967,14 @@ class Store:
 
     async def away_users(self, now: int) -> dict[int, int]:
         """People on vacation at ``now``: user id -> until."""
-        rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?", (now,))
-        return {r["user_id"]: r["until"] for r in rows}
+        memo, key = _memo(), ("away", now)
+        if memo is None or key not in memo:
+            rows = await self._rows("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?", (now,))
+            found = {r["user_id"]: r["until"] for r in rows}
+            if memo is None:
+                return found
+            memo[key] = found
+        return dict(memo[key])
 
     async def ended_aways(self, now: int) -> list[tuple[int, int]]:
         """(user id, until) of the vacations over by ``now`` that have not been ended yet."""
@@ -948,6 +1011,67 @@ class Store:
         await self._transaction(statements)
 
     # -- settings -----------------------------------------------------------------------------------
+
+    async def open_lobbies(self, guild_id: int, *, host_user_id: int | None = None, channel_id: int | None = None,
+                           limit: int = 50) -> list[int]:
+        """Ids of a server's lobbies (games not started yet) opened by ``host_user_id`` or in ``channel_id``,
+        oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status = 'lobby'"], [guild_id]
+        if host_user_id is not None:
+            where.append("host_user_id = ?")
+            params.append(host_user_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM games WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def open_tournaments(self, guild_id: int, *, organizer_id: int | None = None,
+                               channel_id: int | None = None, limit: int = 50) -> list[int]:
+        """Ids of a server's tournaments open for registration or under way (not cancelled) organised by
+        ``organizer_id`` or in ``channel_id``, oldest first, at most ``limit``."""
+        where, params = ["guild_id = ?", "status IN ('open', 'running')", "cancelled = 0"], [guild_id]
+        if organizer_id is not None:
+            where.append("organizer_id = ?")
+            params.append(organizer_id)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._rows(f"SELECT id FROM tournaments WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                                (*params, limit))
+        return [r["id"] for r in rows]
+
+    async def cached_replay(self, game_id: int, kind: str) -> dict | None:
+        """A replay kept by :meth:`cache_replay` (``{"data", "shown", "steps", "revealed"}``), marked as used now;
+        None when there is none."""
+        rows = await self._rows("SELECT data, shown, steps, revealed FROM replay_cache WHERE game_id = ? AND kind = ?",
+                                (game_id, kind))
+        if not rows:
+            return None
+        await self._transaction([("UPDATE replay_cache SET used_at = ? WHERE game_id = ? AND kind = ?",
+                                  (_now_exact(), game_id, kind))])
+        r = rows[0]
+        return {"data": bytes(r["data"]), "shown": r["shown"], "steps": r["steps"], "revealed": r["revealed"]}
+
+    async def cache_replay(self, game_id: int, kind: str, data: bytes, *, shown: int, steps: int, revealed: int,
+                           budget: int) -> None:
+        """Keep a replay; then, while the cache holds more than ``budget`` bytes, forget the least recently used
+        (a replay larger than ``budget`` is not kept)."""
+        await self._transaction([
+            ("INSERT INTO replay_cache (game_id, kind, data, shown, steps, revealed, size, used_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET data = excluded.data,"
+             " shown = excluded.shown, steps = excluded.steps, revealed = excluded.revealed, size = excluded.size,"
+             " used_at = excluded.used_at", (game_id, kind, data, shown, steps, revealed, len(data), _now_exact()))])
+        rows = await self._rows("SELECT game_id, kind, size FROM replay_cache ORDER BY used_at DESC")
+        total, gone = 0, []
+        for r in rows:  # the most recently used that fit are kept (one too large never pushes out the rest)
+            if total + r["size"] > budget:
+                gone.append((r["game_id"], r["kind"]))
+            else:
+                total += r["size"]
+        if gone:
+            await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
 
     async def user_settings(self, user_id: int) -> dict:
         rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
@@ -1006,7 +1130,8 @@ class Store:
         return True
 
     async def guild_settings(self, guild_id: int) -> dict:
-        """A server's own settings (JSON): e.g. the permission problems its admins were told about."""
+        """A server's own settings (JSON): e.g. the permission problems its admins were told about, its limits
+        (host/limits.py)."""
         rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
         try:
             settings = json.loads(rows[0]["settings"]) if rows else {}
@@ -1314,6 +1439,39 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
 def _notes(publish: dict[int, list[str]] | None) -> list[tuple[str, tuple]]:
     """Outbox entries owing each game (key) its lines."""
     return [_outbox_entry(game_id, None, None, lines) for game_id, lines in (publish or {}).items() if lines]
+
+
+# -- reads remembered within one operation (issue 29) ------------------------------------------------------
+
+#: what :meth:`Store.remembering` remembers in the running task: ("clocks", game_id) -> rows,
+#: ("away", now) -> vacations; a context variable, so concurrent operations never see each other's
+_MEMO: ContextVar[dict | None] = ContextVar("store_memo", default=None)
+_CLOSED = ("closed",)
+
+
+def _memo() -> dict | None:
+    """The running operation's remembered reads (None: outside :meth:`Store.remembering`, or after it)."""
+    memo = _MEMO.get()
+    return None if memo is None or _CLOSED in memo else memo
+
+
+def _forget_written(statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None) -> None:
+    """Forget the remembered reads of the tables a transaction writes (judged by its SQL: forgetting too much
+    only costs a read)."""
+    memo = _memo()
+    if not memo:
+        return
+    sql = " ".join(s for s, _ in [*statements, *([guard] if guard else [])]).lower()
+    for key in [k for k in memo if k[0] in sql]:
+        del memo[key]
+
+
+def _remember_clocks(game_id: int, clocks: list) -> None:
+    """After a transaction wrote a game's clocks: remember them as :meth:`Store.clocks` would read them."""
+    if (memo := _memo()) is not None:
+        memo[("clocks", game_id)] = sorted(
+            ({k: bool(getattr(c, k)) if k in _CLOCK_FLAGS else getattr(c, k) for k in CLOCK_COLUMNS} for c in clocks),
+            key=lambda row: row["seat"])
 
 
 CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",

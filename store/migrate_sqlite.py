@@ -21,6 +21,9 @@ TABLES = ("tournaments", "tournament_entries", "games", "seats", "actions", "out
           "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "decks")
 #: tables whose ``id`` comes from a sequence (AUTOINCREMENT in SQLite, an identity column in PostgreSQL)
 ID_TABLES = ("games", "tournaments", "outbox", "tournament_matches", "decks")
+#: tables not copied: what the database keeps itself (by triggers: PostgreSQL's own fill it as rows come in) and
+#: caches (made again when asked for)
+DERIVED = ("game_counts", "replay_cache")
 
 
 class MigrationError(Exception):
@@ -31,7 +34,7 @@ def _read(path: Path) -> tuple[dict[str, tuple[list[str], list[tuple]]], dict[st
     """Each table's columns and rows, and the highest id each sequence gave out."""
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
         present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        unknown = present - set(TABLES) - {"sqlite_sequence"}
+        unknown = present - set(TABLES) - set(DERIVED) - {"sqlite_sequence"}
         if unknown:  # a table added by a newer migration that this command does not know yet
             raise MigrationError(f"tables this command does not know how to copy: {sorted(unknown)}")
         data = {}

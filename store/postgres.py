@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import asyncpg
 
-from store.db import FIRST_ID, StorageError, Store, VersionConflict
-from store.migrations import MIGRATIONS, for_postgres, statements
+from store.db import FIRST_ID, StorageError, Store, VersionConflict, _forget_written
+from store.migrations import MIGRATIONS, steps
 
 #: tables whose rows get an id from an identity column (an INSERT into them returns it)
 _ID_TABLES = re.compile(r"^\s*INSERT INTO (games|tournaments|outbox|tournament_matches)\b")
@@ -90,7 +90,7 @@ class PostgresStore(Store):
                                    f"{len(MIGRATIONS)}: it was used by a newer version of the bot")
             # DDL is transactional in PostgreSQL: the migrations and their version number commit together
             for number, entry in enumerate(MIGRATIONS[current:], start=current + 1):
-                for statement in statements(for_postgres(entry)):
+                for statement in steps(entry, "postgres"):
                     await conn.execute(statement)
                 await conn.execute("UPDATE schema_version SET version = $1", number)
 
@@ -139,6 +139,7 @@ class PostgresStore(Store):
         """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
         Returns the id of the row the last statement inserted (games, tournaments, outbox), else None; with
         ``first_id``, of the row the first one inserted, which later statements may use as ``FIRST_ID``."""
+        _forget_written(statements, guard)
         async with self._pool.acquire() as conn, conn.transaction():
             if guard is not None:
                 # a concurrent writer of the same game holds its row lock until it commits; then the WHERE is

@@ -47,3 +47,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.section("Discord budgets")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def no_cooldown(monkeypatch):
+    """In-process tests run with the members' cooldown off (host/limits.py): most of them open several games in
+    a row by one member, faster than any person would. ``tests/cogs/test_limits.py`` turns it back on. (Bot
+    processes started by the e2e tests get ``DEFAULT_LIMITS`` from ``start_bot`` to the same end.)"""
+    from dataclasses import replace
+
+    from host.limits import LIMITS
+
+    monkeypatch.setitem(LIMITS, "cooldown_seconds", replace(LIMITS["cooldown_seconds"], default=0))

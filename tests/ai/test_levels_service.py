@@ -40,9 +40,9 @@ async def test_a_game_against_an_easy_ai_stores_and_names_the_level(store):
 async def test_the_service_asks_the_ai_of_the_seat_level(store, monkeypatch):
     asked = []
 
-    async def think(engine, state, seat, rng, level):
+    async def think(engine, state, seat, rng, level, **where):
         asked.append(level)
-        return engine.legal_actions(state, seat)[0]
+        return engine.legal_actions(state, seat)[0], None
 
     monkeypatch.setattr(thinking, "think", think)
     service = GameService(store, seed_source=lambda: 3, render=False)
@@ -77,11 +77,11 @@ async def test_the_hard_ai_thinks_without_blocking_the_event_loop():
     tick = asyncio.create_task(ticker())
     try:
         begun = time.perf_counter()
-        action = await thinking.think(engine, state, seat, Rng(5), "hard")
+        action, complaint = await thinking.think(engine, state, seat, Rng(5), "hard")
         took = time.perf_counter() - begun
     finally:
         tick.cancel()
         thinking.shutdown()
-    assert action in engine.legal_actions(state, seat)
+    assert action in engine.legal_actions(state, seat) and complaint is None
     assert took > 0.5, "the hard AI really searched for about a second"
     assert len(lateness) > 30 and max(lateness) < 0.1

@@ -28,8 +28,11 @@ BOB = 222_222_222_222_222_222
 async def start_bot(server: FakeDiscordServer, db: str | Path, log: Path, **extra_env: str) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if k != "CRASH_AT"}
     env.update(bot_env(str(db)))
+    # without the members' cooldown and with room for more lobbies (host/limits.py): the tests open games by one
+    # member faster, and more at once, than a person would (tests/e2e/test_bounded.py restores the defaults)
     env.update(DISCORD_TOKEN="fake-token", LOG_LEVEL="INFO", FAKE_DISCORD_API=server.api_url,
-               FAKE_DISCORD_GATEWAY=server.gateway_url, DEV_GUILD_ID="", **extra_env)
+               FAKE_DISCORD_GATEWAY=server.gateway_url, DEV_GUILD_ID="",
+               **{"DEFAULT_LIMITS": "cooldown_seconds=0,lobbies_per_member=50", **extra_env})
     identified = server.identify_count
     handle = open(log, "ab")  # noqa: SIM115 - the process writes into it until killed
     proc = await asyncio.create_subprocess_exec(sys.executable, str(ROOT / "tests" / "run_bot.py"), env=env,

@@ -1,4 +1,4 @@
-"""A picture is drawn once per version of its game (host/painter.py ``Pictures``): ``/game status``, a DM that
+"""A picture is drawn once per version of its game (host/pictures.py): ``/game status``, a DM that
 shows the board, a board rebuilt by the outbox and a retried post reuse it; a new version or a new clock text draws it
 again; the pictures kept stay within their bounds."""
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from host.painter import Pictures
+from host.pictures import Pictures
 from host.service import GameError, GameService
 from store import Store
 
@@ -25,15 +25,15 @@ async def store(tmp_path):
 
 
 def count_draws(service: GameService) -> list[tuple[str, str]]:
-    """The renderer calls the service's painter really makes (cache hits are not drawn)."""
+    """The renderer calls the service's workers really make (cache hits are not drawn)."""
     calls: list[tuple[str, str]] = []
-    draw = service.painter.draw
+    draw = service.workers.draw
 
     async def counted(key, method, *args):
         calls.append((key, method))
         return await draw(key, method, *args)
 
-    service.painter.draw = counted
+    service.workers.draw = counted
     return calls
 
 
@@ -107,8 +107,8 @@ async def test_what_the_picture_shows_besides_the_position_draws_it_again(store,
 async def test_a_picture_that_failed_is_drawn_again(store, monkeypatch):
     service = GameService(store, seed_source=lambda: 7, clock=lambda: NOW)
     game, outcome = await two_player(service, "hextri")
-    service.painter.pictures = Pictures()  # forget the board of the move
-    draw = service.painter.draw
+    service.pictures = Pictures()  # forget the board of the move
+    draw = service.workers.draw
     failures = [RuntimeError("out of memory")]
 
     async def flaky(key, method, *args):
@@ -116,7 +116,7 @@ async def test_a_picture_that_failed_is_drawn_again(store, monkeypatch):
             raise failures.pop()
         return await draw(key, method, *args)
 
-    monkeypatch.setattr(service.painter, "draw", flaky)
+    monkeypatch.setattr(service.workers, "draw", flaky)
     with pytest.raises(GameError, match="board"):
         await service.status(game.id)
     assert (await service.status(game.id)).board.image == outcome.board.image

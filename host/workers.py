@@ -1,0 +1,165 @@
+"""The bot's CPU work off the event loop, each job with a time budget.
+
+Pictures, a seat's choices (listing, describing and digesting them: ``host/seatwork.py``) and the AI's decisions
+are plain functions of plain data that :class:`Workers` runs while the event loop only waits:
+
+- ``processes > 0`` (the bot: ``RENDER_PROCESSES``, 2 by default): a pool of spawned worker processes (pebble's
+  ``ProcessPool``). A job past its budget is stopped - its process is killed and a fresh one takes its place -
+  and :class:`Overrun` is raised. Neither the loop, nor the GIL, nor the bot's memory is held by a job, however
+  large the position it works on.
+- ``processes == 0`` (tests and scripts; ``RENDER_PROCESSES=0`` on a small machine): worker threads. The budget
+  ends the waiting, not the work, and a thread shares the GIL with the event loop, so a long job in a thread
+  still slows the loop down (every wake-up of the loop waits for the GIL): threads suit small jobs only.
+
+Budgets are wall-clock seconds per job (``BUDGETS``); what a player is told when one runs out is the caller's
+(``host/service.py``): the move was not made, or the choices are not shown, and when to try again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+
+import pebble
+
+log = logging.getLogger(__name__)
+
+#: seconds a job of each kind may take: far above what any game's normal position needs (milliseconds; a hard AI
+#: decision about a second of CPU, capped at 3 s by its own clock), far below Discord's 15 minutes for a
+#: deferred answer
+BUDGETS = {
+    "picture": 15.0,  # one board or hand (5-20 ms normally)
+    "turn": 8.0,  # a seat's choices: list, describe, digest (a few ms normally; HEX-TRI's 200,000 moves: 1-5 s)
+    "ai": 10.0,  # an easy or normal AI decision (milliseconds normally)
+    "search": 8.0,  # a hard AI decision (about a second of CPU; its own clock stops it at 3 s)
+    "replay": 180.0,  # an animated replay (5 s for 500 steps; the longest games sampled to 120 frames)
+    "replay_step": 20.0,  # one step of a replay: the game played again up to it, one picture (under a second)
+}
+
+
+#: how much lower than the bot's process the worker processes run (``os.nice``)
+WORKER_NICENESS = 10
+
+
+class Overrun(Exception):
+    """A job ran past its budget and was stopped (in threads: no longer waited for)."""
+
+    def __init__(self, job: str, budget: float) -> None:
+        super().__init__(f"{job} took longer than {budget:g} s")
+        self.job, self.budget = job, budget
+
+
+def _start_worker(memory: int | None = None) -> None:
+    """In a new worker process: run at a lower priority than the bot, exit when the bot's process is gone (even if it was killed without closing the
+    pool), cap its memory at ``memory`` bytes of address space (a job that needs more fails with MemoryError
+    instead of pushing the machine into swap), and import what the jobs need now, so that a job does not wait
+    for it."""
+    parent = multiprocessing.parent_process()
+    try:
+        # below the bot's own process: on a busy machine the scheduler then runs the event loop first, and jobs
+        # take the CPU it leaves (with both workers busy on two cores the loop otherwise woke 0.2-0.5 s late)
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: the same priority as the bot
+        pass
+    if parent is not None:
+        threading.Thread(target=lambda: (parent.join(), os._exit(0)), daemon=True).start()
+    if memory:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    import host.seatwork  # noqa: F401
+    import render  # noqa: F401
+
+
+def _draw(key: str, method: str, args: tuple):
+    from render import RENDERERS
+
+    return getattr(RENDERERS[key], method)(*args)
+
+
+def _ready() -> bool:
+    return True
+
+
+class Workers:
+    """Runs job functions off the event loop with a budget: ``await workers.run("turn", fn, *args)``.
+
+    ``processes``: worker processes (0: threads). Jobs of one pool queue for a free worker; a queued job's budget
+    counts from its start, not from its queueing."""
+
+    def __init__(self, processes: int = 0, *, threads: int = 4, name: str = "workers", max_tasks: int = 0,
+                 memory: int | None = None) -> None:
+        self.processes = processes
+        self.name = name
+        self._threads = threads
+        #: a process is replaced after this many jobs (0: never), which gives its memory back to the machine
+        self.max_tasks = max_tasks
+        #: bytes of address space each worker process may use (None: no cap)
+        self.memory = memory
+        self._pool: pebble.ProcessPool | None = None
+        self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        #: jobs stopped for running past their budget (tests and metrics read it)
+        self.overruns = 0
+
+    def _process_pool(self) -> pebble.ProcessPool:
+        if self._pool is None:
+            # spawn, not fork: the bot's process has threads (aiosqlite, asyncio) that fork would copy half-way
+            self._pool = pebble.ProcessPool(max_workers=self.processes, max_tasks=self.max_tasks,
+                                            initializer=_start_worker, initargs=(self.memory,),
+                                            context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def _threads_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._thread_pool is None:
+            self._thread_pool = concurrent.futures.ThreadPoolExecutor(self._threads,
+                                                                      thread_name_prefix=self.name)
+        return self._thread_pool
+
+    async def run(self, job: str, fn: Callable, *args, budget: float | None = None):
+        """``fn(*args)`` in a worker; :class:`Overrun` when it takes longer than ``budget`` (default: the job
+        kind's ``BUDGETS`` entry). ``fn`` must be a module-level function and its arguments and result plain
+        data (they cross a process boundary)."""
+        budget = BUDGETS[job] if budget is None else budget
+        if self.processes <= 0:
+            future = asyncio.get_running_loop().run_in_executor(self._threads_pool(), fn, *args)
+            try:
+                return await asyncio.wait_for(future, budget)
+            except TimeoutError:
+                self.overruns += 1
+                log.warning("%s job %s stopped after %g s (it runs on in its thread)", job, fn.__name__, budget)
+                raise Overrun(job, budget) from None
+        scheduled = self._process_pool().schedule(fn, args=args, timeout=budget)
+        try:
+            return await asyncio.wrap_future(scheduled)
+        except TimeoutError:
+            self.overruns += 1
+            log.warning("%s job %s stopped after %g s (its worker process was replaced)", job, fn.__name__,
+                        budget)
+            raise Overrun(job, budget) from None
+        except pebble.ProcessExpired as exc:  # killed from outside, or out of memory: a new worker is started
+            log.error("a worker process died during a %s job (%s): %s", job, fn.__name__, exc)
+            raise
+
+    async def draw(self, key: str, method: str, *args):
+        """A picture: ``render.RENDERERS[key].<method>(*args)`` (PNG bytes)."""
+        return await self.run("picture", _draw, key, method, args)
+
+    async def warm_up(self) -> None:
+        """Start the worker processes now (each imports the engines, presenters, Pillow and the renderers: about
+        a second), so that the first click after start-up does not wait for it."""
+        if self.processes > 0:
+            await asyncio.gather(*(self.run("picture", _ready, budget=60) for _ in range(self.processes)))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            pool.stop()
+            pool.join(timeout=5)
+        if self._thread_pool is not None:
+            pool, self._thread_pool = self._thread_pool, None
+            pool.shutdown(wait=False, cancel_futures=True)
