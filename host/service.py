@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import itertools
 import json
 import logging
 import secrets as _secrets
@@ -88,7 +89,8 @@ class _Live:
     """A game's engine state at ``version``, with what was already worked out about it: one action asks for the
     same view several times (label, panel, picture), and some engines pay for each. ``turns``: the
     :class:`Turn` of each seat to act (worked out in a worker); ``slow``: seat -> monotonic time until which its
-    choices count as too slow to work out (see ``RETRY_SLOW``); ``snapshot``: the state as JSON text."""
+    choices count as too slow to work out (see ``RETRY_SLOW``); ``snapshot``: the state as JSON text; ``born``:
+    which loading of the state this is (the pictures kept are those of the state held, not of one read again)."""
 
     version: int
     state: object
@@ -96,6 +98,10 @@ class _Live:
     turns: dict = field(default_factory=dict)
     slow: dict = field(default_factory=dict)
     snapshot: str | None = None
+    born: int = field(default_factory=lambda: next(_LOADINGS))
+
+
+_LOADINGS = itertools.count()
 
 
 class Slow(GameError):
@@ -950,8 +956,14 @@ class GameService(TurnClocks):
                                      "render_extras", self._picture_view(game, view), events) or []
 
     async def _draw_once(self, key: tuple, game: GameRow, method: str, *args):
-        """:meth:`_draw`, or the picture drawn before under ``key`` (``self.pictures``, host/pictures.py). A picture
-        that could not be drawn (an error, its budget overrun) is not kept: the next call tries again."""
+        """:meth:`_draw`, or the picture drawn before under ``key`` (``self.pictures``, host/pictures.py) from the
+        state the service holds now. A picture that could not be drawn (an error, its budget overrun) is not
+        kept: the next call tries again; nor is one of a state not held (read from the store, never trusted to
+        be the one drawn before)."""
+        live = self._live.get(game.id)
+        if live is None or live.version != game.version:
+            return await self._draw(game, method, *args)
+        key = (live.born, *key)
         kept = self.pictures.get(key)
         if kept is not None:
             return list(kept) if isinstance(kept, tuple) else kept  # a list the caller may change: a copy

@@ -134,3 +134,18 @@ def test_the_pictures_kept_are_bounded_by_count_and_bytes():
     assert kept.get(6) is None and kept.get(5) is not None
     kept.put(5, bytes(20))  # a key drawn again replaces its old bytes
     assert len(kept) == 3 and kept.bytes == sum(len(kept.get(k)) for k in (2, 4, 5)) == 40
+
+
+async def test_a_state_read_again_from_the_store_is_drawn_again(store):
+    """A picture is reused only for the state the service holds: once that state is dropped (evicted, or a
+    restart) and read again, what the store holds is drawn, not what was drawn before."""
+    service = GameService(store, seed_source=lambda: 7, clock=lambda: NOW)
+    game, outcome = await two_player(service, "hextri")
+    calls = count_draws(service)
+    await service.status(game.id)
+    assert calls == []
+    service._live.pop(game.id, None)
+    again = await service.status(game.id)
+    assert calls == [("hextri", "render_public")] and again.board.image == outcome.board.image
+    await service.status(game.id)
+    assert len(calls) == 1, "the state read again is held now: its picture is kept"
