@@ -194,6 +194,11 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy, s: str, size: int, fill, bold: boo
         x += w
 
 
+#: the plain texts :func:`text` has drawn (with their size and sub-pixel position): the second time, a sprite
+_SEEN: dict[tuple, bool] = {}
+_SEEN_MAX = 16384
+
+
 @lru_cache(maxsize=8192)
 def _glyphs(s: str, size: int, bold: bool, condensed: bool, anchor: str, fx: float, fy: float):
     """``(mask, dx, dy)``: what ``ImageDraw.text`` blends into a picture for a plain single line at a point whose
@@ -217,9 +222,16 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
     if plain(s, bold, condensed):
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
-            mask, dx, dy = _glyphs(s, size, bold, condensed, anchor, x - int(x), y - int(y))
-            draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=rgb(fill))
-            return
+            key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
+            if key in _SEEN:  # drawn before: from the cache
+                mask, dx, dy = _glyphs(*key)
+                draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=rgb(fill))
+                return
+            # a text seen once (a status line that changes with every move) is drawn as it is: making its
+            # sprite would cost more than drawing it
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            _SEEN[key] = True
         draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
     else:
         _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed)
