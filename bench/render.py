@@ -3,13 +3,14 @@
 The same positions every run (random games of fixed seeds, every third position, the players' display names
 and the game's language added as the host adds them), so two commits can be compared figure for figure::
 
-    python -m bench.render [positions] [--encodings]
+    python -m bench.render [positions] [--encodings] [--clock]
 
 Per game: ``render`` p50 (CPU ms of ``render_public``, after an untimed game of another seed has warmed the
 caches as in a bot that has drawn other boards), its ``draw`` and ``encode`` parts (p50 each), the PNG size (mean KB), and the floor (the fastest
 encode measured: PNG level 0 of the same palette image). ``--encodings`` also times the candidate encoder
 settings on the same pictures (quantise + PNG level 0/1/3/6, each with and without filters) so each game's
-choice can be checked. The last line printed is one JSON object.
+choice can be checked; ``--clock`` draws every picture with a clock strip of two seats on top, as the bot does for a
+game with a turn clock. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from engines.rng import Rng
 from render import RENDERERS, kit
 
 NAMES = ["Ann", "Bartholomew the Unbreakable", "Cili 🐙", "Dóra", "AI 5", "AI 6"]
+CLOCK = [{"text": "Ann: 11 h 20 min left", "urgent": False}, {"text": "Bartholomew the Unbreakable: 48 min left",
+                                                              "urgent": True}]
 SEEDS = (3, 11)
 #: the game drawn first, untimed: a bot's caches hold what other games needed (fonts, sprites, static layers)
 WARM_SEED = 5
@@ -51,15 +54,35 @@ def positions(key: str, count: int, seeds: tuple[int, ...] = SEEDS) -> list[dict
 
 
 def _encoder_timer(parts: list[tuple[float, Image.Image, Image.Image | None]]):
-    original = kit.encode
+    """Wrappers of the kit's encoders that record (CPU seconds, the picture as encoded, palette); the clock strip
+    drawn inside ``encode_with_clock`` counts as drawing, not encoding."""
+    original = {name: getattr(kit, name) for name in ("encode", "encode_with_clock", "_strip") if hasattr(kit, name)}
+    strip_time = [0.0]
 
-    def timed(img, pal=None):
+    def encode(img, pal=None):
         start = time.process_time()
-        png = original(img, pal)
+        png = original["encode"](img, pal)
         parts.append((time.process_time() - start, img, pal))
         return png
 
-    return original, timed
+    def strip(width, view):
+        start = time.process_time()
+        out = original["_strip"](width, view)
+        strip_time[0] += time.process_time() - start
+        return out
+
+    def encode_with_clock(img, view, pal=None):
+        strip_time[0] = 0.0
+        before = len(parts)
+        start = time.process_time()
+        png = original["encode_with_clock"](img, view, pal)
+        spent = time.process_time() - start - strip_time[0]
+        if len(parts) == before:  # (without a strip it calls ``encode``, which counted itself)
+            parts.append((spent, (img, view), pal))  # the picture as encoded: put together after the timing
+        return png
+
+    wrappers = {"encode": encode, "encode_with_clock": encode_with_clock, "_strip": strip}
+    return original, {name: wrappers[name] for name in original}
 
 
 def measure(key: str, views: list[dict]) -> dict:
@@ -69,7 +92,8 @@ def measure(key: str, views: list[dict]) -> dict:
     totals, encodes, sizes, images = [], [], [], []
     parts: list = []
     original, timed = _encoder_timer(parts)
-    kit.encode = timed
+    for name, wrapper in timed.items():
+        setattr(kit, name, wrapper)
     try:
         for view in views:
             parts.clear()
@@ -80,7 +104,9 @@ def measure(key: str, views: list[dict]) -> dict:
             sizes.append(len(png))
             images.append(parts[-1][1:])
     finally:
-        kit.encode = original
+        for name, function in original.items():
+            setattr(kit, name, function)
+    images = [(kit.clock_strip(*img) if isinstance(img, tuple) else img, pal) for img, pal in images]
     floor = []
     for img, pal in images:
         quantised = img.convert("RGB").quantize(palette=pal or kit.palette(), dither=Image.Dither.NONE)
@@ -125,7 +151,10 @@ def main(argv: list[str]) -> int:
     for key in ENGINES:
         if key not in RENDERERS:
             continue
-        result = measure(key, positions(key, count))
+        views = positions(key, count)
+        if "--clock" in argv:
+            views = [{**view, "clock": CLOCK} for view in views]
+        result = measure(key, views)
         images = result.pop("_images")
         figures[key] = result
         print(f"{key}: render p50 {result['render_ms']} ms (draw {result['draw_ms']}, encode {result['encode_ms']}, "

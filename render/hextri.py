@@ -397,7 +397,7 @@ def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
 
 def render_public(view: dict) -> bytes:
     """The board and the players' panel, for everyone."""
-    return _encode(kit.clock_strip(_draw_public(view)[0], view))
+    return kit.encode_with_clock(_draw_public(view)[0], view, PALETTE)
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
