@@ -5,11 +5,12 @@ An AI must pick one of ``engine.legal_actions(state, seat)`` and base its choice
 know: ``engine.view(state, seat)``. Search over hidden information is allowed only on copies made from the
 seat's own knowledge (determinisation); perfect-information games may simulate on
 ``engine.from_json(engine.to_json(state))`` copies. ``rng`` is an ``engines.rng.Rng`` owned by the caller, so
-the same game and seed always give the same AI moves (the hard level searches for a fixed time, so its
-moves depend on the machine's speed as well).
+the same game and seed always give the same AI moves (the hard level's budget is a number of iterations,
+``ai/levels.py``; only its wall-clock safety cap, on a loaded host, can make them depend on the machine).
 
 Levels (``ai/levels.py``): ``easy`` is the game's AI taking a random legal action now and then, ``normal``
-the game's AI, ``hard`` an IS-MCTS search (``ai/search.py``) with the game's AI as rollout policy and prior.
+the game's AI, ``hard`` a search (``ai/search.py``: IS-MCTS or paired playouts; HEX-TRI's own) with the game's
+AI as rollout policy and prior, over determinizations that redeal everything the seat did not see.
 """
 
 from __future__ import annotations

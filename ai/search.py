@@ -16,6 +16,7 @@ depends on what the seat can see and on ``rng``.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import math
@@ -87,7 +88,7 @@ def rollout_policy(engine, epsilon: float = 0.15):
 def search(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, exploration: float = EXPLORATION,
            margin: float = 1.0, evaluation: bool = True, candidates: list | None = None,
-           flat: bool = False) -> dict:
+           flat: bool = False, trace: list | None = None) -> dict:
     """Run IS-MCTS for ``seat`` from ``state`` and return the chosen action.
 
     Budget: stop after ``iterations`` iterations or ``seconds`` of wall time, whichever comes first (at least
@@ -99,6 +100,8 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     of actions past the tree) and score the sample with it, so many more iterations fit in the budget.
     ``candidates``: only these root actions are searched (a game with thousands of moves searches the
     heuristic's best few); ``flat``: the tree is the root alone, the rollout policy plays every later move.
+    ``trace``: a list that gets, per iteration, a digest of the sample it drew, the actions of its tree path
+    and the rewards it backed up (tests compare the traces of two searches).
     """
     legal = engine.legal_actions(state, seat)
     if candidates is not None:
@@ -117,6 +120,8 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     done = 0
     while True:
         s = determinize(state, seat, rng)
+        if trace is not None:
+            trace.append(_digest(engine, s))
         history: tuple = ()
         path: list[tuple[_Node, str, int]] = []
         expanded = False
@@ -170,6 +175,8 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
             reward = cut[1](engine, s)
         else:
             reward = None
+        if trace is not None:
+            trace.append((history, reward))
         for node, k, p in path:
             entry = node.stats[k]
             entry[0] += 1
@@ -190,7 +197,7 @@ def search(engine, state, seat: int, rng, *, iterations: int | None = None, seco
 def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
            rollout=None, prior: dict | None = None, margin: float = 1.0, candidates: list | None = None,
            depth: int | None = None, prune: float | None = 2.0, check_every: int = 8,
-           stage: bool = False) -> dict:
+           stage: bool = False, actions: int | None = None, trace: list | None = None) -> dict:
     """Paired flat Monte Carlo with common random numbers: the chosen action for ``seat``.
 
     Every iteration draws one determinization (``engines/<game>/determinize.py``: hidden cards redealt, the
@@ -199,12 +206,15 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     at most ``depth`` actions, then scored by the game's evaluation (``ai/evaluate.py``). Candidates are
     compared by their per-sample *differences* from the prior, so the luck of the deal and the dice, shared
     by all, cancels out of the comparison. ``iterations`` counts playouts (one candidate each), so the
-    budget does not grow with the number of legal actions. Every ``check_every`` rounds a candidate whose
+    budget does not grow with the number of legal actions; ``actions`` bounds the actions played out in all
+    (rounds are finished: pairs match), so a decision early in a game, whose playouts are long, stops after
+    fewer of them and its CPU time stays bounded. Every ``check_every`` rounds a candidate whose
     mean trails the best one by more than ``prune`` standard errors of their paired difference is dropped
     (the prior never is). The prior is kept unless the best candidate beats it by ``margin`` standard errors
     of the paired difference. ``stage``: a playout also stops at the end of the current stage of the game
     (``ai/evaluate.py``: Ave Caesar's race), and every playout, finished games included, is scored by the
-    game's evaluation (a margin, finer than the places).
+    game's evaluation (a margin, finer than the places). ``trace``: a list that gets, per round, a digest of
+    the sample, then each candidate's reward (tests compare the traces of two searches).
     """
     legal = engine.legal_actions(state, seat)
     if candidates is not None:
@@ -226,10 +236,12 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     samples: list[list[float]] = [[] for _ in legal]  # per candidate, its reward in each round it played
     rounds: list[list[int]] = [[] for _ in legal]  # per candidate, the rounds it played (pairs match on these)
     deadline = time.perf_counter() + seconds if seconds is not None else None
-    done = 0
+    done = played = 0
     r = 0
     while True:
         sample = determinize(state, seat, Rng(rng.next64()))
+        if trace is not None:
+            trace.append(_digest(engine, sample))
         seed = rng.next64()
         for i in alive:
             s = engine.from_json(sample)
@@ -244,6 +256,7 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
                 options = engine.legal_actions(s, p)
                 engine.apply(s, p, options[0] if len(options) == 1 else policy(s, p, roll))
                 steps += 1
+            played += steps + 1
             if engine.result(s) is not None and not stage:
                 reward = rewards(engine, s)[seat]
             elif evaluation:
@@ -252,22 +265,31 @@ def paired(engine, state, seat: int, rng, *, iterations: int | None = None, seco
                 reward = 0.5
             samples[i].append(reward)
             rounds[i].append(r)
+            if trace is not None:
+                trace.append((keys[i], reward))
             done += 1
             if r and deadline is not None and time.perf_counter() >= deadline:
                 break  # out of time within a round (a loaded host): pairs match on the rounds both played
         r += 1
-        if (iterations is not None and done >= iterations) or (deadline is not None
-                                                                 and time.perf_counter() >= deadline):
+        if (iterations is not None and done >= iterations) or (actions is not None and played >= actions) or (
+                deadline is not None and time.perf_counter() >= deadline):
             break
         if prune is not None and r % check_every == 0 and len(alive) > 1:
             top = max(alive, key=lambda i: _mean(samples[i]))
             alive = [i for i in alive if i == top or keys[i] == prior_key
                      or not _paired_better(samples, rounds, top, i, prune)]
+            if len(alive) == 1:
+                break  # decided (the prior is never dropped): the rest of the budget would change nothing
     best = max(alive, key=lambda i: (_mean(samples[i]), keys[i] == prior_key))
     if prior_key is None or keys[best] == prior_key:
         return legal[best]
     base = keys.index(prior_key)
     return legal[best] if _paired_better(samples, rounds, best, base, margin) else legal[base]
+
+
+def _digest(engine, state) -> str:
+    """A short fingerprint of a whole state (for traces)."""
+    return hashlib.sha256(json.dumps(engine.to_json(state), sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _mean(values: list[float]) -> float:
@@ -314,9 +336,12 @@ def random_rollout(engine):
 
 
 def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seconds: float | None = None,
-           rollout: str = "heuristic", margin: float = 1.0) -> dict:
+           rollout: str = "heuristic", margin: float = 1.0, actions: int | None = None,
+           trace: list | None = None) -> dict:
     """The hard AI: IS-MCTS (``rollout`` "heuristic" or "random"), the heuristic's own choice as prior, over
-    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`)."""
+    the game's candidate moves and tree shape (``ai/evaluate.py``, :data:`SHAPES`). ``actions``: the budget
+    in actions played out, for :func:`paired`. ``trace``: see :func:`search` (not kept by a game's own
+    searcher, :data:`SEARCHERS`)."""
     from ai.evaluate import CANDIDATES
 
     searcher = SEARCHERS.get(engine.key)
@@ -339,9 +364,9 @@ def choose(engine, state, seat: int, rng, *, iterations: int | None = None, seco
     if "paired" in shape:
         return paired(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior,
                       rollout=rollout_policy(engine, 0.0) if rollout != "random" else policy, margin=margin,
-                      candidates=candidates, **shape["paired"])
+                      candidates=candidates, actions=actions, trace=trace, **shape["paired"])
     return search(engine, state, seat, rng, iterations=iterations, seconds=seconds, prior=prior, rollout=policy,
-                  margin=margin, candidates=candidates, **shape)
+                  margin=margin, candidates=candidates, trace=trace, **shape)
 
 
 #: per game, a search of its own instead of IS-MCTS (module with ``choose(engine, state, seat, rng, *,
@@ -374,6 +399,7 @@ def hard_budget(engine) -> dict:
 
     return {"seconds": levels.HARD_SECONDS,
             "iterations": levels.HARD_ITERATIONS.get(engine.key, levels.DEFAULT_HARD_ITERATIONS),
+            "actions": levels.HARD_ACTIONS.get(engine.key),
             "rollout": ROLLOUTS.get(engine.key, "heuristic"), "margin": MARGINS.get(engine.key, 1.0)}
 
 

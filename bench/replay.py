@@ -3,7 +3,9 @@
     python -m bench.replay game-12.json
 
 re-runs the engine from the record's seed, options and rules version over its actions, prints the final result
-and exits 0 when it equals the result the record was saved with (1 when not, 2 when the log does not replay)."""
+and exits 0 when the game ends as the record says (the same result when its rules ended it; not ended by the rules
+when it was resigned, lost on time, decided by an organizer or called off), 1 when not, 2 when the log does not
+replay."""
 
 from __future__ import annotations
 
@@ -13,16 +15,19 @@ import sys
 from pathlib import Path
 
 from engines import ENGINES
-from host.replays import Record, final_state
+from host.replays import Record, ends_as_recorded, final_state
 from host.service import GameError
 
 
-def check(data: dict) -> tuple[bool, dict]:
-    """(the replayed result equals the stored one, the replayed result)."""
+def check(data: dict) -> tuple[bool, dict | None]:
+    """(the replayed game ends as recorded, the replayed result). A game the rules ended must give the
+    recorded result; one ended outside play (resigned, out of time, decided by an organizer, called off:
+    host/ending.py) must not have been ended by the rules before its last recorded move."""
     record = Record.from_json(data)
     state = final_state(record)
     result = json.loads(json.dumps(ENGINES[record.engine].result(state)))
-    return result == record.result, result
+    ended = record.ending
+    return ended is None or ends_as_recorded(ended, result), result
 
 
 def main(argv: list[str] | None = None) -> int:

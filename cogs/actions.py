@@ -11,8 +11,9 @@ from cogs import permissions, publish
 from cogs.limits import throttled
 from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import post_progress, registration_message
-from cogs.views import asker, handles, panel_view, refuse
+from cogs.views import CancelButton, ConfirmButton, _FromCustomId, asker, guarded, handles, panel_view, refuse
 from engines import ENGINES
+from host.errors import NeedsConfirmation
 from host.locale import t
 from host.outcome import Outcome
 from host.places import waiting_for_place
@@ -25,14 +26,18 @@ log = logging.getLogger(__name__)
 
 @handles("play")
 async def play(interaction: discord.Interaction, game_id: int, version: int, index: int,
-               digest: str | None = None, *, variant: int | None = None) -> None:
+               digest: str | None = None, *, variant: int | None = None, confirmed: bool = False) -> None:
     """A chosen action (``variant``: one of its ways): defer within the 3 s limit, apply through the service,
-    confirm, publish."""
+    confirm, publish. A choice that loses something for good is first asked about privately ("Are you
+    sure?", :class:`ConfirmButton`), unless ``confirmed`` (the second click) or the player turned that off."""
     await interaction.response.defer()
     service = interaction.client.service
     try:
         outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction),
-                                    variant=variant)
+                                    variant=variant, confirmed=confirmed)
+    except NeedsConfirmation as ask:
+        await ask_first(interaction, game_id, version, index, digest, variant, ask)
+        return
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
@@ -50,6 +55,53 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
     if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
         await interaction.followup.send(explanation, ephemeral=True)
 
+
+
+async def ask_first(interaction: discord.Interaction, game_id: int, version: int, index: int, digest: str | None,
+                    variant: int | None, ask: NeedsConfirmation) -> None:
+    """The private "Are you sure?" of a choice that loses something for good: what it loses, a button that
+    makes the choice (the same action at the same version) and one that drops the question."""
+    lang = str(interaction.locale)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(game_id, version, ask.seat, index, digest, variant, t("confirm_button", lang)))
+    view.add_item(CancelButton(game_id, t("confirm_cancel", lang)))
+    text = t("confirm_question", lang, label=ask.label, warning=ask.warning) + "\n" + t("confirm_hint", lang)
+    await interaction.followup.send(publish.clip_content(text), view=view, ephemeral=True)
+
+
+class LeaveButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:lv:(?P<args>.*)"):
+    """The confirmation of ``/game leave`` in a running game: only a click on it gives the seat to the AI
+    (``gh:lv:<game>``)."""
+
+    fields = ("game",)
+
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, emoji="🚪",
+                                           custom_id=f"gh:lv:{game_id}"))
+        self.game = game_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=None)  # the question is spent
+        await leave_game(interaction, self.game)
+
+
+async def leave_game(interaction: discord.Interaction, game_id: int) -> None:
+    """Leave a game (a lobby: free the seat; a running game: the AI takes it over), say so privately, publish.
+    The interaction is answered already (deferred, or the question edited)."""
+    bot = interaction.client
+    try:
+        row, outcome = await bot.service.leave(game_id, interaction.user.id, asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    await interaction.followup.send(t("left", str(interaction.locale), name=interaction.user.display_name,
+                                      game=game_id), ephemeral=True)
+    if outcome is not None:
+        await publish.publish(bot, outcome)
+    elif row.board_message_id:
+        await publish._refresh_lobby(bot, row)
+        await publish.update_announcement(bot, row)  # the host left: the lobby is called off
 
 
 @handles("show_group")

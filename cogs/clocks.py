@@ -5,6 +5,7 @@ past their round's deadline; and the Resign confirmation button. The service dec
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime
 
@@ -35,15 +36,22 @@ class ResignButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], tem
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
+        await self.resign(interaction, self.game, edit=True)
+
+    @staticmethod
+    async def resign(interaction: discord.Interaction, game_id: int, edit: bool = False) -> None:
+        """Give the game up and say so (``edit``: in place of the question), then publish."""
         bot = interaction.client
+        reply = interaction.response.edit_message if edit else functools.partial(
+            interaction.response.send_message, ephemeral=True)
         try:
-            await bot.service.resign(self.game, interaction.user.id, asker=asker(interaction))
+            await bot.service.resign(game_id, interaction.user.id, asker=asker(interaction))
         except GameError as exc:
-            await interaction.response.edit_message(content=exc.text(interaction.locale), view=None)
+            await reply(content=exc.text(interaction.locale), **({"view": None} if edit else {}))
             return
-        await interaction.response.edit_message(content=t("resign_done", str(interaction.locale), game=self.game),
-                                                view=None)
-        await publish.publish(bot, game_id=self.game)
+        await reply(content=t("resign_done", str(interaction.locale), game=game_id),
+                    **({"view": None} if edit else {}))
+        await publish.publish(bot, game_id=game_id)
 
 
 class Clocks(commands.Cog):

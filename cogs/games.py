@@ -1,5 +1,5 @@
 """The /game command group: what every game has (join, start, status, hand, play, leave, abandon, list, log,
-resign, away, settings; replays from cogs/replays.py). A game is opened with its own ``/<game> new``
+resign, away, settings, server-settings; replays from cogs/replays.py). A game is opened with its own ``/<game> new``
 (cogs/newgame.py). Thin: every decision is the game service's."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from discord.ext import commands
 
 from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.newgame import LEVEL_CHOICES
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
-from cogs.views import DYNAMIC_ITEMS, RematchButton, asker
+from cogs.views import DYNAMIC_ITEMS, CancelButton, RematchButton, _FromCustomId, asker, guarded
 from engines import ENGINES
 from host.locale import t
 from host.service import GameError
@@ -35,6 +36,51 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
         if current in str(g.id) or current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=g.id))
     return out[:25]
+
+
+async def log_page(interaction: discord.Interaction, game_id: int, *, upto: int | None = None,
+                   start: int | None = None) -> dict:
+    """A page of ``/game log`` (content and its paging buttons) in the asker's language; GameError as the
+    service refuses."""
+    lang = str(interaction.locale)
+    page = await interaction.client.service.log(game_id, upto=upto, start=start, asker=asker(interaction))
+    if not page.total:
+        return {"content": t("log_empty", lang)}
+    head = t("log_title", lang, game=game_id, title=ENGINES[page.game.engine].title, first=page.first,
+             last=page.last, total=page.total)
+    body = "\n".join(page.lines) or t("log_empty", lang)
+    view = discord.ui.View(timeout=None)
+    older, newer = page.first > 1, page.last < page.total
+    for item in (LogButton(game_id, 1, 1, "⏮", not older), LogButton(game_id, max(1, page.first - 1), 0, "◀", not older),
+                 LogButton(game_id, min(page.total, page.last + 1), 1, "▶", not newer),
+                 LogButton(game_id, page.total, 0, "⏭", not newer)):
+        view.add_item(item)
+    return {"content": publish.clip_content(head + "\n" + body), "view": view}
+
+
+class LogButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:lg:(?P<args>.*)"):
+    """Another page of ``/game log``: ``gh:lg:<game>:<move>:<from>``, the page ending at ``move`` (``from`` 0) or
+    starting at it (1)."""
+
+    fields = ("game", "move", "forward")
+
+    def __init__(self, game_id: int, move: int, forward: int, emoji: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(emoji=emoji, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"gh:lg:{game_id}:{move}:{forward}"))
+        self.game, self.move, self.forward = game_id, move, forward
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            page = await log_page(interaction, self.game, **{"start" if self.forward else "upto": self.move})
+        except GameError as exc:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.edit_message(**page, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(**page, ephemeral=True,
+                                                    allowed_mentions=discord.AllowedMentions.none())
 
 
 class Games(commands.Cog):
@@ -137,19 +183,23 @@ class Games(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
         try:
             game_id = await self._which(interaction, game)
-            row, outcome = await self.bot.service.leave(game_id, interaction.user.id, asker=asker(interaction))
+            row = await self.bot.service.game(game_id, asker(interaction))
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        await interaction.followup.send(t("left", str(interaction.locale), name=interaction.user.display_name,
-                                          game=game_id), ephemeral=True)
-        if outcome is not None:
-            await publish.publish(self.bot, outcome)
-        elif row.board_message_id:
-            await publish._refresh_lobby(self.bot, row)
-            await publish.update_announcement(self.bot, row)  # the host left: the lobby is called off
+        # leaving a running game is for good (the AI keeps the seat): asked first, unless turned off
+        if (row.status == "running" and row.seat_of(interaction.user.id) is not None
+                and (await self.bot.service.settings(interaction.user.id)).get("confirm", True)):
+            view = discord.ui.View(timeout=None)
+            view.add_item(actions.LeaveButton(game_id, t("leave_button", lang)))
+            view.add_item(CancelButton(game_id, t("confirm_cancel", lang)))
+            await interaction.followup.send(t("leave_confirm", lang, game=game_id) + "\n" + t("confirm_hint", lang),
+                                            view=view, ephemeral=True)
+            return
+        await actions.leave_game(interaction, game_id)
 
     @game.command(name="abandon", description="End a game without a result (host or Manage Server)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
@@ -158,16 +208,27 @@ class Games(commands.Cog):
         # deferred privately: a refusal ("no such game" for another server's game) is for the asker only; the
         # game's end is told publicly in its own place
         await interaction.response.defer(ephemeral=True, thinking=True)
+        name = interaction.user.display_name
         try:
             # (a game this version cannot play can still be ended)
             game_id = await self._which(interaction, game, readable=False)
-            row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction))
+            before = await self.bot.service.game(game_id, asker(interaction), readable=False)
+            # a game that was played gets a last board saying so (owed through the outbox with the change); one
+            # that cannot be read is told in plain text below
+            drawn = before.status == "running" and self.bot.service.unreadable(before) is None
+            line = [t("abandoned", before.lang, game=game_id, name=name)] if drawn else None
+            row = await self.bot.service.abandon(game_id, interaction.user.id, asker=asker(interaction),
+                                                 publish=line, by=name)
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        text = t("abandoned", game=game_id, name=interaction.user.display_name)
-        await interaction.followup.send(t("abandoned", str(interaction.locale), game=game_id,
-                                          name=interaction.user.display_name), ephemeral=True)
+        await interaction.followup.send(t("abandoned", str(interaction.locale), game=game_id, name=name),
+                                        ephemeral=True)
+        if line is not None:
+            await publish.publish(self.bot, game_id=game_id)
+            await publish.update_announcement(self.bot, row)
+            return
+        text = t("abandoned", row.lang, game=game_id, name=name)
         try:
             await publish.game_place(self.bot, row).send(text, allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
@@ -182,37 +243,60 @@ class Games(commands.Cog):
     @game.command(name="settings", description="Your own settings for every game (only you see them)")
     @app_commands.describe(dm="Send me my hand and choices by direct message on my turn",
                            auto_pass="Pass for me when I can do nothing but pass (reaction windows)",
-                           stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)")
+                           stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)",
+                           confirm="Ask “Are you sure?” before a retreat, a phase passed away, leaving, resigning")
     async def settings(self, interaction: discord.Interaction, dm: bool | None = None,
-                       auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None) -> None:
+                       auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None,
+                       confirm: bool | None = None) -> None:
         current = await self.bot.service.settings(interaction.user.id, dm=dm, auto_pass=auto_pass,
-                                                  stop_on_opponent=stop_when_opponent_acts)
+                                                  stop_on_opponent=stop_when_opponent_acts, confirm=confirm)
         on = {True: "✅", False: "—"}
         lang = str(interaction.locale)
         lines = [t("settings_title", lang),
                  t("settings_dm", lang, value=on[current.get("dm", True)]),
                  t("settings_auto_pass", lang, value=on[current.get("auto_pass", True)]),
-                 t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)])]
+                 t("settings_stop", lang, value=on[current.get("stop_on_opponent", True)]),
+                 t("settings_confirm", lang, value=on[current.get("confirm", True)])]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
-    @game.command(name="log", description="What happened in a game lately (the last moves, told again)")
-    @app_commands.describe(game="Game number (defaults to the game of this thread)",
-                           moves="How many of the last moves (default 20)")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def log(self, interaction: discord.Interaction, game: int | None = None,
-                  moves: app_commands.Range[int, 1, 200] = 20) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    @game.command(name="server-settings", description="This server's game settings (Manage Server to change them)")
+    @app_commands.describe(ai_level="How strong the AI plays for timed-out players and seats left (leagues, "
+                                    "tournaments)")
+    @app_commands.choices(ai_level=LEVEL_CHOICES)
+    async def server_settings(self, interaction: discord.Interaction, ai_level: str | None = None) -> None:
         lang = str(interaction.locale)
+        who = asker(interaction)
+        if who.guild_id is None:
+            await interaction.response.send_message(t("server_settings_no_server", lang), ephemeral=True)
+            return
+        if ai_level is not None and not who.moderator:
+            await interaction.response.send_message(t("server_settings_need_manage", lang), ephemeral=True)
+            return
+        try:
+            current, changed = await self.bot.service.server_settings(who.guild_id, ai_level=ai_level)
+        except GameError as exc:
+            await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
+            return
+        level = t("ai_level_" + current["ai_level"], lang)
+        lines = [t("server_settings_saved" if changed else "server_settings_title", lang),
+                 t("server_settings_ai_level", lang, value=level)]
+        if ai_level is not None and not changed:
+            lines.append(t("server_settings_unchanged", lang))
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @game.command(name="log", description="What happened in a game, told again page by page")
+    @app_commands.describe(game="Game number (defaults to the game of this thread)",
+                           move="Up to this move (default: the latest)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def log(self, interaction: discord.Interaction, game: int | None = None, move: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
-            row, lines = await self.bot.service.history(game_id, moves, asker=asker(interaction))
+            page = await log_page(interaction, game_id, upto=move)
         except GameError as exc:
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
             return
-        head = t("log_title", lang, game=row.id, title=ENGINES[row.engine].title, moves=moves)
-        body = "\n".join(lines) if lines else t("log_empty", lang)
-        await interaction.followup.send(publish.clip_content(head + "\n" + body), ephemeral=True,
-                                        allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(**page, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @game.command(name="resign", description="Give a running game up: you are ranked last (asks to confirm)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
@@ -227,8 +311,13 @@ class Games(commands.Cog):
         except GameError as exc:
             await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
             return
+        if not (await self.bot.service.settings(interaction.user.id)).get("confirm", True):
+            await ResignButton.resign(interaction, game_id)  # the player asked not to be asked
+            return
         view = discord.ui.View(timeout=None).add_item(ResignButton(game_id, t("resign_button", lang)))
-        await interaction.response.send_message(t("resign_confirm", lang, game=game_id), view=view, ephemeral=True)
+        view.add_item(CancelButton(game_id, t("confirm_cancel", lang)))
+        await interaction.response.send_message(t("resign_confirm", lang, game=game_id) + "\n"
+                                                + t("confirm_hint", lang), view=view, ephemeral=True)
 
     @game.command(name="claim", description="Win (or draw) a game whose opponent ran out of time long ago")
     @app_commands.describe(draw="Claim a draw instead of the win", game="Game number (defaults to the game of this thread)")
@@ -323,5 +412,5 @@ class Games(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS, actions.LeaveButton, LogButton)
     await bot.add_cog(Games(bot))

@@ -43,13 +43,16 @@ async def _say(interaction: discord.Interaction, text: str) -> None:
 
 
 async def finished_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    """Finished games the asker may see: the server's, in a direct message their own."""
+    """Games that are over (host/replays.py ``replayable``) the asker may see: the server's, in a direct message
+    their own."""
     who = asker(interaction)
     store = interaction.client.service.store
-    games = await store.list_games(guild_id=who.guild_id, statuses=("finished",), limit=100,
+    games = await store.list_games(guild_id=who.guild_id, statuses=("finished", "abandoned"), limit=100,
                                    user_id=who.user_id if who.guild_id is None else None)
     out = []
     for g in games:
+        if not replays.replayable(g):
+            continue
         label = f"#{g.id} {ENGINES[g.engine].title} — {', '.join(s.name for s in g.seats)}"
         if current in str(g.id) or current.lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=g.id))
@@ -219,8 +222,7 @@ async def history_page(interaction: discord.Interaction, user_id: int, name: str
     view = discord.ui.View(timeout=None)
     for n, past in enumerate(found):
         g = past.game
-        result = (t("history_draw", lang) if past.draw else t("history_won", lang) if past.place == 1
-                  else t("history_place", lang, place=past.place, count=len(g.seats)) if past.place else "—")
+        result = replays.history_result(past, lang)
         stamp = int(datetime.fromisoformat(past.ended).timestamp())
         lines.append(t("history_line", lang, game=g.id, title=ENGINES[g.engine].title, date=f"<t:{stamp}:d>",
                        opponents=", ".join(discord.utils.escape_markdown(o) for o in past.opponents) or "—",

@@ -182,6 +182,45 @@ class ActButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templa
                        variant=self.variant)
 
 
+class ConfirmButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:cf:(?P<args>.*)"):
+    """The second click of a choice that loses something for good ("Are you sure?"): the same action as the
+    first click, at the same state version, applied without asking again
+    (``gh:cf:<game>:<version>:<seat>:<index>[:<digest>[:<variant>]]``). A board the game has moved past makes
+    it out of date like any other click."""
+
+    fields, optional = ("game", "version", "seat", "index"), ("digest", "variant")
+
+    def __init__(self, game_id: int, version: int, seat: int, index: int, digest: str | None,
+                 variant: int | None, label: str) -> None:
+        tail = f":{digest}" if digest else ""
+        if variant is not None and digest:
+            tail += f":{variant}"
+        super().__init__(discord.ui.Button(label=clip(label), style=discord.ButtonStyle.danger,
+                                           custom_id=f"gh:cf:{game_id}:{version}:{seat}:{index}{tail}"))
+        self.game, self.version, self.index, self.digest = game_id, version, index, digest
+        self.variant = variant if digest else None
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch("play", interaction, self.game, self.version, self.index, self.digest or None,
+                       variant=self.variant, confirmed=True)
+
+
+class CancelButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:cx:(?P<args>.*)"):
+    """"No" to an "Are you sure?" question: the question goes, nothing is applied (``gh:cx:<game>``)."""
+
+    fields = ("game",)
+
+    def __init__(self, game_id: int, label: str) -> None:
+        super().__init__(discord.ui.Button(label=clip(label), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"gh:cx:{game_id}"))
+        self.game = game_id
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=t("confirm_cancelled", str(interaction.locale)), view=None)
+
+
 class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=r"gh:w:(?P<args>.*)"):
     """A choice that can be made in several ways (``Choice.more``): shows them, e.g. who pays a HEX-TRI move
     (``gh:w:<game>:<version>:<seat>:<index>``)."""
@@ -438,7 +477,7 @@ class LeagueCheckIn(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], te
 
 
 class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
-                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|tc|dk|dkm):)(?P<args>.*)"):
+                  template=r"gh:(?!(?:a|w|s|g|gb|pg|t|h|j|st|rm|r|tj|ts|rp|rv|hy|rs|tl|lg|tc|dk|dkm|cf|cx|lv):)(?P<args>.*)"):
     """Any other ``gh:`` custom_id (damaged, or of a control this version no longer has): refused clearly."""
 
     unparsed = True
@@ -448,8 +487,9 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button],
         raise AssertionError("an unknown control is refused before its callback")
 
 
-DYNAMIC_ITEMS = (ActButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton, TurnButton, HandButton, JoinButton,
-                 StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave, LeagueCheckIn, UnknownItem)
+DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton,
+                 TurnButton, HandButton, JoinButton, StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave,
+                 LeagueCheckIn, UnknownItem)
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,

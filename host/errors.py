@@ -25,3 +25,12 @@ class GameError(Exception):
 
 class StaleBoard(GameError):
     """A click on a board that the game has moved past."""
+
+
+class NeedsConfirmation(GameError):
+    """A choice that loses something for good (``warning`` says what), clicked by a player who asked to be
+    asked first: nothing was applied; the player confirms with a second click."""
+
+    def __init__(self, label: str, warning: str, seat: int) -> None:
+        super().__init__(warning)
+        self.label, self.warning, self.seat = label, warning, seat

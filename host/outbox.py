@@ -109,9 +109,9 @@ class Outbox:
             if not entries:
                 return None
             game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
-            # an abandoned tournament match shows one last board (no buttons) for the narration of how it was
-            # ended (adjudicated, cancelled, a deadline: host/tournaments.py); anything else is dropped
-            final = game is not None and game.status == "abandoned" and game.tournament_id is not None and any(
+            # an abandoned game shows one last board (no buttons) for the narration of how it was called off
+            # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
+            final = game is not None and game.status == "abandoned" and any(
                 e["lines"] and not e["posted"] and e["seq"] is None for e in entries)
             if game is None or (game.status not in ("running", "finished") and not final):
                 await self.store.outbox_done(game_id, entries[-1]["id"])  # nothing left to show

@@ -20,9 +20,10 @@ import json
 from dataclasses import dataclass, field
 
 from engines import ENGINES, IllegalAction
+from host.ending import Ending, How
 from host.locale import t, use_language
 from host.presenters import presenter_for
-from host.service import Asker, GameError, GameService
+from host.service import PROMPT_KEYS, Asker, GameError, GameService
 from render import RENDERERS
 from render import replay as replay_pictures
 from store import GameRow
@@ -66,12 +67,21 @@ class Record:
     lang: str
     game_id: int | None = None
     result: dict | None = None
+    #: the game was called off (an older record of one has no result)
+    abandoned: bool = False
 
     def to_json(self) -> dict:
         return {"format": "gamehost-replay", "format_version": 1, "game": self.game_id, "engine": self.engine,
                 "seed": self.seed, "num_players": self.num_players, "options": self.options,
                 "rules_version": self.rules_version, "lang": self.lang, "names": self.names,
-                "result": self.result, "actions": self.actions}
+                "result": self.result, "abandoned": self.abandoned, "actions": self.actions}
+
+    @property
+    def ending(self) -> Ending | None:
+        """How the game ended (host/ending.py), from the stored result; None for a record without one."""
+        if self.result is None and not self.abandoned:
+            return None
+        return Ending.from_json(self.result, abandoned=self.abandoned)
 
     @classmethod
     def from_json(cls, data: dict) -> Record:
@@ -80,7 +90,7 @@ class Record:
         return cls(engine=data["engine"], seed=data["seed"], num_players=data["num_players"],
                    options=data["options"], rules_version=data["rules_version"], actions=data["actions"],
                    names=data["names"], lang=data.get("lang") or "en", game_id=data.get("game"),
-                   result=data.get("result"))
+                   result=data.get("result"), abandoned=bool(data.get("abandoned")))
 
 
 def _plain(obj):
@@ -125,6 +135,12 @@ def frames(record: Record, seat: int | None = None, *, upto: int | None = None,
         opening = [t("started", game=record.game_id or "?", title=engine.title, players=players),
                    *presenter.opening_lines(engine.view(state, None), record.names)]
         out.append(Frame(0, view, opening))
+    ended = record.ending
+    total = len(record.actions)
+    if ended is not None and (only is None or 0 in only):
+        out[0].lines += _departures_at(ended, 0, total, presenter, record.names)  # left before any move
+        if total == 0:
+            _tell_ending(out[0], ended, presenter, record)
     for step, entry in enumerate(record.actions[:last], start=1):
         try:
             events = engine.apply(state, entry["seat"], entry["action"])
@@ -134,12 +150,47 @@ def frames(record: Record, seat: int | None = None, *, upto: int | None = None,
             raise GameError.of("replay_diverged", step=step)
         if only is None or step in only:
             lines = [line for e in events if (line := presenter.narrate(e, record.names))]
+            if ended is not None:
+                lines += _departures_at(ended, step, total, presenter, record.names)
             out.append(Frame(step, engine.view(state, seat), lines, events))
-    if upto is None:
-        stored = record.result
-        if stored is not None and _plain(engine.result(state)) != _plain(stored):
-            raise GameError.of("replay_diverged", step=last)
+            if ended is not None and step == total:
+                _tell_ending(out[-1], ended, presenter, record)
+    if upto is None and ended is not None and not ends_as_recorded(ended, engine.result(state)):
+        raise GameError.of("replay_diverged", step=last)
     return out
+
+
+def ends_as_recorded(ended: Ending, result: dict | None) -> bool:
+    """Whether the replayed game ends as the record says: by its rules with the recorded result, or (ended
+    outside play: a resignation, a forfeit, an organizer's decision...) not by its rules at all. A game some
+    players left before its end has its places changed by that, so only the rest of the result is compared."""
+    if ended.how is not How.NATURAL or ended.details is None:
+        return result is None or ended.how is How.ABANDONED
+    if result is None:
+        return False
+    mine, theirs = _plain(result), _plain(ended.details)
+    if ended.left:
+        mine.pop("places", None)
+        theirs.pop("places", None)
+    return mine == theirs
+
+
+def _departures_at(ended: Ending, step: int, total: int, presenter, names: list[str]) -> list[str]:
+    """Lines for the players who left the game after move ``step`` (the AI finished their seats); at the
+    last step of a game that ended because they left, the ending itself tells it."""
+    if step == total and ended.how is not How.NATURAL:
+        return []
+    return [t("replay_left", who=presenter.who(d.seat, names), how=t("end_mark_" + d.how.value))
+            for d in ended.left if d.step == step]
+
+
+def _tell_ending(frame: Frame, ended: Ending, presenter, record: Record) -> None:
+    """The last frame says how the game ended, in words and on its picture (never whose turn it was)."""
+    frame.lines += ["**" + t("finished" if ended.has_result else "finished_abandoned") + "**",
+                    *presenter.ending_lines(ended, record.names)]
+    shown = presenter.ending_picture(ended, record.names)
+    if shown is not None:
+        frame.view = held(frame.view) | {"ending": shown}
 
 
 def final_state(record: Record):
@@ -173,15 +224,22 @@ def sample(count: int, most: int) -> list[int]:
 async def record_of(service: GameService, game_id: int, asker: Asker | None) -> tuple[GameRow, Record]:
     """The record of a finished game that ``asker`` may see (the service's fence); GameError otherwise."""
     game = await service.game(game_id, asker)
-    if game.status != "finished":
+    if not replayable(game):
         raise GameError.of("replay_not_finished", game=game_id)
     actions = await service.store.actions(game.id)
     record = Record(engine=game.engine, seed=game.seed, num_players=game.num_players,
                     options=dict(game.options.get("engine") or {}),
                     rules_version=1 if game.rules_version is None else game.rules_version,
                     actions=[{"seat": a["seat"], "action": a["action"], "events": a["events"]} for a in actions],
-                    names=service.names(game), lang=game.lang, game_id=game.id, result=game.result)
+                    names=service.names(game), lang=game.lang, game_id=game.id, result=game.result,
+                    abandoned=game.status == "abandoned")
     return game, record
+
+
+def replayable(game: GameRow) -> bool:
+    """A game that is over and was played: finished, or called off after it started (one abandoned in its lobby
+    has nothing to show)."""
+    return game.status == "finished" or (game.status == "abandoned" and game.rules_version is not None)
 
 
 def own_seat(game: GameRow, asker: Asker, seat: int) -> None:
@@ -208,15 +266,10 @@ async def load(service: GameService, game_id: int, asker: Asker | None, *, seat:
 def may_reveal(game: GameRow, asker: Asker | None) -> None:
     """Hands at the end are shown to everyone only at the request of the game's host (who opened it), and only
     of a finished game; GameError otherwise."""
-    if game.status != "finished":
+    if not replayable(game):
         raise GameError.of("replay_not_finished", game=game.id)
     if asker is not None and asker.user_id != game.host_user_id:
         raise GameError.of("replay_hands_host_only", game=game.id)
-
-
-#: the parts of a seat's own view that ask it for a move (choices, playable cards): a revealed hand is shown as
-#: held, not as a turn to take
-PROMPT_KEYS = ("choices", "legal", "playable", "decision")
 
 
 def held(view: dict) -> dict:
@@ -403,31 +456,56 @@ HISTORY_MAX = 500
 
 @dataclass
 class PastGame:
-    """One line of a person's record: the game, when it ended, who else played, the person's place."""
+    """One line of a person's record: the game, when it ended, who else played, the person's place and how the
+    game ended (host/ending.py)."""
 
     game: GameRow
     ended: str
     opponents: list[str]
     place: int | None
     draw: bool
+    ending: Ending | None = None
+    seat: int | None = None
 
 
 async def history(service: GameService, asker: Asker, user_id: int, engine: str | None = None,
                   page: int = 0) -> tuple[list[PastGame], int]:
-    """A page of ``user_id``'s finished games that ``asker`` may see (this server's; in a direct message only
-    the asker's own), newest first, and the number of pages."""
+    """A page of ``user_id``'s games that are over (finished, or called off after they started) that ``asker``
+    may see (this server's; in a direct message only the asker's own), newest first, and the number of pages."""
     if asker.guild_id is None and user_id != asker.user_id:
         return [], 0  # in a direct message, a person sees only their own games
-    games = await service.store.list_games(guild_id=asker.guild_id, user_id=user_id, statuses=("finished",),
-                                           limit=HISTORY_MAX)
-    games = [g for g in games if (engine is None or g.engine == engine) and service.may_see(g, asker)]
+    games = await service.store.list_games(guild_id=asker.guild_id, user_id=user_id,
+                                           statuses=("finished", "abandoned"), limit=HISTORY_MAX)
+    games = [g for g in games if (engine is None or g.engine == engine) and service.may_see(g, asker)
+             and replayable(g)]
     pages = max(1, -(-len(games) // HISTORY_PAGE))
     page = max(0, min(page, pages - 1))
     out = []
     for g in games[page * HISTORY_PAGE:(page + 1) * HISTORY_PAGE]:
         seat = g.seat_of(user_id)
-        places = (g.result or {}).get("places") or []
-        place = places[seat] if seat is not None and seat < len(places) else None
+        ended = service.how_it_ended(g)
+        place = ended.place(seat) if ended is not None and seat is not None else None
         out.append(PastGame(g, g.updated_at, [s.name for s in g.seats if s.seat != seat], place,
-                            bool(places) and all(p == 1 for p in places)))
+                            ended is not None and ended.draw, ended, seat))
     return out, pages
+
+
+def history_result(past: PastGame, lang: str | None) -> str:
+    """The result column of a history line, in ``lang``: won, a draw, the place, or no result, with how the
+    game ended when the rules did not end it alone ("won — Ann resigned", "place 2 of 2 — ran out of time")."""
+    ended, seat = past.ending, past.seat
+    if ended is None or ended.places is None:
+        return t("history_abandoned", lang)
+    result = (t("history_draw", lang) if past.draw else t("history_won", lang) if past.place == 1
+              else t("history_place", lang, place=past.place, count=len(ended.places)) if past.place else "—")
+    names = {s.seat: s.name for s in past.game.seats}
+    mine = ended.departure(seat) if seat is not None else None
+    if mine is not None:
+        why = t("end_mark_" + mine.how.value, lang)
+    elif ended.how in (How.ADJUDICATED, How.DEADLINE):
+        why = t("history_by_" + ended.how.value, lang)
+    elif ended.left and ended.how is not How.NATURAL:
+        why = t("history_by_" + ended.how.value, lang, who=names.get(ended.left[-1].seat, "?"))
+    else:
+        return result
+    return f"{result} — {why}"

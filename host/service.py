@@ -15,17 +15,18 @@ import logging
 import secrets as _secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from ai import levels as ai_levels
 from engines import ENGINES, IllegalAction
 from engines.rng import Rng
 from host import clock as clocks
-from host import thinking
+from host import ending, thinking
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.decks import DeckBook
-from host.errors import GameError, StaleBoard
+from host.ending import Ending, ending_of
+from host.errors import GameError, NeedsConfirmation, StaleBoard
 from host.limits import ServerLimits
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
@@ -43,6 +44,10 @@ log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
 AI_LEVEL = "normal"
+#: a server's settings and their defaults (``/game server-settings``): ``ai_level`` is the level of the AI that
+#: stands in for a player whose time ran out and takes over a seat its player left or was dropped from (in
+#: leagues, tournaments and every other game of the server); the AI seats of ``/game new`` keep their own
+SERVER_SETTINGS = {"ai_level": AI_LEVEL}
 REMIND_BATCH = 200  # due games read and reminded of at a time
 #: seconds after a seat's choices ran past their budget before they are worked out again (until then the same
 #: position is answered at once with "too slow", so that asking again and again costs nothing)
@@ -76,12 +81,29 @@ class Rematch:
     joined: bool = False
 
 
+#: the parts of a seat's own view that ask it for a move (choices, playable cards): a hand of a game that is
+#: over is drawn without them
+PROMPT_KEYS = ("choices", "legal", "playable", "decision")
+
 #: what ``/game play`` reads; a move is a few words, and a refusal must not echo pages back
 MAX_MOVE_TEXT = 200
-#: most moves ``/game log`` tells again (the command tree offers 1-200)
-MAX_LOG = 200
 #: most variants of one action offered (``engine.variants``, e.g. who pays a HEX-TRI move): one select
 MAX_VARIANTS = 25
+#: the narration one page of ``/game log`` holds (a message is 2,000 characters, with its title)
+LOG_PAGE_CHARS = 1800
+#: most moves one page of ``/game log`` reads (moves that say nothing still cost a read), and per query
+LOG_PAGE_MOVES, LOG_CHUNK = 400, 100
+
+
+@dataclass
+class LogPage:
+    """A page of ``/game log``: the narration of moves ``first`` to ``last`` of the ``total`` made so far."""
+
+    game: GameRow
+    lines: list[str]
+    first: int
+    last: int
+    total: int
 
 
 @dataclass
@@ -555,8 +577,10 @@ class GameService(TurnClocks):
                 raise GameError.of("game_over", game=game_id)
             name = game.seat_row(seat).name
             left = [t("left_running", name=name, game=game_id)]
-            await self.store.set_seat(game_id, seat, ai_level=AI_LEVEL, name=f"{t('ai_name')} ({name})",
-                                      publish=left)
+            level = await self.stand_in_level(game.guild_id)
+            # "AI (Ann)"; a server whose stand-ins are not normal says so: "AI (Ann, hard)"
+            said = name if level == AI_LEVEL else f"{name}, {t('ai_level_' + level)}"
+            await self.store.set_seat(game_id, seat, ai_level=level, name=f"{t('ai_name')} ({said})", publish=left)
             game = await self.game(game_id)
             outcome = await self._advance(game, list(left))
             return outcome.game, outcome
@@ -606,10 +630,12 @@ class GameService(TurnClocks):
         return await self._advance(game, list(lines))
 
     async def abandon(self, game_id: int, user_id: int, *, moderator: bool = False,
-                      asker: Asker | None = None, publish: list[str] | None = None) -> GameRow:
+                      asker: Asker | None = None, publish: list[str] | None = None,
+                      by: str | None = None, note: dict | None = None) -> GameRow:
         """End a game without a result: its host, or a moderator of the server the game belongs to (with an
         ``asker``, only its ``moderator`` flag counts, and only on the game's own server). ``publish``: the
-        narration of a last board owed to its thread, saved in the same transaction (host/tournaments.py)."""
+        narration of a last board owed to its thread, saved in the same transaction; ``by`` (who called it off)
+        and ``note`` go into its ending (host/ending.py)."""
         if asker is not None:
             moderator = asker.moderator and asker.guild_id is not None
         async with self.lock(game_id):
@@ -618,9 +644,28 @@ class GameService(TurnClocks):
                 raise GameError.of("game_over", game=game_id)
             if user_id != game.host_user_id and not moderator:
                 raise GameError.of("only_host_abandons", game=game_id)
-            await self.store.set_status(game_id, "abandoned", publish=publish)
+            result = None
+            if game.status == "running":  # a lobby that never started has nothing to end
+                result = ending.abandoned(game.version, **({"by": by} if by else {}), **(note or {})).to_json()
+            await self.store.set_status(game_id, "abandoned", result, publish=publish)
             self._live.pop(game_id, None)
             return await self.game(game_id, readable=False)
+
+    async def end(self, game_id: int, how: Ending, *, publish: list[str], overrule: bool = False) -> GameRow:
+        """End a running game from outside play with the ending ``how`` (a tournament's decision: adjudicated,
+        a round's deadline, a dropped player; host/tournaments.py): finished with its places, or abandoned when
+        it has none. ``publish``: the narration of its last board, saved in the same transaction. ``overrule``:
+        a finished game gets ``how`` instead of its result (an organizer deciding a match played out), so that
+        the game and the tournament's table never disagree."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            if game.status != "running" and not (overrule and game.status == "finished"):
+                raise GameError.of("game_over", game=game_id)
+            how = replace(how, step=game.version)
+            await self.store.set_status(game_id, "finished" if how.has_result else "abandoned", how.to_json(),
+                                        publish=publish)
+            self._live.retire(game_id)
+            return await self.game(game_id)
 
     async def call_off(self, game_id: int) -> None:
         """A new game that could not be given its place on Discord (its lobby was refused): abandoned with
@@ -636,8 +681,11 @@ class GameService(TurnClocks):
 
     async def act(self, game_id: int, user_id: int, version: int, index: int,
                   digest: str | None = None, asker: Asker | None = None, *, variant: int | None = None,
-                  refined: dict | None = None, typed: tuple[dict, str] | None = None) -> Outcome:
+                  refined: dict | None = None, typed: tuple[dict, str] | None = None,
+                  confirmed: bool = True) -> Outcome:
         """Apply the ``index``-th legal action of the user's seat as of ``version``; then AI turns; then render.
+        ``confirmed`` False (a click): a choice that loses something for good (``Presenter.confirm``) raises
+        :class:`NeedsConfirmation` instead, unless the player turned the question off (setting ``confirm``).
         ``variant``: apply that one of the action's variants instead (its position in ``engine.variants``, at
         most :data:`MAX_VARIANTS`); ``refined``: a form of the action a player typed (see
         :class:`host.presenters.Refined`), which the engine checks.
@@ -693,7 +741,12 @@ class GameService(TurnClocks):
                     action = ways[variant]
                 elif refined is not None:
                     action = refined
-                label = presenter_for(game.engine).describe(turn.view, action, index).label
+                presenter = presenter_for(game.engine)
+                label = presenter.describe(turn.view, action, index).label
+                if not confirmed:
+                    warning = presenter.confirm(turn.view, action, legal)
+                    if warning and (await self.store.user_settings(user_id)).get("confirm", True):
+                        raise NeedsConfirmation(label, warning, seat)
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events)
             outcome = await self._advance(game, lines, events)
@@ -854,7 +907,9 @@ class GameService(TurnClocks):
         which the outbox retries later (:meth:`run_automatic`)."""
         engine = ENGINES[game.engine]
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
-        level = game.seat_row(seat).ai_level
+        row = game.seat_row(seat)
+        # a person's seat played by the AI is a stand-in (their time ran out): the server's level
+        level = row.ai_level if row.is_ai else await self.stand_in_level(game.guild_id)
         snapshot = self._snapshot(game, state)
         for kind in (level if level in ai_levels.LEVELS else None, "random"):
             try:
@@ -985,8 +1040,22 @@ class GameService(TurnClocks):
 
     def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
         """What a picture is drawn from: the view, the players' display names (public anyway), the game's
-        language and, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`)."""
-        return {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
+        language, when a clock runs, the time left as words (``clock``, see :meth:`_picture_clock`) and, once
+        the game has ended other than by its rules alone, how it ended instead of whose turn it is
+        (``ending``: :meth:`host.presenters.Presenter.ending_picture`)."""
+        out = {**view, "player_names": self.names(game), "lang": game.lang, **({"clock": clock} if clock else {})}
+        ending = ending_of(game.status, game.result)
+        if ending is not None:
+            shown = presenter_for(game.engine).ending_picture(ending, self.names(game))
+            if shown is not None:
+                # a hand of a game that is over is shown as held, never as a turn to take
+                out = {k: v for k, v in out.items() if k not in PROMPT_KEYS} | {"ending": shown}
+        return out
+
+    @staticmethod
+    def how_it_ended(game: GameRow) -> Ending | None:
+        """How ``game`` ended (host/ending.py); None while it is not over."""
+        return ending_of(game.status, game.result)
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
@@ -1041,15 +1110,18 @@ class GameService(TurnClocks):
         """The people to mention and, for each person to decide, (seat, view, panel); adds the board's lines
         (the result at the end, else "your turn" per person)."""
         engine = ENGINES[game.engine]
-        if game.status == "finished":
-            text_lines.append("**" + t("finished") + "**")
-            result = engine.result(state) or game.result or {}  # (the stored result, should the state lag)
-            text_lines += presenter_for(game.engine).result_lines(result, self.names(game))
+        if game.status in ("finished", "abandoned"):
+            # how it ended is the stored result's (host/ending.py), whatever the state still says about turns
+            ending = ending_of(game.status, game.result)
+            text_lines.append("**" + t("finished" if game.status == "finished" else "finished_abandoned") + "**")
+            text_lines += presenter_for(game.engine).ending_lines(ending, self.names(game))
+            if game.status != "finished":
+                return [], []
             mentions = [s.user_id for s in game.seats if s.user_id]
             if mentions:
                 text_lines.append(t("thanks", mentions=" ".join(f"<@{u}>" for u in mentions)))
             return mentions, []
-        if game.status != "running":  # abandoned: nobody is to act any more
+        if game.status != "running":
             return [], []
         mentions, asked = [], []
         for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
@@ -1114,21 +1186,44 @@ class GameService(TurnClocks):
         outcome.nudges = []
         return outcome
 
-    async def history(self, game_id: int, moves: int = 20, asker: Asker | None = None) -> tuple[GameRow, list[str]]:
-        """What happened in the last ``moves`` actions (1 to ``MAX_LOG``), told as the thread told it
-        (narration is public by construction, so anybody who may see the game may read it): for players
-        coming back to a game after days."""
-        if not isinstance(moves, int) or not 1 <= moves <= MAX_LOG:
-            raise GameError.of("log_moves", max=MAX_LOG)
+    async def log(self, game_id: int, *, upto: int | None = None, start: int | None = None,
+                  asker: Asker | None = None, chars: int = LOG_PAGE_CHARS) -> LogPage:
+        """A page of what happened, told as the thread told it (narration is public by construction, so anybody
+        who may see the game may read it), for players coming back after days: the moves up to move ``upto``
+        (default: the latest) going back, or from move ``start`` on, as many as ``chars`` of text hold (at least
+        one move, at most ``LOG_PAGE_MOVES``). Any page of a game of any length can be read, and reading one is
+        bounded work."""
         game = await self.game(game_id, asker)
         if game.status == "lobby":
             raise GameError.of("not_started", game=game_id)
-        presenter = presenter_for(game.engine)
-        names = self.names(game)
-        lines = []
-        for entry in await self.store.actions(game.id, after=max(0, game.version - moves)):
-            lines += [line for event in entry["events"] if (line := presenter.narrate(event, names))]
-        return game, lines
+        total = game.version
+        if total == 0:  # nothing to page through, whatever move was asked for
+            return LogPage(game, [], 0, 0, 0)
+        for value in (upto, start):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 1 <= value <= total):
+                raise GameError.of("log_move", max=total, game=game_id)
+        presenter, names = presenter_for(game.engine), self.names(game)
+        forward = start is not None
+        at = start if forward else (upto or total)
+        told: dict[int, list[str]] = {}
+        used = 0
+        while len(told) < LOG_PAGE_MOVES and 1 <= at <= total:
+            low, high = (at, min(total, at + LOG_CHUNK - 1)) if forward else (max(1, at - LOG_CHUNK + 1), at)
+            entries = await self.store.actions(game.id, after=low - 1, upto=high)
+            full = False
+            for entry in entries if forward else reversed(entries):
+                lines = [line for event in entry["events"] if (line := presenter.narrate(event, names))]
+                size = sum(len(line) + 1 for line in lines)
+                if told and (used + size > chars or len(told) >= LOG_PAGE_MOVES):
+                    full = True
+                    break
+                told[entry["seq"]], used = lines, used + size
+            if full or not entries:
+                break
+            at = high + 1 if forward else low - 1
+        seqs = sorted(told)
+        return LogPage(game, [line for seq in seqs for line in told[seq]], seqs[0], seqs[-1], total)
 
     async def due_reminders(self, after: timedelta, now: datetime | None = None, *,
                             shards: Shards | None = None) -> list[Reminder]:
@@ -1190,6 +1285,27 @@ class GameService(TurnClocks):
             current.update(updates)
             await self.store.set_user_settings(user_id, current)
         return current
+
+    async def server_settings(self, guild_id: int, *, ai_level: str | None = None) -> tuple[dict, bool]:
+        """A server's settings (defaults filled in, :data:`SERVER_SETTINGS`), updated with the values given, and
+        whether anything changed. An unknown level is refused (GameError) and nothing is saved."""
+        if ai_level is not None and ai_level not in ai_levels.LEVELS:
+            raise GameError.of("unknown_ai_level", level=str(ai_level)[:20])
+        saved = await self.store.guild_settings(guild_id)
+        current = {**SERVER_SETTINGS, **saved}
+        updates = {k: v for k, v in (("ai_level", ai_level),) if v is not None and current.get(k) != v}
+        if updates:
+            current.update(updates)
+            await self.store.set_guild_settings(guild_id, {**saved, **updates})
+        return current, bool(updates)
+
+    async def stand_in_level(self, guild_id: int | None) -> str:
+        """The level of the AI that stands in for people and takes their seats over on this server (the
+        default outside a server, or when the stored setting is not a level)."""
+        if guild_id is None:
+            return AI_LEVEL
+        level = (await self.store.guild_settings(guild_id)).get("ai_level", AI_LEVEL)
+        return level if level in ai_levels.LEVELS else AI_LEVEL
 
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)

@@ -34,7 +34,9 @@ from datetime import datetime, timedelta
 
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
+from host import ending
 from host.cache import Locks
+from host.ending import Departure, Ending, How, ending_of
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
@@ -219,6 +221,14 @@ class MyMatch:
     place: int | None = None
 
 
+def deadline_places(count: int, waiting: set[int]) -> list[int]:
+    """Places at a round's deadline of a match of ``count`` seats that waits for ``waiting`` (see
+    :meth:`TournamentService.deadline_places`)."""
+    if not waiting or len(waiting) >= count:
+        return [1] * count
+    return [count - len(waiting) + 1 if s in waiting else 1 for s in range(count)]
+
+
 class PairingWorker:
     """Pairs rounds off the event loop. With ``processes`` > 0 (the bot: ``RENDER_PROCESSES``) in one spawned
     worker process, so that neither the loop nor the GIL waits for it; else in a thread (tests, scripts). The
@@ -290,7 +300,8 @@ class TournamentService:
         if event.format == "league":
             out = []
             for game in await self.store.tournament_games(event.id):
-                places = (game.result or {}).get("places") or []
+                ended = ending_of(game.status, game.result)
+                places = list(ended.places or []) if ended is not None else []
                 if game.status == "finished" and len(places) == 2:
                     out.append(Result(1, (game.seat_row(0).user_id, game.seat_row(1).user_id), tuple(places)))
             return out
@@ -739,16 +750,20 @@ class TournamentService:
         return outcomes
 
     async def _count(self, event: Event, match: dict, game: GameRow) -> tuple[Outcome, tuple[str, dict]] | None:
-        """Record a finished (or abandoned) match game's places; a dropped player is placed last. A best-of-N
-        match counts its games instead (:meth:`_series`): it may go on with a next game, returned with what to
-        say about it."""
+        """Record a finished (or abandoned) match game's places, as its ending says (host/ending.py: players
+        who left, a dropped one among them, are placed by the order of leaving). A dropped player whose seat
+        the AI took over before endings were recorded is placed last. A best-of-N match counts its games instead
+        (:meth:`_series`): it may go on with a next game, returned with what to say about it."""
         if event.best_of > 1 and len(match["players"]) == 2:
             return await self._series(event, match)
-        places = list((game.result or {}).get("places") or [])
-        if game.status != "finished" or len(places) != len(match["players"]):
+        ended = ending_of(game.status, game.result)
+        places = list(ended.places) if ended is not None and ended.places is not None else []
+        if len(places) != len(match["players"]):
             places = [1] * len(match["players"])  # ended without a result: level, unless adjudicated
+        placed = {d.seat for d in ended.left} if ended is not None else set()
         worst = max(places) + 1
-        places = [worst if p in event.dropped else place for p, place in zip(match["players"], places)]
+        places = [worst if p in event.dropped and seat not in placed else place
+                  for seat, (p, place) in enumerate(zip(match["players"], places))]
         await self.store.settle_match(match["id"], places, "played")
         return None
 
@@ -795,22 +810,30 @@ class TournamentService:
         return outcome, ("event_series_next", {"tournament": event.id, "match": match["id"],
                                                "game": len(games) + 1, "best_of": event.best_of, "score": score})
 
-    async def _end_game(self, game_id: int, key: str, **fields) -> bool:
-        """End a match game still being played without a result of its own (abandoned), and owe its thread a
-        last board (no buttons) saying how, in the game's language, with its players mentioned: the line
-        ``key`` with ``fields``. Returns whether a board is owed (the cog publishes it; after a crash the
-        background publisher does)."""
+    async def _end_game(self, game_id: int, how: Ending, key: str, **fields) -> bool:
+        """End a match game still being played from outside play with the ending ``how`` (host/ending.py:
+        adjudicated, a round's deadline, a dropped player - finished with its places; a cancelled tournament -
+        abandoned), and owe its thread a last board (no buttons) saying how, in the game's language, with its
+        players mentioned: the line ``key`` with ``fields``, then the result. Returns whether a board is owed
+        (the cog publishes it; after a crash the background publisher does)."""
         game = await self.games.game(game_id)
+        line = t(key, game.lang, **fields)
+        if game.status == "finished" and how.how is How.ADJUDICATED:
+            # the organizer decides a match that was played out: its game says so, as the table will
+            await self.games.end(game_id, how, publish=[line], overrule=True)
+            return True
         if game.status not in ("lobby", "running"):
             return False
         if game.status == "lobby":  # never shown: no board to end
             await self.games.abandon(game_id, 0, moderator=True)
             return False
+        # one transaction: a crash can never leave the match ended without its last board owed
+        if how.has_result:
+            await self.games.end(game_id, how, publish=[line])
+            return True
         players = [s.user_id for s in game.seats if s.user_id]
-        # one transaction: a crash can never leave the match abandoned without its last board owed
-        await self.games.abandon(game_id, 0, moderator=True, publish=[
-            t(key, game.lang, **fields),
-            t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
+        await self.games.abandon(game_id, 0, moderator=True, note=how.note, publish=[
+            line, t("event_game_ended", game.lang, game=game_id, mentions=" ".join(f"<@{u}>" for u in players))])
         return True
 
     async def _after_settle(self, event: Event) -> Progress:
@@ -911,16 +934,19 @@ class TournamentService:
                 if len(m["players"]) == 2:
                     names = event.names
                     winner = next(p for p in m["players"] if p != player_id)
+                    places = [2 if p == player_id else 1 for p in m["players"]]
+                    how = ending.decided(How.DROPPED, places, [Departure(m["players"].index(player_id), How.DROPPED)],
+                                         tournament=tournament_id, match=m["id"])
                     if m["game_id"] is not None and await self._end_game(
-                            m["game_id"], "event_end_dropped", name=names.get(player_id, str(player_id)),
+                            m["game_id"], how, "event_end_dropped", name=names.get(player_id, str(player_id)),
                             tournament=tournament_id, match=m["id"], winner=names.get(winner, str(winner))):
                         changed.append(m["game_id"])
-                    await self.store.settle_match(m["id"], [2 if p == player_id else 1 for p in m["players"]],
-                                                  "forfeit")
+                    await self.store.settle_match(m["id"], places, "forfeit")
                 elif m["game_id"] is not None:
                     game = await self.games.game(m["game_id"])
                     if game.status == "running" and game.seat_of(player_id) is not None:
-                        await self.games.leave(m["game_id"], player_id)
+                        # the player leaves the table (placed by the order of leaving); the AI finishes the seat
+                        await self.games.drop(m["game_id"], player_id)
                         changed.append(m["game_id"])
             progress = await self._after_settle(event)
             progress.changed = changed
@@ -945,7 +971,8 @@ class TournamentService:
                 names = event.names
                 best = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place == min(places)]
                 level = len(best) == len(places)
-                if await self._end_game(match["game_id"], "event_end_draw" if level else "event_end_adjudicated",
+                how = ending.decided(How.ADJUDICATED, places, tournament=tournament_id, match=match_id)
+                if await self._end_game(match["game_id"], how, "event_end_draw" if level else "event_end_adjudicated",
                                         match=match_id, names=", ".join(best)):
                     ended.append(match["game_id"])
             await self.store.settle_match(match_id, places, "adjudicated", overwrite=True)
@@ -1130,8 +1157,9 @@ class TournamentService:
             if event.status == "finished":
                 raise GameError.of("tournament_over", tournament=tournament_id)
             await self.store.update_tournament(tournament_id, status="finished", cancelled=True)
+            how = ending.abandoned(tournament=tournament_id)
             ended = [game.id for game in await self.store.tournament_games(tournament_id)
-                     if await self._end_game(game.id, "event_end_cancelled", tournament=tournament_id)]
+                     if await self._end_game(game.id, how, "event_end_cancelled", tournament=tournament_id)]
             return Progress(await self.tournament(tournament_id), changed=ended)
 
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
@@ -1140,32 +1168,39 @@ class TournamentService:
         """Unsettled matches whose round deadline has passed (``now``: the game service's clock)."""
         return await self.store.overdue_matches(now or self.games.clock())
 
+    async def waiting_for(self, match: dict) -> set[int]:
+        """The seats a match waits for: those of its running game whose clock runs (not AI stand-ins)."""
+        if match["game_id"] is None:
+            return set()
+        game = await self.games.game(match["game_id"])
+        if game.status != "running":
+            return set()
+        return {c["seat"] for c in await self.store.clocks(game.id) if c["deadline"] is not None and not c["stand_in"]}
+
     async def deadline_places(self, match: dict) -> list[int]:
         """The places a match over its round's deadline gets by its clock rules: the match waits for the
-        seats whose clock is running, and they forfeit (placed last, ``host.clock.forfeit_places``); the
-        others share the first place. A match nobody's clock runs in (nobody to act) is a draw."""
-        waiting: set[int] = set()
-        if match["game_id"] is not None:
-            game = await self.games.game(match["game_id"])
-            if game.status == "running":
-                waiting = {c["seat"] for c in await self.store.clocks(game.id)
-                           if c["deadline"] is not None and not c["stand_in"]}
-        return clocks.forfeit_places([1] * len(match["players"]), waiting)
+        seats whose clock is running, and they lose it, sharing the place after everybody else (they ran out of
+        time at the same moment); the others share the first place. A match that waits for nobody (nobody to
+        act), or for everybody (all were to move at once), is a draw: nobody wins by another's lateness alone."""
+        return deadline_places(len(match["players"]), await self.waiting_for(match))
 
     async def settle_overdue(self, now: datetime | None = None) -> list[tuple[dict, Progress]]:
         """Settle every match past its round's deadline by its clock rules (:meth:`deadline_places`); the
         periodic clock job calls this. Returns each settled match (with its places) and what it did."""
         out = []
         for match in await self.overdue(now):
-            places = await self.deadline_places(match)
-            progress = await self.settle_by_clock(match["id"], places)
+            waiting = await self.waiting_for(match)
+            places = deadline_places(len(match["players"]), waiting)
+            progress = await self.settle_by_clock(match["id"], places,
+                                                  everybody_late=len(waiting) == len(match["players"]))
             settled = await self.store.match(match["id"])
             if settled is not None and settled["how"] == "clock":
                 out.append((settled, progress))
         return out
 
-    async def settle_by_clock(self, match_id: int, places: list[int]) -> Progress:
-        """Settle an overdue match with the places its clock rules give (its game, if on, ends)."""
+    async def settle_by_clock(self, match_id: int, places: list[int], *, everybody_late: bool = False) -> Progress:
+        """Settle an overdue match with the places its clock rules give (its game, if on, ends);
+        ``everybody_late``: a draw because every player was still to move (told so in its thread)."""
         match = await self.store.match(match_id)
         if match is None:
             raise GameError.of("tournament_no_match", match=match_id)
@@ -1178,7 +1213,12 @@ class TournamentService:
             if match["game_id"] is not None:
                 names = event.names
                 late = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place > min(places)]
-                if await self._end_game(match["game_id"], "event_deadline_forfeit" if late else "event_deadline_draw",
+                how = ending.decided(How.DEADLINE, list(places), [
+                    Departure(seat, How.TIMEOUT) for seat, place in enumerate(places) if place > min(places)],
+                    match=match_id, round=match["round"], tournament=event.id)
+                if await self._end_game(match["game_id"], how,
+                                        "event_deadline_forfeit" if late else "event_deadline_all"
+                                        if everybody_late else "event_deadline_draw",
                                         match=match_id, round=match["round"], names=", ".join(late)):
                     ended.append(match["game_id"])
             await self.store.settle_match(match_id, list(places), "clock")
@@ -1203,13 +1243,18 @@ class TournamentService:
         return league, [(r, names.get(r.player, str(r.player))) for r in rows], over, len(games)
 
     async def _rating_history(self, key: str, guild_id: int | None) -> list[list[tuple[int, int]]]:
-        """Every finished game's places, in the order they ended; a tournament match whose result the organizer
-        corrected counts with the corrected places."""
+        """(person, place) of every finished game of ``key`` on the server that counts in ratings, in the order
+        they ended: the people at the table whose places were decided by play (host/ending.py
+        ``rated_seats``: not an organizer's decision, a round's deadline, nor a seat dropped from its
+        tournament). A tournament match whose result the organizer corrected counts with the corrected places."""
         corrected = await self.store.corrected_places(guild_id, key)
         games = []
         for game in await self.store.finished_games(engine=key, guild_id=guild_id):
-            places = corrected.get(game.id) or (game.result or {}).get("places") or []
-            games.append([(s.user_id, places[s.seat]) for s in game.seats if s.user_id and s.seat < len(places)])
+            ended = ending_of(game.status, game.result)
+            rated = set(ended.rated_seats()) if ended is not None else set()
+            places = corrected.get(game.id) or (list(ended.places) if ended is not None and ended.places else [])
+            games.append([(s.user_id, places[s.seat]) for s in game.seats
+                          if s.user_id and s.seat in rated and s.seat < len(places)])
         return games
 
     async def leaderboard(self, key: str, guild_id: int | None) -> list[tuple[Rating, str]]:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from engines import ENGINES
 from host import clock as clocks
+from host import ending
+from host.ending import Departure, How
 from host.errors import GameError
 from host.locale import t
 from host.shards import Shards
@@ -78,13 +80,26 @@ class TurnClocks:
         return list(new.values())
 
     async def _with_forfeits(self, game: GameRow, result: dict) -> dict:
-        """``result`` with the seats out of the game ranked last, the first out last of all: those that forfeited
-        (timed out, resigned, claimed against) and those the AI still plays for at the end (their player never
-        came back: what the AI did counts as their loss, never as their win)."""
-        gone = clocks.out_order(await self._seat_clocks(game.id))
-        if not gone or not result.get("places"):
-            return result
-        return {**result, "places": clocks.forfeit_places(list(result["places"]), gone), "forfeited": gone}
+        """The stored result (host/ending.py) of a game the rules just ended with the engine's ``result``: the
+        seats out of the game ranked last, the first out last of all: those that left (timed out, resigned,
+        claimed against, dropped from a tournament) and those the AI still plays for at the end (their player
+        never came back: what the AI did counts as their loss, never as their win)."""
+        return ending.natural(game.num_players, result, await self._left(game), game.version + 1).to_json()
+
+    async def _left(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock] | None = None) -> list[Departure]:
+        """The seats out of the game, in the order they went out (``clock.out_order``), each with how: as recorded
+        when it left (resigned, out of time, dropped), else out of time (the AI stands in for a player who has not
+        come back) or, for a forfeit recorded before endings were typed, a forfeit. ``step``: the moves made when
+        it left, when recorded."""
+        seat_clocks = seat_clocks if seat_clocks is not None else await self._seat_clocks(game.id)
+        recorded = {d["seat"]: d for d in await self.store.departures(game.id)}
+        out = []
+        for seat in clocks.out_order(seat_clocks):
+            if seat in recorded:
+                out.append(Departure(seat, How(recorded[seat]["how"]), recorded[seat]["step"]))
+            else:
+                out.append(Departure(seat, How.FORFEIT if seat_clocks[seat].forfeited else How.TIMEOUT, None))
+        return out
 
     @staticmethod
     def _in_play(game: GameRow, seat_clocks: dict[int, clocks.SeatClock]) -> list[int]:
@@ -330,23 +345,33 @@ class TurnClocks:
         await self.run_automatic(game)
 
     async def _end(self, game: GameRow, seat_clocks: dict[int, clocks.SeatClock], places: list[int],
-                   lines: list[str], dms: dict[int, str] | None = None, *, draw: bool = False) -> None:
+                   lines: list[str], dms: dict[int, str] | None = None, *, draw: bool = False,
+                   leaving: Departure | None = None) -> None:
         """End the game now with ``places`` (every clock stopped), its last board owed with ``lines``: one save,
-        so a crash never leaves the game over without the board that says so. ``draw``: nobody forfeited."""
+        so a crash never leaves the game over without the board that says so. ``draw``: claimed against an
+        absent opponent, nobody forfeited. ``leaving``: the seat whose leaving ends it (recorded in the same
+        save). The result is an ending (host/ending.py) of how the last seat went out."""
         stopped = [replace(c, started=None, deadline=None, paused_at=None, simultaneous=False)
                    for c in seat_clocks.values()]
+        left = [leaving if leaving is not None and d.seat == leaving.seat else d
+                for d in await self._left(game, seat_clocks)]
+        how = How.TIMEOUT if draw or not left else left[-1].how
+        result = ending.Ending(how, tuple(places), tuple(left), None, game.version).to_json()
         gone = [] if draw else clocks.out_order(seat_clocks)
-        result = {"places": places, "scores": [0] * game.num_players, "forfeited": gone}
         if len(gone) < game.num_players and game.num_players >= 3:
             lines = [*lines, t("clock_table_ends", names=", ".join(
                 game.seat_row(s).name for s in range(game.num_players) if places[s] == 1))]
-        await self.store.set_status(game.id, "finished", result, publish=lines, clocks=stopped, dms=dms)
+        depart = (leaving.seat, leaving.how.value, leaving.step) if leaving is not None else None
+        await self.store.set_status(game.id, "finished", result, publish=lines, clocks=stopped, dms=dms,
+                                    depart=depart)
         game.status, game.result = "finished", result
 
     async def _forfeit(self, game: GameRow, seat: int, key: str, at: int | None = None, *,
-                       dm: str | None = None, **fields) -> None:
-        """``seat`` loses (ranked last): a game of two ends; in a larger one the AI finishes the seat, unless
-        the table ends for want of players (:meth:`_table_end`). ``dm``: what its player is told privately."""
+                       dm: str | None = None, how: How = How.TIMEOUT, **fields) -> None:
+        """``seat`` leaves the game, losing (``how``: resigned, out of time, dropped; host/ending.py; recorded in
+        the same save): a game of two ends; in a larger one the AI finishes the seat, unless the table ends for
+        want of players (:meth:`_table_end`); the order of going out places the seats, the first out last.
+        ``dm``: what its player is told privately."""
         at = at if at is not None else clocks.seconds(self.clock())
         seat_clocks = await self._seat_clocks(game.id)
         c = seat_clocks.get(seat) or clocks.SeatClock(seat)
@@ -355,14 +380,16 @@ class TurnClocks:
                                     simultaneous=False, out_since=c.out_since if c.stand_in else at)
         line = t(key, name=game.seat_row(seat).name, game=game.id, **fields)
         dms = {seat: dm} if dm else None
+        leaving = Departure(seat, how, game.version)
         if game.num_players == 2:  # the other wins
-            await self._end(game, seat_clocks, [2 if s == seat else 1 for s in range(2)], [line], dms)
+            await self._end(game, seat_clocks, [2 if s == seat else 1 for s in range(2)], [line], dms,
+                            leaving=leaving)
             return
         if (places := self._table_end(game, seat_clocks)) is not None:
-            await self._end(game, seat_clocks, places, [line], dms)
+            await self._end(game, seat_clocks, places, [line], dms, leaving=leaving)
             return
         await self.store.set_clocks(game.id, list(seat_clocks.values()), publish=[line, t("clock_forfeit_ai")],
-                                    dms=dms)
+                                    dms=dms, depart=(seat, how.value, game.version))
         await self.run_automatic(game)
 
     # -- what players do with clocks: resign, claim, give time, go away ---------------------------------------
@@ -392,7 +419,19 @@ class TurnClocks:
         the outbox."""
         async with self.lock(game_id):
             game, seat = await self._playing(game_id, user_id, asker)
-            await self._forfeit(game, seat, "clock_resigned")
+            await self._forfeit(game, seat, "clock_resigned", how=How.RESIGNED)
+            return await self.game(game_id)
+
+    async def drop(self, game_id: int, user_id: int) -> GameRow:
+        """A tournament dropped the user: they leave their running match game like a resignation (placed by
+        the order of leaving, the AI finishing their seat; a game of two ends). Nothing happens when they are
+        not playing it (any more)."""
+        async with self.lock(game_id):
+            game = await self.game(game_id)
+            seat = game.seat_of(user_id)
+            if seat is not None and game.status == "running" and not (
+                    await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
+                await self._forfeit(game, seat, "left_dropped", how=How.DROPPED)
             return await self.game(game_id)
 
     async def claim(self, game_id: int, user_id: int, draw: bool = False, asker: Asker | None = None) -> GameRow:

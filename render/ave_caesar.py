@@ -303,6 +303,13 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, lines:
     if band:
         draw.rectangle((0, 0, W, HEADER), fill=kit.rgb("ink"))
     right = 12
+    ended = kit.ending(view) if lines is None else None
+    if ended is not None:  # how the game ended, across the band, instead of who moves
+        way = say("clockwise") if view["direction"] == "cw" else say("counter_clockwise")
+        _text_in(img, (12, 18), say("header", track=view["track"], way=way), W - 24, size=17, bold=True,
+                 fill="white", anchor="lm")
+        _text_in(img, (12, 42), ended["headline"], W - 24, size=15, bold=True, fill="highlight", anchor="lm")
+        return
     if view["over"]:
         over = say("race_over") if view["races"] == 1 else say("championship_over")
         s, size, condensed = _fit(over, 200, 15, True)
@@ -311,7 +318,11 @@ def _header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, say, lines:
     elif view.get("turn") is not None and lines is None:
         ch = view["chariots"][view["turn"]]
         _badge(img, (W - 26, 40), ch["id"], ch["label"], radius=14)
-        s, size, condensed = _fit(say("to_move"), 150, 15, True)
+        named = not ch["neutral"] and bool(view.get("player_names"))
+        # a long name gives way at a word, never the words "to move"
+        short = _fit(_owner(view, ch["owner"], say), 130, 15, True)[0] if named else ""
+        s, size, condensed = _fit(say("to_move_name", name=short) if named
+                                  else say("to_move"), 220 if named else 150, 15, True)
         _text(img, (W - 46, 42), s, size=size, bold=True, fill="white", anchor="rm", condensed=condensed)
         right += 34 + kit.text_width(s, size, True, condensed) + 10
     if lines is None:
@@ -378,6 +389,10 @@ def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say,
             draw.rectangle((4, top + 2, W - 4, top + ROW_H - 2), fill=kit.rgb("panel"))
         _badge(img, (28, top + ROW_H / 2), ch["id"], ch["label"], radius=16)
         owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
+        # a player who left before the end (the AI drove on for them): how, beside their name
+        gone = None if ch["neutral"] else (kit.ending(view) or {}).get("left", {}).get(str(ch["owner"]))
+        if gone:
+            owner = f"{owner} ({gone})"
         result = _result(view, ch, say)
         colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
         room = 0
@@ -415,14 +430,16 @@ def _public_layer(track: str, direction: str, rows: int, lang: str, version: int
 
 
 def render_public(view: dict) -> bytes:
-    """The circus with every chariot, the last move and the race table."""
+    """The circus with every chariot, the last move and the race table (a game ended outside its rules: how it
+    ended instead of who moves)."""
+    view = kit.at_rest(view, turn=None)
     say = kit.words("ave-caesar", view)
     img = _public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view),
                         _version(view)).copy()
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
     _header(img, draw, view, say, band=False)
     _table(img, draw, view, HEADER + TRACK_H, say, base=False)
-    if any(ch["leader"] for ch in view["chariots"]) and not view.get("first_move"):
+    if any(ch["leader"] for ch in view["chariots"]) and not view.get("first_move") and not kit.ending(view):
         # the table's "leads*": whether an exception lets him play a 6 is in his hidden hand
         _text_in(img, (8, img.height - FOOT_H / 2 - 2), say("note_leader_6"), W - 16, size=15, fill="dark_grey",
                  anchor="lm")

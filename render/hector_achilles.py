@@ -91,6 +91,13 @@ def side_name(say, seat: int) -> str:
     return say(f"side_{seat}")
 
 
+def named_side(view: dict, say, seat: int) -> str:
+    """The player's name with his side beside it ("Ann (Achaeans)"), the side alone without a name."""
+    name = player_name(view, seat)
+    # a long name gives way at a word (the panel below has it in full), so the decision keeps its room
+    return f"{_fit_words(name, 200, 18, True)} ({side_name(say, seat)})" if name else side_name(say, seat)
+
+
 def hero_name(say, name: str) -> str:
     """The hero's name as the game's language spells it (the name itself when the table has none)."""
     try:
@@ -638,7 +645,9 @@ def _header(img: Image.Image, view: dict, say) -> None:
     _text(img, (12, 22), left, 22, bold=True, fill="white", bg="ink", anchor="lm")
     result = view.get("result")
     msg = None
-    if result:
+    if (ended := kit.ending(view)) is not None:
+        msg = ended["headline"]
+    elif result:
         reason = say(f"reason_{result['reason']}") if result["reason"] in REASONS else result["reason"]
         if result["winner"] is None:
             msg = say("game_over_draw", reason=reason)
@@ -646,7 +655,7 @@ def _header(img: Image.Image, view: dict, say) -> None:
             msg = say("game_over_win", side=side_name(say, result["winner"]), reason=reason)
     elif view.get("decision"):
         dec = view["decision"]
-        msg = say("to_act", side=side_name(say, dec["seat"]), decision=_decision(say, dec["kind"], dec["kind"]))
+        msg = say("to_act", side=named_side(view, say, dec["seat"]), decision=_decision(say, dec["kind"], dec["kind"]))
     if msg:
         _text(img, (12, 58), _fit_words(msg, W - 24, 18, True), 18, bold=True, fill="highlight", bg="ink",
               anchor="lm")
@@ -659,11 +668,11 @@ def _card_words(say, card: dict | None) -> str:
                strength=card["strength"])
 
 
-def describe(event: dict, say) -> str | None:
-    """A short line for the picture's status strip in the picture's language (``say``); the host narrates
-    events itself."""
+def describe(event: dict, say, view: dict | None = None) -> str | None:
+    """A short line for the picture's status strip in the picture's language (``say``), naming the player
+    when ``view`` has names; the host narrates events itself."""
     t = event["type"]
-    who = side_name(say, event["seat"]) if event.get("seat") is not None else ""
+    who = named_side(view or {}, say, event["seat"]) if event.get("seat") is not None else ""
     if t == "card_played":
         return say("ev_card_played", who=who, card=_card_words(say, event["card"]))
     if t == "hero_played":
@@ -731,7 +740,7 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: 
     room = 3 if rotating else 8
     y = STRIP_TOP + (138 if rotating else 20)
     lines: list[str] = []
-    for event_line in reversed([s for s in (describe(e, say) for e in view.get("last", [])) if s]):
+    for event_line in reversed([s for s in (describe(e, say, view) for e in view.get("last", [])) if s]):
         wrapped = _wrap(event_line, width, MIN_TEXT, True, room)
         if len(lines) + len(wrapped) > room:
             break
@@ -752,7 +761,8 @@ def _highlights(view: dict) -> dict[int, set[str]]:
 
 
 def render_public(view: dict) -> bytes:
-    """The battle table everyone sees."""
+    """The battle table everyone sees (a game ended outside its rules: how it ended instead of whose turn)."""
+    view = kit.at_rest(view, decision=None)
     say = kit.words("hector-achilles", view)
     img = _base_cached(say("favour"), say("shame")).copy()
     d = ImageDraw.Draw(img)
@@ -808,6 +818,7 @@ def render_private(view: dict) -> bytes | None:
     """A seat's hand (up to four troops and the hero) and the colours that score for it now."""
     if view.get("seat") not in (0, 1) or "hand" not in view:
         return None
+    view = kit.at_rest(view, decision=None)
     say = kit.words("hector-achilles", view)
     seat = view["seat"]
     scale = HAND_SCALE

@@ -310,6 +310,17 @@ def _letter(seat: int) -> str:
     return kit.PLAYER_LETTERS[seat % len(kit.PLAYER_LETTERS)]
 
 
+def _who(view: dict, seats: list[int], short: int = 0) -> str:
+    """Players by name with their seat letter beside it ("Ann (A), Bob (B)"); the letter alone for a seat
+    without a name (views made outside the host). ``short``: 1 first names only, 2 letters only."""
+    names = player_names(view)
+    if short == 2:
+        return " ".join(_letter(s) for s in seats)
+    if short == 1:
+        names = [n.split()[0] if n else n for n in names]
+    return ", ".join(f"{names[s]} ({_letter(s)})" if s < len(names) and names[s] else _letter(s) for s in seats)
+
+
 def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bool, r: int = 15, t: int = T) -> None:
     """A player's figures: disc + letter (+ count); the leader gets a gold ring (no crown: over a HEX it stood on
     the field's name)."""
@@ -396,7 +407,9 @@ def _hatch(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]]) -> None:
 
 
 def render_public(view: dict) -> bytes:
-    """The board and the players' panel, for everyone."""
+    """The board and the players' panel, for everyone (a game ended outside its rules: how it ended instead of
+    who moves)."""
+    view = kit.at_rest(view)
     return kit.encode_with_clock(_draw_public(view)[0], view, PALETTE)
 
 
@@ -577,24 +590,42 @@ def _header(draw: ImageDraw.ImageDraw, view: dict, width: int, say, lay: Layout)
     big, small = lay.t + 3, lay.t + 1
     limit = view["round_limit"]
     rnd = say("round_of", round=view["round"], limit=limit) if limit else say("round", round=view["round"])
-    title = f"HEX-TRI · {rnd} · {_phase(say, view['phase'])}"
+    ended = kit.ending(view)
+    title = f"HEX-TRI · {rnd} · {_phase(say, 'over' if ended else view['phase'])}"
     result = view.get("result")
-    if result:
+    if ended is not None:
+        label, colour = ended["headline"], "ok"
+    elif result:
         label = _result_label(result, view["num_players"], say)
         colour = "ok"
-    elif view["phase"] == "losses":
-        label = say("choosing_losses", who=" ".join(_letter(s) for s in view["to_act"]))
-        colour = "danger"
     else:
-        label = say("to_move", who=" ".join(_letter(s) for s in view["to_act"]))
-        colour = "ink"
-    # the title keeps its size while both fit; the label on the right gives way first, then the title
+        label = ""
+        colour = "danger" if view["phase"] == "losses" else "ink"
+    # the title keeps its size while both fit; the label on the right gives way first, then the title. How a game
+    # ended is the label that matters most: the title gives up its round for it before it is shortened
     room = width - 2 * MARGIN - 24
-    title_w = kit.text_width(title, big, bold=True)
-    label, lsize, lcond = kit.fitted(label, max(room - title_w, room * 0.45), small, bold=True,
-                                     smallest=lay.t)
-    title, tsize, tcond = kit.fitted(title, room - kit.text_width(label, lsize, True, lcond), big, bold=True,
-                                     smallest=lay.t)
+    short = title
+    if ended is not None:  # the shortest title that leaves the whole headline room: "HEX-TRI · Game over", "HEX-TRI"
+        short = f"HEX-TRI · {_phase(say, 'over')}"
+        if kit.fitted(label, room - kit.text_width(short, big, bold=True), small, bold=True,
+                      smallest=lay.t)[0].endswith("…"):
+            short = "HEX-TRI"
+    title_w = kit.text_width(short, big, bold=True)
+    label_room = max(room - title_w, room * 0.45)
+    if ended is None and not result:
+        key = "choosing_losses" if view["phase"] == "losses" else "to_move"
+        # who is to act by name, else (no room beside the whole title, even condensed) by first name, else by
+        # letter: never cut (the panel below has every name whole)
+        for shortened in (0, 1, 2):
+            label = say(key, who=_who(view, view["to_act"], shortened))
+            if kit.text_width(label, lay.t, True, True) <= room - title_w:
+                label_room = room - title_w
+                break
+    label, lsize, lcond = kit.fitted(label, label_room, small, bold=True, smallest=lay.t)
+    left = room - kit.text_width(label, lsize, True, lcond)
+    if kit.text_width(title, big, bold=True) > left:
+        title = short
+    title, tsize, tcond = kit.fitted(title, left, big, bold=True, smallest=lay.t)
     kit.text(draw, (MARGIN, lay.header / 2 - 4), title, size=tsize, bold=True, anchor="lm", condensed=tcond)
     kit.text(draw, (width - MARGIN, lay.header / 2 - 4), label, size=lsize, bold=True, anchor="rm", fill=colour,
              condensed=lcond)
@@ -728,7 +759,10 @@ def _status(view: dict, p: dict, acting: bool, short: bool, say=None) -> str:
         losses = _losses(view, p["seat"])
         if losses:  # what the battles take from him, first: on the board a box would cover field names
             bits.insert(0, say("status_losses", losses=losses))
-        if p["free_step"] and view["phase"] == "move":
+        if p["free_step"] and view["phase"] == "move" and not kit.ending(view):
             bits.append(say("status_free_step"))
         status = " · ".join(bits)
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(p["seat"]))
+    if gone:
+        status = f"{gone} · {status}"
     return "▶ " + status if acting else status

@@ -361,6 +361,23 @@ def _png(quantised: Image.Image) -> bytes:
     return out.getvalue()
 
 
+def ending(view: dict) -> dict | None:
+    """How the game ended, when the host says it ended other than by its rules alone (resigned, out of time,
+    decided by an organizer, called off; host/ending.py): ``{"headline": "Bob wins: Ann resigned", "places":
+    [...] or None, "left": {"<seat>": "resigned", ...}}``, in the game's language. A picture with one shows the
+    headline where it names whose turn it is, and asks nobody for a move."""
+    found = view.get("ending")
+    return found if isinstance(found, dict) and found.get("headline") else None
+
+
+def at_rest(view: dict, **cleared) -> dict:
+    """``view`` as a finished game's picture draws it: nobody to act (``to_act`` empty) and the ``cleared``
+    keys (a game's own "who decides what") set as given; unchanged while the game has no :func:`ending`."""
+    if ending(view) is None:
+        return view
+    return {**view, "to_act": [], **cleared}
+
+
 #: the clock strip's type at Discord's 420 px chat column (tests/render/phone.py reads 12 px as the least)
 CLOCK_STRIP_PX = 12.5
 

@@ -322,9 +322,11 @@ def _head_lines(view: dict, seat: int, viewer, say, hu: bool) -> tuple[str, str,
         stats = say("stats_reserve", mp=p["mp"], dp=p["dp"], hand=p["hand_count"], future=p["future_count"],
                     past=p["past_count"], depth=p["depth_count"], reserve=p["reserve_count"])
     stats = _fit(stats, room, BODY)
-    if seat not in view.get("to_act", []):
+    # who left before the end (resigned, out of time, dropped) is marked where whose turn it is would be
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(seat))
+    if seat not in view.get("to_act", []) and not gone:
         return head, stats, "", None
-    mark = say("to_act_mark")
+    mark = say("to_act_mark") if seat in view.get("to_act", []) else gone
     if _width(head, HEAD, True) + _width(mark, HEAD, True) + 12 <= room:
         return head, stats, mark, "head"
     if _width(stats, BODY, False) + _width(mark, BODY, True) + 12 <= room:
@@ -531,21 +533,34 @@ def render_public(view: dict) -> bytes:
     top = 1 - bottom
     hu = view.get("lang") == "hu"
     mid_h = _middle_h(view)
+    view = kit.at_rest(view)
     height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
     height += LEGEND_H
     img, draw = kit.canvas(W, kit.steady_height(height, BOARD_H, 2), "table")
     say = kit.words("kivalasztottak", view)
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
-    if view["stage"] == "maneuvers" or view.get("maneuver"):
-        title += say("title_active", who=kit.PLAYER_LETTERS[view["active"]])
+    ended = kit.ending(view)
+    if (view["stage"] == "maneuvers" or view.get("maneuver")) and ended is None:
+        active, names = view["active"], view.get("player_names") or []
+        who = kit.PLAYER_LETTERS[active]
+        if active < len(names) and str(names[active]).strip():
+            name = " ".join(str(names[active]).split())
+            # a name too long for the title keeps its first word (the line below and the panel have it whole)
+            who = f"{name if _width(name, HEAD, True) <= 150 else name.split()[0]} ({who})"
+        named = title + say("title_active", who=who)
+        # the line below names who acts: a title too long for the name says the letter only
+        title = named if _width(named, HEAD, True) <= W - 2 * PAD - 8 else \
+            title + say("title_active", who=kit.PLAYER_LETTERS[active])
     res = view.get("result")
-    if res:
+    if res and ended is None:
         title = say("game_over", outcome=_outcome(res.get("winner"), say), reason=_reason(res["reason"], say))
     _t(draw, (PAD + 4, 5), _words(title, W - 2 * PAD - 8, HEAD, True, 1)[0], HEAD, "white", True)
+    if ended is not None:  # ended outside its rules: how, instead of whose turn
+        _t(draw, (PAD + 4, 26), _fit(ended["headline"], W - 2 * PAD - 8, BODY, True), BODY, "highlight", True)
     if view.get("to_act") and not res:
         names = view.get("player_names") or []
-        acting = (", " if names else "").join(_fit(f"{kit.PLAYER_LETTERS[s]} {names[s]}", 170, BODY, True)
+        acting = (", " if names else "").join(f"{_fit(names[s], 170, BODY, True)} ({kit.PLAYER_LETTERS[s]})"
                                               if s < len(names) else kit.PLAYER_LETTERS[s] for s in view["to_act"])
         pend = view.get("pending") or []
         kind = pend[0]["kind"] if pend else "priority"

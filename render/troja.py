@@ -290,10 +290,13 @@ def _panel_words(view: dict, seat: int, say) -> dict:
     p = view["players"][seat]
     lang = _lang(view)
     hero = HEROES[p["hero"]]
-    over = bool(view.get("result"))
+    over = bool(view.get("result")) or kit.ending(view) is not None
     tags = []
     if view["turn"] == seat and not over:
         tags.append([say("tag_turn"), "ink"])
+    gone = (kit.ending(view) or {}).get("left", {}).get(str(seat))
+    if gone:  # left before the end (resigned, out of time, dropped): the host's words
+        tags.append([gone, "danger"])
     if seat in view["to_act"]:
         tags.append([say("tag_to_act"), "troja_wine"])
     if view.get("phase") == "end" and p.get("done"):
@@ -327,7 +330,7 @@ def _player_panel(view: dict, seat: int, say) -> Image.Image:
     included), so an action redraws only what changed."""
     p = view["players"][seat]
     words = _panel_words(view, seat, say)
-    over = bool(view.get("result"))
+    over = bool(view.get("result")) or kit.ending(view) is not None
     key = json.dumps([p, words, view["turn"] == seat, view.get("camp_seat") == seat, seat in view["to_act"],
                       view["phase"], over], sort_keys=True)
     panel = _PANELS.get(key)
@@ -346,7 +349,7 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
     """Rows: name, player and tags; stats, loss and patron; Glory track, wrath and hand; the ability;
     attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known)."""
     p = view["players"][seat]
-    over = bool(view.get("result"))  # a finished game has no turn player
+    over = bool(view.get("result")) or kit.ending(view) is not None  # a finished game has no turn player
     active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
     right = W - PAD
     if height is not None:
@@ -542,6 +545,13 @@ def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     return y + 10
 
 
+def _ending_panel(img, draw, view: dict, say, height: int | None = None) -> int:
+    """How a game ended outside its rules (resigned, out of time, decided, called off): the host's headline."""
+    if height is not None:
+        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
+    return _lines(img, PAD, 10, kit.ending(view)["headline"], W - 2 * PAD, 20, "ink", True) + 12
+
+
 def _result_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     r = view["result"]
     if height is not None:
@@ -611,9 +621,12 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     """The table everyone sees, in ``view["lang"]`` (``lang`` overrides it): 600 px wide, ``BOARD_H`` tall."""
     if lang:
         view = {**view, "lang": lang}
+    view = kit.at_rest(view, camp_seat=None, assault=None)  # a fight left unfinished asks nothing any more
     say = kit.words("troja", view)
     parts = [_player_panel(view, seat, say) for seat in range(len(view["players"]))]
-    if view.get("result"):
+    if kit.ending(view) is not None:  # ended outside its rules: how, instead of whose turn
+        parts.append(_section(_ending_panel, view, say))
+    elif view.get("result"):
         parts.append(_section(_result_panel, view, say))
     if view.get("assault"):
         parts.append(_section(_fight_panel, view, say))

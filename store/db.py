@@ -510,16 +510,19 @@ class Store:
 
     async def set_status(self, game_id: int, status: str, result: dict | None = None, *,
                          publish: list[str] | None = None, clocks: list | None = None,
-                         dms: dict[int, str] | None = None) -> None:
+                         dms: dict[int, str] | None = None, depart: tuple[int, str, int | None] | None = None,
+                         ) -> None:
         """Change a game's status (and result); ``publish``: narration owed to its thread (an outbox entry, with
-        ``dms``: seat -> text owed to that seat's DM) and ``clocks``: the game's seat clocks (see
-        :meth:`set_clocks`), in the same transaction, so the change is never saved without the board that tells
-        it."""
+        ``dms``: seat -> text owed to that seat's DM), ``clocks``: the game's seat clocks (see :meth:`set_clocks`)
+        and ``depart``: a player who left (see :meth:`departures`), in the same transaction, so the change is
+        never saved without the board that tells it."""
         statements = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
                        " WHERE id = ?",
                        (status, _dumps(result) if result is not None else None, _now(), game_id))]
         if clocks is not None:
             statements += _clock_statements(game_id, clocks)
+        if depart is not None:
+            statements.append(_departure_statement(game_id, *depart))
         if publish is not None:
             statements.append(_outbox_entry(game_id, None, None, publish, dms=dms))
         await self._transaction(statements)
@@ -716,12 +719,12 @@ class Store:
             await self._transaction([("UPDATE games SET reminded_version = ? WHERE id = ? AND reminded_version < ?",
                                       (version, game_id, version)) for game_id, version in boards])
 
-    async def actions(self, game_id: int, after: int = 0) -> list[dict]:
-        """The action log in order (from sequence number ``after + 1`` on):
+    async def actions(self, game_id: int, after: int = 0, upto: int | None = None) -> list[dict]:
+        """The action log in order (from sequence number ``after + 1`` on, up to ``upto`` when given):
         ``{"seq", "seat", "user_id", "action", "events", "created_at"}``."""
+        where, params = ("seq > ?", (game_id, after)) if upto is None else ("seq > ? AND seq <= ?", (game_id, after, upto))
         try:
-            rows = await self._rows("SELECT * FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, after))
+            rows = await self._rows(f"SELECT * FROM actions WHERE game_id = ? AND {where} ORDER BY seq", params)
         except Exception as exc:
             if not self._undecodable(exc):
                 raise
@@ -884,15 +887,23 @@ class Store:
         return [dict(row) for row in memo[key]]
 
     async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None,
-                         dms: dict[int, str] | None = None) -> None:
+                         dms: dict[int, str] | None = None, depart: tuple[int, str, int] | None = None) -> None:
         """Replace a game's seat clocks (objects with the ``clocks`` columns as attributes); ``publish``: narration
-        to post with the next board and ``dms`` (seat -> text) to add to those seats' next DM, in the same
-        transaction."""
+        to post with the next board, ``dms`` (seat -> text) to add to those seats' next DM and ``depart``: a
+        player who left (see :meth:`departures`), in the same transaction."""
         statements = _clock_statements(game_id, clocks)
+        if depart is not None:
+            statements.append(_departure_statement(game_id, *depart))
         if publish or dms:
             statements.append(_outbox_entry(game_id, None, None, publish or [], dms=dms))
         await self._transaction(statements)
         _remember_clocks(game_id, clocks)
+
+    async def departures(self, game_id: int) -> list[dict]:
+        """The players who left a game before its end, in the order they left: ``{"seat", "how", "step"}``
+        (host/ending.py). A seat leaves once."""
+        rows = await self._rows("SELECT seat, how, step FROM departures WHERE game_id = ? ORDER BY ord", (game_id,))
+        return [{"seat": r["seat"], "how": r["how"], "step": r["step"]} for r in rows]
 
     async def due_clocks(self, now: int, hour: int = 3600, *, shards: Shards | None = None) -> list[int]:
         """Running games with a clock that may owe something at ``now`` (a timeout or a warning), or with a
@@ -1491,6 +1502,15 @@ def _clock_statements(game_id: int, clocks: list) -> list[tuple[str, tuple]]:
         out.append((f"INSERT INTO clocks (game_id, {', '.join(CLOCK_COLUMNS)}) VALUES"
                     f" (?, {', '.join('?' * len(CLOCK_COLUMNS))})", (game_id, *values)))
     return out
+
+
+def _departure_statement(game_id: int, seat: int, how: str, step: int) -> tuple[str, tuple]:
+    """Record that ``seat`` left (after the others who did: the next ``ord``); a seat that left already keeps
+    its first departure."""
+    return ("INSERT INTO departures (game_id, seat, ord, how, step, created_at)"
+            " SELECT ?, ?, (SELECT COALESCE(MAX(ord), 0) + 1 FROM departures WHERE game_id = ?), ?, ?, ?"
+            " WHERE NOT EXISTS (SELECT 1 FROM departures WHERE game_id = ? AND seat = ?)",
+            (game_id, seat, game_id, how, step, _now(), game_id, seat))
 
 
 def _game_row(r, with_snapshot: bool = True, problems: list[DamagedRow] | None = None) -> GameRow:

@@ -333,3 +333,20 @@ MIGRATIONS.append(Dialects(
     CREATE INDEX replay_cache_by_use ON replay_cache (used_at);
     """,
 ))
+MIGRATIONS.append(
+    # 13: how players left a running game before its end (host/ending.py): resigned, out of time or dropped from
+    #     a tournament, after how many moves (``step``; ``ord``: the order the rows were written; the order of going
+    #     out that places the seats is the clocks' ``out_since``); written in the same transaction as the change
+    #     that made them leave
+    """
+    CREATE TABLE departures (
+        game_id     INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat        INTEGER NOT NULL,
+        ord         INTEGER NOT NULL,
+        how         TEXT    NOT NULL,
+        step        INTEGER NOT NULL,
+        created_at  TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """
+)

@@ -29,10 +29,8 @@ Decisions the rulebook leaves open (all documented where they are implemented):
 
 from __future__ import annotations
 
-import copy
-
 from engines import IllegalAction
-from engines.base import BaseEngine
+from engines.base import BaseEngine, _copy
 from engines.rng import Rng
 
 from .data import (
@@ -117,6 +115,26 @@ def battle_score(played: list[dict], hero: dict | None, hero_played: bool, facin
     return total
 
 
+#: how a removed troop card left the game, as seen at the table (``players[s]["removed_how"]``, one entry per
+#: card of ``removed``): lost face up in a battle (seen by both), swapped out face down (seen by its owner
+#: only), taken face down from the top of a deck as a Shame loss (seen by nobody); "unknown" for the cards of
+#: a game saved before this was kept (``removed_how`` missing), to be treated as seen by nobody.
+#: Bookkeeping of what each seat saw, not a rule: the determinizer (``determinize.py``) reads it.
+REMOVED_HOW = ("battle", "swap", "shame", "unknown")
+
+
+def removed_how(p: dict) -> list[str]:
+    """How each card of ``p["removed"]`` left the game (see :data:`REMOVED_HOW`), oldest first."""
+    how = p.get("removed_how") or []
+    return ["unknown"] * (len(p["removed"]) - len(how)) + list(how)
+
+
+def _remove(p: dict, cards: list[str], how: str) -> None:
+    if "removed_how" in p:  # a game saved without it stays as it was: its removed troops count as unseen
+        p["removed_how"] = removed_how(p) + [how] * len(cards)
+    p["removed"].extend(cards)
+
+
 class HectorAchillesEngine(BaseEngine):
     """Two seats: 0 = Achaeans (first attacker), 1 = Trojans. No options."""
 
@@ -149,6 +167,7 @@ class HectorAchillesEngine(BaseEngine):
                 "heroes": heroes,
                 "lost_heroes": [],
                 "removed": [],
+                "removed_how": [],
                 "favour": SIDES[seat]["favour_tokens"],
                 "favour_lost": 0,
                 "shame": 0,
@@ -308,7 +327,7 @@ class HectorAchillesEngine(BaseEngine):
         kind = action["type"]
         handler = getattr(self, "_do_" + kind)
         handler(state, seat, action, events)
-        state["last"] = copy.deepcopy(events)
+        state["last"] = _copy(events)
         return events
 
     # ------------------------------------------------------------------------------------------- opening
@@ -385,7 +404,7 @@ class HectorAchillesEngine(BaseEngine):
         source = self._draw_source(state, seat)
         b["hand"][seat].remove(action["card"])
         # removed for good whatever the battle's result; face down, so the view only counts it
-        p["removed"].append(action["card"])
+        _remove(p, [action["card"]], "swap")
         b["hand"][seat].append(self._draw(state, seat))
         b["step"] = "play"
         events.append({"type": "card_swapped", "seat": seat, "deck": source})
@@ -517,7 +536,7 @@ class HectorAchillesEngine(BaseEngine):
                     if h:
                         p["heroes"].append(h)
                 continue
-            p["removed"].extend(played_ids)
+            _remove(p, played_ids, "battle")
             lost[seat] += len(played_ids)
             p["favour_lost"] += tokens
             if hero:
@@ -544,7 +563,7 @@ class HectorAchillesEngine(BaseEngine):
                 paid = 0
                 for deck in (b["active"][seat], HOME):
                     while paid < owed and p["decks"][deck]:
-                        p["removed"].append(p["decks"][deck].pop(0))
+                        _remove(p, [p["decks"][deck].pop(0)], "shame")
                         paid += 1
                         if deck == HOME:
                             self._home_touched(state, seat)
@@ -792,9 +811,9 @@ class HectorAchillesEngine(BaseEngine):
             "fate_stack": len(state["fate_stack"]),
             "fate_used": len(state["fate_used"]),
             "shame_pool": state["shame_pool"],
-            "outcome": copy.deepcopy(b["outcome"]) if b and b["outcome"] else None,
-            "last": copy.deepcopy(state["last"]),
-            "last_battle": copy.deepcopy(state["last_battle"]),
+            "outcome": _copy(b["outcome"]) if b and b["outcome"] else None,
+            "last": _copy(state["last"]),
+            "last_battle": _copy(state["last_battle"]),
             "result": self.result(state),
         }
         if seat in (0, 1) and b is not None:
@@ -828,24 +847,27 @@ class HectorAchillesEngine(BaseEngine):
                 for deck in p["decks"].values():
                     out.update(deck)
                 out.update(p["heroes"])
+                out.update(c for c, how in zip(p["removed"], removed_how(p)) if how in ("shame", "unknown"))
             return out
+        p = state["players"][seat]
+        out = {c for c, how in zip(p["removed"], removed_how(p)) if how == "swap"}  # discarded face down
         b = state["battle"]
         if b is None:
-            return set()
-        out = set(b["hand"][seat])
+            return out
+        out.update(b["hand"][seat])
         if b["hand_hero"][seat]:
             out.add(b["hand_hero"][seat])
         return out
 
     def to_json(self, state: dict) -> dict:
-        return copy.deepcopy(state)
+        return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         """A saved game; one begun under rules version 1 loads as it is and finishes with version 1's rules."""
         if data.get("rules_version") not in TILES_BY_VERSION:
             raise ValueError(f"Saved game has rules version {data.get('rules_version')}, "
                              f"this engine plays version {self.rules_version}.")
-        return copy.deepcopy(data)
+        return _copy(data)
 
     def max_playout_steps(self) -> int:
         return 5_000

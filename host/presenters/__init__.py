@@ -9,6 +9,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.ending import Ending, How
 from host.locale import game_text, t
 from host.panels import Choice
 
@@ -151,6 +152,8 @@ class Presenter:
         return None
 
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
+        """How the rules ended the game, in the game's words (``result``: the engine's own result). Only for
+        a game that ended by its rules with everybody at the table; :meth:`ending_lines` tells any end."""
         places = result.get("places", [])
         scores = result.get("scores", [])
         order = sorted(range(len(places)), key=lambda s: places[s])
@@ -158,8 +161,57 @@ class Presenter:
             return [t("result_draw")]
         return [f"{places[s]}. {names[s]} — {scores[s]}" for s in order]
 
+    # -- how a game ended (host/ending.py) ----------------------------------------------------------------
+
+    def who(self, seat: int | None, names: list[str]) -> str:
+        """A seat as the result lines name it: the player, with the side when seats have sides."""
+        if seat is None or not 0 <= seat < len(names):
+            return "?"
+        return f"{names[seat]} ({self.seat_labels[seat]})" if self.seat_labels and seat < len(self.seat_labels) \
+            else names[seat]
+
+    def score_text(self, details: dict, seat: int) -> str | None:
+        """A seat's score in words ("12 Glory") from the engine's result, for the standings of a game the rules
+        ended after somebody left; None: the game has no score worth telling."""
+        return None
+
+    def ending_lines(self, ending: Ending, names: list[str]) -> list[str]:
+        """What a player reads about how the game ended: who won and why, then every seat's place (with how
+        those who left did so, and the score when the rules ended the game). A game the rules ended with
+        everybody at the table is told in the game's own words (:meth:`result_lines`)."""
+        if ending.plain:
+            return self.result_lines(ending.details, names)
+        lines = [ending_headline(self, ending, names)]
+        if ending.places is None:
+            return lines
+        for seat in sorted(range(len(ending.places)), key=lambda s: (ending.places[s], s)):
+            extra = []
+            if ending.details is not None and (score := self.score_text(ending.details, seat)):
+                extra.append(score)
+            if (gone := ending.departure(seat)) is not None:
+                extra.append(t("end_mark_" + gone.how.value))
+            lines.append(t("end_standing", place=ending.places[seat], who=self.who(seat, names),
+                           extra="".join(" — " + e for e in extra)))
+        return lines
+
+    def ending_picture(self, ending: Ending, names: list[str]) -> dict | None:
+        """What a final picture shows instead of whose turn it is (the picture's ``ending``): the headline in
+        the game's language, and per seat that left how it did (in a picture's short words); None when the game's own picture of its result
+        is right (the rules ended it with everybody at the table)."""
+        if ending.plain:
+            return None
+        return {"headline": ending_headline(self, ending, names, picture=True),
+                "places": list(ending.places) if ending.places is not None else None,
+                "left": {str(d.seat): t("end_pic_mark_" + d.how.value) for d in ending.left}}
+
     def status_line(self, view: dict) -> str:
         return ""
+
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """What ``action`` (one of the seat's ``legal`` ones) would lose for good, when it is a choice a
+        misclick must not make (a battle given up, a whole phase passed away): the host then asks "Are you
+        sure?" first (unless the player turned that off in ``/game settings``). None for ordinary choices."""
+        return None
 
     def auto_pass(self, view: dict, legal: list[dict], settings: dict) -> bool:
         """Whether to pass for this seat without asking. By default: the player's "auto_pass" setting (on
@@ -168,6 +220,41 @@ class Presenter:
         if not self.supports_auto_pass or not settings.get("auto_pass", True):
             return False
         return bool(legal) and all(a["type"] == "pass" for a in legal)
+
+
+def ending_headline(presenter: Presenter, ending: Ending, names: list[str], *, picture: bool = False) -> str:
+    """One line: who won (or a draw, or no result) and why, in the game's language; ``picture``: the shorter
+    words of a picture, without markdown ("Bob (Trojans) wins — Ann (Achaeans) resigned")."""
+    pre = "end_pic_" if picture else "end_"
+
+    def who(seat: int) -> str:
+        name = presenter.who(seat, names)
+        return name.replace("**", "") if picture else name
+
+    why = _why(ending, who, pre)
+    if ending.places is None:
+        return t(pre + "none", why=why)
+    if ending.draw:
+        return t(pre + "draw", why=why)
+    winners = ending.winners
+    return t(pre + ("win_one" if len(winners) == 1 else "win_many"), who=" & ".join(who(s) for s in winners),
+             why=why)
+
+
+def _why(ending: Ending, who, pre: str) -> str:
+    """The reason clause of the headline (": Ann resigned"); empty for a game the rules ended."""
+    note = ending.note
+    if ending.how in (How.RESIGNED, How.TIMEOUT, How.DROPPED, How.FORFEIT) and ending.left:
+        return t(pre + "why_" + ending.how.value, who=who(ending.left[-1].seat))
+    if ending.how is How.ADJUDICATED:
+        return t(pre + "why_adjudicated", match=note.get("match", "?"), tournament=note.get("tournament", "?"))
+    if ending.how is How.DEADLINE:
+        return t(pre + "why_deadline", match=note.get("match", "?"), round=note.get("round", "?"))
+    if ending.how is How.ABANDONED:
+        if "tournament" in note:
+            return t(pre + "why_cancelled", tournament=note["tournament"])
+        return t(pre + "why_abandoned", by=note["by"]) if note.get("by") else t(pre + "why_abandoned_plain")
+    return ""
 
 
 class _Default(Presenter):

@@ -78,6 +78,13 @@ class AveCaesarPresenter(Presenter):
         name = self.player(seat, names)
         return self.text("chariot", label=label, name=name)
 
+    def who(self, seat: int | None, names: list[str]) -> str:
+        return self.player(seat, names) if seat is not None else "?"
+
+    def score_text(self, details: dict, seat: int) -> str | None:
+        scores = details.get("scores") or []
+        return self.laurels(scores[seat]) if seat < len(scores) else None
+
     def player(self, seat: int, names: list[str]) -> str:
         """A seat's display name (the host numbers several AI seats: "AI 2", "AI 3")."""
         return names[seat] if 0 <= seat < len(names) else self.seat_label(seat)

@@ -157,11 +157,16 @@ class HectorAchillesPresenter(Presenter):
 
     # -- narration -------------------------------------------------------------------------------------
 
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """A retreat gives the battle up (and troops, and Shame): asked first."""
+        return self.text("confirm_retreat") if action["type"] == "retreat" else None
+
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
 
         def who(seat: int | None) -> str:
-            return f"**{names[seat]}**" if seat is not None and seat < len(names) else "?"
+            # the side beside the name, as on the picture ("**Ann** (Achaeans)")
+            return f"**{names[seat]}** ({self.seat_label(seat)})" if seat is not None and seat < len(names) else "?"
 
         both = {"who0": who(0), "who1": who(1)}
         # sums and scores always read Achaeans first, each with its side's name

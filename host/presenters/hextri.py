@@ -127,6 +127,10 @@ class HexTriPresenter(Presenter):
             form = "n"
         return self.text(f"{noun}_{form}", n=n)
 
+    def score_text(self, details: dict, seat: int) -> str | None:
+        scores = details.get("scores") or []
+        return self.text("end_score", figures=self.count("figure", scores[seat])) if seat < len(scores) else None
+
     def who(self, seat: int | None, names: list[str]) -> str:
         if seat is None or not 0 <= seat < len(names):
             return "?"
@@ -476,6 +480,16 @@ class HexTriPresenter(Presenter):
         raise ValueError(self.text(key))
 
     # -- narration -------------------------------------------------------------------------------------
+
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """A pass after everyone else has passed in a row ends the movement phase: asked first when the
+        player could still move."""
+        if action["type"] != "pass" or view.get("phase") != "move":
+            return None
+        alive = sum(1 for p in view.get("players") or [] if p.get("alive"))
+        if view.get("passes", 0) >= alive - 1 and any(a["type"] != "pass" for a in legal):
+            return self.text("confirm_pass_phase")
+        return None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]

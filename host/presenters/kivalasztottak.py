@@ -177,11 +177,17 @@ class KivalasztottakPresenter(Presenter):
             return self.text("thread_item", name=name or self.text("an_effect"))
         return name or ref
 
+    def _named(self, names: list[str], seat) -> str:
+        """A player in narration: the name in bold with the seat letter beside it, as on the picture."""
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            return "?"
+        return f"**{names[seat]}** ({self.seat_label(seat)})"
+
     def _tower(self, seat: int, place: int, names: list[str] | None, view: dict | None) -> str:
         """A tower level by its place (1 = bottom): the named player's in narration, else yours or the
         enemy's as the viewer sees it (whole phrases, so each language can say the owner its own way)."""
         if names is not None and seat < len(names):
-            return self.text("tower_of", who=f"**{names[seat]}**", place=place)
+            return self.text("tower_of", who=self._named(names, seat), place=place)
         if view is not None and view.get("seat") is not None:
             return self.text("tower_mine" if seat == view["seat"] else "tower_enemy", place=place)
         return self.text("tower_of", who=self.seat_label(seat), place=place)
@@ -606,10 +612,19 @@ class KivalasztottakPresenter(Presenter):
         players = view.get("players") or []
         if len(players) < 2 or len(names) < 2:
             return []
-        decks = [self.text("deck_of", who=f"**{names[p['seat']]}**", deck=p["deck_name"], hu=p["deck_name_hu"])
+        decks = [self.text("deck_of", who=self._named(names, p["seat"]), deck=p["deck_name"], hu=p["deck_name_hu"])
                  for p in players]
         return [self.text("opening_decks", decks="; ".join(decks)),
-                self.text("opening_first", who=f"**{names[view['first']]}**")]
+                self.text("opening_first", who=self._named(names, view["first"]))]
+
+    def confirm(self, view: dict, action: dict, legal: list[dict]) -> str | None:
+        """The second pass in a row with nothing on the time thread and no maneuver under way ends the
+        maneuvers phase for both players: asked first when something else could still be done."""
+        if (action["type"] == "pass" and view.get("stage") == "maneuvers" and view.get("thread") is None
+                and view.get("maneuver") is None and view.get("passes")
+                and any(a["type"] != "pass" for a in legal)):
+            return self.text("confirm_pass_phase")
+        return None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
         kind = event["type"]
@@ -618,7 +633,7 @@ class KivalasztottakPresenter(Presenter):
                      else _local(v) if k == "name" or k.endswith("_name") else v for k, v in event.items()}
 
         def who(seat) -> str:
-            return f"**{names[seat]}**" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+            return self._named(names, seat)
 
         def ref(field: str) -> str:
             value = event.get(field)
@@ -811,7 +826,7 @@ class KivalasztottakPresenter(Presenter):
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
         scores = result.get("scores", [0, 0])
         lines = [self.text("result_line", name=names[s], side=self.seat_label(s), dp=scores[s]) for s in (0, 1)]
-        reason = self.text(f"reason_{result.get('reason')}")
+        reason = self.text(f"reason_{result['reason']}") if result.get("reason") else "?"
         if result.get("winner") is None:
             return [self.text("result_draw", reason=reason), *lines]
         w = result["winner"]

@@ -504,6 +504,15 @@ class TrojaPresenter(Presenter):
             return self.text("ev_result_trojans", target=who(event["target"]), **totals)
         return self.text("ev_result_tie", **totals)
 
+    def who(self, seat: int | None, names: list[str]) -> str:
+        if seat is None or not 0 <= seat < len(names):
+            return "?"
+        return f"{names[seat]} ({letter(seat)})"
+
+    def score_text(self, details: dict, seat: int) -> str | None:
+        scores = details.get("scores") or []
+        return self.text("end_score", gp=scores[seat]) if seat < len(scores) else None
+
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
         places = result.get("places", [])
         scores = result.get("scores", [])

@@ -1,5 +1,7 @@
 """Determinization: samples look the same to the seat, differ where something is hidden, play on to the end,
-and the search's choice depends only on what the seat can see."""
+and the search's choice depends only on what the seat can see. (These build their other states with the
+determinizers themselves, so they cannot see what a determinizer wrongly keeps: the check that re-deals by
+the rules, independently of them, is ``tests/ai/test_hidden_redeal.py``.)"""
 
 from __future__ import annotations
 

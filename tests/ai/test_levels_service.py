@@ -84,4 +84,6 @@ async def test_the_hard_ai_thinks_without_blocking_the_event_loop():
         thinking.shutdown()
     assert action in engine.legal_actions(state, seat) and complaint is None
     assert took > 0.5, "the hard AI really searched for about a second"
-    assert len(lateness) > 30 and max(lateness) < 0.1
+    # a search on the event loop would hold it for the whole search (over 0.5 s, asserted above); a quarter
+    # second leaves room for a loaded 2-core host's scheduling (0.106 s was seen there with the search away)
+    assert len(lateness) > 30 and max(lateness) < 0.25

@@ -328,6 +328,42 @@ def test_paired_prunes_a_clearly_worse_candidate_and_keeps_its_budget():
     assert played.count(1) > 50 and played.count(0) > 50, "the best move and the heuristic's are kept"
 
 
+def test_paired_stops_within_its_budget_of_actions_after_whole_rounds():
+    """Playouts that run to the end of a long game: the budget in actions played out bounds a decision's cost
+    (here a playout is two actions: the candidate and the roll; a round is four playouts)."""
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    played = []
+
+    def dice(s, seat, rng):
+        played.append(s["bonus"])
+        return {"type": "roll", "n": rng.below(6) + 1}
+
+    search.paired(engine, state, 0, Rng(3), iterations=200, actions=40, rollout=dice,
+                  prior={"type": "bonus", "n": 0}, prune=None)
+    assert len(played) == 20, "five whole rounds of four playouts of two actions"
+    played.clear()
+    search.paired(engine, state, 0, Rng(3), iterations=200, actions=42, rollout=dice,
+                  prior={"type": "bonus", "n": 0}, prune=None)
+    assert len(played) == 24, "a round begun is finished, so every candidate meets the same samples"
+
+
+def test_paired_stops_once_nothing_but_the_prior_is_left():
+    """The prior is never dropped: once every other candidate is, the rest of the budget could change nothing."""
+    engine = Bonus()
+    state = engine.new_game(2, 0)
+    played = []
+
+    def dice(s, seat, rng):
+        played.append(s["bonus"])
+        return {"type": "roll", "n": rng.below(6) + 1}
+
+    plain, hopeless = {"type": "bonus", "n": 0}, {"type": "bonus", "n": -6}
+    pick = search.paired(engine, state, 0, Rng(3), iterations=200, rollout=dice, prior=plain,
+                         candidates=[plain, hopeless], prune=1.0, check_every=8)
+    assert pick == plain and len(played) == 16, "dropped at the first check, after 8 rounds of 2 playouts"
+
+
 def test_paired_stops_at_its_wall_clock_cap_within_a_round():
     """A loaded host: the seconds cap ends the search after the playout that crossed it, not at the end of
     a round of every candidate (a round of slow playouts could run the decision far past the cap)."""

@@ -53,10 +53,21 @@ async def pick(h, user_id: int, message: dict, rng: Rng) -> None:
         comps = [c for c in components(message) if c["custom_id"].startswith(CHOICES)]
         assert comps, "an opened group offers no choice"
         choice = rng.choice(comps)
+    since = len(h.fake.messages)
     if choice["custom_id"].startswith("gh:s:"):
         await h.click(user_id, message, choice["custom_id"], values=[rng.choice(choice["options"])["value"]])
     else:
         await h.click(user_id, message, choice["custom_id"])
+    await confirm_if_asked(h, user_id, since)
+
+
+async def confirm_if_asked(h, user_id: int, since: int) -> None:
+    """A choice that loses something for good is asked about first ("Are you sure?"): this player says yes."""
+    asked = [m for m in list(h.fake.messages.values())[since:]
+             if m["flags"] & 64 and any(c["custom_id"].startswith("gh:cf:") for c in components(m))]
+    if asked:
+        yes = next(c for c in components(asked[-1]) if c["custom_id"].startswith("gh:cf:"))
+        await h.click(user_id, asked[-1], yes["custom_id"])
 
 
 async def first_board(h, thread_id: int, timeout: float = 30.0) -> dict:

@@ -14,6 +14,7 @@ import discord
 
 from engines.rng import Rng
 from host import clock as clocks
+from host.ending import Ending, How
 from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.cogs.test_clocks import CY, Clock, _game, _replies, _restart, _ticks
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
@@ -324,7 +325,9 @@ async def test_the_opponent_claims_the_win_once_the_absent_player_has_been_out_a
     dms = len(h.dm_messages(ANN))
     assert "Done" in await _say(h, BOB, "game claim", channel_id=thread)
     game = await h.bot.service.game(1)
-    assert game.status == "finished" and game.result["places"] == [2, 1] and game.result["forfeited"] == [0]
+    ended = Ending.from_json(game.result)
+    assert game.status == "finished" and ended.places == (2, 1) and [(d.seat, d.how) for d in ended.left] == [(0, How.TIMEOUT)]
+    assert "🏆 Bob (Trojans) wins: Ann (Achaeans) ran out of time." in latest_board(h, thread)["content"]
     assert "🏁 Bob claimed the win: Ann ran out of time long ago and did not come back" in _texts(h, thread)
     assert any("Bob claimed the win in game #1" in m["content"] for m in h.dm_messages(ANN)[dms:])
     assert "Game #1 is over" in await _say(h, BOB, "game claim", channel_id=thread)
@@ -338,7 +341,9 @@ async def test_the_opponent_may_claim_a_draw_instead(harness):
     clock.now += timedelta(minutes=60)
     await _say(h, BOB, "game claim", channel_id=thread, draw=True)
     game = await h.bot.service.game(1)
-    assert game.status == "finished" and game.result["places"] == [1, 1]
+    ended = Ending.from_json(game.result)
+    assert game.status == "finished" and ended.places == (1, 1) and ended.draw
+    assert "🤝 A draw: Ann (Achaeans) ran out of time." in latest_board(h, thread)["content"]
     assert "🤝 Bob claimed a draw in game #1: Ann ran out of time long ago" in _texts(h, thread)
     h.assert_no_errors()
 

@@ -15,6 +15,7 @@ from bot import create_bot
 from engines import ENGINES
 from engines.rng import Rng
 from host import clock as clocks
+from host.ending import Departure, Ending, How
 from host.service import GameService
 from host.tournaments import tournaments_of
 from render import kit
@@ -265,7 +266,7 @@ async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harn
     name = game.seat_row(game.seat_of(first)).name
     await _ticks(h, clock, 61)
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
-    assert f"{name} ran out of time in game #1 and forfeits: ranked last." in texts
+    assert f"{name} ran out of time in game #1 and forfeits: placed after everyone still playing." in texts
     assert "The AI finishes their seat." in texts
     assert f"{name}: forfeited, the AI finishes" in strips[-1]
     rng = Rng(3)
@@ -277,7 +278,8 @@ async def test_a_forfeit_in_a_three_player_game_lets_the_ai_finish_the_seat(harn
         await take_turn(h, thread, rng)
     game = await h.bot.service.game(1)
     assert game.status == "finished"
-    assert game.result["places"][game.seat_of(first)] == 3 and game.result["forfeited"] == [game.seat_of(first)]
+    ended = Ending.from_json(game.result)
+    assert ended.places[game.seat_of(first)] == 3 and ended.left == (Departure(game.seat_of(first), How.TIMEOUT, 0),)
     h.assert_no_errors()
 
 

@@ -136,7 +136,12 @@ async def test_leaving_a_running_game_hands_the_seat_to_the_ai(harness):
     thread = thread_of(h)
     lobby = h.messages_in(thread)[0]
     await h.click(BOB, lobby, button(lobby, "Join")["custom_id"], name="Bob")
+    before = len(h.fake.messages)
     await h.slash(ANN, "game leave", channel_id=thread, name="Ann")
+    # leaving is for good: asked first (tests/cogs/test_confirmation.py), then confirmed
+    (ask,) = [m for m in list(h.fake.messages.values())[before:] if "Leave game #1?" in m["content"]]
+    await h.click(ANN, ask, button(ask, "Leave the game")["custom_id"], name="Ann")
+    await h.settle()
     game, _ = await live_state(h)
     assert game.seats[0].is_ai and game.status in ("running", "finished")
     assert any("the AI takes over" in m["content"] for m in h.messages_in(thread))
@@ -241,8 +246,9 @@ async def test_game_log_retells_the_last_moves_privately(harness):
     assert reply["flags"] & 64, "the log is only for the one who asked"
     assert all(line in reply["content"] for line in told), (told, reply["content"])
     before = len(h.fake.messages)
-    await h.slash(BOB, "game log", channel_id=thread, name="Bob", moves=1)
+    await h.slash(BOB, "game log", channel_id=thread, name="Bob", move=1)
     (short,) = [m for m in replies_since(h, before) if m["content"].startswith("**Game #1")]
+    assert short["content"].splitlines()[0].startswith("**Game #1 (Hector and Achilles)**: moves 1–1 of")
     assert len(short["content"]) < len(reply["content"])
     h.assert_no_errors()
 
@@ -278,3 +284,45 @@ async def test_tournament_profile_and_leaderboard_are_described_in_hungarian_and
     new = next(o for o in tournament["options"] if o["name"] == "new")
     fmt = next(o for o in new["options"] if o["name"] == "format")
     assert {c["name_localizations"]["hu"] for c in fmt["choices"]} >= {"svájci", "kieséses"}
+
+
+async def test_the_whole_log_of_a_long_game_reads_page_by_page(harness):
+    """/game log of a game of hundreds of moves: the latest page first, then every page by its buttons, each
+    within a message's 2,000 characters; together they tell the whole game, every move once, in order."""
+    from host.presenters import presenter_for
+    from tests.discord_harness import GUILD_ID, components
+
+    h = harness
+    outcome = await h.bot.service.ai_match("ave-caesar", 2, {"races": 2}, guild_id=GUILD_ID)
+    game = outcome.game
+    assert game.version > 200, "longer than the old limit of 200 moves"
+    presenter, names = presenter_for("ave-caesar"), h.bot.service.names(game)
+    whole = [line for a in await h.bot.service.store.actions(game.id) for e in a["events"]
+             if (line := presenter.narrate(e, names))]
+    before = len(h.fake.messages)
+    await h.slash(ANN, "game log", game=game.id, name="Ann")
+    (page,) = [m for m in replies_since(h, before) if m["content"].startswith(f"**Game #{game.id}")]
+    first_line = page["content"].splitlines()[0]
+    assert first_line.endswith(f"of {game.version}") and f"–{game.version} of" in first_line, "the latest first"
+    buttons = {c["emoji"]["name"]: c for c in components(page)}
+    assert not buttons["⏮"].get("disabled") and buttons["▶"].get("disabled"), "older pages; none newer"
+    # from the first page onwards, ▶ after ▶
+    await h.click(ANN, page, buttons["⏮"]["custom_id"])
+    told, pages, seen = [], 0, set()
+    for _ in range(100):
+        page = h.fake.messages[int(page["id"])]
+        assert len(page["content"]) <= 2000
+        head, *lines = page["content"].splitlines()
+        assert head not in seen, "a page repeated"
+        seen.add(head)
+        told += [line for text in lines for line in [text]]
+        pages += 1
+        buttons = {c["emoji"]["name"]: c for c in components(page)}
+        if buttons["▶"].get("disabled"):
+            break
+        await h.click(ANN, page, buttons["▶"]["custom_id"])
+    h.assert_no_errors()
+    assert pages > 2, (pages, head, told[:3], len(whole))
+    assert head.endswith(f"of {game.version}") and f"–{game.version} of" in head
+    assert told == [line for text in whole for line in text.split("\n")], "the whole game, once, in order"
+    h.assert_no_errors()

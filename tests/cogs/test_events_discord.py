@@ -84,7 +84,7 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
                                                      "global_name": "X", "avatar": None}}})
     settled = await store.match(victim["id"])
     assert settled["how"] == "forfeit" and settled["places"] == [2, 1]
-    assert (await h.bot.service.game(victim["game_id"])).status == "abandoned"
+    assert (await h.bot.service.game(victim["game_id"])).status == "finished"
     # a restart with the round half played: a new bot on the same database carries on
     await h.stop()
     store2 = await Store.open(tmp_path / "bot.db")

@@ -110,6 +110,7 @@ async def test_controls_of_a_game_do_nothing_on_another_server(harness):
         (ANN, message_with(h, thread, f"gh:g:2:{version}:0:0", select=True), f"gh:g:2:{version}:0:0", ["0"], 2),
         (ANN, message_with(h, thread, f"gh:gb:2:{version}:0:0"), f"gh:gb:2:{version}:0:0", None, 2),
         (ANN, message_with(h, thread, f"gh:pg:2:{version}:0:0:1"), f"gh:pg:2:{version}:0:0:1", None, 2),
+        (ANN, message_with(h, thread, "gh:lg:2:1:0"), "gh:lg:2:1:0", None, 2),  # a page of /game log
         # the ways to make a choice (who pays a HEX-TRI move), as a button and as a select's option
         (ANN, message_with(h, thread, f"gh:w:2:{version}:0:0"), f"gh:w:2:{version}:0:0", None, 2),
         (ANN, message_with(h, thread, f"gh:s:2:{version}:0:0", select=True), f"gh:s:2:{version}:0:0", ["w0"], 2),

@@ -197,10 +197,10 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     assert game_over(board), "the game did not finish"
     game, state = await live_state(h)
     assert game.status == "finished" and game.seats[1].is_ai
-    assert game.result["reason"] in ("round_limit", "leader_down", "leaders_fell_together")
+    assert game.result["details"]["reason"] in ("round_limit", "leader_down", "leaders_fell_together")
     text = "\n".join(m["content"] for m in boards(h, thread))
     # a per-round summary of production (and the rounds themselves) in the thread
-    for rnd in range(1, game.result["round"] + 1):
+    for rnd in range(1, game.result["details"]["round"] + 1):
         assert f"💎 Round {rnd}" in text, f"no production summary for round {rnd}"
     assert "**Round 2**" in text and "moves first" in text
     assert "leader enters the board at" in text
@@ -266,10 +266,19 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     first = ENGINE.to_act(state)[0]
     users = [ANN, BOB] if first == 0 else [BOB, ANN]
     # both pass: the movement phase ends, nothing is produced on the contested HEX, the battle begins
-    for user in users:
+    for n, user in enumerate(users):
         board = latest_board(h, thread)
         assert to_act(board) == [user]
+        before = len(h.fake.messages)
         assert await open_group(h, user, board, PASS) is None, "passing is one click"
+        asked = [m for m in replies_since(h, before) if "Are you sure?" in m["content"]]
+        if n == 0:
+            assert not asked, "the first pass ends nothing"
+        else:  # the second ends the movement phase while a move is possible: asked first (issue 25)
+            (ask,) = asked
+            assert "your pass ends the movement phase" in ask["content"]
+            await h.click(user, ask, button(ask, "Yes, do it")["custom_id"])
+            await h.settle()
     board = latest_board(h, thread)
     assert set(to_act(board)) == {ANN, BOB}, "both players are asked at once"
     assert "Battle losses to choose: **Ann** (A), **Bob** (B) on H-D4 — is the leader among them?" in board["content"]

@@ -130,7 +130,7 @@ async def test_new_game_offers_a_deck_per_player_and_refuses_bad_values(harness)
     assert state["options"] == {"decks": ["medveklan", "vadaszhaz"], "round_limit": 7}
     board = latest_board(h, thread_of(h))
     assert "Ann (A), AI (B)" in board["content"] and to_act(board) == [ANN]
-    assert ("Decks: **Ann** plays The Bear Clan (A Medve-klán); **AI** plays The Hunters' Lodge (A Vadászház)."
+    assert ("Decks: **Ann** (A) plays The Bear Clan (A Medve-klán); **AI** (B) plays The Hunters' Lodge (A Vadászház)."
             in board["content"]) and "🎲 The die makes **" in board["content"]
     h.assert_no_errors()
 
@@ -222,12 +222,12 @@ async def test_siege_with_team_selection_blocking_ranks_and_a_targeted_attack(ha
     panel = await open_panel(h, thread, ANN)
     await choose(h, ANN, panel, "Siege the enemy's tower level 1 (2 MP)", group="Start a maneuver")
     board = latest_board(h, thread)
-    assert "⚔️ **Ann** starts a **siege** of **Bob**'s tower level 1 (2 MP)." in board["content"]
+    assert "⚔️ **Ann** (A) starts a **siege** of **Bob** (B)'s tower level 1 (2 MP)." in board["content"]
     assert to_act(board) == [ANN] and "choose your team for the siege" in board["content"]
     assert set(offered(board)) == {"Dorgan Bloodhand (level 4)", "Hunter (level 2)"}  # public buttons
     await choose(h, ANN, board, "Dorgan Bloodhand (level 4)")
     board = latest_board(h, thread)
-    assert "Dorgan Bloodhand joins **Ann**'s team." in board["content"]
+    assert "Dorgan Bloodhand joins **Ann** (A)'s team." in board["content"]
     await choose(h, ANN, board, "The team of 1 (level 4) sets out")
     # the threads of the siege's steps pass until Bob decides about the WALL or about blocking
     for _ in range(20):
@@ -269,7 +269,7 @@ async def test_siege_with_team_selection_blocking_ranks_and_a_targeted_attack(ha
     panel = await open_panel(h, thread, ANN)
     await choose(h, ANN, panel, "Sword Stroke: Dorgan Bloodhand → Clan Warrior", group="Sword Stroke (1 MP)")
     board = latest_board(h, thread)
-    assert "**Ann** plays **Sword Stroke** (1 MP): Dorgan Bloodhand attacks Clan Warrior." in board["content"]
+    assert "**Ann** (A) plays **Sword Stroke** (1 MP): Dorgan Bloodhand attacks Clan Warrior." in board["content"]
     assert "🎲 Dorgan Bloodhand attacks Clan Warrior with Sword Stroke: " in board["content"]
     log = await h.bot.service.store.actions(1)
     summons = [e["action"] for e in log if e["action"]["type"] == "summon"]
@@ -301,7 +301,7 @@ async def test_stop_when_the_opponent_acts_on_asks_to_answer(harness):
     thread = await two_players(h)
     rig(h, _answer_position())
     board = await _ann_summons_hunter(h, thread)
-    assert "**Ann** summons **Hunter** (2 MP)." in board["content"]
+    assert "**Ann** (A) summons **Hunter** (2 MP)." in board["content"]
     assert to_act(board) == [BOB]
     assert "time thread (1 open), on top: Hunter (put by your opponent)" in board["content"]
     panel = await open_panel(h, thread, BOB)
@@ -320,7 +320,7 @@ async def test_stop_when_the_opponent_acts_off_passes_inside_the_thread(harness)
     board = await _ann_summons_hunter(h, thread)
     # Bob was passed for (by his own setting) inside the thread, although Ugra could have healed: he is asked
     # again only for his own action once the Hunter is in Ann's Row and the thread has closed
-    assert "Hunter enters **Ann**'s Row." in board["content"] and "time thread" not in board["content"]
+    assert "Hunter enters **Ann** (A)'s Row." in board["content"] and "time thread" not in board["content"]
     assert to_act(board) == [BOB] and "you are the active player" in board["content"]
     log = (await h.bot.service.store.actions(1))[version:]
     bob_passes = [e for e in log if e["seat"] == 1]
@@ -344,7 +344,7 @@ async def test_auto_pass_setting(harness):
     rig(h, st)
     board = await _ann_summons_hunter(h, thread)
     # Bob can do nothing but pass: by default the bot passes for him
-    assert "Hunter enters **Ann**'s Row." in board["content"] and BOB not in to_act(board)
+    assert "Hunter enters **Ann** (A)'s Row." in board["content"] and BOB not in to_act(board)
     await h.slash(BOB, "game settings", name="Bob", auto_pass=False)
     st = blank(mp=(10, 10))
     add(st, 0, "vadasz", "hand")
@@ -375,8 +375,8 @@ async def test_order_of_timed_effects_by_buttons(harness):
     assert set(offered(board)) == {"Hunting Lodge: +1 MP", "Guardhouse on the Pass: opponent loses 1 MP"}
     await choose(h, ANN, board, "Guardhouse on the Pass: opponent loses 1 MP")
     narration = "\n".join(m["content"] for m in public_messages(h, thread))
-    assert "⏳ **Ann**'s **Guardhouse on the Pass** (round opening) goes on the time thread." in narration
-    assert "⏳ **Ann**'s **Hunting Lodge** (round opening) goes on the time thread." in narration
+    assert "⏳ **Ann** (A)'s **Guardhouse on the Pass** (round opening) goes on the time thread." in narration
+    assert "⏳ **Ann** (A)'s **Hunting Lodge** (round opening) goes on the time thread." in narration
     h.assert_no_errors()
 
 
@@ -393,7 +393,7 @@ async def test_typed_moves(harness):
     assert any("fits 2 choices" in m["content"] and m["flags"] & 64 for m in since(h, before))
     assert (await live(h))[0].version == version, "an ambiguous text changes nothing"
     await h.slash(ANN, "game play", channel_id=thread, name="Ann", move="summon bounty")
-    assert "**Ann** summons **Bounty Hunter** (3 MP)." in latest_board(h, thread)["content"]
+    assert "**Ann** (A) summons **Bounty Hunter** (3 MP)." in latest_board(h, thread)["content"]
     assert (await h.bot.service.store.actions(1))[-1]["action"]["type"] in ("summon", "pass")
     h.assert_no_errors()
 
@@ -426,7 +426,7 @@ async def test_a_face_down_obstacle_is_attached_privately_and_never_named_in_the
     assert panel["flags"] & 64
     await choose(h, ANN, panel, "Pit face down on Wolf Hunt")
     board = latest_board(h, thread)
-    assert "**Ann** attaches a face-down obstacle to Wolf Hunt." in board["content"]
+    assert "**Ann** (A) attaches a face-down obstacle to Wolf Hunt." in board["content"]
     assert "Pit" not in json.dumps(public_messages(h, thread))
     # Bob's view of the table shows a face-down card, Ann's hand picture still names her own cards only
     game, state = await live(h)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cogs.driver import latest_board
+from engines.rng import Rng
+from tests.cogs.driver import latest_board, take_turn
 from tests.cogs.fence import message_with, send
 from tests.cogs.test_hector_achilles_discord import ANN, CAROL, open_two_player_game, thread_of
 from tests.discord_harness import CHANNEL_ID, components
@@ -51,12 +52,15 @@ async def test_a_long_typed_move_is_refused_without_echoing_it(harness):
     h.assert_no_errors()
 
 
-@pytest.mark.parametrize("moves", [0, -5, 201])
-async def test_game_log_outside_1_to_200_moves_is_refused(harness, moves):
+@pytest.mark.parametrize("move", [0, -5, 201])
+async def test_game_log_of_a_move_not_made_is_refused(harness, move):
     h = harness
     thread = await open_two_player_game(h)
-    replies = await send(h, h.payloads.slash(ANN, "game log", channel_id=thread, name="Ann", moves=moves))
-    assert [m["content"] for m in replies] == ["`moves` must be a number from 1 to 200."]
+    await take_turn(h, thread, Rng(1))
+    made = (await h.bot.service.game(1)).version
+    replies = await send(h, h.payloads.slash(ANN, "game log", channel_id=thread, name="Ann", move=move))
+    assert [m["content"] for m in replies] == [
+        f"`move` must be a number from 1 to {made}: game #1 has {made} moves so far."]
     h.assert_no_errors()
 
 
@@ -76,6 +80,8 @@ DAMAGED = [
     "gh:ts:٣",
     "gh:r:hextri:٣",
     "gh:r:hextri:99999",
+    "gh:lg:1:5",  # a /game log page without its direction
+    "gh:lg:1:٣:0",
     "gh:zz:1",  # a control this version does not have
 ]
 

@@ -94,19 +94,20 @@ async def board_of(h, bot, game_id: int) -> dict:
 
 async def assert_told_the_end(h, bot, game_id: int, board_before: dict, words: str) -> None:
     """A match game ended outside play: its thread's last board says how (``words``) and mentions its players,
-    pinging them; that board has no buttons, and the board they played on lost its buttons."""
+    pinging them; that board has no buttons, and the board they played on lost its buttons. A game decided
+    (adjudicated, a deadline, a drop) is finished with that result; a cancelled one is abandoned."""
     game = await bot.service.game(game_id)
-    assert game.status == "abandoned"
+    assert game.status in ("finished", "abandoned")
     last = latest_board(h, game.thread_id)
     assert last["id"] != board_before["id"], "a new last board is posted in the thread"
     assert words in last["content"]
     players = [s.user_id for s in game.seats if s.user_id]
-    assert f"Game #{game_id} is over." in last["content"]
+    assert (f"Game #{game_id} is over." if game.status == "abandoned" else "**Game over.**") in last["content"]
     assert all(f"<@{u}>" in last["content"] for u in players), "the players are mentioned"
     request = next(r for r in reversed(h.fake.sent) if r.method == "POST" and isinstance(r.json, dict)
                    and r.json.get("content") == last["content"])
     assert sorted(int(u) for u in request.json["allowed_mentions"]["users"]) == sorted(players), "and pinged"
-    assert not components(last), "the last board has no buttons"
+    assert all(c["custom_id"].startswith("gh:rm:") for c in components(last)), "no buttons to play (a Rematch)"
     assert not components(h.fake.messages[int(board_before["id"])]), "the old board lost its buttons"
     assert len([m for m in h.messages_in(game.thread_id) if words in m["content"]]) == 1, "told once"
 
@@ -140,7 +141,11 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
     for _ in range(10):
         await take_turn(h, game.thread_id, rng)
     leaver = first["players"][1]
+    before = len(h.fake.messages)
     await h.slash(leaver, "game leave", channel_id=game.thread_id, name=PEOPLE[leaver])
+    (ask,) = [m for m in list(h.fake.messages.values())[before:] if "Leave game" in m["content"]]
+    await h.click(leaver, ask, button(ask, "Leave the game")["custom_id"], name=PEOPLE[leaver])  # leaving is for good
+    await h.settle()
     game = await h.bot.service.game(first["game_id"])
     assert game.seat_row(1).is_ai and "the AI takes over their seat" in latest_board(h, game.thread_id)["content"]
     assert await play_round(h, h.bot, rng) == 1
@@ -292,15 +297,17 @@ async def test_swiss_of_hextri_at_tables_of_three_with_a_drop_the_ai_plays_on(ha
     games = [await h.bot.service.game(m["game_id"]) for m in round1]
     assert all(g.status == "running" and g.thread_id and len(g.seats) == 3 for g in games)
     assert len({g.thread_id for g in games}) == 2, "each table in its own thread"
-    # a player at the first table drops out: the AI takes their seat and plays it to the end
+    # a player at the first table drops out: the AI plays their seat to the end, the seat stays theirs (placed
+    # last as the first to leave)
     table = round1[0]
     dropped = table["players"][0]
     await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",
                   resolved=user(dropped))
     game = await h.bot.service.game(table["game_id"])
-    assert game.seat_of(dropped) is None and game.seat_row(0).is_ai, "the AI plays the dropped player's seat"
+    assert game.seat_of(dropped) == 0 and 0 in await h.bot.service._stand_ins(game), "the AI plays the seat"
     texts = "\n".join(m["content"] for m in h.messages_in(game.thread_id))
-    assert f"{PEOPLE[dropped]} left game #{game.id}; the AI takes over their seat" in texts, "told in the thread"
+    assert f"{PEOPLE[dropped]} was dropped from the tournament and leaves game #{game.id}" in texts, "told"
+    assert "The AI finishes their seat." in texts
     rng = Rng(4)
     assert await play_round(h, h.bot, rng) == 1
     settled = await store.match(table["id"])
@@ -394,8 +401,9 @@ async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_p
     assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
     last = latest_board(h, game.thread_id)
     assert f"A szervező döntött a(z) #{match['id']} meccsről: P0 nyerte." in last["content"]
-    assert f"A(z) #{game.id} játék véget ért. <@101> <@102>" in last["content"]
-    assert not components(last) and not components(h.fake.messages[int(board_before["id"])])
+    assert "**Vége a játéknak.**" in last["content"] and "Köszönjük a játékot, <@101> <@102>!" in last["content"]
+    assert all(c["custom_id"].startswith("gh:rm:") for c in components(last)), "nothing to play on it"
+    assert not components(h.fake.messages[int(board_before["id"])])
     assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 0, "posted once"
     h.assert_no_errors()
 
@@ -406,8 +414,8 @@ class Crash(Exception):
 
 async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_board(harness, tmp_path, monkeypatch):
     """The organizer adjudicates a match while its game is on, and the bot dies at the very next save after the
-    one that abandons the game: the last board is owed all the same (abandon and outbox entry are one save), and
-    the next bot's publisher posts it, once."""
+    one that ends the game: the last board is owed all the same (the ending and its outbox entry are one save),
+    and the next bot's publisher posts it, once."""
     h = harness
     await register(h, 4, format="swiss", rounds=2)
     await start(h)
@@ -422,17 +430,17 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
         if ended:
             raise Crash("the process died")
         done = await real(statements, *args, **kwargs)
-        ended = any("SET status = ?" in sql and params[0] == "abandoned" for sql, params in statements)
+        ended = any("SET status = ?" in sql and params[0] == "finished" for sql, params in statements)
         return done
 
     monkeypatch.setattr(store, "_transaction", dies_after_the_abandon)
     winner = decided["players"][0]
     with pytest.raises(Crash):
         await tournaments_of(h.bot).adjudicate(1, 101, decided["id"], [1, 2])
-    assert ended, "the game was abandoned before the crash"
+    assert ended, "the game was ended before the crash"
     owed = await store.outbox(decided["game_id"])
     assert any(f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it." in line
-               for e in owed for line in e["lines"]), "the last board is owed with the abandon"
+               for e in owed for line in e["lines"]), "the last board is owed with the ending"
     monkeypatch.setattr(store, "_transaction", real)
     h2 = await restart(h, tmp_path, monkeypatch, 7000)
     try:

@@ -189,9 +189,9 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monk
     text = "\n".join(m["content"] for m in public_messages(h, thread))
     # the narration tells the story: challenges, fights with fate cards and totals, Glory, the result
     for phrase in ("🥊", "Fate for the attacker", "Fate for the defender", "Glory", "Round 2", "'s turn",
-                   "Winner:" if game.result["winner"] is not None else "First place shared"):
+                   "Winner:" if game.result["details"]["winner"] is not None else "First place shared"):
         assert phrase in text, phrase
-    if game.result["reason"] == "glory":
+    if game.result["details"]["reason"] == "glory":
         assert "reaches **24 Glory** and wins" in board["content"]
     assert "1. " in board["content"] and f"<@{ANN}>" in board["content"]
     assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"

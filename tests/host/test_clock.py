@@ -13,6 +13,7 @@ from engines.base import BaseEngine
 from host import clock as clocks
 from host import presenters as presenter_registry
 from host.clock import DAY, HOUR, TIME_CONTROLS, SeatClock, reconcile
+from host.ending import Ending, How
 from host.presenters import Presenter
 from host.service import GameError, GameService
 from host.tournaments import TournamentService
@@ -21,6 +22,12 @@ from store import Store
 ANN, BOB, CY = 1, 2, 3
 T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
 
+
+
+def _out(game) -> tuple[list[int], list[int]]:
+    """A finished game's places and the seats that went out, in order (host/ending.py)."""
+    ended = Ending.from_json(game.result)
+    return list(ended.places), [d.seat for d in ended.left]
 
 class Clock:
     """A clock the test moves by hand."""
@@ -186,7 +193,8 @@ async def test_timeout_forfeit_ends_a_two_player_game_ranked_last(store):
     service, clock, game, _ = await _two(store, "12h", "forfeit")
     await service.expire_clocks(clock.advance(hours=13))
     game = await service.game(game.id)
-    assert game.status == "finished" and game.result["places"] == [2, 1] and game.result["forfeited"] == [0]
+    assert game.status == "finished" and _out(game) == ([2, 1], [0])
+    assert Ending.from_json(game.result).how is How.TIMEOUT
     board = await service.status(game.id)
     assert "Bob" in board.board.text and any("forfeits" in line for e in await store.outbox(game.id)
                                              for line in e["lines"])
@@ -336,7 +344,9 @@ async def test_a_forfeit_in_a_game_of_three_lets_the_ai_finish_the_seat_ranked_l
         seat = acting[0]
         await service.act(game.id, game.seat_row(seat).user_id, game.version, 0)  # always react
     game = await service.game(game.id)
-    assert game.status == "finished" and game.result["places"][0] == 3 and game.result["forfeited"] == [0]
+    places, left = _out(game)
+    assert game.status == "finished" and places[0] == 3 and left == [0]
+    assert Ending.from_json(game.result).left[0].how is How.RESIGNED
 
 
 # -- leagues -----------------------------------------------------------------------------------------------
@@ -386,7 +396,7 @@ async def test_when_the_others_give_up_the_last_to_hold_out_wins_and_the_first_t
     clock.advance(minutes=1)
     game = await service.resign(game.id, ANN)
     assert game.status == "finished"
-    assert game.result["places"] == [2, 3, 1] and game.result["forfeited"] == [1, 0]
+    assert _out(game) == ([2, 3, 1], [1, 0]) and Ending.from_json(game.result).how is How.RESIGNED
     lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
     assert "Nobody is left to play against: the table ends, Cy first." in lines
     with pytest.raises(GameError, match="over"):
@@ -501,7 +511,8 @@ async def test_the_absent_player_never_gets_a_rated_win_for_what_the_ai_did(stor
     await service.expire_clocks(clock.advance(minutes=61))
     game = await _play_out(service, game.id, skip={0})
     assert game.status == "finished"
-    assert game.result["places"] == [2, 1] and game.result["forfeited"] == [0]
+    assert _out(game) == ([2, 1], [0]), "the AI's win counts as the absent player's loss"
+    assert Ending.from_json(game.result).left[0].how is How.TIMEOUT
     ratings = await TournamentService(service).leaderboard("test-zero", 1)
     assert [name for _, name in ratings] == ["Bob", "Ann"]
 
@@ -513,7 +524,7 @@ async def test_a_player_back_before_the_end_keeps_their_result(store, zero_game)
     with pytest.raises(GameError, match="Welcome back"):
         await service.act(game.id, ANN, game.version, 0)
     game = await _play_out(service, game.id)
-    assert game.result["places"] == [1, 2] and "forfeited" not in game.result
+    assert _out(game) == ([1, 2], [])
 
 
 async def test_resigning_against_the_ai_at_a_table_of_three_ends_the_game(store, zero_game):
@@ -527,7 +538,7 @@ async def test_resigning_against_the_ai_at_a_table_of_three_ends_the_game(store,
     version = game.version
     game = await service.resign(game.id, ANN)
     assert game.status == "finished" and game.version == version
-    assert game.result["places"] == [3, 1, 1] and game.result["forfeited"] == [0]
+    assert _out(game) == ([3, 1, 1], [0])
 
 
 async def test_time_cannot_be_given_in_a_tournament_match_nor_claimed_without_a_clock(store):

@@ -80,15 +80,15 @@ def test_events_in_hungarian(lang):
     achilles = {k: v for k, v in HEROES["HA-A-Achilles"].items() if k != "id"}
     card = {"colour": "blue", "strength": 3, "kind": "spearman"}
     assert P.narrate({"type": "card_played", "seat": 0, "card": card}, NAMES) == \
-        "**Ann** kijátssza: kék 3 (lándzsás)."
+        "**Ann** (Akhájok) kijátssza: kék 3 (lándzsás)."
     assert P.narrate({"type": "hero_played", "seat": 0, "on": card, "hero": achilles}, NAMES) == \
-        "**Ann** kijátssza a hősét, Achilles (vörös 6), erre: kék 3 (lándzsás)."
+        "**Ann** (Akhájok) kijátssza a hősét, Achilles (vörös 6), erre: kék 3 (lándzsás)."
     assert P.narrate({"type": "fate_rotated", "seat": 1, "facing": ["yellow", "purple"], "direction": "ccw"},
-                     NAMES) == ("**Bob** az óramutatóval ellentétesen forgatja a Sors lapot: **Ann** felé sárga, "
-                                "**Bob** felé lila.")
-    assert P.narrate({"type": "shame_taken", "seat": 1, "shame": 2}, NAMES) == "**Bob** Szégyen jelzőt kap (2/3)."
+                     NAMES) == ("**Bob** (Trójaiak) az óramutatóval ellentétesen forgatja a Sors lapot: **Ann** (Akhájok) felé sárga, "
+                                "**Bob** (Trójaiak) felé lila.")
+    assert P.narrate({"type": "shame_taken", "seat": 1, "shame": 2}, NAMES) == "**Bob** (Trójaiak) Szégyen jelzőt kap (2/3)."
     assert P.narrate({"type": "game_over", "winner": 0, "reason": "no_troops"}, NAMES) == \
-        "🏆 **Ann** megnyerte a háborút: az ellenfélnek nem maradt csapatlapja."
+        "🏆 **Ann** (Akhájok) megnyerte a háborút: az ellenfélnek nem maradt csapatlapja."
 
 
 def test_fate_tile_and_events_in_polish(lang):
@@ -100,14 +100,14 @@ def test_fate_tile_and_events_in_polish(lang):
     polish = ("Czerwony", "Zielony", "Niebieski", "Żółty", "Fioletowy", "Brązowy")
     assert all(c.label.split(" do mnie, ")[0] in polish and c.label.endswith(" do rywala") for c in choices)
     hector = {k: v for k, v in HEROES["HA-T-Hector"].items() if k != "id"}
-    assert P.narrate({"type": "hero_lost", "seat": 1, "hero": hector}, NAMES) == "**Bob** traci bohatera: Hektor."
+    assert P.narrate({"type": "hero_lost", "seat": 1, "hero": hector}, NAMES) == "**Bob** (Trojanie) traci bohatera: Hektor."
     assert P.narrate({"type": "hero_in_danger", "seat": 1, "hero": hector}, NAMES) == \
-        "**Bob** może wydać żeton Boskiej Łaski, by ocalić bohatera: Hektor (niebieski 6)."
+        "**Bob** (Trojanie) może wydać żeton Boskiej Łaski, by ocalić bohatera: Hektor (niebieski 6)."
     assert P.narrate({"type": "battle_started", "battle": 2, "attacker": 1}, NAMES) == \
-        "⚔️ **Bitwa 2** — atakuje **Bob**."
+        "⚔️ **Bitwa 2** — atakuje **Bob** (Trojanie)."
     assert P.narrate({"type": "vanguard_taken", "seat": 0, "deck": "home",
                       "card": {"colour": "green", "strength": 1, "kind": "slinger"}}, NAMES) == \
-        "**Ann** dobiera awangardę (talia domowa): zielony 1 (procarz)."
+        "**Ann** (Achajowie) dobiera awangardę (talia domowa): zielony 1 (procarz)."
 
 
 def test_a_round_in_polish(lang):
@@ -126,4 +126,4 @@ def test_english_is_unchanged(lang):
     view = E.view(state, 0)
     assert any(c.label == "Vanguard from the home deck (12 cards)" for c in labels(view))
     achilles = {k: v for k, v in HEROES["HA-A-Achilles"].items() if k != "id"}
-    assert P.narrate({"type": "hero_lost", "seat": 0, "hero": achilles}, NAMES) == "**Ann** loses the hero Achilles."
+    assert P.narrate({"type": "hero_lost", "seat": 0, "hero": achilles}, NAMES) == "**Ann** (Achaeans) loses the hero Achilles."

@@ -25,7 +25,7 @@ def english():
 
 def test_round_strength_names_the_sides_achaeans_first():
     rotate = {"type": "fate_phase", "round": 1, "totals": [8, 7], "rotator": 0}
-    assert P.narrate(rotate, NAMES) == "Round 1 strength: Achaeans 8 – Trojans 7; **Ann** must turn the fate tile."
+    assert P.narrate(rotate, NAMES) == "Round 1 strength: Achaeans 8 – Trojans 7; **Ann** (Achaeans) must turn the fate tile."
     tie = {"type": "fate_phase", "round": 3, "totals": [9, 9], "rotator": None}
     assert P.narrate(tie, NAMES) == "Round 3 strength: Achaeans 9 – Trojans 9; equal: the fate tile stays."
 
@@ -34,10 +34,10 @@ def test_score_line_names_the_sides_and_the_colours_that_scored():
     scored = {"type": "battle_scored", "scores": [9, 11], "winner": 1,
               "scoring_colours": [["yellow", "green"], ["blue", "purple"]]}
     assert P.narrate(scored, NAMES) == ("Score: Achaeans 9 (yellow + green) – Trojans 11 (blue + purple): "
-                                        "**Bob** wins the battle!")
+                                        "**Bob** (Trojans) wins the battle!")
     use_language("hu")
     assert P.narrate(scored, NAMES) == ("Eredmény: Akhájok 9 (sárga + zöld) – Trójaiak 11 (kék + lila), "
-                                        "**Bob** nyeri a csatát!")
+                                        "**Bob** (Trójaiak) nyeri a csatát!")
     use_language("pl")
     tie = {**scored, "scores": [6, 6], "winner": None}
     assert P.narrate(tie, NAMES).startswith("Wynik: Achajowie 6 (żółty + zielony) – Trojanie 6 (niebieski + ")

@@ -62,7 +62,7 @@ def test_hungarian_panel_prompt_and_narration_use_the_rulebook_words_and_hungari
     assert {"Passz", "Vadász (2 MP)", "Kráni orvlövész: képesség", "Manőver kezdeményezése"} <= groups
     assert not any("Hunter" in label or "Sniper" in label for label in labels)
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "summon", "card": hunter})]
-    assert "**Ann** leidézi: **Vadász** (2 MP)." in lines
+    assert "**Ann** (A) leidézi: **Vadász** (2 MP)." in lines
     assert P.prompt(E.view(st, 1)) == ("időfonal (1 elem), legfelül: Vadász (betette: az ellenfeled). "
                                        "Élj gyors hatással, vagy passzolj.")
     # a typed move matches the Hungarian labels
@@ -79,26 +79,26 @@ def test_hungarian_quest_solving_says_the_hungarian_quest_and_condition(language
     assert prompt.startswith("küldetés megoldása (A fejvadász szerződése)")
     assert [c.label for c in choices] == ["1. feltétel: zsoldos + Lesvetés II (2 MP)", "Nem oldom meg"]
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "solve", "condition": 0})]
-    assert "🏆 **Ann** megoldja: **A fejvadász szerződése** (zsoldos + Lesvetés II), 2 MP-ért: **+3 DP**." in lines
+    assert "🏆 **Ann** (A) megoldja: **A fejvadász szerződése** (zsoldos + Lesvetés II), 2 MP-ért: **+3 DP**." in lines
 
 
 def test_hungarian_narration_of_engine_events_and_towers():
     use_language("hu")
     try:
         assert P.narrate({"type": "died", "seat": 1, "card": "KV1-04", "name": "Clan Warrior"}, NAMES) == \
-            "💀 Meghal **Bob** kalandozója: **Klánharcos**."
+            "💀 Meghal **Bob** (B) kalandozója: **Klánharcos**."
         assert P.narrate({"type": "maneuver_declared", "seat": 0, "kind": "siege", "target": "tower-1-0",
-                          "cost": 2}, NAMES) == "⚔️ **Ann** **ostromot** kezdeményez: **Bob** 1. toronyszintje (2 MP)."
+                          "cost": 2}, NAMES) == "⚔️ **Ann** (A) **ostromot** kezdeményez: **Bob** (B) 1. toronyszintje (2 MP)."
         assert P.narrate({"type": "ranks", "seat": 0, "front": ["KV0-02"], "back": ["KV0-03"],
                           "front_names": ["Hunter"], "back_names": ["Trapper"]}, NAMES) == \
-            "**Ann** hadrendje — frontemberek: Vadász; védettek: Csapdaállító."
+            "**Ann** (A) hadrendje — frontemberek: Vadász; védettek: Csapdaállító."
         assert P.narrate({"type": "summoned_hidden", "seat": 1, "location": "tower-1-0", "uid": "T2"}, NAMES) == \
-            "**Bob** rejtett akadálylapot csatol ide: saját 1. toronyszintje."
+            "**Bob** (B) rejtett akadálylapot csatol ide: saját 1. toronyszintje."
     finally:
         use_language(None)
     # English is unchanged once the language is reset
     assert P.narrate({"type": "died", "seat": 1, "card": "KV1-04", "name": "Clan Warrior"}, NAMES) == \
-        "💀 **Bob**'s **Clan Warrior** dies."
+        "💀 **Bob** (B)'s **Clan Warrior** dies."
 
 
 def test_polish_panel_prompt_and_narration_keep_the_english_card_names(language):
@@ -111,26 +111,26 @@ def test_polish_panel_prompt_and_narration_keep_the_english_card_names(language)
             "Kráni Sniper: 1 pkt obrażeń (1 MP, obrócenie) → Clan Warrior"} <= labels
     assert "Rozpocznij manewr" in {c.group for c in choices}
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "summon", "card": hunter})]
-    assert "**Ann** przywołuje kartę **Hunter** (2 MP)." in lines
+    assert "**Ann** (A) przywołuje kartę **Hunter** (2 MP)." in lines
     assert P.prompt(E.view(st, 1)).startswith("nić czasu (elementy: 1), na górze: Hunter (położył: przeciwnik)")
     st = _solve_position()
     _, choices = _panel(st, 0)
     assert [c.label for c in choices] == ["Warunek 1: mercenary + Ambushing II (płacisz 2 MP)", "Nie wykonuj"]
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "solve", "condition": 0})]
-    assert "🏆 **Ann** wykonuje misję **The Bounty Contract** (mercenary + Ambushing II), płacąc 2 MP: **+3 DP**." \
+    assert "🏆 **Ann** (A) wykonuje misję **The Bounty Contract** (mercenary + Ambushing II), płacąc 2 MP: **+3 DP**." \
         in lines
 
 
 def test_opening_lines_and_results_in_both_languages(language):
     view = E.view(E.new_game(2, 0, {}), 0)
     language("hu")
-    assert P.opening_lines(view, NAMES)[0] == ("Paklik: **Ann** paklija: A Vadászház (The Hunters' Lodge); "
-                                               "**Bob** paklija: A Medve-klán (The Bear Clan).")
+    assert P.opening_lines(view, NAMES)[0] == ("Paklik: **Ann** (A) paklija: A Vadászház (The Hunters' Lodge); "
+                                               "**Bob** (B) paklija: A Medve-klán (The Bear Clan).")
     assert P.result_lines({"winner": 0, "scores": [11, 4], "reason": "dp11"}, NAMES)[0] == \
         "Győztes: Ann (A) — legalább 11 DP és több, mint az ellenfélé a forduló zárásakor."
     language("pl")
     assert P.narrate({"type": "game_over", "reason": "towers", "winner": 1}, NAMES) == \
-        "🏆 Wygrywa **Bob**: przeciwnikowi nie został żaden poziom wieży."
+        "🏆 Wygrywa **Bob** (B): przeciwnikowi nie został żaden poziom wieży."
 
 
 @pytest.mark.parametrize("lang", ["hu", "pl"])

@@ -128,12 +128,12 @@ def test_a_face_down_obstacle_is_never_named_in_public_words():
     pit = add(st, 0, "verem", "hand")
     events = act(st, 0, {"type": "summon", "card": pit, "target": quest})
     lines = [P.narrate(e, NAMES) for e in events]
-    assert "**Ann** attaches a face-down obstacle to Wolf Hunt." in lines
+    assert "**Ann** (A) attaches a face-down obstacle to Wolf Hunt." in lines
     assert not any("Pit" in (line or "") for line in lines)
     act(st, 1, {"type": "pass"})  # Ann's own item is on top: her prompt (posted in the thread) hides its name
     assert "Pit" not in P.prompt(E.view(st, 0)) and "face-down obstacle" in P.prompt(E.view(st, 0))
     lines = [P.narrate(e, NAMES) for e in settle(st)]
-    assert "↳ **Ann**'s face-down obstacle is in place at Wolf Hunt." in lines
+    assert "↳ **Ann** (A)'s face-down obstacle is in place at Wolf Hunt." in lines
     assert not any("Pit" in (line or "") for line in lines)
 
 
@@ -225,9 +225,9 @@ def test_quest_reward_solving_and_building_decisions_have_words():
     assert [c.label for c in panel_of(st, 0).choices] == [
         "Condition 1: mercenary + Ambushing II (pay 2 MP)", "Do not solve it"]
     lines = [P.narrate(e, NAMES) for e in act(st, 0, {"type": "solve", "condition": 0})]
-    assert ("🏆 **Ann** solves **The Bounty Contract** (mercenary + Ambushing II), paying 2 MP: **+3 DP**."
+    assert ("🏆 **Ann** (A) solves **The Bounty Contract** (mercenary + Ambushing II), paying 2 MP: **+3 DP**."
             in lines)
-    assert "**Ann** takes the reward Leather Armour into their Store." in lines
+    assert "**Ann** (A) takes the reward Leather Armour into their Store." in lines
     # a fourth building: its new controller destroys one
     st = blank(mp=(10, 10))
     pen = add(st, 1, "szeliditokaram", "buildings")
@@ -238,7 +238,7 @@ def test_quest_reward_solving_and_building_decisions_have_words():
     act(st, 0, {"type": "maneuver", "kind": "capture", "target": pen})
     team(st, 0, [dorgan])
     lines = [P.narrate(e, NAMES) for e in to_decision(st)]
-    assert "🏴 **Ann** captures **Taming Pen** (DP 2)!" in lines
+    assert "🏴 **Ann** (A) captures **Taming Pen** (DP 2)!" in lines
     assert [c.label for c in panel_of(st, 0).choices] == [
         "Destroy Hunting Lodge #1", "Destroy Hunting Lodge #2", "Destroy Guardhouse on the Pass",
         "Destroy Taming Pen"]
@@ -259,7 +259,7 @@ def test_beast_victims_are_chosen_by_buttons_and_narrated_with_their_rolls():
     act(st, 1, {"type": "activate_obstacle", "card": wolves})
     force_dice(st, [(3, 3)])
     lines = [P.narrate(e, NAMES) for e in pass_(st) + pass_(st)]
-    assert "🐾 **Bob**'s **Wolf Pack** attacks 3× (ATTACK 6, DAMAGE 1)." in lines
+    assert "🐾 **Bob** (B)'s **Wolf Pack** attacks 3× (ATTACK 6, DAMAGE 1)." in lines
     panel = panel_of(st, 0)
     assert [c.label for c in panel.choices] == ["Dorgan Bloodhand faces the attack", "Bounty Hunter faces the attack"]
     assert not any(c.secret for c in panel.choices)
@@ -521,4 +521,4 @@ def test_every_event_kind_has_a_sentence():
         line = P.narrate(e, NAMES)
         assert line and "{" not in line and "None" not in line and "KV" not in line and "tower-" not in line, (e, line)
     assert P.narrate({"type": "passed", "seat": 0, "open": True}, NAMES) is None  # passes inside a thread
-    assert P.narrate(EVENTS[15], NAMES) == "**Bob** attaches a face-down obstacle to their tower level 1."
+    assert P.narrate(EVENTS[15], NAMES) == "**Bob** (B) attaches a face-down obstacle to their tower level 1."

@@ -263,6 +263,9 @@ async def test_reminders_tournaments_and_settings(database):
         await store.set_guild_settings(GUILD, {"permission_notices": {"0": "attach_files"}})
         await store.set_guild_settings(GUILD, {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}})
         assert await store.guild_settings(GUILD) == {"permission_notices": {"0": "", str(2**63 - 1): "embed_links"}}
+        await store.set_guild_settings(GUILD, {"ai_level": "hard"})
+        assert await store.guild_settings(GUILD) == {"ai_level": "hard"}
+        assert await store.guild_settings(GUILD + 1) == {}
         assert await store.get_game(9999) is None
     finally:
         await store.close()
@@ -276,3 +279,26 @@ async def test_an_unreachable_postgres_is_one_clear_line(unused_tcp_port):
     with pytest.raises(StorageError) as caught:
         await Store.connect(url)
     assert f"127.0.0.1:{unused_tcp_port}/games" in str(caught.value) and "secret" not in str(caught.value)
+
+
+async def test_departures_and_a_slice_of_the_action_log(database):
+    """Players leaving a game are recorded once each, in order, with the save that made them leave (host/ending.py);
+    the action log can be read a slice at a time (a page of /game log)."""
+    from host.clock import SeatClock
+
+    store = await Store.connect(database)
+    try:
+        gid = await _running(store)
+        for version in range(5):
+            await store.commit_action(gid, expected_version=version, seat=version % 2, user_id=USER,
+                                      action={"type": "x", "n": version}, events=[{"type": "e", "n": version}],
+                                      snapshot={"turn": version + 1}, result=None)
+        assert [a["seq"] for a in await store.actions(gid, after=1, upto=3)] == [2, 3]
+        assert [a["seq"] for a in await store.actions(gid, after=3)] == [4, 5]
+        await store.set_clocks(gid, [SeatClock(1, stand_in=True, forfeited=True)], depart=(1, "resigned", 5))
+        await store.set_clocks(gid, [SeatClock(1, stand_in=True, forfeited=True)], depart=(1, "timeout", 6))
+        await store.set_status(gid, "finished", {"places": [1, 2]}, depart=(0, "dropped", 6))
+        assert await store.departures(gid) == [{"seat": 1, "how": "resigned", "step": 5},
+                                               {"seat": 0, "how": "dropped", "step": 6}], "once each, in order"
+    finally:
+        await store.close()

@@ -26,7 +26,7 @@ async def _dump(target: str) -> dict[str, list[tuple]]:
     """Every row of every table, in key order, read straight from either database."""
     keys = {"tournament_entries": "tournament_id, user_id", "seats": "game_id, seat", "actions": "game_id, seq",
             "guild_settings": "guild_id", "user_settings": "user_id", "clocks": "game_id, seat",
-            "heartbeat": "name", "away": "user_id"}
+            "heartbeat": "name", "away": "user_id", "departures": "game_id, seat"}
     out = {}
     if target.startswith("postgresql://"):
         conn = await asyncpg.connect(target)
@@ -73,6 +73,12 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
     await events.start(swiss.id, CY)
     await service.heartbeat()
     await service.set_away(BOB, 1)
+    # a table of three that one player left (a departure: host/ending.py)
+    three, _ = await service.create("hextri", user_id=ANN, user_name="Ann", guild_id=GUILD, channel_id=1,
+                                    options={"players": 3})
+    await service.join(three.id, BOB, "Bob")
+    await service.join(three.id, CY, "Cy")
+    await service.resign(three.id, ANN)
     lobby, _ = await service.create("troja", user_id=BOB, user_name="Bob", guild_id=GUILD, channel_id=1)
     gone, _ = await service.create("hextri", user_id=BOB, user_name="Bob", guild_id=GUILD, channel_id=1)
     tid = await store.create_tournament(engine="ave-caesar", lang="hu", guild_id=GUILD, channel_id=1,
@@ -114,6 +120,7 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
             assert [e["lines"] for e in await pg.outbox(two.id)][-2] == ["still owed"]
             assert [s.name for s in (await pg.get_game(lobby.id)).seats] == ["Bob"]
             assert (await pg.tournament(tid)).entries == [(BOB, "Bob")]
+            assert await pg.departures(three.id) == [{"seat": 0, "how": "resigned", "step": 0}]
             assert await pg.user_settings(ANN) == {"lang": "pl"}
             # new rows continue after the highest id SQLite ever gave out, the deleted game's included
             newer, _ = await service.create("kivalasztottak", user_id=ANN, user_name="Ann", guild_id=GUILD,
