@@ -410,7 +410,7 @@ def render_public(view: dict) -> bytes:
     """The board and the players' panel, for everyone (a game ended outside its rules: how it ended instead of
     who moves)."""
     view = kit.at_rest(view)
-    return kit.encode_with_clock(_draw_public(view)[0], view, PALETTE)
+    return _encode(kit.clock_strip(_draw_public(view)[0], view))
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:

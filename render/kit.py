@@ -217,8 +217,8 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
          anchor: str = "la", condensed: bool = False) -> None:
     """Draw ``s`` at ``xy``: any script, emoji in colour, right to left where it should be.
 
-    A plain single line (every label of the games) is rendered by FreeType once per text, size and sub-pixel
-    position, and blended from that cache afterwards: the same labels come back in every picture."""
+    A plain single line (every label of the games) drawn a second time is blended from a mask FreeType rendered
+    once per text, size and sub-pixel position: the same labels come back in every picture."""
     if plain(s, bold, condensed):
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
@@ -347,15 +347,8 @@ def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
 
     PNG level 1: the palette image is already small, and level 1 encodes about twice as fast as the
     default on this kind of picture."""
-    return _png(_quantised(img, pal))
-
-
-def _quantised(img: Image.Image, pal: Image.Image | None) -> Image.Image:
     rgb_img = img if img.mode == "RGB" else img.convert("RGB")
-    return rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE)
-
-
-def _png(quantised: Image.Image) -> bytes:
+    quantised = rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     quantised.save(out, "PNG", compress_level=1)
     return out.getvalue()
@@ -389,33 +382,10 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
     Without clock entries the picture is returned as it is. The type grows with the picture's width, so it
     stays readable when Discord shrinks a wide board to its chat column; urgent entries (an hour or less
     left) are in the highlight colour."""
-    strip = _strip(img.width, view)
-    if strip is None:
-        return img
-    out = Image.new("RGB", (img.width, img.height + strip.height), rgb("ink"))
-    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip.height))
-    out.paste(strip, (0, 0))
-    return out
-
-
-def encode_with_clock(img: Image.Image, view: dict, pal: Image.Image | None = None) -> bytes:
-    """``encode(clock_strip(img, view), pal)``, the same bytes, without copying the whole picture in full colour
-    to put the strip on top: the strip and the board are quantised apart (quantising looks at each pixel alone)
-    and put together in the palette image, a third of the bytes to move."""
-    strip = _strip(img.width, view)
-    if strip is None:
-        return encode(img, pal)
-    board, top = _quantised(img, pal), _quantised(strip, pal)
-    out = top.crop((0, 0, img.width, strip.height + img.height))  # (the palette image's own palette kept)
-    out.paste(board, (0, strip.height))
-    return _png(out)
-
-
-def _strip(width: int, view: dict) -> Image.Image | None:
-    """The clock strip alone, ``width`` wide (None without clock entries): see :func:`clock_strip`."""
     entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
     if not entries:
-        return None
+        return img
+    width = img.width
     size = max(16, round(CLOCK_STRIP_PX * max(1.0, width / 420)))
     pad, gap = size // 2, "   ·   "
     room = width - 2 * pad
@@ -432,7 +402,8 @@ def _strip(width: int, view: dict) -> Image.Image | None:
         used += w
     line_h = round(size * 1.45)
     strip_h = len(lines) * line_h + pad + 3
-    out = Image.new("RGB", (width, strip_h), rgb("ink"))
+    out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
+    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
     draw = ImageDraw.Draw(out)
     # a gold rule parts the strip from a board whose own header is dark too
     draw.rectangle((0, strip_h - 3, width, strip_h - 1), fill=rgb("gold"))

@@ -640,7 +640,7 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     for part in parts:
         img.paste(part, (0, y))
         y += part.height + 4
-    return kit.encode_with_clock(img, view, PALETTE)
+    return kit.encode(kit.clock_strip(img, view), PALETTE)
 
 
 # -------------------------------------------------------------------------------------------------- hand
