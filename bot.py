@@ -7,6 +7,9 @@ file ends ``python bot.py`` with one line on stderr and exit code 1 (so a restar
 ``SHARD_COUNT`` (and ``SHARD_IDS``) an ``AutoShardedBot`` running those shards, which handles the games of its
 shards' servers only (host/shards.py). ``python bot.py healthcheck`` asks
 the running bot's ``/healthz`` (on ``HEALTH_PORT``) and exits 0 when it is ready (the Docker HEALTHCHECK).
+
+The web companion (web/) runs inside the bot when ``WEB_PORT`` is set, or alone as ``python bot.py web`` (no
+Discord connection: it reads the same database, so several of them can run behind a load balancer).
 """
 
 from __future__ import annotations
@@ -30,13 +33,16 @@ from host.ops import OpsServer, healthcheck
 from host.outbox import Outbox
 from host.service import GameService
 from host.shards import Shards
+from host.tournaments import TournamentService, tournaments_of
+from host.weblinks import WebLinks
 from settings import NO_TOKEN_HELP, Settings
 from store import StorageError, Store
+from web.app import WebServer, make_context
 
 log = logging.getLogger("gamehost")
 
 COGS = ["cogs.games", "cogs.newgame", "cogs.rules", "cogs.reminders", "cogs.leaderboard", "cogs.tournaments",
-        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.limits", "cogs.decks"]
+        "cogs.publisher", "cogs.clocks", "cogs.places", "cogs.permissions", "cogs.limits", "cogs.decks", "cogs.settings"]
 #: what a client with an old shape of the command tree sends (Discord caches global commands for up to an
 #: hour): a command or subcommand that is gone, options that no longer fit, a value of the wrong type
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)
@@ -67,6 +73,9 @@ class GameBot(commands.Bot):
         self.metrics = Metrics()
         self.ops: OpsServer | None = None
         self._error_counter: logging.Handler | None = None
+        #: the links to the web companion the cogs post (host/weblinks.py); made with the store
+        self.weblinks: WebLinks | None = None
+        self.web: WebServer | None = None
         self._loop_watch: asyncio.Task | None = None
 
     def ready_to_serve(self) -> bool:
@@ -96,6 +105,12 @@ class GameBot(commands.Bot):
             await self.service.painter.warm_up()
         self.service.observers.append(self.metrics.observe_move)
         self.outbox = Outbox(self.service)
+        self.weblinks = WebLinks(self.store, settings.public_url)
+        if settings.web_port is not None:
+            self.web = WebServer(make_context(self.service, tournaments_of(self), trust_proxy=settings.web_trust_proxy),
+                                 host=settings.web_host or settings.ops_host, port=settings.web_port,
+                                 rate_per_minute=settings.web_rate_limit or None)
+            await self.web.start()
         await self.tree.set_translator(Translator())
         # commands that do not say otherwise: servers only, and the bot is installed on servers, not on users
         self.tree.allowed_contexts = SERVERS
@@ -173,6 +188,9 @@ class GameBot(commands.Bot):
             if self.ops is not None:
                 ops, self.ops = self.ops, None
                 await ops.stop()
+            if self.web is not None:
+                web, self.web = self.web, None
+                await web.stop()
             if self._error_counter is not None:
                 logging.getLogger().removeHandler(self._error_counter)
                 self._error_counter = None
@@ -218,14 +236,16 @@ def main(argv: list[str] | None = None) -> int:
         # the endpoint listens on OPS_HOST: every interface (0.0.0.0, ::) includes this machine's loopback
         probe = "127.0.0.1" if settings.ops_host in ("0.0.0.0", "::", "") else settings.ops_host
         return healthcheck(settings.health_port, probe)
-    if argv:
-        print(f"usage: python bot.py [healthcheck]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
+    if argv and argv != ["web"]:
+        print(f"usage: python bot.py [healthcheck | web]  (unknown arguments: {' '.join(argv)})", file=sys.stderr)
         return 2
     # discord.py's handler and format on the root logger: one style for every log line. Its colours only on
     # a terminal: discord.py would colour inside any Docker container too, and log collectors want plain text
     plain = logging.Formatter("[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{")
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO), root=True,
                                 formatter=discord.utils.MISSING if sys.stderr.isatty() else plain)
+    if argv == ["web"]:
+        return web_main(settings)
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
@@ -259,6 +279,47 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         pass
+    return 0
+
+
+def web_main(settings: Settings) -> int:
+    """``python bot.py web``: the web companion alone, over the bot's database (no Discord token needed)."""
+    if settings.web_port is None:
+        print("python bot.py web needs WEB_PORT, the port to serve the pages on (e.g. WEB_PORT=8000).",
+              file=sys.stderr)
+        return 2
+
+    async def runner() -> None:
+        store = await Store.connect(settings.database_url or settings.database_path)
+        service = GameService(store, render_processes=settings.render_processes, live_games=settings.live_games)
+        try:
+            await service.painter.warm_up()
+            context = make_context(service, TournamentService(service), trust_proxy=settings.web_trust_proxy)
+            server = WebServer(context, host=settings.web_host or settings.ops_host, port=settings.web_port,
+                               rate_per_minute=settings.web_rate_limit or None)
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop.set)
+            await server.start()
+            try:
+                await stop.wait()
+            finally:
+                await server.stop()
+        finally:
+            service.close()
+            await store.close()
+        log.info("web companion stopped")
+
+    try:
+        asyncio.run(runner())
+    except StorageError as exc:
+        where = settings.database_url.split("@")[-1] if settings.database_url else settings.database_path
+        print(f"Cannot use the database {where}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"Cannot serve the web companion on port {settings.web_port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return 0
 
 

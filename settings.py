@@ -45,6 +45,16 @@ class Settings:
     shard_count: int | None = None
     #: the shards this process runs (None: all ``shard_count``); each process handles its shards' games only
     shard_ids: tuple[int, ...] | None = None
+    #: serve the web companion (web/) on this port inside the bot's process (None: not served here)
+    web_port: int | None = None
+    #: the address the web companion listens on (default: ``ops_host``)
+    web_host: str | None = None
+    #: the address people reach the web companion at (``https://games.example.org``): the links the bot posts
+    public_url: str | None = None
+    #: the web companion is behind a reverse proxy: the client is the last address of X-Forwarded-For
+    web_trust_proxy: bool = False
+    #: requests a minute one client may make to the web companion (0: no limit)
+    web_rate_limit: int = 240
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -84,7 +94,14 @@ class Settings:
                              f"not {_shown(archive)}.") from None
         if not 0 <= archive_minutes <= 10080:
             raise SystemExit("ARCHIVE_AFTER_MINUTES must be between 0 and 10080 (a week).")
-        ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT")}
+        ports = {name: _port(env, name) for name in ("HEALTH_PORT", "METRICS_PORT", "WEB_PORT")}
+        public_url = env.get("PUBLIC_URL", "").strip().rstrip("/") or None
+        if public_url and not public_url.startswith(("https://", "http://")):
+            raise SystemExit(f"PUBLIC_URL must be the web address people open, starting with https:// (or http://), "
+                             f"not {public_url!r}.")
+        rate = env.get("WEB_RATE_LIMIT", "").strip() or "240"
+        if not rate.isdigit():
+            raise SystemExit(f"WEB_RATE_LIMIT must be a whole number of requests a minute (0: no limit), not {rate!r}.")
         shard_count, shard_ids = _shards(env)
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
@@ -104,6 +121,11 @@ class Settings:
             ops_host=env.get("OPS_HOST", "").strip() or "127.0.0.1",
             shard_count=shard_count,
             shard_ids=shard_ids,
+            web_port=ports["WEB_PORT"],
+            web_host=env.get("WEB_HOST", "").strip() or None,
+            public_url=public_url,
+            web_trust_proxy=env.get("WEB_TRUST_PROXY", "").strip().lower() in ("1", "true", "yes"),
+            web_rate_limit=int(rate),
         )
 
 

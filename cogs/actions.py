@@ -10,7 +10,7 @@ import discord
 from cogs import permissions, publish
 from cogs.limits import throttled
 from cogs.places import PLACE_WAIT, places_of
-from cogs.standings import post_progress, registration_message
+from cogs.standings import bracket_link, post_progress, registration_message
 from cogs.views import CancelButton, ConfirmButton, _FromCustomId, asker, guarded, handles, panel_view, refuse
 from engines import ENGINES
 from host.errors import NeedsConfirmation
@@ -275,7 +275,8 @@ async def _registration(interaction: discord.Interaction, change) -> None:
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
-    await interaction.response.edit_message(**registration_message(event))
+    link = await bracket_link(interaction.client, event)
+    await interaction.response.edit_message(**registration_message(event, link))
 
 
 @handles("league_join")
@@ -316,7 +317,7 @@ async def league_start(interaction: discord.Interaction, league_id: int) -> None
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     league, outcomes = progress.event, progress.started
-    await interaction.edit_original_response(**registration_message(league))  # closed: no buttons any more
+    await interaction.edit_original_response(**registration_message(league, await bracket_link(bot, league)))
     channel = interaction.channel
     if league.format != "league":
         await post_progress(bot, progress, channel)

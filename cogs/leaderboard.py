@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.weblinks import link_button, with_link
 from engines import ENGINES
 from host.locale import t
 from host.tournaments import tournaments_of
@@ -59,7 +60,9 @@ class Leaderboard(commands.Cog):
                 "profile_line", lang, rating=shown(r.rating), mu=f"{r.mu:.1f}", sigma=f"{r.sigma:.1f}",
                 games=r.games, wins=r.wins, rank=rank))
         embed.set_footer(text=t("leaderboard_footer", lang))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        view = with_link(None, await link_button(self.bot, "profile", interaction.guild_id, who.id, lang)) \
+            if found else None
+        await interaction.response.send_message(embed=embed, ephemeral=True, **({"view": view} if view else {}))
 
 
 async def setup(bot: commands.Bot) -> None:

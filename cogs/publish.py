@@ -13,6 +13,7 @@ import discord
 
 from cogs.standings import match_over, registration_message
 from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
+from cogs.weblinks import board_link
 from engines import ENGINES
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
@@ -242,10 +243,10 @@ async def _deliver(bot, publication) -> Delivered:
     return delivered
 
 
-def _board_message(outcome: Outcome) -> dict:
+def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> dict:
     board = outcome.board
     kwargs = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
-    view = board_view(outcome)
+    view = board_view(outcome, link)
     if view.children:
         kwargs["view"] = view
     files = [discord.File(BytesIO(board.image), filename=board.filename)] if board.image is not None else []
@@ -265,7 +266,8 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
         earlier = await _find_posted(bot, place, publication.outcome)
         if earlier is not None:
             return earlier
-    return await place.send(nonce=publication.nonce, **_board_message(publication.outcome))
+    link = await board_link(bot, game)
+    return await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
 
 
 async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:

@@ -10,6 +10,7 @@ from io import BytesIO
 import discord
 
 from cogs.views import LeagueCheckIn, LeagueJoin, LeagueLeave, LeagueStart
+from cogs.weblinks import link_button, with_link
 from engines import ENGINES
 from host import clock as clocks
 from host.locale import t, use_language
@@ -19,6 +20,11 @@ from render import tournament as pictures
 from tournaments import double as double_elimination
 
 log = logging.getLogger(__name__)
+
+
+async def bracket_link(bot, event: Event) -> discord.ui.Button | None:
+    """The "Bracket" link button of a tournament's posts (cogs/weblinks.py)."""
+    return await link_button(bot, "bracket", event.guild_id, event.id, event.lang)
 
 
 def round_name(event: Event, round_no: int, lang: str | None = None) -> str:
@@ -59,9 +65,10 @@ def tiebreak_names(event: Event, lang: str | None = None) -> str:
     return ", ".join(t(f"tiebreak_{k}", lang) for k in event.tiebreaks)
 
 
-def registration_message(event: Event) -> dict:
+def registration_message(event: Event, link: discord.ui.Button | None = None) -> dict:
     """The tournament's public message: format, settings, who is in (and who checked in); Join/Leave/Start (and
-    Check in) while it is open, no buttons once it has started."""
+    Check in) while it is open, no buttons once it has started; the web page's link (``link``, from
+    :func:`bracket_link`) throughout."""
     use_language(event.lang)
     title = ENGINES[event.engine].title
     embed = discord.Embed(title=t("tournament_title", tournament=event.id, title=title) if event.format == "league"
@@ -106,7 +113,7 @@ def registration_message(event: Event) -> dict:
         if checked is not None:
             view.add_item(LeagueCheckIn(event.id))
         view.add_item(LeagueStart(event.id))
-    return {"embed": embed, "view": view}
+    return {"embed": embed, "view": with_link(view, link)}
 
 
 async def redraw_registration(bot, event: Event) -> None:
@@ -116,7 +123,8 @@ async def redraw_registration(bot, event: Event) -> None:
         return
     try:
         channel = bot.get_partial_messageable(event.channel_id)
-        await channel.get_partial_message(event.message_id).edit(**registration_message(event))
+        await channel.get_partial_message(event.message_id).edit(
+            **registration_message(event, await bracket_link(bot, event)))
     except discord.HTTPException:
         log.info("could not redraw the registration message of tournament %s", event.id)
 
@@ -233,10 +241,11 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
                                                                     everyone=False, roles=False))
     if event.format == "league":
         return
+    link = {"view": view} if (view := with_link(None, await bracket_link(bot, event))) else {}
     if progress.round_over and not progress.finished:
         _, files = await pictures_of(bot, event.id)
         await channel.send(_round_line(event, "event_round_over", progress.round_over), files=files,
-                           allowed_mentions=none)
+                           allowed_mentions=none, **link)
     if progress.finished:
         event = await tournaments_of(bot).tournament(event.id)
         _, files = await pictures_of(bot, event.id)
@@ -250,7 +259,7 @@ async def post_progress(bot, progress: Progress, channel=None) -> None:
             log.warning("the podium of tournament %s took too long to draw", event.id)
         champion = ", ".join(podium[0]) if podium else "?"
         await channel.send(t("tournament_champion_event", tournament=event.id, name=champion), files=files[:10],
-                           allowed_mentions=none)
+                           allowed_mentions=none, **link)
         return
     if progress.held and not progress.started:
         await _post_held(bot, channel, await tournaments_of(bot).tournament(event.id))

@@ -22,8 +22,16 @@ from cogs.limits import throttled
 from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
 from cogs.publisher import owned
-from cogs.standings import pictures_of, post_progress, redraw_registration, registration_message, table_embed
+from cogs.standings import (
+    bracket_link,
+    pictures_of,
+    post_progress,
+    redraw_registration,
+    registration_message,
+    table_embed,
+)
 from cogs.views import asker
+from cogs.weblinks import with_link
 from engines import ENGINES
 from host.locale import LANGUAGES, t
 from host.service import GameError
@@ -148,7 +156,7 @@ class Tournaments(commands.Cog):
         except GameError as exc:
             await self._refuse(interaction, exc)
             return
-        await interaction.response.send_message(**registration_message(event))
+        await interaction.response.send_message(**registration_message(event, await bracket_link(self.bot, event)))
         try:
             message = await interaction.original_response()
             await self.service.set_message(event.id, message.id)
@@ -169,9 +177,10 @@ class Tournaments(commands.Cog):
         except GameError as exc:
             await self._refuse(interaction, exc)
             return
+        view = with_link(None, await bracket_link(self.bot, event))
         await interaction.followup.send(t("event_table_caption", str(interaction.locale),
                                           tournament=tournament, round=event.round, rounds=event.total_rounds()),
-                                        files=files, ephemeral=True)
+                                        files=files, ephemeral=True, **({"view": view} if view else {}))
 
     @tournament.command(name="my-matches", description="Your matches in this server's tournaments")
     async def my_matches(self, interaction: discord.Interaction) -> None:

@@ -529,20 +529,24 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
         view.add_item(item)
         rows = [*rows, None]
     for item in extra:
-        item.item.row = len(rows)
+        getattr(item, "item", item).row = len(rows)  # (a DynamicItem's button, or a plain link button)
         view.add_item(item)
     return view
 
 
 
 
-def board_view(outcome: Outcome) -> discord.ui.View:
+def board_view(outcome: Outcome, link: discord.ui.Button | None = None) -> discord.ui.View:
+    """The board's controls: its panel, then Rematch / My turn / My hand and the web link (``link``: Watch or
+    Replay, cogs/weblinks.py) on the last row."""
     board = outcome.board
-    extra = []
+    extra: list[discord.ui.Item] = []
     if outcome.finished:
         extra.append(RematchButton(outcome.game.id))
     if board.turn_button:
         extra.append(TurnButton(outcome.game.id))
     if board.hand_button:
         extra.append(HandButton(outcome.game.id))
+    if link is not None:
+        extra.append(link)
     return panel_view(board.panel, extra=extra)

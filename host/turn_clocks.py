@@ -181,6 +181,31 @@ class TurnClocks:
                 lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
         return lines, deadlines
 
+    async def clock_states(self, game: GameRow) -> list[dict]:
+        """Each seat's clock for a spectator (the web companion): ``{"seat", "state", "deadline"}`` with state
+        running, away, stand_in, forfeited or waiting, and the deadline (epoch seconds) of a running move."""
+        if game.status != "running":
+            return []
+        seat_clocks = await self._seat_clocks(game.id)
+        if not seat_clocks:
+            return []
+        away = await self.store.away_users(clocks.seconds(self.clock()))
+        out = []
+        for seat, c in sorted(seat_clocks.items()):
+            row = game.seat_row(seat)
+            if row is None:
+                continue
+            if c.stand_in:
+                state = ("waiting" if self._waiting(game, seat_clocks, c) else
+                         "forfeited" if c.forfeited else "stand_in")
+                out.append({"seat": seat, "state": state, "deadline": None})
+            elif row.user_id in away:
+                out.append({"seat": seat, "state": "away", "deadline": None})
+            elif c.running:
+                out.append({"seat": seat, "state": "running",
+                            "deadline": None if c.paused_at is not None else c.deadline})
+        return out
+
     async def _picture_clock(self, game: GameRow) -> list[dict]:
         """The board picture's clock strip (render/kit.py ``clock_strip``): per seat with a running clock, away
         or played by the AI, ``{"text", "urgent"}`` in the game's language. A picture cannot show a deadline in

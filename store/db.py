@@ -1359,6 +1359,55 @@ class Store:
             (guild_id, user_id))
 
 
+    # -- the web companion (web/, host/weblinks.py) -----------------------------------------------------
+
+    async def web_site(self, guild_id: int) -> dict | None:
+        """A server's web settings: ``{"guild_id", "slug", "secret", "mode"}``, or None before its first link."""
+        rows = await self._rows("SELECT guild_id, slug, secret, mode, name FROM web_sites WHERE guild_id = ?", (guild_id,))
+        return dict(rows[0]) if rows else None
+
+    async def web_site_by_slug(self, slug: str) -> dict | None:
+        """The server whose pages live under ``slug`` (None: no such server)."""
+        rows = await self._rows("SELECT guild_id, slug, secret, mode, name FROM web_sites WHERE slug = ?", (slug,))
+        return dict(rows[0]) if rows else None
+
+    async def add_web_site(self, guild_id: int, *, slug: str, secret: str, mode: str = "unlisted",
+                           name: str = "") -> dict:
+        """The server's web settings, made with this slug and secret unless it has them already (the first
+        writer wins, so two processes never sign one server's links with two secrets)."""
+        await self._transaction([("INSERT INTO web_sites (guild_id, slug, secret, mode, name) VALUES (?, ?, ?, ?, ?)"
+                                  " ON CONFLICT (guild_id) DO NOTHING", (guild_id, slug, secret, mode, name))])
+        return await self.web_site(guild_id)
+
+    async def set_web_site(self, guild_id: int, *, mode: str | None = None, name: str | None = None) -> None:
+        """Change a server's mode (public, unlisted or off) or its shown name (it must have its row:
+        :meth:`add_web_site`)."""
+        for column, value in (("mode", mode), ("name", name)):
+            if value is not None:
+                await self._transaction([(f"UPDATE web_sites SET {column} = ? WHERE guild_id = ?", (value, guild_id))])
+
+    async def public_web_sites(self, limit: int = 200) -> list[dict]:
+        """The servers whose pages are public (the index page lists them), oldest first."""
+        return [dict(r) for r in await self._rows(
+            "SELECT guild_id, slug, secret, mode, name FROM web_sites WHERE mode = 'public' ORDER BY guild_id LIMIT ?",
+            (limit,))]
+
+    async def guild_tournaments(self, guild_id: int, *, limit: int = 50) -> list[Tournament]:
+        """A server's tournaments, newest first, with their entries."""
+        rows = await self._rows("SELECT id FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                                (guild_id, limit))
+        found = [await self.tournament(r["id"]) for r in rows]
+        return [t for t in found if t is not None]
+
+    async def game_versions(self, game_ids: list[int]) -> dict[int, tuple[int, str]]:
+        """``{game id: (version, status)}`` of these games: one indexed read, cheap enough to poll every second
+        for every game watched on the web (web/live.py)."""
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        return {r["id"]: (r["version"], r["status"]) for r in await self._rows(
+            f"SELECT id, version, status FROM games WHERE id IN ({marks})", tuple(game_ids))}
+
     # -- places: games waiting for their thread, finished games' threads to archive (cogs/places.py) ------
 
     async def games_waiting_for_place(self, *, shards: Shards | None = None, limit: int = 500) -> list[GameRow]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 #: every table, parents before the tables that refer to them
 TABLES = ("tournaments", "tournament_entries", "games", "seats", "actions", "outbox", "guild_settings",
-          "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "departures", "decks")
+          "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "departures", "decks", "web_sites")
 #: tables whose ``id`` comes from a sequence (AUTOINCREMENT in SQLite, an identity column in PostgreSQL)
 ID_TABLES = ("games", "tournaments", "outbox", "tournament_matches", "decks")
 #: tables not copied: what the database keeps itself (by triggers: PostgreSQL's own fill it as rows come in) and

@@ -350,3 +350,17 @@ MIGRATIONS.append(
     );
     """
 )
+MIGRATIONS.append(
+    # 14: the web companion (web/): per server, whether its pages are public, unlisted (reachable only through the
+    #     links the bot posts) or off; the random slug that names the server in URLs (never its Discord id) and the
+    #     secret its links are signed with (host/weblinks.py); its name as Discord showed it last
+    """
+    CREATE TABLE web_sites (
+        guild_id    INTEGER PRIMARY KEY,
+        slug        TEXT    NOT NULL UNIQUE,
+        secret      TEXT    NOT NULL,
+        mode        TEXT    NOT NULL DEFAULT 'unlisted' CHECK (mode IN ('public', 'unlisted', 'off')),
+        name        TEXT    NOT NULL DEFAULT ''
+    )
+    """
+)

@@ -553,9 +553,11 @@ class Harness:
         for _ in range(200):
             await asyncio.sleep(0)
             # view timers (discord.py gives ephemeral views a 15-minute timeout) are not work to wait for
-            # nor the background loops (discord.ext.tasks), which wait for a gateway connection here
+            # nor the background loops (discord.ext.tasks), which wait for a gateway connection here, nor the
+            # web companion's live hub (WEB_PORT), which polls for as long as the bot runs
             pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()
-                       and not t.get_coro().__qualname__.endswith(("timeout_task_impl", "Loop._loop"))]
+                       and not t.get_coro().__qualname__.endswith(("timeout_task_impl", "Loop._loop",
+                                                                   "LiveHub._run"))]
             if not pending:
                 return
             done, still = await asyncio.wait(pending, timeout=20)

@@ -11,10 +11,14 @@ FORBIDDEN = {
     "engines": {"discord", "asyncio", "sqlite3", "aiosqlite", "PIL", "host", "cogs", "store", "render", "ai"},
     "render": {"discord", "asyncio", "sqlite3", "aiosqlite", "host", "cogs", "store"},
     "ai": {"discord", "asyncio", "sqlite3", "aiosqlite", "PIL", "host", "cogs", "store", "render"},
-    "host": {"discord", "sqlite3", "aiosqlite", "PIL", "cogs"},
-    "store": {"discord", "PIL", "host", "cogs", "engines", "render", "ai"},
+    "host": {"discord", "sqlite3", "aiosqlite", "PIL", "cogs", "web"},
+    "store": {"discord", "PIL", "host", "cogs", "engines", "render", "ai", "web"},
     "tournaments": {"discord", "asyncio", "sqlite3", "aiosqlite", "PIL", "host", "cogs", "store", "engines",
                     "render", "ai"},
+    # the web companion is a second front end beside cogs/: over host/ and store/, never Discord, never SQL of its
+    # own (all SQL stays in store/), pictures only through the host's painter; and the cogs never import it
+    "web": {"discord", "cogs", "sqlite3", "aiosqlite", "asyncpg", "PIL", "render", "ai"},
+    "cogs": {"web"},
 }
 
 

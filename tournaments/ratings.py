@@ -47,22 +47,38 @@ def rate(games: list[list[tuple[int, int]]]) -> dict[int, Rating]:
     order the games ended. Games with fewer than two different players are ignored."""
     table: dict[int, Rating] = {}
     for game in games:
-        if len({p for p, _ in game}) < 2:
-            continue
-        entries = [table.setdefault(player, Rating(player)) for player, _ in game]
-        teams = [[MODEL.rating(mu=e.mu, sigma=e.sigma)] for e in entries]
-        after = MODEL.rate(teams, ranks=[float(place) for _, place in game])
-        best = min(place for _, place in game)
-        shared = sum(1 for _, place in game if place == best) > 1
-        for entry, (_, place), (new,) in zip(entries, game, after):
-            entry.mu, entry.sigma = new.mu, new.sigma
-            entry.games += 1
-            if place == best:
-                if shared:
-                    entry.draws += 1
-                else:
-                    entry.wins += 1
+        _rate_one(table, game)
     return table
+
+
+def course(games: list[list[tuple[int, int]]], player: int) -> list[float]:
+    """``player``'s conservative rating after each of their games (the games as for :func:`rate`)."""
+    table: dict[int, Rating] = {}
+    out = []
+    for game in games:
+        if _rate_one(table, game) and any(p == player for p, _ in game):
+            out.append(table[player].rating)
+    return out
+
+
+def _rate_one(table: dict[int, Rating], game: list[tuple[int, int]]) -> bool:
+    """Update ``table`` by one game; False (nothing changed) for a game of fewer than two different players."""
+    if len({p for p, _ in game}) < 2:
+        return False
+    entries = [table.setdefault(player, Rating(player)) for player, _ in game]
+    teams = [[MODEL.rating(mu=e.mu, sigma=e.sigma)] for e in entries]
+    after = MODEL.rate(teams, ranks=[float(place) for _, place in game])
+    best = min(place for _, place in game)
+    shared = sum(1 for _, place in game if place == best) > 1
+    for entry, (_, place), (new,) in zip(entries, game, after):
+        entry.mu, entry.sigma = new.mu, new.sigma
+        entry.games += 1
+        if place == best:
+            if shared:
+                entry.draws += 1
+            else:
+                entry.wins += 1
+    return True
 
 
 def leaderboard(games: list[list[tuple[int, int]]]) -> list[Rating]:

@@ -26,7 +26,7 @@ async def _dump(target: str) -> dict[str, list[tuple]]:
     """Every row of every table, in key order, read straight from either database."""
     keys = {"tournament_entries": "tournament_id, user_id", "seats": "game_id, seat", "actions": "game_id, seq",
             "guild_settings": "guild_id", "user_settings": "user_id", "clocks": "game_id, seat",
-            "heartbeat": "name", "away": "user_id", "departures": "game_id, seat"}
+            "heartbeat": "name", "away": "user_id", "departures": "game_id, seat", "web_sites": "guild_id"}
     out = {}
     if target.startswith("postgresql://"):
         conn = await asyncpg.connect(target)
@@ -86,6 +86,7 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
     await store.add_entry(tid, BOB, "Bob")
     await store.set_user_settings(ANN, {"lang": "pl"})
     await store.save_deck(ANN, "kivalasztottak", "Medvék", "medvek", {"cards": [["vadasz", 43]], "reserve": []})
+    await store.add_web_site(GUILD, slug="s1ug", secret="the server's own secret", mode="public", name="Ours")
     await store.add_outbox(two.id, ["still owed"])
     await store._transaction([("DELETE FROM games WHERE id = ?", (gone.id,))])
     service.close()
