@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import itertools
 import json
 import logging
 import secrets as _secrets
@@ -31,6 +32,7 @@ from host.limits import ServerLimits
 from host.locale import language, t, use_language
 from host.outcome import Board, Nudge, Outcome, PrivateView, Reminder
 from host.panels import Panel
+from host.pictures import Pictures
 from host.presenters import Refined, presenter_for
 from host.seatwork import MAX_CHOICES, Turn, choices_digest, read_move, variants_of, work_out
 from host.shards import Shards
@@ -97,7 +99,8 @@ class _Live:
     """A game's engine state at ``version``, with what was already worked out about it: one action asks for the
     same view several times (label, panel, picture), and some engines pay for each. ``turns``: the
     :class:`Turn` of each seat to act (worked out in a worker); ``slow``: seat -> monotonic time until which its
-    choices count as too slow to work out (see ``RETRY_SLOW``); ``snapshot``: the state as JSON text."""
+    choices count as too slow to work out (see ``RETRY_SLOW``); ``snapshot``: the state as JSON text; ``born``:
+    which loading of the state this is (the pictures kept are those of the state held, not of one read again)."""
 
     version: int
     state: object
@@ -105,6 +108,10 @@ class _Live:
     turns: dict = field(default_factory=dict)
     slow: dict = field(default_factory=dict)
     snapshot: str | None = None
+    born: int = field(default_factory=lambda: next(_LOADINGS))
+
+
+_LOADINGS = itertools.count()
 
 
 class Slow(GameError):
@@ -131,6 +138,8 @@ class GameService(TurnClocks):
         #: the CPU work of an interaction off the event loop, with budgets (host/workers.py): pictures, a seat's
         #: choices, AI decisions; worker threads, or processes when ``render_processes``
         self.workers = Workers(render_processes)
+        #: the pictures drawn, newest kept: none is drawn twice for the same version (host/pictures.py)
+        self.pictures = Pictures()
         self._seed = seed_source or (lambda: _secrets.randbits(31))
         # memory stays bounded however many games the bot touches (host/cache.py): a lock lives while it is
         # held or awaited, at most ``live_games`` states are kept (a game being played is the last to go)
@@ -960,12 +969,11 @@ class GameService(TurnClocks):
         async def one(seat, view):
             if view is None:  # (a seat whose choices were too slow to work out: no picture of its own)
                 return None
-            view = self._picture_view(game, view, clock)
-            if seat is None:
-                return await self._draw(game, "render_public", view)
-            if not has_private:
+            if seat is not None and not has_private:
                 return None
-            return await self._draw(game, "render_private", view)
+            method = "render_public" if seat is None else "render_private"
+            return await self._draw_once(self._picture_key(game, method, seat, clock), game, method,
+                                         self._picture_view(game, view, clock))
 
         return list(await asyncio.gather(*(one(seat, view) for seat, view in views)))
 
@@ -985,7 +993,38 @@ class GameService(TurnClocks):
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
             return []
-        return await self._draw(game, "render_extras", self._picture_view(game, view), events) or []
+        # the events of one version are the same each time its board is rebuilt, unless entries were merged
+        told = json.dumps(events, sort_keys=True, default=str)
+        return await self._draw_once(self._picture_key(game, "render_extras", None, None, told), game,
+                                     "render_extras", self._picture_view(game, view), events) or []
+
+    async def _draw_once(self, key: tuple, game: GameRow, method: str, *args):
+        """:meth:`_draw`, or the picture drawn before under ``key`` (``self.pictures``, host/pictures.py) from the
+        state the service holds now. A picture that could not be drawn (an error, its budget overrun) is not
+        kept: the next call tries again; nor is one of a state not held (read from the store, never trusted to
+        be the one drawn before)."""
+        live = self._live.get(game.id)
+        if live is None or live.version != game.version:
+            return await self._draw(game, method, *args)
+        key = (live.born, *key)
+        kept = self.pictures.get(key)
+        if kept is not None:
+            return list(kept) if isinstance(kept, tuple) else kept  # a list the caller may change: a copy
+        drawn = await self._draw(game, method, *args)
+        if isinstance(drawn, bytes):
+            self.pictures.put(key, drawn)
+        elif isinstance(drawn, list) and drawn and all(isinstance(p, bytes) for p in drawn):
+            self.pictures.put(key, tuple(drawn))
+        return drawn
+
+    def _picture_key(self, game: GameRow, method: str, seat: int | None, clock: list[dict] | None,
+                     *more) -> tuple:
+        """Everything a picture of ``game`` at its version is drawn from besides the engine's view (which the
+        version fixes): what :meth:`_picture_view` adds, the game's status and which picture of which seat.
+        (The seed and creation time tell a game apart from one that got its id after it was deleted.)"""
+        told_clock = tuple((str(e.get("text", "")), bool(e.get("urgent"))) for e in clock or ())
+        return (game.id, game.seed, game.created_at, game.version, game.rules_version, game.status, method, seat,
+                game.lang, tuple(self.names(game)), told_clock, *more)
 
     def _picture_view(self, game: GameRow, view: dict, clock: list[dict] | None = None) -> dict:
         """What a picture is drawn from: the view, the players' display names (public anyway), the game's

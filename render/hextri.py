@@ -170,6 +170,18 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
     return img
 
 
+@lru_cache(maxsize=32)
+def _numbered_layer(radius: int, height: int, n_players: int, lang: str) -> Image.Image:
+    """The empty board with every compact TRI's number on it (as each picture stamps it on a free TRI): a
+    picture takes the number away from the TRIs a figure or mana stands on, rather than stamping the others."""
+    layer = _board_layer(radius, height, n_players, lang)
+    img = layer.copy()
+    for label in _labels(radius):
+        if label.kind == "number":
+            _stamp(img, label, layer)
+    return img
+
+
 #: the ring around every field name restored from the empty board when the name is stamped over the picture,
 #: so that a name over an arrow or a figure's edge still reads
 HALO = 3
@@ -220,6 +232,41 @@ def _label_sprite(s: str, size: int, bold: bool, condensed: bool):
     ImageDraw.Draw(halo).text((-x0, -y0), s, font=f, fill=255, anchor="mm", stroke_width=HALO, stroke_fill=255)
     ImageDraw.Draw(glyphs).text((-x0, -y0), s, font=f, fill=255, anchor="mm")
     return glyphs, halo, x0, y0
+
+
+#: the side of the grid cells the labels are found by (px)
+CELL = 64
+
+
+@lru_cache(maxsize=8)
+def _label_boxes(radius: int) -> tuple[tuple[tuple[int, int, int, int], ...], dict[tuple[int, int], tuple[int, ...]]]:
+    """Each label's box as :func:`_stamp` pastes it (its halo included), by index into :func:`_labels`, and the
+    labels by the grid cells (``CELL`` px) their boxes touch."""
+    boxes, cells = [], {}
+    for i, label in enumerate(_labels(radius)):
+        _, halo, dx, dy = _label_sprite(label.text, label.size, label.bold, label.condensed)
+        x, y = int(round(label.xy[0] + dx)), int(round(label.xy[1] + dy))
+        box = (x, y, x + halo.width, y + halo.height)
+        boxes.append(box)
+        for cx in range(box[0] // CELL, box[2] // CELL + 1):
+            for cy in range(box[1] // CELL, box[3] // CELL + 1):
+                cells.setdefault((cx, cy), []).append(i)
+    return tuple(boxes), {k: tuple(v) for k, v in cells.items()}
+
+
+def _covered(radius: int, drawn: list[tuple[float, float, float, float]]) -> set[int]:
+    """The labels (indices into :func:`_labels`) whose boxes meet one of the ``drawn`` boxes: the only ones that
+    something was drawn over, so the only ones whose ring must be restored from the empty board."""
+    boxes, cells = _label_boxes(radius)
+    out: set[int] = set()
+    for x0, y0, x1, y1 in drawn:
+        for cx in range(int(x0) // CELL, int(x1) // CELL + 1):
+            for cy in range(int(y0) // CELL, int(y1) // CELL + 1):
+                for i in cells.get((cx, cy), ()):
+                    bx0, by0, bx1, by1 = boxes[i]
+                    if i not in out and bx0 <= x1 and x0 <= bx1 and by0 <= y1 and y0 <= by1:
+                        out.add(i)
+    return out
 
 
 def _stamp(img: Image.Image, label: Label, layer: Image.Image | None = None) -> None:
@@ -285,6 +332,18 @@ def _figure(draw: ImageDraw.ImageDraw, centre, seat: int, count: int, leader: bo
     kit.badge(draw, (x, y), r, _colour(seat), _letter(seat), size=t)
     if count > 1:
         kit.text(draw, (x + r + 2, y + 1), f"×{count}", size=t, bold=True, anchor="lm", condensed=True)
+
+
+def _figure_box(centre, r: int, count: int, t: int) -> tuple[float, float, float, float]:
+    """Where :func:`_figure` draws, with room to spare: the disc, its gold ring and the count beside it."""
+    x, y = centre
+    reach = max(r + 6, t + 4)
+    return x - r - 6, y - reach, x + r + 6 + _count_w(count, t) + 4, y + reach
+
+
+def _around(pts, pad: float) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
 
 
 def _count_w(count: int, t: int = T) -> int:
@@ -406,7 +465,14 @@ def _draw_public(view: dict):
     t = lay.t
     height = lay.header + board_h + lay.legend_h + lay.row_h * n + 16
     layer = _board_layer(radius, height, n, _lang(view))
-    img = layer.copy()
+    labels = _labels(radius)
+    boxes, _ = _label_boxes(radius)
+    # the numbers of the TRIs a figure or mana stands on are taken away (before anything is drawn there)
+    hidden = [i for i, label in enumerate(labels) if label.kind == "number"
+              and (label.field in view["mana"] or any(p["field"] == label.field for p in view["pieces"]))]
+    img = _numbered_layer(radius, height, n, _lang(view)).copy() if lay.compact else layer.copy()
+    for i in hidden:
+        img.paste(layer.crop(boxes[i]), boxes[i][:2])
     draw = ImageDraw.Draw(img)
     _header(draw, view, width, say, lay)
 
@@ -417,10 +483,19 @@ def _draw_public(view: dict):
     last_round = view.get("last_round") or {}
     fresh_round = not view["moves"] and last_round and last_round.get("round") == view["round"] - 1
 
+    # what is drawn over the empty board, as boxes with room to spare: the labels they meet are stamped again
+    drawn: list[tuple[float, float, float, float]] = []
+
+    def mark(x: float, y: float, size: int) -> None:
+        drawn.append((x - size - 4, y - size - 4, x + size + 4, y + size + 4))
+
     for h in contested:
-        _hatch(draw, [_px(ox, oy, p) for p in b.polygon[h]])
+        pts = [_px(ox, oy, p) for p in b.polygon[h]]
+        _hatch(draw, pts)
+        drawn.append(_around(pts, 8))
         cx, cy = _px(ox, oy, b.xy[h])
         kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm", fill=CONTEST)
+        mark(cx + S * 0.62, cy - S * 0.42, max(26, t))
     if fresh_round:
         # what the last combat phase did, until this round's first move
         for battle in last_round.get("battles", []):
@@ -428,15 +503,19 @@ def _draw_public(view: dict):
                 cx, cy = _px(ox, oy, b.xy[battle["field"]])
                 kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm",
                          fill="dark_grey")
+                mark(cx + S * 0.62, cy - S * 0.42, max(26, t))
         for enc in last_round.get("encircled", []):
             cx, cy = _px(ox, oy, b.xy[enc["field"]])
             kit.text(draw, (cx, cy), "✖", size=max(30, t + 4), bold=True, anchor="mm", fill=CONTEST)
+            mark(cx, cy, max(30, t + 4))
 
     moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
     for i, move in enumerate(moves):
         pts = _move_points(b, move["path"], ox, oy, img.size, lay.header)
         latest = i == len(moves) - 1 and bool(view["moves"])
         _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
+        if len(pts) >= 2:  # the line's width and the head beyond its points
+            drawn.append(_around(pts, (6 if latest else 3) + 16))
 
     # a figure's disc holds its letter in the picture's type
     disc = 15 if not lay.compact else round(t * 0.6)
@@ -445,9 +524,12 @@ def _draw_public(view: dict):
         if b.kind[field] == "tri":
             p = here[0]
             if lay.compact:
-                _figure(draw, (cx, cy + _toward_base(b, field, 2)), p["seat"], 1, p["leader"], r=disc, t=t)
+                at, r = (cx, cy + _toward_base(b, field, 2)), disc
+                _figure(draw, at, p["seat"], 1, p["leader"], r=r, t=t)
             else:
-                _figure(draw, (cx, cy + _toward_base(b, field, -14)), p["seat"], 1, p["leader"], r=12)
+                at, r = (cx, cy + _toward_base(b, field, -14)), 12
+                _figure(draw, at, p["seat"], 1, p["leader"], r=r)
+            drawn.append(_figure_box(at, r, 1, t))
             continue
         # two players per row while they fit between the value and the right corner, else one; each item a
         # disc plus its count; more rows for a crowded battle
@@ -461,24 +543,37 @@ def _draw_public(view: dict):
             for i in row:
                 p = here[i]
                 _figure(draw, (x + disc, top + r * pitch), p["seat"], p["count"], p["leader"], r=disc, t=t)
+                drawn.append(_figure_box((x + disc, top + r * pitch), disc, p["count"], t))
                 x += widths[i] + 6
     for field, amount in view["mana"].items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
-            _mana(draw, (cx - 12 - (t - T), cy + S * 0.6), amount, t=t)
+            at, size, tt = (cx - 12 - (t - T), cy + S * 0.6), 10, t
         elif lay.compact:
             # in place of the TRI's number (a TRI's mana mostly lies where a figure was removed); beside the
             # figure's disc when one stands there
             dx = -disc - 2 if field in pieces else -t * 0.35
-            _mana(draw, (cx + dx, cy + _toward_base(b, field, 6 if field in pieces else 3)), amount, size=6, t=t)
+            at, size, tt = (cx + dx, cy + _toward_base(b, field, 6 if field in pieces else 3)), 6, t
         else:
             # beside the tip, where a figure would stand (a TRI's mana mostly lies where a figure was removed)
-            _mana(draw, (cx - 14, cy + _toward_base(b, field, -12)), amount, size=6)
+            at, size, tt = (cx - 14, cy + _toward_base(b, field, -12)), 6, T
+        _mana(draw, at, amount, size=size, t=tt)
+        reach = max(size + 4, tt + 4)
+        drawn.append((at[0] - size - 4, at[1] - reach,
+                      at[0] + size + 6 + kit.text_width(str(amount), tt, bold=True) + 4, at[1] + reach))
 
     # every field's label last, over the arrows and figures: a name a player must type is never hidden (a
     # compact board's TRI holding a figure or mana shows that instead of its number)
-    for label in _labels(radius):
-        if label.kind != "number" or (label.field not in pieces and label.field not in view["mana"]):
+    # (the layer holds the labels already, a compact board's TRI numbers too: where nothing was drawn, there is
+    # nothing to restore)
+    covered = _covered(radius, drawn + [boxes[i] for i in hidden])
+    grown = covered
+    while grown:  # a label stamped again restores its ring from the empty board: its neighbours are stamped too
+        grown = _covered(radius, [boxes[i] for i in grown]) - covered
+        covered |= grown
+    hidden_set = set(hidden)
+    for i, label in enumerate(labels):
+        if i in covered and i not in hidden_set:
             _stamp(img, label, layer)
 
     _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)

@@ -194,10 +194,44 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy, s: str, size: int, fill, bold: boo
         x += w
 
 
+#: the plain texts :func:`text` has drawn (with their size and sub-pixel position): the second time, a sprite
+_SEEN: dict[tuple, bool] = {}
+_SEEN_MAX = 16384
+
+
+@lru_cache(maxsize=8192)
+def _glyphs(s: str, size: int, bold: bool, condensed: bool, anchor: str, fx: float, fy: float):
+    """``(mask, dx, dy)``: what ``ImageDraw.text`` blends into a picture for a plain single line at a point whose
+    fractional part is ``(fx, fy)`` (FreeType renders it shifted by that fraction), as an L image, and where its
+    top left corner goes relative to the point's whole part. Drawn by Pillow's own ``text`` into the mask, so
+    blending it with ``ImageDraw.bitmap`` gives the very pixels ``text`` gives."""
+    x0, y0, x1, y1 = font(size, bold, condensed).getbbox(s, anchor=anchor)
+    # a margin of a pixel and a whole-pixel origin: the glyphs land where they land in the picture
+    left, top = 1 - int(x0) + (x0 < 0), 1 - int(y0) + (y0 < 0)
+    mask = Image.new("L", (left + int(x1) + 2, top + int(y1) + 2), 0)
+    ImageDraw.Draw(mask).text((left + fx, top + fy), s, font=font(size, bold, condensed), fill=255, anchor=anchor)
+    return mask, -left, -top
+
+
 def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold: bool = False,
          anchor: str = "la", condensed: bool = False) -> None:
-    """Draw ``s`` at ``xy``: any script, emoji in colour, right to left where it should be."""
+    """Draw ``s`` at ``xy``: any script, emoji in colour, right to left where it should be.
+
+    A plain single line (every label of the games) drawn a second time is blended from a mask FreeType rendered
+    once per text, size and sub-pixel position: the same labels come back in every picture."""
     if plain(s, bold, condensed):
+        x, y = xy
+        if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
+            key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
+            if key in _SEEN:  # drawn before: from the cache
+                mask, dx, dy = _glyphs(*key)
+                draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=rgb(fill))
+                return
+            # a text seen once (a status line that changes with every move) is drawn as it is: making its
+            # sprite would cost more than drawing it
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            _SEEN[key] = True
         draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
     else:
         _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed)

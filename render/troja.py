@@ -337,7 +337,7 @@ def _player_panel(view: dict, seat: int, say) -> Image.Image:
     if panel is None:
         if len(_PANELS) > 256:
             _PANELS.clear()
-        scratch, sdraw = kit.canvas(W, 900, "table")  # a first pass measures the height
+        scratch, sdraw = _scratch(900, "table")  # a first pass measures the height
         height = _draw_panel(scratch, sdraw, view, seat, words)
         panel, draw = kit.canvas(W, height, "table")
         _draw_panel(panel, draw, view, seat, words, height)
@@ -596,9 +596,16 @@ def _last_line(img, draw, view: dict, say, height: int | None = None) -> int:
     return _lines(img, PAD, 2, s, W - 2 * PAD, 16, "white") + 4
 
 
+@lru_cache(maxsize=8)
+def _scratch(height: int, background: str):
+    """A canvas for the measuring pass, kept: what that pass draws is never read (only the height it returns), so
+    the canvas need not be cleared or made again for the next one."""
+    return kit.canvas(W, height, background)
+
+
 def _section(fn, view: dict, say, background: str = "table") -> Image.Image:
     """Draw a section twice: once to measure its height, once into an image of exactly that height."""
-    scratch, sdraw = kit.canvas(W, 1400, background)
+    scratch, sdraw = _scratch(1400, background)
     height = fn(scratch, sdraw, view, say)
     img, draw = kit.canvas(W, max(1, height), background)
     fn(img, draw, view, say, height)

@@ -97,7 +97,9 @@ async def test_the_worst_position_of_every_game_does_not_hold_the_loop(processes
             assert (await service.game(games[key])).version >= 1, key
             # the hand came with its choices, unless the click was served first (then it is no longer its turn)
             assert private.panel is None or private.panel.choices, key
-    assert len(ticker.late) > 10
+    # the loop was sampled all along: a 20 ms tick at least every 40 ms of the work (a fixed count of ticks
+    # failed once the pictures a status and a hand share were drawn once: all answered in 0.24 s, 10-12 ticks)
+    assert len(ticker.late) >= max(3, int(took / 0.04)), (len(ticker.late), took)
     # the work done on the loop itself (its thread's CPU time: what the machine's other load does not change)
     # stays small, and the loop wakes in time: 45-170 ms of CPU and 20-120 ms late when measured; the bound on
     # the lateness is the (another member answered within a second), since on a shared two-core
