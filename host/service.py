@@ -1298,12 +1298,10 @@ class GameService(TurnClocks):
     async def mark_dm_closed(self, game_id: int, seat: int) -> None:
         await self.store.set_dm_closed(game_id, seat, True)
 
-    async def variants_panel(self, game_id: int, user_id: int, version: int, index: int,
-                             asker: Asker | None = None) -> Panel:
-        """The third step of a choice (``Choice.more``): the ways to make the ``index``-th listed action of the
-        user's seat (e.g. who pays a HEX-TRI move), at most :data:`MAX_VARIANTS`, as a panel whose choices act
-        (``Choice.variant``) and whose ``back`` leads to the group the action was chosen from; provided the
-        board the user looks at (``version``) is still current."""
+    async def _seat_on_board(self, game_id: int, user_id: int, version: int,
+                             asker: Asker | None) -> tuple[GameRow, int]:
+        """The running game and the user's seat in it, provided the board they look at (``version``) is current;
+        else the refusal a player reads (not started, over, stale, not playing)."""
         game = await self.game(game_id, asker)
         if game.status != "running":
             raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
@@ -1313,6 +1311,15 @@ class GameService(TurnClocks):
         seat = game.seat_of(user_id)
         if seat is None:
             raise GameError.of("not_playing", game=game_id)
+        return game, seat
+
+    async def variants_panel(self, game_id: int, user_id: int, version: int, index: int,
+                             asker: Asker | None = None) -> Panel:
+        """The third step of a choice (``Choice.more``): the ways to make the ``index``-th listed action of the
+        user's seat (e.g. who pays a HEX-TRI move), at most :data:`MAX_VARIANTS`, as a panel whose choices act
+        (``Choice.variant``) and whose ``back`` leads to the group the action was chosen from; provided the
+        board the user looks at (``version``) is still current."""
+        game, seat = await self._seat_on_board(game_id, user_id, version, asker)
         async with self.lock(game_id):
             state = await self._state(game)
             engine = ENGINES[game.engine]
@@ -1334,15 +1341,7 @@ class GameService(TurnClocks):
 
     async def panel_for(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Panel:
         """The user's current panel, provided the board they look at (``version``) is still current."""
-        game = await self.game(game_id, asker)
-        if game.status != "running":
-            raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
-                   GameError.of("not_started", game=game_id))
-        if game.version != version:
-            raise StaleBoard.of("stale")
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise GameError.of("not_playing", game=game_id)
+        game, seat = await self._seat_on_board(game_id, user_id, version, asker)
         async with self.lock(game_id):
             state = await self._state(game)
             panel = await self.panel(game, state, seat)
