@@ -19,6 +19,8 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -26,8 +28,8 @@ from discord.ext import commands
 
 from cogs.actions import ClickActions
 from cogs.contexts import GUILD_INSTALL, SERVERS
+from cogs.gamebot import GameBot as DeclaredBot
 from cogs.translator import Translator
-from cogs.views import Clicks
 from host.cache import Locks
 from host.locale import t
 from host.metrics import Metrics
@@ -50,41 +52,38 @@ COGS = ["cogs.games", "cogs.newgame", "cogs.rules", "cogs.reminders", "cogs.lead
 STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch, app_commands.TransformerError)
 
 
-class GameBot(commands.Bot):
-    """The bot: one store, one game service, the game cogs and the persistent DynamicItems."""
+class GameBot(DeclaredBot):
+    """The bot: one store, one game service, the game cogs and the persistent DynamicItems. Its attributes are
+    declared in cogs/gamebot.py (what the cogs see of it); here they are made."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  service: GameService | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands and components only
-        sharding = {}
+        # a rate limit longer than 30 s raises RateLimited instead of holding the request (and its caller) that
+        # long: the thread opener parks that channel (cogs/places.py), a board stays owed (cogs/publish.py)
+        sharding: dict[str, Any] = {}  # (AutoShardedBot's options: ShardedGameBot below)
         if settings.shard_count:
             sharding = {"shard_count": settings.shard_count,
                         "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
-        # a rate limit longer than 30 s raises RateLimited instead of holding the request (and its caller) that
-        # long: the thread opener parks that channel (cogs/places.py), a board stays owed (cogs/publish.py)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         max_ratelimit_timeout=30.0, **sharding)
+                         max_ratelimit_timeout=30.0, tree_cls=GameTree, **sharding)
         self.settings = settings
         #: the shards whose servers' games this process's background jobs handle (None: all games)
         self.owned: Shards | None = Shards.of(settings.shard_ids, settings.shard_count)
-        self.store = store
-        self.service = service
+        self._store = store
+        self._service = service
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
-        self.publish_locks: dict[int, asyncio.Lock] = Locks()
-        #: what the persistent controls do when clicked (cogs/views.py's Clicks protocol; docs/click-path.md)
-        self.clicks: Clicks = ClickActions()
-        self.outbox: Outbox | None = None
+        self.publish_locks = Locks()
+        self.clicks = ClickActions()
         self.metrics = Metrics()
         self.ops: OpsServer | None = None
         self._error_counter: logging.Handler | None = None
-        #: the links to the web companion the cogs post (host/weblinks.py); made with the store
-        self.weblinks: WebLinks | None = None
         self.web: WebServer | None = None
         self._loop_watch: asyncio.Task | None = None
 
     def ready_to_serve(self) -> bool:
         """Readiness (``/healthz``): the store is open and the gateway connected, so a click gets an answer."""
-        return self.store is not None and self.is_ready() and not self.is_closed() and self._gateway_open()
+        return self._store is not None and self.is_ready() and not self.is_closed() and self._gateway_open()
 
     def _gateway_open(self) -> bool:
         ws = self.ws
@@ -101,15 +100,15 @@ class GameBot(commands.Bot):
         if settings.metrics_port is not None:
             self._error_counter = self.metrics.log_handler()
             logging.getLogger().addHandler(self._error_counter)
-        if self.store is None:
-            self.store = await connect(self.settings.database_url or self.settings.database_path)
-        if self.service is None:
-            self.service = GameService(self.store, render_processes=self.settings.render_processes,
-                                       live_games=self.settings.live_games, limits=self.settings.default_limits)
-            await self.service.painter.warm_up()
-        self.service.observers.append(self.metrics.observe_move)
-        self.outbox = Outbox(self.service)
-        self.weblinks = WebLinks(self.store, settings.public_url)
+        if self._store is None:
+            self._store = await connect(self.settings.database_url or self.settings.database_path)
+        if self._service is None:
+            self._service = GameService(self._store, render_processes=self.settings.render_processes,
+                                        live_games=self.settings.live_games, limits=self.settings.default_limits)
+            await self._service.painter.warm_up()
+        self._service.observers.append(self.metrics.observe_move)
+        self._outbox = Outbox(self._service)
+        self.weblinks = WebLinks(self._store, settings.public_url)
         if settings.web_port is not None:
             self.web = WebServer(make_context(self.service, tournaments_of(self), trust_proxy=settings.web_trust_proxy),
                                  host=settings.web_host or settings.ops_host, port=settings.web_port,
@@ -119,16 +118,14 @@ class GameBot(commands.Bot):
         # commands that do not say otherwise: servers only, and the bot is installed on servers, not on users
         self.tree.allowed_contexts = SERVERS
         self.tree.allowed_installs = GUILD_INSTALL
-        self.tree.on_error = self.on_app_command_error
-        self.tree.interaction_check = self._command_started
         for name in COGS:
             await self.load_extension(name)
         if self.settings.sync_commands:
             await self.sync_commands()
 
     async def _refresh_gauges(self) -> None:
-        if self.store is not None:
-            await self.metrics.refresh(self.store)
+        if self._store is not None:
+            await self.metrics.refresh(self._store)
 
     async def _command_started(self, interaction: discord.Interaction) -> bool:
         interaction.extras["started"] = time.perf_counter()
@@ -198,18 +195,30 @@ class GameBot(commands.Bot):
             if self._error_counter is not None:
                 logging.getLogger().removeHandler(self._error_counter)
                 self._error_counter = None
-            if getattr(self, "replay_queue", None) is not None:
+            if self.replay_queue is not None:
                 self.replay_queue.close()
-            if self.service is not None:
-                self.service.close()
-            if self.store is not None:
-                store, self.store = self.store, None
+            if self._service is not None:
+                self._service.close()
+            if self._store is not None:
+                store, self._store = self._store, None
                 await store.close()
+
+
+class GameTree(app_commands.CommandTree["GameBot"]):
+    """The bot's command tree: every slash command is timed from its start (the bot's metrics), and its errors
+    go to :meth:`GameBot.on_app_command_error`."""
+
+    async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
+        return await self.client._command_started(interaction)
+
+    async def on_error(self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError,
+                       /) -> None:
+        await self.client.on_app_command_error(interaction, error)
 
 
 def _command_path(interaction: discord.Interaction) -> str:
     """The command as the client sent it ("game new troja"), also when this bot no longer has it."""
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     parts = [str(data.get("name", "?"))]
     options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):
@@ -250,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter=discord.utils.MISSING if sys.stderr.isatty() else plain)
     if argv == ["web"]:
         return web_main(settings)
-    if not settings.token:
+    token = settings.token
+    if not token:
         print(NO_TOKEN_HELP, file=sys.stderr)
         return 2
 
@@ -262,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         async with create_bot(settings, store=store) as bot:  # closes the store on every way out
-            start = asyncio.create_task(bot.start(settings.token))
+            start = asyncio.create_task(bot.start(token))
             waiting = asyncio.create_task(stop.wait())
             await asyncio.wait({start, waiting}, return_when=asyncio.FIRST_COMPLETED)
             waiting.cancel()
@@ -288,7 +298,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def web_main(settings: Settings) -> int:
     """``python bot.py web``: the web companion alone, over the bot's database (no Discord token needed)."""
-    if settings.web_port is None:
+    port = settings.web_port
+    if port is None:
         print("python bot.py web needs WEB_PORT, the port to serve the pages on (e.g. WEB_PORT=8000).",
               file=sys.stderr)
         return 2
@@ -299,7 +310,7 @@ def web_main(settings: Settings) -> int:
         try:
             await service.painter.warm_up()
             context = make_context(service, TournamentService(service), trust_proxy=settings.web_trust_proxy)
-            server = WebServer(context, host=settings.web_host or settings.ops_host, port=settings.web_port,
+            server = WebServer(context, host=settings.web_host or settings.ops_host, port=port,
                                rate_per_minute=settings.web_rate_limit or None)
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()

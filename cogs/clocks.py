@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.gamebot import GameBot
 from cogs.publisher import owned
 from cogs.standings import round_deadlines
 from cogs.views import Prefix, _FromCustomId, asker, guarded
@@ -55,7 +56,7 @@ class ResignButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], tem
 
 
 class Clocks(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -94,6 +95,6 @@ class Clocks(commands.Cog):
         return changed
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     bot.add_dynamic_items(ResignButton)
     await bot.add_cog(Clocks(bot))

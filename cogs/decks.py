@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.gamebot import GameBot
 from cogs.views import Prefix
 from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs
@@ -192,7 +193,7 @@ class Decks(commands.Cog):
     group = app_commands.Group(name="deck", description="Your own Kiválasztottak decks: build, share, choose",
                                allowed_contexts=EVERYWHERE, allowed_installs=GUILD_INSTALL)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     async def _show(self, interaction: discord.Interaction, deck: Deck, lang: str, note: str = "") -> None:
@@ -325,6 +326,6 @@ class Decks(commands.Cog):
         await self._show(interaction, deck, lang, text("deckui_saved", lang, name=deck.name))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Decks(bot))
     bot.add_dynamic_items(DeckControl)

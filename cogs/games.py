@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.gamebot import GameBot
 from cogs.newgame import LEVEL_CHOICES
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
@@ -89,7 +90,7 @@ class Games(commands.Cog):
     game = app_commands.Group(name="game", description="Play tabletop games in this server",
                               allowed_contexts=EVERYWHERE, allowed_installs=GUILD_INSTALL)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
             self.game.add_command(command)
@@ -411,6 +412,6 @@ class Games(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS, *REPLAY_ITEMS, actions.LeaveButton, LogButton)
     await bot.add_cog(Games(bot))

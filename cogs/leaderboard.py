@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.gamebot import GameBot
 from cogs.weblinks import link_button, with_link
 from engines import ENGINES
 from host.locale import t
@@ -18,7 +19,7 @@ SHOWN = 15
 
 
 class Leaderboard(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="The best players of a game on this server (ratings)")
@@ -65,5 +66,5 @@ class Leaderboard(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True, **({"view": view} if view else {}))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Leaderboard(bot))

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.gamebot import GameBot
 from cogs.views import asker, refuse
 from host.limits import LIMITS
 from host.locale import t
@@ -25,7 +26,7 @@ async def throttled(interaction: discord.Interaction, kind: str) -> bool:
 
 
 class Limits(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="limits", description="This server's limits; set one (Manage Server)")
@@ -58,5 +59,5 @@ class Limits(commands.Cog):
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Limits(bot))

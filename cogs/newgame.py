@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from cogs import actions, decks, permissions
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
+from cogs.gamebot import GameBot
 from cogs.limits import throttled
 from engines import ENGINES
 from host.locale import LANGUAGES
@@ -158,7 +159,7 @@ class NewGame(commands.Cog):
     """``/<game> new`` for every game (the groups are made from the engines found, so adding a game adds its
     command)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.groups = [game_group(key) for key in ENGINES]
 
@@ -171,5 +172,5 @@ class NewGame(commands.Cog):
             self.bot.tree.remove_command(group.name)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(NewGame(bot))

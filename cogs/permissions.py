@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import discord
 from discord.ext import commands
 
+from cogs.gamebot import GameBot
 from host.locale import t
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def matches_refusal(interaction: discord.Interaction, guild_id: int | None, chan
 class Permissions(commands.Cog):
     """Checks the server-wide permissions at start and when the bot joins a server; tells admins once."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @commands.Cog.listener()
@@ -202,5 +203,5 @@ class Permissions(commands.Cog):
             return False
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Permissions(bot))

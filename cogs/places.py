@@ -32,6 +32,7 @@ import aiohttp
 import discord
 from discord.ext import commands, tasks
 
+from cogs.gamebot import GameBot
 from cogs.permissions import lacking_in
 from cogs.publish import game_place, lobby_message, mentions, publish, update_announcement
 from cogs.publisher import owned
@@ -66,7 +67,7 @@ TRANSIENT = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 class Places(commands.Cog):
     """The thread opener and archiver of this process's games (see the module's docstring)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.pace = Pace()
         self.archive_after = timedelta(minutes=getattr(bot.settings, "archive_after_minutes", 10.0))
@@ -466,5 +467,5 @@ def places_of(bot) -> Places:
     return bot.get_cog("Places")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Places(bot))

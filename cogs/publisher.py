@@ -17,6 +17,7 @@ from datetime import timedelta
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.gamebot import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ ROUND_WAIT = 30.0
 
 
 class Publisher(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self._first = True
         self._resumed = False
@@ -104,12 +105,12 @@ class Publisher(commands.Cog):
             log.info("game %s: %s", game_id, delivered.status)
 
 
-def owned(bot: commands.Bot):
+def owned(bot: GameBot):
     """The shards whose games this process handles (host/shards.py; None: all). By Discord's formula from the
     settings, not by ``bot.guilds``: a server that is briefly unavailable is still this process's, and never
     another's."""
     return getattr(bot, "owned", None)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Publisher(bot))

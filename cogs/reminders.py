@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
+from cogs.gamebot import GameBot
 from cogs.publisher import owned
 from host.locale import use_language
 
@@ -20,7 +21,7 @@ CHECK_EVERY_MINUTES = 10
 
 
 class Reminders(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.after = timedelta(hours=bot.settings.remind_after_hours)
 
@@ -57,5 +58,5 @@ class Reminders(commands.Cog):
         return posted
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Reminders(bot))

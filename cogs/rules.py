@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.gamebot import GameBot
 from cogs.views import Prefix
 from engines import ENGINES
 from host.locale import DEFAULT, language, t
@@ -86,7 +87,7 @@ class RulesPage(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.RULES
 
 
 class Rules(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="rules", description="Read the rules of a game")
@@ -102,6 +103,6 @@ class Rules(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     bot.add_dynamic_items(RulesPage)
     await bot.add_cog(Rules(bot))

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.contexts import GUILD_INSTALL, SERVERS
+from cogs.gamebot import GameBot
 from host.locale import game_text
 from host.weblinks import MODES
 
@@ -18,7 +19,7 @@ MODE_CHOICES = [app_commands.Choice(name="public — listed on the front page", 
 
 
 class ServerSettings(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     settings = app_commands.Group(name="settings", description="This server's settings (Manage Server)",
@@ -51,5 +52,5 @@ class ServerSettings(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(ServerSettings(bot))

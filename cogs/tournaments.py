@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 
 from cogs import permissions, publish
 from cogs.contexts import GUILD_INSTALL, SERVERS
+from cogs.gamebot import GameBot
 from cogs.limits import throttled
 from cogs.newgame import TIME_CONTROL_CHOICES
 from cogs.places import places_of
@@ -77,7 +78,7 @@ class Tournaments(commands.Cog):
     tournament = app_commands.Group(name="tournament", description="Tournaments: Swiss, elimination, round robin, leagues",
                                     guild_only=True, allowed_contexts=SERVERS, allowed_installs=GUILD_INSTALL)
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @property
@@ -351,5 +352,5 @@ def _status(event) -> str:
     return "cancelled" if event.cancelled else "paused" if event.paused else event.status
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Tournaments(bot))

@@ -1,0 +1,78 @@
+"""The bot as the cogs see it: :class:`GameBot`, a ``commands.Bot`` with its attributes declared.
+
+bot.py builds the bot (its ``GameBot`` subclasses this one and fills the attributes in ``__init__`` and
+``setup_hook``); the cogs annotate with this class, so ``self.bot.service`` and ``interaction.client.outbox`` are
+checked by mypy. This module imports no command module of cogs/ (only the :class:`~cogs.views.Clicks` protocol),
+so every cog can import it without an import circle (tests/test_layers.py).
+
+The game service, the store and the outbox exist once ``setup_hook`` has run, before any cog is
+loaded: their properties return them, typed without ``None``, and raise ``RuntimeError`` if asked earlier.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar, cast
+
+import discord
+from discord.ext import commands
+
+from cogs.views import Clicks
+from host.cache import Locks
+from host.metrics import Metrics
+from host.outbox import Outbox
+from host.replay_queue import ReplayQueue
+from host.service import GameService
+from host.shards import Shards
+from host.tournaments import TournamentService
+from host.weblinks import WebLinks
+from settings import Settings
+from store import Store
+
+T = TypeVar("T")
+
+
+def _ready(value: T | None, name: str) -> T:
+    if value is None:
+        raise RuntimeError(f"the bot's {name} is made in setup_hook, which has not run yet")
+    return value
+
+
+class GameBot(commands.Bot):
+    """A game host bot: its settings, store, game service, outbox and the controls' :class:`Clicks`."""
+
+    settings: Settings
+    #: the shards whose servers' games this process's background jobs handle (None: all games)
+    owned: Shards | None
+    #: what the persistent controls do when clicked (cogs/views.py's Clicks protocol; docs/click-path.md)
+    clicks: Clicks
+    metrics: Metrics
+    #: one publication per game at a time (cogs/publish.py)
+    publish_locks: Locks
+    #: made when first needed (host/tournaments.py's ``tournaments_of``, host/replay_queue.py's ``replays_of``)
+    tournaments: TournamentService | None = None
+    replay_queue: ReplayQueue | None = None
+    #: the links to the web companion the cogs post (host/weblinks.py); made with the store (None before)
+    weblinks: WebLinks | None = None
+
+    _store: Store | None = None
+    _service: GameService | None = None
+    _outbox: Outbox | None = None
+
+    @property
+    def store(self) -> Store:
+        return _ready(self._store, "store")
+
+    @property
+    def service(self) -> GameService:
+        return _ready(self._service, "game service")
+
+    @property
+    def outbox(self) -> Outbox:
+        return _ready(self._outbox, "outbox")
+
+
+def game_bot(interaction: discord.Interaction) -> GameBot:
+    """The bot an interaction came to, typed. Slash commands annotate ``discord.Interaction[GameBot]``; a
+    component's callback (discord.py's ``Item.callback``) is declared over any client, and every interaction this
+    process receives comes to its one bot, a :class:`GameBot` (bot.py)."""
+    return cast(GameBot, interaction.client)
