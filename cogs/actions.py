@@ -5,10 +5,13 @@ module carries them out): play a choice, open a private panel, join, start, rema
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
 from cogs import permissions, publish
+from cogs.gamebot import game_bot
 from cogs.limits import throttled
 from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import bracket_link, post_matches, post_progress, registration_message
@@ -31,7 +34,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
     confirm, publish. A choice that loses something for good is first asked about privately ("Are you
     sure?", :class:`ConfirmButton`), unless ``confirmed`` (the second click) or the player turned that off."""
     await interaction.response.defer()
-    service = interaction.client.service
+    service = game_bot(interaction).service
     try:
         outcome = await service.act(game_id, interaction.user.id, version, index, digest, asker=asker(interaction),
                                     variant=variant, confirmed=confirmed)
@@ -50,7 +53,7 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
                                                      view=None)
         except discord.HTTPException:
             log.info("could not edit the spent panel of game %s", game_id)
-    delivered = await publish.publish(interaction.client, outcome)
+    delivered = await publish.publish(game_bot(interaction), outcome)
     explanation = delivered.explain(str(interaction.locale))
     if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
         await interaction.followup.send(explanation, ephemeral=True)
@@ -89,7 +92,7 @@ class LeaveButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
 async def leave_game(interaction: discord.Interaction, game_id: int) -> None:
     """Leave a game (a lobby: free the seat; a running game: the AI takes it over), say so privately, publish.
     The interaction is answered already (deferred, or the question edited)."""
-    bot = interaction.client
+    bot = game_bot(interaction)
     try:
         row, outcome = await bot.service.leave(game_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
@@ -108,7 +111,7 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
                      page: int) -> None:
     """Re-draw a private panel with one group of choices opened (two-step choices, paging)."""
     try:
-        panel = await interaction.client.service.panel_for(game_id, interaction.user.id, version,
+        panel = await game_bot(interaction).service.panel_for(game_id, interaction.user.id, version,
                                                            asker=asker(interaction))
     except GameError as exc:
         await refuse(interaction, exc.text(interaction.locale))
@@ -120,7 +123,7 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
 async def show_variants(interaction: discord.Interaction, game_id: int, version: int, index: int) -> None:
     """Re-draw a panel with the ways to make one of its choices (``Choice.more``, e.g. who pays a move)."""
     try:
-        panel = await interaction.client.service.variants_panel(game_id, interaction.user.id, version, index,
+        panel = await game_bot(interaction).service.variants_panel(game_id, interaction.user.id, version, index,
                                                                 asker=asker(interaction))
     except GameError as exc:
         await refuse(interaction, exc.text(interaction.locale))
@@ -131,7 +134,7 @@ async def show_variants(interaction: discord.Interaction, game_id: int, version:
 async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:
     """Ephemeral private view (hand image + choices when it is the user's turn)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    service = interaction.client.service
+    service = game_bot(interaction).service
     try:
         private = await service.private(game_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
@@ -140,19 +143,19 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
     if require_turn and private.panel is None:
         await interaction.followup.send(private.text, ephemeral=True)
         return
-    kwargs = {"content": publish.clip_content(private.text), "ephemeral": True,
+    kwargs: dict[str, Any] = {"content": publish.clip_content(private.text), "ephemeral": True,
               "view": panel_view(private.panel)}
     if private.image is not None:
         kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
     await interaction.followup.send(**kwargs)
     # a player back after a timeout took the seat over from the AI: the thread is told (nothing else is owed)
-    await publish.publish(interaction.client, game_id=game_id)
+    await publish.publish(game_bot(interaction), game_id=game_id)
 
 
 async def join(interaction: discord.Interaction, game_id: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        game, outcome = await interaction.client.service.join(game_id, interaction.user.id,
+        game, outcome = await game_bot(interaction).service.join(game_id, interaction.user.id,
                                                               interaction.user.display_name, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
@@ -167,24 +170,24 @@ async def joined(interaction: discord.Interaction, game: GameRow, outcome: Outco
     key = "joined" if outcome is None else "joined_started"
     await interaction.followup.send(t(key, lang, name=interaction.user.display_name, game=game.id,
                                       place=f"<#{game.thread_id or game.channel_id}>"), ephemeral=True)
-    await publish._refresh_lobby(interaction.client, game if outcome is None else outcome.game)
+    await publish._refresh_lobby(game_bot(interaction), game if outcome is None else outcome.game)
     if outcome is not None:
-        await publish.update_announcement(interaction.client, outcome.game)
-        await publish.publish(interaction.client, outcome)
+        await publish.update_announcement(game_bot(interaction), outcome.game)
+        await publish.publish(game_bot(interaction), outcome)
 
 
 async def start(interaction: discord.Interaction, game_id: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    service = interaction.client.service
+    service = game_bot(interaction).service
     try:
         outcome = await service.start(game_id, interaction.user.id, asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
     await interaction.followup.send(t("status_running", str(interaction.locale)).capitalize() + ".", ephemeral=True)
-    await publish._refresh_lobby(interaction.client, outcome.game)
-    await publish.update_announcement(interaction.client, outcome.game)
-    await publish.publish(interaction.client, outcome)
+    await publish._refresh_lobby(game_bot(interaction), outcome.game)
+    await publish.update_announcement(game_bot(interaction), outcome.game)
+    await publish.publish(game_bot(interaction), outcome)
 
 
 async def rematch(interaction: discord.Interaction, game_id: int) -> None:
@@ -192,7 +195,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
     if await throttled(interaction, "game_new"):
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    bot = interaction.client
+    bot = game_bot(interaction)
     place = permissions.place_for_game(interaction)  # before anything is saved
     if place.refusal is not None:
         await interaction.followup.send(place.refusal, ephemeral=True)
@@ -213,7 +216,7 @@ async def rematch(interaction: discord.Interaction, game_id: int) -> None:
                     note=place.note)
 
 
-async def open_game(interaction: discord.Interaction, channel, game, outcome, call: list[int] = (), *,
+async def open_game(interaction: discord.Interaction, channel, game, outcome, call: Sequence[int] = (), *,
                     threads: bool = True, note: str | None = None) -> None:
     """A new game's place: its thread (from the opener, cogs/places.py; waited for up to ``PLACE_WAIT`` s, else
     the game is queued and the player told when), or the channel where threads are not possible (``threads``
@@ -221,7 +224,7 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
     lobby or first board there, the private confirmation and the announcement in the channel; ``call``: people
     to mention (e.g. the players of a rematch). If Discord refuses the game's first message there (a permission
     taken away since it was checked), the game is called off, nothing half open, and the opener told."""
-    bot = interaction.client
+    bot = game_bot(interaction)
     title = ENGINES[game.engine].title
     places = places_of(bot)
     lang = str(interaction.locale)
@@ -231,6 +234,7 @@ async def open_game(interaction: discord.Interaction, channel, game, outcome, ca
         place = await places.request(game.id, wait=PLACE_WAIT)
     else:
         place = channel.id if channel else interaction.channel_id
+        assert place is not None, "Discord sends every command's and click's channel (only a PING has none)"
         await places.settle(game, place, outcome=outcome, call=call, tell=False, answered=True)
     game = await bot.service.game(game.id)
     if game.status == "abandoned":
@@ -269,32 +273,32 @@ async def _registration(interaction: discord.Interaction, change) -> None:
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
-    link = await bracket_link(interaction.client, event)
+    link = await bracket_link(game_bot(interaction), event)
     await interaction.response.edit_message(**registration_message(event, link))
 
 
 async def league_join(interaction: discord.Interaction, league_id: int) -> None:
     """Enter an open tournament (up to its cap)."""
-    await _registration(interaction, lambda: tournaments_of(interaction.client).join(
+    await _registration(interaction, lambda: tournaments_of(game_bot(interaction)).join(
         league_id, interaction.user.id, interaction.user.display_name, asker=asker(interaction)))
 
 
 async def league_leave(interaction: discord.Interaction, league_id: int) -> None:
     """Withdraw from a tournament before its start."""
-    await _registration(interaction, lambda: tournaments_of(interaction.client).leave(
+    await _registration(interaction, lambda: tournaments_of(game_bot(interaction)).leave(
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
 async def league_check_in(interaction: discord.Interaction, league_id: int) -> None:
     """Check in to a tournament whose organizer asked for it."""
-    await _registration(interaction, lambda: tournaments_of(interaction.client).check_in(
+    await _registration(interaction, lambda: tournaments_of(game_bot(interaction)).check_in(
         league_id, interaction.user.id, asker=asker(interaction)))
 
 
 async def league_start(interaction: discord.Interaction, league_id: int) -> None:
     """The organizer starts the tournament: a league opens every match at once, the other formats their first
     round; each match in its own thread."""
-    bot = interaction.client
+    bot = game_bot(interaction)
     await interaction.response.defer()
     try:
         event = await tournaments_of(bot).tournament(league_id, asker(interaction))

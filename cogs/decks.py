@@ -12,17 +12,19 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
-from cogs.gamebot import GameBot
+from cogs.gamebot import GameBot, game_interaction
 from cogs.views import Prefix
 from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs
-from host.decks import MAX_NAME, Deck, DeckError, deck_view, presets, problem_lines, text
+from host.decks import MAX_NAME, Deck, DeckError, deck_view, problem_lines, text
 from host.locale import language
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,7 @@ def editor(deck: Deck, lang: str, card_type: str | None = None, card: str | None
     """The editor's controls: a select of card types; with a type, a select of its cards; with a card, one
     copy more or less in the deck and in the reserve deck; and the text form."""
     view = discord.ui.View(timeout=None)
-    types = discord.ui.Select(custom_id=f"gh:{Prefix.DECK}:t:{deck.id}", placeholder=text("deckui_pick_type", lang),
+    types: discord.ui.Select = discord.ui.Select(custom_id=f"gh:{Prefix.DECK}:t:{deck.id}", placeholder=text("deckui_pick_type", lang),
                               options=[discord.SelectOption(label=text(f"deckui_type_{t}", lang), value=t,
                                                             default=t == card_type) for t in TYPES], row=0)
     view.add_item(DeckControl(types))
@@ -99,12 +101,12 @@ def text_form(deck: Deck, lang: str) -> discord.ui.Modal:
     return modal
 
 
-async def picture(interaction: discord.Interaction, deck: Deck, lang: str) -> discord.File:
+async def picture(interaction: discord.Interaction[GameBot], deck: Deck, lang: str) -> discord.File:
     png = await interaction.client.service.painter.draw("kivalasztottak", "render_deck", deck_view(deck, lang))
     return discord.File(io.BytesIO(png), filename="deck.png")
 
 
-async def suggest(interaction: discord.Interaction, current: str, *, starters: bool = True,
+async def suggest(interaction: discord.Interaction[GameBot], current: str, *, starters: bool = True,
                   own: bool = True) -> list[app_commands.Choice[str]]:
     """Autocomplete: the player's decks, then the starter decks, whose name contains what was typed."""
     lang = _lang(interaction)
@@ -116,20 +118,19 @@ async def suggest(interaction: discord.Interaction, current: str, *, starters: b
                 mark = "✓" if not deck.problems else "✗"
                 found.append(app_commands.Choice(name=f"{deck.name} ({deck.size}, {mark})"[:100], value=deck.name))
     if starters:
-        for deck in presets():
-            name = D.presets()[deck.preset]["name_hu"] if lang == "hu" else deck.name
-            if want in D.fold(name) or want in D.fold(deck.preset):
-                found.append(app_commands.Choice(name=text("deckui_starter", lang, name=name)[:100],
-                                                 value=deck.preset))
+        for key, spec in D.presets().items():
+            name = spec["name_hu"] if lang == "hu" else spec["name"]
+            if want in D.fold(name) or want in D.fold(key):
+                found.append(app_commands.Choice(name=text("deckui_starter", lang, name=name)[:100], value=key))
     return found[:25]
 
 
-async def deck_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def deck_autocomplete(interaction: discord.Interaction[GameBot], current: str) -> list[app_commands.Choice[str]]:
     """For ``/kivalasztottak new deck:`` and ``opponent_deck:`` (cogs/newgame.py)."""
     return await suggest(interaction, current)
 
 
-async def resolve_decks(interaction: discord.Interaction, values: dict, names: list[str]) -> None:
+async def resolve_decks(interaction: discord.Interaction[GameBot], values: dict, names: list[str]) -> None:
     """Replace the named options' texts by the decks they name (a player's own deck, a starter, a code): the
     game's options then hold the deck itself. DeckError (with the reasons) for a deck that cannot be played."""
     lang = _lang(interaction)
@@ -140,10 +141,10 @@ async def resolve_decks(interaction: discord.Interaction, values: dict, names: l
             values[name] = deck.engine_value
 
 
-class DeckControl(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.DECK.template()):
+class DeckControl(discord.ui.DynamicItem[discord.ui.Button | discord.ui.Select], template=Prefix.DECK.template()):
     """Every control of the deck editor (a button or a select): ``gh:dk:<action>:<deck id>[:<type or card>]``."""
 
-    def __init__(self, item: discord.ui.Item, args: str | None = None) -> None:
+    def __init__(self, item: discord.ui.Button | discord.ui.Select, args: str | None = None) -> None:
         super().__init__(item)
         self.args = args if args is not None else str(item.custom_id)[len(f"gh:{Prefix.DECK}:"):]
 
@@ -152,6 +153,7 @@ class DeckControl(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.DEC
         return cls(item, match["args"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        interaction = game_interaction(interaction)
         lang = _lang(interaction)
         found = EDIT.fullmatch(self.args)
         if found is None:
@@ -161,7 +163,8 @@ class DeckControl(discord.ui.DynamicItem[discord.ui.Button], template=Prefix.DEC
         action, arg = found["action"], found["arg"]
         try:
             deck = await book.by_id(interaction.user.id, int(found["deck"]), lang)
-            values = (interaction.data or {}).get("values") or []
+            data: Mapping[str, Any] = interaction.data or {}
+            values = data.get("values") or []
             if action == "e":
                 await interaction.response.send_modal(text_form(deck, lang))
                 return
@@ -196,7 +199,7 @@ class Decks(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    async def _show(self, interaction: discord.Interaction, deck: Deck, lang: str, note: str = "") -> None:
+    async def _show(self, interaction: discord.Interaction[GameBot], deck: Deck, lang: str, note: str = "") -> None:
         content = (note + "\n" if note else "") + summary(deck, lang)
         await interaction.followup.send(content[:2000], file=await picture(interaction, deck, lang),
                                         view=editor(deck, lang), ephemeral=True)
@@ -204,7 +207,7 @@ class Decks(commands.Cog):
     @group.command(name="new", description="Start a deck: empty, or a copy of a starter deck, your deck or a code")
     @app_commands.describe(deck="Your name for the deck (1-40 characters)",
                            start="A starter deck, one of your decks or a deck code to copy (default: empty)")
-    async def new(self, interaction: discord.Interaction, deck: app_commands.Range[str, 1, MAX_NAME],
+    async def new(self, interaction: discord.Interaction[GameBot], deck: app_commands.Range[str, 1, MAX_NAME],
                   start: app_commands.Range[str, 1, 1000] | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = _lang(interaction)
@@ -220,35 +223,33 @@ class Decks(commands.Cog):
 
     @group.command(name="edit", description="Change a deck as text: paste or type its list, one card a line")
     @app_commands.describe(deck="Which of your decks")
-    async def edit(self, interaction: discord.Interaction, deck: app_commands.Range[str, 1, MAX_NAME]) -> None:
+    async def edit(self, interaction: discord.Interaction[GameBot], deck: app_commands.Range[str, 1, MAX_NAME]) -> None:
         lang = _lang(interaction)
-        name = deck
         try:
-            deck = await self.bot.service.decks.get(interaction.user.id, name, lang)
+            found = await self.bot.service.decks.get(interaction.user.id, deck, lang)
         except DeckError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
-        await interaction.response.send_modal(text_form(deck, lang))
+        await interaction.response.send_modal(text_form(found, lang))
 
     @group.command(name="show", description="A deck's list as a picture, its code, and the card editor")
     @app_commands.describe(deck="One of your decks, a starter deck or a deck code")
-    async def show(self, interaction: discord.Interaction, deck: app_commands.Range[str, 1, 1000]) -> None:
+    async def show(self, interaction: discord.Interaction[GameBot], deck: app_commands.Range[str, 1, 1000]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = _lang(interaction)
-        name = deck
         try:
-            deck = await self.bot.service.decks.resolve(interaction.user.id, name, lang)
+            found = await self.bot.service.decks.resolve(interaction.user.id, deck, lang)
         except DeckError as exc:
             await interaction.followup.send(str(exc), ephemeral=True)
             return
-        if deck.id is None:  # a starter deck or a code: a picture and the code, no editor
-            await interaction.followup.send(summary(deck, lang), file=await picture(interaction, deck, lang),
+        if found.id is None:  # a starter deck or a code: a picture and the code, no editor
+            await interaction.followup.send(summary(found, lang), file=await picture(interaction, found, lang),
                                             ephemeral=True)
             return
-        await self._show(interaction, deck, lang)
+        await self._show(interaction, found, lang)
 
     @group.command(name="list", description="Your decks: size, reserve, playable or not, codes")
-    async def list_(self, interaction: discord.Interaction) -> None:
+    async def list_(self, interaction: discord.Interaction[GameBot]) -> None:
         lang = _lang(interaction)
         book = self.bot.service.decks
         decks = await book.list(interaction.user.id)
@@ -266,19 +267,18 @@ class Decks(commands.Cog):
 
     @group.command(name="use", description="The deck your Kiválasztottak games use when you name none")
     @app_commands.describe(deck="One of your playable decks, or a starter deck")
-    async def use(self, interaction: discord.Interaction, deck: app_commands.Range[str, 1, 1000]) -> None:
+    async def use(self, interaction: discord.Interaction[GameBot], deck: app_commands.Range[str, 1, 1000]) -> None:
         lang = _lang(interaction)
-        name = deck
         try:
-            deck = await self.bot.service.decks.choose(interaction.user.id, name, lang)
+            chosen = await self.bot.service.decks.choose(interaction.user.id, deck, lang)
         except DeckError as exc:
             await interaction.response.send_message(str(exc), ephemeral=True)
             return
-        await interaction.response.send_message(text("deckui_chosen", lang, name=deck.name), ephemeral=True)
+        await interaction.response.send_message(text("deckui_chosen", lang, name=chosen.name), ephemeral=True)
 
     @group.command(name="delete", description="Delete one of your decks")
     @app_commands.describe(deck="Which of your decks")
-    async def delete(self, interaction: discord.Interaction, deck: app_commands.Range[str, 1, MAX_NAME]) -> None:
+    async def delete(self, interaction: discord.Interaction[GameBot], deck: app_commands.Range[str, 1, MAX_NAME]) -> None:
         lang = _lang(interaction)
         try:
             gone = await self.bot.service.decks.delete(interaction.user.id, deck, lang)
@@ -290,18 +290,18 @@ class Decks(commands.Cog):
     @new.autocomplete("start")
     @show.autocomplete("deck")
     @use.autocomplete("deck")
-    async def _any_deck(self, interaction: discord.Interaction, current: str):
+    async def _any_deck(self, interaction: discord.Interaction[GameBot], current: str):
         return await suggest(interaction, current)
 
     @edit.autocomplete("deck")
     @delete.autocomplete("deck")
-    async def _own_deck(self, interaction: discord.Interaction, current: str):
+    async def _own_deck(self, interaction: discord.Interaction[GameBot], current: str):
         return await suggest(interaction, current, starters=False)
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[GameBot]) -> None:
         """The text form's answer (``gh:dkm:<deck>``), also after a restart: read the list, save it, show it."""
-        data = interaction.data or {}
+        data: Mapping[str, Any] = interaction.data or {}
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         found = re.fullmatch(rf"gh:{Prefix.DECK_MODAL}:([0-9]{{1,18}})", str(data.get("custom_id", "")))

@@ -71,8 +71,14 @@ class GameBot(commands.Bot):
         return _ready(self._outbox, "outbox")
 
 
+def game_interaction(interaction: discord.Interaction) -> discord.Interaction[GameBot]:
+    """The interaction, typed as one that came to a :class:`GameBot`. Slash commands annotate
+    ``discord.Interaction[GameBot]`` directly; a component's callback cannot (discord.py's ``Item.callback`` is
+    declared over any client), so it starts with ``interaction = game_interaction(interaction)``: every
+    interaction this process receives comes to its one bot, a GameBot (bot.py)."""
+    return cast("discord.Interaction[GameBot]", interaction)
+
+
 def game_bot(interaction: discord.Interaction) -> GameBot:
-    """The bot an interaction came to, typed. Slash commands annotate ``discord.Interaction[GameBot]``; a
-    component's callback (discord.py's ``Item.callback``) is declared over any client, and every interaction this
-    process receives comes to its one bot, a :class:`GameBot` (bot.py)."""
-    return cast(GameBot, interaction.client)
+    """The bot an interaction came to, typed (see :func:`game_interaction`)."""
+    return game_interaction(interaction).client

@@ -80,7 +80,7 @@ def new_command(key: str, group: app_commands.Group) -> app_commands.Command:
     engine = ENGINES[key]
     specs = list(presenter_for(key).options)
 
-    async def callback(interaction: discord.Interaction, **values) -> None:
+    async def callback(interaction: discord.Interaction[GameBot], **values) -> None:
         await create_game(interaction, key, values, {s.name for s in specs},
                           {s.name: s.suggest for s in specs if s.suggest in RESOLVERS})
 
@@ -95,7 +95,7 @@ def new_command(key: str, group: app_commands.Group) -> app_commands.Command:
         descriptions[spec.name] = spec.description
         if spec.choices:
             choices[spec.name] = [app_commands.Choice(name=label, value=value) for label, value in spec.choices]
-    callback.__signature__ = inspect.Signature(params)
+    vars(callback)["__signature__"] = inspect.Signature(params)  # (what inspect.signature, so discord.py, reads)
     callback.__annotations__ = {p.name: p.annotation for p in params}
     callback = app_commands.describe(**descriptions)(callback)
     callback = app_commands.choices(**choices)(callback)
@@ -114,7 +114,7 @@ def game_group(key: str) -> app_commands.Group:
     return group
 
 
-async def create_game(interaction: discord.Interaction, key: str, values: dict, option_names: set[str],
+async def create_game(interaction: discord.Interaction[GameBot], key: str, values: dict, option_names: set[str],
                       resolved: dict[str, str] | None = None) -> None:
     """Check that the game can live here, open its thread, post the lobby there (or the first board when the
     AI fills the seats) and announce it in the channel. Answered privately: a refusal (a bad option, a missing
@@ -134,8 +134,9 @@ async def create_game(interaction: discord.Interaction, key: str, values: dict, 
     invite = values.get("invite")
     options = {name: values.get(name) for name in option_names}
     try:  # options named by text (a player's own deck): looked up now, so that the game holds the thing itself
-        for kind in set((resolved or {}).values()):
-            await RESOLVERS[kind](interaction, options, [n for n, k in resolved.items() if k == kind])
+        named = resolved or {}
+        for kind in set(named.values()):
+            await RESOLVERS[kind](interaction, options, [n for n, k in named.items() if k == kind])
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return

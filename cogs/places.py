@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import aiohttp
@@ -103,7 +104,7 @@ class Places(commands.Cog):
 
     # -- asking for a place -------------------------------------------------------------------------
 
-    def hold(self, game_id: int, outcome=None, call: list[int] | tuple = ()) -> None:
+    def hold(self, game_id: int, outcome=None, call: Sequence[int] = ()) -> None:
         """Keep what the game's opening needs: its first board already rendered, people to call in."""
         self._held[game_id] = (outcome, list(call))
 
@@ -185,6 +186,8 @@ class Places(commands.Cog):
         loop = asyncio.get_running_loop()
         progressed = False
         for game in games:
+            if game.channel_id is None:  # (never: the store reads the games of a channel only)
+                continue
             if self._blocked.get(game.channel_id, 0.0) > loop.time():
                 continue
             self._blocked.pop(game.channel_id, None)
@@ -199,13 +202,15 @@ class Places(commands.Cog):
         use_language(game.lang)
         loop = asyncio.get_running_loop()
         began = loop.time()
+        channel_id = game.channel_id
+        assert channel_id is not None, "a game waiting for a place is one of a channel (store: games_waiting_for_place)"
         try:
-            parent = self.bot.get_channel(game.channel_id) or await self.bot.fetch_channel(game.channel_id)
+            parent = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         except discord.NotFound:
             parent = None
         except (discord.HTTPException, *TRANSIENT) as exc:
-            log.info("cannot look up channel %s of game %s now: %s", game.channel_id, game.id, exc)
-            self._blocked[game.channel_id] = loop.time() + RETRY_LATER
+            log.info("cannot look up channel %s of game %s now: %s", channel_id, game.id, exc)
+            self._blocked[channel_id] = loop.time() + RETRY_LATER
             return False
         notice = None
         if isinstance(parent, discord.TextChannel):
@@ -215,7 +220,7 @@ class Places(commands.Cog):
             if place != parent.id:
                 self.pace.record(loop.time() - began)
         else:  # the channel is gone, or cannot hold threads: the game is played where it was made
-            place = game.channel_id
+            place = channel_id
         await self.settle(game, place, notice=notice)
         return True
 
@@ -255,7 +260,7 @@ class Places(commands.Cog):
         return parent.id, "place_cap_channel"
 
     async def settle(self, game: GameRow, place: int, *, notice: str | None = None, outcome=None,
-                     call: list[int] | tuple = (), tell: bool | None = None, answered: bool = False) -> None:
+                     call: Sequence[int] = (), tell: bool | None = None, answered: bool = False) -> None:
         """The game lives at ``place`` from now on: record it, post its first message there (the lobby; for a
         game nobody is waiting for right now - it was queued, or is a tournament match - with its players
         mentioned, which also adds them to the thread), then whatever board it owes. ``outcome``/``call``: as
@@ -447,6 +452,7 @@ class Places(commands.Cog):
         again later (a passing fault or a rate limit)."""
         use_language(game.lang)
         store = self.bot.service.store
+        assert game.thread_id is not None, "only games with a thread are archived (store: threads_to_archive)"
         try:
             await game_place(self.bot, game).send(t("thread_archived", game=game.id),
                                                   allowed_mentions=discord.AllowedMentions.none())
