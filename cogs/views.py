@@ -15,8 +15,9 @@ import functools
 import logging
 import re
 import time
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -70,7 +71,8 @@ def clip_content(text: str) -> str:
     if len(text) <= MAX_CONTENT:
         return text
     lines = text.split("\n")
-    head, tail = lines[:1], []
+    head = lines[:1]
+    tail: list[str] = []
     budget = MAX_CONTENT - len(head[0]) - 40
     for line in reversed(lines[1:]):
         if len(line) + 1 > budget:
@@ -209,6 +211,12 @@ async def refuse(interaction: discord.Interaction, message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True)
 
 
+def _values(interaction: discord.Interaction) -> list[str]:
+    """A select's chosen values (none for anything else)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    return data.get("values") or []
+
+
 class _FromCustomId:
     """Rebuilds a clicked item from its custom_id: the template's tail (``args``) is read by
     :func:`parse_fields` into attributes named by ``fields`` (then ``optional``): ``game``, ``version``, ...
@@ -222,6 +230,7 @@ class _FromCustomId:
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         self = cls.__new__(cls)
+        assert isinstance(self, discord.ui.DynamicItem), "_FromCustomId is mixed into DynamicItems only"
         discord.ui.DynamicItem.__init__(self, item)
         try:
             values = parse_fields(match["args"], cls.fields, cls.optional)
@@ -315,7 +324,7 @@ class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
         await clicks(interaction).show_variants(interaction, self.game, self.version, self.index)
 
 
-def choice_button(panel: Panel, choice: Choice) -> discord.ui.Item:
+def choice_button(panel: Panel, choice: Choice) -> discord.ui.DynamicItem:
     """A choice as a button: one that acts, or one that opens the choice's ways (``Choice.more``)."""
     return WaysButton(panel, choice) if choice.more else ActButton(panel, choice)
 
@@ -349,7 +358,7 @@ class ActSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], templa
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = _values(interaction)
         match = _OPTION.fullmatch(values[0]) if values and isinstance(values[0], str) else None
         if match is None or (match[1] and match[3]):
             await refuse(interaction, t("bad_choice", str(interaction.locale)))
@@ -378,7 +387,7 @@ class GroupSelect(_FromCustomId, discord.ui.DynamicItem[discord.ui.Select], temp
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = _values(interaction)
         group = int(values[0]) if values and _NUMBER.fullmatch(values[0]) else None
         await clicks(interaction).show_group(interaction, self.game, self.version, group, 0)
 
@@ -572,14 +581,23 @@ DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, WaysButton, ActSelect, 
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
-               extra: list[discord.ui.Item] = ()) -> discord.ui.View:
+               extra: Sequence[discord.ui.Item] = ()) -> discord.ui.View:
     """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row."""
     view = discord.ui.View(timeout=None)
-    reserved = (1 if extra else 0) + (1 if panel is not None and panel.back is not None else 0)
-    rows = layout(panel, reserved_rows=reserved, group=group, page=page) if panel else []
+    used = _add_panel(view, panel, group=group, page=page, reserved=1 if extra else 0) if panel is not None else 0
+    for item in extra:
+        getattr(item, "item", item).row = used  # (a DynamicItem's button, or a plain link button)
+        view.add_item(item)
+    return view
+
+
+def _add_panel(view: discord.ui.View, panel: Panel, *, group: int | None, page: int, reserved: int) -> int:
+    """The panel's rows on ``view`` (and the way back of a panel of one action's ways, on a row of its own),
+    leaving ``reserved`` rows free; returns how many rows they take."""
+    rows = layout(panel, reserved_rows=reserved + (1 if panel.back is not None else 0), group=group, page=page)
     selects = 0
     for r, row in enumerate(rows):
-        items: list[discord.ui.Item] = []
+        items: list[discord.ui.DynamicItem] = []
         if row.kind == "buttons":
             items = [choice_button(panel, choice) for choice in row.choices]
         elif row.kind == "select":
@@ -600,17 +618,14 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
         for item in items:
             item.item.row = r
             view.add_item(item)
-    if panel is not None and panel.back is not None:
-        # a panel of one action's ways: back to the group it was chosen from (its own row, before any extras)
-        back, name = panel.back
-        item = GroupButton(panel.game_id, panel.version, panel.seat, back, f"◀ {name}", False)
-        item.item.row = len(rows)
-        view.add_item(item)
-        rows = [*rows, None]
-    for item in extra:
-        getattr(item, "item", item).row = len(rows)  # (a DynamicItem's button, or a plain link button)
-        view.add_item(item)
-    return view
+    if panel.back is None:
+        return len(rows)
+    # a panel of one action's ways: back to the group it was chosen from (its own row, before any extras)
+    back, name = panel.back
+    button = GroupButton(panel.game_id, panel.version, panel.seat, back, f"◀ {name}", False)
+    button.item.row = len(rows)
+    view.add_item(button)
+    return len(rows) + 1
 
 
 
@@ -619,6 +634,7 @@ def board_view(outcome: Outcome, link: discord.ui.Button | None = None) -> disco
     """The board's controls: its panel, then Rematch / My turn / My hand and the web link (``link``: Watch or
     Replay, cogs/weblinks.py) on the last row."""
     board = outcome.board
+    assert board is not None, "an outcome published with its controls has a board (cogs/publish.py)"
     extra: list[discord.ui.Item] = []
     if outcome.finished:
         extra.append(RematchButton(outcome.game.id))
