@@ -5,7 +5,6 @@ past their round's deadline; and the Resign confirmation button. The service dec
 
 from __future__ import annotations
 
-import functools
 import logging
 from datetime import datetime
 
@@ -13,7 +12,7 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs import publish
-from cogs.gamebot import GameBot
+from cogs.gamebot import GameBot, game_bot
 from cogs.publisher import owned
 from cogs.standings import round_deadlines
 from cogs.views import Prefix, _FromCustomId, asker, guarded
@@ -42,17 +41,22 @@ class ResignButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], tem
     @staticmethod
     async def resign(interaction: discord.Interaction, game_id: int, edit: bool = False) -> None:
         """Give the game up and say so (``edit``: in place of the question), then publish."""
-        bot = interaction.client
-        reply = interaction.response.edit_message if edit else functools.partial(
-            interaction.response.send_message, ephemeral=True)
+        bot = game_bot(interaction)
         try:
             await bot.service.resign(game_id, interaction.user.id, asker=asker(interaction))
         except GameError as exc:
-            await reply(content=exc.text(interaction.locale), **({"view": None} if edit else {}))
+            await _answer(interaction, exc.text(interaction.locale), edit)
             return
-        await reply(content=t("resign_done", str(interaction.locale), game=game_id),
-                    **({"view": None} if edit else {}))
+        await _answer(interaction, t("resign_done", str(interaction.locale), game=game_id), edit)
         await publish.publish(bot, game_id=game_id)
+
+
+async def _answer(interaction: discord.Interaction, content: str, edit: bool) -> None:
+    """In place of the question (``edit``, its button gone), or privately."""
+    if edit:
+        await interaction.response.edit_message(content=content, view=None)
+    else:
+        await interaction.response.send_message(content=content, ephemeral=True)
 
 
 class Clocks(commands.Cog):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from io import BytesIO
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -13,7 +14,7 @@ from discord.ext import commands
 
 from cogs import actions, publish
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
-from cogs.gamebot import GameBot
+from cogs.gamebot import GameBot, game_bot
 from cogs.newgame import LEVEL_CHOICES
 from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
@@ -29,7 +30,7 @@ def title_of(game) -> str:
     return ENGINES[game.engine].title if game.engine in ENGINES else game.engine
 
 
-async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+async def game_autocomplete(interaction: discord.Interaction[GameBot], current: str) -> list[app_commands.Choice[int]]:
     games = await interaction.client.service.visible_games(asker(interaction))
     out = []
     for g in games:
@@ -44,7 +45,7 @@ async def log_page(interaction: discord.Interaction, game_id: int, *, upto: int 
     """A page of ``/game log`` (content and its paging buttons) in the asker's language; GameError as the
     service refuses."""
     lang = str(interaction.locale)
-    page = await interaction.client.service.log(game_id, upto=upto, start=start, asker=asker(interaction))
+    page = await game_bot(interaction).service.log(game_id, upto=upto, start=start, asker=asker(interaction))
     if not page.total:
         return {"content": t("log_empty", lang)}
     head = t("log_title", lang, game=game_id, title=ENGINES[page.game.engine].title, first=page.first,
@@ -95,7 +96,7 @@ class Games(commands.Cog):
         for command in commands_for(self.game):  # replay, steps, history, export (cogs/replays.py)
             self.game.add_command(command)
 
-    async def _which(self, interaction: discord.Interaction, game: int | None, *, readable: bool = True) -> int:
+    async def _which(self, interaction: discord.Interaction[GameBot], game: int | None, *, readable: bool = True) -> int:
         thread_id = interaction.channel_id if isinstance(interaction.channel, discord.Thread) else None
         found = await self.bot.service.find_game(asker(interaction), thread_id=thread_id, game_id=game,
                                                  readable=readable)
@@ -104,7 +105,7 @@ class Games(commands.Cog):
     @game.command(name="join", description="Join an open game")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def join(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
@@ -115,7 +116,7 @@ class Games(commands.Cog):
     @game.command(name="start", description="Start your game with the players who have joined")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def start(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
@@ -126,7 +127,7 @@ class Games(commands.Cog):
     @game.command(name="play", description="Type your move instead of clicking (e.g. the text of a button)")
     @app_commands.describe(move="What to do, e.g. \"play red 3\" or a field name", game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def play(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
+    async def play(self, interaction: discord.Interaction[GameBot], move: str, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
@@ -140,7 +141,7 @@ class Games(commands.Cog):
     @game.command(name="status", description="Show a game's board and whose turn it is")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def status(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = str(interaction.locale)
         who = asker(interaction)
@@ -160,7 +161,7 @@ class Games(commands.Cog):
         if outcome.board is None:
             await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
             return
-        kwargs = {"content": publish.clip_content(head + "\n" + outcome.board.text), "ephemeral": True,
+        kwargs: dict[str, Any] = {"content": publish.clip_content(head + "\n" + outcome.board.text), "ephemeral": True,
                   "allowed_mentions": discord.AllowedMentions.none()}
         if outcome.board.image is not None:
             kwargs["file"] = discord.File(BytesIO(outcome.board.image), filename=outcome.board.filename)
@@ -171,7 +172,7 @@ class Games(commands.Cog):
     @game.command(name="hand", description="See your hand (only you see it) and take your turn")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def hand(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         try:
             game_id = await self._which(interaction, game)
         except GameError as exc:
@@ -182,7 +183,7 @@ class Games(commands.Cog):
     @game.command(name="leave", description="Leave a game (in a running game the AI takes your seat)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def leave(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = str(interaction.locale)
         try:
@@ -205,7 +206,7 @@ class Games(commands.Cog):
     @game.command(name="abandon", description="End a game without a result (host or Manage Server)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def abandon(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         # deferred privately: a refusal ("no such game" for another server's game) is for the asker only; the
         # game's end is told publicly in its own place
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -246,7 +247,7 @@ class Games(commands.Cog):
                            auto_pass="Pass for me when I can do nothing but pass (reaction windows)",
                            stop_when_opponent_acts="Ask me to respond whenever the opponent acts (Kiválasztottak)",
                            confirm="Ask “Are you sure?” before a retreat, a phase passed away, leaving, resigning")
-    async def settings(self, interaction: discord.Interaction, dm: bool | None = None,
+    async def settings(self, interaction: discord.Interaction[GameBot], dm: bool | None = None,
                        auto_pass: bool | None = None, stop_when_opponent_acts: bool | None = None,
                        confirm: bool | None = None) -> None:
         current = await self.bot.service.settings(interaction.user.id, dm=dm, auto_pass=auto_pass,
@@ -264,7 +265,7 @@ class Games(commands.Cog):
     @app_commands.describe(ai_level="How strong the AI plays for timed-out players and seats left (leagues, "
                                     "tournaments)")
     @app_commands.choices(ai_level=LEVEL_CHOICES)
-    async def server_settings(self, interaction: discord.Interaction, ai_level: str | None = None) -> None:
+    async def server_settings(self, interaction: discord.Interaction[GameBot], ai_level: str | None = None) -> None:
         lang = str(interaction.locale)
         who = asker(interaction)
         if who.guild_id is None:
@@ -289,7 +290,7 @@ class Games(commands.Cog):
     @app_commands.describe(game="Game number (defaults to the game of this thread)",
                            move="Up to this move (default: the latest)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def log(self, interaction: discord.Interaction, game: int | None = None, move: int | None = None) -> None:
+    async def log(self, interaction: discord.Interaction[GameBot], game: int | None = None, move: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             game_id = await self._which(interaction, game)
@@ -302,7 +303,7 @@ class Games(commands.Cog):
     @game.command(name="resign", description="Give a running game up: you are ranked last (asks to confirm)")
     @app_commands.describe(game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def resign(self, interaction: discord.Interaction[GameBot], game: int | None = None) -> None:
         from cogs.clocks import ResignButton  # the button's cog registers it
 
         lang = str(interaction.locale)
@@ -323,7 +324,7 @@ class Games(commands.Cog):
     @game.command(name="claim", description="Win (or draw) a game whose opponent ran out of time long ago")
     @app_commands.describe(draw="Claim a draw instead of the win", game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def claim(self, interaction: discord.Interaction, draw: bool = False, game: int | None = None) -> None:
+    async def claim(self, interaction: discord.Interaction[GameBot], draw: bool = False, game: int | None = None) -> None:
         await self._clock_act(interaction, game, lambda game_id: self.bot.service.claim(
             game_id, interaction.user.id, draw, asker=asker(interaction)), "claim_done")
 
@@ -331,13 +332,13 @@ class Games(commands.Cog):
     @app_commands.describe(hours="How many hours", player="Whom (in a game of two: your opponent)",
                            game="Game number (defaults to the game of this thread)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def moretime(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 72],
+    async def moretime(self, interaction: discord.Interaction[GameBot], hours: app_commands.Range[int, 1, 72],
                        player: discord.Member | None = None, game: int | None = None) -> None:
         await self._clock_act(interaction, game, lambda game_id: self.bot.service.give_time(
             game_id, interaction.user.id, hours, player.id if player else None, asker=asker(interaction)),
             "moretime_done")
 
-    async def _clock_act(self, interaction: discord.Interaction, game: int | None, act, done: str) -> None:
+    async def _clock_act(self, interaction: discord.Interaction[GameBot], game: int | None, act, done: str) -> None:
         """A clock command on a game (claim, moretime): done, then the board that tells it is published."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -354,14 +355,14 @@ class Games(commands.Cog):
 
     @away.command(name="days", description="Go away for some days: your clocks stop in all your games")
     @app_commands.describe(days="How many days (at most 14 a month)")
-    async def away_days(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
+    async def away_days(self, interaction: discord.Interaction[GameBot], days: app_commands.Range[int, 1, 14]) -> None:
         await self._away(interaction, days)
 
     @away.command(name="off", description="You are back: your clocks run again")
-    async def away_off(self, interaction: discord.Interaction) -> None:
+    async def away_off(self, interaction: discord.Interaction[GameBot]) -> None:
         await self._away(interaction, None)
 
-    async def _away(self, interaction: discord.Interaction, days: int | None) -> None:
+    async def _away(self, interaction: discord.Interaction[GameBot], days: int | None) -> None:
         from host.locale import use_language
 
         use_language(str(interaction.locale))
@@ -379,7 +380,7 @@ class Games(commands.Cog):
                 await publish.publish(self.bot, game_id=game_id)
 
     @game.command(name="help", description="How to start a game and what the commands do")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: discord.Interaction[GameBot]) -> None:
         lang = str(interaction.locale)
         starts = "\n".join(f"`/{key} new` — {engine.title}" for key, engine in ENGINES.items())
         embed = discord.Embed(title=t("help_title", lang), colour=discord.Colour.dark_gold())
@@ -389,7 +390,7 @@ class Games(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @game.command(name="list", description="List the open and running games of this server")
-    async def list_games(self, interaction: discord.Interaction) -> None:
+    async def list_games(self, interaction: discord.Interaction[GameBot]) -> None:
         games = await self.bot.service.visible_games(asker(interaction))
         if not games:
             await interaction.response.send_message(t("list_empty", str(interaction.locale)), ephemeral=True)

@@ -63,7 +63,7 @@ class Leaderboard(commands.Cog):
         embed.set_footer(text=t("leaderboard_footer", lang))
         view = with_link(None, await link_button(self.bot, "profile", interaction.guild_id, who.id, lang)) \
             if found else None
-        await interaction.response.send_message(embed=embed, ephemeral=True, **({"view": view} if view else {}))
+        await interaction.response.send_message(embed=embed, ephemeral=True, view=view or discord.utils.MISSING)
 
 
 async def setup(bot: GameBot) -> None:

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.gamebot import GameBot
+from cogs.gamebot import GameBot, game_bot
 from cogs.views import asker, refuse
 from host.limits import LIMITS
 from host.locale import t
@@ -18,7 +18,7 @@ async def throttled(interaction: discord.Interaction, kind: str) -> bool:
     """True, after telling the member when to try again, while the expensive command ``kind`` is in its
     cooldown for them (host/limits.py); else False, and the cooldown starts."""
     try:
-        await interaction.client.service.limits.cooldown(interaction.guild_id, interaction.user.id, kind)
+        await game_bot(interaction).service.limits.cooldown(interaction.guild_id, interaction.user.id, kind)
     except GameError as exc:
         await refuse(interaction, exc.text(interaction.locale))
         return True

@@ -185,9 +185,10 @@ class Permissions(commands.Cog):
                  server=discord.utils.escape_markdown(guild.name), where=place, missing=names(lacking, lang))
         none = discord.AllowedMentions.none()
         try:
-            owner = await self.bot.create_dm(discord.Object(guild.owner_id))
-            await owner.send(text, allowed_mentions=none)
-            return True
+            if guild.owner_id is not None:  # (Discord always sends it; discord.py types it as optional)
+                owner = await self.bot.create_dm(discord.Object(guild.owner_id))
+                await owner.send(text, allowed_mentions=none)
+                return True
         except discord.HTTPException as exc:
             log.info("could not DM the owner of server %s (%s); trying its system channel", guild.id, exc)
         channel = guild.system_channel

@@ -7,10 +7,12 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
+from typing import Any
 
 import aiohttp
 import discord
 
+from cogs.gamebot import GameBot
 from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from cogs.weblinks import board_link
 from engines import ENGINES
@@ -35,9 +37,25 @@ def mentions(user_ids: list[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in user_ids])
 
 
-def game_place(bot, game: GameRow) -> discord.abc.Messageable:
+#: where a game's messages go: its thread or channel as cached, else a partial one (no cache needed to post)
+Place = (discord.TextChannel | discord.Thread | discord.VoiceChannel | discord.StageChannel | discord.DMChannel
+         | discord.PartialMessageable)
+
+
+def game_place(bot: GameBot, game: GameRow) -> Place:
     channel_id = game.thread_id or game.channel_id
-    return bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=game.guild_id)
+    if channel_id is None:  # (an AI-only game, host/service.py's play_ai: it has no place on Discord)
+        raise ThreadGone(f"game {game.id} has no channel")
+    return channel_place(bot, channel_id, game.guild_id)
+
+
+def channel_place(bot: GameBot, channel_id: int, guild_id: int | None) -> Place:
+    """A channel to post in and edit messages of: the cached one (a forum or a category is none of that: then a
+    partial one, whose requests Discord answers)."""
+    channel = bot.get_channel(channel_id)
+    if isinstance(channel, Place):
+        return channel
+    return bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
 
 @dataclass
@@ -103,14 +121,17 @@ UNKNOWN_CHANNEL = 10003
 NONCE_MEMORY = timedelta(minutes=2)
 
 
-async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
+async def publish(bot: GameBot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
     """Deliver what the game owes its players (``host/outbox.py``): the new board in the game's thread (then the
     previous board loses its buttons), then the DMs of the seats to act. ``outcome``: the board the caller has
     already built, used when it is still the one owed. Never raises for a failure of this game's publication
     (Discord refusing it, a board that cannot be drawn, a game that cannot be read): the entries stay in the
     outbox with their own pause before the next try, or are set aside after too many (:func:`_setback`), so
     whoever publishes several games (the publisher, a clock round) goes on with the next one."""
-    game_id = game_id if game_id is not None else outcome.game.id
+    if game_id is None:
+        if outcome is None:
+            raise TypeError("publish() needs an outcome or a game_id")
+        game_id = outcome.game.id
     row = await bot.service.store.get_game(game_id, with_snapshot=False, tolerant=True)
     if row is not None and waiting_for_place(row):  # nothing is posted before the game's thread is open
         return Delivered("queued")
@@ -154,7 +175,7 @@ def cause_of(exc: BaseException) -> str:
     return "internal"
 
 
-async def _setback(bot, game_id: int, publication, exc: Exception) -> Delivered:
+async def _setback(bot: GameBot, game_id: int, publication, exc: Exception) -> Delivered:
     """A publication of ``game_id`` failed with ``exc``: count it, keep its entries for a later try or set them
     aside (host/outbox.py), and tell the game's thread when they are set aside."""
     cause = cause_of(exc)
@@ -176,7 +197,7 @@ async def _setback(bot, game_id: int, publication, exc: Exception) -> Delivered:
     return Delivered("lost" if cause == "no_thread" else "pending", cause=cause)
 
 
-async def tell_set_aside(bot, game_id: int | None = None) -> int:
+async def tell_set_aside(bot: GameBot, game_id: int | None = None) -> int:
     """Post the note owed to the threads of games whose publication was set aside (of one game, or of every game
     of this process's shards); each is recorded once posted, or once there is nowhere to post it. Returns how
     many were posted."""
@@ -212,7 +233,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-async def _deliver(bot, publication) -> Delivered:
+async def _deliver(bot: GameBot, publication) -> Delivered:
     outcome = publication.outcome
     game = outcome.game
     delivered = Delivered("shown")
@@ -241,9 +262,10 @@ async def _deliver(bot, publication) -> Delivered:
     return delivered
 
 
-def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> dict:
+def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> dict[str, Any]:
     board = outcome.board
-    kwargs = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
+    assert board is not None, "a publication that posts a board has one (host/outbox.py)"
+    kwargs: dict[str, Any] = {"content": clip_content(board.text), "allowed_mentions": mentions(board.mentions)}
     view = board_view(outcome, link)
     if view.children:
         kwargs["view"] = view
@@ -255,7 +277,7 @@ def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> d
     return kwargs
 
 
-async def _post_board(bot, game: GameRow, publication) -> discord.Message:
+async def _post_board(bot: GameBot, game: GameRow, publication) -> discord.Message:
     """Post the board once: Discord refuses a second message with the same nonce for a few minutes; past
     that (a long outage between an earlier post and its record) the thread's newest messages are looked at."""
     place = game_place(bot, game)
@@ -268,13 +290,16 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
     return await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
 
 
-async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
+async def _find_posted(bot: GameBot, place, outcome: Outcome) -> discord.Message | None:
     """This very board among the thread's newest messages: the same picture file and the same text (a warning
     posted with the same board is another message)."""
-    filename, text = outcome.board.filename, clip_content(outcome.board.text)
+    board = outcome.board
+    assert board is not None, "a publication that posts a board has one (host/outbox.py)"
+    filename, text = board.filename, clip_content(board.text)
+    me = bot.user.id if bot.user else None
     try:
         async for message in place.history(limit=20):
-            if message.author.id == bot.user.id and message.content == text and any(
+            if message.author.id == me and message.content == text and any(
                     a.filename == filename for a in message.attachments):
                 return message
     except discord.HTTPException:  # (no Read Message History): better a second copy than no board
@@ -282,13 +307,15 @@ async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
     return None
 
 
-async def _new_thread(bot, game: GameRow) -> GameRow:
+async def _new_thread(bot: GameBot, game: GameRow) -> GameRow:
     """The game's thread was deleted: a new one under the same channel, and the players are told there and in
     the channel."""
     if not game.channel_id or game.thread_id == game.channel_id:
         raise ThreadGone(f"the channel of game {game.id} is gone")
     try:
         parent = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        if not isinstance(parent, discord.TextChannel):  # (games are opened in text channels only)
+            raise ThreadGone(f"the channel of game {game.id} cannot hold its thread")
         thread = await parent.create_thread(name=f"{ENGINES[game.engine].title} #{game.id}"[:100],
                                             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
     except discord.NotFound as exc:
@@ -306,7 +333,7 @@ async def _new_thread(bot, game: GameRow) -> GameRow:
     return game
 
 
-async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
+async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
     """DM a player their private view and choices; closed DMs (50007) are announced once in the thread."""
     row = game.seat_row(nudge.seat)
     if row is None or row.dm_closed:
@@ -314,7 +341,7 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
-    kwargs = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
+    kwargs: dict[str, Any] = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
               "view": panel_view(nudge.panel)}
     if nudge.image is not None:
         kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
@@ -362,7 +389,7 @@ def lobby_message(game: GameRow) -> dict:
     return {"embed": embed, "view": view}
 
 
-async def _refresh_lobby(bot, game: GameRow) -> None:
+async def _refresh_lobby(bot: GameBot, game: GameRow) -> None:
     if game.board_message_id is None:
         return
     edit_later(game_place(bot, game).get_partial_message(game.board_message_id).edit(**lobby_message(game)),
@@ -387,12 +414,11 @@ def announcement(game: GameRow, opener: str | None = None) -> dict:
     return {"content": "\n".join(lines), "allowed_mentions": discord.AllowedMentions.none(), "view": view}
 
 
-async def update_announcement(bot, game: GameRow) -> None:
+async def update_announcement(bot: GameBot, game: GameRow) -> None:
     """Bring the game's announcement in the channel up to date (e.g. drop its Join button once it started)."""
     message_id = game.options.get("announcement")
     if not message_id or not game.channel_id:
         return
-    channel = bot.get_channel(game.channel_id) or bot.get_partial_messageable(game.channel_id,
-                                                                              guild_id=game.guild_id)
+    channel = channel_place(bot, game.channel_id, game.guild_id)
     edit_later(channel.get_partial_message(message_id).edit(**announcement(game)),
                f"update the announcement of game {game.id}")

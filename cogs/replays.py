@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from io import BytesIO
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from cogs import publish
+from cogs.gamebot import game_bot
 from cogs.limits import throttled
 from cogs.views import Prefix, _FromCustomId, asker, guarded
 from engines import ENGINES, GAME_ORDER
@@ -46,7 +49,7 @@ async def finished_autocomplete(interaction: discord.Interaction, current: str) 
     """Games that are over (host/replays.py ``replayable``) the asker may see: the server's, in a direct message
     their own."""
     who = asker(interaction)
-    store = interaction.client.service.store
+    store = game_bot(interaction).service.store
     games = await store.list_games(guild_id=who.guild_id, statuses=("finished", "abandoned"), limit=100,
                                    user_id=who.user_id if who.guild_id is None else None)
     out = []
@@ -64,7 +67,7 @@ async def finished_autocomplete(interaction: discord.Interaction, current: str) 
 async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal: bool = False) -> None:
     """The animated replay of a finished game, posted where it was asked for (a progress message first when the
     game is long; it becomes the replay). ``reveal``: the hands at the end too, for the game's host only."""
-    service = interaction.client.service
+    service = game_bot(interaction).service
     who = asker(interaction)
     try:  # refusals before the public "thinking…": only the asker sees them
         game, record = await replays.record_of(service, game_id, who)
@@ -74,7 +77,7 @@ async def send_replay(interaction: discord.Interaction, game_id: int, *, reveal:
             return
         # a finished game's replay comes from the cache; else it waits its turn in the replay queue (refused,
         # with when to try again, when the server already has as many being drawn as it allows)
-        ticket = await replays_of(interaction.client).ticket(record, reveal, interaction.guild_id)
+        ticket = await replays_of(game_bot(interaction)).ticket(record, reveal, interaction.guild_id)
     except GameError as exc:
         await interaction.response.send_message(exc.text(interaction.locale), ephemeral=True)
         return
@@ -159,7 +162,7 @@ async def show_step(interaction: discord.Interaction, game_id: int, step: int, v
         await interaction.response.defer()
     else:
         await interaction.response.defer(ephemeral=True, thinking=True)
-    service = interaction.client.service
+    service = game_bot(interaction).service
     who = asker(interaction)
     seat = None if view_code == 0 else view_code - 1
     lang = str(interaction.locale)
@@ -169,7 +172,7 @@ async def show_step(interaction: discord.Interaction, game_id: int, step: int, v
             replays.own_seat(game, who, seat)
         total = len(record.actions)
         step = max(0, min(step, total))
-        lines, image = await replays_of(interaction.client).step(record, seat, step)
+        lines, image = await replays_of(game_bot(interaction)).step(record, seat, step)
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
@@ -213,7 +216,7 @@ async def history_page(interaction: discord.Interaction, user_id: int, name: str
                        page: int) -> dict:
     """The message (content and view) of one page of a person's past games."""
     lang = str(interaction.locale)
-    found, pages = await replays.history(interaction.client.service, asker(interaction), user_id, engine, page)
+    found, pages = await replays.history(game_bot(interaction).service, asker(interaction), user_id, engine, page)
     name = discord.utils.escape_markdown(name)
     if not found:
         return {"content": t("history_empty", lang, name=name), "view": None}
@@ -301,7 +304,7 @@ async def history_command(interaction: discord.Interaction, user: discord.User |
 @app_commands.autocomplete(game=finished_autocomplete)
 async def export_command(interaction: discord.Interaction, game: int) -> None:
     try:
-        row, record = await replays.record_of(interaction.client.service, game, asker(interaction))
+        row, record = await replays.record_of(game_bot(interaction).service, game, asker(interaction))
     except GameError as exc:
         await _say(interaction, exc.text(interaction.locale))
         return
@@ -315,7 +318,7 @@ async def export_command(interaction: discord.Interaction, game: int) -> None:
 
 def commands_for(group: app_commands.Group) -> list[app_commands.Command]:
     """The replay subcommands of ``/game``."""
-    made = [("replay", "Watch a finished game again (an animated picture, every move told)", replay_command),
+    made: list[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]]] = [("replay", "Watch a finished game again (an animated picture, every move told)", replay_command),
             ("steps", "Step through a finished game move by move (only you see it)", steps_command),
             ("history", "Past games of a player on this server, with replays", history_command),
             ("export", "The record of a finished game as a file anyone can replay", export_command)]

@@ -42,6 +42,8 @@ class ServerSettings(commands.Cog):
         if mode not in MODES:  # (a stale client may send anything)
             mode = "unlisted"
         links = self.bot.weblinks
+        if links is None:  # (made in the bot's setup_hook, before any command can come)
+            raise RuntimeError("the bot's web links are not set up")
         guild = interaction.guild
         await links.set_mode(interaction.guild_id, mode, name=guild.name if guild else None)
         hub = await links.hub(interaction.guild_id)
