@@ -20,6 +20,7 @@ from host.tournaments import Event, Progress, tournaments_of
 from host.workers import Overrun
 from render import tournament as pictures
 from tournaments import double as double_elimination
+from tournaments.league import Row
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ async def redraw_registration(bot, event: Event) -> None:
         log.info("could not redraw the registration message of tournament %s", event.id)
 
 
-async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, object]:
+async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, tuple[Event, list[tuple[Row, str]]]]:
     """The league table as an embed; ``who`` (an Asker) is fenced like any game (None: the bot itself)."""
     league, rows, over, total = await tournaments_of(bot).tournament_table(tournament_id, asker=who)
     embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
@@ -284,9 +285,12 @@ def _round_line(event: Event, key: str, round_no: int, **fields) -> str:
 async def _post_held(bot, channel, event: Event) -> None:
     """A round paired and waiting for the organizer: its pairings, with the match numbers the organizer's tools
     take (no threads yet)."""
+    held = event.held
+    if held is None:  # (resumed meanwhile: its matches are posted as they start)
+        return
     names = event.names
-    lines = [_round_line(event, "event_round_held", event.held)]
-    for m in await tournaments_of(bot).store.matches(event.id, event.held):
+    lines = [_round_line(event, "event_round_held", held)]
+    for m in await tournaments_of(bot).store.matches(event.id, held):
         who = " — ".join(discord.utils.escape_markdown(names.get(p, str(p))) for p in m["players"])
         key = {"bye": "event_held_bye", "half_bye": "event_held_half_bye"}.get(m["how"] or "", "event_held_match")
         lines.append(t(key, match=m["id"], players=who))
@@ -334,7 +338,7 @@ async def post_matches(bot, channel, tournament_id: int, head: str, games: list[
     places = places_of(bot)
     places.kick()
     lines = await places.match_lines(games, line_key)
-    posts = []
+    posts: list[tuple[int, int, str | None, list[int]]] = []
     for chunk, ids in _chunked(head, lines, games):
         message = await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
         places.sent(message.id, chunk)
@@ -347,7 +351,8 @@ def _chunked(head: str, lines: list[str], games: list[int], limit: int = 1700) -
     """The post's messages (each under Discord's 2,000 characters with room for the lines to change as the
     threads open) and the games each lists."""
     out: list[tuple[str, list[int]]] = []
-    text, ids = head, []
+    text = head
+    ids: list[int] = []
     for line, game in zip(lines, games, strict=True):
         if ids and len(text) + len(line) + 1 > limit:
             out.append((text, ids))

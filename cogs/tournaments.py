@@ -191,7 +191,7 @@ class Tournaments(commands.Cog):
         view = with_link(None, await bracket_link(self.bot, event))
         await interaction.followup.send(t("event_table_caption", str(interaction.locale),
                                           tournament=tournament, round=event.round, rounds=event.total_rounds()),
-                                        files=files, ephemeral=True, **({"view": view} if view else {}))
+                                        files=files, ephemeral=True, view=view or discord.utils.MISSING)
 
     @tournament.command(name="my-matches", description="Your matches in this server's tournaments")
     async def my_matches(self, interaction: discord.Interaction) -> None:
@@ -230,6 +230,8 @@ class Tournaments(commands.Cog):
         if announce:
             try:
                 channel = self.bot.get_channel(event.channel_id) or await self.bot.fetch_channel(event.channel_id)
+                if not isinstance(channel, discord.abc.Messageable):  # (a tournament is made in a text channel)
+                    raise TypeError(f"channel {event.channel_id} of tournament {event.id} takes no messages")
                 await channel.send(t("event_now", event.lang, tournament=event.id,
                                      status=t("tournament_status_" + _status(event), event.lang),
                                      name=discord.utils.escape_markdown(interaction.user.display_name)),
