@@ -45,7 +45,7 @@ class _Bracket:
         self.k = rounds_for(max(len(seeded), 2))
         self.played = {(m.round, m.slot): (m, places) for m, places in finished}
         first = first_round(seeded)
-        self.wb: dict[int, list[Node]] = {1: [tuple((list(m.players) + [None])[:2]) for m in first]}
+        self.wb: dict[int, list[Node]] = {1: [_node(m.players) for m in first]}
         self.lb: dict[int, list[Node]] = {}
 
     def result(self, t: int, slot: int, node: Node) -> tuple[int | None, int | None] | None:
@@ -60,8 +60,13 @@ class _Bracket:
         return winner(m.players, places, self.seed), loser(m.players, places, self.seed)
 
     def results(self, t: int, offset: int, nodes: list[Node]) -> list[tuple[int | None, int | None]] | None:
-        out = [self.result(t, offset + i, n) for i, n in enumerate(nodes)]
-        return None if any(r is None for r in out) else out
+        out = []
+        for i, n in enumerate(nodes):
+            r = self.result(t, offset + i, n)
+            if r is None:
+                return None
+            out.append(r)
+        return out
 
     def build(self, upto: int) -> None:
         """Fill the winners' and losers' rounds played up to tournament round ``upto`` (while decided)."""
@@ -102,6 +107,12 @@ class _Bracket:
         return None if lb is None else (final[0][0], lb[0][0])
 
 
+def _node(players: tuple[int, ...]) -> Node:
+    """A first-round match's two places (the second None for a bye)."""
+    padded = (*players, None, None)
+    return padded[0], padded[1]
+
+
 def _ordered(pair: list[int], seats: dict[int, int], seed: dict[int, int]) -> tuple[int, ...]:
     return tuple(sorted(pair, key=lambda p: (seats.get(p, 0), seed[p])))
 
@@ -125,14 +136,17 @@ def round_matches(seeded: list[int], finished: Done, round_no: int, *,
                     out.append(Match(round_no, offset + i, _ordered(present, seats, b.seed)))
         return out
     champs = b.champions()
-    if champs is None or None in champs:
+    if champs is None:
+        return []
+    first, second = champs
+    if first is None or second is None:
         return []
     if round_no == 2 * k:
-        return [Match(round_no, GRAND, _ordered(list(champs), seats, b.seed))]
+        return [Match(round_no, GRAND, _ordered([first, second], seats, b.seed))]
     grand = b.played.get((2 * k, GRAND))
     if round_no == 2 * k + 1 and grand and grand[1] is not None:
-        if winner(grand[0].players, grand[1], b.seed) == champs[1]:  # the losers' champion won: a reset
-            return [Match(round_no, RESET, _ordered(list(champs), seats, b.seed))]
+        if winner(grand[0].players, grand[1], b.seed) == second:  # the losers' champion won: a reset
+            return [Match(round_no, RESET, _ordered([first, second], seats, b.seed))]
     return []
 
 
@@ -152,14 +166,16 @@ def final_places(seeded: list[int], finished: Done) -> list[list[int]]:
         if len(match.players) < 2 or got is None or match.slot in (GRAND, RESET):
             continue
         lost = loser(match.players, got, seed)
+        if lost is None:  # (never: a match of two players has a loser)
+            continue
         losses[lost] = losses.get(lost, 0) + 1
         if losses[lost] == 2:
             out_in[lost] = match.round
     champion, runner = winner(m.players, places, seed), loser(m.players, places, seed)
     if RESET not in decided and losses.get(champion):  # the losers' champion won the first: the reset is owed
         return []
-    result = [[champion], [runner]]
+    result = [[champion], [runner]] if runner is not None else [[champion]]
     rest = [p for p in seeded if p not in (champion, runner)]
     for r in sorted({out_in.get(p, 0) for p in rest}, reverse=True):
-        result.append(sorted((p for p in rest if out_in.get(p, 0) == r), key=seed.get))
+        result.append(sorted((p for p in rest if out_in.get(p, 0) == r), key=seed.__getitem__))
     return result

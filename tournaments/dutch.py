@@ -40,6 +40,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import networkx as nx
 
@@ -266,7 +267,7 @@ class _Dutch:
         pairs = nx.max_weight_matching(graph, maxcardinality=True)
         return sum(1 for a, b in pairs if a in inside and b in inside)
 
-    def _levels(self, players: list[Entrant], target: int) -> list[tuple[int, int, int, int]]:
+    def _levels(self, players: list[Entrant], target: int) -> list[tuple[int, int, int, int, int]]:
         """Levels of quality to search, best first: (moved-down players floated again (C6), players moved down who
         could not be paired in the next bracket (C7), colour preferences missed (C10), strong ones among them
         (C11), repeated floats (C12, C13)); the last accepts anything legal."""
@@ -512,7 +513,7 @@ def _exchanges(s1: list[int], s2: list[int]):
     leaving S2 (numbers: places in the bracket). Two-player exchanges only in brackets of up to 16."""
     yield s1, s2
     singles = sorted((b - a, -a, b, (a,), (b,)) for a in s1 for b in s2)
-    pools = [singles]
+    pools: list[list[tuple[Any, ...]]] = [singles]  # (single exchanges, then pairs: their keys differ in length)
     if len(s1) >= 2 and len(s2) >= 2 and len(s1) + len(s2) <= SMALL_BRACKET:
         pools.append(sorted(((b1 + b2 - a1 - a2, -max(a1, a2), -min(a1, a2), min(b1, b2), max(b1, b2),
                               (a1, a2), (b1, b2))
@@ -543,9 +544,8 @@ def _seats(a: Entrant, b: Entrant) -> tuple[int, int]:
         elif sh == ABSOLUTE and abs(high.difference) != abs(low.difference):
             colour = ch if abs(high.difference) > abs(low.difference) else -cl
         else:
-            colour = _alternate(high, low)
-            if colour is None:
-                colour = ch
+            alternated = _alternate(high, low)
+            colour = ch if alternated is None else alternated
     else:
         colour = WHITE if high.number % 2 else BLACK
     return (high.id, low.id) if colour == WHITE else (low.id, high.id)

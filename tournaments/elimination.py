@@ -95,22 +95,24 @@ def final_places(seeded: list[int], matches: list[tuple[Match, tuple[int, ...] |
     total = rounds_for(len(seeded))
     out_in: dict[int, int] = {}
     for m, places in matches:
-        if len(m.players) > 1 and not (m.round == total and m.slot == 1):
-            out_in[loser(m.players, places, seed)] = m.round
+        gone = loser(m.players, places, seed) if not (m.round == total and m.slot == 1) else None
+        if gone is not None:
+            out_in[gone] = m.round
     final = [(m, p) for m, p in matches if m.round == total and m.slot == 0]
     if not final:
         return []
     (fm, fp), = final
-    champion = winner(fm.players, fp, seed)
-    places = [[champion]]
-    if len(fm.players) > 1:
-        places.append([loser(fm.players, fp, seed)])
+    standing = [[winner(fm.players, fp, seed)]]
+    if (runner_up := loser(fm.players, fp, seed)) is not None:
+        standing.append([runner_up])
     third = [(m, p) for m, p in matches if m.round == total and m.slot == 1]
     if third:
         tm, tp = third[0]
-        places += [[winner(tm.players, tp, seed)], [loser(tm.players, tp, seed)]]
-    placed = {p for group in places for p in group}
+        standing.append([winner(tm.players, tp, seed)])
+        if (fourth := loser(tm.players, tp, seed)) is not None:  # (a third-place match has two players)
+            standing.append([fourth])
+    placed = {p for group in standing for p in group}
     rest = sorted((p for p in seeded if p not in placed), key=lambda p: (-out_in.get(p, 0), seed[p]))
     for r in sorted({out_in.get(p, 0) for p in rest}, reverse=True):
-        places.append([p for p in rest if out_in.get(p, 0) == r])
-    return places
+        standing.append([p for p in rest if out_in.get(p, 0) == r])
+    return standing
