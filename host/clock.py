@@ -30,7 +30,7 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -162,7 +162,7 @@ class SeatClock:
 
 
 def reconcile(control: TimeControl, clocks: dict[int, SeatClock], seats: list[int], acting: list[int],
-              people: set[int], now: int, away: set[int] = frozenset(),
+              people: set[int], now: int, away: Set[int] = frozenset(),
               moved: int | None = None) -> dict[int, SeatClock]:
     """The clocks after the seats to act became ``acting``: stopped for the seats whose move is over (a bank is
     charged and gets its bonus), started for the people newly to act (``away``: seats whose player is on
@@ -209,7 +209,7 @@ def _start(control: TimeControl, c: SeatClock, now: int, simultaneous: bool, pau
 
 def due(c: SeatClock, now: int) -> str | None:
     """What a running clock owes at ``now``: "timeout", "hour" (the one-hour warning), "half" or None."""
-    if not c.running or c.paused_at is not None or c.stand_in or c.started is None:
+    if not c.running or c.paused_at is not None or c.stand_in or c.started is None or c.deadline is None:
         return None
     if now >= c.deadline:
         return "timeout"

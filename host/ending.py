@@ -94,7 +94,7 @@ class Ending:
     @property
     def draw(self) -> bool:
         """Everybody shares the first place."""
-        return bool(self.places) and len(set(self.places)) == 1
+        return self.places is not None and len(self.places) > 0 and len(set(self.places)) == 1
 
     @property
     def winners(self) -> list[int]:

@@ -214,13 +214,13 @@ class OpsServer:
         if self.refresh is None:
             return
         if self._refreshing is None and time.monotonic() - self._scraped >= 1.0:
-            self._refreshing = asyncio.create_task(self._refresh_once())
+            self._refreshing = asyncio.create_task(self._refresh_once(self.refresh))
         if self._refreshing is not None:
             await asyncio.shield(self._refreshing)
 
-    async def _refresh_once(self) -> None:
+    async def _refresh_once(self, refresh: Callable) -> None:
         try:
-            await self.refresh()
+            await refresh()
         except Exception:  # the counters are still worth serving when the store cannot be read
             log.exception("could not read the gauges from the store")
         finally:

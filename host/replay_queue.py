@@ -66,13 +66,15 @@ class Ticket:
     drawn before it) and the task drawing it."""
 
     cached: replays.Animation | None = None
-    task: asyncio.Task | None = None
+    task: asyncio.Task[replays.Animation] | None = None
     ahead: int = 0
 
     async def animation(self) -> replays.Animation:
         """The replay (GameError when it cannot be drawn, or took longer than its budget)."""
         if self.cached is not None:
             return self.cached
+        if self.task is None:
+            raise ValueError("a ticket holds its replay or the task drawing it")
         return await asyncio.shield(self.task)
 
 
@@ -85,7 +87,8 @@ class ReplayQueue:
         #: for one step of a step-through: the service's workers (a step is short; it need not queue behind
         #: a whole animation)
         self.step_workers = workers or self.workers
-        self._drawing: dict[tuple[int, str], asyncio.Task] = {}
+        #: (game id - None for a record from a file -, kind) -> the task drawing it
+        self._drawing: dict[tuple[int | None, str], asyncio.Task[replays.Animation]] = {}
         self._per_server: dict[int | None, int] = {}
         self._took: deque[float] = deque([10.0], maxlen=20)
 
@@ -125,7 +128,7 @@ class ReplayQueue:
         return Ticket(task=task, ahead=ahead)
 
     async def _draw(self, record: replays.Record, reveal: bool, guild_id: int | None,
-                    key: tuple[int, str]) -> replays.Animation:
+                    key: tuple[int | None, str]) -> replays.Animation:
         try:
             began = time.monotonic()
             try:

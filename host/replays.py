@@ -388,7 +388,7 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
             boards[index] = renderer.render_public(view)
         return boards[index]
 
-    hands_shown = []
+    hands_shown: list[tuple[bytes, str, list[str], str]] = []
     for seat, step, png in hands(record) if reveal else []:
         header = t("replay_hands_caption", name=record.names[seat], seat=presenter.seat_label(seat), step=step,
                    steps=total)
@@ -415,8 +415,8 @@ def animate(record: Record, *, max_bytes: int = MAX_BYTES, most: int = MAX_FRAME
         inner = width - 2 * replay_pictures.MARGIN
         room = max(replay_pictures.lines_needed(lines, inner) for _, _, lines, _ in plan)
         size = replay_pictures.board_area(pngs)
-        top = max(len(replay_pictures.top_lines(header, note, width)) for _, header, _, note in plan + [
-            (None, header, None, note) for _, header, _, note in hands_shown])
+        top = max(len(replay_pictures.top_lines(header, note, width))
+                  for _, header, _, note in [*plan, *hands_shown])
         images, durations = [], []
         palette = replay_pictures.board_palette(board(0))
         compact = replay_pictures.compact  # each frame kept on the palette: a third of the memory

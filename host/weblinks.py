@@ -128,7 +128,9 @@ class WebLinks:
         await self.site(guild_id, name=name)  # (made first when the server has none yet)
         await self.store.set_web_site(guild_id, mode=mode)
         self._sites.pop(guild_id, None)
-        return await self.site(guild_id)
+        site = await self.site(guild_id)
+        assert site is not None, "made above when it was missing"
+        return site
 
     async def _on(self, guild_id: int | None, name: str | None = None) -> Site | None:
         if self.base is None or guild_id is None:

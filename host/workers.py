@@ -67,7 +67,11 @@ def _start_worker(memory: int | None = None) -> None:
     except OSError:  # not allowed here: the same priority as the bot
         pass
     if parent is not None:
-        threading.Thread(target=lambda: (parent.join(), os._exit(0)), daemon=True).start()
+        def exit_with_parent() -> None:
+            parent.join()
+            os._exit(0)
+
+        threading.Thread(target=exit_with_parent, daemon=True).start()
     if memory:
         import resource
 
@@ -161,5 +165,5 @@ class Workers:
             pool.stop()
             pool.join(timeout=5)
         if self._thread_pool is not None:
-            pool, self._thread_pool = self._thread_pool, None
-            pool.shutdown(wait=False, cancel_futures=True)
+            threads, self._thread_pool = self._thread_pool, None
+            threads.shutdown(wait=False, cancel_futures=True)
