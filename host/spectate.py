@@ -21,6 +21,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
@@ -32,6 +33,9 @@ from host.presenters import presenter_for
 from host.replays import CHAPTER_EVENTS, Record, _plain, start_state
 from host.workers import Overrun
 from store import DamagedRow, GameRow
+
+if TYPE_CHECKING:
+    from tournaments.ratings import Rating
 
 CHECKPOINT_EVERY = 25
 #: most steps of narration shown on a live game's page (older moves: the replay once it is over)
@@ -300,7 +304,7 @@ class Spectator:
                     out.append(found)
         return out
 
-    async def leaderboards(self, guild_id: int) -> dict[str, list[tuple[object, str]]]:
+    async def leaderboards(self, guild_id: int) -> dict[str, list[tuple[Rating, str]]]:
         """The best players of each game on a server: ``{engine: [(Rating, name)]}`` (kept for half a minute)."""
         key = ("boards", guild_id)
         found = self._views.get(key)
@@ -426,7 +430,7 @@ def record_of(engine: str, games: list[list[tuple[int, int]]], user_id: int) -> 
     return None
 
 
-def leaderboard_of(games: list[list[tuple[int, int]]], rows: int = LEADERBOARD_ROWS) -> list:
+def leaderboard_of(games: list[list[tuple[int, int]]], rows: int = LEADERBOARD_ROWS) -> list[Rating]:
     """The best ``rows`` ratings of a server's finished games of one kind. Pure."""
     from tournaments.ratings import leaderboard
 

@@ -20,7 +20,7 @@ from host.locale import LANGUAGES
 from host.spectate import Spectator
 from web.context import CONTEXT, LANG, STREAMS, WebContext
 from web.guard import RateLimit, middlewares
-from web.live import LiveHub
+from web.live import POLL_S, LiveHub
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ def make_context(service, tournaments, *, trust_proxy: bool = False, poll_s: flo
     spectator = Spectator(service)
     context = WebContext(service, tournaments, spectator, trust_proxy=trust_proxy)
     hub = LiveHub(service.store, lambda game_id, lang: pages.live_message(context, game_id, lang),
-                  **({"poll_s": poll_s} if poll_s else {}))
+                  poll_s=poll_s or POLL_S)
     context.hub = hub
     service.observers.append(hub.observer)
     return context

@@ -11,8 +11,11 @@ from aiohttp import web
 
 from host.cache import Bounded
 from host.locale import game_text
+from host.service import GameService
 from host.spectate import Spectator
+from host.tournaments import TournamentService
 from host.weblinks import Site
+from store import Store
 from web.live import LiveHub
 
 SITE_TTL_S = 10.0
@@ -23,15 +26,15 @@ class WebContext:
     """What the pages read: the game service (its store, painter and clocks), the tournament service, the
     spectator views and the live hub."""
 
-    service: object
-    tournaments: object
+    service: GameService
+    tournaments: TournamentService
     spectator: Spectator
     hub: LiveHub | None = None
     trust_proxy: bool = False
     _sites: dict = field(default_factory=lambda: Bounded(4096))
 
     @property
-    def store(self):
+    def store(self) -> Store:
         return self.service.store
 
     async def site(self, slug: str) -> Site | None:

@@ -234,8 +234,11 @@ async def game_events(request: web.Request) -> web.StreamResponse:
     streams = request.app[STREAMS]
     if streams.get(client, 0) >= STREAMS_PER_CLIENT:
         raise web.HTTPTooManyRequests(text="Too many open pages.\n", headers={"Retry-After": "30"})
+    live = context.hub
+    if live is None:  # (make_context gives every served context its hub)
+        raise web.HTTPServiceUnavailable(text="No live updates here.\n")
     try:
-        queue = context.hub.subscribe(game.id, request[LANG], (game.version, game.status))
+        queue = live.subscribe(game.id, request[LANG], (game.version, game.status))
     except Full:
         raise web.HTTPServiceUnavailable(text="Too many viewers right now.\n", headers={"Retry-After": "30"}) \
             from None
@@ -249,7 +252,7 @@ async def game_events(request: web.Request) -> web.StreamResponse:
                                     id=str(message["version"]))
         return response
     finally:
-        context.hub.unsubscribe(game.id, queue)
+        live.unsubscribe(game.id, queue)
         streams[client] -= 1
         if not streams[client]:
             del streams[client]
@@ -372,7 +375,9 @@ def _match(site: Site, m: dict, names: dict[int, str], games: dict[int, tuple[in
 
 async def player_page(request: web.Request) -> web.Response:
     site = await _site(request)
-    user_id = site.player_of(request.match_info["token"]) if site is not None else None
+    if site is None:
+        return not_found(request)
+    user_id = site.player_of(request.match_info["token"])
     if user_id is None:
         return not_found(request)
     context = _context(request)
