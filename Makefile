@@ -18,8 +18,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# ruff, then mypy over the whole package tree ([tool.mypy] in pyproject.toml says which folders and how strictly)
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 demo: $(STAMP)
 	$(PY) -m bench.demo

@@ -103,7 +103,7 @@ def tournament_refusal(interaction: discord.Interaction) -> str | None:
     return None
 
 
-def lacking_in(bot, guild_id: int | None, channel_id: int | None,
+def lacking_in(bot: discord.Client, guild_id: int | None, channel_id: int | None,
                needed: tuple[str, ...] = IN_THREAD) -> tuple[str, ...] | None:
     """What the bot lacks in a channel of a server it has in its cache (None: unknown, e.g. not cached)."""
     guild = bot.get_guild(guild_id) if guild_id else None

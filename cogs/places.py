@@ -468,9 +468,12 @@ class Places(commands.Cog):
         return True
 
 
-def places_of(bot) -> Places:
+def places_of(bot: GameBot) -> Places:
     """The bot's thread opener (the Places cog)."""
-    return bot.get_cog("Places")
+    cog = bot.get_cog("Places")
+    if not isinstance(cog, Places):
+        raise RuntimeError("the Places cog is not loaded")
+    return cog
 
 
 async def setup(bot: GameBot) -> None:

@@ -9,6 +9,7 @@ from io import BytesIO
 
 import discord
 
+from cogs.gamebot import GameBot
 from cogs.places import places_of
 from cogs.publish import publish
 from cogs.views import LeagueCheckIn, LeagueJoin, LeagueLeave, LeagueStart
@@ -25,7 +26,7 @@ from tournaments.league import Row
 log = logging.getLogger(__name__)
 
 
-async def bracket_link(bot, event: Event) -> discord.ui.Button | None:
+async def bracket_link(bot: GameBot, event: Event) -> discord.ui.Button | None:
     """The "Bracket" link button of a tournament's posts (cogs/weblinks.py)."""
     return await link_button(bot, "bracket", event.guild_id, event.id, event.lang)
 
@@ -119,7 +120,7 @@ def registration_message(event: Event, link: discord.ui.Button | None = None) ->
     return {"embed": embed, "view": with_link(view, link)}
 
 
-async def redraw_registration(bot, event: Event) -> None:
+async def redraw_registration(bot: GameBot, event: Event) -> None:
     """Bring the registration message up to date (who is in, the status; its buttons gone once started) - a
     cosmetic edit that may fail (the message deleted or too old): then it stays as it was."""
     if not event.message_id or not event.channel_id:
@@ -132,7 +133,7 @@ async def redraw_registration(bot, event: Event) -> None:
         log.info("could not redraw the registration message of tournament %s", event.id)
 
 
-async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed, tuple[Event, list[tuple[Row, str]]]]:
+async def table_embed(bot: GameBot, tournament_id: int, who=None) -> tuple[discord.Embed, tuple[Event, list[tuple[Row, str]]]]:
     """The league table as an embed; ``who`` (an Asker) is fenced like any game (None: the bot itself)."""
     league, rows, over, total = await tournaments_of(bot).tournament_table(tournament_id, asker=who)
     embed = discord.Embed(title=t("tournament_title", tournament=league.id, title=ENGINES[league.engine].title),
@@ -144,7 +145,7 @@ async def table_embed(bot, tournament_id: int, who=None) -> tuple[discord.Embed,
     return embed, (league, rows)
 
 
-async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[discord.File]]:
+async def pictures_of(bot: GameBot, tournament_id: int, who=None) -> tuple[Event, list[discord.File]]:
     """The standings pictures (and the bracket's, for an elimination) of a tournament that is not a league; the
     table shows the organizer's tie-breaks, named under the title."""
     service = tournaments_of(bot)
@@ -219,11 +220,11 @@ def _shown(row, key: str):
     return value
 
 
-async def _channel(bot, event: Event):
+async def _channel(bot: GameBot, event: Event):
     return bot.get_channel(event.channel_id) or await bot.fetch_channel(event.channel_id)
 
 
-async def post_progress(bot, progress: Progress, channel=None) -> None:
+async def post_progress(bot: GameBot, progress: Progress, channel=None) -> None:
     """Tell the tournament's channel what a change did: its notes (a correction, a latecomer, a bye, rounds cut,
     who was left out at check-in), the round that ended (standings and bracket), a round paired and held for the
     organizer, the next round's matches (each opened in its own thread), the podium at the end."""
@@ -282,7 +283,7 @@ def _round_line(event: Event, key: str, round_no: int, **fields) -> str:
     return t(key, tournament=event.id, round=round_no, **fields)
 
 
-async def _post_held(bot, channel, event: Event) -> None:
+async def _post_held(bot: GameBot, channel, event: Event) -> None:
     """A round paired and waiting for the organizer: its pairings, with the match numbers the organizer's tools
     take (no threads yet)."""
     held = event.held
@@ -304,7 +305,7 @@ async def _post_held(bot, channel, event: Event) -> None:
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
 
 
-async def match_over(bot, game) -> None:
+async def match_over(bot: GameBot, game) -> None:
     """Called when a tournament match has finished: a league posts its new table in its channel (and the
     winner); the other formats count the match and, at the end of a round, post it and pair the next one."""
     service = tournaments_of(bot)
@@ -315,13 +316,15 @@ async def match_over(bot, game) -> None:
     await service.match_over(game)
     embed, (league, rows) = await table_embed(bot, game.tournament_id)
     channel = bot.get_channel(league.channel_id) or await bot.fetch_channel(league.channel_id)
+    if not isinstance(channel, discord.abc.Messageable):  # (a league is made in a text channel)
+        raise TypeError(f"channel {league.channel_id} of league {league.id} takes no messages")
     content = None
     if league.status == "finished" and rows:
         content = t("tournament_champion", tournament=league.id, name=rows[0][1])
     await channel.send(content=content, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
 
-async def round_deadlines(bot, now=None) -> None:
+async def round_deadlines(bot: GameBot, now=None) -> None:
     """Settle the tournament matches past their round's deadline by their clock rules (see
     ``TournamentService.deadline_places``): each match's thread gets its last board saying so (from the
     outbox), then what it did is posted (the round's end, the next round). Called by the clock job."""
@@ -331,7 +334,7 @@ async def round_deadlines(bot, now=None) -> None:
         await post_progress(bot, progress)
 
 
-async def post_matches(bot, channel, tournament_id: int, head: str, games: list[int], line_key: str) -> None:
+async def post_matches(bot: GameBot, channel, tournament_id: int, head: str, games: list[int], line_key: str) -> None:
     """A tournament's matches just made, in its channel: a line each with its thread, or (while the thread
     waits its turn, cogs/places.py) where it is in the queue and about when; the post is kept up to date as
     the threads open, and each match's players are mentioned in their thread when it opens."""

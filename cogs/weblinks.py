@@ -10,6 +10,7 @@ import logging
 
 import discord
 
+from cogs.gamebot import GameBot
 from host.locale import game_text
 
 log = logging.getLogger(__name__)
@@ -18,7 +19,7 @@ LINKS = {"watch": ("game", "button_watch"), "replay": ("replay", "button_replay"
          "bracket": ("tournament", "button_bracket"), "profile": ("player", "button_profile")}
 
 
-async def link_button(bot, kind: str, guild_id: int | None, number: int, lang: str | None) -> discord.ui.Button | None:
+async def link_button(bot: GameBot, kind: str, guild_id: int | None, number: int, lang: str | None) -> discord.ui.Button | None:
     """The ``kind`` (watch, replay, bracket, profile) link button of a game, tournament or person, labelled in
     ``lang``; None when there is nothing to link to."""
     links = getattr(bot, "weblinks", None)
@@ -38,7 +39,7 @@ async def link_button(bot, kind: str, guild_id: int | None, number: int, lang: s
     return discord.ui.Button(style=discord.ButtonStyle.link, label=game_text("web", label, lang), url=url)
 
 
-async def board_link(bot, game) -> discord.ui.Button | None:
+async def board_link(bot: GameBot, game) -> discord.ui.Button | None:
     """"Watch" on a running game's board, "Replay" on a finished game's last one."""
     kind = {"running": "watch", "finished": "replay"}.get(game.status)
     return await link_button(bot, kind, game.guild_id, game.id, game.lang) if kind else None
