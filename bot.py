@@ -59,17 +59,16 @@ class GameBot(DeclaredBot):
     def __init__(self, settings: Settings, *, store: Store | None = None,
                  service: GameService | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands and components only
-        # a rate limit longer than 30 s raises RateLimited instead of holding the request (and its caller) that
-        # long: the thread opener parks that channel (cogs/places.py), a board stays owed (cogs/publish.py)
         sharding: dict[str, Any] = {}  # (AutoShardedBot's options: ShardedGameBot below)
         if settings.shard_count:
             sharding = {"shard_count": settings.shard_count,
                         "shard_ids": list(settings.shard_ids) if settings.shard_ids is not None else None}
+        # a rate limit longer than 30 s raises RateLimited instead of holding the request (and its caller) that
+        # long: the thread opener parks that channel (cogs/places.py), a board stays owed (cogs/publish.py)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          max_ratelimit_timeout=30.0, tree_cls=GameTree, **sharding)
         self.settings = settings
-        #: the shards whose servers' games this process's background jobs handle (None: all games)
-        self.owned: Shards | None = Shards.of(settings.shard_ids, settings.shard_count)
+        self.owned = Shards.of(settings.shard_ids, settings.shard_count)
         self._store = store
         self._service = service
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)

@@ -26,7 +26,7 @@ class Leaderboard(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction[GameBot], game: str) -> None:
         lang = str(interaction.locale)
         if game not in ENGINES:  # (a stale client, or a hand-made request: the choices offer only games)
             await interaction.response.send_message(t("unknown_game", lang, key=game[:40]), ephemeral=True)
@@ -48,7 +48,7 @@ class Leaderboard(commands.Cog):
     @app_commands.command(name="profile", description="Ratings, games and wins of a player on this server")
     @app_commands.guild_only()
     @app_commands.describe(user="Whose profile (default: yours)")
-    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+    async def profile(self, interaction: discord.Interaction[GameBot], user: discord.User | None = None) -> None:
         lang = str(interaction.locale)
         who = user or interaction.user
         found = await tournaments_of(self.bot).profile(who.id, interaction.guild_id)

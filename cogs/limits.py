@@ -34,7 +34,7 @@ class Limits(commands.Cog):
     @app_commands.choices(name=[app_commands.Choice(name=n, value=n) for n in LIMITS])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
-    async def limits(self, interaction: discord.Interaction, name: str | None = None,
+    async def limits(self, interaction: discord.Interaction[GameBot], name: str | None = None,
                      value: app_commands.Range[int, 0, 3600] | None = None) -> None:
         lang = str(interaction.locale)
         who = asker(interaction)

@@ -28,6 +28,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 import aiohttp
 import discord
@@ -471,9 +472,11 @@ class Places(commands.Cog):
 def places_of(bot: GameBot) -> Places:
     """The bot's thread opener (the Places cog)."""
     cog = bot.get_cog("Places")
-    if not isinstance(cog, Places):
+    if cog is None:
         raise RuntimeError("the Places cog is not loaded")
-    return cog
+    # (not isinstance: load_extension runs this module anew, so the cog's class is the loaded module's Places,
+    # which need not be the one an earlier import of this module made)
+    return cast(Places, cog)
 
 
 async def setup(bot: GameBot) -> None:

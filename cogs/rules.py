@@ -94,7 +94,7 @@ class Rules(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=[app_commands.Choice(name=e.title, value=k) for k, e in ENGINES.items()])
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction[GameBot], game: str) -> None:
         if game not in ENGINES:  # (a stale client, or a hand-made request: the choices offer only games)
             await interaction.response.send_message(t("unknown_game", str(interaction.locale), key=game[:40]),
                                                     ephemeral=True)

@@ -29,7 +29,7 @@ class ServerSettings(commands.Cog):
     @settings.command(name="web", description="Game pages on the web: public, unlisted (only by link) or off")
     @app_commands.describe(mode="Who may see this server's game pages on the web")
     @app_commands.choices(mode=MODE_CHOICES)
-    async def web(self, interaction: discord.Interaction, mode: str) -> None:
+    async def web(self, interaction: discord.Interaction[GameBot], mode: str) -> None:
         lang = str(interaction.locale)
         if interaction.guild_id is None:
             await interaction.response.send_message(game_text("web", "settings_server_only", lang), ephemeral=True)

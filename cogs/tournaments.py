@@ -117,7 +117,7 @@ class Tournaments(commands.Cog):
         except (discord.HTTPException, GameError):
             log.exception("could not post the table of tournament %s", game.tournament_id)
 
-    async def _refuse(self, interaction: discord.Interaction, exc: GameError) -> None:
+    async def _refuse(self, interaction: discord.Interaction[GameBot], exc: GameError) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         else:
@@ -139,7 +139,7 @@ class Tournaments(commands.Cog):
                           format=[app_commands.Choice(name=f, value=f) for f in FORMATS],
                           time_control=TIME_CONTROL_CHOICES,
                           language=[app_commands.Choice(name=n, value=c) for c, n in LANGUAGES.items()])
-    async def new(self, interaction: discord.Interaction, game: str, format: str = "league",
+    async def new(self, interaction: discord.Interaction[GameBot], game: str, format: str = "league",
                   rounds: app_commands.Range[int, 1, 30] | None = None,
                   cap: app_commands.Range[int, 2, 512] | None = None,
                   table_size: app_commands.Range[int, 2, 6] | None = None, third_place: bool = False,
@@ -176,7 +176,7 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="table", description="The standings of a tournament")
     @app_commands.describe(tournament="Tournament number")
-    async def table(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def table(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         try:
             event = await self.service.tournament(tournament, asker(interaction))
             if event.format == "league":
@@ -194,7 +194,7 @@ class Tournaments(commands.Cog):
                                         files=files, ephemeral=True, view=view or discord.utils.MISSING)
 
     @tournament.command(name="my-matches", description="Your matches in this server's tournaments")
-    async def my_matches(self, interaction: discord.Interaction) -> None:
+    async def my_matches(self, interaction: discord.Interaction[GameBot]) -> None:
         lang = str(interaction.locale)
         found = await self.service.my_matches(interaction.user.id, asker(interaction))
         if not found:
@@ -210,7 +210,7 @@ class Tournaments(commands.Cog):
         await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True,
                                                 allowed_mentions=discord.AllowedMentions.none())
 
-    async def _organizer(self, interaction: discord.Interaction, call, *, announce: bool = False) -> None:
+    async def _organizer(self, interaction: discord.Interaction[GameBot], call, *, announce: bool = False) -> None:
         """An organizer's (or a player's) change to a tournament. Deferred privately: the answer may be a refusal,
         and the first followup of a deferral keeps the deferral's visibility (a public "thinking…" would show the
         refusal to everyone). What everybody should know goes to the tournament's channel: its registration
@@ -246,7 +246,7 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="start", description="Start a tournament (its organizer)")
     @app_commands.describe(tournament="Tournament number")
-    async def start(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def start(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         async def call():
             event = await self.service.tournament(tournament, asker(interaction))
             if interaction.user.id == event.organizer_id:  # (the service refuses anyone else)
@@ -258,13 +258,13 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="leave", description="Withdraw from a tournament before it starts")
     @app_commands.describe(tournament="Tournament number")
-    async def leave(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def leave(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.leave(tournament, interaction.user.id,
                                                                       asker(interaction)))
 
     @tournament.command(name="drop", description="Drop a player (organizer; or yourself): their matches are forfeited")
     @app_commands.describe(tournament="Tournament number", player="Who drops out (default: you)")
-    async def drop(self, interaction: discord.Interaction, tournament: int, player: discord.User | None = None) -> None:
+    async def drop(self, interaction: discord.Interaction[GameBot], tournament: int, player: discord.User | None = None) -> None:
         who = (player or interaction.user).id
         await self._organizer(interaction, lambda: self.service.drop(tournament, interaction.user.id, who,
                                                                      asker(interaction)))
@@ -272,7 +272,7 @@ class Tournaments(commands.Cog):
     @tournament.command(name="adjudicate", description="Decide a match of the current round (organizer)")
     @app_commands.describe(tournament="Tournament number", match="Match number (see /tournament my-matches)",
                            winner="Who won (leave empty for a draw)")
-    async def adjudicate(self, interaction: discord.Interaction, tournament: int, match: int,
+    async def adjudicate(self, interaction: discord.Interaction[GameBot], tournament: int, match: int,
                          winner: discord.User | None = None) -> None:
         async def call():
             found = await self.bot.service.store.match(match) if 0 < match < 2**63 else None
@@ -285,7 +285,7 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="join", description="Join a tournament (a running Swiss takes latecomers)")
     @app_commands.describe(tournament="Tournament number")
-    async def join(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def join(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         async def call():
             event = await self.service.tournament(tournament, asker(interaction))
             join = self.service.late_join if event.status == "running" else self.service.join
@@ -294,7 +294,7 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="bye", description="A half-point bye for the next round (Swiss)")
     @app_commands.describe(tournament="Tournament number", player="Who sits out (organizer; default: you)")
-    async def bye(self, interaction: discord.Interaction, tournament: int, player: discord.User | None = None) -> None:
+    async def bye(self, interaction: discord.Interaction[GameBot], tournament: int, player: discord.User | None = None) -> None:
         who = (player or interaction.user).id
         await self._organizer(interaction, lambda: self.service.request_bye(tournament, interaction.user.id, who,
                                                                             asker(interaction)))
@@ -303,7 +303,7 @@ class Tournaments(commands.Cog):
     @app_commands.describe(tournament="Tournament number", action="What to do", player="First player",
                            other="Second player", match="Match number (correct)", winner="Winner (correct; none: draw)")
     @app_commands.choices(action=[app_commands.Choice(name=n, value=v) for n, v in MANAGE])
-    async def manage(self, interaction: discord.Interaction, tournament: int, action: str,
+    async def manage(self, interaction: discord.Interaction[GameBot], tournament: int, action: str,
                      player: discord.User | None = None, other: discord.User | None = None,
                      match: app_commands.Range[int, 1, 2**53 - 1] | None = None,
                      winner: discord.User | None = None) -> None:
@@ -333,19 +333,19 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="pause", description="Hold the next round until resumed (organizer)")
     @app_commands.describe(tournament="Tournament number")
-    async def pause(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def pause(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.pause(tournament, interaction.user.id,
                                                                       asker(interaction)), announce=True)
 
     @tournament.command(name="resume", description="Resume a paused tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
-    async def resume(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def resume(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.resume(tournament, interaction.user.id,
                                                                       asker(interaction)), announce=True)
 
     @tournament.command(name="cancel", description="Cancel a tournament (organizer)")
     @app_commands.describe(tournament="Tournament number")
-    async def cancel(self, interaction: discord.Interaction, tournament: int) -> None:
+    async def cancel(self, interaction: discord.Interaction[GameBot], tournament: int) -> None:
         await self._organizer(interaction, lambda: self.service.cancel(tournament, interaction.user.id,
                                                                       asker(interaction)), announce=True)
 
