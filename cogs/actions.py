@@ -144,7 +144,7 @@ async def send_private(interaction: discord.Interaction, game_id: int, *, requir
         await interaction.followup.send(private.text, ephemeral=True)
         return
     kwargs: dict[str, Any] = {"content": publish.clip_content(private.text), "ephemeral": True,
-              "view": panel_view(private.panel)}
+                              "view": panel_view(private.panel)}
     if private.image is not None:
         kwargs["file"] = discord.File(publish.BytesIO(private.image), filename=f"hand-{game_id}.png")
     await interaction.followup.send(**kwargs)

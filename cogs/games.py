@@ -161,8 +161,8 @@ class Games(commands.Cog):
         if outcome.board is None:
             await interaction.followup.send(head, ephemeral=True, **publish.lobby_message(row))
             return
-        kwargs: dict[str, Any] = {"content": publish.clip_content(head + "\n" + outcome.board.text), "ephemeral": True,
-                  "allowed_mentions": discord.AllowedMentions.none()}
+        kwargs: dict[str, Any] = {"content": publish.clip_content(head + "\n" + outcome.board.text),
+                                  "ephemeral": True, "allowed_mentions": discord.AllowedMentions.none()}
         if outcome.board.image is not None:
             kwargs["file"] = discord.File(BytesIO(outcome.board.image), filename=outcome.board.filename)
         if row.status == "finished" and row.seat_of(interaction.user.id) is not None:

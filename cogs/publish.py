@@ -342,7 +342,7 @@ async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
         return
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
     kwargs: dict[str, Any] = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
-              "view": panel_view(nudge.panel)}
+                              "view": panel_view(nudge.panel)}
     if nudge.image is not None:
         kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
     try:
