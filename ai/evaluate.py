@@ -150,6 +150,9 @@ def _ac_candidates(engine, state, seat: int, rng, k: int = AC_CANDIDATES) -> lis
     from ai import ave_caesar as H
 
     view = engine.view(state, seat)
+    if any(a["type"] != "move" for a in view["legal"]):
+        # a vote on a neutral chariot's way (option neutral_vote): a few destinations, all searched
+        return list(view["legal"])
     by_space = {ch["to"]: ch for ch in view["choices"]}
     scored = sorted(((H.score(view, a, by_space[a["to"]]), i) for i, a in enumerate(view["legal"])), reverse=True)
     return [view["legal"][i] for _, i in scored[:k]]

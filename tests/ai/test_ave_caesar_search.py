@@ -69,3 +69,20 @@ def test_hard_plays_paired_playouts_that_stop_at_the_end_of_the_race():
     assert action in E.legal_actions(state, seat)
     assert {no for no, _ in seen} == {1}, "no playout drives on into the second race"
     assert max(done for _, done in seen) > len(state["race"]["finish"]), "but they do run on to its end"
+
+
+def test_the_hard_level_votes_on_a_neutral_chariots_way():
+    # option neutral_vote: the players vote where a neutral chariot goes; the hard level used to look for the
+    # card and chariot of a move in a vote and failed (KeyError), leaving the AI seat without an answer
+    state = E.new_game(3, 0, {"neutral_chariots": True, "neutral_vote": True})
+    rng = Rng(3)
+    for _ in range(200):
+        seat = min(E.to_act(state))
+        legal = E.legal_actions(state, seat)
+        if len(legal) > 1 and legal[0]["type"] == "vote":
+            break
+        E.apply(state, seat, ai.choose(E, state, seat, rng, "normal"))
+    assert len(legal) > 1 and legal[0]["type"] == "vote", "a vote with a choice comes early in the race"
+    assert evaluate._ac_candidates(E, state, seat, Rng(1)) == legal
+    budget = {**search.hard_budget(E), "iterations": 12, "seconds": None}
+    assert search.choose(E, state, seat, Rng(1), **budget) in legal
