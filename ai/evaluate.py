@@ -9,6 +9,8 @@ over the best other seat in the game's own currency (troops left, Glory, Triumph
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 
 def reward_of_places(places: list[int]) -> list[float]:
@@ -115,13 +117,22 @@ def _ac_eval(engine, state) -> list[float]:
 AC_SCALE = 3.0
 
 
-#: engine key -> (stage, evaluation, most actions a playout runs past the tree before it is evaluated)
+class Evaluation(NamedTuple):
+    """A game's cut-off for playouts: its stage of a state, each seat's reward where a playout stops, and the
+    most actions a playout runs past the tree before it is evaluated."""
+
+    stage: Callable[[Any], int]
+    evaluate: Callable[[Any, Any], list[float]]
+    depth: int
+
+
+#: engine key -> its :class:`Evaluation`
 EVALUATIONS = {
-    "hector-achilles": (_ha_stage, _ha_eval, 40),
-    "troja": (_troja_stage, _troja_eval, 100),
-    "kivalasztottak": (_kiv_stage, _kiv_eval, 60),
-    "hextri": (_hextri_stage, _hextri_eval, 12),
-    "ave-caesar": (_ac_stage, _ac_eval, 10**9),
+    "hector-achilles": Evaluation(_ha_stage, _ha_eval, 40),
+    "troja": Evaluation(_troja_stage, _troja_eval, 100),
+    "kivalasztottak": Evaluation(_kiv_stage, _kiv_eval, 60),
+    "hextri": Evaluation(_hextri_stage, _hextri_eval, 12),
+    "ave-caesar": Evaluation(_ac_stage, _ac_eval, 10**9),
 }
 
 

@@ -22,6 +22,7 @@ import pytest
 
 import ai
 from ai import search
+from ai.search import PairedConfig, SearchConfig
 from engines import ENGINES
 from engines.rng import Rng
 
@@ -52,13 +53,14 @@ def _searches(engine, state, seat: int, seed: int) -> list:
     for kwargs in ({"flat": True}, {"evaluation": False, "exploration": 1.2, "rollout": rollout},
                    {"rollout": rollout, "prior": prior}):
         trace = []
-        out.append(search.search(engine, state, seat, Rng(seed + 2), iterations=6, trace=trace, **kwargs))
+        config = SearchConfig(iterations=6, trace=trace, **kwargs)
+        out.append(search.search(engine, state, seat, Rng(seed + 2), config))
         out.append(trace)
     for kwargs in ({"depth": 8, "prune": 1.0, "check_every": 2, "prior": prior},
                    {"stage": True, "actions": 400}, {"rollout": rollout, "prune": None, "iterations": 4}):
         trace = []
         kwargs = {"iterations": 8, **kwargs}
-        out.append(search.paired(engine, state, seat, Rng(seed + 3), trace=trace, **kwargs))
+        out.append(search.paired(engine, state, seat, Rng(seed + 3), PairedConfig(trace=trace, **kwargs)))
         out.append(trace)
     return out
 

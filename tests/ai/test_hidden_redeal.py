@@ -305,8 +305,8 @@ def test_the_determinizers_before_issue_30_are_caught(key, old, monkeypatch):
 
 
 def test_the_determinizers_in_use_are_the_engines_own():
-    assert search._determinizer(ENGINES["hector-achilles"]) is ha_determinize.determinize
-    assert search._determinizer(ENGINES["kivalasztottak"]) is kiv_determinize.determinize
+    assert search.determinizer(ENGINES["hector-achilles"]) is ha_determinize.determinize
+    assert search.determinizer(ENGINES["kivalasztottak"]) is kiv_determinize.determinize
 
 
 def test_removal_records_read_from_play_match_the_engines_record():
