@@ -1,7 +1,7 @@
 """Cheap position evaluations for cut-short playouts: per game, a *stage* of the game (a battle, a round,
 a race: public counters) and each seat's reward in [0, 1] from a sampled state when the playout stops.
 
-The search (``ai/search.py``) calls these only on determinized samples, so they may read the whole sample:
+The search (``ai/search/``) calls these only on determinized samples, so they may read the whole sample:
 it holds no more than the searching seat's view plus guesses. A reward is a logistic of the seat's margin
 over the best other seat in the game's own currency (troops left, Glory, Triumph points, figures, laurels).
 """
