@@ -259,7 +259,8 @@ def _later_cover(b: Battle) -> float:
 
 
 def _reinforce(b: Battle, legal: list[dict], now: float) -> dict | None:
-    """A scoring card reinforced (the hero's colour first) while favour is to spare and the battle is close."""
+    """A scoring card reinforced (the hero's colour first) while favour is to spare and the battle is
+    close."""
     hero_colour = b.my_hero_colour()
     scoring = {b.facing(b.orientation, b.seat)}
     if hero_colour:
@@ -274,7 +275,8 @@ def _reinforce(b: Battle, legal: list[dict], now: float) -> dict | None:
 
 
 def _swap_hero(b: Battle, legal: list[dict], now: float) -> dict | None:
-    """The hero in hand swapped early when the side's other heroes fit the battle clearly better on average."""
+    """The hero in hand swapped early when the side's other heroes fit the battle clearly better on
+    average."""
     if not b.hand_hero or b.round > 3:
         return None
     mine = _hero_fit(b, b.hand_hero)

@@ -165,7 +165,8 @@ def _ability_counter(ctx: _Ctx, a: dict, ab: dict, target: dict) -> float:
     return 55 if top and top["seat"] != ctx.seat and top["kind"] == "summon" else -1
 
 
-#: an activated ability's worth by its first effect (a number, or a function of context, action, ability, target)
+#: an activated ability's worth by its first effect (a number, or a function of the context, action, ability
+#: and target)
 _ABILITIES: dict[str, _Score] = {
     "attack": _ability_attack,
     "damage": lambda ctx, a, ab, target: _damage_score(ctx, ab["effect"][0], target),
@@ -384,7 +385,8 @@ _DECISIONS: dict[str, Callable[[_Ctx, list[dict]], dict]] = {
     "continue_quest": _continue_quest,
     "solve": _solve,
     "beast_target": _beast_target,
-    "destroy_building": lambda ctx, legal: min(legal, key=lambda a: ctx.cards.get(a["card"], {}).get("dp", 0)),
+    "destroy_building": lambda ctx, legal: min(legal,
+                                               key=lambda a: ctx.cards.get(a["card"], {}).get("dp", 0)),
     "reserve_pick": _reserve_pick,
 }
 

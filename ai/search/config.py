@@ -24,7 +24,8 @@ DEFAULT_ITERATIONS = 100
 
 
 class Game(Protocol):
-    """What the searches use of an engine (``engines/base.py``; also ``max_playout_steps`` when it has one)."""
+    """What the searches use of an engine (``engines/base.py``; also ``max_playout_steps`` when it has
+    one)."""
 
     key: str
 

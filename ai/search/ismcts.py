@@ -126,7 +126,8 @@ def search(engine: Game, state: Any, seat: int, rng: Rng, config: SearchConfig |
     if config.prior is None or prior_key is None or P.key(best) == prior_key:
         return best
     root = tree.nodes[()].edges
-    return best if P.clearly_better(root.get(P.key(best)), root.get(prior_key), config.margin) else config.prior
+    beaten = P.clearly_better(root.get(P.key(best)), root.get(prior_key), config.margin)
+    return best if beaten else config.prior
 
 
 def _run(engine: Game, state: Any, seat: int, rng: Rng, config: SearchConfig, tree: Tree) -> None:

@@ -130,7 +130,8 @@ def _run(engine: Game, state: Any, seat: int, rng: Rng, config: PairedConfig, le
                 break  # decided (the prior is never dropped): the rest of the budget would change nothing
 
 
-def _spent(config: PairedConfig, iterations: int | None, done: int, played: int, deadline: float | None) -> bool:
+def _spent(config: PairedConfig, iterations: int | None, done: int, played: int,
+           deadline: float | None) -> bool:
     """Whether the budget is used up: playouts, actions played out or wall time."""
     if iterations is not None and done >= iterations:
         return True

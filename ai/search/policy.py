@@ -67,7 +67,8 @@ def mean(values: list[float]) -> float:
 
 
 def paired_better(samples: list[list[float]], rounds: list[list[int]], a: int, b: int, z: float) -> bool:
-    """Candidate ``a`` beats ``b`` by ``z`` standard errors of their difference over the rounds both played."""
+    """Candidate ``a`` beats ``b`` by ``z`` standard errors of their difference over the rounds both
+    played."""
     mine = dict(zip(rounds[a], samples[a]))
     diffs = [mine[r] - x for r, x in zip(rounds[b], samples[b]) if r in mine]
     n = len(diffs)

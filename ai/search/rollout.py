@@ -80,9 +80,9 @@ def playout(engine: Game, state: Any, policy: Policy, rng: Rng, steps: int, cut:
 
 def paired_playout(engine: Game, state: Any, policy: Policy, rng: Rng, limit: int,
                    stage: tuple[Evaluation, int] | None) -> int:
-    """Play ``state`` on with ``policy`` (a lone legal action is taken without asking it) for at most ``limit``
-    actions, or to the end of the current stage when ``stage`` gives the game's evaluation and the stage
-    the playout started in: the actions played."""
+    """Play ``state`` on with ``policy`` (a lone legal action is taken without asking it) for at most
+    ``limit`` actions, or to the end of the current stage when ``stage`` gives the game's evaluation and the
+    stage the playout started in: the actions played."""
     steps = 0
     while steps < limit:
         acting = engine.to_act(state)
