@@ -9,7 +9,7 @@ over the best other seat in the game's own currency (troops left, Glory, Triumph
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 
@@ -23,7 +23,7 @@ def reward_of_places(places: list[int]) -> list[float]:
             for p in places]
 
 
-def _logistic(margins: list[float], scale: float) -> list[float]:
+def _logistic(margins: Sequence[float], scale: float) -> list[float]:
     out = []
     for s, mine in enumerate(margins):
         best_other = max(m for o, m in enumerate(margins) if o != s)
