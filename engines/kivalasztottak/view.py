@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import state as S
 from .cards import card_defs, deck_file, english
+from .zones import pub
 
 
 def _card(state: dict, cid: str, viewer: int | None) -> dict:
@@ -137,7 +138,7 @@ def build_view(engine, state: dict, seat: int | None) -> dict:
     man = None
     if m is not None:
         man = {"kind": m["kind"], "initiator": m["init"], "step": m["step"],
-               "target": engine._pub(state, m["target"]) if m["target"] else None,
+               "target": pub(state, m["target"]) if m["target"] else None,
                "front": list(m["front"]), "combat_round": m["round"], "combat": m["combat"],
                "winner": m["winner"], "solver": m["solver"]}
         if m["kind"] == "siege" and m["target"] and state["cards"][m["target"]]["up"]:
