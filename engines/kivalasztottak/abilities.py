@@ -17,65 +17,84 @@ def ability_timing(state: dict, ab: dict) -> bool:
     return C.timing(ab, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
 
-def ability_actions(state: dict, seat: int, zones: dict) -> list[dict]:
-    p = state["p"][seat]
-    m = state["maneuver"]
-    cards = state["cards"]
-    defs = card_defs()
-    activated = C.activated()
-    sit = C.situation(state)  # abilities are listed per timing situation (_ability_timing)
-    mp = p["mp"]
-    used_thread = state["used_thread"]
-    heal_filter = C.heals_damaged_only(state)
-    out: list[dict] = []
+def _owners(state: dict, seat: int, zones: dict) -> list:
+    """The seat's present cards that have activated abilities, in listing order (kept in the zones memo)."""
     owners = zones.get(("abilities", seat))
-    if owners is None:  # the seat's present cards that have activated abilities, in listing order
+    if owners is None:
+        cards = state["cards"]
+        activated = C.activated()
         owners = zones[("abilities", seat)] = [
             (cid, activated[cards[cid]["k"]]) for cid in controlled_present(state, seat)
             if cards[cid]["k"] in activated]
-    for cid, per_situation in owners:
+    return owners
+
+
+def _paid_and_unused(state: dict, p: dict, cid: str, i: int, ab: dict) -> bool:
+    """The ability's MP and SZP can be paid, and it was not used in this thread (nor this round when ONCE)."""
+    if ab["mp"] > p["mp"] or ab["szp"] > state["cards"][cid].get("szp", 0):
+        return False
+    used_thread = state["used_thread"]
+    if used_thread and [cid, i] in used_thread:
+        return False  # an ability at most once per thread
+    return not ("ONCE_ROUND" in ab["sym"] and [cid, i] in p["used_round"])
+
+
+def _actor(state: dict, cid: str, d: dict, sym: list) -> str | None:
+    """Who acts for the ability of ``cid`` (worn equipment: its wearer), or None when it cannot act now."""
+    c = state["cards"][cid]
+    actor = cid
+    if d["type"] == "action":
+        if c["zone"] != "worn":
+            return None
+        actor = c["on"]
+    if d["type"] == "omen" and c.get("op", 0) <= 0:
+        return None
+    ac = state["cards"][actor]
+    if card_defs()[ac["k"]]["type"] != "adventurer":
+        return actor
+    if ac["zone"] not in ("row", "team"):
+        return None
+    needs_alert = "PERMANENT" not in sym or "TAP" in sym
+    if needs_alert and ac["state"] != "alert":
+        return None
+    if "COMBAT" in sym and ac["zone"] != "team":
+        return None
+    m = state["maneuver"]
+    if m is not None and m["step"] == "prep" and actor in m["prep_acted"]:
+        return None
+    if d.get("subtype") == "melee_weapon" and actor not in (m or {}).get("front", []):
+        return None
+    return actor
+
+
+def _ability_targets(state: dict, seat: int, cid: str, ab: dict) -> list:
+    sym = ab["sym"]
+    ctx = S.context(state, cid)
+    if "PERMANENT" in sym and "COMBAT" not in sym:
+        ctx = "any"  # the one kind of effect that crosses between Row and maneuver
+    tgs = effect_targets(state, seat, ab.get("target"), ctx, cid)
+    if C.heals_damaged_only(state) and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
+        # version 2 only: a heal is offered only for an adventurer that has damage to heal
+        cards = state["cards"]
+        tgs = [tg for tg in tgs if cards[tg if tg is not None else cid]["dmg"] > 0]
+    return tgs
+
+
+def ability_actions(state: dict, seat: int, zones: dict) -> list[dict]:
+    """The legal activations of ``seat``'s abilities (one per target); ``zones``: the zones memo."""
+    p = state["p"][seat]
+    defs = card_defs()
+    sit = C.situation(state)  # abilities are listed per timing situation (ability_timing)
+    out: list[dict] = []
+    for cid, per_situation in _owners(state, seat, zones):
         abl = per_situation[sit]
         if not abl:
             continue
-        c = cards[cid]
-        d = defs[c["k"]]
+        d = defs[state["cards"][cid]["k"]]
         for i, ab in abl:
-            sym = ab["sym"]
-            if ab["mp"] > mp or ab["szp"] > c.get("szp", 0):
+            if not _paid_and_unused(state, p, cid, i, ab) or _actor(state, cid, d, ab["sym"]) is None:
                 continue
-            if used_thread and [cid, i] in used_thread:
-                continue  # an ability at most once per thread
-            if "ONCE_ROUND" in sym and [cid, i] in p["used_round"]:
-                continue
-            actor = cid
-            if d["type"] == "action":  # worn equipment: its wearer acts
-                if c["zone"] != "worn":
-                    continue
-                actor = c["on"]
-            if d["type"] == "omen" and c.get("op", 0) <= 0:
-                continue
-            ac = cards[actor]
-            if defs[ac["k"]]["type"] == "adventurer":
-                if ac["zone"] not in ("row", "team"):
-                    continue
-                needs_alert = "PERMANENT" not in sym or "TAP" in sym
-                if needs_alert and ac["state"] != "alert":
-                    continue
-                if "COMBAT" in sym and ac["zone"] != "team":
-                    continue
-                if m is not None and m["step"] == "prep" and actor in m["prep_acted"]:
-                    continue
-                if d.get("subtype") == "melee_weapon" and actor not in (m or {}).get("front", []):
-                    continue
-            spec = ab.get("target")
-            ctx = S.context(state, cid)
-            if "PERMANENT" in sym and "COMBAT" not in sym:
-                ctx = "any"  # the one kind of effect that crosses between Row and maneuver
-            tgs = effect_targets(state, seat, spec, ctx, cid)
-            if heal_filter and ab.get("effect") and all(e["op"] == "heal" for e in ab["effect"]):
-                # version 2 only: a heal is offered only for an adventurer that has damage to heal
-                tgs = [tg for tg in tgs if cards[tg if tg is not None else cid]["dmg"] > 0]
-            for tg in tgs:
+            for tg in _ability_targets(state, seat, cid, ab):
                 a = {"type": "activate", "card": cid, "ability": i}
                 if tg is not None:
                     a["target"] = tg

@@ -19,36 +19,51 @@ def obstacle_room(state: dict, loc: str) -> bool:
     return attached + pending < cap
 
 
-def obstacle_actions(state: dict, seat: int, zones: dict) -> list[dict]:
+def _hidden_here(state: dict, seat: int) -> list[tuple[str, bool]]:
+    """The seat's face-down obstacles at the maneuver's location (the obstacle step's thread)."""
     m = state["maneuver"]
-    if m is None:
+    if m["target"] not in state["cards"]:
+        return []
+    out = []
+    for a in state["cards"][m["target"]].get("att", ()):
+        c = state["cards"][a]
+        if c["owner"] == seat and not c["up"] and S.cdef(state, a)["type"] == "obstacle":
+            out.append((a, False))
+    return out
+
+
+def _animates(state: dict, seat: int, zones: dict) -> list[tuple[str, bool]]:
+    """ANIMATE obstacles also fight in combat rounds, wherever they are attached (an alert team member taps)."""
+    p = state["p"][seat]
+    if not any(state["cards"][a]["state"] == "alert" for a in p["team"]):
+        return []
+    animates = zones.get(("animate", seat))
+    if animates is None:  # the seat's ANIMATE obstacles, in card order (owner and kind never change)
+        defs = card_defs()
+        animates = zones[("animate", seat)] = [
+            a for a, c in state["cards"].items() if c["owner"] == seat
+            and defs[c["k"]]["type"] == "obstacle" and defs[c["k"]].get("animate")]
+    out = []
+    for a in animates:
+        c = state["cards"][a]
+        if c["zone"] == "attached" and not c["up"]:
+            out.append((a, True))
+    return out
+
+
+def obstacle_actions(state: dict, seat: int, zones: dict) -> list[dict]:
+    """The legal obstacle activations of ``seat`` in a maneuver; ``zones``: the zones memo."""
+    m = state["maneuver"]
+    if m is None or not state["p"][1 - seat]["team"]:
         return []
     p = state["p"][seat]
     th = state["thread"] is not None
-    enemy_team = state["p"][1 - seat]["team"]
-    if not enemy_team:
-        return []
-    out = []
     cands: list[tuple[str, bool]] = []
-    if m["step"] == "obstacles" and th and m["target"] in state["cards"]:
-        for a in state["cards"][m["target"]].get("att", ()):
-            c = state["cards"][a]
-            if c["owner"] == seat and not c["up"] and S.cdef(state, a)["type"] == "obstacle":
-                cands.append((a, False))
+    if m["step"] == "obstacles" and th:
+        cands = _hidden_here(state, seat)
     elif m["step"] == "rounds" and not th:
-        # ANIMATE obstacles also fight in combat rounds, wherever they are attached
-        tappers = [a for a in p["team"] if state["cards"][a]["state"] == "alert"]
-        if tappers:
-            animates = zones.get(("animate", seat))
-            if animates is None:  # the seat's ANIMATE obstacles, in card order (owner and kind never change)
-                defs = card_defs()
-                animates = zones[("animate", seat)] = [
-                    a for a, c in state["cards"].items() if c["owner"] == seat
-                    and defs[c["k"]]["type"] == "obstacle" and defs[c["k"]].get("animate")]
-            for a in animates:
-                c = state["cards"][a]
-                if c["zone"] == "attached" and not c["up"]:
-                    cands.append((a, True))
+        cands = _animates(state, seat, zones)
+    out = []
     for a, animate in cands:
         d = S.cdef(state, a)
         if d["mp"] > p["mp"]:

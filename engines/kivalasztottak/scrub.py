@@ -23,6 +23,43 @@ def group_labels(group: list[str], names: list[str]) -> dict[str, str]:
     return out
 
 
+def _thread_item(state: dict, uid: str) -> dict | None:
+    return next((it for it in state["thread"] or () if it["uid"] == uid), None)
+
+
+def _scrub_ref(state: dict, e: dict, k: str, v: str, labels: dict[str, str], extra: dict) -> None:
+    """One string field: a hidden card becomes its place; a shown card gets its name; a thread item named as
+    a target gets the name of what it is."""
+    c = state["cards"].get(v)
+    if c is not None:
+        zone = c["zone"]
+        if zone in C.HIDDEN_ZONES or (not c["up"] and zone in C.FACE_DOWN_ZONES):
+            e[k] = pub(state, v)
+        elif k != "type":
+            extra[f"{k}_name"] = labels.get(v) or C.names_en()[c["k"]]
+            if k == "card":
+                extra["card_key"] = c["k"]
+    elif k == "target":
+        it = _thread_item(state, v)
+        if it is not None:
+            extra["target_name"] = ("face-down obstacle" if it.get("hidden")
+                                    else C.names_en()[state["cards"][it["card"]]["k"]])
+
+
+def _scrub_list(state: dict, e: dict, k: str, v: list, labels: dict[str, str], extra: dict) -> None:
+    """One list field: hidden cards become their places, and the shown ones' names go alongside."""
+    if not v:
+        e[k] = []  # events never share a list with the state or an action
+        return
+    cards = state["cards"]
+    hidden = C.Hidden(cards)
+    e[k] = [pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
+    if any(isinstance(x, str) and x in cards for x in v):
+        name_of = C.names_en()
+        extra[f"{k}_names"] = [None if not isinstance(x, str) or x in hidden or x not in cards
+                               else labels.get(x) or name_of[cards[x]["k"]] for x in v]
+
+
 def scrub(state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
     """Events are public: a card that is hidden once the action is over (a besieged level turned face
     down again, say) is named by its place, never by its id. Every card that may be shown gets its English
@@ -32,43 +69,13 @@ def scrub(state: dict, ev: list, labels: dict[str, str] | None = None) -> None:
     cards = state["cards"]
     labels = labels or {}
     name_of = C.names_en()
-    items = None  # thread items by uid, built when an event names one
-
     for e in ev:
-        extra = None
+        extra: dict = {}
         for k, v in e.items():
             if isinstance(v, str):
-                c = cards.get(v)
-                if c is not None:
-                    zone = c["zone"]
-                    if zone in C.HIDDEN_ZONES or (not c["up"] and zone in C.FACE_DOWN_ZONES):
-                        e[k] = pub(state, v)
-                    elif k != "type":
-                        if extra is None:
-                            extra = {}
-                        extra[f"{k}_name"] = labels.get(v) or name_of[c["k"]]
-                        if k == "card":
-                            extra["card_key"] = c["k"]
-                elif k == "target":
-                    if items is None:
-                        items = {it["uid"]: it for it in state["thread"] or ()}
-                    it = items.get(v)
-                    if it is not None:
-                        if extra is None:
-                            extra = {}
-                        extra["target_name"] = ("face-down obstacle" if it.get("hidden")
-                                                else name_of[cards[it["card"]]["k"]])
+                _scrub_ref(state, e, k, v, labels, extra)
             elif isinstance(v, list):
-                if not v:
-                    e[k] = []  # events never share a list with the state or an action
-                    continue
-                hidden = C.Hidden(cards)
-                e[k] = [pub(state, x) if isinstance(x, str) and x in hidden else x for x in v]
-                if any(isinstance(x, str) and x in cards for x in v):
-                    if extra is None:
-                        extra = {}
-                    extra[f"{k}_names"] = [None if not isinstance(x, str) or x in hidden or x not in cards
-                                           else labels.get(x) or name_of[cards[x]["k"]] for x in v]
+                _scrub_list(state, e, k, v, labels, extra)
         if labels:
             card = e.get("card")
             if card in labels and e.get("name") == name_of[cards[card]["k"]]:

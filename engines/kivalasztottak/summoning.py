@@ -4,6 +4,8 @@ thread, and what a summoned card does when it resolves (enters its zone, attacks
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import common as C
 from . import state as S
 from .cards import BUILDING_LIMIT, QUEST_LIMIT
@@ -20,60 +22,79 @@ def card_timing(state: dict, d: dict) -> bool:
     return C.card_timing(d, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
 
-def summon_actions(state: dict, seat: int, cid: str) -> list[dict]:
-    d = S.cdef(state, cid)
+def _obstacle_summons(state: dict, seat: int, cid: str, d: dict) -> list[dict]:
+    """A face-down obstacle onto one's own quest, tower or building (in a free Row phase), or as a fast effect
+    onto an opponent's quest summoned in this very thread."""
     p = state["p"][seat]
-    t = d["type"]
     th = state["thread"] is not None
-    m = state["maneuver"]
-    out: list[dict] = []
-    if t == "obstacle":
-        locs = []
-        if m is None and not th:
+    locs: list[str] = []
+    if state["maneuver"] is None:
+        if not th:
             locs = [q for q in p["quests"]] + list(p["towers"]) + list(p["buildings"])
-        elif th and m is None:
-            # an opponent's quest summoned in this very thread may get an obstacle as a fast effect
+        else:
             locs = [q for q in state["thread_quests"] if state["cards"][q]["ctrl"] != seat
                     and state["cards"][q]["zone"] == "quests"]
-        for loc in locs:
-            if obstacle_room(state, loc):
-                out.append({"type": "summon", "card": cid, "target": loc})
-        return out
-    if t in ("tower", "omen"):
-        return out
-    if t in ("adventurer", "quest", "building", "ally"):
-        if m is not None or th:
-            return out
-        if t == "adventurer" and p["mp"] < d["mp"]:
-            return out
-        if t == "quest" and len(p["quests"]) >= QUEST_LIMIT:
-            return out
-        if t in ("building", "ally"):
-            group = [S.adv_desc(state, a) for a in p["row"]]
-            if not holds(d["condition"], group, attr_fn(state)):
-                return out
+    return [{"type": "summon", "card": cid, "target": loc} for loc in locs if obstacle_room(state, loc)]
+
+
+def _row_summons(state: dict, seat: int, cid: str, d: dict) -> list[dict]:
+    """Adventurers, quests, buildings and allies: only in a free Row phase."""
+    p = state["p"][seat]
+    t = d["type"]
+    if state["maneuver"] is not None or state["thread"] is not None:
+        return []
+    if t == "adventurer" and p["mp"] < d["mp"]:
+        return []
+    if t == "quest" and len(p["quests"]) >= QUEST_LIMIT:
+        return []
+    if t in ("building", "ally"):
+        group = [S.adv_desc(state, a) for a in p["row"]]
+        if not holds(d["condition"], group, attr_fn(state)):
+            return []
+    return [{"type": "summon", "card": cid}]
+
+
+def _event_summons(state: dict, seat: int, cid: str, d: dict) -> list[dict]:
+    p = state["p"][seat]
+    spec = d.get("target")
+    if spec is None or spec == "all_enemy_team":
+        op = d["effect"][0]["op"]
+        if op == "free_maneuver" and not any(state["cards"][a]["state"] == "alert" for a in p["row"]):
+            return []
+        if op == "buff_team" and not p["team"]:
+            return []
         return [{"type": "summon", "card": cid}]
-    # action cards and events
-    if p["mp"] < d["mp"] or not card_timing(state, d):
-        return out
+    return [{"type": "summon", "card": cid, "target": tg} for tg in effect_targets(state, seat, spec, "any", None)]
+
+
+def _action_summons(state: dict, seat: int, cid: str, d: dict) -> list[dict]:
+    """Action cards and events: paid for in MP, at their timing."""
+    if state["p"][seat]["mp"] < d["mp"] or not card_timing(state, d):
+        return []
+    t = d["type"]
     if t == "action" and d["action_type"] in ("item", "magic_item"):
         return [{"type": "summon", "card": cid}]
     if t == "event":
-        spec = d.get("target")
-        if spec is None or spec == "all_enemy_team":
-            if d["effect"][0]["op"] == "free_maneuver" and not any(
-                    state["cards"][a]["state"] == "alert" for a in p["row"]):
-                return out
-            if d["effect"][0]["op"] == "buff_team" and not p["team"]:
-                return out
-            return [{"type": "summon", "card": cid}]
-        return [{"type": "summon", "card": cid, "target": tg}
-                for tg in effect_targets(state, seat, spec, "any", None)]
+        return _event_summons(state, seat, cid, d)
     # a non-equipment action card needs an alert summoner of a matching caste
-    for by in summoners(state, seat, d):
-        for tg in attack_targets(state, seat, d, by):
-            out.append({"type": "summon", "card": cid, "by": by, "target": tg})
-    return out
+    return [{"type": "summon", "card": cid, "by": by, "target": tg}
+            for by in summoners(state, seat, d) for tg in attack_targets(state, seat, d, by)]
+
+
+def _no_summons(state: dict, seat: int, cid: str, d: dict) -> list[dict]:
+    return []  # towers and omens are never summoned
+
+
+_SUMMONS: dict[str, Callable[[dict, int, str, dict], list[dict]]] = {
+    "obstacle": _obstacle_summons, "tower": _no_summons, "omen": _no_summons,
+    "adventurer": _row_summons, "quest": _row_summons, "building": _row_summons, "ally": _row_summons,
+}
+
+
+def summon_actions(state: dict, seat: int, cid: str) -> list[dict]:
+    """The legal summons of hand card ``cid`` (one per summoner, target or location)."""
+    d = S.cdef(state, cid)
+    return _SUMMONS.get(d["type"], _action_summons)(state, seat, cid, d)
 
 
 def summoners(state: dict, seat: int, d: dict) -> list[str]:
