@@ -135,7 +135,7 @@ class Board:
         ys = [p[1] for poly in self.polygon.values() for p in poly]
         self.bounds = (min(xs), min(ys), max(xs), max(ys))
 
-    def parse(self, text: str) -> str:
+    def parse(self, text: object) -> str:
         """The canonical name of a typed field (``"h-c4"``, ``"T B3"``, ``"hex c4"``); ValueError if none."""
         if not isinstance(text, str):
             raise ValueError("A field name is text such as H-D4 or T-C5.")
