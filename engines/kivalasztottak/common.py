@@ -80,7 +80,7 @@ def hand_table() -> dict[str, tuple[int, int, list[bool]]]:
     global _HAND
     defs = card_defs()
     if _HAND[0] is not defs:
-        table = {}
+        table: dict[str, tuple[int, int, list[bool]]] = {}
         for k, d in defs.items():
             t = d["type"]
             if t in _ROW_ONLY_TYPES:

@@ -167,7 +167,7 @@ class KivalasztottakEngine(BaseEngine):
         m = state["maneuver"]
         if t == "summon":
             cid = action.get("card")
-            if cid not in p["hand"]:
+            if not isinstance(cid, str) or cid not in p["hand"]:
                 return "That card is not in your hand."
             d = S.cdef(state, cid)
             cost = 0 if d["type"] in ("quest", "building", "ally", "obstacle") else d.get("mp", 0)

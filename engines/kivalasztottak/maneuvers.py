@@ -25,7 +25,9 @@ def declare_maneuver(state: dict, seat: int, kind: str, target: str | None, ev: 
     elif kind == "quest":
         cost = 0
     else:
+        assert target is not None  # a capture names its building
         cost = S.cdef(state, target)["dp"]
+    assert target is not None  # a siege besieges the lowest level; quests and captures name their card
     state["maneuver"] = {"kind": kind, "init": seat, "target": target, "step": "form_init",
                          "cost": 0 if free else cost, "front": [], "prep_acted": [], "acted": False,
                          "round": 0, "winner": None, "combat": False, "solver": seat,

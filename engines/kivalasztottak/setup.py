@@ -4,6 +4,8 @@ the omen put out, the first player drawn, hands dealt; the players then order th
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.rng import Rng
 
 from . import decks as D
@@ -44,7 +46,7 @@ def new_game(rules_version: int, num_players: int, seed: int, options: dict | No
     }
     defs = card_defs()
     for seat, deck in enumerate(decks):
-        p = {z: [] for z in S.LIST_ZONES}
+        p: dict[str, Any] = {z: [] for z in S.LIST_ZONES}
         p.update({"mp": 0, "mulligans": 0, "kept": False, "towers_set": False, "used_round": [],
                   "omen_due": False, "deck": deck if isinstance(deck, str) else "custom"})
         if not isinstance(deck, str):

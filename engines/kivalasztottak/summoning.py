@@ -161,16 +161,19 @@ def summon(state: dict, seat: int, action: dict, ev: list) -> None:
     tg = action.get("target")
     item = {"kind": "summon", "seat": seat, "card": cid, "ab": None, "by": by, "targets": [], "tinc": [],
             "labels": []}
+    hidden_at = None  # an obstacle: where it is summoned, face down, as everybody may see it
     if t == "obstacle":
+        assert tg is not None  # an obstacle's summon names its location
+        hidden_at = pub(state, tg)
         c["up"] = False
         item["loc"] = tg
         item["hidden"] = True
-        item["labels"] = [pub(state, tg)]
+        item["labels"] = [hidden_at]
     elif tg is not None:
         set_target(state, item, tg)
     push(state, item, seat)
-    if t == "obstacle":
-        ev.append({"type": "summoned_hidden", "seat": seat, "location": pub(state, tg), "uid": item["uid"]})
+    if hidden_at is not None:
+        ev.append({"type": "summoned_hidden", "seat": seat, "location": hidden_at, "uid": item["uid"]})
     else:
         ev.append({"type": "summoned", "seat": seat, "card": cid, "name": d["name_en"], "cost": cost,
                    "by": by, "target": item["labels"][0] if item["labels"] else None, "uid": item["uid"]})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import state as S
 
 
-def attack_targets(state: dict, seat: int, d: dict, by: str) -> list[str]:
+def attack_targets(state: dict, seat: int, d: dict, by: str) -> list[str | None]:
     rng_ = d.get("attack", {}).get("range")
     opp = state["p"][1 - seat]
     if rng_ == "row":
