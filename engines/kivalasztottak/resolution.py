@@ -4,6 +4,8 @@ Row damage, victorious beasts), or end a phase or combat round.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import state as S
 from .cards import card_defs
 from .effects import run_effects
@@ -84,25 +86,38 @@ def close_thread(state: dict, ev: list) -> None:
     ev.append({"type": "thread_closed"})
 
 
+def _resolve_effect(state: dict, item: dict, targets: list, fizzled: bool, ev: list) -> None:
+    """An ability or a timed effect: its effect runs unless every target is gone."""
+    d = S.cdef(state, item["card"])
+    ab = d["abilities"][item["ab"]]
+    if fizzled:
+        ev.append({"type": "fizzled", "uid": item["uid"], "name": d["name_en"]})
+        return
+    ev.append({"type": "resolved", "uid": item["uid"], "seat": item["seat"], "name": d["name_en"]})
+    run_effects(state, item, ab["effect"], targets, ev)
+
+
+def _resolve_gear(state: dict, item: dict, targets: list, fizzled: bool, ev: list) -> None:
+    resolve_gear(state, item, ev)
+
+
+#: thread item kind -> how it resolves (item, its valid targets, whether it fizzled)
+_RESOLVE: dict[str, Callable[[dict, dict, list, bool, list], None]] = {
+    "summon": resolve_summon,
+    "ability": _resolve_effect,
+    "trigger": _resolve_effect,
+    "obstacle": resolve_obstacle,
+    "equip": _resolve_gear,
+    "unequip": _resolve_gear,
+}
+
+
 def resolve_top(state: dict, ev: list) -> None:
+    """The top item of the time thread resolves."""
     item = state["thread"].pop()
-    kind = item["kind"]
     targets = valid_targets(state, item)
     fizzled = bool(item["targets"]) and not targets
-    if kind == "summon":
-        resolve_summon(state, item, targets, fizzled, ev)
-    elif kind in ("ability", "trigger"):
-        d = S.cdef(state, item["card"])
-        ab = d["abilities"][item["ab"]]
-        if fizzled:
-            ev.append({"type": "fizzled", "uid": item["uid"], "name": d["name_en"]})
-            return
-        ev.append({"type": "resolved", "uid": item["uid"], "seat": item["seat"], "name": d["name_en"]})
-        run_effects(state, item, ab["effect"], targets, ev)
-    elif kind == "obstacle":
-        resolve_obstacle(state, item, targets, fizzled, ev)
-    elif kind in ("equip", "unequip"):
-        resolve_gear(state, item, ev)
+    _RESOLVE[item["kind"]](state, item, targets, fizzled, ev)
 
 
 def resolve_gear(state: dict, item: dict, ev: list) -> None:

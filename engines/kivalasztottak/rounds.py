@@ -4,6 +4,8 @@ adjustment, the omen's bottom card, turning back, the maneuver phase, the end of
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import state as S
 from .cards import HAND_SIZE, ROUND_END_DP, ROUND_MP
 from .maneuvers import declare_maneuver, maneuver_next
@@ -11,32 +13,29 @@ from .victory import draw_game, finish_by_dp, win
 from .zones import controlled_present, draw_cards
 
 
+def _towers_set(state: dict, ev: list) -> None:
+    state["stage"] = "mulligan"
+    state["pending"] = [{"kind": "mulligan", "seat": s, "simul": True} for s in range(2)]
+
+
+def _maneuver_phase(state: dict, ev: list) -> None:
+    """A maneuver an effect started, the running maneuver's next step, or the active player's priority."""
+    if state["free_maneuver"] is not None:
+        fm = state["free_maneuver"]
+        state["free_maneuver"] = None
+        declare_maneuver(state, fm["seat"], fm["kind"], fm.get("target"), ev, free=True)
+    elif state["maneuver"] is not None:
+        maneuver_next(state, ev)
+    else:
+        state["prio"] = S.active(state)
+        state["passes"] = 0
+
+
 def flow(state: dict, ev: list) -> None:
     """Nobody holds priority and nothing is pending: move the game on to its next decision."""
-    stage = state["stage"]
-    if stage == "towers":
-        state["stage"] = "mulligan"
-        state["pending"] = [{"kind": "mulligan", "seat": s, "simul": True} for s in range(2)]
-    elif stage == "mulligan":
-        begin_round(state, ev)
-    elif stage == "open":
-        resource(state, ev)
-    elif stage == "adjust":
-        after_adjust(state, ev)
-    elif stage == "omen_bottom":
-        turn_back(state, ev)
-    elif stage == "maneuvers":
-        if state["free_maneuver"] is not None:
-            fm = state["free_maneuver"]
-            state["free_maneuver"] = None
-            declare_maneuver(state, fm["seat"], fm["kind"], fm.get("target"), ev, free=True)
-        elif state["maneuver"] is not None:
-            maneuver_next(state, ev)
-        else:
-            state["prio"] = S.active(state)
-            state["passes"] = 0
-    elif stage == "close":
-        round_end(state, ev)
+    step = _FLOW.get(state["stage"])
+    if step is not None:
+        step(state, ev)
 
 
 def begin_round(state: dict, ev: list) -> None:
@@ -134,3 +133,15 @@ def round_end(state: dict, ev: list) -> None:
         win(state, 1 if empty[0] else 0, "future", ev)
         return
     begin_round(state, ev)
+
+
+#: stage -> what moves the game on from it when nobody holds priority and nothing is pending
+_FLOW: dict[str, Callable[[dict, list], None]] = {
+    "towers": _towers_set,
+    "mulligan": begin_round,
+    "open": resource,
+    "adjust": after_adjust,
+    "omen_bottom": turn_back,
+    "maneuvers": _maneuver_phase,
+    "close": round_end,
+}
