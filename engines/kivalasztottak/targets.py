@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import state as S
 
 
@@ -18,45 +20,83 @@ def attack_targets(state: dict, seat: int, d: dict, by: str) -> list[str | None]
     return [None]
 
 
+def _adventurers(state: dict, s: int, ctx: str) -> list[str]:
+    """Seat ``s``'s adventurers on the effect's side of the Row / maneuver divide (``ctx`` "any": both)."""
+    if ctx == "row":
+        return list(state["p"][s]["row"])
+    if ctx == "maneuver":
+        return list(state["p"][s]["team"])
+    return S.adventurers(state, s)
+
+
+def _no_target(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return [None]
+
+
+def _enemy_adv(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return _adventurers(state, 1 - seat, ctx)
+
+
+def _own_adv(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return _adventurers(state, seat, ctx)
+
+
+def _own_adv_other(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return [a for a in _adventurers(state, seat, ctx) if a != src]
+
+
+def _own_adv_not_alert(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return [a for a in _adventurers(state, seat, ctx) if state["cards"][a]["state"] != "alert"]
+
+
+def _enemy_team(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return list(state["p"][1 - seat]["team"])
+
+
+def _enemy_front(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    m = state["maneuver"]
+    return [a for a in state["p"][1 - seat]["team"] if m and a in m["front"]]
+
+
+def _thread_item(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    return [it["uid"] for it in (state["thread"] or [])]
+
+
+def _hidden_obstacle_here(state: dict, seat: int, ctx: str, src: str | None) -> list:
+    """The other players' face-down obstacles at the maneuver's location, as "obstacle-<i>" (the i-th card
+    attached there)."""
+    m = state["maneuver"]
+    if not m:
+        return []
+    loc = m["target"]
+    if loc is None or loc not in state["cards"]:
+        return []
+    out = []
+    for i, a in enumerate(state["cards"][loc].get("att", ())):
+        c = state["cards"][a]
+        if c["owner"] != seat and not c["up"] and S.cdef(state, a)["type"] == "obstacle":
+            out.append(f"obstacle-{i}")
+    return out
+
+
+#: a card's target spec -> its candidate targets (state, seat, ctx, source card)
+_TARGETS: dict[str, Callable[[dict, int, str, str | None], list]] = {
+    "all_enemy_team": _no_target,
+    "self": _no_target,
+    "enemy_adv": _enemy_adv,
+    "own_adv": _own_adv,
+    "own_adv_other": _own_adv_other,
+    "own_adv_not_alert": _own_adv_not_alert,
+    "enemy_team": _enemy_team,
+    "enemy_front": _enemy_front,
+    "thread_item": _thread_item,
+    "hidden_obstacle_here": _hidden_obstacle_here,
+}
+
+
 def effect_targets(state: dict, seat: int, spec: str | None, ctx: str, src: str | None) -> list:
     """Candidate targets of an effect. ``ctx`` keeps Row and maneuver apart: an adventurer's effects
     reach only its own side of that divide (unless PERMANENT without COMBAT: ctx "any")."""
-    opp = 1 - seat
-    m = state["maneuver"]
-
-    def pool(s: int) -> list[str]:
-        if ctx == "row":
-            return list(state["p"][s]["row"])
-        if ctx == "maneuver":
-            return list(state["p"][s]["team"])
-        return S.adventurers(state, s)
-
-    if spec is None or spec in ("all_enemy_team", "self"):
+    if spec is None:
         return [None]
-    if spec == "enemy_adv":
-        return pool(opp)
-    if spec == "own_adv":
-        return pool(seat)
-    if spec == "own_adv_other":
-        return [a for a in pool(seat) if a != src]
-    if spec == "own_adv_not_alert":
-        return [a for a in pool(seat) if state["cards"][a]["state"] != "alert"]
-    if spec == "enemy_team":
-        return list(state["p"][opp]["team"])
-    if spec == "enemy_front":
-        return [a for a in state["p"][opp]["team"] if m and a in m["front"]]
-    if spec == "thread_item":
-        return [it["uid"] for it in (state["thread"] or [])]
-    if spec == "hidden_obstacle_here":
-        if not m:
-            return []
-        loc = m["target"]
-        if loc is None or loc not in state["cards"]:
-            return []
-        out = []
-        for i, a in enumerate(state["cards"][loc].get("att", ())):
-            c = state["cards"][a]
-            if c["owner"] != seat and not c["up"] and S.cdef(state, a)["type"] == "obstacle":
-                out.append(f"obstacle-{i}")  # the i-th card attached at the maneuver's location
-        return out
-    raise AssertionError(spec)
+    return _TARGETS[spec](state, seat, ctx, src)
