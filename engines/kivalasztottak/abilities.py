@@ -13,6 +13,7 @@ from .zones import controlled_present, to_past
 
 
 def ability_timing(state: dict, ab: dict) -> bool:
+    """May activated ability ``ab`` be used in the state's timing situation (thread, maneuver, combat rounds)?"""
     m = state["maneuver"]
     return C.timing(ab, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
@@ -103,6 +104,7 @@ def ability_actions(state: dict, seat: int, zones: dict) -> list[dict]:
 
 
 def activate(state: dict, seat: int, action: dict, ev: list) -> None:
+    """Pay for an ability (MP, SZP, turning the actor resting when TAP) and put it on the thread; a sacrifice or an exhausted ally leaves at once."""
     cid, i = action["card"], action["ability"]
     d = S.cdef(state, cid)
     ab = d["abilities"][i]

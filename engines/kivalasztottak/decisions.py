@@ -48,6 +48,7 @@ def _close_discard_answers(state: dict, seat: int, dec: dict) -> list[dict]:
 
 
 def team_actions(state: dict, seat: int, dec: dict) -> list[dict]:
+    """The answers while forming a team: add an alert Row adventurer (up to 3), equip a team member, done or no block."""
     p = state["p"][seat]
     acts = []
     if len(p["team"]) < 3:

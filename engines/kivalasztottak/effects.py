@@ -13,6 +13,7 @@ from .zones import draw_cards, roll, to_past
 
 
 def ward_holder(state: dict, src: str) -> bool:
+    """Does a ward that card ``src`` gave still protect some card?"""
     return any(any(w.get("src") == src for w in c.get("wards", ())) for c in state["cards"].values())
 
 
@@ -46,6 +47,7 @@ def deal_damage(state: dict, target: str, amount: int, anyway: bool, ev: list) -
 
 
 def item_spec(state: dict, item: dict) -> str | None:
+    """The target spec of the ability, trigger or card a thread item resolves."""
     d = S.cdef(state, item["card"])
     if item["kind"] in ("ability", "trigger"):
         return d["abilities"][item["ab"]].get("target")

@@ -13,6 +13,7 @@ from .zones import pub, to_past
 
 def declare_maneuver(state: dict, seat: int, kind: str, target: str | None, ev: list,
                       free: bool = False) -> None:
+    """Start a maneuver (free: started by an effect, nothing to pay); the initiator then forms his team."""
     p = state["p"][seat]
     if not any(state["cards"][a]["state"] == "alert" for a in p["row"]):
         ev.append({"type": "maneuver_impossible", "seat": seat, "kind": kind})
@@ -40,6 +41,7 @@ def declare_maneuver(state: dict, seat: int, kind: str, target: str | None, ev: 
 
 
 def team_decide(state: dict, seat: int, dec: dict, action: dict, ev: list) -> None:
+    """Apply an answer while forming a team: add a member, equip one, or close the team (which opens the step's thread)."""
     t = action["type"]
     p = state["p"][seat]
     m = state["maneuver"]
@@ -68,6 +70,7 @@ def team_decide(state: dict, seat: int, dec: dict, action: dict, ev: list) -> No
 
 
 def form_block(state: dict, ev: list) -> None:
+    """The defender forms a blocking team if he has an alert Row adventurer; else there is no block."""
     m = state["maneuver"]
     m["step"] = "form_block"
     d = 1 - m["init"]
@@ -90,6 +93,7 @@ def after_block(state: dict, ev: list) -> None:
 
 
 def teams_empty(state: dict) -> bool:
+    """Have both teams left the maneuver (dead or gone home)?"""
     return not state["p"][0]["team"] and not state["p"][1]["team"]
 
 
@@ -163,11 +167,13 @@ def maneuver_next(state: dict, ev: list) -> None:
 
 
 def tower_wall(state: dict) -> int:
+    """The WALL of the besieged tower level."""
     m = state["maneuver"]
     return S.cdef(state, m["target"])["wall"]
 
 
 def outcome_without_combat(state: dict, ev: list) -> None:
+    """Nobody blocked: the initiator's team wins without a fight (a quest goes on to its obstacles)."""
     m = state["maneuver"]
     init = m["init"]
     if not state["p"][init]["team"]:
@@ -183,12 +189,14 @@ def outcome_without_combat(state: dict, ev: list) -> None:
 
 
 def quest_obstacles(state: dict, ev: list) -> None:
+    """The quest's obstacle step: a thread in which face-down obstacles there may be revealed."""
     m = state["maneuver"]
     m["step"] = "obstacles"
     open_phase_thread(state)
 
 
 def ask_ranks(state: dict, ev: list) -> None:
+    """Both players set their front and back ranks (the initiator first) before the combat rounds."""
     m = state["maneuver"]
     m["step"] = "ranks"
     init = m["init"]
@@ -211,6 +219,7 @@ def front_fix(state: dict) -> None:
 
 
 def new_combat_round(state: dict, ev: list) -> None:
+    """A new combat round: front ranks fixed, every team member alert, the active player acts first."""
     m = state["maneuver"]
     m["step"] = "rounds"
     m["round"] += 1
@@ -225,10 +234,12 @@ def new_combat_round(state: dict, ev: list) -> None:
 
 
 def team_strength(state: dict, seat: int) -> int:
+    """The sum of the team's levels (none counted below 0)."""
     return sum(max(0, S.level(state, a)) for a in state["p"][seat]["team"])
 
 
 def combat_result(state: dict, ev: list) -> None:
+    """Compare the teams' levels (a besieged tower's WALL joins the defenders) and open the result's thread."""
     m = state["maneuver"]
     init = m["init"]
     lv = [team_strength(state, s) for s in range(2)]
@@ -246,6 +257,7 @@ def combat_result(state: dict, ev: list) -> None:
 
 
 def after_result(state: dict, ev: list) -> None:
+    """After the combat result: combat cards and modifiers end, the loser goes home, the winner goes on."""
     m = state["maneuver"]
     # cards with Combat duration leave at the end of the combat-result phase
     for s in range(2):
@@ -270,6 +282,7 @@ def after_result(state: dict, ev: list) -> None:
 
 
 def apply_outcome(state: dict, ev: list) -> None:
+    """A won siege destroys the tower level; a won capture takes the building."""
     m = state["maneuver"]
     init = m["init"]
     tgt = m["target"]
@@ -290,6 +303,7 @@ def apply_outcome(state: dict, ev: list) -> None:
 
 
 def solve_quest(state: dict, seat: int, cond: int, ev: list) -> None:
+    """Solve the quest by condition ``cond``: pay, take the reward, the quest goes to the solver's solved pile."""
     m = state["maneuver"]
     q = m["target"]
     d = S.cdef(state, q)
@@ -315,6 +329,7 @@ def solve_quest(state: dict, seat: int, cond: int, ev: list) -> None:
 
 
 def return_team(state: dict, seat: int, ev: list) -> None:
+    """The seat's team goes back to the Row: resting, or injured if it took damage (the damage itself goes)."""
     team = list(state["p"][seat]["team"])
     if not team:
         return
@@ -332,6 +347,7 @@ def return_team(state: dict, seat: int, ev: list) -> None:
 
 
 def end_maneuver(state: dict, ev: list) -> None:
+    """End the maneuver: teams home, combat cards gone, a besieged level face down again."""
     m = state["maneuver"]
     for s in range(2):
         return_team(state, s, ev)

@@ -13,6 +13,7 @@ from .zones import roll, to_past
 
 
 def obstacle_room(state: dict, loc: str) -> bool:
+    """Is there room for one more obstacle at location ``loc`` (those on the thread counted)?"""
     cap = S.cdef(state, loc).get("obstacles", 0)
     attached = sum(1 for a in state["cards"][loc].get("att", ()) if S.cdef(state, a)["type"] == "obstacle")
     pending = sum(1 for it in (state["thread"] or []) if it["kind"] == "summon" and it.get("loc") == loc)
@@ -82,6 +83,7 @@ def obstacle_actions(state: dict, seat: int, zones: dict) -> list[dict]:
 
 
 def activate_obstacle(state: dict, seat: int, action: dict, ev: list) -> None:
+    """Reveal an obstacle (ANIMATE: tapping a team member) and put it on the thread."""
     cid = action["card"]
     d = S.cdef(state, cid)
     p = state["p"][seat]
@@ -106,6 +108,7 @@ def activate_obstacle(state: dict, seat: int, action: dict, ev: list) -> None:
 
 
 def resolve_obstacle(state: dict, item: dict, targets: list, fizzled: bool, ev: list) -> None:
+    """A revealed obstacle resolves: a beast attacks the team, any other runs its effect; then it goes."""
     cid = item["card"]
     d = S.cdef(state, cid)
     seat = item["seat"]
@@ -128,6 +131,7 @@ def resolve_obstacle(state: dict, item: dict, targets: list, fizzled: bool, ev: 
 
 
 def next_beast_attack(state: dict, ev: list) -> None:
+    """The beast's next attack: at the team's only member, or its player chooses the victim."""
     b = state["beast"]
     team = state["p"][b["team"]]["team"]
     if b["left"] <= 0 or not team:
@@ -141,6 +145,7 @@ def next_beast_attack(state: dict, ev: list) -> None:
 
 
 def beast_attack(state: dict, target: str, ev: list) -> None:
+    """One beast attack on ``target``: 2d6 against the beast's attack value; a hit deals its damage."""
     b = state["beast"]
     b["left"] -= 1
     x, y = roll(state)
@@ -153,6 +158,7 @@ def beast_attack(state: dict, target: str, ev: list) -> None:
 
 
 def finish_beast(state: dict, ev: list) -> None:
+    """The beast has attacked: victorious if it felled the whole team in the obstacle step, else it goes."""
     b = state["beast"]
     state["beast"] = None
     team = state["p"][b["team"]]["team"]

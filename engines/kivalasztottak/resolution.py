@@ -17,6 +17,7 @@ from .zones import can_wear, die, pub, to_past
 
 
 def pass_priority(state: dict, seat: int, ev: list) -> None:
+    """A pass: after two in a row the thread's top resolves, an empty thread closes, or the phase or round ends."""
     ev.append({"type": "passed", "seat": seat, "open": state["thread"] is not None})
     state["passes"] += 1
     th = state["thread"]
@@ -121,6 +122,7 @@ def resolve_top(state: dict, ev: list) -> None:
 
 
 def resolve_gear(state: dict, item: dict, ev: list) -> None:
+    """An equip or unequip on the thread resolves if the item and adventurer are still where they were."""
     cid, seat = item["card"], item["seat"]
     c = state["cards"][cid]
     name = S.cdef(state, cid)["name_en"]

@@ -39,6 +39,7 @@ def flow(state: dict, ev: list) -> None:
 
 
 def begin_round(state: dict, ev: list) -> None:
+    """A new round (or the end at the round limit): round-long modifiers end, round-start triggers wait."""
     state["round"] += 1
     limit = state["options"]["round_limit"]
     if limit and state["round"] > limit:
@@ -67,6 +68,7 @@ def begin_round(state: dict, ev: list) -> None:
 
 
 def resource(state: dict, ev: list) -> None:
+    """The resource phase (not in round 1): MP for both, hands filled up, then discards down to the hand size."""
     if state["round"] == 1:  # the resource phase is skipped in the first round
         start_maneuvers(state, ev)
         return
@@ -83,6 +85,7 @@ def resource(state: dict, ev: list) -> None:
 
 
 def after_adjust(state: dict, ev: list) -> None:
+    """After the first card adjustment the omen's player puts a card at the bottom of his Future."""
     state["stage"] = "omen_bottom"
     if not state["adjusted_once"]:
         state["adjusted_once"] = True
@@ -95,6 +98,7 @@ def after_adjust(state: dict, ev: list) -> None:
 
 
 def turn_back(state: dict, ev: list) -> None:
+    """Resting Row adventurers turn alert, injured ones resting; then the maneuver phase."""
     for seat in range(2):
         for cid in state["p"][seat]["row"]:
             c = state["cards"][cid]
@@ -107,6 +111,7 @@ def turn_back(state: dict, ev: list) -> None:
 
 
 def start_maneuvers(state: dict, ev: list) -> None:
+    """The maneuver phase: the active player holds priority."""
     state["stage"] = "maneuvers"
     state["prio"] = S.active(state)
     state["passes"] = 0
@@ -114,6 +119,8 @@ def start_maneuvers(state: dict, ev: list) -> None:
 
 
 def round_end(state: dict, ev: list) -> None:
+    """The end of the round: omens lose a point; 11+ DP and more than the other wins; an empty Future ends the
+    game; else the next round."""
     for seat in range(2):
         for cid in state["p"][seat]["omen"]:
             c = state["cards"][cid]

@@ -18,6 +18,7 @@ from .zones import attr_fn, pub, to_past
 
 
 def card_timing(state: dict, d: dict) -> bool:
+    """May action or event card ``d`` be summoned in the state's timing situation?"""
     m = state["maneuver"]
     return C.card_timing(d, state["thread"] is not None, m is None, m is not None and m["step"] == "rounds")
 
@@ -98,6 +99,7 @@ def summon_actions(state: dict, seat: int, cid: str) -> list[dict]:
 
 
 def summoners(state: dict, seat: int, d: dict) -> list[str]:
+    """The seat's alert adventurers that may summon card ``d`` (caste, rank for melee or ranged attacks)."""
     p = state["p"][seat]
     m = state["maneuver"]
     pool = p["team"] if m is not None else p["row"]
@@ -140,6 +142,7 @@ def summon_reward(state: dict, seat: int, action: dict, ev: list) -> None:
 
 
 def summon(state: dict, seat: int, action: dict, ev: list) -> None:
+    """Pay for a hand card and put it on the thread (an obstacle face down, at its location)."""
     cid = action["card"]
     d = S.cdef(state, cid)
     p = state["p"][seat]
@@ -180,6 +183,7 @@ def summon(state: dict, seat: int, action: dict, ev: list) -> None:
 
 
 def resolve_summon(state: dict, item: dict, targets: list, fizzled: bool, ev: list) -> None:
+    """A summoned card resolves: it enters its zone (the named-card rule), or attacks and runs its effect."""
     cid = item["card"]
     seat = item["seat"]
     d = S.cdef(state, cid)

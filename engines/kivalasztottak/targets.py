@@ -9,6 +9,7 @@ from . import state as S
 
 
 def attack_targets(state: dict, seat: int, d: dict, by: str) -> list[str | None]:
+    """The targets of an attack card by its range (Row, the enemy front, the enemy team); [None]: none."""
     rng_ = d.get("attack", {}).get("range")
     opp = state["p"][1 - seat]
     if rng_ == "row":

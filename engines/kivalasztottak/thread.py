@@ -10,6 +10,8 @@ from .zones import pub
 
 
 def push(state: dict, item: dict, actor: int) -> None:
+    """Put ``item`` on the time thread (opening it if closed); the active player acts next (version 1: the
+    opponent of ``actor``)."""
     state["uid"] += 1
     item["uid"] = f"T{state['uid']}"
     if state["thread"] is None:
@@ -24,6 +26,7 @@ def push(state: dict, item: dict, actor: int) -> None:
 
 
 def open_phase_thread(state: dict) -> None:
+    """Open an empty thread for a phase or maneuver step; the active player acts first."""
     state["thread"] = []
     state["used_thread"] = []
     state["thread_quests"] = []
@@ -48,6 +51,7 @@ def place_triggers(state: dict, ev: list) -> bool:
 
 
 def push_trigger(state: dict, t: dict, ev: list) -> None:
+    """Put a waiting timed effect on the thread."""
     d = S.cdef(state, t["card"])
     ab = d["abilities"][t["ab"]]
     item = {"kind": "trigger", "seat": t["seat"], "card": t["card"], "ab": t["ab"], "by": None,
@@ -59,6 +63,7 @@ def push_trigger(state: dict, t: dict, ev: list) -> None:
 
 
 def set_target(state: dict, item: dict, tg: str) -> None:
+    """Record a thread item's target (a thread item, an obstacle at the location, or a card) and its label."""
     if tg.startswith("T"):  # a thread item
         item["targets"] = [tg]
         item["tinc"] = [0]
@@ -76,6 +81,7 @@ def set_target(state: dict, item: dict, tg: str) -> None:
 
 
 def valid_targets(state: dict, item: dict) -> list[str]:
+    """The item's targets that are still there (a card that left and came back is another card)."""
     out = []
     for tg, inc in zip(item["targets"], item["tinc"]):
         if tg.startswith("T"):

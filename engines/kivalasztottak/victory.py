@@ -7,6 +7,7 @@ from . import state as S
 
 
 def win(state: dict, seat: int, reason: str, ev: list) -> None:
+    """``seat`` wins for ``reason``."""
     places = [1, 2] if seat == 0 else [2, 1]
     state["result"] = {"places": places, "scores": [S.dp(state, 0), S.dp(state, 1)], "reason": reason,
                        "winner": seat}
@@ -14,12 +15,14 @@ def win(state: dict, seat: int, reason: str, ev: list) -> None:
 
 
 def draw_game(state: dict, reason: str, ev: list) -> None:
+    """The game is drawn for ``reason``."""
     state["result"] = {"places": [1, 1], "scores": [S.dp(state, 0), S.dp(state, 1)], "reason": reason,
                        "winner": None}
     game_over(state, ev)
 
 
 def finish_by_dp(state: dict, reason: str, ev: list) -> None:
+    """The game ends: more DP wins, equal DP draws."""
     d = [S.dp(state, 0), S.dp(state, 1)]
     if d[0] == d[1]:
         draw_game(state, reason, ev)
@@ -28,6 +31,7 @@ def finish_by_dp(state: dict, reason: str, ev: list) -> None:
 
 
 def game_over(state: dict, ev: list) -> None:
+    """Close the game: nothing pending, nobody to act, the result in the events."""
     state["stage"] = "over"
     state["pending"] = []
     state["prio"] = None

@@ -12,6 +12,7 @@ from . import state as S
 
 
 def roll(state: dict) -> tuple[int, int]:
+    """Two dice from the game's own generator."""
     rng = Rng(state["rng"])
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     state["rng"] = rng.state
@@ -19,6 +20,7 @@ def roll(state: dict) -> tuple[int, int]:
 
 
 def shuffle(state: dict, items: list) -> None:
+    """Shuffle ``items`` in place with the game's own generator."""
     rng = Rng(state["rng"])
     rng.shuffle(items)
     state["rng"] = rng.state
@@ -35,6 +37,7 @@ def pub(state: dict, cid: str) -> str:
 
 
 def draw_cards(state: dict, seat: int, n: int, ev: list) -> int:
+    """The seat draws up to ``n`` cards from its Future; returns how many it drew."""
     p = state["p"][seat]
     got = 0
     for _ in range(n):
@@ -48,6 +51,7 @@ def draw_cards(state: dict, seat: int, n: int, ev: list) -> int:
 
 
 def stamp(state: dict, seat: int) -> None:
+    """Record that ``seat`` acted now (on equal MP the active player is the one who acted longer ago)."""
     state["clock"] += 1
     state["last_acted"][seat] = state["clock"]
 
@@ -89,6 +93,7 @@ def strip(state: dict, cid: str, ev: list | None) -> None:
 
 
 def controlled_present(state: dict, seat: int) -> list[str]:
+    """The seat's cards in the Present, with the gear its adventurers wear."""
     p = state["p"][seat]
     out = []
     for z in S.PRESENT_LISTS:
@@ -99,10 +104,12 @@ def controlled_present(state: dict, seat: int) -> list[str]:
 
 
 def alive_team(state: dict, seat: int) -> list[str]:
+    """The seat's team in the maneuver."""
     return list(state["p"][seat]["team"])
 
 
 def die(state: dict, cid: str, ev: list) -> None:
+    """An adventurer dies: one dying in a maneuver takes its gear with it."""
     c = state["cards"][cid]
     seat = c["ctrl"]
     in_team = c["zone"] == "team"
@@ -118,11 +125,13 @@ def die(state: dict, cid: str, ev: list) -> None:
 
 
 def attr_fn(state: dict):
+    """The attribute reader Row and quest conditions use."""
     names = {"phys": "phys", "astral": "astral", "mental": "mental"}
     return lambda adv, a: S.attr(state, adv["id"], names[a])
 
 
 def can_wear(state: dict, adv: str, item: str) -> bool:
+    """May adventurer ``adv`` wear ``item`` (at most one melee weapon and one armour)?"""
     sub = S.cdef(state, item).get("subtype")
     if sub in ("melee_weapon", "armour"):
         for w in state["cards"][adv].get("worn", ()):
