@@ -4,6 +4,8 @@ their threads, combat rounds and the result, solving quests, the outcome, the te
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import common as C
 from . import state as S
 from .cards import BUILDING_LIMIT, SIEGE_COST
@@ -97,73 +99,83 @@ def teams_empty(state: dict) -> bool:
     return not state["p"][0]["team"] and not state["p"][1]["team"]
 
 
+def _after_init_thread(state: dict, ev: list) -> None:
+    """The declaration's thread closed: a siege reveals the besieged level, a capture meets its obstacles, a
+    quest waits for a blocker."""
+    m = state["maneuver"]
+    if m["kind"] == "siege":
+        tower = state["cards"][m["target"]]
+        tower["up"] = True
+        m["step"] = "reveal"
+        ev.append({"type": "tower_revealed", "seat": 1 - m["init"], "card": m["target"],
+                   "name": S.cdef(state, m["target"])["name_en"], "wall": S.cdef(state, m["target"])["wall"]})
+        open_phase_thread(state)
+    elif m["kind"] == "capture":
+        m["step"] = "obstacles"
+        open_phase_thread(state)
+    else:
+        form_block(state, ev)
+
+
+def _after_reveal(state: dict, ev: list) -> None:
+    state["maneuver"]["step"] = "obstacles"
+    open_phase_thread(state)
+
+
+def _after_obstacles(state: dict, ev: list) -> None:
+    """Past the obstacles: a quest's conditions, a siege against the WALL (the defender may end it there if
+    the WALL is not lower than the team), else the block."""
+    m = state["maneuver"]
+    init = m["init"]
+    if not state["p"][m["solver"]]["team"]:
+        end_maneuver(state, ev)
+        return
+    if m["kind"] == "quest":
+        m["step"] = "condition"
+        state["pending"].insert(0, {"kind": "solve", "seat": m["solver"]})
+    elif m["kind"] == "siege":
+        wall = tower_wall(state)
+        team_level = sum(S.level(state, a) for a in state["p"][init]["team"])
+        if wall >= team_level:
+            m["step"] = "wall"
+            state["pending"].insert(0, {"kind": "wall_choice", "seat": 1 - init})
+        else:
+            form_block(state, ev)
+    else:
+        form_block(state, ev)
+
+
+def _after_block_thread(state: dict, ev: list) -> None:
+    """Two teams fight (the preparation's thread first); one team alone wins without combat."""
+    m = state["maneuver"]
+    init = m["init"]
+    if state["p"][init]["team"] and state["p"][1 - init]["team"]:
+        m["combat"] = True
+        m["step"] = "prep"
+        ev.append({"type": "combat_started"})
+        open_phase_thread(state)
+    else:
+        outcome_without_combat(state, ev)
+
+
+def _after_round_thread(state: dict, ev: list) -> None:
+    """A thread opened by a combat-round action has closed: the round goes on (or ends with a team gone)."""
+    front_fix(state)
+    if not state["p"][0]["team"] or not state["p"][1]["team"]:
+        combat_result(state, ev)
+        return
+    state["prio"] = S.active(state)
+    state["passes"] = 0
+
+
 def maneuver_next(state: dict, ev: list) -> None:
     """The thread of a maneuver step has closed (or a step needs none): go to the next step."""
     m = state["maneuver"]
-    init = m["init"]
     if teams_empty(state) and m["step"] not in ("form_init",):
         ev.append({"type": "maneuver_no_teams"})
         end_maneuver(state, ev)
         return
-    step = m["step"]
-    kind = m["kind"]
-    if step == "init_thread":
-        if kind == "siege":
-            tower = state["cards"][m["target"]]
-            tower["up"] = True
-            m["step"] = "reveal"
-            ev.append({"type": "tower_revealed", "seat": 1 - init, "card": m["target"],
-                       "name": S.cdef(state, m["target"])["name_en"], "wall": S.cdef(state, m["target"])["wall"]})
-            open_phase_thread(state)
-        elif kind == "capture":
-            m["step"] = "obstacles"
-            open_phase_thread(state)
-        else:
-            form_block(state, ev)
-    elif step == "reveal":
-        m["step"] = "obstacles"
-        open_phase_thread(state)
-    elif step == "obstacles":
-        if not state["p"][m["solver"]]["team"]:
-            end_maneuver(state, ev)
-            return
-        if kind == "quest":
-            m["step"] = "condition"
-            state["pending"].insert(0, {"kind": "solve", "seat": m["solver"]})
-        elif kind == "siege":
-            wall = tower_wall(state)
-            team_level = sum(S.level(state, a) for a in state["p"][init]["team"])
-            if wall >= team_level:
-                m["step"] = "wall"
-                state["pending"].insert(0, {"kind": "wall_choice", "seat": 1 - init})
-            else:
-                form_block(state, ev)
-        else:
-            form_block(state, ev)
-    elif step == "block_thread":
-        if state["p"][init]["team"] and state["p"][1 - init]["team"]:
-            m["combat"] = True
-            m["step"] = "prep"
-            ev.append({"type": "combat_started"})
-            open_phase_thread(state)
-        else:
-            outcome_without_combat(state, ev)
-    elif step == "prep":
-        ask_ranks(state, ev)
-    elif step == "result":
-        after_result(state, ev)
-    elif step == "solve_thread":
-        end_maneuver(state, ev)
-    elif step == "rounds":
-        # a thread opened by a combat-round action has closed: the round goes on
-        front_fix(state)
-        if not state["p"][0]["team"] or not state["p"][1]["team"]:
-            combat_result(state, ev)
-            return
-        state["prio"] = S.active(state)
-        state["passes"] = 0
-    else:  # pragma: no cover
-        raise AssertionError(step)
+    _NEXT_STEP[m["step"]](state, ev)
 
 
 def tower_wall(state: dict) -> int:
@@ -362,3 +374,16 @@ def end_maneuver(state: dict, ev: list) -> None:
     state["prio"] = None
     state["passes"] = 0
     state["pending"] = [d for d in state["pending"] if d["kind"] in ("destroy_building",)]
+
+
+#: maneuver step whose thread has closed -> what comes next
+_NEXT_STEP: dict[str, Callable[[dict, list], None]] = {
+    "init_thread": _after_init_thread,
+    "reveal": _after_reveal,
+    "obstacles": _after_obstacles,
+    "block_thread": _after_block_thread,
+    "prep": ask_ranks,
+    "result": after_result,
+    "solve_thread": end_maneuver,
+    "rounds": _after_round_thread,
+}
