@@ -20,11 +20,11 @@ from engines.base import BaseEngine
 
 from . import common as C
 from . import state as S
-from .cards import IMMEDIATE_DP, QUEST_LIMIT
+from .cards import IMMEDIATE_DP
 from .decisions import decide, decision_actions
 from .effects import deal_damage
 from .obstacles import obstacle_room
-from .priority import prio_act, prio_actions
+from .priority import explain_refusal, prio_act, prio_actions
 from .resolution import close_thread
 from .rounds import flow
 from .scrub import group_labels, scrub
@@ -158,48 +158,7 @@ class KivalasztottakEngine(BaseEngine):
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         """Why an action is refused, in words a player understands."""
-        t = action.get("type")
-        p = state["p"][seat]
-        pend = [d for d in state["pending"] if d["seat"] == seat]
-        if pend:
-            return f"First decide: {pend[0]['kind'].replace('_', ' ')}."
-        thread_open = state["thread"] is not None
-        m = state["maneuver"]
-        if t == "summon":
-            cid = action.get("card")
-            if not isinstance(cid, str) or cid not in p["hand"]:
-                return "That card is not in your hand."
-            d = S.cdef(state, cid)
-            cost = 0 if d["type"] in ("quest", "building", "ally", "obstacle") else d.get("mp", 0)
-            if cost > p["mp"]:
-                return f"You cannot pay {cost} MP for {d['name_en']}: you have {p['mp']}."
-            if d["type"] == "quest" and len(p["quests"]) >= QUEST_LIMIT:
-                return "You already have 3 quests awaiting solution."
-            if d["type"] in ("building", "ally"):
-                return f"Your Row does not fulfil {d['name_en']}'s condition ({d['condition']['text']})."
-            if thread_open and not C.fast(d):
-                return "The time thread is open: only fast effects may be added now."
-            if d.get("phase") == "combat" and not (m and m["step"] == "rounds"):
-                return f"{d['name_en']} can only be summoned in combat rounds."
-            if d.get("castes"):
-                return f"{d['name_en']} needs an alert {' or '.join(d['castes'])} adventurer in the right place."
-            return f"You may not summon {d['name_en']} now."
-        if t in ("maneuver", "equip", "unequip", "attach_reward"):
-            if thread_open:
-                return "The time thread is open: only fast effects may be added now."
-            if m is not None:
-                return "A maneuver is under way: that has to wait until it ends."
-            if t == "maneuver":
-                if not any(state["cards"][a]["state"] == "alert" for a in p["row"]):
-                    return "You need an alert adventurer in your Row to start a maneuver."
-                return "You cannot pay for that maneuver or it has no such target."
-            if t == "unequip":
-                return "Magic items cannot be unequipped."
-            if t == "equip":
-                return "An adventurer may wear at most one melee weapon and one armour."
-        if t == "activate":
-            return "That ability cannot be used now (cost, state, timing or once-only limit)."
-        return "That move is not allowed now."
+        return explain_refusal(state, seat, action)
 
     # ------------------------------------------------------------------ views
     def view(self, state: dict, seat: int | None) -> dict:

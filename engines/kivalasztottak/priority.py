@@ -11,7 +11,7 @@ from engines.protocol import IllegalAction
 from . import common as C
 from . import state as S
 from .abilities import ability_actions, activate
-from .cards import SIEGE_COST
+from .cards import QUEST_LIMIT, SIEGE_COST
 from .maneuvers import declare_maneuver
 from .obstacles import activate_obstacle, obstacle_actions
 from .resolution import pass_priority
@@ -182,3 +182,76 @@ def prio_act(state: dict, seat: int, action: dict, ev: list) -> None:
     if m is not None and m["step"] == "rounds" and state["thread"] is None:
         m["acted"] = True
     handler(state, seat, action, ev)
+
+
+# ---------------------------------------------------------------- why an action is refused
+_THREAD_OPEN = "The time thread is open: only fast effects may be added now."
+
+
+def _why_summon(state: dict, seat: int, action: dict) -> str:
+    p = state["p"][seat]
+    cid = action.get("card")
+    if not isinstance(cid, str) or cid not in p["hand"]:
+        return "That card is not in your hand."
+    d = S.cdef(state, cid)
+    m = state["maneuver"]
+    cost = 0 if d["type"] in ("quest", "building", "ally", "obstacle") else d.get("mp", 0)
+    if cost > p["mp"]:
+        return f"You cannot pay {cost} MP for {d['name_en']}: you have {p['mp']}."
+    if d["type"] == "quest" and len(p["quests"]) >= QUEST_LIMIT:
+        return "You already have 3 quests awaiting solution."
+    if d["type"] in ("building", "ally"):
+        return f"Your Row does not fulfil {d['name_en']}'s condition ({d['condition']['text']})."
+    if state["thread"] is not None and not C.fast(d):
+        return _THREAD_OPEN
+    if d.get("phase") == "combat" and not (m and m["step"] == "rounds"):
+        return f"{d['name_en']} can only be summoned in combat rounds."
+    if d.get("castes"):
+        return f"{d['name_en']} needs an alert {' or '.join(d['castes'])} adventurer in the right place."
+    return f"You may not summon {d['name_en']} now."
+
+
+#: the Row-phase actions' own reasons, once the thread is closed and no maneuver runs
+_ROW_ACTION_REASONS = {
+    "unequip": "Magic items cannot be unequipped.",
+    "equip": "An adventurer may wear at most one melee weapon and one armour.",
+    "attach_reward": "That move is not allowed now.",
+}
+
+
+def _why_row_action(state: dict, seat: int, action: dict) -> str:
+    """Maneuvers, gear and quest rewards: only in a free Row phase."""
+    if state["thread"] is not None:
+        return _THREAD_OPEN
+    if state["maneuver"] is not None:
+        return "A maneuver is under way: that has to wait until it ends."
+    t = action["type"]
+    if t == "maneuver":
+        if not any(state["cards"][a]["state"] == "alert" for a in state["p"][seat]["row"]):
+            return "You need an alert adventurer in your Row to start a maneuver."
+        return "You cannot pay for that maneuver or it has no such target."
+    return _ROW_ACTION_REASONS[t]
+
+
+def _why_activate(state: dict, seat: int, action: dict) -> str:
+    return "That ability cannot be used now (cost, state, timing or once-only limit)."
+
+
+_WHY: dict[str, Callable[[dict, int, dict], str]] = {
+    "summon": _why_summon,
+    "maneuver": _why_row_action,
+    "equip": _why_row_action,
+    "unequip": _why_row_action,
+    "attach_reward": _why_row_action,
+    "activate": _why_activate,
+}
+
+
+def explain_refusal(state: dict, seat: int, action: dict) -> str:
+    """Why ``action`` is refused to ``seat``, in words a player understands."""
+    pend = [d for d in state["pending"] if d["seat"] == seat]
+    if pend:
+        return f"First decide: {pend[0]['kind'].replace('_', ' ')}."
+    t = action.get("type")
+    why = _WHY.get(t) if isinstance(t, str) else None
+    return why(state, seat, action) if why is not None else "That move is not allowed now."
