@@ -118,6 +118,22 @@ class BaseEngine:
         """A player-facing reason; engines override it to be more specific."""
         return "That move is not allowed now."
 
+    # the rest of the protocol, which every game implements (engines/protocol.py)
+    def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def result(self, state: Any) -> dict | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_json(self, state: Any) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def from_json(self, data: dict) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def secrets(self, state: Any, seat: int | None) -> set[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def seat_count(self, state: Any) -> int:  # pragma: no cover - abstract
         """How many seats play ``state``."""
         raise NotImplementedError
