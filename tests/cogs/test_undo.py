@@ -14,9 +14,8 @@ import pytest
 from bot import create_bot
 from engines import ENGINES
 from engines.rng import Rng
-from host import replays
 from host.service import GameService
-from host.undo import UNDO, final_choices, undoable
+from host.undo import final_choices, undoable
 from settings import Settings
 from store import Store
 from tests.cogs.driver import boards, game_over, latest_board, take_turn, to_act
@@ -259,40 +258,3 @@ async def test_an_undo_saved_before_a_crash_is_shown_and_played_on_after_the_res
         h2.assert_no_errors()
     finally:
         await h2.stop()
-
-
-@pytest.mark.parametrize("key", ["hextri", "hector-achilles"])
-async def test_a_replay_shows_the_final_choice_only(tmp_path, key):
-    """A whole game against the AI with moves taken back: the replay plays the moves that stand (the log keeps
-    every step), and its steps check against the stored events."""
-    store = await Store.open(tmp_path / "g.db")
-    service = GameService(store, seed_source=lambda: 77, render=False)
-    try:
-        game, _ = await service.create(key, user_id=ANN, user_name="Ann", guild_id=1, channel_id=2, opponent="ai")
-        rng, undone = Rng(4), 0
-        for _ in range(3000):
-            game = await service.game(game.id)
-            if game.status != "running":
-                break
-            if await service.undoer(game) == 0 and rng.below(2):
-                await service.undo(game.id, ANN, game.version)
-                undone += 1
-                continue
-            state = await service.state_of(game)
-            legal = ENGINES[key].legal_actions(state, 0)
-            await service.act(game.id, ANN, game.version, rng.below(len(legal)))
-        assert game.status == "finished"
-        assert undone >= 2
-        log = await store.actions(game.id)
-        kept = final_choices(log)
-        assert len([e for e in log if e["action"]["type"] == UNDO]) == undone
-        assert len(kept) == len(log) - 2 * undone
-        _, record, frames = await replays.load(service, game.id, None)
-        assert [a["action"] for a in record.actions] == [e["action"] for e in kept]
-        assert len(frames) == len(kept) + 1
-        taken = {e["action"]["seq"] for e in log if e["action"]["type"] == UNDO}
-        assert not any("took back" in line for f in frames for line in f.lines)
-        assert taken and not taken & {e["seq"] for e in kept}
-    finally:
-        service.close()
-        await store.close()

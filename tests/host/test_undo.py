@@ -1,0 +1,136 @@
+"""Issue 25, item 3, at the service (on SQLite and PostgreSQL): a whole game against the AI with moves taken back
+replays with the final choices only, while the log keeps every step; an undo does not give the player's time
+back; an undo is refused after a move that revealed something."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from engines import ENGINES
+from engines.rng import Rng
+from host import replays
+from host.errors import GameError
+from host.service import GameService
+from host.undo import UNDO, final_choices, undoable
+from store import connect
+from tests.host.test_clock import Clock
+
+ANN, BOB = 11, 22
+
+
+@pytest.fixture
+async def store(database):
+    s = await connect(database)
+    yield s
+    await s.close()
+
+
+async def _play(service: GameService, game_id: int, key: str, rng: Rng, *, undo_every: int = 2,
+                limit: int = 3000) -> int:
+    """Ann plays at random against the AI, taking a move back whenever she may (about one in ``undo_every``),
+    to the end; returns how many moves she took back."""
+    undone = 0
+    for _ in range(limit):
+        game = await service.game(game_id)
+        if game.status != "running":
+            return undone
+        if await service.undoer(game) == 0 and rng.below(undo_every) == 0:
+            await service.undo(game_id, ANN, game.version)
+            undone += 1
+            continue
+        legal = ENGINES[key].legal_actions(await service.state_of(game), 0)
+        await service.act(game_id, ANN, game.version, rng.below(len(legal)))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("key", ["hextri", "hector-achilles"])
+async def test_a_replay_shows_the_final_choices_and_the_log_every_step(store, key):
+    service = GameService(store, seed_source=lambda: 77, render=False)
+    try:
+        game, _ = await service.create(key, user_id=ANN, user_name="Ann", guild_id=1, channel_id=2, opponent="ai")
+        undone = await _play(service, game.id, key, Rng(7))
+        game = await service.game(game.id)
+        assert game.status == "finished" and undone >= 2
+        log = await store.actions(game.id)
+        undos = [e for e in log if e["action"]["type"] == UNDO]
+        kept = final_choices(log)
+        assert len(undos) == undone and len(kept) == len(log) - 2 * undone
+        # the replay: the moves that stand, each step checked against the stored events
+        _, record, frames = await replays.load(service, game.id, None)
+        assert [a["action"] for a in record.actions] == [e["action"] for e in kept]
+        assert len(frames) == len(kept) + 1
+        assert not any("took back" in line for f in frames for line in f.lines)
+        taken = {e["action"]["seq"] for e in undos}
+        assert not taken & {e["seq"] for e in kept}
+        # /game log: every step, the undos told by name with what was taken back
+        page = await service.log(game.id, start=1, chars=10**6)
+        told = [line for line in page.lines if "took back" in line]
+        assert len(told) == undone and all("Ann" in line for line in told)
+    finally:
+        service.close()
+
+
+async def test_an_undo_gives_no_time_back(store):
+    """The clock of the player who takes a move back runs on: the deadline is the one of their turn."""
+    clock = Clock()
+    service = GameService(store, seed_source=lambda: 5, render=False, clock=clock)
+    try:
+        game, _ = await service.create("hextri", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                       time_control="1h")
+        game, outcome = await service.join(game.id, BOB, "Bob")
+        if outcome is None:
+            await service.start(game.id, ANN)
+        rng = Rng(1)
+        for _ in range(200):
+            game = await service.game(game.id)
+            if await service.undoer(game) is not None:
+                break
+            state = await service.state_of(game)
+            seat = ENGINES["hextri"].to_act(state)[0]
+            user = game.seat_row(seat).user_id
+            clock.advance(minutes=1)
+            legal = ENGINES["hextri"].legal_actions(state, seat)
+            await service.act(game.id, user, game.version, rng.below(len(legal)))
+        else:
+            raise AssertionError("no move that can be taken back")
+        clocks_before = await store.clocks(game.id)
+        seat = await service.undoer(game)
+        clock.advance(minutes=5)
+        await service.undo(game.id, game.seat_row(seat).user_id, game.version)
+        assert await store.clocks(game.id) == clocks_before, "the deadline stays: no time is given back"
+    finally:
+        service.close()
+
+
+async def test_no_undo_after_a_move_that_revealed_something(store):
+    """Hector and Achilles: swapping a card draws one (hidden until then) and keeps the turn - it is final; the
+    refusal changes nothing."""
+    service = GameService(store, seed_source=lambda: 9, render=False)
+    try:
+        game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=2,
+                                       opponent="ai")
+        engine, rng = ENGINES["hector-achilles"], Rng(6)
+        for _ in range(400):
+            game = await service.game(game.id)
+            assert game.status == "running"
+            state = await service.state_of(game)
+            legal = engine.legal_actions(state, 0)
+            swaps = [i for i, a in enumerate(legal) if a["type"] == "swap_card"]
+            if swaps:
+                await service.act(game.id, ANN, game.version, swaps[0])
+                break
+            await service.act(game.id, ANN, game.version, rng.below(len(legal)))
+        else:
+            raise AssertionError("no card swap was offered")
+        game = await service.game(game.id)
+        last = (await store.actions(game.id))[-1]
+        assert last["action"]["type"] == "swap_card" and last["seat"] == 0 and not undoable(last)
+        assert engine.to_act(await service.state_of(game)) == [0], "the turn is still Ann's"
+        assert await service.undoer(game) is None
+        version, snapshot = await store.snapshot(game.id)
+        with pytest.raises(GameError, match="nothing you can take back"):
+            await service.undo(game.id, ANN, game.version)
+        assert await store.snapshot(game.id) == (version, snapshot)
+    finally:
+        service.close()
