@@ -4,7 +4,6 @@ back; an undo is refused after a move that revealed something."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from engines import ENGINES
