@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engines import ENGINES
+from engines.base import BaseEngine
 from engines.rng import Rng
 
 #: what each game lets a player take back (its rules, engines/*/engine.py ``take_back``)
@@ -38,6 +39,7 @@ def _playout(key: str, seed: int, steps: int = 300):
 @pytest.mark.parametrize("key", sorted(ENGINES))
 def test_reversible_actions_reveal_nothing_and_keep_the_turn(key):
     engine = ENGINES[key]
+    assert isinstance(engine, BaseEngine)
     assert engine.take_back == EXPECTED[key]
     seen: collections.Counter = collections.Counter()
     for seed in range(1, 5):

@@ -18,6 +18,12 @@ from tests.host.test_clock import Clock
 ANN, BOB = 11, 22
 
 
+def _user(game, seat: int) -> int:
+    row = game.seat_row(seat)
+    assert row is not None and row.user_id is not None
+    return row.user_id
+
+
 @pytest.fixture
 async def store(database):
     s = await connect(database)
@@ -87,16 +93,17 @@ async def test_an_undo_gives_no_time_back(store):
                 break
             state = await service.state_of(game)
             seat = ENGINES["hextri"].to_act(state)[0]
-            user = game.seat_row(seat).user_id
+            user = _user(game, seat)
             clock.advance(minutes=1)
             legal = ENGINES["hextri"].legal_actions(state, seat)
             await service.act(game.id, user, game.version, rng.below(len(legal)))
         else:
             raise AssertionError("no move that can be taken back")
         clocks_before = await store.clocks(game.id)
-        seat = await service.undoer(game)
+        undoer = await service.undoer(game)
+        assert undoer is not None
         clock.advance(minutes=5)
-        await service.undo(game.id, game.seat_row(seat).user_id, game.version)
+        await service.undo(game.id, _user(game, undoer), game.version)
         assert await store.clocks(game.id) == clocks_before, "the deadline stays: no time is given back"
     finally:
         service.close()
