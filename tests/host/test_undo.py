@@ -11,6 +11,7 @@ from engines.rng import Rng
 from host import replays
 from host.errors import GameError
 from host.service import GameService
+from host.spectate import Spectator
 from host.undo import UNDO, final_choices, undoable
 from store import connect
 from tests.host.test_clock import Clock
@@ -68,6 +69,9 @@ async def test_a_replay_shows_the_final_choices_and_the_log_every_step(store, ke
         assert not any("took back" in line for f in frames for line in f.lines)
         taken = {e["action"]["seq"] for e in undos}
         assert not taken & {e["seq"] for e in kept}
+        # the web companion's replay too (host/spectate.py)
+        web = await Spectator(service).replay(game)
+        assert web.steps == len(kept) and not any("took back" in line for step in web.lines for line in step)
         # /game log: every step, the undos told by name with what was taken back
         page = await service.log(game.id, start=1, chars=10**6)
         told = [line for line in page.lines if "took back" in line]
