@@ -127,8 +127,8 @@ class HexTriEngine(BaseEngine):
     #: 2: encirclement per the book (the board's edge gives no protection), figures stay encircled on the
     #: rim; games begun under 1 keep its rim rule (see :func:`_rule`)
     rules_version = 2
-    #: undo within a turn (issue 25): a move and a pass that ends a phase but not the turn; a move into a
-    #: battle (dice) or one that hands the decision to another player is not (BaseEngine.reversible checks)
+    #: undo within a turn (issue 25): a move and a pass after which the same player moves on (nothing is hidden
+    #: in HEX-TRI); one that hands the decision to others (a battle's losses, the next go) is not (reversible)
     take_back = frozenset({"move", "pass"})
     versions = (1, 2)
     _resolved: tuple | None = None  # (state, action, _resolve_move's answer) from validate, for _do_move
