@@ -755,50 +755,68 @@ class GameService(TurnClocks):
         (``version``), while nobody else has acted and nothing hidden was shown since; the clocks run on."""
         async with self.lock(game_id), self.store.remembering():
             game = await self.game(game_id, asker)
-            if game.status != "running":
-                raise (GameError.of("game_over", game=game_id) if game.status != "lobby" else
-                       GameError.of("not_started", game=game_id))
-            seat = game.seat_of(user_id)
-            if seat is None:
-                raise GameError.of("not_playing", game=game_id)
-            if version != game.version:
-                raise StaleBoard.of("undo_stale")
-            engine = ENGINES[game.engine]
+            seat = self._undo_seat(game, user_id, version)
             state = await self._state(game)
             entries = await self.store.actions(game.id)
-            last = last_standing(entries, set())
-            if last is None or last["seat"] != seat or not undoable(last) or engine.to_act(state) != [seat]:
-                if last is not None and undoable(last) and last["seat"] != seat:
-                    raise GameError.of("undo_not_yours", name=self.names(game)[last["seat"]])
-                raise GameError.of("undo_nothing")
-            standing = [(e["seat"], e["action"]) for e in final_choices(entries)[:-1]]
-            try:
-                before = await self.workers.run(
-                    "replay_step", replayed, game.engine, game.num_players, game.seed,
-                    dict(game.options.get("engine") or {}), game.rules_version or engine.rules_version, standing,
-                    (seat, last["action"]), self._snapshot(game, state))
-            except Overrun as exc:
-                raise Slow(exc.budget, int(time.time()) + RETRY_SLOW) from None
-            if before is None:
-                log.error("game %s: its log does not give its snapshot back; move %s is not taken back", game.id,
-                          last["seq"])
-                raise GameError.of("undo_nothing")
-            restored = engine.from_json(json.loads(before))
-            presenter, names = presenter_for(game.engine), self.names(game)
+            last = self._to_take_back(game, state, seat, entries)
+            before = await self._before(game, state, seat, entries, last)
+            restored = ENGINES[game.engine].from_json(before)
             taken = [e for e in last["events"] if e.get("type") != MARK]
             event = {"type": UNDO, "seat": seat, "seq": last["seq"], "events": taken}
-            lines = [tell_undo(presenter, event, names)]
+            lines = [tell_undo(presenter_for(game.engine), event, self.names(game))]
             try:
                 new_version = await self.store.commit_action(
                     game.id, expected_version=game.version, seat=seat, user_id=user_id,
-                    action={"type": UNDO, "seq": last["seq"]}, events=[event], snapshot=json.loads(before),
-                    result=None, publish=lines)
+                    action={"type": UNDO, "seq": last["seq"]}, events=[event], snapshot=before, result=None,
+                    publish=lines)
             except VersionConflict as exc:
                 self._live.pop(game.id, None)
                 raise StaleBoard.of("undo_stale") from exc
             self._live[game.id] = _Live(new_version, restored)
             game.version = new_version
             return await self._outcome(game, lines, [])
+
+    @staticmethod
+    def _undo_seat(game: GameRow, user_id: int, version: int) -> int:
+        """The user's seat in a running game whose current board is ``version``; else the refusal."""
+        if game.status != "running":
+            raise (GameError.of("game_over", game=game.id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game.id))
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError.of("not_playing", game=game.id)
+        if version != game.version:
+            raise StaleBoard.of("undo_stale")
+        return seat
+
+    def _to_take_back(self, game: GameRow, state, seat: int, entries: list[dict]) -> dict:
+        """The log entry ``seat`` may take back now: its own newest move that stands, marked as reversible, with
+        that seat alone to act; else the refusal (by name when it is another player's move)."""
+        last = last_standing(entries, set())
+        if last is not None and undoable(last) and last["seat"] != seat:
+            raise GameError.of("undo_not_yours", name=self.names(game)[last["seat"]])
+        if last is None or last["seat"] != seat or not undoable(last) \
+                or ENGINES[game.engine].to_act(state) != [seat]:
+            raise GameError.of("undo_nothing")
+        return last
+
+    async def _before(self, game: GameRow, state, seat: int, entries: list[dict], last: dict) -> dict:
+        """The snapshot before ``last``: the game played again in a worker from its seed with the moves that stand
+        before it, checked to give the current snapshot back with ``last`` (else nothing is taken back)."""
+        engine = ENGINES[game.engine]
+        standing = [(e["seat"], e["action"]) for e in final_choices(entries)[:-1]]
+        try:
+            before = await self.workers.run(
+                "replay_step", replayed, game.engine, game.num_players, game.seed,
+                dict(game.options.get("engine") or {}), game.rules_version or engine.rules_version, standing,
+                (seat, last["action"]), self._snapshot(game, state))
+        except Overrun as exc:
+            raise Slow(exc.budget, int(time.time()) + RETRY_SLOW) from None
+        if before is None:
+            log.error("game %s: its log does not give its snapshot back; move %s is not taken back", game.id,
+                      last["seq"])
+            raise GameError.of("undo_nothing")
+        return json.loads(before)
 
     async def undoer(self, game: GameRow) -> int | None:
         """The seat that may take its last action back now (its Undo button is shown), or None: the newest
