@@ -153,6 +153,8 @@ async def test_no_undo_once_the_ai_has_acted_or_after_a_move_that_cannot_be_take
         await take_turn(h, thread, rng)
         await h.settle()
     assert refused_other, "never refused after the AI's move"
+    if key != "hextri":  # (HEX-TRI hides nothing: its moves that cannot be taken back hand the turn on)
+        assert refused_final, "never refused after Ann's own move that revealed something and kept her turn"
     h.assert_no_errors()
 
 
