@@ -126,13 +126,7 @@ class BaseEngine:
         """A player-facing reason; engines override it to be more specific."""
         return "That move is not allowed now."
 
-    # the rest of the protocol, which every game implements (engines/protocol.py)
-    def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def result(self, state: Any) -> dict | None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
+    # the rest of the protocol that reversible() uses, which every game implements (engines/protocol.py)
     def to_json(self, state: Any) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
