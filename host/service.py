@@ -917,6 +917,8 @@ class GameService(TurnClocks):
             self._live.pop(game.id, None)
             raise
         self._live[game.id] = _Live(new_version, state)
+        # who may take the newest move back is known without reading the log: its maker, when it is marked
+        self._undoers[(game.id, new_version)] = seat if undoable and result is None else None
         # keep the caller's row in step with what was just committed (no re-read needed)
         game.version = new_version
         if result is not None:
