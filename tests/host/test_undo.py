@@ -153,24 +153,22 @@ async def test_who_may_take_back_is_read_from_the_log_after_a_restart(store):
     try:
         game, _ = await service.create("hextri", user_id=ANN, user_name="Ann", guild_id=1, channel_id=2,
                                        opponent="ai")
-        rng = Rng(2)
-        for _ in range(200):
+        rng, engine = Rng(2), ENGINES["hextri"]
+        for _ in range(300):
             game = await service.game(game.id)
-            if await service.undoer(game) == 0:
+            state = await service.state_of(game)
+            legal = engine.legal_actions(state, 0)
+            # a move that can be taken back, after which another such move is open
+            index = next((i for i, a in enumerate(legal) if engine.reversible(state, 0, a)), None)
+            if await service.undoer(game) == 0 and index is not None:
                 break
-            legal = ENGINES["hextri"].legal_actions(await service.state_of(game), 0)
             await service.act(game.id, ANN, game.version, rng.below(len(legal)))
         else:
-            raise AssertionError("no move that can be taken back")
+            raise AssertionError("no two moves in a turn that can be taken back")
         again = GameService(store, render=False)
         try:
             assert await again.undoer(await again.game(game.id)) == 0
             # a second reversible move of the same turn, then its undo: the first may be taken back next
-            state = await again.state_of(await again.game(game.id))
-            engine = ENGINES["hextri"]
-            index = next((i for i, a in enumerate(engine.legal_actions(state, 0))
-                          if engine.reversible(state, 0, a)), None)
-            assert index is not None, "a second move of the turn that can be taken back"
             await again.act(game.id, ANN, (await again.game(game.id)).version, index)
             await again.undo(game.id, ANN, (await again.game(game.id)).version)
             third = GameService(store, render=False)
