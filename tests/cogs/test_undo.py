@@ -260,3 +260,22 @@ async def test_an_undo_saved_before_a_crash_is_shown_and_played_on_after_the_res
         h2.assert_no_errors()
     finally:
         await h2.stop()
+
+
+async def test_a_double_click_on_undo_takes_back_one_move(harness):
+    """Two clicks on the same Undo at once (a double tap on a phone): one move is taken back, once; the second
+    click is told it is too late, and nothing else changes."""
+    h = harness
+    thread = await new_game(h, "hextri")
+    before, _, board = await play_to_undo(h, thread, Rng(5))
+    version, _ = await snapshot(h)
+    custom_id = button(board, prefix=UNDO_PREFIX)["custom_id"]
+    since = len(h.fake.messages)
+    for _ in range(2):
+        h.bot._connection.parse_interaction_create(h.payloads.click(ANN, board, custom_id, name="Ann"))
+    await h.settle()
+    assert await snapshot(h) == (version + 1, before)
+    assert len([e for e in await h.bot.service.store.actions(1) if e["action"]["type"] == "undo"]) == 1
+    assert len([m for m in replies_since(h, since) if "took back" in m["content"]]) == 1
+    assert [t for t in refusals(replies_since(h, since)) if "Too late to take that back" in t]
+    h.assert_no_errors()
