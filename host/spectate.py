@@ -56,10 +56,10 @@ class Busy(Exception):
 
 def scrub(line: str, names: dict[int, str]) -> str:
     """A narration line as a page shows it: a Discord mention becomes the person's name (never their id), a
-    Discord timestamp a UTC time, and Discord's bold marks go."""
+    Discord timestamp a UTC time, and Discord's bold and strike-through (a move taken back) marks go."""
     line = _MENTION.sub(lambda m: names.get(int(m.group(1)), "?"), line)
     line = _STAMP.sub(lambda m: datetime.fromtimestamp(int(m.group(1)), UTC).strftime("%Y-%m-%d %H:%M UTC"), line)
-    return line.replace("**", "")
+    return line.replace("**", "").replace("~~", "")
 
 
 @dataclass
