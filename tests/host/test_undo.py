@@ -12,7 +12,7 @@ from host import replays
 from host.errors import GameError
 from host.service import GameService
 from host.spectate import Spectator
-from host.undo import UNDO, final_choices, undoable
+from host.undo import UNDO, as_played, final_choices, last_standing, restepped, undoable
 from store import connect
 from tests.host.test_clock import Clock
 
@@ -181,3 +181,31 @@ async def test_who_may_take_back_is_read_from_the_log_after_a_restart(store):
             again.close()
     finally:
         service.close()
+
+
+def test_the_moves_that_stand_and_the_steps_of_an_ending():
+    """Pure: undos take back the entries they name (an undo of an undo's target only once), marks are dropped for
+    replays, and an ending's steps (log versions) count the moves that stand, as a replay numbers its steps."""
+    def move(seq: int, seat: int = 0, mark: bool = False) -> dict:
+        return {"seq": seq, "seat": seat, "action": {"type": "move", "n": seq},
+                "events": [{"type": "moved"}] + ([{"type": "undoable"}] if mark else [])}
+
+    def undo(seq: int, target: int) -> dict:
+        return {"seq": seq, "seat": 0, "action": {"type": UNDO, "seq": target}, "events": []}
+
+    log = [move(1, 1), move(2, mark=True), move(3, mark=True), undo(4, 3), undo(5, 2), move(6, mark=True),
+           move(7, 1)]
+    assert [e["seq"] for e in final_choices(log)] == [1, 6, 7]
+    assert as_played(log) == [{"seat": 1, "action": {"type": "move", "n": 1}, "events": [{"type": "moved"}]},
+                               {"seat": 0, "action": {"type": "move", "n": 6}, "events": [{"type": "moved"}]},
+                               {"seat": 1, "action": {"type": "move", "n": 7}, "events": [{"type": "moved"}]}]
+    assert (last_standing(log[:5], set()) or {}).get("seq") == 1
+    taken: set[int] = set()
+    assert last_standing(log[3:5], taken) is None and taken == {2, 3}
+    assert (last_standing(log[:3], taken) or {}).get("seq") == 1, "an older stretch goes on with what was taken back"
+    result = {"places": [1, 2], "ending": {"how": "resigned", "step": 7, "left": [{"seat": 1, "how": "resigned",
+                                                                                   "step": 6}]}}
+    assert (restepped(result, log) or {}).get("ending") == {"how": "resigned", "step": 3,
+                                                "left": [{"seat": 1, "how": "resigned", "step": 2}]}
+    assert restepped(result, log[:3]) is result, "nothing taken back: the same result"
+    assert restepped(None, log) is None
