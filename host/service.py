@@ -740,13 +740,22 @@ class GameService(TurnClocks):
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
                         raise NeedsConfirmation(label, warning, seat)
-            # a person's action that reveals nothing and keeps their turn may be taken back (host/undo.py)
-            mark = engine.reversible(state, seat, action)
+            mark = self._reversible(game, state, seat, action)
             events: list[dict] = []
             lines = await self._commit(game, state, seat, user_id, action, events, undoable=mark)
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
+
+    @staticmethod
+    def _reversible(game: GameRow, state, seat: int, action: dict) -> bool:
+        """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
+        (host/undo.py). A check that fails is logged and counts as "no": the move itself is made all the same."""
+        try:
+            return ENGINES[game.engine].reversible(state, seat, action)
+        except Exception:
+            log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
+            return False
 
     async def undo(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Outcome:
         """Take back the user's last action (the board's Undo, issue 25): the game as it was before it, played

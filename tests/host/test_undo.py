@@ -209,3 +209,26 @@ def test_the_moves_that_stand_and_the_steps_of_an_ending():
                                                 "left": [{"seat": 1, "how": "resigned", "step": 2}]}
     assert restepped(result, log[:3]) is result, "nothing taken back: the same result"
     assert restepped(None, log) is None
+
+
+async def test_a_failing_reversibility_check_does_not_cost_the_move(store, monkeypatch, caplog):
+    """Should the engine's check fail (a bug), the move is made all the same, only without an Undo."""
+    service = GameService(store, seed_source=lambda: 77, render=False)
+    try:
+        game, _ = await service.create("hextri", user_id=ANN, user_name="Ann", guild_id=1, channel_id=2,
+                                       opponent="ai")
+        engine = ENGINES["hextri"]
+
+        def broken(state, seat, action):
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(engine, "reversible", broken)
+        game = await service.game(game.id)
+        legal = engine.legal_actions(await service.state_of(game), 0)
+        move = next(i for i, a in enumerate(legal) if a["type"] == "move")
+        await service.act(game.id, ANN, game.version, move)
+        mine = [e for e in await store.actions(game.id) if e["seat"] == 0]
+        assert mine and not undoable(mine[0])
+        assert "could not be worked out" in caplog.text
+    finally:
+        service.close()
