@@ -66,12 +66,12 @@ async def undo(interaction: discord.Interaction, game_id: int, version: int) -> 
     and changes nothing."""
     await interaction.response.defer()
     try:
-        outcome = await interaction.client.service.undo(game_id, interaction.user.id, version,
-                                                        asker=asker(interaction))
+        outcome = await game_bot(interaction).service.undo(game_id, interaction.user.id, version,
+                                                           asker=asker(interaction))
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    delivered = await publish.publish(interaction.client, outcome)
+    delivered = await publish.publish(game_bot(interaction), outcome)
     explanation = delivered.explain(str(interaction.locale))
     if explanation:
         await interaction.followup.send(explanation, ephemeral=True)
