@@ -43,18 +43,36 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
         return
     message = interaction.message
     private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
+    delivered = await publish.publish(interaction.client, outcome, interaction=interaction)
     if private_panel:
-        # the clicked panel is spent: say what was done and drop its controls
-        try:
-            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
-                                                     view=None)
-        except discord.HTTPException:
-            log.info("could not edit the spent panel of game %s", game_id)
-    delivered = await publish.publish(interaction.client, outcome)
+        await _refresh_panel(interaction, outcome, delivered, game_id)
     explanation = delivered.explain(str(interaction.locale))
     if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
         await interaction.followup.send(explanation, ephemeral=True)
 
+
+
+async def _refresh_panel(interaction: discord.Interaction, outcome: Outcome, delivered: publish.Delivered,
+                         game_id: int) -> None:
+    """The private panel (a DM or an ephemeral one) the player clicked in: while their turn goes on it shows
+    their next choices (the one DM of the turn, kept up to date; its picture only when it changed), else it is
+    spent: it says what was done and drops its controls."""
+    held = next((n for n in delivered.held if n.user_id == interaction.user.id), None)
+    try:
+        if held is None:
+            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
+                                                     view=None)
+            return
+        kwargs = publish.nudge_message(outcome.game, held)
+        shown = publish.hand_pictures(interaction.client)
+        clicked = interaction.message.id if interaction.message is not None else 0
+        digest = publish.digest_of(held.image)
+        if held.image is not None and shown.get(clicked) != digest:
+            kwargs["attachments"] = [discord.File(publish.BytesIO(held.image), filename=f"hand-{game_id}.png")]
+        await interaction.edit_original_response(**kwargs)
+        shown[clicked] = digest
+    except discord.HTTPException:
+        log.info("could not edit the private panel of game %s", game_id)
 
 
 async def ask_first(interaction: discord.Interaction, game_id: int, version: int, index: int, digest: str | None,

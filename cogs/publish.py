@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
@@ -51,6 +52,9 @@ class Delivered:
     status: str
     place: int | None = None
     cause: str | None = None
+    #: DMs not sent because the same turn goes on (its people were DMed when its board was posted): the
+    #: clicker's is shown by updating the private panel they clicked in (cogs/actions.py)
+    held: list[Nudge] = field(default_factory=list)
 
     @property
     def shown(self) -> bool:
@@ -99,14 +103,19 @@ def edit_later(edit, what: str) -> asyncio.Task:
     task.add_done_callback(_edits.discard)
     return task
 UNKNOWN_CHANNEL = 10003
+#: "maximum number of edits to messages older than 1 hour reached"
+TOO_MANY_EDITS = 30046
 #: a board older than this may have been posted by an earlier process whose nonce Discord has forgotten
 NONCE_MEMORY = timedelta(minutes=2)
 
 
-async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
+async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None,
+                  interaction: discord.Interaction | None = None) -> Delivered:
     """Deliver what the game owes its players (``host/outbox.py``): the new board in the game's thread (then the
-    previous board loses its buttons), then the DMs of the seats to act. ``outcome``: the board the caller has
-    already built, used when it is still the one owed. Never raises for a failure of this game's publication
+    previous board loses its buttons), then the DMs of the seats to act; or, while the same people's turn goes
+    on, the board already up updated in place (through ``interaction``'s own response when it is the click on
+    that board, so no edit limit applies) and no DM. ``outcome``: the board the caller has already built, used
+    when it is still the one owed. Never raises for a failure of this game's publication
     (Discord refusing it, a board that cannot be drawn, a game that cannot be read): the entries stay in the
     outbox with their own pause before the next try, or are set aside after too many (:func:`_setback`), so
     whoever publishes several games (the publisher, a clock round) goes on with the next one."""
@@ -125,7 +134,7 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
         game = publication.outcome.game
         use_language(game.lang)
         try:
-            delivered = await _deliver(bot, publication)
+            delivered = await _deliver(bot, publication, interaction)
         except Exception as exc:
             return await _setback(bot, game_id, publication, exc)
     if publication.outcome.finished or game.status != "running":
@@ -212,27 +221,38 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-async def _deliver(bot, publication) -> Delivered:
+async def _deliver(bot, publication, interaction: discord.Interaction | None = None) -> Delivered:
     outcome = publication.outcome
     game = outcome.game
     delivered = Delivered("shown")
+    nudges = outcome.nudges
+    if publication.continues:  # the people asked now were DMed with the board that is up
+        delivered.held = [n for n in nudges if publication.turn >> n.seat & 1]
+        nudges = [n for n in nudges if not publication.turn >> n.seat & 1]
     if publication.board:
         current = await bot.service.store.get_game(game.id, with_snapshot=False)
         previous = current.board_message_id if current else None
-        try:
-            message = await _post_board(bot, game, publication)
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_CHANNEL:
-                raise
-            game = await _new_thread(bot, game)
-            outcome.game = game
-            delivered = Delivered("moved", game.thread_id)
-            message = await _post_board(bot, game, publication)
+        message = None
+        if publication.continues and previous:
+            message = await _update_board(bot, game, publication, previous, interaction)
+        if message is None:
+            try:
+                message = await _post_board(bot, game, publication)
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                game = await _new_thread(bot, game)
+                outcome.game = game
+                delivered = Delivered("moved", game.thread_id, held=delivered.held)
+                message = await _post_board(bot, game, publication)
         await bot.outbox.posted(publication, message.id)
         if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
             edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
                        f"clear the buttons of message {previous} of game {game.id}")
-    for nudge in outcome.nudges:
+    if delivered.held:
+        clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
+        _refresh_dms(bot, game, delivered.held, clicked)
+    for nudge in nudges:
         try:
             await send_nudge(bot, game, nudge)
         except TRANSIENT as exc:  # a DM that cannot go out does not hold the game's board back
@@ -255,6 +275,101 @@ def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> d
     return kwargs
 
 
+def _pictures_of(board) -> str | None:
+    """What identifies a board's pictures (None: it has none)."""
+    if board.image is None and not board.extras:
+        return None
+    digest = hashlib.blake2b(board.image or b"", digest_size=16)
+    for png in board.extras[:9]:
+        digest.update(png)
+    return digest.hexdigest()
+
+
+def digest_of(picture: bytes | None) -> str | None:
+    return None if picture is None else hashlib.blake2b(picture, digest_size=16).hexdigest()
+
+
+def hand_pictures(bot) -> dict[int, str | None]:
+    """DM or private panel message id -> the picture it shows (this process only: unknown ones are uploaded
+    again), so that a panel kept up to date uploads the hand only when it changed."""
+    if not hasattr(bot, "hand_pictures"):
+        bot.hand_pictures = {}
+    return bot.hand_pictures
+
+
+def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int]]:
+    """(game id, seat) -> (DM channel id, message id) of the DM of that seat's turn, kept up to date while the
+    turn goes on (this process only: after a restart an older DM's buttons answer "out of date")."""
+    if not hasattr(bot, "turn_dms"):
+        bot.turn_dms = {}
+    return bot.turn_dms
+
+
+def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> None:
+    """The DMs of a turn that goes on show its people's choices as they are now (no new DM: the player is
+    clicking on the board or in this very DM, whose click updates it itself). Its picture only when it changed."""
+    for nudge in held:
+        known = turn_dms(bot).get((game.id, nudge.seat))
+        if known is None or known[1] == clicked:
+            continue
+        channel_id, message_id = known
+        kwargs = nudge_message(game, nudge)
+        digest = digest_of(nudge.image)
+        if nudge.image is not None and hand_pictures(bot).get(message_id) != digest:
+            kwargs["attachments"] = [discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")]
+        hand_pictures(bot)[message_id] = digest
+        edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs),
+                   f"update the DM of seat {nudge.seat} of game {game.id}")
+
+
+def _uploaded(bot) -> dict[int, str | None]:
+    """Game id -> the pictures last uploaded with its board (kept by this process only: after a restart the
+    first update uploads them again)."""
+    if not hasattr(bot, "board_pictures"):
+        bot.board_pictures = {}
+    return bot.board_pictures
+
+
+async def _update_board(bot, game: GameRow, publication, message_id: int,
+                        interaction: discord.Interaction | None) -> discord.Message | None:
+    """The same people's turn goes on: the board that is up (``message_id``) shows the game as it is now. Its
+    picture is uploaded again only when it changed. Through the click's own interaction when it was on that
+    board (no channel edit limit applies), else an edit of the message (a click in a DM or a private panel, or
+    the publisher after a restart: an edit is repeatable, so a crash before it is recorded shows nothing twice).
+    None: the board is gone (deleted), so a new one is posted."""
+    outcome = publication.outcome
+    kwargs = _board_message(outcome, await board_link(bot, game))
+    pictures = _pictures_of(outcome.board)
+    files = kwargs.pop("files", [])
+    if pictures != _uploaded(bot).get(game.id):
+        kwargs["attachments"] = files
+    kwargs.setdefault("view", discord.ui.View(timeout=None))  # (controls that went away are dropped)
+    clicked = interaction is not None and interaction.message is not None and interaction.message.id == message_id
+    message: discord.Message | None = None
+    if clicked:
+        try:
+            if interaction.response.is_done():
+                message = await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+                message = interaction.message
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.info("could not update the board of game %s through its click: %s", game.id, _describe(exc))
+            message = None
+            kwargs["attachments"] = files  # (not known whether the first try's pictures went up)
+    if message is None:
+        try:
+            message = await game_place(bot, game).get_partial_message(message_id).edit(**kwargs)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as exc:
+            if exc.code != TOO_MANY_EDITS:
+                raise
+            return None  # Discord takes no more edits of that (hour-old) message now: a new board it is
+    _uploaded(bot)[game.id] = pictures
+    return message
+
+
 async def _post_board(bot, game: GameRow, publication) -> discord.Message:
     """Post the board once: Discord refuses a second message with the same nonce for a few minutes; past
     that (a long outage between an earlier post and its record) the thread's newest messages are looked at."""
@@ -265,7 +380,9 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
         if earlier is not None:
             return earlier
     link = await board_link(bot, game)
-    return await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
+    message = await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
+    _uploaded(bot)[game.id] = _pictures_of(publication.outcome.board)
+    return message
 
 
 async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
@@ -313,20 +430,26 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
         return
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
-    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
-    kwargs = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
-              "view": panel_view(nudge.panel)}
+    kwargs = nudge_message(game, nudge)
     if nudge.image is not None:
         kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
-        await channel.send(**kwargs)
+        sent = await channel.send(**kwargs)
+        hand_pictures(bot)[sent.id] = digest_of(nudge.image)
+        turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
             raise
         await bot.service.mark_dm_closed(game.id, nudge.seat)
         await game_place(bot, game).send(dm_closed_notice(game, nudge.user_id),
                                          allowed_mentions=mentions([nudge.user_id]))
+
+
+def nudge_message(game: GameRow, nudge: Nudge) -> dict:
+    """A DM's text (with the way to the game's thread) and its controls; its picture is the caller's."""
+    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
+    return {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)), "view": panel_view(nudge.panel)}
 
 
 def dm_closed_notice(game: GameRow, user_id: int) -> str:

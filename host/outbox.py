@@ -60,6 +60,10 @@ class Publication:
     retry_ai: bool
     #: when the oldest entry was written (ISO time)
     since: str
+    #: the seats (a bit each) of the people this board asks to decide
+    turn: int = 0
+    #: the same people's turn goes on: the board already up (``board_message_id``) is updated in place
+    continues: bool = False
 
     @property
     def nonce(self) -> str:
@@ -147,15 +151,34 @@ class Outbox:
                                                     warnings=warnings)
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
+            turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
             return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                               since=entries[0]["created_at"])
+                               since=entries[0]["created_at"], turn=turn,
+                               continues=bool(todo) and await self._continues(game, todo, turn))
 
-    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
+    async def _continues(self, game, todo: list[dict], turn: int) -> bool:
+        """Whether these entries go on the turn of the board that is up (updated in place, no new post): only
+        moves of the people that board asked to decide (no AI move, no timeout or other news between), and
+        nobody new is asked now. A new person's turn, an AI's move, a simultaneous decision opening, or the
+        end of the game is a new board (whose mention notifies)."""
+        before = game.options.get("board_turn")
+        if (game.status != "running" or not game.board_message_id or not isinstance(before, int) or not before
+                or not turn or turn & ~before or any(e["seq"] is None for e in todo)):
+            return False
+        for action in await self._actions(game.id, todo):
+            row = game.seat_row(action["seat"])
+            if action["user_id"] is None or row is None or row.is_ai or not before >> action["seat"] & 1:
+                return False
+        return True
+
+    async def _actions(self, game_id: int, entries: list[dict]) -> list[dict]:
         seqs = {e["seq"] for e in entries if e["seq"] is not None}
         if not seqs:
             return []
-        return [event for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs
-                for event in a["events"]]
+        return [a for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs]
+
+    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
+        return [event for a in await self._actions(game_id, entries) for event in a["events"]]
 
     async def resume_stalled(self, shards: Shards | None = None) -> int:
         """At start-up: running games whose AI is to act but that owe nothing (e.g. saved before the outbox
@@ -182,7 +205,8 @@ class Outbox:
         return count
 
     async def posted(self, publication: Publication, message_id: int) -> None:
-        await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id)
+        await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id,
+                                       turn=publication.turn)
 
     async def done(self, publication: Publication) -> None:
         retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None

@@ -22,6 +22,8 @@ class Board:
     filename: str = "board.png"
     #: further pictures for what just happened (e.g. standings after a race)
     extras: list[bytes] = field(default_factory=list)
+    #: the seats of the people asked to decide on this board (whose turn it is; not the AI's)
+    acting: list[int] = field(default_factory=list)
 
 
 @dataclass

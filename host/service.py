@@ -1088,7 +1088,7 @@ class GameService(TurnClocks):
         nudges += [Nudge(row.user_id, seat, text, board_image) for seat, text in sorted(warnings.items())
                    if seat not in asked_seats and (row := game.seat_row(seat)) is not None and row.user_id]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
-                      extras=extras,
+                      extras=extras, acting=[seat for seat, _, _ in asked],
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)

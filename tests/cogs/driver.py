@@ -101,3 +101,28 @@ async def take_turn(h, thread_id: int, rng: Rng) -> int:
 
 def game_over(board: dict) -> bool:
     return "Game over" in board["content"]
+
+
+async def until_the_turn_passes_next(h, thread_id: int, rng: Rng, game_id: int = 1, limit: int = 60) -> None:
+    """Play on until whatever the person to act does next hands the turn to someone else (so that their next
+    decision posts a new board rather than updating the one that is up: issue 25's one board per turn)."""
+    from engines import ENGINES
+
+    service = h.bot.service
+    for _ in range(limit):
+        game = await service.game(game_id)
+        engine = ENGINES[game.engine]
+        state = await service.state_of(game)
+        acting = engine.to_act(state)
+        seat = acting[0]
+        passes = True
+        for action in engine.legal_actions(state, seat):
+            after = engine.from_json(engine.to_json(state))
+            engine.apply(after, seat, action)
+            if seat in engine.to_act(after):
+                passes = False
+                break
+        if passes:
+            return
+        await take_turn(h, thread_id, rng)
+    raise AssertionError("the turn never came to a decision that passes it")
