@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 
 from host.locale import t, use_language
 from host.outcome import Outcome
+from host.presenters import presenter_for
 from host.shards import Shards
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ class Publication:
     turn: int = 0
     #: the same people's turn goes on: the board already up (``board_message_id``) is updated in place
     continues: bool = False
+    #: the first action a new board tells (None: the board goes on)
+    first: int | None = None
 
     @property
     def nonce(self) -> str:
@@ -152,9 +155,27 @@ class Outbox:
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
             turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
+            continues = bool(todo) and await self._continues(game, todo, turn)
+            if continues:  # the board goes on telling its turn from its first action
+                await self._tell_turn(game, outcome, todo)
+            seqs = [e["seq"] for e in todo if e["seq"] is not None]
             return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                               since=entries[0]["created_at"], turn=turn,
-                               continues=bool(todo) and await self._continues(game, todo, turn))
+                               since=entries[0]["created_at"], turn=turn, continues=continues,
+                               first=None if continues else min(seqs, default=game.version + 1))
+
+    async def _tell_turn(self, game, outcome: Outcome, todo: list[dict]) -> None:
+        """An updated board still tells what happened since it was posted (the earlier decisions of the turn,
+        and the AI's moves before it), told again from the action log, ahead of the newest lines."""
+        since = game.options.get("board_since")
+        first = min(e["seq"] for e in todo)
+        if not isinstance(since, int) or since >= first or outcome.board is None:
+            return
+        presenter = presenter_for(game.engine)
+        names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+        earlier = [line for a in await self.store.actions(game.id, after=since - 1, upto=first - 1)
+                   for e in a["events"] if (line := presenter.narrate(e, names))]
+        if earlier:
+            outcome.board.text = "\n".join([*earlier, outcome.board.text])
 
     async def _continues(self, game, todo: list[dict], turn: int) -> bool:
         """Whether these entries go on the turn of the board that is up (updated in place, no new post): only
@@ -206,7 +227,7 @@ class Outbox:
 
     async def posted(self, publication: Publication, message_id: int) -> None:
         await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id,
-                                       turn=publication.turn)
+                                       turn=publication.turn, since=publication.first)
 
     async def done(self, publication: Publication) -> None:
         retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
