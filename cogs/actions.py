@@ -55,22 +55,15 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
 async def _refresh_panel(interaction: discord.Interaction, outcome: Outcome, delivered: publish.Delivered,
                          game_id: int) -> None:
     """The private panel (a DM or an ephemeral one) the player clicked in: while their turn goes on it shows
-    their next choices (the one DM of the turn, kept up to date; its picture only when it changed), else it is
-    spent: it says what was done and drops its controls."""
+    their next choices (the one DM of the turn, kept up to date; its picture stays the one of the turn's start,
+    "My hand" shows the hand as it is now), else it is spent: it says what was done and drops its controls."""
     held = next((n for n in delivered.held if n.user_id == interaction.user.id), None)
     try:
         if held is None:
             await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
                                                      view=None)
             return
-        kwargs = publish.nudge_message(outcome.game, held)
-        shown = publish.hand_pictures(interaction.client)
-        clicked = interaction.message.id if interaction.message is not None else 0
-        digest = publish.digest_of(held.image)
-        if held.image is not None and shown.get(clicked) != digest:
-            kwargs["attachments"] = [discord.File(publish.BytesIO(held.image), filename=f"hand-{game_id}.png")]
-        await interaction.edit_original_response(**kwargs)
-        shown[clicked] = digest
+        await interaction.edit_original_response(**publish.nudge_message(outcome.game, held))
     except discord.HTTPException:
         log.info("could not edit the private panel of game %s", game_id)
 

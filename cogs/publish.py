@@ -285,18 +285,6 @@ def _pictures_of(board) -> str | None:
     return digest.hexdigest()
 
 
-def digest_of(picture: bytes | None) -> str | None:
-    return None if picture is None else hashlib.blake2b(picture, digest_size=16).hexdigest()
-
-
-def hand_pictures(bot) -> dict[int, str | None]:
-    """DM or private panel message id -> the picture it shows (this process only: unknown ones are uploaded
-    again), so that a panel kept up to date uploads the hand only when it changed."""
-    if not hasattr(bot, "hand_pictures"):
-        bot.hand_pictures = {}
-    return bot.hand_pictures
-
-
 def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int]]:
     """(game id, seat) -> (DM channel id, message id) of the DM of that seat's turn, kept up to date while the
     turn goes on (this process only: after a restart an older DM's buttons answer "out of date")."""
@@ -307,18 +295,15 @@ def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int]]:
 
 def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> None:
     """The DMs of a turn that goes on show its people's choices as they are now (no new DM: the player is
-    clicking on the board or in this very DM, whose click updates it itself). Its picture only when it changed."""
+    clicking on the board or in this very DM, whose click updates it itself). Their picture stays the one of the
+    turn's start (one upload per turn; "My hand" shows the hand as it is now)."""
     for nudge in held:
         known = turn_dms(bot).get((game.id, nudge.seat))
         if known is None or known[1] == clicked:
             continue
         channel_id, message_id = known
-        kwargs = nudge_message(game, nudge)
-        digest = digest_of(nudge.image)
-        if nudge.image is not None and hand_pictures(bot).get(message_id) != digest:
-            kwargs["attachments"] = [discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")]
-        hand_pictures(bot)[message_id] = digest
-        edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(**kwargs),
+        edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+            **nudge_message(game, nudge)),
                    f"update the DM of seat {nudge.seat} of game {game.id}")
 
 
@@ -341,10 +326,16 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     kwargs = _board_message(outcome, await board_link(bot, game))
     pictures = _pictures_of(outcome.board)
     files = kwargs.pop("files", [])
-    if pictures != _uploaded(bot).get(game.id):
-        kwargs["attachments"] = files
     kwargs.setdefault("view", discord.ui.View(timeout=None))  # (controls that went away are dropped)
     clicked = interaction is not None and interaction.message is not None and interaction.message.id == message_id
+    # a new picture when it changed and someone looks at it: the player clicking on this very board (its
+    # choices are on it), or after a restart or a failed try (the publisher). A player deciding in their DM or
+    # private panel sees their own view there; the thread's picture of the turn is renewed when it passes
+    # (its text tells each decision meanwhile), so a turn uploads one board picture, not one per click
+    if pictures != _uploaded(bot).get(game.id) and (interaction is None or clicked):
+        kwargs["attachments"] = files
+    else:
+        pictures = _uploaded(bot).get(game.id)
     message: discord.Message | None = None
     if clicked:
         try:
@@ -436,7 +427,6 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
         sent = await channel.send(**kwargs)
-        hand_pictures(bot)[sent.id] = digest_of(nudge.image)
         turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
