@@ -63,6 +63,7 @@ async def _refresh_panel(interaction: discord.Interaction, outcome: Outcome, del
             await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
                                                      view=None)
             return
+        held = publish.still_warned(interaction.client, game_id, held)
         await interaction.edit_original_response(**publish.nudge_message(outcome.game, held))
     except discord.HTTPException:
         log.info("could not edit the private panel of game %s", game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
@@ -285,12 +285,21 @@ def _pictures_of(board) -> str | None:
     return digest.hexdigest()
 
 
-def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int]]:
-    """(game id, seat) -> (DM channel id, message id) of the DM of that seat's turn, kept up to date while the
-    turn goes on (this process only: after a restart an older DM's buttons answer "out of date")."""
+def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int, str | None]]:
+    """(game id, seat) -> (DM channel id, message id, its clock warning) of the DM of that seat's turn, kept up
+    to date while the turn goes on (this process only: after a restart an older DM's buttons answer "out of
+    date")."""
     if not hasattr(bot, "turn_dms"):
         bot.turn_dms = {}
     return bot.turn_dms
+
+
+def still_warned(bot, game_id: int, nudge: Nudge) -> Nudge:
+    """``nudge`` headed by the clock warning its turn's DM was sent with (an update keeps it)."""
+    known = turn_dms(bot).get((game_id, nudge.seat))
+    if known is None or not known[2] or nudge.warning:
+        return nudge
+    return replace(nudge, text=known[2] + "\n" + nudge.text, warning=known[2])
 
 
 def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> None:
@@ -301,9 +310,9 @@ def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> 
         known = turn_dms(bot).get((game.id, nudge.seat))
         if known is None or known[1] == clicked:
             continue
-        channel_id, message_id = known
+        channel_id, message_id, _ = known
         edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-            **nudge_message(game, nudge)),
+            **nudge_message(game, still_warned(bot, game.id, nudge))),
                    f"update the DM of seat {nudge.seat} of game {game.id}")
 
 
@@ -427,7 +436,7 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
         sent = await channel.send(**kwargs)
-        turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id)
+        turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id, nudge.warning)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
             raise

@@ -35,6 +35,8 @@ class Nudge:
     text: str
     image: bytes | None
     panel: Panel | None = None
+    #: the clock warning that heads ``text`` (kept when the DM is updated in place later in the turn)
+    warning: str | None = None
 
 
 @dataclass

@@ -1078,7 +1078,7 @@ class GameService(TurnClocks):
                         (warnings[seat] + "\n" if seat in warnings else "")
                         + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
                         + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                        image if image is not None else board_image, panel)
+                        image if image is not None else board_image, panel, warning=warnings.get(seat))
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
         # a player the narration calls by name (<@id>: a timed-out player told how to come back) is pinged too
         mentions += [s.user_id for s in game.seats if s.user_id and s.user_id not in mentions
