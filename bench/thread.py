@@ -37,7 +37,7 @@ MENTION = re.compile(r"<@(\d+)>")
 CHOICES = ("gh:a:", "gh:s:")
 GROUPS = ("gh:g:", "gh:gb:")
 
-#: (label, slash command, options, against the AI); small boards where a game would take an hour of clicks
+#: (label, slash command, options, against the AI); Ave Caesar: one race of two
 GAMES = (
     ("Hector and Achilles", "hector-achilles new", {}, False),
     ("Hector and Achilles", "hector-achilles new", {}, True),
@@ -45,8 +45,8 @@ GAMES = (
     ("Troja", "troja new", {}, True),
     ("Ave Caesar (1 race)", "ave-caesar new", {"players": 2, "races": 1}, False),
     ("Ave Caesar (1 race)", "ave-caesar new", {"players": 2, "races": 1}, True),
-    ("HEX-TRI (radius 2, 4 rounds)", "hextri new", {"radius": 2, "round_limit": 4}, False),
-    ("HEX-TRI (radius 2, 4 rounds)", "hextri new", {"radius": 2, "round_limit": 4}, True),
+    ("HEX-TRI", "hextri new", {}, False),
+    ("HEX-TRI", "hextri new", {}, True),
     ("Kiválasztottak", "kivalasztottak new", {}, False),
     ("Kiválasztottak", "kivalasztottak new", {}, True),
 )
