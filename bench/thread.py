@@ -178,14 +178,15 @@ async def _pick(h, user: int, message: dict, rng: Rng) -> None:
         await h.click(user, asked[-1], yes["custom_id"])
 
 
-async def _decide(h, thread: int, db: str, rng: Rng) -> bool:
-    """One decision of one player to act; False when the game is over (or nobody can be asked)."""
+async def _decide(h, thread: int, db: str, rng: Rng) -> bool | None:
+    """One decision of one player to act: True when one was made, False when a click only opened a group or
+    the ways of a choice (or was out of date), None when the game is over (or nobody can be asked)."""
     status, version = _version(db)
     if status != "running":
-        return False
+        return None
     found = _boards(h.fake, thread)
     if not found or not _to_act(found[-1]):
-        return False
+        return None
     board = found[-1]
     user = rng.choice(_to_act(board))
     if any(c["custom_id"].startswith(CHOICES + GROUPS) for c in components(board)):
@@ -242,9 +243,12 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                 if start is not None and _version(db)[0] == "lobby":
                     await h.click(ANN, lobby, start["custom_id"], name="Ann")
             rng = Rng(seed)
-            decisions = 0
-            while decisions < limit and await _decide(h, thread, db, rng):
-                decisions += 1
+            decisions = stalls = 0
+            while decisions < limit and stalls < 50:
+                made = await _decide(h, thread, db, rng)
+                if made is None:
+                    break
+                decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
             figures = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
                            finished=_version(db)[0] == "finished")
         finally:

@@ -316,6 +316,11 @@ def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> 
                    f"update the DM of seat {nudge.seat} of game {game.id}")
 
 
+def _private(game: GameRow) -> bool:
+    """Whether the game has hidden information (a hand): its players see their own picture in their DMs."""
+    return presenter_for(game.engine).has_private
+
+
 def _uploaded(bot) -> dict[int, str | None]:
     """Game id -> the pictures last uploaded with its board (kept by this process only: after a restart the
     first update uploads them again)."""
@@ -337,11 +342,11 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     files = kwargs.pop("files", [])
     kwargs.setdefault("view", discord.ui.View(timeout=None))  # (controls that went away are dropped)
     clicked = interaction is not None and interaction.message is not None and interaction.message.id == message_id
-    # a new picture when it changed and someone looks at it: the player clicking on this very board (its
-    # choices are on it), or after a restart or a failed try (the publisher). A player deciding in their DM or
-    # private panel sees their own view there; the thread's picture of the turn is renewed when it passes
-    # (its text tells each decision meanwhile), so a turn uploads one board picture, not one per click
-    if pictures != _uploaded(bot).get(game.id) and (interaction is None or clicked):
+    # the picture of the turn is renewed when the turn passes (its text tells each decision meanwhile), so a
+    # turn uploads one board picture and its DM one hand, not one per click; within the turn only where the
+    # board is all a player sees: a game without hidden information (its DMs carry no picture: send_nudge);
+    # and after a restart or a failed try (the publisher)
+    if pictures != _uploaded(bot).get(game.id) and (interaction is None or not _private(game)):
         kwargs["attachments"] = files
     else:
         pictures = _uploaded(bot).get(game.id)
@@ -431,7 +436,7 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
     kwargs = nudge_message(game, nudge)
-    if nudge.image is not None:
+    if nudge.image is not None and _private(game):  # (else it is the board's picture: the thread shows it)
         kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
