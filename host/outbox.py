@@ -155,7 +155,7 @@ class Outbox:
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
             turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
-            continues = bool(todo) and await self._continues(game, todo, turn)
+            continues = bool(todo) and await self._continues(game, outcome, todo, turn)
             if continues:  # the board goes on telling its turn from its first action
                 await self._tell_turn(game, outcome, todo)
             seqs = [e["seq"] for e in todo if e["seq"] is not None]
@@ -177,20 +177,23 @@ class Outbox:
         if earlier:
             outcome.board.text = "\n".join([*earlier, outcome.board.text])
 
-    async def _continues(self, game, todo: list[dict], turn: int) -> bool:
+    async def _continues(self, game, outcome: Outcome, todo: list[dict], turn: int) -> bool:
         """Whether these entries go on the turn of the board that is up (updated in place, no new post): only
         moves of the people that board asked to decide (no AI move, no timeout or other news between), and
-        nobody new is asked now. A new person's turn, an AI's move, a simultaneous decision opening, or the
-        end of the game is a new board (whose mention notifies)."""
+        nobody new is asked now. A new person's turn, an AI's move, a simultaneous decision opening, news with a
+        picture of its own (a race's end), or the end of the game is a new board (whose mention notifies)."""
         before = game.options.get("board_turn")
         if (game.status != "running" or not game.board_message_id or not isinstance(before, int) or not before
+                or outcome.board is None or outcome.board.extras  # (news with its own picture: a race's end)
                 or not turn or turn & ~before or any(e["seq"] is None for e in todo)):
             return False
         for action in await self._actions(game.id, todo):
             row = game.seat_row(action["seat"])
             if action["user_id"] is None or row is None or row.is_ai or not before >> action["seat"] & 1:
                 return False
-        return True
+        # a board set aside before these (host/outbox.py's dead letters) left the thread behind: a new one
+        trouble = await self.store.publication_trouble(game.id)
+        return not (trouble and trouble["set_aside"])
 
     async def _actions(self, game_id: int, entries: list[dict]) -> list[dict]:
         seqs = {e["seq"] for e in entries if e["seq"] is not None}
