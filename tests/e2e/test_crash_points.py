@@ -63,6 +63,8 @@ async def until_shown(remote: RemoteBot, db, thread: int, timeout: float = 40.0)
 @pytest.mark.parametrize("point,nth,opponent", [
     ("before_commit", 4, None), ("after_commit", 3, None), ("after_commit", 6, None), ("after_post", 5, None),
     ("ai_commit", 2, "ai"), ("ai_commit", 5, "ai"),
+    # a board updated in place within a person's turn (issue 25), before that is recorded
+    ("after_update", 1, None), ("after_update", 2, "ai"),
 ])
 async def test_every_saved_move_is_shown_once_after_a_kill(tmp_path, database, point, nth, opponent):
     server = await FakeDiscordServer().start()
