@@ -63,8 +63,9 @@ class Counter:
 
     def __init__(self, fake) -> None:
         self.fake = fake
-        self.thread: int | None = None
         self.counts = dict.fromkeys(FIGURES, 0)
+        #: messages edited at least once
+        self.edited: set[int] = set()
         rest, webhook = fake.rest, fake.webhook
 
         async def on_rest(method, path, p, payload, files):
@@ -85,7 +86,8 @@ class Counter:
             return "ephemeral"
         if channel_id in self.fake.dm_channels:
             return "dm"
-        return "thread" if channel_id == self.thread else "other"
+        channel = self.fake.channels.get(channel_id) if channel_id is not None else None
+        return "thread" if channel is not None and channel.get("type") == 11 else "other"
 
     def _count(self, where: str, edit: bool, files: dict) -> None:
         if where == "thread":
@@ -107,6 +109,7 @@ class Counter:
         if path == "/channels/{channel_id}/messages" and method == "POST":
             self._count(self._where(int(p["channel_id"])), False, files)
         elif path == "/channels/{channel_id}/messages/{message_id}" and method == "PATCH":
+            self.edited.add(int(p["message_id"]))
             self._count(self._message_place(int(p["message_id"])), True, files)
 
     def _webhook(self, method: str, path: str, p: dict, data, files: dict, clicked: int | None) -> None:
@@ -115,13 +118,16 @@ class Counter:
             kind, inner = data["type"], data.get("data") or {}
             if kind == 4:
                 self._count(self._where(self.fake._channel_of.get(token), inner.get("flags") or 0), False, files)
-            elif kind == 7:
+            elif kind == 7 and clicked is not None:
+                self.edited.add(clicked)
                 self._count(self._message_place(clicked), True, files)
         elif method == "POST":
             self._count(self._where(self.fake._channel_of.get(token), (data or {}).get("flags") or 0), False, files)
         elif method == "PATCH":
             mid = p.get("message_id")
             mid = self.fake.interaction_messages.get(token) if mid in (None, "@original") else int(mid)
+            if mid is not None:
+                self.edited.add(mid)
             self._count(self._message_place(mid), True, files)
 
 
@@ -211,8 +217,24 @@ async def _decide(h, thread: int, db: str, rng: Rng) -> bool | None:
     return True
 
 
-async def play(label: str, command: str, options: dict, ai: bool, seed: int, limit: int) -> dict:
-    """One whole game; its figures."""
+def transcript(fake, thread: int, edited: set[int]) -> str:
+    """The thread as its players see it at the end: every message in order (an edited one as it was last
+    edited), its pictures and its buttons."""
+    out = []
+    posts = [m for m in fake.messages.values() if int(m["channel_id"]) == thread and not m["flags"] & 64]
+    for n, message in enumerate(posts, start=1):
+        text = message["content"] or " / ".join(e.get("title", "") for e in message.get("embeds", []))
+        pictures = ", ".join(a["filename"] for a in message["attachments"])
+        buttons = ", ".join(c.get("label") or c.get("placeholder") or c["custom_id"] for c in components(message))
+        out.append(f"--- post {n}" + (" (edited)" if int(message["id"]) in edited else "")
+                   + (f" [{pictures}]" if pictures else "") + (f" {{{buttons}}}" if buttons else ""))
+        out.append(text)
+    return "\n".join(out)
+
+
+async def play(label: str, command: str, options: dict, ai: bool, seed: int, limit: int,
+               show: bool = False) -> dict:
+    """One whole game; its figures (``show``: and its thread's transcript)."""
     from bot import create_bot
     from host.service import GameService
     from settings import Settings
@@ -233,7 +255,6 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                 await service.settings(user, auto_pass=False)
             await h.slash(ANN, command, name="Ann", **({"opponent": "ai"} if ai else {}), **options)
             thread = next(cid for cid, c in h.fake.channels.items() if c["type"] == 11)
-            counter.thread = thread
             if not ai:
                 lobby = h.messages_in(thread)[0]
                 join = next(c for c in components(lobby) if c.get("label") == "Join")
@@ -251,6 +272,8 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                 decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
             figures = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
                            finished=_version(db)[0] == "finished")
+            if show:
+                figures["transcript"] = transcript(h.fake, thread, counter.edited)
         finally:
             await h.stop()
             await store.close()
@@ -314,8 +337,18 @@ def main() -> int:
     parser.add_argument("--game", help="only the games whose command contains this (e.g. troja)")
     parser.add_argument("--against", metavar="COMMIT", help="the same games on COMMIT, side by side")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--transcript", action="store_true",
+                        help="print the thread of the game chosen (--game, --opponent) as its players see it")
+    parser.add_argument("--opponent", choices=("ai", "people"), default="ai", help="(--transcript)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.transcript:
+        label, command, options, ai = next(g for g in GAMES if (not args.game or args.game in g[1])
+                                           and g[3] == (args.opponent == "ai"))
+        figures = asyncio.run(play(label, command, options, ai, args.seed, args.limit, show=True))
+        print(figures.pop("transcript"))
+        print(json.dumps(figures))
+        return 0
     there = against(args.against, args.seed, args.limit, args.game) if args.against else None
     here = asyncio.run(run(args.seed, args.limit, args.game))
     if args.json:

@@ -15,6 +15,11 @@ The Discord layer posts it and reports back: :meth:`posted` (the board is up; th
 a nonce made of the game and the newest entry it shows, which Discord uses to refuse a second copy of the same
 board (see cogs/publish.py), so a crash between posting and :meth:`posted` does not post it twice.
 
+One board per turn (issue 25): a publication that only carries further decisions of the people the board that
+is up asked (no AI move, no other news, nobody new asked) ``continues`` that board: the Discord layer updates it
+in place instead of posting (an edit is repeatable, so a crash before :meth:`posted` shows nothing twice), told
+from its first action on (``options.board_since``); ``options.board_turn`` keeps whom it asked.
+
 Failures stay with their game: each entry keeps its own count of failed tries and its own next try, so the
 publisher passes over it until then and goes on with the other games. An entry that has failed
 ``MAX_ATTEMPTS`` times is set aside (a dead letter, kept in the store: never tried again after a restart, never
