@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,7 +39,7 @@ CHOICES = ("gh:a:", "gh:s:")
 GROUPS = ("gh:g:", "gh:gb:")
 
 #: (label, slash command, options, against the AI); Ave Caesar: one race of two
-GAMES = (
+GAMES: tuple[tuple[str, str, dict[str, Any], bool], ...] = (
     ("Hector and Achilles", "hector-achilles new", {}, False),
     ("Hector and Achilles", "hector-achilles new", {}, True),
     ("Troja", "troja new", {}, False),
@@ -253,7 +254,8 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
         try:
             for user in (ANN, BOB):  # one decision per click, as on main's default for people who pass by hand
                 await service.settings(user, auto_pass=False)
-            await h.slash(ANN, command, name="Ann", **({"opponent": "ai"} if ai else {}), **options)
+            opening: dict[str, Any] = {"name": "Ann", **options, **({"opponent": "ai"} if ai else {})}
+            await h.slash(ANN, command, **opening)
             thread = next(cid for cid, c in h.fake.channels.items() if c["type"] == 11)
             if not ai:
                 lobby = h.messages_in(thread)[0]
@@ -270,8 +272,8 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                 if made is None:
                     break
                 decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
-            figures = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
-                           finished=_version(db)[0] == "finished")
+            figures: dict[str, Any] = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
+                                           finished=_version(db)[0] == "finished")
             if show:
                 figures["transcript"] = transcript(h.fake, thread, counter.edited)
         finally:

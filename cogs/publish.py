@@ -341,7 +341,6 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     pictures = _pictures_of(outcome.board)
     files = kwargs.pop("files", [])
     kwargs.setdefault("view", discord.ui.View(timeout=None))  # (controls that went away are dropped)
-    clicked = interaction is not None and interaction.message is not None and interaction.message.id == message_id
     # the picture of the turn is renewed when the turn passes (its text tells each decision meanwhile), so a
     # turn uploads one board picture and its DM one hand, not one per click; within the turn only where the
     # board is all a player sees: a game without hidden information (its DMs carry no picture: send_nudge);
@@ -351,7 +350,7 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     else:
         pictures = _uploaded(bot).get(game.id)
     message: discord.Message | None = None
-    if clicked:
+    if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
         try:
             if interaction.response.is_done():
                 message = await interaction.edit_original_response(**kwargs)
@@ -364,7 +363,8 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
             kwargs["attachments"] = files  # (not known whether the first try's pictures went up)
     if message is None:
         try:
-            message = await game_place(bot, game).get_partial_message(message_id).edit(**kwargs)
+            place = bot.get_partial_messageable(game.thread_id or game.channel_id, guild_id=game.guild_id)
+            message = await place.get_partial_message(message_id).edit(**kwargs)
         except discord.NotFound:
             return None
         except discord.HTTPException as exc:
