@@ -274,6 +274,9 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                 decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
             figures: dict[str, Any] = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
                                            finished=_version(db)[0] == "finished")
+            last = _boards(h.fake, thread)
+            # (the game's last board: its pictures come after the last person turn)
+            figures["last_board_pictures"] = len(last[-1]["attachments"]) if last and figures["finished"] else 0
             if show:
                 figures["transcript"] = transcript(h.fake, thread, counter.edited)
         finally:

@@ -105,6 +105,9 @@ def edit_later(edit, what: str) -> asyncio.Task:
 UNKNOWN_CHANNEL = 10003
 #: "maximum number of edits to messages older than 1 hour reached"
 TOO_MANY_EDITS = 30046
+#: seconds an update of the board that is up may wait for Discord (e.g. a rate limit discord.py would sleep
+#: through) before a new board is posted instead
+BOARD_EDIT_TIMEOUT = 5.0
 #: a board older than this may have been posted by an earlier process whose nonce Discord has forgotten
 NONCE_MEMORY = timedelta(minutes=2)
 
@@ -335,7 +338,8 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     picture is uploaded again only when it changed. Through the click's own interaction when it was on that
     board (no channel edit limit applies), else an edit of the message (a click in a DM or a private panel, or
     the publisher after a restart: an edit is repeatable, so a crash before it is recorded shows nothing twice).
-    None: the board is gone (deleted), so a new one is posted."""
+    None: the board is gone (deleted), or Discord holds its edits back (30046 on an hour-old message, a rate
+    limit), so a new one is posted."""
     outcome = publication.outcome
     kwargs = _board_message(outcome, await board_link(bot, game))
     pictures = _pictures_of(outcome.board)
@@ -364,11 +368,14 @@ async def _update_board(bot, game: GameRow, publication, message_id: int,
     if message is None:
         try:
             place = bot.get_partial_messageable(game.thread_id or game.channel_id, guild_id=game.guild_id)
-            message = await place.get_partial_message(message_id).edit(**kwargs)
+            message = await asyncio.wait_for(place.get_partial_message(message_id).edit(**kwargs),
+                                             BOARD_EDIT_TIMEOUT)
         except discord.NotFound:
             return None
+        except (TimeoutError, discord.RateLimited):
+            return None  # Discord holds edits of that message back (a rate limit): a new board it is
         except discord.HTTPException as exc:
-            if exc.code != TOO_MANY_EDITS:
+            if exc.code != TOO_MANY_EDITS and exc.status != 429:
                 raise
             return None  # Discord takes no more edits of that (hour-old) message now: a new board it is
     _uploaded(bot)[game.id] = pictures
