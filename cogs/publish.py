@@ -288,6 +288,14 @@ def _pictures_of(board) -> str | None:
     return digest.hexdigest()
 
 
+def hands_shown(bot) -> dict[tuple[int, int, int], str | None]:
+    """(game id, seat, user id) -> the hand picture last DMed (this process only: after a restart the next DM
+    carries it again), so that a DM carries the hand only when it changed."""
+    if not hasattr(bot, "hands_shown"):
+        bot.hands_shown = {}
+    return bot.hands_shown
+
+
 def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int, str | None]]:
     """(game id, seat) -> (DM channel id, message id, its clock warning) of the DM of that seat's turn, kept up
     to date while the turn goes on (this process only: after a restart an older DM's buttons answer "out of
@@ -443,11 +451,18 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
     kwargs = nudge_message(game, nudge)
+    digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest() if nudge.image is not None else None
+    shown = hands_shown(bot)
     if nudge.image is not None and _private(game):  # (else it is the board's picture: the thread shows it)
-        kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
+        if shown.get((game.id, nudge.seat, nudge.user_id)) == digest:  # the hand only when it changed
+            kwargs["content"] = clip_content(t("dm_hand_same", button=t("button_hand")) + "\n" + kwargs["content"])
+        else:
+            kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
         sent = await channel.send(**kwargs)
+        if "file" in kwargs:
+            shown[(game.id, nudge.seat, nudge.user_id)] = digest
         turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id, nudge.warning)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
