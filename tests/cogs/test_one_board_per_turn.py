@@ -179,3 +179,43 @@ async def test_a_whole_game_meets_the_targets(command, options, ai):
     assert figures["thread_posts"] <= turns + 2, figures
     assert figures["pictures"] <= 2 * turns + figures["last_board_pictures"], figures
     assert figures["decisions"] >= turns > 2, figures
+
+
+async def test_an_update_discord_refuses_becomes_a_new_board(harness):
+    """Discord refuses edits of an hour-old message (30046) once too many were made: a decision within the
+    turn, made in a private panel (so the board is edited, not answered through the click), is shown on a new
+    board instead, and nothing is owed."""
+    from tests.discord_harness import FakeHTTPError, Sent
+
+    h = harness
+    thread = await open_game(h, "hector-achilles new", False)
+    store = h.bot.service.store
+    refused = []
+    rest = h.fake.rest
+
+    async def old_board(method, path, p, payload, files):
+        game = await store.get_game(1, with_snapshot=False)
+        if method == "PATCH" and path.endswith("{message_id}") and int(p["message_id"]) == game.board_message_id \
+                and (payload or {}).get("content"):
+            h.fake.sent.append(Sent("rest", method, path, payload, files))
+            refused.append(p["message_id"])
+            raise FakeHTTPError(400, 30046, "Maximum number of edits to messages older than 1 hour reached.")
+        return await rest(method, path, p, payload, files)
+
+    h.fake.rest = old_board
+    rng = Rng(4)
+    for _ in range(60):
+        board = boards(h, thread)[-1]
+        asked, posts = to_act(board), len(thread_posts(h, thread))
+        version = (await store.get_game(1, with_snapshot=False)).version
+        await decide(h, thread, rng, asked[0], prefer_dm=False)
+        game = await store.get_game(1, with_snapshot=False)
+        if refused and game.version > version:
+            newest = boards(h, thread)[-1]
+            assert newest["id"] != board["id"] and len(thread_posts(h, thread)) == posts + 1
+            assert f"<@{asked[0]}>" in newest["content"]
+            assert await store.outbox(1) == []
+            break
+    else:
+        raise AssertionError("no decision within a turn was made from a private panel")
+    h.assert_no_errors()
