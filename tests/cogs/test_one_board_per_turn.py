@@ -219,3 +219,20 @@ async def test_an_update_discord_refuses_becomes_a_new_board(harness):
     else:
         raise AssertionError("no decision within a turn was made from a private panel")
     h.assert_no_errors()
+
+
+async def test_a_dm_carries_the_hand_only_when_it_changed(harness):
+    """Kiválasztottak against the AI, 150 decisions: a new turn's DM uploads the hand picture only when it differs
+    from the last one DMed; otherwise it says the hand has not changed (and there is a picture above)."""
+    h = harness
+    thread = await open_game(h, "kivalasztottak new", True)
+    await watch_whole_game(h, thread, Rng(6), prefer_dm=True, limit=150)
+    dms = [s for s in h.fake.sent if s.method == "POST" and s.path == "/channels/{channel_id}/messages"
+           and "Game thread: https://discord.com/channels/" in ((s.json or {}).get("content") or "")]
+    pictures = [next(iter(s.files.values())) for s in dms if s.files]
+    unchanged = [s for s in dms if not s.files]
+    assert pictures and unchanged, "the game had no turn whose hand was as before (pick another seed)"
+    assert all(a != b for a, b in zip(pictures, pictures[1:])), "the same hand was uploaded twice in a row"
+    assert all(s.json["content"].startswith("Your hand has not changed since the picture above") for s in unchanged)
+    assert dms[0].files, "the first DM shows the hand"
+    h.assert_no_errors()
