@@ -159,14 +159,21 @@ class Outbox:
                                                     warnings=warnings)
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
-            turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
-            continues = bool(todo) and await self._continues(game, outcome, todo, turn)
-            if continues:  # the board goes on telling its turn from its first action
-                await self._tell_turn(game, outcome, todo)
-            seqs = [e["seq"] for e in todo if e["seq"] is not None]
-            return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                               since=entries[0]["created_at"], turn=turn, continues=continues,
-                               first=None if continues else min(seqs, default=game.version + 1))
+            publication = Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
+                                      since=entries[0]["created_at"])
+            await self._place(game, publication, todo)
+            return publication
+
+    async def _place(self, game, publication: Publication, todo: list[dict]) -> None:
+        """Where the publication's board goes: a new board (``first``: the action it starts telling from), or
+        the board that is up, updated in place (``continues``), told from its first action on."""
+        outcome = publication.outcome
+        publication.turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
+        publication.continues = bool(todo) and await self._continues(game, outcome, todo, publication.turn)
+        if publication.continues:
+            await self._tell_turn(game, outcome, todo)
+        else:
+            publication.first = min((e["seq"] for e in todo if e["seq"] is not None), default=game.version + 1)
 
     async def _tell_turn(self, game, outcome: Outcome, todo: list[dict]) -> None:
         """An updated board still tells what happened since it was posted (the earlier decisions of the turn,
