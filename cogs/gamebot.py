@@ -54,6 +54,13 @@ class GameBot(commands.Bot):
     #: the links to the web companion the cogs post (host/weblinks.py); made with the store (None before)
     weblinks: WebLinks | None = None
 
+    #: cogs/publish.py's memory of this process's boards and DMs, made there when first needed: the hand picture
+    #: last DMed per (game, seat, user), the DM of each (game, seat)'s turn (channel, message, clock warning), the
+    #: pictures last uploaded with each game's board
+    hands_shown: dict[tuple[int, int, int], str | None]
+    turn_dms: dict[tuple[int, int], tuple[int, int, str | None]]
+    board_pictures: dict[int, str | None]
+
     _store: Store | None = None
     _service: GameService | None = None
     _outbox: Outbox | None = None
