@@ -1,16 +1,13 @@
 """The game service's turn clocks (the rules of time are pure, in ``host/clock.py``): deadlines, warnings,
-timeouts, the AI standing in, forfeits, resigning and vacations. A mixin of ``GameService``: it uses the
-service's store, locks and action pipeline, each declared in :class:`TurnClocks` (this module does not import
-host/service.py, which imports it)."""
+timeouts, the AI standing in, forfeits, resigning and vacations. A mixin of ``GameService`` on
+:class:`host.service_core.ServiceCore`, which declares what it uses of the service's other concerns (this module
+does not import host/service.py, which imports it)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from engines import ENGINES
 from host import clock as clocks
@@ -19,8 +16,9 @@ from host.asker import Asker
 from host.ending import Departure, How
 from host.errors import GameError
 from host.locale import t
+from host.service_core import ServiceCore
 from host.shards import Shards
-from store import GameRow, Store
+from store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -50,31 +48,9 @@ def time_left(left: int, lang: str | None = None) -> str:
 MAX_GIFT_HOURS = 72
 
 
-class TurnClocks:
-    """Turn clocks for :class:`host.service.GameService`, which provides what they use of it (declared here)."""
-
-    #: the service's store, time source (host/clock.py) and per-game locks
-    store: Store
-    clock: clocks.Clock
-    lock: Callable[[int], asyncio.Lock]
-    #: ``game(game_id, asker=None, *, readable=True)``: the game as ``asker`` may see it (GameError if not)
-    game: Callable[..., Awaitable[GameRow]]
-    #: the engine state of ``game`` at its version, and a seat's view and legal actions of it
-    _state: Callable[[GameRow], Awaitable[Any]]
-    _view: Callable[[GameRow, Any, int | None], dict]
-    _legal: Callable[[GameRow, Any, int], list[dict]]
-    #: ``_commit(game, state, seat, user_id, action, *, told_before=...)``: apply and save one action, its
-    #: narration in the outbox; ``run_automatic(game, lines=None)``: the AI's and automatic moves that follow
-    _commit: Callable[..., Awaitable[list[str]]]
-    run_automatic: Callable[..., Awaitable[bool]]
-
-    @staticmethod
-    def _clock_option(control: str | None, on_timeout: str | None, opponent: str) -> dict:
-        try:
-            return clocks.clock_options(control, on_timeout, opponent)
-        except clocks.BadClockOption as exc:  # each option with its own values
-            raise GameError.of("option_choice", name=exc.option, value=exc.value[:40],
-                               choices=", ".join(exc.choices)) from exc
+class TurnClocks(ServiceCore):
+    """Turn clocks of :class:`host.service.GameService`: what they use of the rest of the service (its store,
+    time source, locks, states and action pipeline) is declared by :class:`host.service_core.ServiceCore`."""
 
     async def _seat_clocks(self, game_id: int) -> dict[int, clocks.SeatClock]:
         return {r["seat"]: clocks.SeatClock(**r) for r in await self.store.clocks(game_id)}
