@@ -16,15 +16,23 @@ from host.locale import t
 from host.outcome import Board, Nudge, Outcome, PrivateView
 from host.panels import Panel
 from host.presenters import presenter_for
-from host.service_core import (
-    PROMPT_KEYS,
-    ServiceCore,
-)
+from host.service_core import PROMPT_KEYS, ServiceCore, person, seat_row
 from host.workers import Overrun
 from render import RENDERERS
 from store import GameRow
 
 log = logging.getLogger(__name__)
+
+
+#: a seat to decide: (seat, its view - None when its choices were too slow to work out -, its panel)
+Asked = tuple[int, dict | None, Panel]
+
+
+def _named(game: GameRow, lines: list[str], mentions: list[int]) -> list[int]:
+    """The players the narration calls by name (<@id>: a timed-out player told how to come back), besides
+    ``mentions``: they are pinged too."""
+    return [s.user_id for s in game.seats if s.user_id and s.user_id not in mentions
+            and any(f"<@{s.user_id}>" in line for line in lines)]
 
 
 class Boards(ServiceCore):
@@ -40,7 +48,7 @@ class Boards(ServiceCore):
                 del self._nudged[key]
         return await self._outcome(game, lines, events, warnings=warnings)
 
-    async def _render(self, game: GameRow, views: list[tuple[int | None, dict]]) -> list[bytes | None]:
+    async def _render(self, game: GameRow, views: list[tuple[int | None, dict | None]]) -> list[bytes | None]:
         """Render public (seat None) and private views off the event loop, in parallel (``self.workers``)."""
         renderer = RENDERERS.get(game.engine)
         if renderer is None or not self._render_enabled:
@@ -124,8 +132,8 @@ class Boards(ServiceCore):
 
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
-        engine = ENGINES[game.engine]
-        presenter = presenter_for(game.engine)
+        """The board and DMs of ``game`` as it is now, told with ``lines`` (the caller holds the game's lock).
+        ``record_nudges`` False (a look at the board): nobody is DMed. ``warnings``: seat -> text owed to its DM."""
         state = await self._state(game)
         text_lines = list(lines)
         # the board needs no panel: with render processes it is drawn while the panels are built here
@@ -134,8 +142,8 @@ class Boards(ServiceCore):
                                 self._render_extras(game, public_view, events or []))
         try:
             mentions, asked = await self._ask(game, state, text_lines)
-            to_nudge = await self._to_nudge(game, asked) if record_nudges else []
             warnings = (warnings or {}) if record_nudges else {}
+            to_nudge = await self._to_nudge(game, asked) if record_nudges else []
             # a warned player is DMed again with the warning, even when their choices are the same
             to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
@@ -147,31 +155,39 @@ class Boards(ServiceCore):
         text_lines += clock_lines
         if board_image is None and self._render_enabled and RENDERERS.get(game.engine) is not None:
             text_lines.append(t("picture_slow"))
+        nudges = self._turn_nudges(game, to_nudge, private_images, board_image, warnings, deadlines)
+        nudges += self._owed_nudges(game, asked, warnings, board_image)
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
-        turn_button = bool(asked) and public_panel is None
-        # without private pictures (perfect information) a DM shows the public board
-        nudges = [Nudge(game.seat_row(seat).user_id, seat,
-                        (warnings[seat] + "\n" if seat in warnings else "")
-                        + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
-                        + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                        image if image is not None else board_image, panel)
-                  for (seat, _, panel), image in zip(to_nudge, private_images)]
-        # a player the narration calls by name (<@id>: a timed-out player told how to come back) is pinged too
-        mentions += [s.user_id for s in game.seats if s.user_id and s.user_id not in mentions
-                     and any(f"<@{s.user_id}>" in line for line in lines)]
-        # owed DMs of seats not to act (a player whose time ran out is told so privately): the text and board
-        asked_seats = {seat for seat, _, _ in asked}
-        nudges += [Nudge(row.user_id, seat, text, board_image) for seat, text in sorted(warnings.items())
-                   if seat not in asked_seats and (row := game.seat_row(seat)) is not None and row.user_id]
-        board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
-                      extras=extras,
-                      turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
+        board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions + _named(game, lines, mentions),
+                      panel=public_panel, extras=extras, turn_button=bool(asked) and public_panel is None,
+                      hand_button=presenter_for(game.engine).has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
 
+    @staticmethod
+    def _turn_nudges(game: GameRow, to_nudge: list[Asked], images: list[bytes | None], board_image: bytes | None,
+                     warnings: dict[int, str], deadlines: dict[int, int]) -> list[Nudge]:
+        """The DMs of the seats to decide: a warning owed first, the prompt, the deadline, and the seat's own
+        picture (without private pictures, perfect information, the public board)."""
+        title = ENGINES[game.engine].title
+        return [Nudge(person(game, seat), seat,
+                      (warnings[seat] + "\n" if seat in warnings else "")
+                      + t("dm_turn", game=game.id, title=title, prompt=panel.prompt)
+                      + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
+                      image if image is not None else board_image, panel)
+                for (seat, _, panel), image in zip(to_nudge, images)]
+
+    @staticmethod
+    def _owed_nudges(game: GameRow, asked: list[Asked], warnings: dict[int, str],
+                     board_image: bytes | None) -> list[Nudge]:
+        """Owed DMs of seats not to act (a player whose time ran out is told so privately): the text and board."""
+        asked_seats = {seat for seat, _, _ in asked}
+        return [Nudge(row.user_id, seat, text, board_image) for seat, text in sorted(warnings.items())
+                if seat not in asked_seats and (row := game.seat_row(seat)) is not None and row.user_id]
+
     async def _ask(self, game: GameRow, state, text_lines: list[str],
-                   ) -> tuple[list[int], list[tuple[int, dict | None, Panel]]]:
+                   ) -> tuple[list[int], list[Asked]]:
         """The people to mention and, for each person to decide, (seat, view, panel); adds the board's lines
         (the result at the end, else "your turn" per person)."""
         engine = ENGINES[game.engine]
@@ -179,7 +195,8 @@ class Boards(ServiceCore):
             # how it ended is the stored result's (host/ending.py), whatever the state still says about turns
             ending = ending_of(game.status, game.result)
             text_lines.append("**" + t("finished" if game.status == "finished" else "finished_abandoned") + "**")
-            text_lines += presenter_for(game.engine).ending_lines(ending, self.names(game))
+            if ending is not None:  # (always, for a game that ended)
+                text_lines += presenter_for(game.engine).ending_lines(ending, self.names(game))
             if game.status != "finished":
                 return [], []
             mentions = [s.user_id for s in game.seats if s.user_id]
@@ -189,15 +206,15 @@ class Boards(ServiceCore):
         if game.status != "running":
             return [], []
         mentions, asked = [], []
-        for seat in (s for s in engine.to_act(state) if not game.seat_row(s).is_ai):
-            row = game.seat_row(seat)
+        for seat in (s for s in engine.to_act(state) if not seat_row(game, s).is_ai):
+            row = seat_row(game, seat)
             view, panel = await self._asked(game, state, seat)
             asked.append((seat, view, panel))
-            mentions.append(row.user_id)
+            mentions.append(person(game, seat))
             text_lines.append(t("your_turn", mention=f"<@{row.user_id}>", prompt=panel.prompt))
         return mentions, asked
 
-    async def _to_nudge(self, game: GameRow, asked: list[tuple[int, dict, Panel]]) -> list[tuple[int, dict, Panel]]:
+    async def _to_nudge(self, game: GameRow, asked: list[Asked]) -> list[Asked]:
         """Those of ``asked`` to DM: whose choices are new (the DM of a simultaneous decision still works after
         others' passes, so it is not sent again)."""
         out = []
@@ -222,8 +239,8 @@ class Boards(ServiceCore):
             await self._hand_back(game, seat)
             state = await self._state(game)
             if seat in ENGINES[game.engine].to_act(state):  # (its view lists its choices: worked out off the loop)
-                view, panel = await self._asked(game, state, seat)
-                panel = panel if game.status == "running" else None
+                view, asked = await self._asked(game, state, seat)
+                panel = asked if game.status == "running" else None
             else:
                 view, panel = self._view(game, state, seat), None
             (image,) = await self._render(game, [(seat, view)])
@@ -247,6 +264,7 @@ class Boards(ServiceCore):
             except Exception as exc:  # a board that cannot be drawn: said in plain words, not an apology
                 log.error("the board of game %s cannot be drawn", game_id, exc_info=exc)
                 raise GameError.of("board_unavailable", game=game_id) from exc
-        outcome.board.panel = None
+        if outcome.board is not None:  # (a started game's outcome always has one)
+            outcome.board.panel = None
         outcome.nudges = []
         return outcome

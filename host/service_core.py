@@ -87,6 +87,14 @@ def seat_row(game: GameRow, seat: int) -> SeatRow:
     return row
 
 
+def person(game: GameRow, seat: int) -> int:
+    """The user id of the person in ``seat`` (a seat the caller knows a person holds); LookupError otherwise."""
+    user_id = seat_row(game, seat).user_id
+    if user_id is None:
+        raise LookupError(f"seat {seat} of game {game.id} is the AI's")
+    return user_id
+
+
 class ServiceCore(ABC):
     """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
 
@@ -237,6 +245,8 @@ class ServiceCore(ABC):
             self._snapshot_checks[(game.id, version)] = saved_under
             raise problem
         try:
+            if not isinstance(snapshot, dict):
+                raise ValueError("the snapshot is not an object")
             return version, ENGINES[game.engine].from_json(snapshot)
         except Exception as exc:  # the rules engine's own checks (ValueError), or a state that is not one
             self._note_unreadable(game.id, f"game {game.id}: its snapshot cannot be loaded ({exc!r})")
@@ -318,7 +328,7 @@ class ServiceCore(ABC):
 
     @staticmethod
     def _panel_of(game: GameRow, seat: int, turn: Turn) -> Panel:
-        if turn.too_many:  # no buttons: the player types the move (/game play)
+        if turn.choices is None:  # too many: no buttons, the player types the move (/game play)
             return Panel(game.id, game.version, seat, turn.prompt + "\n" + t("choices_too_many", count=turn.count,
                                                                                max=MAX_CHOICES))
         return Panel(game.id, game.version, seat, turn.prompt, turn.choices, two_step=turn.two_step,
@@ -354,7 +364,7 @@ class ServiceCore(ABC):
         return ending_of(game.status, game.result)
 
     def _waiting_for(self, game: GameRow, acting: list[int]) -> str:
-        return ", ".join(game.seat_row(s).name for s in acting)
+        return ", ".join(seat_row(game, s).name for s in acting)
 
     # -- the seams between the service's concerns (each implemented by one mixin) ------------------------
 

@@ -17,7 +17,7 @@ from host.errors import GameError
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
-from host.service_core import ServiceCore, _Live
+from host.service_core import ServiceCore, _Live, seat_row
 from host.service_settings import AI_LEVEL
 from store import GameRow
 
@@ -31,6 +31,42 @@ def _clock_option(control: str | None, on_timeout: str | None, opponent: str) ->
     except clocks.BadClockOption as exc:  # each option with its own values
         raise GameError.of("option_choice", name=exc.option, value=exc.value[:40],
                            choices=", ".join(exc.choices)) from exc
+
+
+def _check_new(key: str, guild_id: int | None, opponent: str, invite: tuple[int, str] | None,
+               level: str | None) -> None:
+    """Refuse a new game of an unknown kind or AI level, or one outside a server that others would have to join
+    (nobody else could ever see or join it)."""
+    if level is not None and level not in ai_levels.LEVELS:
+        raise GameError.of("unknown_ai_level", level=str(level)[:20])
+    if key not in ENGINES:
+        raise GameError.of("unknown_game", key=key[:40])
+    if guild_id is None and (opponent != "ai" or invite is not None):
+        raise GameError.of("dm_needs_ai")
+
+
+def _table(key: str, options: dict, opponent: str) -> tuple[int, int | None, dict]:
+    """(seats of the table, the player count chosen or None, the engine's options) of a new game of ``key``
+    with the command's ``options``, checked now (not when the last player has joined): GameError in the
+    game's own words."""
+    engine, presenter = ENGINES[key], presenter_for(key)
+    try:
+        if "opponent" in inspect.signature(presenter.engine_options).parameters:
+            num_players, engine_options = presenter.engine_options(dict(options), opponent=opponent)
+        else:  # (a presenter written before tables were sized against the AI)
+            num_players, engine_options = presenter.engine_options(dict(options))
+    except ValueError as exc:
+        raise GameError(str(exc)) from exc
+    # without a player count, a lobby waits for a full table, and a game against the AI is the smallest
+    num = num_players or (engine.min_players if opponent == "ai" else engine.max_players)
+    try:
+        engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
+        # the bounds the command tree advertises hold here too (a stale client may send anything); after
+        # the game's own checks, whose words are more specific
+        presenter.check_options(options)
+    except (ValueError, IllegalAction) as exc:
+        raise GameError(str(exc)) from exc
+    return num, num_players, engine_options
 
 
 @dataclass
@@ -57,30 +93,9 @@ class Lobby(ServiceCore):
         starts at once; ``invite`` reserves seat 1 for a person; ``lang`` ("en", "hu", "pl" or a Discord
         locale) is the language the game is played in; ``level`` (easy, normal, hard) the AI seats' level."""
         use_language(lang)
-        if level is not None and level not in ai_levels.LEVELS:
-            raise GameError.of("unknown_ai_level", level=str(level)[:20])
-        if key not in ENGINES:
-            raise GameError.of("unknown_game", key=key[:40])
-        if guild_id is None and (opponent != "ai" or invite is not None):
-            raise GameError.of("dm_needs_ai")  # outside a server nobody else could ever see or join it
-        engine = ENGINES[key]
+        _check_new(key, guild_id, opponent, invite, level)
         presenter = presenter_for(key)
-        try:
-            if "opponent" in inspect.signature(presenter.engine_options).parameters:
-                num_players, engine_options = presenter.engine_options(dict(options or {}), opponent=opponent)
-            else:
-                num_players, engine_options = presenter.engine_options(dict(options or {}))
-        except ValueError as exc:
-            raise GameError(str(exc)) from exc
-        # without a player count, a lobby waits for a full table, and a game against the AI is the smallest
-        num = num_players or (engine.min_players if opponent == "ai" else engine.max_players)
-        try:  # options are checked now, not when the last player has joined
-            engine.new_game(max(engine.min_players, min(num, engine.max_players)), 0, dict(engine_options))
-            # the bounds the command tree advertises hold here too (a stale client may send anything); after
-            # the game's own checks, whose words are more specific
-            presenter.check_options(options or {})
-        except (ValueError, IllegalAction) as exc:
-            raise GameError(str(exc)) from exc
+        num, num_players, engine_options = _table(key, options or {}, opponent)
         clock = _clock_option(time_control, on_timeout, opponent)
         host_seat = presenter.creator_seat(dict(options or {}))
         stored = {"engine": engine_options, "players": num_players, "lang": language(lang), "clock": clock}
@@ -97,18 +112,21 @@ class Lobby(ServiceCore):
         if invite is not None and invite[0] != user_id:
             await self.store.set_seat(game_id, free.pop(0), user_id=invite[0], name=invite[1])
         if opponent == "ai":
-            ai_seats = free
-            for seat in ai_seats:
-                # one AI is "AI"; several are told apart by their seat number
-                name = t("ai_name") if len(ai_seats) == 1 else f"{t('ai_name')} {seat + 1}"
-                if level not in (None, AI_LEVEL):  # an easy or hard AI says so in its name
-                    name = f"{name} ({t('ai_level_' + level)})"
-                await self.store.set_seat(game_id, seat, ai_level=level or AI_LEVEL, name=name)
+            await self._seat_ai(game_id, free, level)
         game = await self.game(game_id)
         if len(game.seats) >= num:
             outcome = await self.start(game_id, user_id)
             return outcome.game, outcome
         return game, None
+
+    async def _seat_ai(self, game_id: int, seats: list[int], level: str | None) -> None:
+        """Seat the AI (at ``level``, default normal) in ``seats`` of a new game against the AI."""
+        for seat in seats:
+            # one AI is "AI"; several are told apart by their seat number
+            name = t("ai_name") if len(seats) == 1 else f"{t('ai_name')} {seat + 1}"
+            if level is not None and level != AI_LEVEL:  # an easy or hard AI says so in its name
+                name = f"{name} ({t('ai_level_' + level)})"
+            await self.store.set_seat(game_id, seat, ai_level=level or AI_LEVEL, name=name)
 
     async def ai_match(self, key: str, num_players: int | None = None, options: dict | None = None,
                        guild_id: int | None = None, lang: str | None = None) -> Outcome:
@@ -133,7 +151,8 @@ class Lobby(ServiceCore):
         clicker is seated in the rematch while its lobby is open, else told where it is."""
         async with self.lock(game_id):
             old = await self.game(game_id, asker)
-            if old.seat_of(user_id) is None:
+            mine = old.seat_of(user_id)
+            if mine is None:
                 raise GameError.of("not_playing", game=game_id)
             if old.status != "finished":
                 raise GameError.of("rematch_not_over", game=game_id)
@@ -144,7 +163,7 @@ class Lobby(ServiceCore):
                        "lang": old.lang, "rematch_of": game_id, "clock": old.options.get("clock")}
             sides = "host_seat" in old.options
             if sides:  # sides were chosen: everyone keeps the side they played
-                options["host_seat"] = old.seat_of(user_id)
+                options["host_seat"] = mine
             ai_seats = [s for s in old.seats if s.is_ai]
             async with self.limits.lock(old.guild_id):
                 if len(ai_seats) + 1 < old.num_players:  # others must join: a lobby
@@ -152,7 +171,7 @@ class Lobby(ServiceCore):
                 new_id = await self.store.create_game(engine=old.engine, options=options, seed=self._seed(),
                                                       num_players=old.num_players, guild_id=old.guild_id,
                                                       channel_id=old.channel_id, host_user_id=user_id)
-                await self.store.set_seat(new_id, old.seat_of(user_id) if sides else 0, user_id=user_id,
+                await self.store.set_seat(new_id, mine if sides else 0, user_id=user_id,
                                           name=user_name)
             if sides:
                 for row in ai_seats:
@@ -222,7 +241,7 @@ class Lobby(ServiceCore):
                 return await self.game(game_id), None
             if game.status != "running":
                 raise GameError.of("game_over", game=game_id)
-            name = game.seat_row(seat).name
+            name = seat_row(game, seat).name
             left = [t("left_running", name=name, game=game_id)]
             level = await self.stand_in_level(game.guild_id)
             # "AI (Ann)"; a server whose stand-ins are not normal says so: "AI (Ann, hard)"
@@ -254,7 +273,7 @@ class Lobby(ServiceCore):
         if seats != list(range(count)):
             await self.store.reseat(game_id, seats)
         game = await self.game(game_id)  # the seats as they are now
-        users = {s.seat: s.user_id for s in game.seats if not s.is_ai}
+        users = {s.seat: s.user_id for s in game.seats if not s.is_ai and s.user_id is not None}
         engine_options = await self.decks.fill(game.engine, dict(game.options.get("engine", {})), users)
         try:
             state = engine.new_game(count, game.seed, dict(engine_options))

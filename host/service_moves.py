@@ -23,6 +23,8 @@ from host.service_core import (
     ServiceCore,
     Slow,
     _Live,
+    person,
+    seat_row,
 )
 from host.workers import Overrun
 from store import GameRow, VersionConflict
@@ -79,11 +81,11 @@ class Moves(ServiceCore):
                 action, label = typed
             else:
                 turn = await self._turn(game, state, seat)
-                if turn.too_many:  # no button was offered for it: a click from an older board, or forged
+                if turn.legal is None:  # too many: no button was offered for it (an older board, or forged)
                     raise GameError.of("choices_type_move", count=turn.count)
                 legal = turn.legal
-                if version != game.version and not await self._only_passes_since(
-                        game, version, seat, turn.digest, digest):
+                if version != game.version and (digest is None or not await self._only_passes_since(
+                        game, version, seat, turn.digest, digest)):
                     raise StaleBoard.of("stale")
                 if version == game.version and digest is not None and digest != turn.digest:
                     # the same version with other choices: a board drawn before the bot was upgraded to a version
@@ -139,7 +141,7 @@ class Moves(ServiceCore):
             turn = await self._turn(game, state, seat)
             typed = refined = None
             try:
-                if turn.too_many:  # the reading lists every choice, so it is worked out in a worker too
+                if turn.choices is None:  # too many: reading one lists every choice, so a worker does it too
                     try:
                         typed = await self.workers.run("turn", read_move, game.engine, self._snapshot(game, state),
                                                        seat, game.lang, text)
@@ -226,11 +228,11 @@ class Moves(ServiceCore):
         stand_ins = await self._stand_ins(game)
         while game.status == "running":
             acting = engine.to_act(state)
-            ai_seat = next((s for s in acting if game.seat_row(s).is_ai or s in stand_ins), None)
+            ai_seat = next((s for s in acting if seat_row(game, s).is_ai or s in stand_ins), None)
             if ai_seat is not None:
                 try:
                     action = await self._ai_action(game, state, ai_seat)
-                    lines += await self._commit(game, state, ai_seat, game.seat_row(ai_seat).user_id
+                    lines += await self._commit(game, state, ai_seat, seat_row(game, ai_seat).user_id
                                                 if ai_seat in stand_ins else None, action, events)
                 except Exception as exc:  # a store error, a full disk: the game must not stall on it
                     log.error("AI turn of game %s failed; it will be retried: %r", game.id, exc)
@@ -241,12 +243,12 @@ class Moves(ServiceCore):
             if passing is None:
                 break
             seat, action = passing
-            lines += await self._commit(game, state, seat, game.seat_row(seat).user_id, action, events)
+            lines += await self._commit(game, state, seat, seat_row(game, seat).user_id, action, events)
         return True
 
     def ai_to_act(self, game: GameRow, state) -> bool:
         """Whether an AI seat is to act now (a turn the host owes, not a person)."""
-        return game.status == "running" and any(game.seat_row(s).is_ai for s in ENGINES[game.engine].to_act(state))
+        return game.status == "running" and any(seat_row(game, s).is_ai for s in ENGINES[game.engine].to_act(state))
 
     async def _ai_action(self, game: GameRow, state, seat: int) -> dict:
         """The AI's choice for ``seat``, worked out in a worker with a budget (host/thinking.py). A failing AI
@@ -255,7 +257,7 @@ class Moves(ServiceCore):
         which the outbox retries later (:meth:`run_automatic`)."""
         engine = ENGINES[game.engine]
         rng = Rng(game.seed * 1_000_003 + game.version * 7 + seat)
-        row = game.seat_row(seat)
+        row = seat_row(game, seat)
         # a person's seat played by the AI is a stand-in (their time ran out): the server's level
         level = row.ai_level if row.is_ai else await self.stand_in_level(game.guild_id)
         snapshot = self._snapshot(game, state)
@@ -280,14 +282,14 @@ class Moves(ServiceCore):
         if not presenter.supports_auto_pass:
             return None
         for seat in acting:
-            user = game.seat_row(seat).user_id
+            user = person(game, seat)
             if user not in cache:
                 cache[user] = await self.store.user_settings(user)
             try:
                 turn = await self._turn(game, state, seat)
             except Slow:
                 continue
-            if turn.too_many:  # (a seat with thousands of choices has more to do than pass)
+            if turn.legal is None:  # (too many: a seat with thousands of choices has more to do than pass)
                 continue
             if presenter.auto_pass(turn.view, turn.legal, cache[user]):
                 action = next((a for a in turn.legal if a["type"] == "pass"), None)
@@ -303,9 +305,9 @@ class Moves(ServiceCore):
             turn = await self._turn(game, state, seat)
         except Slow:
             turn = None
-        if turn is None or turn.too_many:
+        action = clocks.default_action(turn.legal) if turn is not None and turn.legal is not None else None
+        if turn is None or turn.legal is None or action is None:  # (too many, too slow; or nothing to choose)
             return {"type": "pass"}, t("timeout_pass")
-        action = clocks.default_action(turn.legal)
         return action, presenter_for(game.engine).describe(turn.view, action, turn.legal.index(action)).label
 
     async def panel(self, game: GameRow, state, seat: int) -> Panel | None:
@@ -343,7 +345,7 @@ class Moves(ServiceCore):
             if seat not in engine.to_act(state):
                 raise GameError.of("not_your_turn", names=self._waiting_for(game, engine.to_act(state)))
             turn = await self._turn(game, state, seat)  # (Slow: refused with when to try again)
-            if turn.too_many:
+            if turn.legal is None:  # (too many)
                 raise GameError.of("choices_type_move", count=turn.count)
             panel = self._panel_of(game, seat, turn)
             if not 0 <= index < len(turn.legal):

@@ -16,6 +16,8 @@ from host.outcome import Reminder
 from host.presenters import presenter_for
 from host.service_core import (
     ServiceCore,
+    person,
+    seat_row,
 )
 from host.shards import Shards
 from store import GameRow
@@ -63,7 +65,7 @@ class History(ServiceCore):
                 raise GameError.of("log_move", max=total, game=game_id)
         presenter, names = presenter_for(game.engine), self.names(game)
         forward = start is not None
-        at = start if forward else (upto or total)
+        at = start if start is not None else (upto or total)
         told: dict[int, list[str]] = {}
         used = 0
         while len(told) < LOG_PAGE_MOVES and 1 <= at <= total:
@@ -109,8 +111,8 @@ class History(ServiceCore):
                         game = await self.game(game_id)
                         if game.status != "running" or game.version != version:
                             continue  # moved meanwhile
-                        users = [game.seat_row(s).user_id for s in await self._to_act_now(game)
-                                 if not game.seat_row(s).is_ai]
+                        users = [person(game, s) for s in await self._to_act_now(game)
+                                 if not seat_row(game, s).is_ai]
                     except GameError:  # it cannot be played (logged once): nobody to remind, the others go on
                         users = []
                 reminded.append((game_id, version))

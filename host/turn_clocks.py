@@ -16,7 +16,7 @@ from host.asker import Asker
 from host.ending import Departure, How
 from host.errors import GameError
 from host.locale import t
-from host.service_core import ServiceCore
+from host.service_core import ServiceCore, seat_row
 from host.shards import Shards
 from store import GameRow
 
@@ -137,7 +137,7 @@ class TurnClocks(ServiceCore):
         control = clocks.control_of(game.options)
         seat_clocks[seat] = replace(c, stand_in=False, out_since=None, bank=clocks.comeback_bank(control, c.bank))
         await self.store.set_clocks(game.id, list(seat_clocks.values()),
-                                    publish=[t("clock_back", name=game.seat_row(seat).name)])
+                                    publish=[t("clock_back", name=seat_row(game, seat).name)])
         if (restarted := await self._clocks_after(game, await self._state(game))) is not None:
             await self.store.set_clocks(game.id, restarted)
         await self.run_automatic(game)
@@ -168,7 +168,7 @@ class TurnClocks(ServiceCore):
                 lines.append(t("clock_forfeited_line" if c.forfeited else "clock_stand_in_line", name=row.name))
             elif row.user_id in away:
                 lines.append(t("clock_paused_line", name=row.name, until=f"<t:{away[row.user_id]}:f>"))
-            elif c.running:
+            elif c.deadline is not None:  # (running)
                 deadlines[seat] = c.deadline
                 lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
         return lines, deadlines
@@ -221,8 +221,7 @@ class TurnClocks(ServiceCore):
                 out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
             elif row.user_id in away:
                 out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
-            elif c.running:
-                left = c.left(now)
+            elif (left := c.left(now)) is not None:  # (running)
                 out.append({"text": t("clock_picture_left", game.lang, name=row.name,
                                       left=time_left(left, game.lang)), "urgent": left <= clocks.HOUR})
         return out
@@ -233,7 +232,7 @@ class TurnClocks(ServiceCore):
         if game.status != "running" or not control.timed:
             return ""
         running = [c.deadline for c in (await self._seat_clocks(game.id)).values()
-                   if c.running and c.paused_at is None and not c.stand_in]
+                   if c.deadline is not None and c.paused_at is None and not c.stand_in]
         return f"⏳ {control.name}" + (f" <t:{min(running)}:R>" if running else "")
 
     # -- the clock job: heartbeat, outages, vacations, warnings, timeouts ------------------------------------
@@ -260,7 +259,7 @@ class TurnClocks(ServiceCore):
                 continue
             previous = await self.store.beat(at, name)
             gap = at - previous if previous is not None else 0
-            if gap > clocks.OUTAGE_AFTER:
+            if previous is not None and gap > clocks.OUTAGE_AFTER:
                 notes = {}
                 told = await self.store.clock_games(running=True, shards=mine) \
                     if gap >= clocks.OUTAGE_TOLD_AFTER else []
@@ -316,7 +315,7 @@ class TurnClocks(ServiceCore):
             if found is None:
                 break
             seat, kind = found
-            c, row = seat_clocks[seat], game.seat_row(seat)
+            c, row = seat_clocks[seat], seat_row(game, seat)
             done = True
             if kind in ("half", "hour"):
                 seat_clocks[seat] = clocks.warned(c, kind)
@@ -349,7 +348,7 @@ class TurnClocks(ServiceCore):
         c = seat_clocks[seat]
         seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, simultaneous=False,
                                     bank=0 if c.bank is not None else None, out_since=at)
-        row = game.seat_row(seat)
+        row = seat_row(game, seat)
         mention = f"<@{row.user_id}>"
         if (places := self._table_end(game, seat_clocks)) is not None:
             await self._end(game, seat_clocks, places, [t("clock_timeout_out", mention=mention, game=game.id)],
@@ -377,7 +376,7 @@ class TurnClocks(ServiceCore):
         gone = [] if draw else clocks.out_order(seat_clocks)
         if len(gone) < game.num_players and game.num_players >= 3:
             lines = [*lines, t("clock_table_ends", names=", ".join(
-                game.seat_row(s).name for s in range(game.num_players) if places[s] == 1))]
+                seat_row(game, s).name for s in range(game.num_players) if places[s] == 1))]
         depart = (leaving.seat, leaving.how.value, leaving.step) if leaving is not None else None
         await self.store.set_status(game.id, "finished", result, publish=lines, clocks=stopped, dms=dms,
                                     depart=depart)
@@ -395,7 +394,7 @@ class TurnClocks(ServiceCore):
         # a seat already out (timed out) keeps the time it went out: the order of going out ranks the seats
         seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True,
                                     simultaneous=False, out_since=c.out_since if c.stand_in else at)
-        line = t(key, name=game.seat_row(seat).name, game=game.id, **fields)
+        line = t(key, name=seat_row(game, seat).name, game=game.id, **fields)
         dms = {seat: dm} if dm else None
         leaving = Departure(seat, how, game.version)
         if game.num_players == 2:  # the other wins
@@ -472,11 +471,11 @@ class TurnClocks(ServiceCore):
             due = [s for since, s in absent if now - since >= wait]
             if not due:
                 since, s = absent[0]
-                raise GameError.of("claim_wait", name=game.seat_row(s).name, when=f"<t:{since + wait}:R>")
-            claimer = game.seat_row(seat).name
+                raise GameError.of("claim_wait", name=seat_row(game, s).name, when=f"<t:{since + wait}:R>")
+            claimer = seat_row(game, seat).name
             if draw:
                 await self._end(game, seat_clocks, [1, 1], [t("claim_draw_line", name=claimer, game=game_id,
-                                                               other=game.seat_row(due[0]).name)], draw=True)
+                                                               other=seat_row(game, due[0]).name)], draw=True)
                 return await self.game(game_id)
             for s in due:
                 if game.status != "running":
@@ -512,15 +511,15 @@ class TurnClocks(ServiceCore):
                 raise GameError.of("moretime_out", name=target.name)
             gift, now = hours * clocks.HOUR, clocks.seconds(self.clock())
             bank = c.bank + gift if c.bank is not None else None
-            if c.running:
+            if c.deadline is not None:  # (running)
                 deadline = c.deadline + gift
                 c = replace(c, deadline=deadline, bank=bank,
                             warned_hour=c.warned_hour and deadline - now <= clocks.HOUR)
-                told = t("moretime_line", giver=game.seat_row(seat).name, name=target.name,
+                told = t("moretime_line", giver=seat_row(game, seat).name, name=target.name,
                          time=time_left(gift), deadline=f"<t:{deadline}:R>")
             elif bank is not None:
                 c = replace(c, bank=bank)
-                told = t("moretime_bank_line", giver=game.seat_row(seat).name, name=target.name,
+                told = t("moretime_bank_line", giver=seat_row(game, seat).name, name=target.name,
                          time=time_left(gift), bank=time_left(bank))
             else:
                 raise GameError.of("moretime_not_running", name=target.name)
@@ -567,9 +566,8 @@ class TurnClocks(ServiceCore):
         for game_id in await self.store.clock_games(user_id=user_id):
             # (tolerant: a damaged game of the user must not stop the vacation of the others)
             game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
-            seat = game.seat_of(user_id) if game is not None else None
-            if seat is not None:
-                notes[game_id] = [t(key, game.lang, name=game.seat_row(seat).name, **fields)]
+            if game is not None and (seat := game.seat_of(user_id)) is not None:
+                notes[game_id] = [t(key, game.lang, name=seat_row(game, seat).name, **fields)]
         return notes
 
     async def _end_away(self, user_id: int, until: int, shards: Shards | None = None) -> list[int]:

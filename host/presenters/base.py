@@ -54,9 +54,9 @@ class Presenter:
     #: names of groups always offered as a select (e.g. "Play a card" next to a Pass button)
     select_groups: tuple[str, ...] = ()
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options).
-        A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
+        ``opponent`` ("ai" or "open"): whom the table is for (a presenter may size a table against the AI)."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
     def creator_seat(self, raw: dict) -> int:

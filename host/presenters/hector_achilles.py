@@ -42,7 +42,7 @@ class HectorAchillesPresenter(Presenter):
         return [OptionSpec("side", "choice", self.text("opt_side"), default="achaeans",
                            choices=[(self.text(f"seat_{i}"), side) for i, side in enumerate(self.SIDES)])]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         # the side is a seat, not a rule: it never reaches the engine (which refuses any other option by name)
         return 2, {k: v for k, v in raw.items() if v is not None and k != "side"}
 

@@ -105,7 +105,7 @@ class HexTriPresenter(Presenter):
                        min_value=limit["min"], max_value=limit["max"]),
         ]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """``players`` is the number of seats (2 unless given); the rest are the engine's own options."""
         values = {k: v for k, v in raw.items() if v is not None}
         players = values.pop("players", 2)

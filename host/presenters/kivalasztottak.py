@@ -85,7 +85,7 @@ class KivalasztottakPresenter(Presenter):
             OptionSpec("round_limit", "int", self.text("opt_round_limit"), min_value=0, max_value=200),
         ]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's: a starter deck (id or name),
         a deck code, or a deck the command has already looked up (a spec). A missing one is ``None``: when the
         game starts, the seat's player's chosen deck (``/deck use``), else the starter deck the other does not

@@ -67,7 +67,7 @@ class TrojaPresenter(Presenter):
     def seat_labels(self) -> list[str]:
         return [self.text("seat_label", letter=c) for c in LETTERS]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         players = raw.get("players")
         if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
             raise ValueError(self.text("bad_players", value=players))  # the host tells the player
