@@ -38,6 +38,23 @@ class Refined:
     action: dict
 
 
+@dataclass
+class Told:
+    """One event being narrated (:meth:`Presenter.narrate`) with the players' names: what the small functions of
+    a presenter's narration table (event kind -> function) are given. Presenters add how they name seats."""
+
+    event: dict
+    names: list[str]
+
+    @property
+    def kind(self) -> str:
+        return self.event["type"]
+
+    @property
+    def seat(self) -> Any:
+        return self.event.get("seat")
+
+
 class Presenter:
     """The generic presenter; games subclass it. Every method gets views, never engine state."""
 
