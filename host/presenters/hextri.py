@@ -8,12 +8,14 @@ nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from engines import IllegalAction
 from engines.hextri import ENGINE
 from host.errors import GameError
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter, Refined
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCDEF"
 OFF = "off"
@@ -79,6 +81,17 @@ KEEP_WORDS = re.compile(r"\b(keep|save|no|spare|"
 
 def _spec(name: str) -> dict:
     return ENGINE.options_spec()[name]
+
+
+@dataclass
+class _Told(Told):
+    """A HEX-TRI event being narrated; ``who``: the seat that acted, named."""
+
+    presenter: HexTriPresenter
+
+    @property
+    def who(self) -> str:
+        return self.presenter.who(self.seat, self.names)
 
 
 class HexTriPresenter(Presenter):
@@ -491,62 +504,89 @@ class HexTriPresenter(Presenter):
         return None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
-        seat = event.get("seat")
-        who = self.who(seat, names)
-        if kind == "move":
-            path = " → ".join(event["path"][1:]) if event["from"] == OFF else " → ".join(event["path"])
-            cost = self._cost(event["cost"], event.get("sources") or [])
-            if event["from"] == OFF:
-                key = "ev_enter_leader" if event["leader"] else "ev_enter"
-            else:
-                key = "ev_move_leader" if event["leader"] else "ev_move"
-            return self.text(key, who=who, path=path, cost=cost)
-        if kind == "cannot_move" and event.get("why") in STUCK:
-            return self.text(f"ev_cannot_move_{event['why']}", who=who)
-        if kind in ("pass", "cannot_move", "losses_chosen"):
-            return self.text(f"ev_{kind}", who=who)
-        if kind == "round":
-            return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
-        if kind == "figures_return":
-            return self.text("ev_figures_return", who=who, figures=self.count("figure", event["count"]))
-        if kind == "production":
-            return self._production(event, names)
-        if kind == "choose_losses":
-            # each player is told the battle where his own leader stands (older events lack "fields")
-            where = event.get("fields") or {}
-            by_field: dict[str, list[int]] = {}
-            for s in event["seats"]:
-                field = where.get(str(s)) or ", ".join(b["field"] for b in event["battles"]
-                                                       if b["losses"].get(str(s)))
-                by_field.setdefault(field, []).append(s)
-            parts = [self.text("choose_losses_part", who=", ".join(self.who(s, names) for s in seats), field=f)
-                     for f, seats in by_field.items()]
-            return self.text("ev_choose_losses", parts="; ".join(parts))
-        if kind == "battle":
-            return self._battle(event, names)
-        if kind == "encircled":
-            key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
-            line = self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
-            # a fallen leader's figures do not sit out: his whole team leaves (the "eliminated" line says so)
-            ordinary = event["count"] - (1 if event["leader"] else 0)
-            return line + (self._sit_out(ordinary) if ordinary and not event["leader"] else
-                           self._mana_left(event["count"]))
-        if kind == "eliminated":
-            by = ", ".join(self.who(s, names) for s in event.get("by") or ())
-            n = event["figures_removed"]
-            if not n:
-                return self.text("ev_eliminated_by_alone" if by else "ev_eliminated_alone", who=who, by=by)
-            return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
-                             figures=self.count("figure", n), by=by)
-        if kind == "champion":
-            others = [s for s in event.get("playing_on") or () if s != seat]
-            if len(others) < 2:
-                return self.text("ev_champion_end", who=who)
-            return self.text("ev_champion", who=who, others=", ".join(self.who(s, names) for s in others))
-        if kind == "game_over":
-            return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
-        return None
+        told = _Told(event, names, self)
+        narrator = _NARRATORS.get(told.kind)
+        return narrator(self, told) if narrator is not None else None
+
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
+
+    def _ev_cannot_move(self, told: _Told) -> str | None:
+        why = told.event.get("why")
+        if why in STUCK:
+            return self.text(f"ev_cannot_move_{why}", who=told.who)
+        return self.text("ev_cannot_move", who=told.who)
+
+    def _ev_move(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        path = " → ".join(event["path"][1:]) if event["from"] == OFF else " → ".join(event["path"])
+        cost = self._cost(event["cost"], event.get("sources") or [])
+        if event["from"] == OFF:
+            key = "ev_enter_leader" if event["leader"] else "ev_enter"
+        else:
+            key = "ev_move_leader" if event["leader"] else "ev_move"
+        return self.text(key, who=who, path=path, cost=cost)
+
+    def _ev_pass_etc(self, told: _Told) -> str | None:
+        kind, who = told.kind, told.who
+        return self.text(f"ev_{kind}", who=who)
+
+    def _ev_round(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
+
+    def _ev_figures_return(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        return self.text("ev_figures_return", who=who, figures=self.count("figure", event["count"]))
+
+    def _ev_production(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._production(event, names)
+
+    def _ev_choose_losses(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        # each player is told the battle where his own leader stands (older events lack "fields")
+        where = event.get("fields") or {}
+        by_field: dict[str, list[int]] = {}
+        for s in event["seats"]:
+            field = where.get(str(s)) or ", ".join(b["field"] for b in event["battles"]
+                                                   if b["losses"].get(str(s)))
+            by_field.setdefault(field, []).append(s)
+        parts = [self.text("choose_losses_part", who=", ".join(self.who(s, names) for s in seats), field=f)
+                 for f, seats in by_field.items()]
+        return self.text("ev_choose_losses", parts="; ".join(parts))
+
+    def _ev_battle(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._battle(event, names)
+
+    def _ev_encircled(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
+        line = self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
+        # a fallen leader's figures do not sit out: his whole team leaves (the "eliminated" line says so)
+        ordinary = event["count"] - (1 if event["leader"] else 0)
+        return line + (self._sit_out(ordinary) if ordinary and not event["leader"] else
+                       self._mana_left(event["count"]))
+
+    def _ev_eliminated(self, told: _Told) -> str | None:
+        event, names, who = told.event, told.names, told.who
+        by = ", ".join(self.who(s, names) for s in event.get("by") or ())
+        n = event["figures_removed"]
+        if not n:
+            return self.text("ev_eliminated_by_alone" if by else "ev_eliminated_alone", who=who, by=by)
+        return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
+                         figures=self.count("figure", n), by=by)
+
+    def _ev_champion(self, told: _Told) -> str | None:
+        event, names, seat, who = told.event, told.names, told.seat, told.who
+        others = [s for s in event.get("playing_on") or () if s != seat]
+        if len(others) < 2:
+            return self.text("ev_champion_end", who=who)
+        return self.text("ev_champion", who=who, others=", ".join(self.who(s, names) for s in others))
+
+    def _ev_game_over(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
 
     def _sit_out(self, n: int) -> str:
         """The note after a loss: the removed figures leave 1 mana each and sit out the next round."""
@@ -624,5 +664,22 @@ class HexTriPresenter(Presenter):
                                    figures=self.count("figure", scores[s]),
                                    mana=mana[s] if s < len(mana) else 0))
         return lines
+
+
+_NARRATORS: dict[str, Callable[[HexTriPresenter, _Told], str | None]] = {
+    "move": HexTriPresenter._ev_move,
+    "pass": HexTriPresenter._ev_pass_etc,
+    "cannot_move": HexTriPresenter._ev_cannot_move,
+    "losses_chosen": HexTriPresenter._ev_pass_etc,
+    "round": HexTriPresenter._ev_round,
+    "figures_return": HexTriPresenter._ev_figures_return,
+    "production": HexTriPresenter._ev_production,
+    "choose_losses": HexTriPresenter._ev_choose_losses,
+    "battle": HexTriPresenter._ev_battle,
+    "encircled": HexTriPresenter._ev_encircled,
+    "eliminated": HexTriPresenter._ev_eliminated,
+    "champion": HexTriPresenter._ev_champion,
+    "game_over": HexTriPresenter._ev_game_over,
+}
 
 PRESENTER = HexTriPresenter()
