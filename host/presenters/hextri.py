@@ -346,37 +346,48 @@ class HexTriPresenter(Presenter):
                 a["type"] == "pass" for a in legal) else self._refuse("parse_no_pass")
         if legal and legal[0]["type"] == "losses":
             return self._parse_losses(legal, choices, words, text)
-        leader = None
         words = OFF_WORD.sub("off", words)
-        rest = FIELD.sub(" ", words)
-        for word in rest.split():
-            if word in LEADER_WORDS:
-                leader = True
-            elif word in FIGURE_WORDS:
-                leader = False
-            elif word not in FILLER:
-                raise ValueError(self.text("parse_unknown", word=word))
-        fields = []
-        for m in FIELD.finditer(words):
-            fields.append(self._field(view, m.group(0)))
+        leader = self._leader_word(words)
+        fields = [self._field(view, m.group(0)) for m in FIELD.finditer(words)]
         moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
         if not fields:
             raise ValueError(self.text("parse_fields"))
         if not moves:
             raise ValueError(self.text("parse_no_moves"))
         if len(fields) == 1:
-            dest = fields[0]
-            found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
-            if not found:
-                self._refuse_occupied(view, dest)
-                raise ValueError(self.text("parse_unreachable", to=dest))
-            origins = {(a["from"], a["leader"]) for _, a in found}
-            if len(origins) > 1:
-                ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
-                example = self._typed(*ordered[0])
-                raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
-                    self._origin(o, lead) for o, lead in ordered)))
-            return found[0][0]
+            return self._parse_destination(view, moves, fields[0], leader)
+        return self._parse_move(view, moves, fields, leader)
+
+    def _leader_word(self, words: str) -> bool | None:
+        """Whether the typed words (besides fields) ask for the leader (True), an ordinary figure (False) or
+        neither (None); ValueError for a word that is none of those."""
+        leader = None
+        for word in FIELD.sub(" ", words).split():
+            if word in LEADER_WORDS:
+                leader = True
+            elif word in FIGURE_WORDS:
+                leader = False
+            elif word not in FILLER:
+                raise ValueError(self.text("parse_unknown", word=word))
+        return leader
+
+    def _parse_destination(self, view: dict, moves: list[tuple[int, dict]], dest: str, leader: bool | None) -> int:
+        """A move typed as its destination only: the one figure (of the kind asked for) that can get there."""
+        found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
+        if not found:
+            self._refuse_occupied(view, dest)
+            raise ValueError(self.text("parse_unreachable", to=dest))
+        origins = {(a["from"], a["leader"]) for _, a in found}
+        if len(origins) > 1:
+            ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
+            example = self._typed(*ordered[0])
+            raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
+                self._origin(o, lead) for o, lead in ordered)))
+        return found[0][0]
+
+    def _parse_move(self, view: dict, moves: list[tuple[int, dict]], fields: list[str],
+                    leader: bool | None) -> int | Refined:
+        """A move typed as "<from> <to>", then maybe the fields that pay."""
         origin, dest, paid = fields[0], fields[1], fields[2:]
         if OFF in paid:
             raise ValueError(self.text("parse_fields"))
