@@ -202,24 +202,13 @@ class AveCaesarPresenter(Presenter):
         if not numbers:
             return super().parse(view, choices, text)
         if view.get("vote") is not None:  # "/game play 2": a vote for the space numbered 2
-            marker = {c["to"]: c["n"] for c in view.get("choices") or []}
-            found = [i for i, a in enumerate(view.get("legal") or []) if marker.get(a["to"]) == numbers[-1]]
-            if len(found) == 1:
-                return found[0]
-            raise ValueError(self.text("parse_vote", markers=", ".join(str(n) for n in sorted(marker.values()))))
+            return self._parse_vote(view, numbers[-1])
         legal = view.get("legal") or []
         marker = {c["to"]: c["n"] for c in view.get("choices") or []}
         moves = [(i, a["card"], marker.get(a["to"])) for i, a in enumerate(legal)]
         cards = sorted({card for _, card, _ in moves})
         if len(numbers) >= 2:
-            card, n = numbers[0], numbers[1]
-            if card not in cards:
-                raise ValueError(self.text("parse_no_card", card=card, cards=self._cards(cards)))
-            found = [i for i, c, m in moves if c == card and m == n]
-            if not found:
-                ns = ", ".join(str(m) for _, c, m in moves if c == card)
-                raise ValueError(self.text("parse_no_marker", card=card, n=n, markers=ns))
-            return found[0]
+            return self._parse_card_to(moves, cards, numbers[0], numbers[1])
         k = numbers[0]
         by_card = [i for i, c, _ in moves if c == k]
         by_marker = [i for i, _, m in moves if m == k]
@@ -227,6 +216,24 @@ class AveCaesarPresenter(Presenter):
         if len(candidates) == 1:
             return candidates.pop()
         raise ValueError(self.text("parse_help", cards=self._cards(cards)))
+
+    def _parse_vote(self, view: dict, number: int) -> int:
+        """A vote typed as the number of its space."""
+        marker = {c["to"]: c["n"] for c in view.get("choices") or []}
+        found = [i for i, a in enumerate(view.get("legal") or []) if marker.get(a["to"]) == number]
+        if len(found) == 1:
+            return found[0]
+        raise ValueError(self.text("parse_vote", markers=", ".join(str(n) for n in sorted(marker.values()))))
+
+    def _parse_card_to(self, moves: list[tuple[int, int, int | None]], cards: list[int], card: int, n: int) -> int:
+        """A move typed as "card marker"."""
+        if card not in cards:
+            raise ValueError(self.text("parse_no_card", card=card, cards=self._cards(cards)))
+        found = [i for i, c, m in moves if c == card and m == n]
+        if not found:
+            ns = ", ".join(str(m) for _, c, m in moves if c == card)
+            raise ValueError(self.text("parse_no_marker", card=card, n=n, markers=ns))
+        return found[0]
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
