@@ -94,6 +94,29 @@ class _Told(Told):
             or self.presenter.text("nobody")
 
 
+@dataclass
+class _Decision:
+    """An action ``a`` of a pending decision ``dec`` being labelled, with the seat's ``view``; ``kind``: the
+    decision's kind, ``t``: the action's type, ``index``: the cards in view by id."""
+
+    view: dict
+    dec: dict
+    a: dict
+    presenter: KivalasztottakPresenter
+
+    @property
+    def kind(self) -> str:
+        return self.dec["kind"]
+
+    @property
+    def t(self) -> str:
+        return self.a["type"]
+
+    @property
+    def index(self) -> dict:
+        return self.presenter._index(self.view)
+
+
 class KivalasztottakPresenter(Presenter):
     game = GAME
     supports_auto_pass = True
@@ -441,75 +464,102 @@ class KivalasztottakPresenter(Presenter):
         return super().describe(view, a, 0).label, "secondary"
 
     def _decision_label(self, view: dict, dec: dict, a: dict) -> tuple[str, str, str]:
-        kind = dec["kind"]
-        t = a["type"]
-        index = self._index(view)
-        if kind == "tower_order":
-            parts = []
-            for cid in a["order"]:
-                tower = index.get(cid, {"name": "?", "wall": "?"})
-                parts.append(self.text("tower_wall", name=tower["name"], wall=tower.get("wall", "?")))
-            return self.text("label_tower_order", bottom=parts[0], middle=parts[1], top=parts[2]), \
-                self.text("group_towers"), "secondary"
-        if kind == "mulligan":
-            n = len(view.get("hand") or [])
-            key = "label_keep" if t == "keep" else "label_mulligan"
-            return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
-                "success" if t == "keep" else "secondary"
-        if kind in ("adjust_discard", "close_discard", "omen_bottom"):
-            if t == "no_discard":
-                return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
-            key = "label_bottom" if t == "bottom" else "label_discard"
-            return self.text(key, card=self._label(view, a["card"])), self.text(f"group_{kind}"), "secondary"
-        if kind == "team":
-            if t == "team_add":
-                card = index.get(a["card"], {})
-                return self.text("label_team_add", card=self._label(view, a["card"]), level=card.get("level", "?")), \
-                    self.text("group_team_add"), "primary"
-            if t == "equip":
-                return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
-                    self.text("group_team_gear"), "secondary"
-            if t == "team_done":
-                me = view["players"][view["seat"]]
-                return self.text("label_team_done", n=len(me["team"]),
-                                 level=sum(max(0, c.get("level", 0)) for c in me["team"])), \
-                    self.text("group_team_done"), "success"
-            return self.text("label_no_block"), self.text("group_team_done"), "secondary"
-        if kind == "wall_choice":
-            return self.text(f"label_{t}"), self.text("group_wall"), "success" if t == "end_siege" else "secondary"
-        if kind == "ranks":
+        """(label, group, button style) of the action ``a`` of the decision ``dec``."""
+        labeller = _DECISION_LABELS.get(dec["kind"])
+        if labeller is None:
+            return super().describe(view, a, 0).label, dec["kind"], "secondary"
+        return labeller(self, _Decision(view, dec, a, self))
+
+    # -- the label of each kind of decision (_DECISION_LABELS) ---------------------------------------------------
+
+    def _label_tower_order(self, asked: _Decision) -> tuple[str, str, str]:
+        a, index = asked.a, asked.index
+        parts = []
+        for cid in a["order"]:
+            tower = index.get(cid, {"name": "?", "wall": "?"})
+            parts.append(self.text("tower_wall", name=tower["name"], wall=tower.get("wall", "?")))
+        return self.text("label_tower_order", bottom=parts[0], middle=parts[1], top=parts[2]), \
+            self.text("group_towers"), "secondary"
+
+    def _label_mulligan(self, asked: _Decision) -> tuple[str, str, str]:
+        view, t = asked.view, asked.t
+        n = len(view.get("hand") or [])
+        key = "label_keep" if t == "keep" else "label_mulligan"
+        return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
+            "success" if t == "keep" else "secondary"
+
+    def _label_adjust_discard_etc(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, kind, t = asked.view, asked.a, asked.kind, asked.t
+        if t == "no_discard":
+            return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
+        key = "label_bottom" if t == "bottom" else "label_discard"
+        return self.text(key, card=self._label(view, a["card"])), self.text(f"group_{kind}"), "secondary"
+
+    def _label_team(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, t, index = asked.view, asked.a, asked.t, asked.index
+        if t == "team_add":
+            card = index.get(a["card"], {})
+            return self.text("label_team_add", card=self._label(view, a["card"]), level=card.get("level", "?")), \
+                self.text("group_team_add"), "primary"
+        if t == "equip":
+            return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
+                self.text("group_team_gear"), "secondary"
+        if t == "team_done":
             me = view["players"][view["seat"]]
-            back = [self._label(view, c["id"]) for c in me["team"] if c["id"] not in a["front"]]
-            front = ", ".join(self._label(view, c) for c in a["front"])
-            key = "label_ranks" if back else "label_ranks_all"
-            return self.text(key, front=front, back=", ".join(back)), self.text("group_ranks"), "secondary"
-        if kind == "continue_quest":
-            return self.text(f"label_{t}"), self.text("group_quest"), "success" if t == "continue" else "secondary"
-        if kind == "solve":
-            if t == "decline":
-                return self.text("label_decline"), self.text("group_solve"), "secondary"
-            quest = self._maneuver_target(view)
-            conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
-            cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
-            return self._fitted("label_solve", "condition", n=a["condition"] + 1, condition=cond,
-                                mp=quest.get("mp", "?")), \
-                self.text("group_solve"), "success"
-        if kind == "beast_target":
-            return self.text("label_beast_target", card=self._label(view, a["card"])), \
-                self.text("group_beast"), "danger"
-        if kind == "trigger_order":
-            card = index.get(a["card"], {"key": None})
-            what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
-            return self._fitted("label_order_trigger", "what", card=self._label(view, a["card"]), what=what), \
-                self.text("group_trigger"), "primary"
-        if kind == "destroy_building":
-            return self.text("label_destroy_building", card=self._label(view, a["card"])), \
-                self.text("group_destroy"), "danger"
-        if kind == "reserve_pick":
-            card = next((c for c in view.get("reserve") or [] if c["id"] == a["card"]), {"name": "?"})
-            return self.text("label_reserve_pick", card=_local(card["name"]), cost=self._card_cost(card)), \
-                self.text("group_reserve"), "primary"
-        return super().describe(view, a, 0).label, kind, "secondary"
+            return self.text("label_team_done", n=len(me["team"]),
+                             level=sum(max(0, c.get("level", 0)) for c in me["team"])), \
+                self.text("group_team_done"), "success"
+        return self.text("label_no_block"), self.text("group_team_done"), "secondary"
+
+    def _label_wall_choice(self, asked: _Decision) -> tuple[str, str, str]:
+        t = asked.t
+        return self.text(f"label_{t}"), self.text("group_wall"), "success" if t == "end_siege" else "secondary"
+
+    def _label_ranks(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        me = view["players"][view["seat"]]
+        back = [self._label(view, c["id"]) for c in me["team"] if c["id"] not in a["front"]]
+        front = ", ".join(self._label(view, c) for c in a["front"])
+        key = "label_ranks" if back else "label_ranks_all"
+        return self.text(key, front=front, back=", ".join(back)), self.text("group_ranks"), "secondary"
+
+    def _label_continue_quest(self, asked: _Decision) -> tuple[str, str, str]:
+        t = asked.t
+        return self.text(f"label_{t}"), self.text("group_quest"), "success" if t == "continue" else "secondary"
+
+    def _label_solve(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, t = asked.view, asked.a, asked.t
+        if t == "decline":
+            return self.text("label_decline"), self.text("group_solve"), "secondary"
+        quest = self._maneuver_target(view)
+        conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
+        cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
+        return self._fitted("label_solve", "condition", n=a["condition"] + 1, condition=cond,
+                            mp=quest.get("mp", "?")), \
+            self.text("group_solve"), "success"
+
+    def _label_beast_target(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        return self.text("label_beast_target", card=self._label(view, a["card"])), \
+            self.text("group_beast"), "danger"
+
+    def _label_trigger_order(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, index = asked.view, asked.a, asked.index
+        card = index.get(a["card"], {"key": None})
+        what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
+        return self._fitted("label_order_trigger", "what", card=self._label(view, a["card"]), what=what), \
+            self.text("group_trigger"), "primary"
+
+    def _label_destroy_building(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        return self.text("label_destroy_building", card=self._label(view, a["card"])), \
+            self.text("group_destroy"), "danger"
+
+    def _label_reserve_pick(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        card = next((c for c in view.get("reserve") or [] if c["id"] == a["card"]), {"name": "?"})
+        return self.text("label_reserve_pick", card=_local(card["name"]), cost=self._card_cost(card)), \
+            self.text("group_reserve"), "primary"
 
     def _maneuver_target(self, view: dict) -> dict:
         m = view.get("maneuver") or {}
@@ -950,6 +1000,24 @@ class KivalasztottakPresenter(Presenter):
             return [self.text("result_draw", reason=reason), *lines]
         w = result["winner"]
         return [self.text("result_winner", name=names[w], side=self.seat_label(w), reason=reason), *lines]
+
+
+_DECISION_LABELS: dict[str, Callable[[KivalasztottakPresenter, _Decision], tuple[str, str, str]]] = {
+    "tower_order": KivalasztottakPresenter._label_tower_order,
+    "mulligan": KivalasztottakPresenter._label_mulligan,
+    "adjust_discard": KivalasztottakPresenter._label_adjust_discard_etc,
+    "close_discard": KivalasztottakPresenter._label_adjust_discard_etc,
+    "omen_bottom": KivalasztottakPresenter._label_adjust_discard_etc,
+    "team": KivalasztottakPresenter._label_team,
+    "wall_choice": KivalasztottakPresenter._label_wall_choice,
+    "ranks": KivalasztottakPresenter._label_ranks,
+    "continue_quest": KivalasztottakPresenter._label_continue_quest,
+    "solve": KivalasztottakPresenter._label_solve,
+    "beast_target": KivalasztottakPresenter._label_beast_target,
+    "trigger_order": KivalasztottakPresenter._label_trigger_order,
+    "destroy_building": KivalasztottakPresenter._label_destroy_building,
+    "reserve_pick": KivalasztottakPresenter._label_reserve_pick,
+}
 
 
 _NARRATORS: dict[str, Callable[[KivalasztottakPresenter, _Told], str | None]] = {
