@@ -267,6 +267,25 @@ class PairingWorker:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: a match of a round: (slot, players in seat order, places when decided without play, how: bye, forfeit...)
+Pairing = tuple[int, list[int], list[int] | None, str | None]
+
+
+def _roundrobin_pairings(event: Event, round_no: int) -> list[Pairing]:
+    """A round of the Berger schedule; a table whose opponent dropped is a forfeit win or a bye."""
+    schedule = berger(event.seeds, double=bool(event.settings.get("double")))
+    out: list[Pairing] = []
+    for group in schedule[round_no - 1]:
+        players = [p for p in group if p not in event.dropped]
+        if len(group) == 2 and len(players) == 1:  # the opponent dropped: a forfeit win
+            out.append((len(out), list(group), [2 if p in event.dropped else 1 for p in group], "forfeit"))
+        elif len(players) == 2:
+            out.append((len(out), list(group), None, None))
+        elif len(players) == 1:
+            out.append((len(out), players, [1], "bye"))
+    return out
+
+
 class TournamentService:
     """Tournaments over a :class:`GameService` (whose games are the matches). One lock per tournament."""
 
@@ -609,35 +628,33 @@ class TournamentService:
             outcomes.append(await self.games.start(game_id, first))
         return Progress(await self.tournament(league.id), outcomes)
 
-    async def _pairings(self, event: Event, round_no: int) -> list[tuple[int, list[int], list[int] | None, str | None]]:
+    async def _pairings(self, event: Event, round_no: int) -> list[Pairing]:
         """The matches of round ``round_no``: (slot, players in seat order, places for a bye, how)."""
-        seeds = event.seeds
         if event.format == "swiss":
-            excused = [p for p in event.half_byes(round_no) if p in event.names and p not in event.dropped]
-            engine = ENGINES[event.engine]
-            plan = await self.pairing.plan(seeds, await self.results(event), round_no, table_size=event.table_size,
-                                           min_table=max(2, engine.min_players), dropped=sorted(event.dropped),
-                                           absent=excused, forbidden=event.forbidden)
-            if plan.method != "dutch" or plan.relaxed:
-                log.warning("tournament %s round %s paired by %s (relaxed: %s)", event.id, round_no, plan.method,
-                            ", ".join(plan.relaxed) or "nothing")
-            tables, byes = plan.tables, plan.byes
-            out = [(slot, list(t), None, None) for slot, t in enumerate(tables)]
-            out += [(len(out) + i, [p], [1], "bye") for i, p in enumerate(byes)]
-            out += [(len(out) + i, [p], [1], "half_bye") for i, p in enumerate(excused)]
-            return out
+            return await self._swiss_pairings(event, round_no)
         if event.format == "roundrobin":
-            schedule = berger(seeds, double=bool(event.settings.get("double")))
-            out = []
-            for t in schedule[round_no - 1]:
-                players = [p for p in t if p not in event.dropped]
-                if len(t) == 2 and len(players) == 1:  # the opponent dropped: a forfeit win
-                    out.append((len(out), list(t), [2 if p in event.dropped else 1 for p in t], "forfeit"))
-                elif len(players) == 2:
-                    out.append((len(out), list(t), None, None))
-                elif len(players) == 1:
-                    out.append((len(out), players, [1], "bye"))
-            return out
+            return _roundrobin_pairings(event, round_no)
+        return await self._bracket_pairings(event, round_no)
+
+    async def _swiss_pairings(self, event: Event, round_no: int) -> list[Pairing]:
+        """A Swiss round (tournaments/pairing.py): its tables, then byes and the half-byes asked for."""
+        excused = [p for p in event.half_byes(round_no) if p in event.names and p not in event.dropped]
+        engine = ENGINES[event.engine]
+        plan = await self.pairing.plan(event.seeds, await self.results(event), round_no,
+                                       table_size=event.table_size, min_table=max(2, engine.min_players),
+                                       dropped=sorted(event.dropped), absent=excused, forbidden=event.forbidden)
+        if plan.method != "dutch" or plan.relaxed:
+            log.warning("tournament %s round %s paired by %s (relaxed: %s)", event.id, round_no, plan.method,
+                        ", ".join(plan.relaxed) or "nothing")
+        tables, byes = plan.tables, plan.byes
+        out: list[Pairing] = [(slot, list(t), None, None) for slot, t in enumerate(tables)]
+        out += [(len(out) + i, [p], [1], "bye") for i, p in enumerate(byes)]
+        out += [(len(out) + i, [p], [1], "half_bye") for i, p in enumerate(excused)]
+        return out
+
+    async def _bracket_pairings(self, event: Event, round_no: int) -> list[Pairing]:
+        """A round of a single or double elimination bracket; a dropped player's opponent goes through."""
+        seeds = event.seeds
         if event.double_elimination:
             done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
                     for m in await self.store.matches(event.id) if m["round"] < round_no]
@@ -650,7 +667,7 @@ class TournamentService:
                     for m in matches]
             bracket = elimination.next_round(seeds, done, third_place=bool(event.settings.get("third_place")),
                                              seats=await self._seat0(event))
-        out = []
+        out: list[Pairing] = []
         for m in bracket:
             live = [p for p in m.players if p not in event.dropped]
             if len(m.players) == 1:
