@@ -13,13 +13,18 @@ import re
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
 from engines.ave_caesar.track import TRACK_VERSION, get_track
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter, Refined
 
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
 NUMBER = re.compile(r"\d+")
 CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
+
+
+def _lane_key(lane: object) -> str:
+    """The text key of a lane number (-1 Caesar's alley, 0 inner, 1 middle, 2 outer)."""
+    return LANES.get(lane, "lane_unknown") if isinstance(lane, int) else "lane_unknown"
 
 
 def _track(view: dict):
@@ -96,8 +101,10 @@ class AveCaesarPresenter(Presenter):
         """Where a move ended, as the board shows it: the lane (inner, middle, outer), in a curve or on a
         straight, or Caesar's alley."""
         to = event.get("to")
+        if not isinstance(to, str):  # (a space is named by a string: no space is named otherwise)
+            return self.text("where_track")
         try:
-            space = get_track(str(to)[0]).spaces[to]
+            space = get_track(to[0]).spaces[to]
         except (KeyError, IndexError, TypeError, ValueError):
             return self.text("where_track")
         if space["sec"] == "alley":
@@ -168,7 +175,7 @@ class AveCaesarPresenter(Presenter):
             lane = _track(view).spaces[action["to"]]["lane"]
         except (KeyError, TypeError):
             pass
-        lane_text = self.text(LANES.get(lane, "lane_unknown"))
+        lane_text = self.text(_lane_key(lane))
         if choice.get("finishes"):
             description = self.text("description_finish", lane=lane_text)
         else:
@@ -190,12 +197,12 @@ class AveCaesarPresenter(Presenter):
             lane = _track(view).spaces[action["to"]]["lane"]
         except (KeyError, TypeError):
             pass
-        description = self.text("description_vote", lane=self.text(LANES.get(lane, "lane_unknown")),
+        description = self.text("description_vote", lane=self.text(_lane_key(lane)),
                                 remaining=choice.get("remaining", "?"))
         return Choice(index, label, self.text("group_vote", label=vote.get("label", "?"), card=vote.get("card", "?")),
                       style="primary" if n == 1 else "secondary", secret=True, description=description)
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """``/game play``: "4 2" or "4 -> 2" (card 4 to the marker numbered 2); one number alone when it
         leaves no doubt (a card with one destination, or a marker only one card reaches)."""
         numbers = [int(x) for x in NUMBER.findall(CHARIOT.sub(" ", text))]

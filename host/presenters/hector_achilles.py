@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engines.hector_achilles.data import TROOPS
 from host.locale import DEFAULT, current_language, use_language
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter, Told
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 EMOJI = {"red": "🟥", "green": "🟩", "blue": "🟦", "yellow": "🟨", "purple": "🟪", "brown": "🟫"}
 #: action type -> (group key, button style, reveals the hand)
@@ -158,7 +158,7 @@ class HectorAchillesPresenter(Presenter):
             return self.text(f"prompt_{kind}", battle=view.get("battle"), round=view.get("round"))
         return self.text("prompt_other")
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """``/game play``: the text of a button in the game's language; in a Hungarian or Polish game the
         English button texts are understood too."""
         try:
@@ -228,7 +228,7 @@ class HectorAchillesPresenter(Presenter):
 
     def _ev_hero_played_etc(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
-        return self.text(f"ev_{kind}", who=who(seat), card=self.card(event.get("on") or event.get("card")),
+        return self.text(f"ev_{kind}", who=who(seat), card=self.card(event.get("on") or event["card"]),
                          hero=self.hero(event["hero"]) if event.get("hero") else "")
 
     def _ev_fate_phase(self, told: _Told) -> str | None:

@@ -487,7 +487,7 @@ class HexTriPresenter(Presenter):
             text += " " + self.text("origin_hint", typed=self._typed(origin, leader))
         return text
 
-    def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int:
+    def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int | Refined:
         lose = LOSE_WORDS.search(words) and any(stem in words for stem in LEADER_STEMS)
         keep = KEEP_WORDS.search(words)
         if lose and not keep:

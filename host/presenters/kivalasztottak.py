@@ -20,7 +20,7 @@ from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
-from host.presenters.base import OptionSpec, Presenter, Told
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 GAME = "kivalasztottak"
 FREE_TYPES = ("quest", "building", "ally", "obstacle")
@@ -65,6 +65,16 @@ def _fold(text: str) -> str:
     """Lower case without accents and extra spaces: "Kráni  Sniper" -> "krani sniper"."""
     text = unicodedata.normalize("NFKD", text)
     return " ".join("".join(ch for ch in text if not unicodedata.combining(ch)).lower().split())
+
+
+def _entry(index: dict[str, dict], key: object) -> dict:
+    """The card ``key`` of ``index`` (card id -> card), {} for none."""
+    return index.get(key, {}) if isinstance(key, str) else {}
+
+
+def _card_def(key: object) -> dict:
+    """The definition of the card ``key`` ({} for none or an unknown one)."""
+    return card_defs().get(key, {}) if isinstance(key, str) else {}
 
 
 @dataclass
@@ -332,7 +342,7 @@ class KivalasztottakPresenter(Presenter):
             for i, kind in kinds.items():
                 if kind in ("ability", "obstacle"):
                     plan[i] = self.text(f"group_{kind}_all")
-        for kind in ("card", "ability", "obstacle", "equipment", "maneuver", None):
+        for merged in ("card", "ability", "obstacle", "equipment", "maneuver", None):
             sizes: dict[str, int] = {}
             for g in plan.values():
                 sizes[g] = sizes.get(g, 0) + 1
@@ -340,8 +350,8 @@ class KivalasztottakPresenter(Presenter):
             if len(singles) <= MAX_BUTTONS:
                 break
             for i in plan:
-                if plan[i] in singles and kinds[i] != "pass" and (kind is None or kinds[i] == kind):
-                    plan[i] = self.text(f"group_{kind or 'more'}_all")
+                if plan[i] in singles and kinds[i] != "pass" and (merged is None or kinds[i] == merged):
+                    plan[i] = self.text(f"group_{merged or 'more'}_all")
         self._plan_for = (view, plan, lang)
         return plan
 
@@ -353,7 +363,7 @@ class KivalasztottakPresenter(Presenter):
             return False
         index = self._index(view)
         card = index.get(action["card"], {})
-        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        abilities = _card_def(card.get("key")).get("abilities", [])
         if action["ability"] >= len(abilities):
             return False
         ab = abilities[action["ability"]]
@@ -370,7 +380,7 @@ class KivalasztottakPresenter(Presenter):
         if action.get("type") != "activate":
             return False
         card = self._index(view).get(action["card"], {})
-        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        abilities = _card_def(card.get("key")).get("abilities", [])
         if action["ability"] >= len(abilities) or not abilities[action["ability"]].get("sacrifice"):
             return False
         seat = view.get("seat")
@@ -448,7 +458,7 @@ class KivalasztottakPresenter(Presenter):
             if a["kind"] == "siege":
                 opp = 1 - view["seat"]
                 return self.text("label_siege", place=self._place(f"tower-{opp}-0", view=view)), "danger"
-            target = index.get(a.get("target"), {})
+            target = _entry(index, a.get("target"))
             if a["kind"] == "quest":
                 key = "label_quest_own" if target.get("seat") == view["seat"] else "label_quest_enemy"
                 return self.text(key, quest=self._label(view, a["target"]), dp=target.get("dp", "?")), "danger"
@@ -563,7 +573,7 @@ class KivalasztottakPresenter(Presenter):
 
     def _maneuver_target(self, view: dict) -> dict:
         m = view.get("maneuver") or {}
-        return self._index(view).get(m.get("target"), {})
+        return _entry(self._index(view), m.get("target"))
 
     @property
     def two_step(self) -> bool:  # noqa: D401 - decided per panel by ``prompt``
@@ -604,8 +614,6 @@ class KivalasztottakPresenter(Presenter):
                 return self.text("prompt_solve", quest=quest.get("name", "?"), mp=quest.get("mp", "?"))
             return self.text(f"prompt_{kind}")
         thread = view.get("thread")
-        me = view["players"][seat] if seat is not None else None
-        opp = view["players"][1 - seat] if seat is not None else None
         if thread:
             top = thread[-1]
             who = self.text("you") if top["seat"] == seat else self.text("your_opponent")
@@ -619,6 +627,9 @@ class KivalasztottakPresenter(Presenter):
             if step in ("init_thread", "reveal", "obstacles", "block_thread", "prep", "result", "solve_thread"):
                 return self.text(f"prompt_step_{step}", maneuver=self._maneuver_name(view), wall=m.get("wall", "?"))
             return self.text("prompt_thread_empty")
+        if seat is None:  # (only a seat is asked to decide)
+            raise ValueError("a prompt is for a seat")
+        me, opp = view["players"][seat], view["players"][1 - seat]
         if m.get("step") == "rounds":
             return self.text("prompt_combat_round", round=m.get("combat_round"), mp=me["mp"], opp_mp=opp["mp"])
         return self.text("prompt_maneuvers", mp=me["mp"], opp_mp=opp["mp"])
@@ -636,7 +647,7 @@ class KivalasztottakPresenter(Presenter):
 
     # -- typed moves -----------------------------------------------------------------------------------
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """Like the default, but accents and case do not matter, and a unique beginning or a set of words
         that only one choice contains is enough ("sniper clan", "pass", "siege")."""
         wanted = _fold(text)
@@ -761,11 +772,11 @@ class KivalasztottakPresenter(Presenter):
         if event.get("by"):
             return self.text("ev_summoned_by", who=who(seat), card=event["name"], cost=cost, by=ref("by"),
                              target=ref("target"))
-        gear = card_defs().get(event.get("card_key"), {}).get("action_type") in ("item", "magic_item")
+        gear = _card_def(event.get("card_key")).get("action_type") in ("item", "magic_item")
         if event.get("target"):
             return self.text("ev_summoned_reward" if gear else "ev_summoned_target", who=who(seat),
                              card=event["name"], cost=cost, target=ref("target"))
-        d = card_defs().get(event.get("card_key"), {})
+        d = _card_def(event.get("card_key"))
         plays = d.get("type") == "event" or (d.get("type") == "action"
                                               and d.get("action_type") not in ("item", "magic_item"))
         return self.text("ev_played" if plays else "ev_summoned", who=who(seat), card=event["name"], cost=cost)
@@ -814,7 +825,7 @@ class KivalasztottakPresenter(Presenter):
     def _ev_entered(self, told: _Told) -> str | None:
         event, seat, who = told.event, told.seat, told.who
         zone = event["zone"]
-        d = card_defs().get(event.get("card_key"), {})
+        d = _card_def(event.get("card_key"))
         if zone == "buildings":
             return self.text("ev_entered_building", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
         if zone == "allies":
@@ -949,7 +960,7 @@ class KivalasztottakPresenter(Presenter):
 
     def _ev_quest_solved(self, told: _Told) -> str | None:
         event, seat, who = told.event, told.seat, told.who
-        d = card_defs().get(event.get("card_key"), {})
+        d = _card_def(event.get("card_key"))
         conds = d.get("conditions") or []
         text = conds[event["condition"]]["text"] if event["condition"] < len(conds) else "?"
         cond = text if _hungarian() else english(text)
@@ -966,7 +977,7 @@ class KivalasztottakPresenter(Presenter):
 
     def _ev_building_captured(self, told: _Told) -> str | None:
         event, seat, who = told.event, told.seat, told.who
-        d = card_defs().get(event.get("card_key"), {})
+        d = _card_def(event.get("card_key"))
         return self.text("ev_building_captured", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
 
     def _ev_building_destroyed(self, told: _Told) -> str | None:

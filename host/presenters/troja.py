@@ -17,7 +17,7 @@ from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
 from engines.troja import name as card_name
 from host.locale import current_language
 from host.panels import MAX_LABEL, Choice, clip
-from host.presenters.base import OptionSpec, Presenter, Told
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCD"
 WINDOWS = ("join", "fate", "start")
@@ -36,6 +36,9 @@ ACTIONS = {
     "pass": ("group_pass", "secondary"),
     "discard": ("group_discard", "secondary"),
 }
+
+#: the kinds of action made with a card (labelled with it)
+CARD_ACTIONS = ("attach", "challenge", "combine", "add", "intervene", "event", "discard")
 
 
 def letter(seat: int) -> str:
@@ -58,7 +61,7 @@ class _Told(Told):
             return "?"
         return self.presenter.text("who", name=self.names[seat], letter=letter(seat))
 
-    def side(self, name: str) -> str:
+    def side(self, name: str | None) -> str:
         return self.presenter.text(name) if name in ("attacker", "defender") else str(name)
 
     def card(self, key: str | None) -> str:
@@ -238,6 +241,21 @@ class TrojaPresenter(Presenter):
     def _label(self, view: dict, action: dict, key: str | None) -> str:
         kind = action["type"]
         step = view.get("step")
+        if key is not None and kind in CARD_ACTIONS:
+            return self._card_label(view, action, key)
+        if kind == "duel":
+            return self.text("label_duel", target=self.hero_at(view, action["target"]))
+        if kind == "wrath":
+            patron = view["players"][view["seat"]]["patron"]
+            return self.text("label_wrath", patron=self.name(patron),
+                             effect=self.effect(view, PATRONS[patron]["wrath"], action))
+        if kind == "pass":
+            return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
+        return self.text(f"label_{kind}")
+
+    def _card_label(self, view: dict, action: dict, key: str) -> str:
+        """The label of an action with the card ``key`` (one of :data:`CARD_ACTIONS`)."""
+        kind = action["type"]
         if kind == "attach":
             cost = self._attach_cost(view, key)
             return self.text("label_attach", card=self.card(key), cost=cost)
@@ -245,23 +263,13 @@ class TrojaPresenter(Presenter):
             target = self.text("yourself") if action["target"] == view["seat"] else \
                 self.hero_at(view, action["target"])
             return self.text("label_challenge", card=self.card(key), stats=self.stats(key), target=target)
-        if kind == "duel":
-            return self.text("label_duel", target=self.hero_at(view, action["target"]))
         if kind in ("combine", "add"):
             if TYPES[key]["kind"] == "modifier":
                 return self.text("label_add_modifier", card=self.card(key), effect=self.modifier_effect(key))
             return self.text(f"label_{kind}", card=self.card(key), stats=self.stats(key))
         if kind in ("intervene", "event"):
             return self.text("label_play", card=self.card(key), effect=self.effect(view, TYPES[key]["effect"], action))
-        if kind == "wrath":
-            patron = view["players"][view["seat"]]["patron"]
-            return self.text("label_wrath", patron=self.name(patron),
-                             effect=self.effect(view, PATRONS[patron]["wrath"], action))
-        if kind == "pass":
-            return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
-        if kind == "discard":
-            return self.text("label_discard", card=self.card(key))
-        return self.text(f"label_{kind}")
+        return self.text("label_discard", card=self.card(key))
 
     @staticmethod
     def _attach_cost(view: dict, key: str) -> int:
@@ -272,7 +280,7 @@ class TrojaPresenter(Presenter):
                 cost -= eff["amount"]
         return max(0, cost)
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """Button text, or its words in any order ("spearmen nestor", "duel b", "pass")."""
         try:
             return super().parse(view, choices, text)
