@@ -567,7 +567,7 @@ def _ending_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     """How a game ended outside its rules (resigned, out of time, decided, called off): the host's headline."""
     if height is not None:
         draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
-    return _lines(img, PAD, 10, kit.ending(view)["headline"], W - 2 * PAD, 20, "ink", True) + 12
+    return _lines(img, PAD, 10, (kit.ending(view) or {})["headline"], W - 2 * PAD, 20, "ink", True) + 12
 
 
 def _result_panel(img, draw, view: dict, say, height: int | None = None) -> int:
