@@ -27,11 +27,11 @@ from host.asker import Asker
 from host.errors import GameError, StaleBoard
 from host.seatwork import MAX_CHOICES, choices_digest
 from host.service_boards import Boards
-from host.service_core import MAX_ID, MAX_VARIANTS, PROMPT_KEYS, RETRY_SLOW, Slow
+from host.service_core import AI_LEVEL, MAX_ID, MAX_VARIANTS, PROMPT_KEYS, RETRY_SLOW, Slow
 from host.service_lobby import Lobby, Rematch
 from host.service_moves import MAX_MOVE_TEXT, Moves
 from host.service_queries import LOG_CHUNK, LOG_PAGE_CHARS, LOG_PAGE_MOVES, REMIND_BATCH, History, LogPage
-from host.service_settings import AI_LEVEL, SERVER_SETTINGS, Settings
+from host.service_settings import SERVER_SETTINGS, Settings
 from host.turn_clocks import TurnClocks
 
 __all__ = ["AI_LEVEL", "LOG_CHUNK", "LOG_PAGE_CHARS", "LOG_PAGE_MOVES", "MAX_CHOICES", "MAX_ID", "MAX_MOVE_TEXT",

@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 
 MAX_ID = 2**63 - 1  # SQLite's integers: a larger number names no game
+#: the AI's level when nobody chose one (AI seats of a new game, stand-ins on a server without a setting)
+AI_LEVEL = "normal"
 #: seconds after a seat's choices ran past their budget before they are worked out again (until then the same
 #: position is answered at once with "too slow", so that asking again and again costs nothing)
 RETRY_SLOW = 60

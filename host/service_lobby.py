@@ -17,8 +17,7 @@ from host.errors import GameError
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
-from host.service_core import ServiceCore, _Live, seat_row
-from host.service_settings import AI_LEVEL
+from host.service_core import AI_LEVEL, ServiceCore, _Live, seat_row
 from store import GameRow
 
 log = logging.getLogger(__name__)

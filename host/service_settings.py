@@ -7,14 +7,11 @@ import logging
 
 from ai import levels as ai_levels
 from host.errors import GameError
-from host.service_core import (
-    ServiceCore,
-)
+from host.service_core import AI_LEVEL, ServiceCore
 
 log = logging.getLogger(__name__)
 
 
-AI_LEVEL = "normal"
 #: a server's settings and their defaults (``/game server-settings``): ``ai_level`` is the level of the AI that
 #: stands in for a player whose time ran out and takes over a seat its player left or was dropped from (in
 #: leagues, tournaments and every other game of the server); the AI seats of ``/game new`` keep their own

@@ -211,7 +211,7 @@ class HectorAchillesPresenter(Presenter):
         return self.text("ev_active_decks", deck0=self.deck(event["decks"][0]),
                          deck1=self.deck(event["decks"][1]), **both)
 
-    def _ev_fate_oriented_etc(self, told: _Told) -> str | None:
+    def _ev_fate_turned(self, told: _Told) -> str | None:
         event, seat, kind, who, both = told.event, told.seat, told.kind, told.who, told.both
         f = event["facing"]
         return self.text(f"ev_{kind}", who=who(seat), colour0=self.colour(f[0]), colour1=self.colour(f[1]),
@@ -222,11 +222,11 @@ class HectorAchillesPresenter(Presenter):
         return self.text("ev_vanguard_revealed", who=who(seat), card=self.card(event["card"])) \
             if event.get("card") else None
 
-    def _ev_card_swapped_etc(self, told: _Told) -> str | None:
+    def _ev_who_only(self, told: _Told) -> str | None:
         seat, kind, who = told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat))
 
-    def _ev_hero_played_etc(self, told: _Told) -> str | None:
+    def _ev_card_played(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), card=self.card(event.get("on") or event["card"]),
                          hero=self.hero(event["hero"]) if event.get("hero") else "")
@@ -255,11 +255,11 @@ class HectorAchillesPresenter(Presenter):
         event, seat, who = told.event, told.seat, told.who
         return self.text("ev_hero_in_danger", who=who(seat), hero=self.hero(event["hero"]))
 
-    def _ev_hero_saved_etc(self, told: _Told) -> str | None:
+    def _ev_hero_fate(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), name=self.name(event["hero"]["name"]))
 
-    def _ev_shame_losses_etc(self, told: _Told) -> str | None:
+    def _ev_shame(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), count=event.get("count"), shame=event.get("shame"))
 
@@ -297,24 +297,24 @@ _NARRATORS: dict[str, Callable[[HectorAchillesPresenter, _Told], str | None]] = 
     "vanguard_taken": HectorAchillesPresenter._ev_vanguard_taken,
     "deck_chosen": HectorAchillesPresenter._ev_deck_chosen,
     "active_decks": HectorAchillesPresenter._ev_active_decks,
-    "fate_oriented": HectorAchillesPresenter._ev_fate_oriented_etc,
-    "fate_rotated": HectorAchillesPresenter._ev_fate_oriented_etc,
+    "fate_oriented": HectorAchillesPresenter._ev_fate_turned,
+    "fate_rotated": HectorAchillesPresenter._ev_fate_turned,
     "vanguard_revealed": HectorAchillesPresenter._ev_vanguard_revealed,
-    "card_swapped": HectorAchillesPresenter._ev_card_swapped_etc,
-    "hero_swapped": HectorAchillesPresenter._ev_card_swapped_etc,
-    "passed": HectorAchillesPresenter._ev_card_swapped_etc,
-    "retreated": HectorAchillesPresenter._ev_card_swapped_etc,
-    "hero_played": HectorAchillesPresenter._ev_hero_played_etc,
-    "reinforced": HectorAchillesPresenter._ev_hero_played_etc,
-    "card_played": HectorAchillesPresenter._ev_hero_played_etc,
+    "card_swapped": HectorAchillesPresenter._ev_who_only,
+    "hero_swapped": HectorAchillesPresenter._ev_who_only,
+    "passed": HectorAchillesPresenter._ev_who_only,
+    "retreated": HectorAchillesPresenter._ev_who_only,
+    "hero_played": HectorAchillesPresenter._ev_card_played,
+    "reinforced": HectorAchillesPresenter._ev_card_played,
+    "card_played": HectorAchillesPresenter._ev_card_played,
     "fate_phase": HectorAchillesPresenter._ev_fate_phase,
     "heroes_revealed": HectorAchillesPresenter._ev_heroes_revealed,
     "battle_scored": HectorAchillesPresenter._ev_battle_scored,
     "hero_in_danger": HectorAchillesPresenter._ev_hero_in_danger,
-    "hero_saved": HectorAchillesPresenter._ev_hero_saved_etc,
-    "hero_lost": HectorAchillesPresenter._ev_hero_saved_etc,
-    "shame_losses": HectorAchillesPresenter._ev_shame_losses_etc,
-    "shame_taken": HectorAchillesPresenter._ev_shame_losses_etc,
+    "hero_saved": HectorAchillesPresenter._ev_hero_fate,
+    "hero_lost": HectorAchillesPresenter._ev_hero_fate,
+    "shame_losses": HectorAchillesPresenter._ev_shame,
+    "shame_taken": HectorAchillesPresenter._ev_shame,
     "battle_ended": HectorAchillesPresenter._ev_battle_ended,
     "deck_eliminated": HectorAchillesPresenter._ev_deck_eliminated,
     "fate_reshuffled": HectorAchillesPresenter._ev_fate_reshuffled,

@@ -537,7 +537,7 @@ class HexTriPresenter(Presenter):
             key = "ev_move_leader" if event["leader"] else "ev_move"
         return self.text(key, who=who, path=path, cost=cost)
 
-    def _ev_pass_etc(self, told: _Told) -> str | None:
+    def _ev_who_only(self, told: _Told) -> str | None:
         kind, who = told.kind, told.who
         return self.text(f"ev_{kind}", who=who)
 
@@ -679,9 +679,9 @@ class HexTriPresenter(Presenter):
 
 _NARRATORS: dict[str, Callable[[HexTriPresenter, _Told], str | None]] = {
     "move": HexTriPresenter._ev_move,
-    "pass": HexTriPresenter._ev_pass_etc,
+    "pass": HexTriPresenter._ev_who_only,
     "cannot_move": HexTriPresenter._ev_cannot_move,
-    "losses_chosen": HexTriPresenter._ev_pass_etc,
+    "losses_chosen": HexTriPresenter._ev_who_only,
     "round": HexTriPresenter._ev_round,
     "figures_return": HexTriPresenter._ev_figures_return,
     "production": HexTriPresenter._ev_production,

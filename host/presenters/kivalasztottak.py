@@ -498,7 +498,7 @@ class KivalasztottakPresenter(Presenter):
         return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
             "success" if t == "keep" else "secondary"
 
-    def _label_adjust_discard_etc(self, asked: _Decision) -> tuple[str, str, str]:
+    def _label_discard(self, asked: _Decision) -> tuple[str, str, str]:
         view, a, kind, t = asked.view, asked.a, asked.kind, asked.t
         if t == "no_discard":
             return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
@@ -727,11 +727,11 @@ class KivalasztottakPresenter(Presenter):
 
     # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
 
-    def _ev_towers_set_etc(self, told: _Told) -> str | None:
+    def _ev_who_only(self, told: _Told) -> str | None:
         seat, kind, who = told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat))
 
-    def _ev_mulligan_etc(self, told: _Told) -> str | None:
+    def _ev_hand_size(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), n=event["hand"])
 
@@ -781,7 +781,7 @@ class KivalasztottakPresenter(Presenter):
                                               and d.get("action_type") not in ("item", "magic_item"))
         return self.text("ev_played" if plays else "ev_summoned", who=who(seat), card=event["name"], cost=cost)
 
-    def _ev_summoned_hidden_etc(self, told: _Told) -> str | None:
+    def _ev_placed_hidden(self, told: _Told) -> str | None:
         event, seat, kind, who, ref = told.event, told.seat, told.kind, told.who, told.ref
         place = str(event.get("location"))
         if place.startswith(f"tower-{seat}-"):
@@ -851,7 +851,7 @@ class KivalasztottakPresenter(Presenter):
             line += self.text("ev_dying")
         return line
 
-    def _ev_damage_prevented_etc(self, told: _Told) -> str | None:
+    def _ev_card_only(self, told: _Told) -> str | None:
         kind, ref = told.kind, told.ref
         return self.text(f"ev_{kind}", card=ref("card"))
 
@@ -874,15 +874,15 @@ class KivalasztottakPresenter(Presenter):
         event, ref = told.event, told.ref
         return self.text("ev_destroyed", card=event.get("name") or ref("card"))
 
-    def _ev_mp_gained_etc(self, told: _Told) -> str | None:
+    def _ev_mp_changed(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), n=event["amount"])
 
-    def _ev_token_created_etc(self, told: _Told) -> str | None:
+    def _ev_named_card(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), card=event["name"])
 
-    def _ev_equip_started_etc(self, told: _Told) -> str | None:
+    def _ev_equip_begun(self, told: _Told) -> str | None:
         seat, kind, who, ref = told.seat, told.kind, told.who, told.ref
         return self.text(f"ev_{kind}", who=who(seat), item=ref("item"), to=ref("to"))
 
@@ -1016,9 +1016,9 @@ class KivalasztottakPresenter(Presenter):
 _DECISION_LABELS: dict[str, Callable[[KivalasztottakPresenter, _Decision], tuple[str, str, str]]] = {
     "tower_order": KivalasztottakPresenter._label_tower_order,
     "mulligan": KivalasztottakPresenter._label_mulligan,
-    "adjust_discard": KivalasztottakPresenter._label_adjust_discard_etc,
-    "close_discard": KivalasztottakPresenter._label_adjust_discard_etc,
-    "omen_bottom": KivalasztottakPresenter._label_adjust_discard_etc,
+    "adjust_discard": KivalasztottakPresenter._label_discard,
+    "close_discard": KivalasztottakPresenter._label_discard,
+    "omen_bottom": KivalasztottakPresenter._label_discard,
     "team": KivalasztottakPresenter._label_team,
     "wall_choice": KivalasztottakPresenter._label_wall_choice,
     "ranks": KivalasztottakPresenter._label_ranks,
@@ -1032,17 +1032,17 @@ _DECISION_LABELS: dict[str, Callable[[KivalasztottakPresenter, _Decision], tuple
 
 
 _NARRATORS: dict[str, Callable[[KivalasztottakPresenter, _Told], str | None]] = {
-    "towers_set": KivalasztottakPresenter._ev_towers_set_etc,
-    "card_to_bottom": KivalasztottakPresenter._ev_towers_set_etc,
-    "no_block": KivalasztottakPresenter._ev_towers_set_etc,
-    "quest_continued": KivalasztottakPresenter._ev_towers_set_etc,
-    "quest_not_solved": KivalasztottakPresenter._ev_towers_set_etc,
-    "siege_repelled_by_wall": KivalasztottakPresenter._ev_towers_set_etc,
-    "maneuver_no_teams": KivalasztottakPresenter._ev_towers_set_etc,
-    "combat_started": KivalasztottakPresenter._ev_towers_set_etc,
-    "turned_back": KivalasztottakPresenter._ev_towers_set_etc,
-    "mulligan": KivalasztottakPresenter._ev_mulligan_etc,
-    "kept_hand": KivalasztottakPresenter._ev_mulligan_etc,
+    "towers_set": KivalasztottakPresenter._ev_who_only,
+    "card_to_bottom": KivalasztottakPresenter._ev_who_only,
+    "no_block": KivalasztottakPresenter._ev_who_only,
+    "quest_continued": KivalasztottakPresenter._ev_who_only,
+    "quest_not_solved": KivalasztottakPresenter._ev_who_only,
+    "siege_repelled_by_wall": KivalasztottakPresenter._ev_who_only,
+    "maneuver_no_teams": KivalasztottakPresenter._ev_who_only,
+    "combat_started": KivalasztottakPresenter._ev_who_only,
+    "turned_back": KivalasztottakPresenter._ev_who_only,
+    "mulligan": KivalasztottakPresenter._ev_hand_size,
+    "kept_hand": KivalasztottakPresenter._ev_hand_size,
     "round_started": KivalasztottakPresenter._ev_round_started,
     "resources": KivalasztottakPresenter._ev_resources,
     "drew": KivalasztottakPresenter._ev_drew,
@@ -1051,8 +1051,8 @@ _NARRATORS: dict[str, Callable[[KivalasztottakPresenter, _Told], str | None]] = 
     "omen_point_lost": KivalasztottakPresenter._ev_omen_point_lost,
     "passed": KivalasztottakPresenter._ev_passed,
     "summoned": KivalasztottakPresenter._ev_summoned,
-    "summoned_hidden": KivalasztottakPresenter._ev_summoned_hidden_etc,
-    "obstacle_attached": KivalasztottakPresenter._ev_summoned_hidden_etc,
+    "summoned_hidden": KivalasztottakPresenter._ev_placed_hidden,
+    "obstacle_attached": KivalasztottakPresenter._ev_placed_hidden,
     "activated": KivalasztottakPresenter._ev_activated,
     "obstacle_activated": KivalasztottakPresenter._ev_obstacle_activated,
     "trigger": KivalasztottakPresenter._ev_trigger,
@@ -1063,21 +1063,21 @@ _NARRATORS: dict[str, Callable[[KivalasztottakPresenter, _Told], str | None]] = 
     "named_rule": KivalasztottakPresenter._ev_named_rule,
     "attack_roll": KivalasztottakPresenter._ev_attack_roll,
     "damaged": KivalasztottakPresenter._ev_damaged,
-    "damage_prevented": KivalasztottakPresenter._ev_damage_prevented_etc,
-    "warded": KivalasztottakPresenter._ev_damage_prevented_etc,
-    "beast_victorious": KivalasztottakPresenter._ev_damage_prevented_etc,
+    "damage_prevented": KivalasztottakPresenter._ev_card_only,
+    "warded": KivalasztottakPresenter._ev_card_only,
+    "beast_victorious": KivalasztottakPresenter._ev_card_only,
     "healed": KivalasztottakPresenter._ev_healed,
     "turned": KivalasztottakPresenter._ev_turned,
     "modified": KivalasztottakPresenter._ev_modified,
     "destroyed": KivalasztottakPresenter._ev_destroyed,
-    "mp_gained": KivalasztottakPresenter._ev_mp_gained_etc,
-    "mp_lost": KivalasztottakPresenter._ev_mp_gained_etc,
-    "token_created": KivalasztottakPresenter._ev_token_created_etc,
-    "sacrificed": KivalasztottakPresenter._ev_token_created_etc,
-    "ally_exhausted": KivalasztottakPresenter._ev_token_created_etc,
-    "died": KivalasztottakPresenter._ev_token_created_etc,
-    "equip_started": KivalasztottakPresenter._ev_equip_started_etc,
-    "unequip_started": KivalasztottakPresenter._ev_equip_started_etc,
+    "mp_gained": KivalasztottakPresenter._ev_mp_changed,
+    "mp_lost": KivalasztottakPresenter._ev_mp_changed,
+    "token_created": KivalasztottakPresenter._ev_named_card,
+    "sacrificed": KivalasztottakPresenter._ev_named_card,
+    "ally_exhausted": KivalasztottakPresenter._ev_named_card,
+    "died": KivalasztottakPresenter._ev_named_card,
+    "equip_started": KivalasztottakPresenter._ev_equip_begun,
+    "unequip_started": KivalasztottakPresenter._ev_equip_begun,
     "equipped": KivalasztottakPresenter._ev_equipped,
     "unequipped": KivalasztottakPresenter._ev_unequipped,
     "reward_attached": KivalasztottakPresenter._ev_reward_attached,

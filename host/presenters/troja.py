@@ -401,7 +401,7 @@ class TrojaPresenter(Presenter):
     def _ev_end_turn(self, told: _Told) -> str | None:
         return None  # the next line says whose turn it is (or that the round ends): boards stay short
 
-    def _ev_turn_etc(self, told: _Told) -> str | None:
+    def _ev_who_only(self, told: _Told) -> str | None:
         seat, kind, who = told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat))
 
@@ -455,7 +455,7 @@ class TrojaPresenter(Presenter):
         event, who, side, card = told.event, told.who, told.side, told.card
         return self._narrate_fate(event, who, side, card)
 
-    def _ev_intervene_etc(self, told: _Told) -> str | None:
+    def _ev_card_played(self, told: _Told) -> str | None:
         event, seat, kind, who, side, card = told.event, told.seat, told.kind, told.who, told.side, told.card
         detail = ""
         if "side" in event:
@@ -514,7 +514,7 @@ class TrojaPresenter(Presenter):
         event, card = told.event, told.card
         return self.text("ev_grows", card=card(event["card"]), grow=event["grow"])
 
-    def _ev_wrath_lost_etc(self, told: _Told) -> str | None:
+    def _ev_wrath_changed(self, told: _Told) -> str | None:
         event, seat, kind, who = told.event, told.seat, told.kind, told.who
         return self.text(f"ev_{kind}", who=who(seat), wrath=event["wrath"])
 
@@ -625,9 +625,9 @@ _NARRATORS: dict[str, Callable[[TrojaPresenter, _Told], str | None]] = {
     "reshuffle": TrojaPresenter._ev_reshuffle,
     "attach": TrojaPresenter._ev_attach,
     "end_turn": TrojaPresenter._ev_end_turn,
-    "turn": TrojaPresenter._ev_turn_etc,
-    "camp_done": TrojaPresenter._ev_turn_etc,
-    "discard_done": TrojaPresenter._ev_turn_etc,
+    "turn": TrojaPresenter._ev_who_only,
+    "camp_done": TrojaPresenter._ev_who_only,
+    "discard_done": TrojaPresenter._ev_who_only,
     "challenge": TrojaPresenter._ev_challenge,
     "combine": TrojaPresenter._ev_combine,
     "launch": TrojaPresenter._ev_launch,
@@ -637,8 +637,8 @@ _NARRATORS: dict[str, Callable[[TrojaPresenter, _Told], str | None]] = {
     "roam_attack": TrojaPresenter._ev_roam_attack,
     "fight": TrojaPresenter._ev_fight,
     "fate": TrojaPresenter._ev_fate,
-    "intervene": TrojaPresenter._ev_intervene_etc,
-    "event": TrojaPresenter._ev_intervene_etc,
+    "intervene": TrojaPresenter._ev_card_played,
+    "event": TrojaPresenter._ev_card_played,
     "wrath": TrojaPresenter._ev_wrath,
     "fight_mod": TrojaPresenter._ev_fight_mod,
     "fate_redrawn": TrojaPresenter._ev_fate_redrawn,
@@ -649,8 +649,8 @@ _NARRATORS: dict[str, Callable[[TrojaPresenter, _Told], str | None]] = {
     "escape_failed": TrojaPresenter._ev_escape_failed,
     "contest": TrojaPresenter._ev_contest,
     "grows": TrojaPresenter._ev_grows,
-    "wrath_lost": TrojaPresenter._ev_wrath_lost_etc,
-    "wrath_restored": TrojaPresenter._ev_wrath_lost_etc,
+    "wrath_lost": TrojaPresenter._ev_wrath_changed,
+    "wrath_restored": TrojaPresenter._ev_wrath_changed,
     "wrecked": TrojaPresenter._ev_wrecked,
     "discard": TrojaPresenter._ev_discard,
     "banished": TrojaPresenter._ev_banished,
