@@ -9,11 +9,12 @@ choice names a card of the hand, so all of them are ``secret`` and only appear i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
 from engines.ave_caesar.track import TRACK_VERSION, get_track
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter, Refined
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
@@ -285,50 +286,80 @@ class AveCaesarPresenter(Presenter):
     # -- narration -------------------------------------------------------------------------------------
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
-        if kind == "moved":
-            key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
-            return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
-        if kind == "new_lap":
-            return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
-        if kind == "ave_caesar":
-            return self.text("ev_ave_caesar", who=self._who(event, names))
-        if kind == "alley_missed":
-            return self.text("ev_alley_missed", who=self._who(event, names))
-        if kind == "disqualified":
-            return self.text("ev_disqualified", who=self._who(event, names))
-        if kind == "finished":
-            if event.get("place") is None:
-                return self.text("ev_finished_neutral", who=self._who(event, names))
-            return self.text("ev_finished", who=self._who(event, names), place=self.place(event["place"]),
-                             laurels=self.laurels(event["laurels"]))
-        if kind == "out_of_cards":
-            return self.text("ev_out_of_cards", who=self._who(event, names))
-        if kind == "skipped":
-            reason = event.get("reason", "blocked")
-            if event.get("seat") is None:
-                key = f"ev_skipped_neutral_{reason}" if event.get("card") is not None else "ev_skipped_neutral"
-            else:
-                key = f"ev_skipped_{reason}"
-            return self.text(key, who=self._who(event, names), card=event.get("card"))
-        if kind == "neutral_vote":
-            return self.text("ev_neutral_vote", who=self._who(event, names), card=event["card"],
-                             n=len(event.get("options") or []))
-        if kind == "voted":
-            return None  # the board's list of who is still to vote says it; the choice stays secret
-        if kind == "vote_result":
-            votes = event.get("votes") or []
-            tally = ", ".join(f"{self.player(s, names)}: {self._space_n(event, v)}" for s, v in enumerate(votes))
-            key = "ev_vote_result_tie" if event.get("tie") else "ev_vote_result"
-            return self.text(key, who=self._who(event, names), votes=tally)
-        if kind == "race_stalled":
-            left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
-            return self.text("ev_race_stalled", chariots=left)
-        if kind == "race_started":
-            return self._race_started(event, names)
-        if kind == "race_over":
-            return self._race_over(event, names)
-        return None  # game_over: the result lines follow
+        narrator = _NARRATORS.get(event["type"])
+        # (game_over and other kinds without a narrator: the result lines follow)
+        return narrator(self, Told(event, names)) if narrator is not None else None
+
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
+
+    def _ev_moved(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
+        return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
+
+    def _ev_new_lap(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
+
+    def _ev_ave_caesar(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_ave_caesar", who=self._who(event, names))
+
+    def _ev_alley_missed(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_alley_missed", who=self._who(event, names))
+
+    def _ev_disqualified(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_disqualified", who=self._who(event, names))
+
+    def _ev_finished(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        if event.get("place") is None:
+            return self.text("ev_finished_neutral", who=self._who(event, names))
+        return self.text("ev_finished", who=self._who(event, names), place=self.place(event["place"]),
+                         laurels=self.laurels(event["laurels"]))
+
+    def _ev_out_of_cards(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_out_of_cards", who=self._who(event, names))
+
+    def _ev_skipped(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        reason = event.get("reason", "blocked")
+        if event.get("seat") is None:
+            key = f"ev_skipped_neutral_{reason}" if event.get("card") is not None else "ev_skipped_neutral"
+        else:
+            key = f"ev_skipped_{reason}"
+        return self.text(key, who=self._who(event, names), card=event.get("card"))
+
+    def _ev_neutral_vote(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_neutral_vote", who=self._who(event, names), card=event["card"],
+                         n=len(event.get("options") or []))
+
+    def _ev_voted(self, told: Told) -> str | None:
+        return None  # the board's list of who is still to vote says it; the choice stays secret
+
+    def _ev_vote_result(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        votes = event.get("votes") or []
+        tally = ", ".join(f"{self.player(s, names)}: {self._space_n(event, v)}" for s, v in enumerate(votes))
+        key = "ev_vote_result_tie" if event.get("tie") else "ev_vote_result"
+        return self.text(key, who=self._who(event, names), votes=tally)
+
+    def _ev_race_stalled(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
+        return self.text("ev_race_stalled", chariots=left)
+
+    def _ev_race_started(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self._race_started(event, names)
+
+    def _ev_race_over(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self._race_over(event, names)
 
     @staticmethod
     def _space_n(event: dict, space) -> str:
@@ -455,6 +486,24 @@ class AveCaesarPresenter(Presenter):
             lines.append(self.text("result_line", place=places[s], name=self.player(s, names),
                                    laurels=self.laurels(scores[s]), detail=detail))
         return lines
+
+
+_NARRATORS: dict[str, Callable[[AveCaesarPresenter, Told], str | None]] = {
+    "moved": AveCaesarPresenter._ev_moved,
+    "new_lap": AveCaesarPresenter._ev_new_lap,
+    "ave_caesar": AveCaesarPresenter._ev_ave_caesar,
+    "alley_missed": AveCaesarPresenter._ev_alley_missed,
+    "disqualified": AveCaesarPresenter._ev_disqualified,
+    "finished": AveCaesarPresenter._ev_finished,
+    "out_of_cards": AveCaesarPresenter._ev_out_of_cards,
+    "skipped": AveCaesarPresenter._ev_skipped,
+    "neutral_vote": AveCaesarPresenter._ev_neutral_vote,
+    "voted": AveCaesarPresenter._ev_voted,
+    "vote_result": AveCaesarPresenter._ev_vote_result,
+    "race_stalled": AveCaesarPresenter._ev_race_stalled,
+    "race_started": AveCaesarPresenter._ev_race_started,
+    "race_over": AveCaesarPresenter._ev_race_over,
+}
 
 
 PRESENTER = AveCaesarPresenter()
