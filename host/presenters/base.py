@@ -63,6 +63,8 @@ class Presenter:
     has_private = True
     #: whether the per-player "auto-pass when I can do nothing" setting applies (reaction-window games)
     supports_auto_pass = False
+    #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
+    two_step = False
 
     # (read-only properties, so that a game may word them in the current language or decide them per panel)
     @property
@@ -74,11 +76,6 @@ class Presenter:
     def seat_labels(self) -> list[str] | None:
         """Names of the seats' sides, e.g. ["Achaeans", "Trojans"]; None when seats are just players."""
         return None
-
-    @property
-    def two_step(self) -> bool:
-        """Choose a group first (e.g. the card), then one of its choices (e.g. the destination)."""
-        return False
 
     @property
     def select_groups(self) -> tuple[str, ...]:

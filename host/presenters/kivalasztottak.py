@@ -582,6 +582,10 @@ class KivalasztottakPresenter(Presenter):
         same view just before it reads this (see the report: a per-view ``two_step`` would be cleaner)."""
         return self._two_step
 
+    @two_step.setter
+    def two_step(self, value: bool) -> None:  # (writable, as every presenter's ``two_step``)
+        self._two_step = value
+
     def _wants_two_step(self, view: dict) -> bool:
         legal = view.get("legal") or []
         if self._decision(view) is not None or not legal:
