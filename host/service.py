@@ -15,15 +15,16 @@ concern uses of another):
 ``host/service_boards.py``     the board, DMs and pictures after a move; a player's own hand; the status
 ``host/service_queries.py``    ``/game log`` pages and reminders
 ``host/service_settings.py``   a person's and a server's settings, the stand-in AI's level
-``host/turn_clocks.py``        turn clocks: deadlines, timeouts, forfeits, resigning, vacations
+``host/turn_clocks.py``        turn clocks: deadlines, warnings, timeouts, the AI standing in, forfeits
+``host/clock_commands.py``     what players do with clocks (extends turn_clocks.py): resign, claim, give
+                               time, go away
 =============================  ==========================================================================
 """
 
 from __future__ import annotations
 
-# (Asker, GameError, StaleBoard, MAX_CHOICES, choices_digest: re-exported for the tests and benchmarks that
-# name them here; the code imports them from the modules defining them)
 from host.asker import Asker
+from host.clock_commands import ClockCommands
 from host.errors import GameError, StaleBoard
 from host.seatwork import MAX_CHOICES, choices_digest
 from host.service_boards import Boards
@@ -32,12 +33,13 @@ from host.service_lobby import Lobby, Rematch
 from host.service_moves import MAX_MOVE_TEXT, Moves
 from host.service_queries import LOG_CHUNK, LOG_PAGE_CHARS, LOG_PAGE_MOVES, REMIND_BATCH, History, LogPage
 from host.service_settings import SERVER_SETTINGS, Settings
-from host.turn_clocks import TurnClocks
 
+# (Asker, GameError, StaleBoard, MAX_CHOICES, choices_digest and the constants: re-exported for the tests that
+# name them here; the code imports them from the modules defining them)
 __all__ = ["AI_LEVEL", "LOG_CHUNK", "LOG_PAGE_CHARS", "LOG_PAGE_MOVES", "MAX_CHOICES", "MAX_ID", "MAX_MOVE_TEXT",
            "MAX_VARIANTS", "PROMPT_KEYS", "REMIND_BATCH", "RETRY_SLOW", "SERVER_SETTINGS", "Asker", "GameError",
            "GameService", "LogPage", "Rematch", "Slow", "StaleBoard", "choices_digest"]
 
 
-class GameService(Lobby, Moves, Boards, History, Settings, TurnClocks):
+class GameService(Lobby, Moves, Boards, History, Settings, ClockCommands):
     """Owns engine states between Discord and the store. One asyncio lock per game serialises its actions."""
