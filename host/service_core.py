@@ -54,7 +54,7 @@ _LOADINGS = itertools.count()
 
 
 @dataclass
-class _Live:
+class LiveState:
     """A game's engine state at ``version``, with what was already worked out about it: one action asks for the
     same view several times (label, panel, picture), and some engines pay for each. ``turns``: the
     :class:`Turn` of each seat to act (worked out in a worker); ``slow``: seat -> monotonic time until which its
@@ -224,7 +224,7 @@ class ServiceCore(ABC):
         """The engine state at ``game.version``: from memory, else from the stored snapshot."""
         live = self._live.get(game.id)
         if live is None or live.version != game.version:
-            live = _Live(*await self._load_state(game))
+            live = LiveState(*await self._load_state(game))
             self._live[game.id] = live
         if game.status != "running":
             self._live.retire(game.id)  # nobody will play it on: the first to make room
@@ -255,7 +255,7 @@ class ServiceCore(ABC):
             self._snapshot_checks[(game.id, version)] = "damaged"
             raise GameError.of("game_damaged", game=game.id) from exc
 
-    def _memo(self, game: GameRow, state) -> _Live | None:
+    def _memo(self, game: GameRow, state) -> LiveState | None:
         live = self._live.get(game.id)
         return live if live is not None and live.state is state and live.version == game.version else None
 

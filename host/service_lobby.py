@@ -17,7 +17,7 @@ from host.errors import GameError
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
-from host.service_core import AI_LEVEL, ServiceCore, _Live, seat_row
+from host.service_core import AI_LEVEL, LiveState, ServiceCore, seat_row
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -289,7 +289,7 @@ class Lobby(ServiceCore):
         await self.store.start_game(game_id, num_players=count, snapshot=engine.to_json(state),
                                     rules_version=engine.rules_version, publish=lines, options=filled)
         game = await self.game(game_id)
-        self._live[game_id] = _Live(game.version, state)
+        self._live[game_id] = LiveState(game.version, state)
         if (started := await self._clocks_after(game, state)) is not None:
             await self.store.set_clocks(game_id, started)
         return await self._advance(game, list(lines))

@@ -20,9 +20,9 @@ from host.presenters import Refined, presenter_for
 from host.seatwork import read_move
 from host.service_core import (
     RETRY_SLOW,
+    LiveState,
     ServiceCore,
     Slow,
-    _Live,
     person,
     seat_row,
 )
@@ -188,7 +188,7 @@ class Moves(ServiceCore):
         except BaseException:
             self._live.pop(game.id, None)
             raise
-        self._live[game.id] = _Live(new_version, state)
+        self._live[game.id] = LiveState(new_version, state)
         # keep the caller's row in step with what was just committed (no re-read needed)
         game.version = new_version
         if result is not None:
