@@ -159,8 +159,11 @@ class Boards(ServiceCore):
         nudges += self._owed_nudges(game, asked, warnings, board_image)
         # one person to decide, with choices that reveal nothing: the buttons go on the board itself
         public_panel = asked[0][2] if len(asked) == 1 and asked[0][2].public_safe else None
+        # the one person to decide may take their last action back (host/undo.py): an Undo button
+        undo = len(asked) == 1 and game.status == "running" and await self.undoer(game) == asked[0][0]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions + _named(game, lines, mentions),
-                      panel=public_panel, extras=extras, turn_button=bool(asked) and public_panel is None,
+                      panel=public_panel, extras=extras, undo_button=undo, acting=[seat for seat, _, _ in asked],
+                      turn_button=bool(asked) and public_panel is None,
                       hand_button=presenter_for(game.engine).has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
@@ -175,7 +178,7 @@ class Boards(ServiceCore):
                       (warnings[seat] + "\n" if seat in warnings else "")
                       + t("dm_turn", game=game.id, title=title, prompt=panel.prompt)
                       + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                      image if image is not None else board_image, panel)
+                      image if image is not None else board_image, panel, warning=warnings.get(seat))
                 for (seat, _, panel), image in zip(to_nudge, images)]
 
     @staticmethod
@@ -266,5 +269,6 @@ class Boards(ServiceCore):
                 raise GameError.of("board_unavailable", game=game_id) from exc
         if outcome.board is not None:  # (a started game's outcome always has one)
             outcome.board.panel = None
+            outcome.board.undo_button = False
         outcome.nudges = []
         return outcome

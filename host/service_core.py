@@ -128,6 +128,8 @@ class ServiceCore(ABC):
         #: (game, version) -> what its snapshot says: the rules version it was saved under, or "damaged"
         self._snapshot_checks: dict[tuple[int, int], int | str | None] = Bounded(4 * live_games)
         self._unreadable_logged: dict[tuple[int, str], bool] = Bounded(1000)
+        #: (game, version) -> the seat that may take its last action back then (host/undo.py), or None
+        self._undoers: dict[tuple[int, int], int | None] = Bounded(4 * live_games)
 
     @property
     def painter(self) -> Workers:
@@ -373,7 +375,8 @@ class ServiceCore(ABC):
     # moves (host/service_moves.py)
     @abstractmethod
     async def _commit(self, game: GameRow, state: Any, seat: int, user_id: int | None, action: dict,
-                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
+                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
+                      undoable: bool = False) -> list[str]:
         """Apply and persist one action with its narration in the outbox; returns the narration."""
 
     @abstractmethod
@@ -398,6 +401,11 @@ class ServiceCore(ABC):
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
         """The board and DMs of the game as it is now, told with ``lines``."""
+
+    # undo (host/service_undo.py)
+    @abstractmethod
+    async def undoer(self, game: GameRow) -> int | None:
+        """The seat that may take its last action back now (its Undo button is shown), or None."""
 
     # settings (host/service_settings.py)
     @abstractmethod

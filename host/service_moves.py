@@ -26,6 +26,7 @@ from host.service_core import (
     person,
     seat_row,
 )
+from host.undo import MARK
 from host.workers import Overrun
 from store import GameRow, VersionConflict
 
@@ -107,11 +108,22 @@ class Moves(ServiceCore):
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
                         raise NeedsConfirmation(label, warning, seat)
+            mark = self._reversible(game, state, seat, action)
             events: list[dict] = []
-            lines = await self._commit(game, state, seat, user_id, action, events)
+            lines = await self._commit(game, state, seat, user_id, action, events, undoable=mark)
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
+
+    @staticmethod
+    def _reversible(game: GameRow, state, seat: int, action: dict) -> bool:
+        """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
+        (host/undo.py). A check that fails is logged and counts as "no": the move itself is made all the same."""
+        try:
+            return ENGINES[game.engine].reversible(state, seat, action)
+        except Exception:
+            log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
+            return False
 
     async def _only_passes_since(self, game: GameRow, version: int, seat: int, current: str, digest: str) -> bool:
         """Whether a board of ``version`` still holds for ``seat``: the same choices (``current`` digest equals
@@ -159,10 +171,12 @@ class Moves(ServiceCore):
         return await self.act(game_id, user_id, game.version, index, asker=asker, typed=typed, refined=refined)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
-                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
+                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
+                      undoable: bool = False) -> list[str]:
         """Apply and persist one action with its narration in the outbox (one transaction); returns the
         narration (and adds the action's events to ``events_out``). ``told_before``: lines that go to the
-        outbox ahead of the narration, in the same transaction (why the action was made)."""
+        outbox ahead of the narration, in the same transaction (why the action was made). ``undoable``: its
+        player may take it back (logged with a :data:`host.undo.MARK` event)."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
@@ -180,7 +194,8 @@ class Moves(ServiceCore):
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=result, publish=(told_before or []) + lines,
+                events=events + [{"type": MARK}] if undoable else events, snapshot=engine.to_json(state),
+                result=result, publish=(told_before or []) + lines,
                 clocks=seat_clocks)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
@@ -189,6 +204,8 @@ class Moves(ServiceCore):
             self._live.pop(game.id, None)
             raise
         self._live[game.id] = LiveState(new_version, state)
+        # who may take the newest move back is known without reading the log: its maker, when it is marked
+        self._undoers[(game.id, new_version)] = seat if undoable and result is None else None
         # keep the caller's row in step with what was just committed (no re-read needed)
         game.version = new_version
         if result is not None:

@@ -20,6 +20,7 @@ from host.service_core import (
     seat_row,
 )
 from host.shards import Shards
+from host.undo import narrate
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class History(ServiceCore):
             entries = await self.store.actions(game.id, after=low - 1, upto=high)
             full = False
             for entry in entries if forward else reversed(entries):
-                lines = [line for event in entry["events"] if (line := presenter.narrate(event, names))]
+                lines = [line for event in entry["events"] if (line := narrate(presenter, event, names))]
                 size = sum(len(line) + 1 for line in lines)
                 if told and (used + size > chars or len(told) >= LOG_PAGE_MOVES):
                     full = True

@@ -15,10 +15,11 @@ from host.service_lobby import Lobby
 from host.service_moves import Moves
 from host.service_queries import History
 from host.service_settings import Settings
+from host.service_undo import Undo
 from host.turn_clocks import TurnClocks
 
 ROOT = Path(__file__).resolve().parents[2]
-CONCERNS = {Lobby: "service_lobby", Moves: "service_moves", Boards: "service_boards", History: "service_queries",
+CONCERNS = {Lobby: "service_lobby", Moves: "service_moves", Undo: "service_undo", Boards: "service_boards", History: "service_queries",
             Settings: "service_settings", TurnClocks: "turn_clocks", ClockCommands: "clock_commands"}
 #: a concern that extends another (a subclass, so what it uses of it is declared by its base)
 EXTENDS = {"clock_commands": {"turn_clocks"}}
