@@ -9,9 +9,9 @@ from discord.ext import commands
 
 from cogs.gamebot import GameBot, game_bot
 from cogs.views import asker, refuse
+from host.errors import GameError
 from host.limits import LIMITS
 from host.locale import t
-from host.service import GameError
 
 
 async def throttled(interaction: discord.Interaction, kind: str) -> bool:
