@@ -29,12 +29,15 @@ from pathlib import Path
 import aiosqlite
 from PIL import Image
 
+import store as store_package
 from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
 from settings import Settings
-from store import Store
+
+#: the SQLite store (an older commit's tree, run by ``--against``, has one Store class: SQLite's)
+SqliteStore = vars(store_package).get("SqliteStore") or vars(store_package)["Store"]
 
 ACTIONS_PER_GAME = 300
 ENGINE_SECONDS = 2.0
@@ -90,7 +93,7 @@ async def timed_random_action(service: GameService, game_id: int, users: list[in
 
 async def pipeline(key: str, folder: Path) -> dict:
     engine = ENGINES[key]
-    store = await Store.open(folder / f"{key}.db")
+    store = await SqliteStore.open(folder / f"{key}.db")
     service = GameService(store, seed_source=lambda: 4242, render_processes=Settings.from_env().render_processes)
     await service.painter.warm_up()
     rng = Rng(7)
@@ -185,9 +188,9 @@ class Split:
 
 def _instrument(split: Split, key: str, floor: dict) -> None:
     """Wrap the parts of one game's pipeline in place (this process only: the benchmark's)."""
+
     import render.kit as kit
     from host.presenters import presenter_for
-    from store.db import Store as SqliteStore
 
     engine = type(ENGINES[key])
     for name in ("apply", "legal_actions", "to_act", "view", "result", "to_json", "from_json", "variants"):
@@ -267,7 +270,7 @@ whichever is faster; the quantising itself not counted)."""
 
 async def _rate(key: str, folder: Path, games: int) -> float:
     """Actions per second through the service with pictures off, ``games`` tables played at once."""
-    store = await Store.open(folder / f"{key}-rate{games}.db")
+    store = await SqliteStore.open(folder / f"{key}-rate{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
     engine, done, failed = ENGINES[key], [0], []
     deadline = time.perf_counter() + RATE_SECONDS
@@ -302,7 +305,7 @@ async def _split(key: str, folder: Path, actions: int) -> dict:
     _instrument(split, key, floor)
     # one drawing thread: the parts add up to the action, and no picture runs on a second core
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
-    store = await Store.open(folder / f"{key}-split.db")
+    store = await SqliteStore.open(folder / f"{key}-split.db")
     service = GameService(store, seed_source=lambda: 4242)  # pictures drawn in a worker thread of this process
     rng, timings, game_no = Rng(7), [], 0
     spent = dict.fromkeys(PARTS, 0.0)

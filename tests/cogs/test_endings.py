@@ -34,7 +34,7 @@ from host.service import GameService
 from host.tournaments import tournaments_of
 from render import RENDERERS
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board
 from tests.discord_harness import CHANNEL_ID, Harness, button
 from tests.render.phone import texts_at_phone_width
@@ -68,7 +68,7 @@ class Clock:
 @pytest.fixture
 async def h(tmp_path, monkeypatch):
     """A bot on a fast (unsynced) database whose clock the test drives; every public picture drawn is kept."""
-    store = await Store.open(tmp_path / "bot.db", synchronous="OFF")
+    store = await SqliteStore.open(tmp_path / "bot.db", synchronous="OFF")
     seeds = iter(range(3000, 4000))
     service = GameService(store, seed_source=lambda: next(seeds), clock=Clock())
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,

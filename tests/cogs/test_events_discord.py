@@ -13,7 +13,7 @@ from cogs.standings import match_over
 from host.service import GameError, GameService
 from host.tournaments import tournaments_of
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.discord_harness import CHANNEL_ID, Harness, button
 
 PEOPLE = {101 + i: f"P{i}" for i in range(5)}
@@ -87,7 +87,7 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
     assert (await h.bot.service.game(victim["game_id"])).status == "finished"
     # a restart with the round half played: a new bot on the same database carries on
     await h.stop()
-    store2 = await Store.open(tmp_path / "bot.db")
+    store2 = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(3000, 4000))
     bot2 = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                                remind_after_hours=0), store=store2,
@@ -220,7 +220,7 @@ async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brack
     assert set(final["players"]) == {101, 102}, "the winners' final; the losers' round 1 was a forfeit"
     h.assert_no_errors()
     await h.stop()
-    store2 = await Store.open(tmp_path / "bot.db")
+    store2 = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(3000, 4000))
     bot2 = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                                remind_after_hours=0), store=store2,

@@ -17,7 +17,7 @@ from engines.rng import Rng
 from host.service import GameService
 from host.tournaments import tournaments_of
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, Harness, button, components
 
@@ -74,7 +74,7 @@ async def play_round(h, bot, rng: Rng) -> int:
 async def restart(h, tmp_path, monkeypatch, seeds: int) -> Harness:
     """Stop the bot; a new one on the same database, talking to the same (fake) Discord."""
     await h.stop()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     numbers = iter(range(seeds, seeds + 1000))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store,

@@ -17,7 +17,7 @@ from host.ending import Ending, How
 from host.presenters import Presenter
 from host.service import GameError, GameService
 from host.tournaments import TournamentService
-from store import Store
+from store import SqliteStore
 
 ANN, BOB, CY = 1, 2, 3
 T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
@@ -45,7 +45,7 @@ class Clock:
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 
@@ -231,7 +231,7 @@ async def test_a_restart_during_a_countdown_keeps_the_clock_and_an_outage_is_giv
         assert await service.heartbeat(clock.advance(minutes=1)) == 0
     await store.close()
     # the bot is down for five hours; Ann's hour would have run out meanwhile
-    store2 = await Store.open(tmp_path / "g.db")
+    store2 = await SqliteStore.open(tmp_path / "g.db")
     clock.advance(hours=5)
     service2 = GameService(store2, render=False, clock=clock)
     assert await service2.heartbeat() == 5 * 3600

@@ -212,7 +212,7 @@ async def test_outages_vacations_and_going_out_move_the_clocks_with_a_note_per_g
 async def test_a_status_change_and_the_board_it_owes_are_one_save(database, monkeypatch):
     """``set_status(..., publish=...)`` (an abandoned tournament match and its last board): both are written
     together, and when the outbox entry cannot be written the status change is rolled back with it."""
-    import store.db as db
+    import store.base as db
 
     store = await connect(database)
     try:

@@ -11,7 +11,7 @@ import pytest
 from engines import ENGINES
 from host.service import GameService
 from host.tournaments import TournamentService
-from store import Store, connect
+from store import SqliteStore, connect
 from store.migrate_sqlite import TABLES, MigrationError, main, migrate
 from tests.backends import fresh_postgres
 
@@ -53,7 +53,7 @@ async def _play(service: GameService, game_id: int, moves: int) -> None:
 
 async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tmp_path):
     path = str(tmp_path / "g.db")
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, seed_source=iter(range(100, 200)).__next__, render=False)
     ids = {}
     for key in ENGINES:
