@@ -97,8 +97,8 @@ async def build(path: Path) -> dict:
     for _ in range(4):
         event = await tournaments.tournament(event.id)
         for match in await store.matches(event.id, event.round):
-            if match["places"] is None and len(match["players"]) == 2:
-                await tournaments.adjudicate(event.id, people[0][0], match["id"], [1, 2])
+            if match.places is None and len(match.players) == 2:
+                await tournaments.adjudicate(event.id, people[0][0], match.id, [1, 2])
     seed, steps = seed_of_length("kivalasztottak", 690, 710)
     replay = await play(store, "kivalasztottak", seed, people[:2])
     running = await play(store, "troja", 5, people[2:4], steps=6)

@@ -182,17 +182,17 @@ async def tell_set_aside(bot, game_id: int | None = None) -> int:
     many were posted."""
     posted = 0
     for dead in await bot.outbox.unnoted(getattr(bot, "owned", None)):
-        if game_id is not None and dead["game_id"] != game_id:
+        if game_id is not None and dead.game_id != game_id:
             continue
-        game = await bot.service.store.get_game(dead["game_id"], with_snapshot=False, tolerant=True)
+        game = await bot.service.store.get_game(dead.game_id, with_snapshot=False, tolerant=True)
         if game is None or not (game.thread_id or game.channel_id):
-            await bot.outbox.noted(dead["game_id"], dead["upto"])
+            await bot.outbox.noted(dead.game_id, dead.upto)
             continue
         use_language(game.lang)
         try:
             await game_place(bot, game).send(
-                bot.outbox.set_aside_note(game.id, dead["attempts"]),
-                nonce=bot.outbox.nonce_of_note(game.id, dead["upto"]),
+                bot.outbox.set_aside_note(game.id, dead.attempts),
+                nonce=bot.outbox.nonce_of_note(game.id, dead.upto),
                 allowed_mentions=discord.AllowedMentions.none())
             posted += 1
         except TRANSIENT as exc:
@@ -202,7 +202,7 @@ async def tell_set_aside(bot, game_id: int | None = None) -> int:
                 continue  # the next publisher round tries again
             log.warning("cannot tell the thread of game %s that its board was set aside: %s", game.id,
                         _describe(exc))
-        await bot.outbox.noted(dead["game_id"], dead["upto"])
+        await bot.outbox.noted(dead.game_id, dead.upto)
     return posted
 
 

@@ -167,7 +167,7 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
         seed = {p: i for i, p in enumerate(event.seeds)}
         for m in matches:
             if event.best_of > 1 and len(m["players"]) == 2:  # the games won, not the places
-                wins, _ = await service.series_score(event, m)
+                wins, _ = await service.series_score(event, m["id"], m["players"])
                 m["score"] = [wins[p] for p in m["players"]]
             if m["places"] is not None or len(m["players"]) == 1:
                 best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from host.locale import t, use_language
 from host.outcome import Outcome
 from host.shards import Shards
+from store import DeadLetter, GameRow, OutboxEntry
 
 log = logging.getLogger(__name__)
 
@@ -81,11 +82,6 @@ class Setback:
         return self.pause is None
 
 
-def _marker(entry: dict) -> bool:
-    """A retry marker (an AI turn is owed), not a change to show."""
-    return entry["seq"] is None and not entry["lines"] and not entry.get("dms") and entry["version"] != 0
-
-
 class Outbox:
     """Turns pending outbox entries into publications, and records how their delivery went."""
 
@@ -103,55 +99,75 @@ class Outbox:
     async def prepare(self, game_id: int, prepared: Outcome | None = None) -> Publication | None:
         """The game's pending entries as one publication (None: nothing owed). ``prepared``: the Outcome the
         caller already built for the same board (used when it still is the same)."""
-        service = self.service
-        async with service.lock(game_id):
+        async with self.service.lock(game_id):
             entries = await self.store.outbox(game_id)
             if not entries:
                 return None
-            game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
-            # an abandoned game shows one last board (no buttons) for the narration of how it was called off
-            # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
-            final = game is not None and game.status == "abandoned" and any(
-                e["lines"] and not e["posted"] and e["seq"] is None for e in entries)
-            if game is None or (game.status not in ("running", "finished") and not final):
-                await self.store.outbox_done(game_id, entries[-1]["id"])  # nothing left to show
+            game = await self._showable(game_id, entries)
+            if game is None:
                 return None
-            use_language(game.lang)
-            if (problem := service.unreadable(game)) is not None:
-                raise problem  # this version cannot show it: a failed try (cogs/publish.py), the others go on
-            resumed = True
-            if game.status == "running" and service.ai_to_act(game, await service.state_of(game)):
-                resumed = await service.run_automatic(game)  # its commits add entries of their own
-                entries = await self.store.outbox(game_id)
-            retry_ai = not resumed
-            upto = entries[-1]["id"]
-            attempts = max(e["attempts"] for e in entries)
-            todo = [e for e in entries if not e["posted"] and not _marker(e)]
-            if not todo and not any(e["posted"] for e in entries):
-                # only retry markers, and still nothing new to show
-                if retry_ai:
-                    await self.store.outbox_failed(game_id, upto, "AI turn failed",
-                                                   self.clock() + retry_pause(attempts))
-                else:
-                    await self.store.outbox_done(game_id, upto, set_aside=False)
+            entries, retry_ai = await self._resume(game, entries)
+            todo = [e for e in entries if not e.posted and not e.marker]
+            if not todo and not any(e.posted for e in entries):
+                await self._only_markers(game_id, entries, retry_ai)  # still nothing new to show
                 return None
-            lines = [line for e in todo for line in e["lines"]]
-            # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
-            # their DMs are still owed. Deleted with the entries by :meth:`done`, so sent once
-            warnings = {seat: text for e in entries for seat, text in e.get("dms", {}).items()}
-            if (prepared is not None and prepared.board is not None and prepared.game.version == game.version
-                    and prepared.lines == lines and not warnings):
-                outcome = prepared
-            else:
-                outcome = await service.outcome_for(game, lines, await self._events(game_id, todo), renudge=True,
-                                                    warnings=warnings)
-            if final:  # its players are told how it ended
-                outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
-            return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                               since=entries[0]["created_at"])
+            outcome = await self._outcome(game, entries, todo, prepared)
+            if game.status == "abandoned":  # its last board: its players are told how it ended
+                if outcome.board is not None:
+                    outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
+            return Publication(outcome, entries[-1].id, board=bool(todo), attempts=max(e.attempts for e in entries),
+                               retry_ai=retry_ai, since=entries[0].created_at)
 
-    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
-        seqs = {e["seq"] for e in entries if e["seq"] is not None}
+    async def _showable(self, game_id: int, entries: list[OutboxEntry]) -> GameRow | None:
+        """The game whose entries are to be shown (in its language from now on), or None when nothing of it is
+        shown any more (its entries are dropped); raises the GameError of a game this version cannot show (a
+        failed try: cogs/publish.py, the other games go on)."""
+        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
+        # an abandoned game shows one last board (no buttons) for the narration of how it was called off
+        # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
+        final = game is not None and game.status == "abandoned" and any(
+            e.lines and not e.posted and e.seq is None for e in entries)
+        if game is None or (game.status not in ("running", "finished") and not final):
+            await self.store.outbox_done(game_id, entries[-1].id)  # nothing left to show
+            return None
+        use_language(game.lang)
+        if (problem := self.service.unreadable(game)) is not None:
+            raise problem
+        return game
+
+    async def _resume(self, game: GameRow, entries: list[OutboxEntry]) -> tuple[list[OutboxEntry], bool]:
+        """Let the AI turns (and automatic passes) the game owes be played first: (the entries now, whether an AI
+        turn is still owed because it failed)."""
+        service = self.service
+        if game.status != "running" or not service.ai_to_act(game, await service.state_of(game)):
+            return entries, False
+        resumed = await service.run_automatic(game)  # its commits add entries of their own
+        return await self.store.outbox(game.id), not resumed
+
+    async def _only_markers(self, game_id: int, entries: list[OutboxEntry], retry_ai: bool) -> None:
+        """Nothing to show, only retry markers: tried again later while the AI turn still fails, else done."""
+        upto = entries[-1].id
+        if retry_ai:
+            attempts = max(e.attempts for e in entries)
+            await self.store.outbox_failed(game_id, upto, "AI turn failed", self.clock() + retry_pause(attempts))
+        else:
+            await self.store.outbox_done(game_id, upto, set_aside=False)
+
+    async def _outcome(self, game: GameRow, entries: list[OutboxEntry], todo: list[OutboxEntry],
+                       prepared: Outcome | None) -> Outcome:
+        """The board (and DMs) the entries owe: ``prepared`` when it is that board already, else built now."""
+        lines = [line for e in todo for line in e.lines]
+        # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
+        # their DMs are still owed. Deleted with the entries by :meth:`done`, so sent once
+        warnings = {seat: text for e in entries for seat, text in e.dms.items()}
+        if (prepared is not None and prepared.board is not None and prepared.game.version == game.version
+                and prepared.lines == lines and not warnings):
+            return prepared
+        return await self.service.outcome_for(game, lines, await self._events(game.id, todo), renudge=True,
+                                              warnings=warnings)
+
+    async def _events(self, game_id: int, entries: list[OutboxEntry]) -> list[dict]:
+        seqs = {e.seq for e in entries if e.seq is not None}
         if not seqs:
             return []
         return [event for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs
@@ -165,7 +181,7 @@ class Outbox:
         from engines import ENGINES
 
         count = 0
-        set_aside = {d["game_id"] for d in await self.store.dead_letters(shards=shards)}
+        set_aside = {d.game_id for d in await self.store.dead_letters(shards=shards)}
         for game in await self.store.list_games(statuses=("running",), limit=1_000_000, shards=shards):
             if game.id in set_aside or await self.store.outbox(game.id):
                 continue
@@ -194,19 +210,20 @@ class Outbox:
         """A delivery of the game's entries (up to ``upto``; all of them when the publication could not even be
         built) failed: each entry is kept for a later try after its own pause, or set aside once it has failed
         ``MAX_ATTEMPTS`` times. ``counts=False`` (Discord down or unreachable): never set aside."""
-        entries = [e for e in await self.store.outbox(game_id) if upto is None or e["id"] <= upto]
+        entries = [e for e in await self.store.outbox(game_id) if upto is None or e.id <= upto]
         if not entries:
             return Setback(0, timedelta(0))
         now = self.clock()
-        plan = [(e["id"], now + retry_pause(e["attempts"])
-                 if not counts or e["attempts"] + 1 < MAX_ATTEMPTS else None) for e in entries]
+        plan = [(e.id, now + retry_pause(e.attempts) if not counts or e.attempts + 1 < MAX_ATTEMPTS else None)
+                for e in entries]
         await self.store.outbox_setback(game_id, error, plan)
-        attempts = max(e["attempts"] for e in entries) + 1
-        if any(when is None for _, when in plan):
+        attempts = max(e.attempts for e in entries) + 1
+        pauses = [when for _, when in plan if when is not None]
+        if len(pauses) < len(plan):
             return Setback(attempts, None)
-        return Setback(attempts, min(when for _, when in plan) - now)
+        return Setback(attempts, min(pauses) - now)
 
-    async def unnoted(self, shards: Shards | None = None) -> list[dict]:
+    async def unnoted(self, shards: Shards | None = None) -> list[DeadLetter]:
         """Games whose entries were set aside and whose thread has not been told yet (see :meth:`set_aside_note`)."""
         return await self.store.dead_letters(unnoted=True, shards=shards)
 
@@ -220,12 +237,12 @@ class Outbox:
         if found is None:
             return []
         lines = []
-        if found["set_aside"]:
-            lines.append(t("status_set_aside", lang, attempts=found["set_aside"], when=_when(found["dead_at"])))
-        if found["attempts"]:
-            lines.append(t("status_failing", lang, attempts=found["attempts"], when=_when(found["next_try"])))
-        if moderator and found["last_error"] and lines:
-            lines.append(t("status_publish_error", lang, error=found["last_error"][:300].replace("`", "'")))
+        if found.set_aside:
+            lines.append(t("status_set_aside", lang, attempts=found.set_aside, when=_when(found.dead_at)))
+        if found.attempts:
+            lines.append(t("status_failing", lang, attempts=found.attempts, when=_when(found.next_try)))
+        if moderator and found.last_error and lines:
+            lines.append(t("status_publish_error", lang, error=found.last_error[:300].replace("`", "'")))
         return lines
 
     @staticmethod

@@ -23,7 +23,7 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from store.rows import GameRow, SeatRow, Tournament
+from store.rows import DeadLetter, GameRow, MatchRow, OutboxEntry, PublicationTrouble, SeatRow, Tournament
 
 
 class Shards(Protocol):
@@ -491,13 +491,12 @@ class Store(ABC):
         """An outbox entry of its own (narration without an action, or a retry marker when ``lines`` is empty)."""
         await self._transaction([_outbox_entry(game_id, None, None, lines, next_try)])
 
-    async def outbox(self, game_id: int) -> list[dict]:
-        """A game's pending entries (not those set aside), oldest first: ``{"id", "version", "seq", "lines",
-        "posted", "attempts", "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
+    async def outbox(self, game_id: int) -> list[OutboxEntry]:
+        """A game's pending entries (not those set aside), oldest first."""
         rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? AND dead_at IS NULL ORDER BY id", (game_id,))
-        return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
-                 "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"],
-                 "dms": {int(seat): text for seat, text in json.loads(r["dms"]).items()}}
+        return [OutboxEntry(id=r["id"], version=r["version"], seq=r["seq"], lines=json.loads(r["lines"]),
+                            posted=bool(r["posted"]), attempts=r["attempts"], created_at=r["created_at"],
+                            dms={int(seat): text for seat, text in json.loads(r["dms"]).items()})
                 for r in rows]
 
     async def pending_publications(self, now: datetime | None = None, *, created_before: datetime | None = None,
@@ -540,10 +539,9 @@ class Store(ABC):
               game_id, entry)) for entry, when in plan])
 
     async def dead_letters(self, game_id: int | None = None, *, unnoted: bool = False,
-                           shards: Shards | None = None) -> list[dict]:
-        """The games with publications set aside, one dict each: ``{"game_id", "entries", "upto", "attempts",
-        "last_error", "dead_at", "noted"}`` (``upto``: the newest entry set aside); ``game_id``: of that game
-        only; ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
+                           shards: Shards | None = None) -> list[DeadLetter]:
+        """The games with publications set aside, one :class:`DeadLetter` each; ``game_id``: of that game only;
+        ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
         where = ["o.dead_at IS NOT NULL"]
         params: list[Any] = []
         if game_id is not None:
@@ -557,12 +555,12 @@ class Store(ABC):
             "SELECT o.game_id, o.id, o.attempts, o.last_error, o.dead_at, o.noted FROM outbox o"
             f" JOIN games g ON g.id = o.game_id WHERE {' AND '.join(where)} ORDER BY o.game_id, o.id",
             tuple(params))
-        games: dict[int, dict] = {}
+        games: dict[int, DeadLetter] = {}
         for r in rows:
-            entry = games.setdefault(r["game_id"], {"game_id": r["game_id"], "entries": 0, "noted": True})
-            entry.update(upto=r["id"], attempts=max(entry.get("attempts", 0), r["attempts"]),
-                         last_error=r["last_error"], dead_at=r["dead_at"], noted=entry["noted"] and bool(r["noted"]))
-            entry["entries"] += 1
+            dead = games.setdefault(r["game_id"], DeadLetter(r["game_id"], 0, r["id"], 0, None, None, True))
+            dead.entries += 1
+            dead.upto, dead.attempts = r["id"], max(dead.attempts, r["attempts"])
+            dead.last_error, dead.dead_at, dead.noted = r["last_error"], r["dead_at"], dead.noted and bool(r["noted"])
         return list(games.values())
 
     async def outbox_noted(self, game_id: int, upto: int) -> None:
@@ -570,21 +568,19 @@ class Store(ABC):
         await self._transaction([("UPDATE outbox SET noted = 1 WHERE game_id = ? AND id <= ? AND dead_at IS NOT NULL",
                                   (game_id, upto))])
 
-    async def publication_trouble(self, game_id: int) -> dict | None:
-        """What went wrong with publishing a game, for /game status: ``{"attempts", "next_try", "last_error",
-        "set_aside", "dead_at"}`` (failed tries of the pending entries and when the next is due; the failed tries
-        of the entries set aside, 0 without any, and when the newest was set aside), or None when nothing
-        failed."""
+    async def publication_trouble(self, game_id: int) -> PublicationTrouble | None:
+        """What went wrong with publishing a game, for /game status; None when nothing failed."""
         rows = await self._rows("SELECT attempts, last_error, next_try, dead_at FROM outbox WHERE game_id = ?"
                                 " AND (attempts > 0 OR dead_at IS NOT NULL) ORDER BY id", (game_id,))
         if not rows:
             return None
         pending = [r for r in rows if r["dead_at"] is None]
         dead = [r for r in rows if r["dead_at"] is not None]
-        return {"attempts": max((r["attempts"] for r in pending), default=0),
-                "next_try": min((r["next_try"] for r in pending if r["attempts"]), default=None),
-                "last_error": rows[-1]["last_error"], "set_aside": max((r["attempts"] for r in dead), default=0),
-                "dead_at": dead[-1]["dead_at"] if dead else None}
+        return PublicationTrouble(attempts=max((r["attempts"] for r in pending), default=0),
+                                  next_try=min((r["next_try"] for r in pending if r["attempts"]), default=None),
+                                  last_error=rows[-1]["last_error"],
+                                  set_aside=max((r["attempts"] for r in dead), default=0),
+                                  dead_at=dead[-1]["dead_at"] if dead else None)
 
     async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
         """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
@@ -1006,7 +1002,7 @@ class Store(ABC):
             " AND t.guild_id IS NOT DISTINCT FROM ?", (engine, guild_id))
         return {r["game_id"]: json.loads(r["places"]) for r in rows if r["places"]}
 
-    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
+    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[MatchRow]:
         """A tournament's matches (of one round), in round and slot order."""
         sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
         params: tuple = (tournament_id,)
@@ -1015,11 +1011,11 @@ class Store(ABC):
             params += (round_no,)
         return [_match_row(r) for r in await self._rows(sql + " ORDER BY round_no, slot", params)]
 
-    async def match(self, match_id: int) -> dict | None:
+    async def match(self, match_id: int) -> MatchRow | None:
         row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE id = ?", (match_id,))), None)
         return _match_row(row) if row else None
 
-    async def match_of_game(self, game_id: int) -> dict | None:
+    async def match_of_game(self, game_id: int) -> MatchRow | None:
         row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))), None)
         return _match_row(row) if row else None
 
@@ -1074,7 +1070,7 @@ class Store(ABC):
             return False
         return True
 
-    async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
+    async def overdue_matches(self, now: datetime | None = None) -> list[MatchRow]:
         """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
         return [_match_row(r) for r in await self._rows(
             "SELECT m.* FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
@@ -1220,10 +1216,10 @@ def _text(value: Any, *, lenient: bool = False) -> Any:
         return bytes(value).decode("utf-8", "replace") if lenient else None
 
 
-def _match_row(r) -> dict:
-    return {"id": r["id"], "tournament_id": r["tournament_id"], "round": r["round_no"], "slot": r["slot"],
-            "players": json.loads(r["players"]), "game_id": r["game_id"],
-            "places": json.loads(r["places"]) if r["places"] else None, "how": r["how"], "deadline": r["deadline"]}
+def _match_row(r) -> MatchRow:
+    return MatchRow(id=r["id"], tournament_id=r["tournament_id"], round=r["round_no"], slot=r["slot"],
+                    players=json.loads(r["players"]), game_id=r["game_id"],
+                    places=json.loads(r["places"]) if r["places"] else None, how=r["how"], deadline=r["deadline"])
 
 
 def _stamp(when: datetime) -> str:

@@ -242,7 +242,7 @@ async def test_a_default_choice_and_its_narration_are_one_save(harness, monkeypa
     clock.now += timedelta(minutes=11)
     with pytest.raises(RuntimeError):
         await h.bot.service.expire_clocks()
-    assert not any("ran out of time" in line for e in await store.outbox(1) for line in e["lines"])
+    assert not any("ran out of time" in line for e in await store.outbox(1) for line in e.lines)
     monkeypatch.setattr(store, "commit_action", real)
     await _ticks(h, clock, 1)
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
@@ -356,7 +356,7 @@ async def test_a_crash_right_after_a_resignation_still_posts_the_last_board(harn
     except RuntimeError:
         pass  # the old code died here, between the end of the game and its board
     assert over
-    assert any("Ann resigned game #1" in line for e in await store.outbox(1) for line in e["lines"])
+    assert any("Ann resigned game #1" in line for e in await store.outbox(1) for line in e.lines)
     monkeypatch.setattr(store, "_transaction", real)
     h2 = await _restart(h, tmp_path, monkeypatch, clock, same_discord=True)
     try:

@@ -128,8 +128,8 @@ async def open_match(h, key: str, n: int, **extra) -> tuple[int, dict]:
     post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
     await h.click(P0, h.fake.messages[int(post["id"])], button(post, "Start")["custom_id"], name="P0")
     (match,) = await h.bot.service.store.matches(1, 1)
-    assert len(match["players"]) == n and match["game_id"] is not None
-    return match["game_id"], match
+    assert len(match.players) == n and match.game_id is not None
+    return match.game_id, match
 
 
 # -- ending it ---------------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ async def play_out(h, game_id: int, rng: Rng) -> None:
         assert game.status == "finished", "the game did not end"
     owed = await service.store.outbox(game_id)
     if len(owed) > 1:
-        await service.store.outbox_done(game_id, owed[-2]["id"])
+        await service.store.outbox_done(game_id, owed[-2].id)
     await publish.publish(h.bot, game_id=game_id)
     await h.settle()
 
@@ -243,7 +243,7 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
         expect.update(how=How.ABANDONED, places=None)
     elif end == "adjudicated":
         winner = people[seats[-1]]
-        await h.slash(P0, "tournament adjudicate", tournament=1, match=match["id"], winner=discord.Object(winner),
+        await h.slash(P0, "tournament adjudicate", tournament=1, match=match.id, winner=discord.Object(winner),
                       name="P0", resolved=user(winner))
         await h.settle()
         expect.update(how=How.ADJUDICATED, places=[1 if s == seats[-1] else 2 for s in seats])
@@ -256,7 +256,7 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
             waiting = set()
         cog = h.bot.get_cog("Clocks")
         started = service.clock.now
-        while (await service.store.match(match["id"]))["places"] is None:
+        while (await service.store.match(match.id)).places is None:
             assert service.clock.now - started < timedelta(minutes=70), "settled at the deadline"
             service.clock.now += timedelta(minutes=1)
             await cog.tick()
@@ -467,8 +467,8 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
 
     # the tournament's table: the match counted with the game's places
     if match is not None:
-        settled = await service.store.match(match["id"])
-        assert settled["places"] == expect["places"]
+        settled = await service.store.match(match.id)
+        assert settled.places == expect["places"]
         before = len(h.fake.messages)
         await h.slash(P0, "tournament table", tournament=1, name="P0")
         assert [m for m in since(h, before) if m["attachments"]], "the table's picture is posted"
@@ -522,20 +522,20 @@ async def test_an_organizer_deciding_a_match_played_out_overrules_its_game_every
     post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
     await h.click(P0, h.fake.messages[int(post["id"])], button(post, "Start")["custom_id"], name="P0")
     played = (await h.bot.service.store.matches(1, 1))[0]
-    await play_out(h, played["game_id"], Rng(5))
-    game = await h.bot.service.game(played["game_id"])
+    await play_out(h, played.game_id, Rng(5))
+    game = await h.bot.service.game(played.game_id)
     before = Ending.from_json(game.result)
     assert before.how is How.NATURAL
     loser = max(range(2), key=lambda s: (before.places[s], s))
-    winner = played["players"][loser]
-    await h.slash(P0, "tournament adjudicate", tournament=1, match=played["id"], winner=discord.Object(winner),
+    winner = played.players[loser]
+    await h.slash(P0, "tournament adjudicate", tournament=1, match=played.id, winner=discord.Object(winner),
                   name="P0", resolved=user(winner))
     await h.settle()
-    game = await h.bot.service.game(played["game_id"])
+    game = await h.bot.service.game(played.game_id)
     after = Ending.from_json(game.result)
     places = [1 if s == loser else 2 for s in range(2)]
     assert after.how is How.ADJUDICATED and list(after.places) == places
-    assert (await h.bot.service.store.match(played["id"]))["places"] == places
+    assert (await h.bot.service.store.match(played.id)).places == places
     board = latest_board(h, game.thread_id)["content"]
     assert f"🏆 {presenter_for('hextri').who(loser, h.bot.service.names(game))} wins: the organizer of tournament #1" \
            f" decided match #{played['id']}." in board

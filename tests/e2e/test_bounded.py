@@ -243,7 +243,7 @@ async def test_three_long_replays_at_once(tmp_path):
                                    rules_version=ENGINES[key].rules_version) for seed in (1, 2, 3)]
     steps = [(await store.get_game(g, with_snapshot=False)).version for g in games]
     for g in games:  # games that ended long ago: their boards were posted (these have no thread to post them in)
-        await store.outbox_done(g, (await store.outbox(g))[-1]["id"])
+        await store.outbox_done(g, (await store.outbox(g))[-1].id)
     await store.set_guild_settings(GUILD_ID, {"limits": {"replays_per_server": 3}})
     await store.close()
     async with Load(tmp_path) as load:

@@ -93,8 +93,8 @@ async def elimination(tournaments: TournamentService, people: list[tuple[int, st
     for _ in range(settle_rounds):
         event = await tournaments.tournament(event.id)
         for match in await tournaments.store.matches(event.id, event.round):
-            if match["places"] is None and len(match["players"]) == 2:
-                await tournaments.adjudicate(event.id, organizer, match["id"], [1, 2])
+            if match.places is None and len(match.players) == 2:
+                await tournaments.adjudicate(event.id, organizer, match.id, [1, 2])
     return event.id
 
 
