@@ -287,9 +287,9 @@ async def _post_held(bot, channel, event: Event) -> None:
     names = event.names
     lines = [_round_line(event, "event_round_held", event.held)]
     for m in await tournaments_of(bot).store.matches(event.id, event.held):
-        who = " — ".join(discord.utils.escape_markdown(names.get(p, str(p))) for p in m["players"])
-        key = {"bye": "event_held_bye", "half_bye": "event_held_half_bye"}.get(m["how"] or "", "event_held_match")
-        lines.append(t(key, match=m["id"], players=who))
+        who = " — ".join(discord.utils.escape_markdown(names.get(p, str(p))) for p in m.players)
+        key = {"bye": "event_held_bye", "half_bye": "event_held_half_bye"}.get(m.how or "", "event_held_match")
+        lines.append(t(key, match=m.id, players=who))
     text, chunks = "", []
     for line in lines:
         if len(text) + len(line) + 1 > 1900:

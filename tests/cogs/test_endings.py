@@ -266,8 +266,8 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
         places = [late.get(s, 1) for s in seats]
         expect.update(how=How.DEADLINE, places=places, left=[(s, How.TIMEOUT) for s in seats if s in waiting])
         late_names = ", ".join(NAMES[people[s]] for s in sorted(waiting))
-        expect["notice"] = (f"⏰ Match #{match['id']} (round 1) reached the round's deadline: {late_names} ran out of"
-                            f" time and lose(s) it." if waiting else f"⏰ Match #{match['id']} (round 1) reached the"
+        expect["notice"] = (f"⏰ Match #{match.id} (round 1) reached the round's deadline: {late_names} ran out of"
+                            f" time and lose(s) it." if waiting else f"⏰ Match #{match.id} (round 1) reached the"
                             " round's deadline with every player still to move: it is a draw.")
     return game_id, match, expect
 
@@ -305,9 +305,9 @@ def headline(key: str, expect: dict, names: list[str], match: dict | None, pictu
     if picture and how in PICTURE_WHY:
         why = " — " + PICTURE_WHY[how].format(who=who(expect["left"][-1][0]) if expect["left"] else "")
     elif how is How.ADJUDICATED:
-        why = f": the organizer of tournament #1 decided match #{match['id']}"
+        why = f": the organizer of tournament #1 decided match #{match.id}"
     elif how is How.DEADLINE:
-        why = f": match #{match['id']} reached the deadline of round 1"
+        why = f": match #{match.id} reached the deadline of round 1"
     elif how in WHY:
         why = ": " + WHY[how].format(who=who(expect["left"][-1][0]))
     winners = [s for s, p in enumerate(places) if p == 1]
@@ -538,7 +538,7 @@ async def test_an_organizer_deciding_a_match_played_out_overrules_its_game_every
     assert (await h.bot.service.store.match(played.id)).places == places
     board = latest_board(h, game.thread_id)["content"]
     assert f"🏆 {presenter_for('hextri').who(loser, h.bot.service.names(game))} wins: the organizer of tournament #1" \
-           f" decided match #{played['id']}." in board
+           f" decided match #{played.id}." in board
     before_page = len(h.fake.messages)
     await h.slash(winner, "game history", name=NAMES[winner])
     (page,) = [m for m in since(h, before_page) if "Past games" in m["content"]]

@@ -128,7 +128,7 @@ async def test_an_organizers_whole_event(harness):
     board_before = [(r.player, r.rating) for r, _ in await service.leaderboard("hector-achilles", GUILD_ID)]
     await h.slash(101, "tournament manage", tournament=1, action="correct", match=first.id,
                   winner=discord.Object(loser), name="P0", resolved=users(loser))
-    told = posts(h, f"corrected match #{first['id']} (round 1)")
+    told = posts(h, f"corrected match #{first.id} (round 1)")
     assert len(told) == 1 and all(f"<@{p}>" in told[0]["content"] for p in first.players)
     _, rows = await service.standings(1)
     after = {r.player: r.points for r, _ in rows}
@@ -217,7 +217,7 @@ async def test_an_elimination_final_best_of_three_played_by_clicks(harness):
     wins, _ = await tournaments_of(bot).series_score(await tournaments_of(bot).tournament(1), match.id, match.players)
     assert sorted(wins.values())[-1] == 2 and len(games) == len(seen) >= 2
     assert all(a == b[::-1] for a, b in zip(seen, seen[1:])), "the seats swap every game"
-    assert len(posts(h, f"match #{match['id']} (best of 3)")) == len(games) - 1
+    assert len(posts(h, f"match #{match.id} (best of 3)")) == len(games) - 1
     champion = max(wins, key=wins.get)
     assert match.places == [1 if p == champion else 2 for p in match.players]
     event = await tournaments_of(bot).tournament(1)

@@ -59,7 +59,7 @@ async def play_match(h, bot, match: dict, rng: Rng, limit: int = 3000) -> dict:
         if game.status != "running":
             return game
         await take_turn(h, game.thread_id, rng)
-    raise AssertionError(f"match {match['id']} did not finish")
+    raise AssertionError(f"match {match.id} did not finish")
 
 
 async def play_round(h, bot, rng: Rng) -> int:
@@ -166,7 +166,7 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
     assert forfeited.how == "forfeit" and forfeited.places == [2, 1]
     other_player = PEOPLE[two[0].players[1]]
     await assert_told_the_end(h, h.bot, two[0].game_id, board_before,
-                              f"{PEOPLE[dropped]} dropped out of tournament #1: match #{two[0]['id']} is "
+                              f"{PEOPLE[dropped]} dropped out of tournament #1: match #{two[0].id} is "
                               f"forfeited, {other_player} wins it.")
     other = await h.bot.service.game(two[1].game_id)
     for _ in range(12):
@@ -237,7 +237,7 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     settled = await store.match(decided.id)
     assert settled.how == "adjudicated" and settled.places == [2, 1]
     await assert_told_the_end(h, h.bot, decided.game_id, board_before,
-                              f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
+                              f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it.")
     # the other match is played out; paused, the next round is paired but held: no games until resumed
     await play_match(h, h.bot, played, Rng(9))
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
@@ -400,7 +400,7 @@ async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_p
     assert latest_board(h, game.thread_id)["id"] == board_before["id"], "nothing posted yet"
     assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
     last = latest_board(h, game.thread_id)
-    assert f"A szervező döntött a(z) #{match['id']} meccsről: P0 nyerte." in last["content"]
+    assert f"A szervező döntött a(z) #{match.id} meccsről: P0 nyerte." in last["content"]
     assert "**Vége a játéknak.**" in last["content"] and "Köszönjük a játékot, <@101> <@102>!" in last["content"]
     assert all(c["custom_id"].startswith("gh:rm:") for c in components(last)), "nothing to play on it"
     assert not components(h.fake.messages[int(board_before["id"])])
@@ -439,7 +439,7 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
         await tournaments_of(h.bot).adjudicate(1, 101, decided.id, [1, 2])
     assert ended, "the game was ended before the crash"
     owed = await store.outbox(decided.game_id)
-    assert any(f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it." in line
+    assert any(f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it." in line
                for e in owed for line in e.lines), "the last board is owed with the ending"
     monkeypatch.setattr(store, "_transaction", real)
     h2 = await restart(h, tmp_path, monkeypatch, 7000)
@@ -447,7 +447,7 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
         assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) >= 1
         await h2.settle()
         await assert_told_the_end(h2, h2.bot, decided.game_id, board_before,
-                                  f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
+                                  f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it.")
         assert await h2.bot.service.store.outbox(decided.game_id) == []
         h2.assert_no_errors()
     finally:

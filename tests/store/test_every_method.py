@@ -186,8 +186,8 @@ async def test_outages_vacations_and_going_out_move_the_clocks_with_a_note_per_g
 
         await store.shift_clocks(1000, shards=mine, publish={here: ["offline"]})
         moved, kept = await store.clocks(here), await store.clocks(there)
-        assert (moved[0]["started"], moved[0].deadline, moved[1]["out_since"]) == (1100, 4700, 1050)
-        assert (kept[0].deadline, kept[1]["out_since"]) == (3700, 50), "another shard's game is not touched"
+        assert (moved[0]["started"], moved[0]["deadline"], moved[1]["out_since"]) == (1100, 4700, 1050)
+        assert (kept[0]["deadline"], kept[1]["out_since"]) == (3700, 50), "another shard's game is not touched"
         assert (await store.outbox(here))[-1].lines == ["offline"] and await store.outbox(there) == []
 
         await store.set_away(USER, since=2000, until=9000, month="2030-03", used_days=1,
