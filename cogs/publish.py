@@ -213,12 +213,13 @@ def _describe(exc: BaseException) -> str:
 
 
 async def _deliver(bot, publication) -> Delivered:
+    """Post the board (when one is owed), then the DMs, then record it all in one transaction
+    (``Outbox.delivered``; DMs only: ``Outbox.done``). A DM that fails with more than a transient error records the
+    board as up first (``Outbox.posted``), so the next try owes only the DMs."""
     outcome = publication.outcome
     game = outcome.game
-    delivered = Delivered("shown")
+    delivered, message = Delivered("shown"), None
     if publication.board:
-        current = await bot.service.store.get_game(game.id, with_snapshot=False)
-        previous = current.board_message_id if current else None
         try:
             message = await _post_board(bot, game, publication)
         except discord.NotFound as exc:
@@ -228,17 +229,29 @@ async def _deliver(bot, publication) -> Delivered:
             outcome.game = game
             delivered = Delivered("moved", game.thread_id)
             message = await _post_board(bot, game, publication)
-        await bot.outbox.posted(publication, message.id)
-        if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
-            edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
-                       f"clear the buttons of message {previous} of game {game.id}")
-    for nudge in outcome.nudges:
+    try:
+        await _send_nudges(bot, game, outcome.nudges)
+    except BaseException:
+        if message is not None:
+            await bot.outbox.posted(publication, message.id)
+        raise
+    if message is None:
+        await bot.outbox.done(publication)
+        return delivered
+    await bot.outbox.delivered(publication, message.id)
+    previous = publication.previous
+    if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
+        edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
+                   f"clear the buttons of message {previous} of game {game.id}")
+    return delivered
+
+
+async def _send_nudges(bot, game: GameRow, nudges: list) -> None:
+    for nudge in nudges:
         try:
             await send_nudge(bot, game, nudge)
         except TRANSIENT as exc:  # a DM that cannot go out does not hold the game's board back
             log.info("could not DM user %s of game %s: %s", nudge.user_id, game.id, _describe(exc))
-    await bot.outbox.done(publication)
-    return delivered
 
 
 def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> dict:

@@ -61,6 +61,8 @@ class Publication:
     retry_ai: bool
     #: when the oldest entry was written (ISO time)
     since: str
+    #: the game's board message before this one (its buttons are cleared once this board is up)
+    previous: int | None = None
 
     @property
     def nonce(self) -> str:
@@ -116,7 +118,7 @@ class Outbox:
                 if outcome.board is not None:
                     outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
             return Publication(outcome, entries[-1].id, board=bool(todo), attempts=max(e.attempts for e in entries),
-                               retry_ai=retry_ai, since=entries[0].created_at)
+                               retry_ai=retry_ai, since=entries[0].created_at, previous=game.board_message_id)
 
     async def _showable(self, game_id: int, entries: list[OutboxEntry]) -> GameRow | None:
         """The game whose entries are to be shown (in its language from now on), or None when nothing of it is
@@ -201,10 +203,25 @@ class Outbox:
         await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id)
 
     async def done(self, publication: Publication) -> None:
-        retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
+        """Everything the publication owed is delivered (its board was recorded by :meth:`posted`, or it owed
+        DMs only)."""
         # a board that is up replaces the entries set aside before it; DMs alone do not
-        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=retry,
+        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=self._retry(publication),
                                      set_aside=publication.board)
+
+    async def delivered(self, publication: Publication, message_id: int) -> None:
+        """The board is up (message ``message_id``) and its DMs are sent: :meth:`posted` and :meth:`done` in one
+        transaction. Safe without the separate :meth:`posted` before the DMs: a crash while they are sent leaves
+        the entries unposted, and the board posted again carries the same nonce, which Discord answers with the
+        message already posted (later: it is found among the thread's newest messages; cogs/publish.py), so the
+        board is still shown once; the DMs go again, as after a
+        crash between :meth:`posted` and :meth:`done`."""
+        await self.store.outbox_delivered(publication.outcome.game.id, publication.upto, message_id,
+                                          retry_at=self._retry(publication), set_aside=True)
+
+    def _retry(self, publication: Publication) -> datetime | None:
+        """When a failed AI turn is tried again (a marker stays behind), or None."""
+        return self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
 
     async def failed(self, game_id: int, error: str, *, upto: int | None = None, counts: bool = True) -> Setback:
         """A delivery of the game's entries (up to ``upto``; all of them when the publication could not even be

@@ -594,11 +594,16 @@ class Store(ABC):
         """Entries up to ``upto`` are delivered; ``retry_at``: the game still owes work (an AI turn that failed),
         so a marker entry due then stays behind. ``set_aside``: the entries set aside before go too (a newer board
         is up, or nothing of the game is shown any more); False keeps them."""
-        keep = "" if set_aside else " AND dead_at IS NULL"
-        statements: list[Statement] = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
-        if retry_at is not None:
-            statements.append(_outbox_entry(game_id, None, None, [], retry_at))
-        await self._transaction(statements)
+        await self._transaction(_done_statements(game_id, upto, retry_at, set_aside))
+
+    async def outbox_delivered(self, game_id: int, upto: int, board_message_id: int, *,
+                               retry_at: datetime | None = None, set_aside: bool = True) -> None:
+        """:meth:`outbox_posted` and :meth:`outbox_done` in one transaction: the board for entries up to ``upto``
+        is up (message ``board_message_id``) and everything they owed is delivered (one commit per publication
+        instead of two)."""
+        await self._transaction([
+            ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
+            *_done_statements(game_id, upto, retry_at, set_aside)])
 
     # -- turn clocks (host/clock.py) -----------------------------------------------------------------
 
@@ -1239,6 +1244,16 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
     return ("INSERT INTO outbox (game_id, version, seq, lines, created_at, next_try, dms)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, version, seq, _dumps(lines), _now(), due, owed))
+
+
+def _done_statements(game_id: int, upto: int, retry_at: datetime | None, set_aside: bool) -> list[Statement]:
+    """Delete a game's delivered entries (and, with ``set_aside``, those set aside before); a retry marker due at
+    ``retry_at`` stays behind when given."""
+    keep = "" if set_aside else " AND dead_at IS NULL"
+    statements: list[Statement] = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
+    if retry_at is not None:
+        statements.append(_outbox_entry(game_id, None, None, [], retry_at))
+    return statements
 
 
 def _notes(publish: dict[int, list[str]] | None) -> list[Statement]:
