@@ -246,7 +246,8 @@ async def _deliver(bot, publication) -> Delivered:
     return delivered
 
 
-async def _send_nudges(bot, game: GameRow, nudges: list) -> None:
+async def _send_nudges(bot, game: GameRow, nudges: list[Nudge]) -> None:
+    """DM each player to act; a DM Discord will not take now is logged and skipped, anything else raises."""
     for nudge in nudges:
         try:
             await send_nudge(bot, game, nudge)
