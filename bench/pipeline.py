@@ -337,6 +337,9 @@ class _Bot:
     def get_channel(self, channel_id: int) -> _Place:
         return self.place
 
+    def get_partial_messageable(self, channel_id: int, **kwargs) -> _Place:
+        return self.place
+
     async def create_dm(self, user) -> _Place:
         return self.place
 

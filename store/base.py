@@ -582,12 +582,14 @@ class Store(ABC):
                                   set_aside=max((r["attempts"] for r in dead), default=0),
                                   dead_at=dead[-1]["dead_at"] if dead else None)
 
-    async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
-        """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
-        await self._transaction([
-            ("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
-            ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
-        ])
+    async def outbox_posted(self, game_id: int, upto: int, board_message_id: int, *, turn: int | None = None,
+                            since: int | None = None) -> None:
+        """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed.
+        ``turn``: the seats (a bit each) of the people that board asks to decide (``options.board_turn``);
+        ``since``: the first action it tells (``options.board_since``), so that the next decisions of the same
+        turn update it in place, told from there on (host/outbox.py)."""
+        await self._transaction([("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
+                                 *self._board_statements(game_id, board_message_id, turn, since)])
 
     async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None,
                           set_aside: bool = True) -> None:
@@ -596,14 +598,25 @@ class Store(ABC):
         is up, or nothing of the game is shown any more); False keeps them."""
         await self._transaction(_done_statements(game_id, upto, retry_at, set_aside))
 
-    async def outbox_delivered(self, game_id: int, upto: int, board_message_id: int, *,
-                               retry_at: datetime | None = None, set_aside: bool = True) -> None:
+    async def outbox_delivered(self, game_id: int, upto: int, board_message_id: int, *, turn: int | None = None,
+                               since: int | None = None, retry_at: datetime | None = None,
+                               set_aside: bool = True) -> None:
         """:meth:`outbox_posted` and :meth:`outbox_done` in one transaction: the board for entries up to ``upto``
-        is up (message ``board_message_id``) and everything they owed is delivered (one commit per publication
-        instead of two)."""
-        await self._transaction([
-            ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
-            *_done_statements(game_id, upto, retry_at, set_aside)])
+        is up (message ``board_message_id``, asking ``turn``, telling from ``since``) and everything they owed is
+        delivered (one commit per publication instead of two)."""
+        await self._transaction([*self._board_statements(game_id, board_message_id, turn, since),
+                                 *_done_statements(game_id, upto, retry_at, set_aside)])
+
+    def _board_statements(self, game_id: int, board_message_id: int, turn: int | None,
+                          since: int | None) -> list[Statement]:
+        """Record the game's board that is up: its message, and (when given) whom it asks and where it starts."""
+        statements: list[Statement] = [("UPDATE games SET board_message_id = ? WHERE id = ?",
+                                        (board_message_id, game_id))]
+        for key, value in (("board_turn", turn), ("board_since", since)):
+            if value is not None:
+                statements.append((f"UPDATE games SET options = {self._json_set('options', key)} WHERE id = ?",
+                                   (value, game_id)))
+        return statements
 
     # -- turn clocks (host/clock.py) -----------------------------------------------------------------
 

@@ -29,6 +29,8 @@ Decisions the rulebook leaves open (all documented where they are implemented):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engines.base import BaseEngine, _copy
 from engines.protocol import IllegalAction
 from engines.rng import Rng
@@ -145,6 +147,9 @@ class HectorAchillesEngine(BaseEngine):
     #: 2: the fate tiles give 12 different opposite pairs; a home deck used in any way is checked at the closing;
     #: Shame losses are taken after the hand goes back. Version-1 games keep their rules (``_tiles``, ``_book_order``).
     rules_version = 2
+    #: undo within a turn (issue 25): a Divine Favour token laid on a troop card and the turn of the fate tile
+    #: show nothing hidden; a card played, swapped or drawn, a hero shown or a retreat are final
+    take_back = frozenset({"reinforce", "rotate_fate"})
 
     # ------------------------------------------------------------------------------------------- set-up
 
@@ -221,6 +226,9 @@ class HectorAchillesEngine(BaseEngine):
                        "defender": 1 - attacker})
 
     # ------------------------------------------------------------------------------------------- protocol
+
+    def seat_count(self, state: dict) -> int:
+        return len(state["players"])
 
     def to_act(self, state: dict) -> list[int]:
         phase = state["phase"]
@@ -325,8 +333,7 @@ class HectorAchillesEngine(BaseEngine):
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         events: list[dict] = []
         kind = action["type"]
-        handler = getattr(self, "_do_" + kind)
-        handler(state, seat, action, events)
+        self._ACTIONS[kind](self, state, seat, action, events)
         state["last"] = _copy(events)
         return events
 
@@ -516,6 +523,23 @@ class HectorAchillesEngine(BaseEngine):
     def _do_abandon_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
         self._settle(state, False, events)
 
+    #: action type -> the method that plays it
+    _ACTIONS: dict[str, Callable[[HectorAchillesEngine, dict, int, dict, list[dict]], None]] = {
+        "take_vanguard": _do_take_vanguard,
+        "choose_active": _do_choose_active,
+        "orient_fate": _do_orient_fate,
+        "swap_card": _do_swap_card,
+        "swap_hero": _do_swap_hero,
+        "play_hero": _do_play_hero,
+        "reinforce": _do_reinforce,
+        "play": _do_play,
+        "pass": _do_pass,
+        "rotate_fate": _do_rotate_fate,
+        "retreat": _do_retreat,
+        "save_hero": _do_save_hero,
+        "abandon_hero": _do_abandon_hero,
+    }
+
     def _settle(self, state: dict, save_hero: bool, events: list[dict]) -> None:
         """Move every card and token after the battle, then run the closing phase."""
         b = state["battle"]
@@ -636,7 +660,7 @@ class HectorAchillesEngine(BaseEngine):
         """The public summary of the battle that just ended (no ids: the cards go back into hidden decks)."""
         b = state["battle"]
         out = b["outcome"]
-        heroes = []
+        heroes: list[dict | None] = []
         for seat in (0, 1):
             if b["hero"][seat]:
                 heroes.append({**hero_face(b["hero"][seat]["id"]), "played": True, "saved": None})
