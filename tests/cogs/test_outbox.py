@@ -190,6 +190,7 @@ async def test_a_moves_board_and_its_dm_are_recorded_in_one_commit_after_the_dm(
     thread = await two_player_game(h)
     rng = Rng(7)
     await take_turn(h, thread, rng)
+    await until_the_turn_passes_next(h, thread, rng)  # (the next decision posts a new board and DMs the next)
     store, calls = h.bot.service.store, []
 
     def spy(name: str):
@@ -219,6 +220,7 @@ async def test_a_dm_that_fails_after_the_board_is_up_is_sent_later_without_a_sec
     thread = await two_player_game(h)
     rng = Rng(9)
     await take_turn(h, thread, rng)
+    await until_the_turn_passes_next(h, thread, rng)  # (the next decision posts a new board and DMs the next)
     real, failing = publish.send_nudge, [True]
 
     async def send_nudge(bot, game, nudge):
