@@ -316,8 +316,8 @@ class _Place:
     def get_partial_message(self, message_id: int) -> _Place:
         return self
 
-    async def edit(self, **kwargs) -> None:
-        return None
+    async def edit(self, **kwargs) -> _Place:
+        return self
 
 
 class _Bot:
