@@ -335,3 +335,37 @@ def test_an_entering_figures_arrow_starts_inside_the_picture_and_points_at_its_t
             assert out[0] * inn[0] + out[1] * inn[1] > inn[0] ** 2 + inn[1] ** 2 - 1, (radius, tri)
             cross = out[0] * inn[1] - out[1] * inn[0]
             assert abs(cross) <= 1e-9 * math.hypot(*out) * math.hypot(*inn), (radius, tri)
+
+
+def test_a_folded_board_cuts_no_label_and_shows_every_field_whole():
+    """Radius 4 and 5 are drawn in two halves: every field label (HEX names and values, TRI numbers, with their
+    halo) is either wholly in a half or wholly outside it (the cut never slices a name), every field is whole in
+    at least one half, and the halves share the middle columns."""
+    for radius in (4, 5):
+        lay = R._layout(radius)
+        b = R.board(radius)
+        assert lay.fold is not None and lay.width < lay.canvas_w and lay.board_h == 2 * lay.draw_h + lay.sep_h
+        halves = [(0, lay.width), (lay.fold, lay.fold + lay.width)]
+        assert halves[1][0] < lay.ox < halves[0][1]  # the centre line is in both
+        boxes, _ = R._label_boxes(radius)
+        for label, (x0, _, x1, _) in zip(R._labels(radius), boxes):
+            for left, right in halves:
+                assert x1 <= left or x0 >= right or left <= x0 and x1 <= right, (radius, label.field, label.kind)
+            assert any(left <= x0 and x1 <= right for left, right in halves), (radius, label.field)
+        for field, polygon in b.polygon.items():
+            xs = [R._px(lay.ox, lay.oy, p)[0] for p in polygon]
+            assert any(left <= min(xs) and max(xs) <= right for left, right in halves), (radius, field)
+    assert R._layout(3).fold is None and R._layout(3).width == R._layout(3).canvas_w
+
+
+def test_a_folded_board_names_its_halves_in_the_players_language():
+    from tests.render.phone import texts_at_phone_width
+
+    s = E.new_game(2, 1, {"radius": 4})
+    for lang in ("en", "hu", "pl"):
+        texts = [t for t, _ in texts_at_phone_width(R.render_public, {**E.view(s, None), "lang": lang})[0]]
+        assert kit_words(lang)["fold_band"] in texts, lang
+        assert any(kit_words(lang)["legend_fold"].startswith(t) for t in texts), lang
+    plain = _png(E.view(s, None))
+    lay = R._layout(4)
+    assert plain.size == (lay.width, lay.header + lay.board_h + lay.legend_h + 2 * lay.row_h + 16)
