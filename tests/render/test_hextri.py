@@ -265,7 +265,7 @@ def test_no_figure_arrow_or_mark_covers_a_field_name():
 
     grey = kit.rgb("dark_grey")
     cases = [_busiest_radius_three()[1], E.view(_random_game(4, 2, 5, 120), None),
-             E.view(_random_game(6, 5, 2, 700), None)]
+             E.view(_random_game(6, 5, 2, 700), None), E.view(_random_game(6, 4, 6, 700), None)]
     s = _midgame()
     cases.append(E.view(s, 1))
     for view in cases:
