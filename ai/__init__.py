@@ -9,7 +9,7 @@ the same game and seed always give the same AI moves (the hard level's budget is
 ``ai/levels.py``; only its wall-clock safety cap, on a loaded host, can make them depend on the machine).
 
 Levels (``ai/levels.py``): ``easy`` is the game's AI taking a random legal action now and then, ``normal``
-the game's AI, ``hard`` a search (``ai/search.py``: IS-MCTS or paired playouts; HEX-TRI's own) with the game's
+the game's AI, ``hard`` a search (``ai/search/``: IS-MCTS or paired playouts; HEX-TRI's own) with the game's
 AI as rollout policy and prior, over determinizations that redeal everything the seat did not see.
 """
 

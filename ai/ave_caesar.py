@@ -105,10 +105,4 @@ def choose(engine, state, seat: int, rng) -> dict:
     if view.get("vote") is not None:
         return vote(view, legal)
     by_space = {ch["to"]: ch for ch in view["choices"]}
-    best = None
-    best_score = None
-    for action in legal:
-        s = score(view, action, by_space[action["to"]])
-        if best_score is None or s > best_score:
-            best, best_score = action, s
-    return best
+    return max(legal, key=lambda action: score(view, action, by_space[action["to"]]))

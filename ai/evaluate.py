@@ -1,7 +1,7 @@
 """Cheap position evaluations for cut-short playouts: per game, a *stage* of the game (a battle, a round,
 a race: public counters) and each seat's reward in [0, 1] from a sampled state when the playout stops.
 
-The search (``ai/search.py``) calls these only on determinized samples, so they may read the whole sample:
+The search (``ai/search/``) calls these only on determinized samples, so they may read the whole sample:
 it holds no more than the searching seat's view plus guesses. A reward is a logistic of the seat's margin
 over the best other seat in the game's own currency (troops left, Glory, Triumph points, figures, laurels).
 """
@@ -9,6 +9,8 @@ over the best other seat in the game's own currency (troops left, Glory, Triumph
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 
 def reward_of_places(places: list[int]) -> list[float]:
@@ -21,7 +23,7 @@ def reward_of_places(places: list[int]) -> list[float]:
             for p in places]
 
 
-def _logistic(margins: list[float], scale: float) -> list[float]:
+def _logistic(margins: Sequence[float], scale: float) -> list[float]:
     out = []
     for s, mine in enumerate(margins):
         best_other = max(m for o, m in enumerate(margins) if o != s)
@@ -115,13 +117,22 @@ def _ac_eval(engine, state) -> list[float]:
 AC_SCALE = 3.0
 
 
-#: engine key -> (stage, evaluation, most actions a playout runs past the tree before it is evaluated)
+class Evaluation(NamedTuple):
+    """A game's cut-off for playouts: its stage of a state, each seat's reward where a playout stops, and the
+    most actions a playout runs past the tree before it is evaluated."""
+
+    stage: Callable[[Any], int]
+    evaluate: Callable[[Any, Any], list[float]]
+    depth: int
+
+
+#: engine key -> its :class:`Evaluation`
 EVALUATIONS = {
-    "hector-achilles": (_ha_stage, _ha_eval, 40),
-    "troja": (_troja_stage, _troja_eval, 100),
-    "kivalasztottak": (_kiv_stage, _kiv_eval, 60),
-    "hextri": (_hextri_stage, _hextri_eval, 12),
-    "ave-caesar": (_ac_stage, _ac_eval, 10**9),
+    "hector-achilles": Evaluation(_ha_stage, _ha_eval, 40),
+    "troja": Evaluation(_troja_stage, _troja_eval, 100),
+    "kivalasztottak": Evaluation(_kiv_stage, _kiv_eval, 60),
+    "hextri": Evaluation(_hextri_stage, _hextri_eval, 12),
+    "ave-caesar": Evaluation(_ac_stage, _ac_eval, 10**9),
 }
 
 
@@ -150,6 +161,9 @@ def _ac_candidates(engine, state, seat: int, rng, k: int = AC_CANDIDATES) -> lis
     from ai import ave_caesar as H
 
     view = engine.view(state, seat)
+    if any(a["type"] != "move" for a in view["legal"]):
+        # a vote on a neutral chariot's way (option neutral_vote): a few destinations, all searched
+        return list(view["legal"])
     by_space = {ch["to"]: ch for ch in view["choices"]}
     scored = sorted(((H.score(view, a, by_space[a["to"]]), i) for i, a in enumerate(view["legal"])), reverse=True)
     return [view["legal"][i] for _, i in scored[:k]]

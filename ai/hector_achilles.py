@@ -22,6 +22,8 @@ Decisions built on it:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engines.hector_achilles import rotate
 from engines.hector_achilles.data import HEROES, SIDES
 
@@ -77,6 +79,7 @@ class Battle:
         return hero["colour"] if hero else None
 
     def facing(self, orientation: int, seat: int) -> str:
+        assert self.tile is not None, "a battle's Fate tile is drawn before anyone faces it"
         return self.tile[(orientation + 2 * seat) % 4]
 
     def my_score(self, colour: str, played=None, hero=None, hand=None) -> float:
@@ -84,8 +87,9 @@ class Battle:
         hero = self.hero if hero is None else hero
         hand = self.hand if hand is None else hand
         scoring = {colour}
-        if hero or self.hand_hero:
-            scoring.add((hero or self.hand_hero)["colour"])
+        scorer = hero or self.hand_hero
+        if scorer:
+            scoring.add(scorer["colour"])
         total = _points(played, scoring) + sum(c["strength"] for c in hand if c["colour"] in scoring)
         return total + (hero["value"] if hero else 0)
 
@@ -202,54 +206,92 @@ def _hero_fit(b: Battle, hero: dict) -> float:
 
 
 def _optional(b: Battle, legal: list[dict]) -> dict | None:
+    """An optional action worth taking before the card played (retreat, hero, reinforcement, hero swap), or
+    None: the first of :data:`_OPTIONS` whose action is legal and that finds one."""
     types = {a["type"] for a in legal}
     now = estimate(b)
-    me = b.me
-    # retreat: hopeless battles cost fewer troops when left early
-    if "retreat" in types and b.round <= 3 and me["shame"] <= 1 and now <= -9:
-        return {"type": "retreat"}
-    if "play_hero" in types and b.hand_hero:
-        best, best_gain = None, None
-        for action in (a for a in legal if a["type"] == "play_hero"):
-            slot = next(i for i, c in enumerate(b.played) if c.get("id") == action["on"])
-            played = [dict(c, covered=(i == slot) or c["covered"]) for i, c in enumerate(b.played)]
-            after = estimate(b, played=played, hero=b.hand_hero)
-            gain = after - now
-            if best_gain is None or gain > best_gain:
-                best, best_gain, best_after = action, gain, after
-        # a card still in hand may make a cheaper cover later (it will be played in any case)
-        later = 0.0
-        if b.round <= 3:
-            for card in b.hand:
-                rest = [c for c in b.hand if c is not card]
-                played = [*b.played, dict(_as_played([card])[0])]
-                base = estimate(b, played=played, hand=rest)
-                covered = [*b.played, dict(_as_played([card])[0], covered=True)]
-                later = max(later, estimate(b, played=covered, hero=b.hand_hero, hand=rest) - base)
-        threshold = 1.5 if b.round <= 2 else 0.5
-        if (best_gain is not None and best_gain >= threshold and best_gain >= later - 1
-                and (best_after > -3 or best_after > 0 > now)):
-            return best
-    if "reinforce" in types:
-        scoring = {b.facing(b.orientation, b.seat)}
-        if b.my_hero_colour():
-            scoring.add(b.my_hero_colour())
-        targets = [a for a in legal if a["type"] == "reinforce"]
-        by_id = {c.get("id"): c for c in b.played}
-        good = [a for a in targets if by_id[a["on"]]["colour"] in scoring]
-        hero_colour = b.my_hero_colour()
-        good.sort(key=lambda a: by_id[a["on"]]["colour"] != hero_colour)
-        if good and ((me["favour"] >= 2 and now >= -1) or (me["favour"] >= 1 and now >= 3)):
-            return good[0]
-    if "swap_hero" in types and b.hand_hero and b.round <= 3:
-        mine = _hero_fit(b, b.hand_hero)
-        side_key = SIDES[b.seat]["key"]
-        lost = {h["name"] for h in me["lost_heroes"]}
-        others = [h for h in HEROES.values() if h["side"] == side_key and h["name"] not in lost
-                  and h["name"] != b.hand_hero["name"]]
-        if others and sum(_hero_fit(b, h) for h in others) / len(others) > mine + 1.5:
-            return {"type": "swap_hero"}
+    for kind, option in _OPTIONS:
+        if kind in types:
+            action = option(b, legal, now)
+            if action is not None:
+                return action
     return None
+
+
+def _retreat(b: Battle, legal: list[dict], now: float) -> dict | None:
+    # hopeless battles cost fewer troops when left early
+    if b.round <= 3 and b.me["shame"] <= 1 and now <= -9:
+        return {"type": "retreat"}
+    return None
+
+
+def _play_hero(b: Battle, legal: list[dict], now: float) -> dict | None:
+    """The hero on the card it gains most from covering, if the gain is worth it now rather than later."""
+    if not b.hand_hero:
+        return None
+    best, best_gain, best_after = None, 0.0, 0.0
+    for action in (a for a in legal if a["type"] == "play_hero"):
+        slot = next(i for i, c in enumerate(b.played) if c.get("id") == action["on"])
+        played = [dict(c, covered=(i == slot) or c["covered"]) for i, c in enumerate(b.played)]
+        after = estimate(b, played=played, hero=b.hand_hero)
+        gain = after - now
+        if best is None or gain > best_gain:
+            best, best_gain, best_after = action, gain, after
+    threshold = 1.5 if b.round <= 2 else 0.5
+    if (best is not None and best_gain >= threshold and best_gain >= _later_cover(b) - 1
+            and (best_after > -3 or best_after > 0 > now)):
+        return best
+    return None
+
+
+def _later_cover(b: Battle) -> float:
+    """The hero's best gain from covering a card still in hand, once played (a cheaper cover later: it will
+    be played in any case)."""
+    later = 0.0
+    if b.round <= 3:
+        for card in b.hand:
+            rest = [c for c in b.hand if c is not card]
+            played = [*b.played, dict(_as_played([card])[0])]
+            base = estimate(b, played=played, hand=rest)
+            covered = [*b.played, dict(_as_played([card])[0], covered=True)]
+            later = max(later, estimate(b, played=covered, hero=b.hand_hero, hand=rest) - base)
+    return later
+
+
+def _reinforce(b: Battle, legal: list[dict], now: float) -> dict | None:
+    """A scoring card reinforced (the hero's colour first) while favour is to spare and the battle is
+    close."""
+    hero_colour = b.my_hero_colour()
+    scoring = {b.facing(b.orientation, b.seat)}
+    if hero_colour:
+        scoring.add(hero_colour)
+    by_id = {c.get("id"): c for c in b.played}
+    good = [a for a in legal if a["type"] == "reinforce" and by_id[a["on"]]["colour"] in scoring]
+    good.sort(key=lambda a: by_id[a["on"]]["colour"] != hero_colour)
+    favour = b.me["favour"]
+    if good and ((favour >= 2 and now >= -1) or (favour >= 1 and now >= 3)):
+        return good[0]
+    return None
+
+
+def _swap_hero(b: Battle, legal: list[dict], now: float) -> dict | None:
+    """The hero in hand swapped early when the side's other heroes fit the battle clearly better on
+    average."""
+    if not b.hand_hero or b.round > 3:
+        return None
+    mine = _hero_fit(b, b.hand_hero)
+    side_key = SIDES[b.seat]["key"]
+    lost = {h["name"] for h in b.me["lost_heroes"]}
+    others = [h for h in HEROES.values() if h["side"] == side_key and h["name"] not in lost
+              and h["name"] != b.hand_hero["name"]]
+    if others and sum(_hero_fit(b, h) for h in others) / len(others) > mine + 1.5:
+        return {"type": "swap_hero"}
+    return None
+
+
+#: the optional actions in the order they are weighed: (action type, rule)
+_OPTIONS: tuple[tuple[str, Callable[[Battle, list[dict], float], dict | None]], ...] = (
+    ("retreat", _retreat), ("play_hero", _play_hero), ("reinforce", _reinforce), ("swap_hero", _swap_hero))
 
 
 def _play(b: Battle, legal: list[dict]) -> dict:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterator
 from functools import lru_cache
 
 from engines.hextri import combat
@@ -242,45 +243,67 @@ class _Position:
 
     def value(self, a: dict | None = None) -> float:
         """The position after move ``a`` (None: as it is), from our seat's side."""
-        me = self.seat
         score = 0.0
-        occ, leaders, waiting, mana = self.occ, self.leaders, {}, dict(self.mana)
+        occ, leaders, mana = self.occ, self.leaders, dict(self.mana)
+        waiting: dict[int, int] = {}
         if a is not None:
-            occ = {f: d for f, d in occ.items()}
-            src, dst = a["from"], a["to"]
-            if src != OFF:
-                here = dict(occ[src])
-                here[me] -= 1
-                if not here[me]:
-                    del here[me]
-                    # a field we leave empty takes its mana out of our reach
-                    if len(occ[src]) == 1:
-                        mana[me] -= self.loose.get(src, 0)
-                if here:
-                    occ[src] = here
-                else:
-                    del occ[src]
-            else:
-                waiting[me] = -1
-            there = dict(occ.get(dst, {}))
-            if not there and self.loose.get(dst):
-                mana[me] += self.loose[dst]  # loose mana on a field we now hold alone
-            elif len(there) == 1 and me not in there:
-                (owner,) = there
-                mana[owner] -= self.loose.get(dst, 0)  # his mana there is frozen while we contest it
-            there[me] = there.get(me, 0) + 1
-            occ[dst] = there
-            mana[me] -= a["cost"]
-            if a["leader"]:
-                leaders = {**leaders, me: dst}
-                if src == OFF:
-                    score += self._entry_space(dst)
-        # economy before the combat phase: production this round and the mana stock
-        for s in self.alive:
-            w = 1.0 if s == me else -self.enemy_weight
-            score += w * (self._production(occ, s) * self._production_value(s) + _utility(mana[s]))
+            occ, leaders, score = self._moved(a, mana, waiting)
+        score = self._economy(score, occ, mana)
         # the combat phase, as if everybody passed now
         after, dead, removed = self._combat(occ, leaders, None if a is None else (a["from"], a["to"]))
+        score = self._figures(score, after, dead, removed, waiting)
+        score = self._dangers(score, occ, leaders, mana, dead)
+        return self._army(score, occ, leaders)
+
+    def _moved(self, a: dict, mana: dict, waiting: dict) -> tuple[dict, dict, float]:
+        """The board and leaders after our move ``a``, and the score of a leader's entry; ``mana`` and
+        ``waiting`` are changed in place (mana taken out of reach, frozen, gained, paid)."""
+        me, score, leaders = self.seat, 0.0, self.leaders
+        occ = {f: d for f, d in self.occ.items()}
+        src, dst = a["from"], a["to"]
+        if src != OFF:
+            here = dict(occ[src])
+            here[me] -= 1
+            if not here[me]:
+                del here[me]
+                # a field we leave empty takes its mana out of our reach
+                if len(occ[src]) == 1:
+                    mana[me] -= self.loose.get(src, 0)
+            if here:
+                occ[src] = here
+            else:
+                del occ[src]
+        else:
+            waiting[me] = -1
+        there = dict(occ.get(dst, {}))
+        if not there and self.loose.get(dst):
+            mana[me] += self.loose[dst]  # loose mana on a field we now hold alone
+        elif len(there) == 1 and me not in there:
+            (owner,) = there
+            mana[owner] -= self.loose.get(dst, 0)  # his mana there is frozen while we contest it
+        there[me] = there.get(me, 0) + 1
+        occ[dst] = there
+        mana[me] -= a["cost"]
+        if a["leader"]:
+            leaders = {**leaders, me: dst}
+            if src == OFF:
+                score += self._entry_space(dst)
+        return occ, leaders, score
+
+    def _weight(self, s: int) -> float:
+        """How a seat's gain counts for us: ours fully, an enemy's against us, shared among the enemies."""
+        return 1.0 if s == self.seat else -self.enemy_weight
+
+    def _economy(self, score: float, occ: dict, mana: dict) -> float:
+        """``score`` plus the economy before the combat phase: production this round and the mana stock."""
+        for s in self.alive:
+            produced = self._production(occ, s) * self._production_value(s)
+            score += self._weight(s) * (produced + _utility(mana[s]))
+        return score
+
+    def _figures(self, score: float, after: dict, dead: set[int], removed: dict, waiting: dict) -> float:
+        """``score`` plus the fallen leaders and every living seat's figures after the combat phase."""
+        me = self.seat
         if me in dead:
             score -= WIN
         if dead - {me}:
@@ -288,32 +311,30 @@ class _Position:
         for s in self.alive:
             if s in dead and s != me:
                 continue
-            w = 1.0 if s == me else -self.enemy_weight
             on = sum(d.get(s, 0) for d in after.values())
             wait = self.players[s]["waiting"] + waiting.get(s, 0)
-            score += w * (ON_BOARD * on + WAITING * wait + RESTING * removed.get(s, 0))
-        # leaders in danger (judged on the board before combat: what the rest of the phase can bring)
+            score += self._weight(s) * (ON_BOARD * on + WAITING * wait + RESTING * removed.get(s, 0))
+        return score
+
+    def _dangers(self, score: float, occ: dict, leaders: dict, mana: dict, dead: set[int]) -> float:
+        """``score`` plus the leaders in danger (judged on the board before combat: what the rest of the
+        phase can bring): ours against us, the enemies' as pressure."""
         for s in self.alive:
             if s in dead:
                 continue
             k, answerable, can_flee = self._moves_to_kill(occ, leaders, s, mana)
             if k in DANGER:
                 d = DANGER[k] * (ANSWERABLE if answerable else 1.0) * (CAN_FLEE if can_flee else 1.0)
-                score += -d if s == me else d * PRESSURE * self.enemy_weight
-        # the army: forward towards the target, and some of it near our own leader
+                score += -d if s == self.seat else d * PRESSURE * self.enemy_weight
+        return score
+
+    def _army(self, score: float, occ: dict, leaders: dict) -> float:
+        """``score`` plus the army's stand: forward towards the target, and some of it near our own leader."""
+        me = self.seat
         mine_at = leaders.get(me)
         dist = self.geo.dist
         if mine_at not in (None, OFF):
-            here = occ.get(mine_at, {})
-            if len(here) > 1 and here.get(me) == 1:
-                score -= PINNED  # alone beside an enemy: he may not leave
-            escorts = here.get(me, 0) - 1
-            score += GUARD * min(escorts, 2)
-            if self.rim_rule and mine_at in self.board.rim and self.board.kind[mine_at] == "tri":
-                score -= HIDING  # out of reach, but a game nobody can win: only a refuge from real danger
-            if not escorts:
-                near = min((dist[mine_at][f] for f, d in occ.items() if any(x != me for x in d)), default=9)
-                score += ROOM * min(near, 4)
+            score = self._guard(score, occ, mine_at)
         for f, d in occ.items():
             n = d.get(me, 0)
             if not n:
@@ -322,6 +343,22 @@ class _Position:
                 score -= ADVANCE * n * min(dist[f][self.target], 8)
             if mine_at not in (None, OFF) and 0 < dist[mine_at][f] <= 2:
                 score += ESCORT * n
+        return score
+
+    def _guard(self, score: float, occ: dict, mine_at: str) -> float:
+        """``score`` plus our leader's own field: pinned, escorted, hiding on the rim, or room around him."""
+        me = self.seat
+        here = occ.get(mine_at, {})
+        if len(here) > 1 and here.get(me) == 1:
+            score -= PINNED  # alone beside an enemy: he may not leave
+        escorts = here.get(me, 0) - 1
+        score += GUARD * min(escorts, 2)
+        if self.rim_rule and mine_at in self.board.rim and self.board.kind[mine_at] == "tri":
+            score -= HIDING  # out of reach, but a game nobody can win: only a refuge from real danger
+        if not escorts:
+            dist = self.geo.dist
+            near = min((dist[mine_at][f] for f, d in occ.items() if any(x != me for x in d)), default=9)
+            score += ROOM * min(near, 4)
         return score
 
     def _production_value(self, s: int) -> float:
@@ -381,7 +418,7 @@ class _Position:
         the move's fields could cut something off: a field that closes is a cut field of the position as
         it was (see :meth:`_cut_fields`), or a figure arrives where the safe region does not reach."""
         ring = self._rings.get(s) if changed is not None and self._rings else None
-        if ring is not None:
+        if ring is not None and changed is not None:
             safe, cuts = ring
             before = self._rings_board
             adj, rim = self.board.adj, (self.board.rim if self.rim_rule else frozenset())
@@ -418,7 +455,8 @@ class _Position:
         disc, low, below = {outside: 0}, {outside: 0}, {}
         cuts: set[str] = set()
         count = 1
-        stack = [(outside, None, iter([f for f in b.tris if f in rim]))]
+        stack: list[tuple[str, str | None, Iterator[str]]] = [
+            (outside, None, iter([f for f in b.tris if f in rim]))]
         while stack:
             v, parent, it = stack[-1]
             for w in it:
@@ -500,69 +538,98 @@ class _Position:
             self._reach_cache[key] = count
         return count
 
-    def _moves_to_kill(self, occ: dict, leaders: dict, s: int, mana: dict) -> tuple[int, bool, bool]:
+    def _moves_to_kill(self, occ: dict, leaders: dict, s: int, mana: dict) -> tuple[float, bool, bool]:
         """(fewest enemy moves after which ``s``'s leader would fall if the phase then ended, whether ``s``
         can answer them one for one, whether the leader can still step away)."""
         b = self.board
         lead = leaders.get(s)
         if lead in (None, OFF) or (self.rim_rule and b.kind[lead] == "tri" and lead in b.rim):
             return INF, True, True
+        free = self.players[s]["free_step"] or mana.get(s, 0) > 0
+        if b.kind[lead] == "hex":
+            return self._kill_on_hex(occ, s, mana, lead, free)
+        return self._kill_on_tri(occ, s, mana, lead, free)
+
+    def _kill_on_hex(self, occ: dict, s: int, mana: dict, lead: str, free: bool) -> tuple[float, bool, bool]:
+        """:meth:`_moves_to_kill` for a leader on a HEX: a battle there, a pin, or the ring of TRIs taken."""
+        b = self.board
         foes = [x for x in self.alive if x != s]
         here = occ.get(lead, {})
-        free = self.players[s]["free_step"] or mana.get(s, 0) > 0
-        best, answerable = INF, True
-        if b.kind[lead] == "hex":
-            g = here.get(s, 0)
-            exits = [t for t in b.adj[lead] if t not in occ]
-            can_flee = free and bool(exits) and (g > 1 or len(here) == 1)
-            own_reach = self._reach(s, lead, occ, mana)
-            for e in foes:
-                e0 = here.get(e, 0)
-                need = g - e0 + 1
-                reach = self._reach(e, lead, occ, mana, exclude_leader=False)
-                if reach >= need and need < best:
-                    best = need
-                    answerable = g + own_reach >= e0 + reach
-                elif g == 1 and PIN < best:
-                    # a lone leader can be pinned (he may not leave a HEX with an enemy on it) and his
-                    # mana there frozen; the kill then follows next round unless an escort can come.
-                    # Next round's pin (with next round's mana) is a smaller worry, but a worry.
-                    if reach >= 1 or e0:
-                        k = PIN
-                    elif PIN_LATER < best and self._reach(e, lead, occ, {
-                            e: mana.get(e, 0) + self._production(occ, e)}, exclude_leader=False) >= 1:
-                        # whoever moves first next round gets there first
-                        k = PIN if self.next_order.index(e) < self.next_order.index(s) else PIN_LATER
-                    else:
-                        continue
-                    rest = {**mana, s: mana.get(s, 0) - self.loose.get(lead, 0)}
-                    best, answerable = k, self._reach(s, lead, occ, rest) >= 1
-            # the ring of six TRIs (a TRI of ours leads on to its other HEXes, which must be taken too)
-            ring = 0
-            for t in b.adj[lead]:
-                d = occ.get(t)
-                if not d:
-                    ring += 1
-                elif s in d:
-                    if self.rim_rule and t in b.rim:
-                        ring = INF
-                        break
-                    for h in b.adj[t]:
-                        if h != lead:
-                            ring += self._to_take(occ, h, s)
-            if ring < best and ring <= max(self._reach(e, lead, occ, mana) for e in foes) + 1:
-                best, answerable = ring, True
-        else:
-            exits = [h for h in b.adj[lead] if not (occ.get(h) and s not in occ[h])]
-            can_flee = free and bool(exits)
-            ring = sum(self._to_take(occ, h, s) for h in b.adj[lead])
-            reach = max(self._reach(e, lead, occ, mana) for e in foes)
-            if ring < best and ring <= reach + 1:
-                # a rim TRI has only one or two HEXes to take: a threat the enemy cannot carry out this phase
-                # is one for a later round (the leader can still step away or be escorted)
-                later = not self.rim_rule and ring > reach and b.touch[lead] < 3
-                best, answerable = (ring + 2 if later else ring), True
+        g = here.get(s, 0)
+        exits = [t for t in b.adj[lead] if t not in occ]
+        can_flee = free and bool(exits) and (g > 1 or len(here) == 1)
+        best, answerable = self._attacks(occ, s, mana, lead, foes)
+        # the ring of six TRIs (a TRI of ours leads on to its other HEXes, which must be taken too)
+        ring = self._hex_ring(occ, s, lead)
+        if ring < best and ring <= max(self._reach(e, lead, occ, mana) for e in foes) + 1:
+            best, answerable = ring, True
         return best, answerable, can_flee
+
+    def _attacks(self, occ: dict, s: int, mana: dict, lead: str, foes: list[int]) -> tuple[float, bool]:
+        """The fewest enemy moves that win a battle on the leader's HEX, or pin a lone leader there, and
+        whether ``s`` can answer them."""
+        here = occ.get(lead, {})
+        g = here.get(s, 0)
+        best: float = INF
+        answerable = True
+        own_reach = self._reach(s, lead, occ, mana)
+        for e in foes:
+            e0 = here.get(e, 0)
+            need = g - e0 + 1
+            reach = self._reach(e, lead, occ, mana, exclude_leader=False)
+            if reach >= need and need < best:
+                best = need
+                answerable = g + own_reach >= e0 + reach
+            elif g == 1 and PIN < best:
+                k = self._pin(occ, s, mana, lead, e, reach >= 1 or bool(e0), best)
+                if k is None:
+                    continue
+                rest = {**mana, s: mana.get(s, 0) - self.loose.get(lead, 0)}
+                best, answerable = k, self._reach(s, lead, occ, rest) >= 1
+        return best, answerable
+
+    def _pin(self, occ: dict, s: int, mana: dict, lead: str, e: int, now: bool, best: float) -> float | None:
+        """A lone leader can be pinned (he may not leave a HEX with an enemy on it) and his mana there
+        frozen; the kill then follows next round unless an escort can come. Next round's pin (with next
+        round's mana) is a smaller worry, but a worry. ``now``: ``e`` is there or can get there this phase.
+        The moves to kill it counts as, or None (no pin)."""
+        if now:
+            return PIN
+        if PIN_LATER < best and self._reach(e, lead, occ, {
+                e: mana.get(e, 0) + self._production(occ, e)}, exclude_leader=False) >= 1:
+            # whoever moves first next round gets there first
+            return PIN if self.next_order.index(e) < self.next_order.index(s) else PIN_LATER
+        return None
+
+    def _hex_ring(self, occ: dict, s: int, lead: str) -> int:
+        """Enemy moves needed to take the six TRIs around the leader's HEX (INF: one of ours is a way out)."""
+        b = self.board
+        ring = 0
+        for t in b.adj[lead]:
+            d = occ.get(t)
+            if not d:
+                ring += 1
+            elif s in d:
+                if self.rim_rule and t in b.rim:
+                    return INF
+                ring += sum(self._to_take(occ, h, s) for h in b.adj[t] if h != lead)
+        return ring
+
+    def _kill_on_tri(self, occ: dict, s: int, mana: dict, lead: str, free: bool) -> tuple[float, bool, bool]:
+        """:meth:`_moves_to_kill` for a leader on a TRI: its HEXes taken."""
+        b = self.board
+        foes = [x for x in self.alive if x != s]
+        exits = [h for h in b.adj[lead] if not (occ.get(h) and s not in occ[h])]
+        can_flee = free and bool(exits)
+        ring = sum(self._to_take(occ, h, s) for h in b.adj[lead])
+        reach = max(self._reach(e, lead, occ, mana) for e in foes)
+        best: float = INF
+        if ring < best and ring <= reach + 1:
+            # a rim TRI has only one or two HEXes to take: a threat the enemy cannot carry out this phase
+            # is one for a later round (the leader can still step away or be escorted)
+            later = not self.rim_rule and ring > reach and b.touch[lead] < 3
+            best = ring + 2 if later else ring
+        return best, True, can_flee
 
     @staticmethod
     def _to_take(occ: dict, h: str, s: int) -> int:

@@ -1,5 +1,5 @@
 """AI levels: ``easy`` (the heuristic, with mistakes), ``normal`` (the heuristic) and ``hard`` (a search,
-``ai/search.py``, within its budget: at most 1 CPU second per decision on average and 2.5 at the 99th
+``ai/search/``, within its budget: at most 1 CPU second per decision on average and 2.5 at the 99th
 percentile on the project's machine, checked by ``python -m bench.ai_budget``)."""
 
 from __future__ import annotations

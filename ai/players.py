@@ -1,6 +1,6 @@
 """The per-game AIs (``normal``), found by name: ``ai/<engine package>.py`` with ``GAME`` and ``choose``.
 
-Kept apart from ``ai/__init__.py`` and ``ai/search.py`` so that the search can use the game's AI as its rollout
+Kept apart from ``ai/__init__.py`` and ``ai/search/`` so that the search can use the game's AI as its rollout
 policy and prior without importing the module that imports the search (no import circle): only the game
 modules are imported here, each named after its engine's package (``engines/hextri/`` -> ``ai/hextri.py``), and
 they import nothing of ``ai`` but their own helpers.

@@ -146,6 +146,7 @@ class _Eval:
     # ---------------------------------------------------------------------------------- current fight
     def outcome_value(self, fight: dict, totals: dict, tie_to: str | None) -> float:
         """Worth to me of the current fight ending with these totals."""
+        winner: str | None
         if totals["defender"] > totals["attacker"]:
             winner = "defender"
         elif totals["attacker"] > totals["defender"]:
@@ -258,9 +259,9 @@ def _main(ev: _Eval, legal: list[dict]) -> dict:
         if action["type"] == "duel":
             options.append((ev.duel_ev(action["target"]) - 0.3, action))
         elif action["type"] in ("intervene", "event"):
-            value = _table_effect_value(ev, action)
-            if value is not None:
-                options.append((value, action))
+            effect = _table_effect_value(ev, action)
+            if effect is not None:
+                options.append((effect, action))
     options.sort(key=lambda o: -o[0])
     if options and options[0][0] > 0:
         return options[0][1]

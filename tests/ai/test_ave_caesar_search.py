@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import ai
 from ai import ave_caesar as AC
 from ai import evaluate, search
+from ai.search import hard
 from engines.ave_caesar import ENGINE as E
 from engines.rng import Rng
 from tests.engines.test_ave_caesar_support import race, space
@@ -58,14 +61,31 @@ def test_hard_plays_paired_playouts_that_stop_at_the_end_of_the_race():
         seen.append((s["race"]["no"], len(s["race"]["finish"])))
         return base(s, p, r)
 
-    assert search.SHAPES["ave-caesar"] == {"paired": {"stage": True}}
-    real = search.paired
+    assert search.SHAPES["ave-caesar"] == search.PairedConfig(stage=True)
+    real = hard.paired
     try:
-        search.paired = lambda *a, **k: real(*a, **{**k, "rollout": watching})
+        hard.paired = lambda e, st, se, r, config: real(e, st, se, r, replace(config, rollout=watching))
         action = search.choose(E, state, seat, Rng(2), iterations=20, **{
             k: v for k, v in search.hard_budget(E).items() if k not in ("iterations", "seconds")})
     finally:
-        search.paired = real
+        hard.paired = real
     assert action in E.legal_actions(state, seat)
     assert {no for no, _ in seen} == {1}, "no playout drives on into the second race"
     assert max(done for _, done in seen) > len(state["race"]["finish"]), "but they do run on to its end"
+
+
+def test_the_hard_level_votes_on_a_neutral_chariots_way():
+    # option neutral_vote: the players vote where a neutral chariot goes; the hard level used to look for the
+    # card and chariot of a move in a vote and failed (KeyError), leaving the AI seat without an answer
+    state = E.new_game(3, 0, {"neutral_chariots": True, "neutral_vote": True})
+    rng = Rng(3)
+    for _ in range(200):
+        seat = min(E.to_act(state))
+        legal = E.legal_actions(state, seat)
+        if len(legal) > 1 and legal[0]["type"] == "vote":
+            break
+        E.apply(state, seat, ai.choose(E, state, seat, rng, "normal"))
+    assert len(legal) > 1 and legal[0]["type"] == "vote", "a vote with a choice comes early in the race"
+    assert evaluate._ac_candidates(E, state, seat, Rng(1)) == legal
+    budget = {**search.hard_budget(E), "iterations": 12, "seconds": None}
+    assert search.choose(E, state, seat, Rng(1), **budget) in legal

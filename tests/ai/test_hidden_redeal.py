@@ -17,6 +17,7 @@ import pytest
 
 import ai
 from ai import search
+from ai.search import ismcts, paired_playouts
 from engines import ENGINES
 from engines.hector_achilles import determinize as ha_determinize
 from engines.hidden import redeal, reseed
@@ -239,9 +240,15 @@ def _copying(engine):
     return determinize
 
 
+def _use_determinizer(monkeypatch, make) -> None:
+    """Both searches (the tree's and the paired playouts') draw their samples with ``make(engine)``."""
+    for module in (ismcts, paired_playouts):
+        monkeypatch.setattr(module, "determinizer", make)
+
+
 @pytest.mark.parametrize("key", sorted(REDEALS))
 def test_a_search_that_reads_the_real_cards_is_caught(key, monkeypatch):
-    monkeypatch.setattr(search, "_determinizer", _copying)
+    _use_determinizer(monkeypatch, _copying)
     compared, moved, differed = _check(key, limit=4)
     assert compared == 4 and differed >= 2
 
@@ -299,14 +306,14 @@ def _kiv_old(state: dict, seat: int, rng) -> dict:
 
 @pytest.mark.parametrize("key,old", [("hector-achilles", _ha_old), ("kivalasztottak", _kiv_old)])
 def test_the_determinizers_before_issue_30_are_caught(key, old, monkeypatch):
-    monkeypatch.setattr(search, "_determinizer", lambda engine: old)
+    _use_determinizer(monkeypatch, lambda engine: old)
     compared, moved, differed = _check(key)
     assert differed >= 1
 
 
 def test_the_determinizers_in_use_are_the_engines_own():
-    assert search._determinizer(ENGINES["hector-achilles"]) is ha_determinize.determinize
-    assert search._determinizer(ENGINES["kivalasztottak"]) is kiv_determinize.determinize
+    assert search.determinizer(ENGINES["hector-achilles"]) is ha_determinize.determinize
+    assert search.determinizer(ENGINES["kivalasztottak"]) is kiv_determinize.determinize
 
 
 def test_removal_records_read_from_play_match_the_engines_record():

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
 import ai
 from ai import levels, search
+from ai.search import PairedConfig, SearchConfig, hard
 from engines import IllegalAction
 from engines.base import BaseEngine
 from engines.rng import Rng
@@ -71,8 +73,8 @@ def test_plain_mcts_finds_the_winning_move(count):
     engine = Race21()
     state = {"count": count, "turn": 0, "winner": None}
     best = {0: 1, 3: 1, 5: 2}[count]
-    picks = [search.search(engine, state, 0, Rng(s), iterations=300, rollout=search.random_rollout(engine))
-             for s in range(5)]
+    config = SearchConfig(iterations=300, rollout=search.random_rollout(engine))
+    picks = [search.search(engine, state, 0, Rng(s), config) for s in range(5)]
     assert all(p == {"type": "add", "n": best} for p in picks)
 
 
@@ -81,8 +83,9 @@ def test_the_prior_stands_unless_the_search_clearly_beats_it():
     state = {"count": 3, "turn": 0, "winner": None}
     wrong = {"type": "add", "n": 2}
     rollout = search.random_rollout(engine)
-    assert search.search(engine, state, 0, Rng(1), iterations=2, rollout=rollout, prior=wrong) == wrong
-    assert search.search(engine, state, 0, Rng(1), iterations=400, rollout=rollout, prior=wrong) != wrong
+    few, many = (SearchConfig(iterations=n, rollout=rollout, prior=wrong) for n in (2, 400))
+    assert search.search(engine, state, 0, Rng(1), few) == wrong
+    assert search.search(engine, state, 0, Rng(1), many) != wrong
 
 
 def test_budgets_are_kept():
@@ -94,10 +97,10 @@ def test_budgets_are_kept():
         calls.append(1)
         return rng.choice(engine.legal_actions(s, seat))
 
-    search.search(engine, state, 0, Rng(1), iterations=25, rollout=counting)
+    search.search(engine, state, 0, Rng(1), SearchConfig(iterations=25, rollout=counting))
     assert 0 < len(calls) <= 25 * 7
     start = time.perf_counter()
-    search.search(engine, state, 0, Rng(1), seconds=0.2, rollout=search.random_rollout(engine))
+    search.search(engine, state, 0, Rng(1), SearchConfig(seconds=0.2, rollout=search.random_rollout(engine)))
     assert 0.2 <= time.perf_counter() - start < 0.6
 
 
@@ -126,7 +129,7 @@ def test_levels():
 def test_an_illegal_action_is_never_proposed_by_the_hard_ai():
     engine = Race21()
     state = {"count": 6, "turn": 1, "winner": None}
-    assert search.search(engine, state, 1, Rng(1), iterations=3) == {"type": "add", "n": 1}
+    assert search.search(engine, state, 1, Rng(1), SearchConfig(iterations=3)) == {"type": "add", "n": 1}
     with pytest.raises(IllegalAction):
         engine.apply(state, 1, {"type": "add", "n": 2})
 
@@ -144,7 +147,7 @@ def test_ave_caesar_playouts_end_with_the_race():
         steps.append(len(s["history"]))
         return rng.choice(engine.legal_actions(s, p))
 
-    search.search(engine, state, seat, Rng(1), iterations=3, rollout=counting)
+    search.search(engine, state, seat, Rng(1), SearchConfig(iterations=3, rollout=counting))
     assert steps and set(steps) == {0}, "no playout runs into the second race"
 
 
@@ -202,11 +205,11 @@ def test_cut_playouts_stay_in_the_battle_and_within_the_depth():
         calls.append(s["battle_no"])
         return rng.choice(engine.legal_actions(s, p))
 
-    search.search(engine, state, seat, Rng(1), iterations=1, rollout=counting)
+    search.search(engine, state, seat, Rng(1), SearchConfig(iterations=1, rollout=counting))
     assert 0 < len(calls) <= EVALUATIONS["hector-achilles"][2]
     assert set(calls) == {battle}, "a playout never runs into the next battle"
     calls.clear()
-    search.search(engine, state, seat, Rng(1), iterations=1, rollout=counting, evaluation=False)
+    search.search(engine, state, seat, Rng(1), SearchConfig(iterations=1, rollout=counting, evaluation=False))
     assert len(set(calls)) > 1, "without the evaluation the playout runs to the end of the game"
 
 
@@ -214,10 +217,11 @@ def test_the_search_keeps_to_its_candidates_and_a_flat_search_still_finds_the_wi
     engine = Race21()
     state = {"count": 5, "turn": 0, "winner": None}
     only = [{"type": "add", "n": 1}]
-    assert search.search(engine, state, 0, Rng(1), iterations=50, candidates=only,
-                         rollout=search.random_rollout(engine)) == only[0]
-    picks = [search.search(engine, state, 0, Rng(s), iterations=200, flat=True,
-                           rollout=search.random_rollout(engine)) for s in range(3)]
+    rollout = search.random_rollout(engine)
+    assert search.search(engine, state, 0, Rng(1), SearchConfig(iterations=50, candidates=only,
+                                                                rollout=rollout)) == only[0]
+    flat = SearchConfig(iterations=200, flat=True, rollout=rollout)
+    picks = [search.search(engine, state, 0, Rng(s), flat) for s in range(3)]
     assert picks == [{"type": "add", "n": 2}] * 3
 
 
@@ -291,13 +295,14 @@ def test_paired_playouts_share_their_luck_and_find_a_small_edge():
         rolls.append((s["bonus"], rng.below(6) + 1))
         return {"type": "roll", "n": rolls[-1][1]}
 
-    search.paired(engine, state, 0, Rng(1), iterations=16, rollout=dice, prior=plain, prune=None)
+    search.paired(engine, state, 0, Rng(1), PairedConfig(iterations=16, rollout=dice, prior=plain,
+                                                         prune=None))
     by_round = [rolls[i:i + 4] for i in range(0, 16, 4)]
     assert all(len({r for _, r in rnd}) == 1 for rnd in by_round), "every candidate meets the same dice"
     assert len({rnd[0][1] for rnd in by_round}) > 1, "and the dice differ from one round to the next"
     # the bonus wins one roll in six more than the plain move: paired, 60 rounds always see it at 2 SE
-    picks = [search.paired(engine, state, 0, Rng(s), iterations=180, rollout=search.random_rollout(engine),
-                           prior=plain, margin=2.0) for s in range(6)]
+    config = PairedConfig(iterations=180, rollout=search.random_rollout(engine), prior=plain, margin=2.0)
+    picks = [search.paired(engine, state, 0, Rng(s), config) for s in range(6)]
     assert picks == [bonus] * 6
 
 
@@ -307,8 +312,9 @@ def test_paired_keeps_the_prior_over_an_action_that_changes_nothing():
     plain, dud = {"type": "bonus", "n": 0}, {"type": "bonus", "n": 0, "dud": True}
     rollout = search.random_rollout(engine)
     for prior in (plain, dud):
-        picks = {repr(search.paired(engine, state, 0, Rng(s), iterations=30, rollout=rollout, prior=prior,
-                                    candidates=[plain, dud], margin=0.0)) for s in range(8)}
+        config = PairedConfig(iterations=30, rollout=rollout, prior=prior, candidates=[plain, dud],
+                              margin=0.0)
+        picks = {repr(search.paired(engine, state, 0, Rng(s), config)) for s in range(8)}
         assert picks == {repr(prior)}, "equal in every sample: never a reason to overrule the heuristic"
 
 
@@ -322,7 +328,8 @@ def test_paired_prunes_a_clearly_worse_candidate_and_keeps_its_budget():
         return {"type": "roll", "n": rng.below(6) + 1}
 
     plain = {"type": "bonus", "n": 0}
-    search.paired(engine, state, 0, Rng(3), iterations=200, rollout=dice, prior=plain, prune=1.0, check_every=8)
+    search.paired(engine, state, 0, Rng(3),
+                  PairedConfig(iterations=200, rollout=dice, prior=plain, prune=1.0, check_every=8))
     assert 200 <= len(played) <= 200 + 3, "the budget counts playouts"
     assert played.count(-6) <= 16, "the hopeless move is dropped after a round or two of checks"
     assert played.count(1) > 50 and played.count(0) > 50, "the best move and the heuristic's are kept"
@@ -339,12 +346,12 @@ def test_paired_stops_within_its_budget_of_actions_after_whole_rounds():
         played.append(s["bonus"])
         return {"type": "roll", "n": rng.below(6) + 1}
 
-    search.paired(engine, state, 0, Rng(3), iterations=200, actions=40, rollout=dice,
-                  prior={"type": "bonus", "n": 0}, prune=None)
+    search.paired(engine, state, 0, Rng(3), PairedConfig(iterations=200, actions=40, rollout=dice,
+                                                         prior={"type": "bonus", "n": 0}, prune=None))
     assert len(played) == 20, "five whole rounds of four playouts of two actions"
     played.clear()
-    search.paired(engine, state, 0, Rng(3), iterations=200, actions=42, rollout=dice,
-                  prior={"type": "bonus", "n": 0}, prune=None)
+    search.paired(engine, state, 0, Rng(3), PairedConfig(iterations=200, actions=42, rollout=dice,
+                                                         prior={"type": "bonus", "n": 0}, prune=None))
     assert len(played) == 24, "a round begun is finished, so every candidate meets the same samples"
 
 
@@ -359,8 +366,9 @@ def test_paired_stops_once_nothing_but_the_prior_is_left():
         return {"type": "roll", "n": rng.below(6) + 1}
 
     plain, hopeless = {"type": "bonus", "n": 0}, {"type": "bonus", "n": -6}
-    pick = search.paired(engine, state, 0, Rng(3), iterations=200, rollout=dice, prior=plain,
-                         candidates=[plain, hopeless], prune=1.0, check_every=8)
+    pick = search.paired(engine, state, 0, Rng(3), PairedConfig(iterations=200, rollout=dice, prior=plain,
+                                                                candidates=[plain, hopeless], prune=1.0,
+                                                                check_every=8))
     assert pick == plain and len(played) == 16, "dropped at the first check, after 8 rounds of 2 playouts"
 
 
@@ -377,8 +385,8 @@ def test_paired_stops_at_its_wall_clock_cap_within_a_round():
         return {"type": "roll", "n": rng.below(6) + 1}
 
     start = time.perf_counter()
-    pick = search.paired(engine, state, 0, Rng(4), seconds=0.22, rollout=slow, prior={"type": "bonus", "n": 0},
-                         prune=None)
+    pick = search.paired(engine, state, 0, Rng(4), PairedConfig(seconds=0.22, rollout=slow,
+                                                                prior={"type": "bonus", "n": 0}, prune=None))
     assert pick in engine.legal_actions(state, 0)
     assert time.perf_counter() - start < 0.22 + 0.12, "at most one playout past the cap"
     assert 4 < len(played) < 8, "the first round is played whole, the second stops at the cap"
@@ -410,14 +418,14 @@ def test_troja_hard_plays_paired_playouts_to_the_end_of_the_game():
     ends = []
     watching = _watching(engine, ends)
 
-    assert "paired" in search.SHAPES["troja"]
-    real = search.paired
+    assert isinstance(search.SHAPES["troja"], PairedConfig)
+    real = hard.paired
     try:
-        search.paired = lambda *a, **k: real(*a, **{**k, "rollout": watching})
+        hard.paired = lambda e, st, se, r, config: real(e, st, se, r, replace(config, rollout=watching))
         action = search.choose(engine, state, seat, Rng(2), iterations=6, **{
             k: v for k, v in search.hard_budget(engine).items() if k not in ("iterations", "seconds")})
     finally:
-        search.paired = real
+        hard.paired = real
     assert action in engine.legal_actions(state, seat)
     finished = {id(s): engine.result(s) is not None for s in ends}
     assert sum(finished.values()) >= 5, "every playout runs to the end of the game"
@@ -428,7 +436,8 @@ def test_paired_playouts_cut_at_a_depth_are_scored_by_the_evaluation():
     ends = []
     watching = _watching(engine, ends)
 
-    action = search.paired(engine, state, seat, Rng(2), iterations=4, rollout=watching, depth=6, prune=None)
+    action = search.paired(engine, state, seat, Rng(2),
+                           PairedConfig(iterations=4, rollout=watching, depth=6, prune=None))
     assert action in engine.legal_actions(state, seat)
     per_playout = {}
     for s in ends:
