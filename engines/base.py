@@ -63,6 +63,14 @@ class BaseEngine:
         if slot is not None and (state is None or slot[0] is state):
             self._memo_slot = None
 
+    def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
+        """The seats that may act now (see the protocol)."""
+        raise NotImplementedError
+
+    def result(self, state: Any) -> dict | None:  # pragma: no cover - abstract
+        """The final result, or None while the game goes on (see the protocol)."""
+        raise NotImplementedError
+
     def legal_actions(self, state: Any, seat: int) -> list[dict]:
         memo = self._memo(state)
         key = ("legal", seat)

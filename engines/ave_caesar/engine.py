@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from typing import Any
 
 from engines.base import BaseEngine, _copy
 from engines.protocol import IllegalAction
@@ -97,7 +98,7 @@ class _Turn:
 
 
 _NO_TURN = _Turn(-1, [], {}, [])
-_NO_FIELD = (None, [], set())
+_NO_FIELD: tuple[Any, list[int], set[int]] = (None, [], set())
 BLOCKED_KEPT = 4096  # per track: move searches past a single chariot kept (about 1 kB each; ~1,300 seen in 300 games)
 
 
@@ -166,6 +167,31 @@ def race_plan(first_track: str, races: int) -> list[tuple[str, str]]:
     """Track and direction of each race: the chosen track, the other one, then both counter-clockwise."""
     other = "B" if first_track == "A" else "A"
     return [(first_track, "cw"), (other, "cw"), (first_track, "ccw"), (other, "ccw")][:races]
+
+
+def _play_card(hand: list, value: int) -> None:
+    """The first card of that value leaves the hand, as hand.remove() would take."""
+    known = CARD_VALUES
+    for i, x in enumerate(hand):
+        if (known[x] if x in known else card_value(x)) == value:
+            del hand[i]
+            return
+
+
+def _cross(car: dict, crossed: int, unpaid_player: bool) -> tuple[int, bool, bool]:
+    """Count ``crossed`` crossings of the line: (crossings now, Caesar's wrath, finished). An unpaid player's
+    chariot that begins its last lap is disqualified; one that crosses after the last lap has finished."""
+    crossings = car["crossings"]
+    wrath = finished = False
+    if crossed:
+        for _ in range(crossed):
+            crossings += 1
+            if crossings == LAPS and unpaid_player:
+                wrath = True
+            elif crossings > LAPS:
+                finished = True
+        car["crossings"] = crossings
+    return crossings, wrath, finished
 
 
 class AveCaesarEngine(BaseEngine):
@@ -338,8 +364,10 @@ class AveCaesarEngine(BaseEngine):
             super().validate(state, seat, action)
         elif seat not in self.to_act(state):
             super().validate(state, seat, action)
-        elif not self._is_legal(self._known_turn(state, self.current_chariot(state)), action):
-            raise IllegalAction(self.explain_illegal(state, seat, action))
+        else:
+            c = self.current_chariot(state)
+            if c is None or not self._is_legal(self._known_turn(state, c), action):
+                raise IllegalAction(self.explain_illegal(state, seat, action))
 
     def apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         """:meth:`BaseEngine.apply` with its checks and answers, the turn looked up once."""
@@ -368,6 +396,8 @@ class AveCaesarEngine(BaseEngine):
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
         c = self.current_chariot(state)
+        if c is None:
+            return "The game is over."
         label = state["chariots"][c]["label"]
         if state["race"].get("vote") is not None:
             return f"Vote for one of the spaces neutral chariot {label} can reach."
@@ -774,8 +804,9 @@ class AveCaesarEngine(BaseEngine):
                 alley, reach, crossed_from = track.alley_set, track.alley_reach, track.crossed[start]
                 tos = [to for to in tos if (not inside and to in alley)
                        or (crossings + crossed_from[to] < 2 or (crossings + crossed_from[to] == 2 and to in reach))]
-                layer = set(tos)
-            dests[value] = layer
+                dests[value] = set(tos)
+            else:
+                dests[value] = layer
             actions += map(moves[value].__getitem__, tos)
         return _Turn(c, actions, dests, layers)
 
@@ -788,12 +819,7 @@ class AveCaesarEngine(BaseEngine):
         car = race["cars"][c]
         owner = state["chariots"][c]["owner"]
         if card_id is None:
-            hand = car["hand"]
-            known = CARD_VALUES
-            for i, x in enumerate(hand):
-                if (known[x] if x in known else card_value(x)) == value:
-                    del hand[i]  # the first card of that value, as hand.remove() would take
-                    break
+            _play_card(car["hand"], value)
         car["played"].append(value)
         start = path[0]
         end = path[-1]
@@ -804,15 +830,7 @@ class AveCaesarEngine(BaseEngine):
                   and (crossings < 2 or (crossings == 2 and start in track.alley_reach)))
         if crossed is None:
             crossed = sum(1 for a, b in zip(path, path[1:]) if track.crosses(a, b))
-        wrath = finished = False
-        if crossed:
-            for _ in range(crossed):
-                crossings += 1
-                if crossings == LAPS and owner is not None and not paid:
-                    wrath = True
-                elif crossings > LAPS:
-                    finished = True
-            car["crossings"] = crossings
+        crossings, wrath, finished = _cross(car, crossed, owner is not None and not paid)
         car["space"] = end
         race["moves"] += 1
         race["idle"] = 0
@@ -831,22 +849,29 @@ class AveCaesarEngine(BaseEngine):
             self._take_off(state, c, "disqualified")
             events.append({"type": "disqualified", "chariot": c, "seat": owner, "reason": "caesar_wrath"})
         elif finished:
-            car["status"] = "finished"
-            self._field = _NO_FIELD
-            car["space"] = None
-            car["left"] = 0
-            race["finish"].append(c)
-            place = laurels = None
-            if owner is not None:
-                place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
-                laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
-            events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
+            self._finish(state, c, events)
         else:  # still racing (only a racing chariot moves)
             if owner is not None and car["deck"]:
                 car["hand"].append(car["deck"].pop())
             if not car["hand"] and not car["deck"]:
                 self._take_off(state, c, "removed")
                 events.append({"type": "out_of_cards", "chariot": c, "seat": owner})
+
+    def _finish(self, state: dict, c: int, events: list[dict]) -> None:
+        """Chariot ``c`` crossed the line for the last time: its place, and a player's laurels."""
+        race = state["race"]
+        car = race["cars"][c]
+        owner = state["chariots"][c]["owner"]
+        car["status"] = "finished"
+        self._field = _NO_FIELD
+        car["space"] = None
+        car["left"] = 0
+        race["finish"].append(c)
+        place = laurels = None
+        if owner is not None:
+            place = sum(1 for x in race["finish"] if state["chariots"][x]["owner"] is not None)
+            laurels = LAURELS[place - 1] if place <= len(LAURELS) else 0
+        events.append({"type": "finished", "chariot": c, "seat": owner, "place": place, "laurels": laurels})
 
     def _take_off(self, state: dict, c: int, status: str) -> None:
         self._field = _NO_FIELD
@@ -976,6 +1001,7 @@ class AveCaesarEngine(BaseEngine):
             k = key(to, crossed_from[to])
             if best_key is None or k < best_key:
                 best, best_key = to, k
+        assert best is not None  # ends: the neutral chariot's reachable spaces (it has a move)
         self._do_move(state, c, value, self._walk(layers, value, best), events, True, card_id, crossed_from[best],
                       track)
 
@@ -1081,6 +1107,7 @@ class AveCaesarEngine(BaseEngine):
             return self._start_race(state, events)
         state["over"] = True
         result = self.result(state)
+        assert result is not None  # the game is over
         events.append({"type": "game_over", "places": result["places"], "scores": result["scores"]})
         return None
 
@@ -1144,9 +1171,10 @@ class AveCaesarEngine(BaseEngine):
                              for c, ch in enumerate(state["chariots"]) if ch["owner"] == seat
                              and race["cars"][c]["status"] == "racing"]
             if seat in to_act:
-                c = self.current_chariot(state)
+                cur = self.current_chariot(state)
+                assert cur is not None  # a seat is to act: the game goes on
                 view["legal"] = self.legal_copy(state, seat)
-                view["choices"] = self.vote_choices(state) if race.get("vote") else self.choices(state, c)
+                view["choices"] = self.vote_choices(state) if race.get("vote") else self.choices(state, cur)
         vote = race.get("vote")
         if vote is not None:  # who has voted is public, for whom only once all have (vote_result)
             view["vote"] = {"chariot": vote["chariot"], "label": state["chariots"][vote["chariot"]]["label"],

@@ -55,8 +55,12 @@ class Track:
                     rev[n].append(sid)
             # straight ahead first, then the diagonals: same preference as clockwise
             for sid, lst in rev.items():
-                lane = self.spaces[sid]["lane"]
-                lst.sort(key=lambda n, lane=lane: (self.spaces[n]["lane"] != lane, rank[n]))
+                lane: int = self.spaces[sid]["lane"]
+
+                def ahead_first(n: str, lane: int = lane) -> tuple[bool, int]:
+                    return self.spaces[n]["lane"] != lane, rank[n]
+
+                lst.sort(key=ahead_first)
             self.next = rev
         self.prev: dict[str, list[str]] = {sid: [] for sid in self.order}
         for sid in self.order:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 OUT = Path(__file__).resolve().parents[2] / "data" / "ave_caesar"
 
@@ -39,7 +40,7 @@ ALL = (0, 1, 2)
 # walls: (section, lower lane of the boundary, first column, last column): no lane change across that
 # boundary between those columns. alley: on a straight, beside columns first..last, with `spaces` spaces;
 # entered from lane 0 of column first-1, left into lane 0 of column last+1.
-LAYOUTS = {
+LAYOUTS: dict[str, dict[str, Any]] = {
     "A": {
         "title": "Track A (Circus Maximus)",
         "route": 80,
@@ -150,61 +151,66 @@ def _alley_geom(layout, cols: int, i: int, m: int):
     return outer + inner, centre, (xc, edge_y + sign * (b_out + 14))  # label spot above the bay
 
 
-def build(name: str) -> dict:
-    layout = LAYOUTS[name]
+def _new_space(name: str, index: int, sec_i: int, lane: int, t0: float, t1: float, poly: list, centre: tuple,
+               col: int) -> dict:
+    return {"id": f"{name}{index:02d}", "sec": SECTIONS[sec_i], "col": col, "lane": lane,
+            "x": _r(centre[0]), "y": _r(centre[1]), "poly": [[_r(x), _r(y)] for x, y in poly],
+            "_t": (sec_i + t0, sec_i + t1)}
+
+
+def _lay_out(name: str, layout: dict) -> tuple[list[dict], dict[int, dict[int, list]]]:
+    """Every space of the four sections in driving order, and by section and lane (with progress spans
+    ``_t``: section index + fraction of the section)."""
     spaces: list[dict] = []
-    # lane -> list of (section index, t0, t1, space) in driving order, per section
     by_section: dict[int, dict[int, list]] = {}
-    counter = 0
-
-    def new_space(sec_i, lane, t0, t1, poly, centre, col):
-        nonlocal counter
-        sid = f"{name}{counter:02d}"
-        counter += 1
-        space = {"id": sid, "sec": SECTIONS[sec_i], "col": col, "lane": lane,
-                 "x": _r(centre[0]), "y": _r(centre[1]), "poly": [[_r(x), _r(y)] for x, y in poly],
-                 "_t": (sec_i + t0, sec_i + t1)}
-        spaces.append(space)
-        by_section.setdefault(sec_i, {}).setdefault(lane, []).append(space)
-        return space
-
     for sec_i, sec in enumerate(SECTIONS):
         spec = layout[sec]
+        cells = []  # (lane, t0, t1, poly, centre, col)
         if sec in ("top", "bottom"):
             cols = len(spec)
             for c, lanes in enumerate(spec):
                 for lane in lanes:
                     poly, centre = _straight_geom(sec, cols, c, lane)
-                    new_space(sec_i, lane, c / cols, (c + 1) / cols, poly, centre, c)
+                    cells.append((lane, c / cols, (c + 1) / cols, poly, centre, c))
         else:
             for lane, n in enumerate(spec):
                 for k in range(n):
                     poly, centre = _curve_geom(sec, n, k, lane)
-                    new_space(sec_i, lane, k / n, (k + 1) / n, poly, centre, k)
+                    cells.append((lane, k / n, (k + 1) / n, poly, centre, k))
+        for lane, t0, t1, poly, centre, col in cells:
+            space = _new_space(name, len(spaces), sec_i, lane, t0, t1, poly, centre, col)
+            spaces.append(space)
+            by_section.setdefault(sec_i, {}).setdefault(lane, []).append(space)
+    return spaces, by_section
 
-    def lane_at(lane: int, g: float):
-        """The space of ``lane`` containing progress point g (mod 4), or None."""
-        g = g % 4.0
-        sec_i = int(g)
-        for sp in by_section.get(sec_i, {}).get(lane, []):
-            t0, t1 = sp["_t"]
-            if t0 <= g < t1:
-                return sp
-        return None
 
-    def walled(sec_i: int, lo_lane: int, g_cross: float) -> bool:
-        """Is a lane change across the boundary above ``lo_lane`` at progress point g_cross walled off?"""
-        sec = SECTIONS[sec_i]
-        if sec not in ("top", "bottom"):
-            return False
-        local = (g_cross - sec_i) * len(layout[sec])
-        for wsec, wlane, c0, c1 in layout["walls"]:
-            # the wall is drawn from the middle of column c0 to the middle of column c1: it blocks the
-            # column boundaries strictly inside that stretch
-            if wsec == sec and wlane == lo_lane and c0 < local - 1e-9 and local + 1e-9 < c1 + 1:
-                return True
+def _lane_at(by_section: dict[int, dict[int, list]], lane: int, g: float) -> dict | None:
+    """The space of ``lane`` containing progress point g (mod 4), or None."""
+    g = g % 4.0
+    sec_i = int(g)
+    for sp in by_section.get(sec_i, {}).get(lane, []):
+        t0, t1 = sp["_t"]
+        if t0 <= g < t1:
+            return sp
+    return None
+
+
+def _walled(layout: dict, sec_i: int, lo_lane: int, g_cross: float) -> bool:
+    """Is a lane change across the boundary above ``lo_lane`` at progress point g_cross walled off?"""
+    sec = SECTIONS[sec_i]
+    if sec not in ("top", "bottom"):
         return False
+    local = (g_cross - sec_i) * len(layout[sec])
+    for wsec, wlane, c0, c1 in layout["walls"]:
+        # the wall is drawn from the middle of column c0 to the middle of column c1: it blocks the
+        # column boundaries strictly inside that stretch
+        if wsec == sec and wlane == lo_lane and c0 < local - 1e-9 and local + 1e-9 < c1 + 1:
+            return True
+    return False
 
+
+def _link(layout: dict, spaces: list[dict], by_section: dict[int, dict[int, list]]) -> None:
+    """Each space's forward neighbours: straight ahead, and diagonally unless walled off or beside it."""
     eps = 1e-6
     for sp in spaces:
         t1 = sp["_t"][1]
@@ -212,51 +218,61 @@ def build(name: str) -> dict:
         for lane in (sp["lane"], sp["lane"] - 1, sp["lane"] + 1):
             if lane not in ALL:
                 continue
-            target = lane_at(lane, t1 + eps)
+            target = _lane_at(by_section, lane, t1 + eps)
             if target is None:
                 continue
-            if lane != sp["lane"] and walled(int(sp["_t"][0]), min(lane, sp["lane"]), t1):
+            if lane != sp["lane"] and _walled(layout, int(sp["_t"][0]), min(lane, sp["lane"]), t1):
                 continue
             if lane != sp["lane"] and _beside(target["_t"][0], sp["_t"][0]):
                 continue  # a sideways step, not a diagonal one
             nxt.append(target["id"])
         sp["next"] = nxt
 
-    # Caesar's alley
+
+def _main_space(by_section: dict[int, dict[int, list]], sec_i: int, col: int, lane: int) -> dict:
+    for sp in by_section[sec_i][lane]:
+        if sp["col"] == col:
+            return sp
+    raise ValueError(f"no lane {lane} in column {col} of {SECTIONS[sec_i]}")
+
+
+def _add_alley(name: str, layout: dict, spaces: list[dict], by_section: dict[int, dict[int, list]]) -> dict:
+    """Caesar's alley: its spaces (appended to ``spaces``), linked in from lane 0 before it and out to lane 0
+    after it; its access spaces, gates and label box, as the track file records them."""
     spec = layout["alley"]
     sec_i = SECTIONS.index(spec["section"])
     cols = len(layout[spec["section"]])
     m = spec["spaces"]
-
-    def main(sec_i, col, lane):
-        for sp in by_section[sec_i][lane]:
-            if sp["col"] == col:
-                return sp
-        raise ValueError(f"no lane {lane} in column {col} of {SECTIONS[sec_i]}")
-
-    access = main(sec_i, spec["first"] - 1, 0)
-    exit_ = main(sec_i, spec["last"] + 1, 0)
-    alley = []
-    box = None
+    access = _main_space(by_section, sec_i, spec["first"] - 1, 0)
+    exit_ = _main_space(by_section, sec_i, spec["last"] + 1, 0)
+    alley: list[dict[str, Any]] = []
+    box = (0.0, 0.0)
     for i in range(m):
         poly, centre, box = _alley_geom(layout, cols, i, m)
-        sid = f"{name}{counter:02d}"
-        counter += 1
-        alley.append({"id": sid, "sec": "alley", "col": i, "lane": -1, "x": _r(centre[0]), "y": _r(centre[1]),
-                      "poly": [[_r(x), _r(y)] for x, y in poly], "next": []})
+        alley.append({"id": f"{name}{len(spaces) + i:02d}", "sec": "alley", "col": i, "lane": -1,
+                      "x": _r(centre[0]), "y": _r(centre[1]), "poly": [[_r(x), _r(y)] for x, y in poly],
+                      "next": []})
     for a, b in zip(alley, alley[1:]):
         a["next"].append(b["id"])
     alley[-1]["next"].append(exit_["id"])
     access["next"].append(alley[0]["id"])
     spaces.extend(alley)
+    alley_span = (sec_i + spec["first"] / cols, sec_i + (spec["last"] + 1) / cols)
+    for i, a in enumerate(alley):
+        w = (alley_span[1] - alley_span[0]) / m
+        a["_t"] = (alley_span[0] + i * w, alley_span[0] + (i + 1) * w)
     gate_cw = [sp["id"] for sp in spaces if sp["sec"] == spec["section"] and sp["col"] == spec["first"]]
     gate_ccw = [sp["id"] for sp in spaces if sp["sec"] == spec["section"] and sp["col"] == spec["last"]]
+    return {"spaces": [a["id"] for a in alley], "access": {"cw": access["id"], "ccw": exit_["id"]},
+            "gate": {"cw": gate_cw, "ccw": gate_ccw}, "box": [_r(box[0]), _r(box[1])]}
 
-    # finish line and start grids on the top straight
+
+def _line_and_grids(layout: dict, spaces: list[dict]) -> tuple[dict, dict]:
+    """The finish line and the two start grids, on the top straight."""
     k = layout["line_after"]
     top = [sp for sp in spaces if sp["sec"] == "top"]
 
-    def column(c):
+    def column(c: int) -> list[dict]:
         return sorted((sp for sp in top if sp["col"] == c), key=lambda sp: sp["lane"])
 
     before, after = column(k), column(k + 1)
@@ -265,8 +281,13 @@ def build(name: str) -> dict:
     assert len(grid_cw) == 6 and len(grid_ccw) == 6, "the start grid needs two full 3-lane columns each side"
     top_cols = len(layout["top"])
     line_x = CX - HALF_STRAIGHT + (k + 1) * (2 * HALF_STRAIGHT / top_cols)
+    line = {"before": [sp["id"] for sp in before], "after": [sp["id"] for sp in after],
+            "draw": [_r(line_x), _r(CY - R0 - 3 * LANE_W), _r(line_x), _r(CY - R0)]}
+    return line, {"cw": grid_cw, "ccw": grid_ccw}
 
-    # drawing aids: walls as segments, stone where a lane is missing on a straight, lane-end bars
+
+def _walls(layout: dict) -> list[list[float]]:
+    """Walls as segments: the layout's walls, then the alley wall along the inner edge between its mouths."""
     walls = []
     for wsec, wlane, c0, c1 in layout["walls"]:
         wcols = len(layout[wsec])
@@ -280,6 +301,17 @@ def build(name: str) -> dict:
             xa = CX + HALF_STRAIGHT - (c0 + 0.5) * length
             xb = CX + HALF_STRAIGHT - (c1 + 0.5) * length
         walls.append([_r(xa), _r(y), _r(xb), _r(y)])
+    spec = layout["alley"]
+    length = 2 * HALF_STRAIGHT / len(layout["bottom"])
+    if spec["section"] == "bottom":
+        xa = CX + HALF_STRAIGHT - spec["first"] * length - ALLEY_W
+        xb = CX + HALF_STRAIGHT - (spec["last"] + 1) * length + ALLEY_W
+        walls.append([_r(xa), CY + R0, _r(xb), CY + R0])
+    return walls
+
+
+def _stone(layout: dict) -> list[list[list[float]]]:
+    """Stone where a lane is missing on a straight."""
     stone = []
     for sec in ("top", "bottom"):
         cols = len(layout[sec])
@@ -288,28 +320,31 @@ def build(name: str) -> dict:
                 if lane not in lanes:
                     poly, _ = _straight_geom(sec, cols, c, lane)
                     stone.append([[_r(x), _r(y)] for x, y in poly])
-    # the alley wall: along the inner edge between the alley's two mouths
-    length = 2 * HALF_STRAIGHT / cols
-    if spec["section"] == "bottom":
-        xa = CX + HALF_STRAIGHT - spec["first"] * length - ALLEY_W
-        xb = CX + HALF_STRAIGHT - (spec["last"] + 1) * length + ALLEY_W
-        walls.append([_r(xa), CY + R0, _r(xb), CY + R0])
-    bottlenecks = [sp["id"] for sp in spaces if sp["sec"] in ("top", "bottom")
-                   and len(layout[sp["sec"]][sp["col"]]) == 1]
+    return stone
+
+
+def _curves(spaces: list[dict]) -> list[dict]:
     curves = []
     for sec in ("east", "west"):
         lanes = {}
         for lane, label in enumerate(("inner", "middle", "outer")):
             lanes[label] = [sp["id"] for sp in spaces if sp["sec"] == sec and sp["lane"] == lane]
         curves.append({"name": sec, **lanes})
+    return curves
+
+
+def build(name: str) -> dict:
+    """Track ``name``'s JSON data (see the module docstring)."""
+    layout = LAYOUTS[name]
+    spaces, by_section = _lay_out(name, layout)
+    _link(layout, spaces, by_section)
+    alley = _add_alley(name, layout, spaces, by_section)
+    line, start = _line_and_grids(layout, spaces)
+    bottlenecks = [sp["id"] for sp in spaces if sp["sec"] in ("top", "bottom")
+                   and len(layout[sp["sec"]][sp["col"]]) == 1]
     # the spina sits a little north of the axis to leave room for the alley's label
     spina = [[_r(CX - HALF_STRAIGHT + 10), CY - 36], [_r(CX + HALF_STRAIGHT - 10), CY - 36],
              [_r(CX + HALF_STRAIGHT - 10), CY + 14], [_r(CX - HALF_STRAIGHT + 10), CY + 14]]
-
-    alley_span = (sec_i + spec["first"] / cols, sec_i + (spec["last"] + 1) / cols)
-    for i, a in enumerate(alley):
-        w = (alley_span[1] - alley_span[0]) / m
-        a["_t"] = (alley_span[0] + i * w, alley_span[0] + (i + 1) * w)
     for sp in spaces:
         t0, t1 = sp.pop("_t")
         sp["span"] = [round(t0, 4), round(t1, 4)]
@@ -320,15 +355,13 @@ def build(name: str) -> dict:
         "route": layout["route"],
         "curve_penalty": layout["curve_penalty"],
         "spaces": spaces,
-        "line": {"before": [sp["id"] for sp in before], "after": [sp["id"] for sp in after],
-                 "draw": [_r(line_x), _r(CY - R0 - 3 * LANE_W), _r(line_x), _r(CY - R0)]},
-        "start": {"cw": grid_cw, "ccw": grid_ccw},
-        "alley": {"spaces": [a["id"] for a in alley], "access": {"cw": access["id"], "ccw": exit_["id"]},
-                  "gate": {"cw": gate_cw, "ccw": gate_ccw}, "box": [_r(box[0]), _r(box[1])]},
+        "line": line,
+        "start": start,
+        "alley": alley,
         "bottlenecks": bottlenecks,
-        "curves": curves,
-        "walls": walls,
-        "stone": stone,
+        "curves": _curves(spaces),
+        "walls": _walls(layout),
+        "stone": _stone(layout),
         "spina": spina,
     }
 

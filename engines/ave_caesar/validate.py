@@ -105,12 +105,9 @@ def sideways_links(data: dict) -> list[str]:
     return problems
 
 
-def check(name: str, direction: str) -> tuple[list[str], dict]:
-    """All checks for one track and direction: (problems, figures)."""
-    track = get_track(name, direction)
-    data = load_data(name)
-    problems: list[str] = []
-    figures: dict = {"track": name, "direction": direction}
+def _shape(track: Track, data: dict) -> list[str]:
+    """Unique ids, the fields every space needs, links to known spaces."""
+    problems = []
     ids = [sp["id"] for sp in data["spaces"]]
     if len(ids) != len(set(ids)):
         problems.append("duplicate space ids")
@@ -121,12 +118,12 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
         for n in sp["next"]:
             if n not in track.spaces:
                 problems.append(f"space {sp['id']} links to unknown {n}")
-    if problems:
-        return problems, figures
-    problems += sideways_links(data)
-    main = [s for s in track.order if s not in track.alley_set]
+    return problems
 
-    # one connected loop
+
+def _loop(track: Track, problems: list[str], figures: dict) -> None:
+    """One connected loop; the start grid behind the line, every space reachable, no dead ends."""
+    main = [s for s in track.order if s not in track.alley_set]
     for s in main:
         missing = set(main) - _reachable(track, [s])
         if missing:
@@ -134,7 +131,6 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
             break
     if not _is_acyclic_without_line(track):
         problems.append("a lap can be driven without crossing the finish line")
-    # start grid behind the line, every space reachable, no dead ends
     if len(set(track.start)) != 6 or any(s in track.alley_set for s in track.start):
         problems.append("the start grid needs six distinct main-track spaces")
     figures["grid_distance_to_line"] = [track.to_line.get(s) for s in track.start]
@@ -150,7 +146,9 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
     if any(not track.next[s] for s in track.order):
         problems.append("a space has no forward link")
 
-    # route lengths
+
+def _routes(track: Track, problems: list[str], figures: dict) -> None:
+    """Route lengths: three laps with the alley, without it, and what the deck leaves spare."""
     route = shortest_route(track, track.start[0])
     plain = shortest_route(track, track.start[0], need_alley=False)
     figures.update(lap=track.lap, route=route, route_without_alley=plain, alley_detour=route - plain)
@@ -161,24 +159,32 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
     if not 0 < DECK_POINTS - route <= 6:
         problems.append(f"{DECK_POINTS} points leave {DECK_POINTS - route} spare: the deck must be barely enough")
 
-    # curves: the outer lane costs the penalty, the inner lane is the shortest way round
+
+def _curve(track: Track, curve: dict, problems: list[str]) -> dict:
+    """One curve's lanes: consecutive spaces, the outer lane costing the penalty, each lane out dearer."""
+    lanes = [curve["inner"], curve["middle"], curve["outer"]]
+    for lane in lanes:
+        for a, b in zip(lane, lane[1:]):
+            if b not in track.next[a] and a not in track.next[b]:
+                problems.append(f"curve {curve['name']}: {a} and {b} are not consecutive")
+    extra = len(curve["outer"]) - len(curve["inner"])
+    if extra != track.curve_penalty:
+        problems.append(f"curve {curve['name']}: outer lane costs +{extra}, expected +{track.curve_penalty}")
+    if not len(curve["inner"]) < len(curve["middle"]) < len(curve["outer"]):
+        problems.append(f"curve {curve['name']}: the inner lane must be the cheapest and each lane further "
+                        f"out cost more ({len(curve['inner'])}/{len(curve['middle'])}/{len(curve['outer'])})")
+    return {"name": curve["name"], "inner": len(curve["inner"]), "middle": len(curve["middle"]),
+            "outer": len(curve["outer"])}
+
+
+def _curves(track: Track, data: dict, problems: list[str], figures: dict) -> None:
+    """Curves: the outer lane costs the penalty, the inner lane is the shortest way round."""
     figures["curves"] = []
-    outside_only = set()
+    outside_only: set[str] = set()
     for curve in data["curves"]:
-        lanes = [curve["inner"], curve["middle"], curve["outer"]]
-        for lane in lanes:
-            for a, b in zip(lane, lane[1:]):
-                if b not in track.next[a] and a not in track.next[b]:
-                    problems.append(f"curve {curve['name']}: {a} and {b} are not consecutive")
-        extra = len(curve["outer"]) - len(curve["inner"])
-        figures["curves"].append({"name": curve["name"], "inner": len(curve["inner"]),
-                                  "middle": len(curve["middle"]), "outer": len(curve["outer"])})
-        if extra != track.curve_penalty:
-            problems.append(f"curve {curve['name']}: outer lane costs +{extra}, expected +{track.curve_penalty}")
-        if not len(curve["inner"]) < len(curve["middle"]) < len(curve["outer"]):
-            problems.append(f"curve {curve['name']}: the inner lane must be the cheapest and each lane further "
-                            f"out cost more ({len(curve['inner'])}/{len(curve['middle'])}/{len(curve['outer'])})")
+        figures["curves"].append(_curve(track, curve, problems))
         outside_only |= set(curve["inner"]) | set(curve["middle"])
+    route, plain = figures["route"], figures["route_without_alley"]
     # (measured without the alley: on B the alley rejoins the inner lane right before a curve)
     forced_out = shortest_route(track, track.start[0], need_alley=False, forbidden=frozenset(outside_only))
     figures["route_outside_on_every_curve"] = forced_out + (route - plain)
@@ -187,7 +193,9 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
     if forced_out + (route - plain) <= DECK_POINTS:
         problems.append("a chariot driven outside on every curve could still finish")
 
-    # Caesar's alley: a one-lane side lane with a single way in and out, beyond its gate
+
+def _alley(track: Track, problems: list[str], figures: dict) -> None:
+    """Caesar's alley: a one-lane side lane with a single way in and out, beyond its gate."""
     alley = track.alley
     if track.prev[alley[0]] != [track.alley_access]:
         problems.append("the alley must be entered only from its access space")
@@ -206,13 +214,31 @@ def check(name: str, direction: str) -> tuple[list[str], dict]:
         problems.append("the gate must be the column right after the access space")
     figures["alley_spaces"] = len(alley)
 
-    # bottlenecks: one space every lap must pass
+
+def _bottlenecks(track: Track, problems: list[str], figures: dict) -> None:
+    """Bottlenecks: one space every lap must pass."""
     figures["bottlenecks"] = sorted(track.bottlenecks)
     for b in track.bottlenecks:
         after_line = [s for s in track.order if track.to_line.get(s) == track.lap and s not in track.alley_set]
         passed = _reachable(track, after_line, blocked=frozenset({b}), stop_at_line=True)
         if any(track.crosses(s, n) for s in passed for n in track.next[s]):
             problems.append(f"bottleneck {b} can be driven around")
+
+
+def check(name: str, direction: str) -> tuple[list[str], dict]:
+    """All checks for one track and direction: (problems, figures)."""
+    track = get_track(name, direction)
+    data = load_data(name)
+    figures: dict = {"track": name, "direction": direction}
+    problems = _shape(track, data)
+    if problems:
+        return problems, figures
+    problems += sideways_links(data)
+    _loop(track, problems, figures)
+    _routes(track, problems, figures)
+    _curves(track, data, problems, figures)
+    _alley(track, problems, figures)
+    _bottlenecks(track, problems, figures)
     return problems, figures
 
 

@@ -29,6 +29,8 @@ Decisions the rulebook leaves open (all documented where they are implemented):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engines.base import BaseEngine, _copy
 from engines.protocol import IllegalAction
 from engines.rng import Rng
@@ -325,8 +327,7 @@ class HectorAchillesEngine(BaseEngine):
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         events: list[dict] = []
         kind = action["type"]
-        handler = getattr(self, "_do_" + kind)
-        handler(state, seat, action, events)
+        self._ACTIONS[kind](self, state, seat, action, events)
         state["last"] = _copy(events)
         return events
 
@@ -516,6 +517,23 @@ class HectorAchillesEngine(BaseEngine):
     def _do_abandon_hero(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
         self._settle(state, False, events)
 
+    #: action type -> the method that plays it
+    _ACTIONS: dict[str, Callable[[HectorAchillesEngine, dict, int, dict, list[dict]], None]] = {
+        "take_vanguard": _do_take_vanguard,
+        "choose_active": _do_choose_active,
+        "orient_fate": _do_orient_fate,
+        "swap_card": _do_swap_card,
+        "swap_hero": _do_swap_hero,
+        "play_hero": _do_play_hero,
+        "reinforce": _do_reinforce,
+        "play": _do_play,
+        "pass": _do_pass,
+        "rotate_fate": _do_rotate_fate,
+        "retreat": _do_retreat,
+        "save_hero": _do_save_hero,
+        "abandon_hero": _do_abandon_hero,
+    }
+
     def _settle(self, state: dict, save_hero: bool, events: list[dict]) -> None:
         """Move every card and token after the battle, then run the closing phase."""
         b = state["battle"]
@@ -636,7 +654,7 @@ class HectorAchillesEngine(BaseEngine):
         """The public summary of the battle that just ended (no ids: the cards go back into hidden decks)."""
         b = state["battle"]
         out = b["outcome"]
-        heroes = []
+        heroes: list[dict | None] = []
         for seat in (0, 1):
             if b["hero"][seat]:
                 heroes.append({**hero_face(b["hero"][seat]["id"]), "played": True, "saved": None})

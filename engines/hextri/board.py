@@ -52,7 +52,13 @@ class Board:
         self.polygon: dict[str, list[tuple[float, float]]] = {}
         self.coord: dict[str, tuple] = {}        # HEX: (q, r); TRI: ("N" | "S", q, r)
         self.adj: dict[str, list[str]] = {}
+        hex_name = self._place_hexes(rows, on_board)
+        tri_hexes = self._place_tris(on_board, hex_name)
+        self._link(tri_hexes)
 
+    def _place_hexes(self, rows: list[int], on_board: set[tuple[int, int]]) -> dict[tuple[int, int], str]:
+        """The HEX fields, named row by row; returns their names by lattice corner."""
+        R = self.radius
         hex_name: dict[tuple[int, int], str] = {}
         self.hexes: list[str] = []
         for i, r in enumerate(rows):
@@ -68,7 +74,13 @@ class Board:
                 self.xy[name] = (cx, cy)
                 self.polygon[name] = [(cx + math.cos(math.radians(a)), cy + math.sin(math.radians(a)))
                                       for a in range(0, 360, 60)]
+        return hex_name
 
+    def _place_tris(self, on_board: set[tuple[int, int]],
+                    hex_name: dict[tuple[int, int], str]) -> dict[str, list[str]]:
+        """The TRI fields (every lattice triangle with a corner on the board), named strip by strip; returns
+        the HEXes each touches."""
+        R = self.radius
         # every lattice triangle, keyed by the corner it is directly above (N) or below (S)
         triangles: dict[tuple, list[tuple[int, int]]] = {}
         for q in range(-R - 2, R + 3):
@@ -76,7 +88,7 @@ class Board:
                 # y grows downwards: row r - 1 is above row r
                 triangles[("N", q, r)] = [(q, r), (q, r - 1), (q + 1, r - 1)]
                 triangles[("S", q, r)] = [(q, r), (q - 1, r + 1), (q, r + 1)]
-        strips: dict[int, list[tuple[float, tuple]]] = {}
+        strips: dict[int, list[tuple]] = {}
         for key, corners in triangles.items():
             inside = [c for c in corners if c in on_board]
             if not inside:
@@ -101,7 +113,10 @@ class Board:
                 self.polygon[name] = [((pts[a][0] + pts[b][0]) / 2.0, (pts[a][1] + pts[b][1]) / 2.0)
                                       for a, b in ((0, 1), (1, 2), (2, 0))]
                 tri_hexes[name] = sorted(hex_name[c] for c in inside)
+        return tri_hexes
 
+    def _link(self, tri_hexes: dict[str, list[str]]) -> None:
+        """Adjacency (a TRI and the HEXes it touches), field order, entry fields, rim and bounds."""
         self.fields: list[str] = self.hexes + self.tris
         for name in self.fields:
             self.adj[name] = []
@@ -120,7 +135,7 @@ class Board:
         ys = [p[1] for poly in self.polygon.values() for p in poly]
         self.bounds = (min(xs), min(ys), max(xs), max(ys))
 
-    def parse(self, text: str) -> str:
+    def parse(self, text: object) -> str:
         """The canonical name of a typed field (``"h-c4"``, ``"T B3"``, ``"hex c4"``); ValueError if none."""
         if not isinstance(text, str):
             raise ValueError("A field name is text such as H-D4 or T-C5.")

@@ -31,6 +31,44 @@ def battle_losses(counts: dict[int, int]) -> dict[int, int]:
 ENTRY, RIM = "entry", "rim"
 
 
+def _touches_way_out(board: Board, occ: dict[str, dict[int, int]], seat: int, start: str, exits: frozenset[str],
+                     entry: bool, safe: set[str]) -> bool:
+    """Is a neighbour of ``start`` passable for ``seat`` and a way out (or known to be safe)?"""
+    for nb in board.adj[start]:
+        here = occ.get(nb)
+        if (not here or seat in here) and (nb in safe or (nb in exits and (not entry or not here))):
+            return True
+    return False
+
+
+def _search_region(board: Board, occ: dict[str, dict[int, int]], seat: int, start: str, exits: frozenset[str],
+                   entry: bool, safe: set[str]) -> tuple[bool, set[str]]:
+    """Breadth first from ``start`` over the fields that are empty or hold ``seat``'s figures until a way out
+    (or a field known to be safe) is met: (opened, the fields seen)."""
+    adj = board.adj
+    seen = {start}
+    frontier = [start]
+    opened = start in exits and not entry   # an own rim TRI is open under RIM; entry TRIs must be empty
+    while frontier and not opened:
+        nxt = []
+        for f in frontier:
+            for nb in adj[f]:
+                if nb in seen:
+                    continue
+                here = occ.get(nb)
+                if here and seat not in here:
+                    continue  # enemy-held: a wall
+                if nb in safe or (nb in exits and (not entry or not here)):
+                    opened = True
+                    break
+                seen.add(nb)
+                nxt.append(nb)
+            if opened:
+                break
+        frontier = nxt
+    return opened, seen
+
+
 def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str, rule: str = ENTRY,
               known: tuple[set[str], set[str]] | None = None, on: dict[str, int] | None = None) -> list[str]:
     """Fields of ``kind`` holding ``seat``'s figures that are encircled: every way into their region (the
@@ -58,7 +96,6 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
     # a way out or a field already known to be safe; everything it saw shares the group's fate
     entry = rule != RIM
     exits = board.outer_set if entry else board.rim
-    adj = board.adj
     safe, closed = known if known is not None else (set(), set())
     out = []
     for start in held:
@@ -67,36 +104,10 @@ def encircled(board: Board, occ: dict[str, dict[int, int]], seat: int, kind: str
         if start in closed:
             out.append(start)
             continue
-        # most groups touch a way out (or a field known to be safe) at once
-        for nb in adj[start]:
-            here = occ.get(nb)
-            if (not here or seat in here) and (nb in safe or (nb in exits and (not entry or not here))):
-                break
-        else:
-            nb = None
-        if nb is not None:
+        if _touches_way_out(board, occ, seat, start, exits, entry, safe):  # most groups do, at once
             safe.add(start)
             continue
-        seen = {start}
-        frontier = [start]
-        opened = start in exits and not entry   # an own rim TRI is open under RIM; entry TRIs must be empty
-        while frontier and not opened:
-            nxt = []
-            for f in frontier:
-                for nb in adj[f]:
-                    if nb in seen:
-                        continue
-                    here = occ.get(nb)
-                    if here and seat not in here:
-                        continue  # enemy-held: a wall
-                    if nb in safe or (nb in exits and (not entry or not here)):
-                        opened = True
-                        break
-                    seen.add(nb)
-                    nxt.append(nb)
-                if opened:
-                    break
-            frontier = nxt
+        opened, seen = _search_region(board, occ, seat, start, exits, entry, safe)
         if opened:
             safe |= seen
         else:
@@ -142,12 +153,12 @@ def safe_fields(board: Board, occ: dict[str, dict[int, int]], seat: int, rule: s
     stack = openings(board, occ, seat, rule)
     safe = set(stack)
     adj = board.adj
-    missing = None if until is None else len(until - safe)
+    missing = -1 if until is None else len(until - safe)  # -1: no end but the search's
     while stack and missing != 0:
         for nb in adj[stack.pop()]:
             if nb not in safe and nb not in walls:
                 safe.add(nb)
                 stack.append(nb)
-                if missing is not None and nb in until:
+                if until is not None and nb in until:
                     missing -= 1
     return safe

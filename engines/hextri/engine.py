@@ -45,14 +45,16 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engines.base import BaseEngine, _copy
 from engines.protocol import IllegalAction
 from engines.rng import Rng
 
 from . import combat
-from .board import HEX, board
+from .board import HEX, Board, board
 from .moves import (
     FREE,
     LOCAL_FIRST,
@@ -106,17 +108,48 @@ def _moved(occ: dict[str, dict[int, int]], seat: int, origin: str, dest: str) ->
             out[origin] = here
         else:
             del out[origin]
-    here = out.get(dest)
-    if here is None:
+    there = out.get(dest)
+    if there is None:
         out[dest] = {seat: 1}
-    elif seat in here:
-        here = out[dest] = dict(here)
-        here[seat] += 1
+    elif seat in there:
+        there = out[dest] = dict(there)
+        there[seat] += 1
     else:
-        here = dict(here)
-        here[seat] = 1
-        out[dest] = dict(sorted(here.items()))
+        there = dict(there)
+        there[seat] = 1
+        out[dest] = dict(sorted(there.items()))
     return out
+
+
+def _check_move_shape(action: dict) -> None:
+    """A move's fields: only the known ones, other_ways a flag, from and to named."""
+    allowed = {"type", "from", "to", "leader", "sources", "cost", "other_ways"}
+    extra = set(action) - allowed
+    if extra:
+        raise IllegalAction(f"A move does not take {', '.join(sorted(extra))}.")
+    if not isinstance(action.get("other_ways", False), bool):
+        raise IllegalAction("other_ways says whether a move can be paid in other ways (true or false).")
+    if "from" not in action or "to" not in action:
+        raise IllegalAction("Say which figure moves (from) and where to (to).")
+
+
+def _check_mover(p: dict, origin: str, leader: bool) -> None:
+    """The player has the figure that is to move (the leader, or an ordinary one) on ``origin`` or waiting."""
+    if origin == OFF:
+        if leader and p["leader"] != OFF:
+            raise IllegalAction("Your leader is already on the board.")
+        if not leader and p["waiting"] <= 0:
+            if p["resting"]:
+                raise IllegalAction("Your other figures sit out this round: figures removed in a round "
+                                    "may enter again only from the round after next.")
+            raise IllegalAction("You have no figure waiting off the board.")
+        return
+    n = p["on"].get(origin, 0)
+    if leader and p["leader"] != origin:
+        raise IllegalAction(f"Your leader is not on {origin}.")
+    if not leader and n - (1 if p["leader"] == origin else 0) <= 0:
+        raise IllegalAction(f"You have no ordinary figure on {origin}." if n else
+                            f"You have no figure on {origin}.")
 
 
 class HexTriEngine(BaseEngine):
@@ -160,7 +193,7 @@ class HexTriEngine(BaseEngine):
         opts = self._options(options)
         rng = Rng(seed)
         first = rng.below(num_players)
-        state = {
+        state: dict[str, Any] = {
             "rules_version": self.rules_version,
             "num_players": num_players,
             "options": opts,
@@ -241,8 +274,9 @@ class HexTriEngine(BaseEngine):
             kind = mover.plain
             memo[("routes", seat, origin, leader)] = (kind, routes)  # for _resolve_listed and variants
             # copying a template is cheaper than building a seven-key dict (same keys, same order)
-            copy_ = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
-                     "sources": None, "other_ways": False}.copy
+            template: dict[str, Any] = {"type": "move", "from": origin, "to": None, "leader": leader, "cost": 0,
+                                        "sources": None, "other_ways": False}
+            copy_ = template.copy
             pool = mover.pool_fields()
             payers = len(pool)
             # whether a move of k paid steps has another way to pay (moves.has_choice), per k: without the
@@ -370,32 +404,42 @@ class HexTriEngine(BaseEngine):
 
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
         events: list[dict] = []
-        kind = action["type"]
-        if kind == "losses":
-            b = state["battle"]
-            b["choices"][str(seat)] = bool(action["leader"])
-            events.append({"type": "losses_chosen", "seat": seat})
-            state["last"] = {"type": "losses_chosen", "seat": seat}
-            if all(c is not None for c in b["choices"].values()):
-                _, fallen, killers = self._resolve_combat(state, events)
-                if not self._finish_round(state, events, fallen, killers):
-                    self._begin_round(state, events)
-                    self._proceed(state, events, state["first"], keep=True)
-            return events
-        if kind == "pass":
-            state["passes"] += 1
-            events.append({"type": "pass", "seat": seat})
-            state["last"] = {"type": "pass", "seat": seat}
-            self._proceed(state, events, self._next_seat(state, seat), keep=True,
-                          occ=self._memo(state).get("occ"))  # a pass moves no figure
-            return events
+        self._ACTIONS[action["type"]](self, state, seat, action, events)
+        return events
+
+    def _apply_losses(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        """A player's choice of losses in a battle; the last choice resolves the combat."""
+        b = state["battle"]
+        b["choices"][str(seat)] = bool(action["leader"])
+        events.append({"type": "losses_chosen", "seat": seat})
+        state["last"] = {"type": "losses_chosen", "seat": seat}
+        if all(c is not None for c in b["choices"].values()):
+            _, fallen, killers = self._resolve_combat(state, events)
+            if not self._finish_round(state, events, fallen, killers):
+                self._begin_round(state, events)
+                self._proceed(state, events, state["first"], keep=True)
+
+    def _apply_pass(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
+        state["passes"] += 1
+        events.append({"type": "pass", "seat": seat})
+        state["last"] = {"type": "pass", "seat": seat}
+        self._proceed(state, events, self._next_seat(state, seat), keep=True,
+                      occ=self._memo(state).get("occ"))  # a pass moves no figure
+
+    def _apply_move(self, state: dict, seat: int, action: dict, events: list[dict]) -> None:
         before = self._memo(state).get("occ")  # the occupancy validate's questions needed
         event = self._do_move(state, seat, action)
         events.append(event)
         state["passes"] = 0
         occ = None if before is None else _moved(before, seat, event["from"], event["to"])
         self._proceed(state, events, self._next_seat(state, seat), keep=True, occ=occ)
-        return events
+
+    #: action type -> the method that plays it
+    _ACTIONS: dict[str, Callable[[HexTriEngine, dict, int, dict, list[dict]], None]] = {
+        "losses": _apply_losses,
+        "pass": _apply_pass,
+        "move": _apply_move,
+    }
 
     def result(self, state: dict) -> dict | None:
         return copy.deepcopy(state["result"])
@@ -413,7 +457,7 @@ class HexTriEngine(BaseEngine):
         # perfect information; the only hidden thing, a pending loss choice, is a bool kept out of views
         return set()
 
-    def parse_field(self, state: dict, text: str) -> str:
+    def parse_field(self, state: dict, text: object) -> str:
         """The canonical name of a typed field (``"h-c4"`` -> ``"H-C4"``, ``"off"`` -> ``"off"``);
         IllegalAction with a player-facing message when there is no such field on this board."""
         bd = board(state["options"]["radius"])
@@ -524,46 +568,45 @@ class HexTriEngine(BaseEngine):
         if occ is None:
             occ = _occupancy(state)
         mana = state["mana"]
-        on = p["on"]
-        funded = False
-        for f in on:
-            if mana.get(f, 0) > 0 and len(occ[f]) == 1:
-                funded = True
-                break
+        funded = any(mana.get(f, 0) > 0 and len(occ[f]) == 1 for f in p["on"])
         if not funded and p["free_used"]:
             return False
         bd = board(state["options"]["radius"])
-        kind, adj = bd.kind, bd.adj
-        # the answer is the same in any order: the groups unsorted, and without the ordinary figures when only
-        # the leader's free step could pay
+        return any(self._first_step(state, seat, occ, bd, origin, leader)
+                   for origin, leader in self._stepping_groups(p, funded))
+
+    @staticmethod
+    def _stepping_groups(p: dict, funded: bool) -> list[tuple[str, bool]]:
+        """The groups that might step (any order): without the ordinary figures when only the leader's free
+        step could pay."""
         at = p["leader"]
         groups = [(OFF, False)] if funded and p["waiting"] > 0 else []
         if at == OFF:
             groups.append((OFF, True))
-        for field, n in on.items():
+        for field, n in p["on"].items():
             if field == at:
                 if funded and n > 1:
                     groups.append((field, False))
                 groups.append((field, True))
             elif funded and n > 0:
                 groups.append((field, False))
-        for origin, leader in groups:
-            if origin == OFF:
-                # every entry TRI touches one HEX: one that is empty lets a figure in
-                if any(not occ.get(nb) for nb in bd.outer):
-                    return True
-                continue
-            here = occ[origin]
-            if kind[origin] == HEX and len(here) > 1 and on[origin] == 1:
-                # alone beside enemies: only the leader-escape rule lets him go
-                if not (leader and state["options"]["leader_escape"]
-                        and sum(here.values()) - here[seat] == 1
-                        and not any(s != seat and q["leader"] == origin
-                                    for s, q in enumerate(state["players"]))):
-                    continue
-            if any(kind[nb] == HEX or not occ.get(nb) for nb in adj[origin]):
-                return True
-        return False
+        return groups
+
+    @staticmethod
+    def _first_step(state: dict, seat: int, occ: dict, bd: Board, origin: str, leader: bool) -> bool:
+        """Whether the group on ``origin`` (OFF: waiting) can take a first step."""
+        if origin == OFF:
+            # every entry TRI touches one HEX: one that is empty lets a figure in
+            return any(not occ.get(nb) for nb in bd.outer)
+        here = occ[origin]
+        if bd.kind[origin] == HEX and len(here) > 1 and state["players"][seat]["on"][origin] == 1:
+            # alone beside enemies: only the leader-escape rule lets him go
+            if not (leader and state["options"]["leader_escape"]
+                    and sum(here.values()) - here[seat] == 1
+                    and not any(s != seat and q["leader"] == origin
+                                for s, q in enumerate(state["players"]))):
+                return False
+        return any(bd.kind[nb] == HEX or not occ.get(nb) for nb in bd.adj[origin])
 
     def _why_stuck(self, state: dict, seat: int, occ: dict | None = None) -> str:
         """Why ``seat`` cannot move: "no_mana" (no mana on a field where only his figures stand, and no free
@@ -605,14 +648,7 @@ class HexTriEngine(BaseEngine):
 
     def _resolve_move(self, state: dict, seat: int, action: dict) -> tuple:
         """Check a move action and return (origin, leader, dest, sources, path); IllegalAction otherwise."""
-        allowed = {"type", "from", "to", "leader", "sources", "cost", "other_ways"}
-        extra = set(action) - allowed
-        if extra:
-            raise IllegalAction(f"A move does not take {', '.join(sorted(extra))}.")
-        if not isinstance(action.get("other_ways", False), bool):
-            raise IllegalAction("other_ways says whether a move can be paid in other ways (true or false).")
-        if "from" not in action or "to" not in action:
-            raise IllegalAction("Say which figure moves (from) and where to (to).")
+        _check_move_shape(action)
         origin = self.parse_field(state, action["from"])
         dest = self.parse_field(state, action["to"])
         if dest == OFF:
@@ -624,21 +660,7 @@ class HexTriEngine(BaseEngine):
             leader = p["leader"] == origin and own == 1
         if not isinstance(leader, bool):
             raise IllegalAction("Say whether the leader moves (true or false).")
-        if origin == OFF:
-            if leader and p["leader"] != OFF:
-                raise IllegalAction("Your leader is already on the board.")
-            if not leader and p["waiting"] <= 0:
-                if p["resting"]:
-                    raise IllegalAction("Your other figures sit out this round: figures removed in a round "
-                                        "may enter again only from the round after next.")
-                raise IllegalAction("You have no figure waiting off the board.")
-        else:
-            n = p["on"].get(origin, 0)
-            if leader and p["leader"] != origin:
-                raise IllegalAction(f"Your leader is not on {origin}.")
-            if not leader and n - (1 if p["leader"] == origin else 0) <= 0:
-                raise IllegalAction(f"You have no ordinary figure on {origin}." if n else
-                                    f"You have no figure on {origin}.")
+        _check_mover(p, origin, leader)
         if dest == origin:
             raise IllegalAction("A move must end on another field.")
         bd = board(state["options"]["radius"])
@@ -649,25 +671,35 @@ class HexTriEngine(BaseEngine):
                                 f"your figures stays.")
         sources = action.get("sources")
         if sources is None:
-            options = plan(mover)
-            if dest not in options:
-                if bd.kind[dest] != HEX and not mover.can_enter(dest):
-                    raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
-                raise IllegalAction(f"Your figure cannot reach {dest} with the mana it can use now.")
-            path, sources = options[dest]
+            path, sources = self._default_route(mover, bd, dest)
         else:
-            if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
-                raise IllegalAction("Mana sources are a list of field names (or \"free\").")
-            sources = [FREE if s.strip().lower() == FREE else self.parse_field(state, s) for s in sources]
-            if OFF in sources:
-                raise IllegalAction("Mana is taken from fields on the board.")
-            if bd.kind[dest] != HEX and not mover.can_enter(dest):
-                raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
-            sources, path = self._fit(mover, dest, sources)
+            sources, path = self._typed_route(state, mover, bd, dest, sources)
         cost = sum(1 for s in sources if s != FREE)
         if "cost" in action and action["cost"] != cost:
             raise IllegalAction(f"That move costs {cost} mana, not {action['cost']}.")
         return origin, leader, dest, sources, path
+
+    @staticmethod
+    def _default_route(mover: Mover, bd: Board, dest: str) -> tuple[list[str], list[str]]:
+        """(path, sources) of the default way to ``dest``; IllegalAction when there is none."""
+        options = plan(mover)
+        if dest not in options:
+            if bd.kind[dest] != HEX and not mover.can_enter(dest):
+                raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
+            raise IllegalAction(f"Your figure cannot reach {dest} with the mana it can use now.")
+        return options[dest]
+
+    def _typed_route(self, state: dict, mover: Mover, bd: Board, dest: str,
+                     sources: object) -> tuple[list[str], list[str]]:
+        """(sources, path) of a move paid from the sources the player typed; IllegalAction if they cannot."""
+        if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
+            raise IllegalAction("Mana sources are a list of field names (or \"free\").")
+        fields = [FREE if s.strip().lower() == FREE else self.parse_field(state, s) for s in sources]
+        if OFF in fields:
+            raise IllegalAction("Mana is taken from fields on the board.")
+        if bd.kind[dest] != HEX and not mover.can_enter(dest):
+            raise IllegalAction(f"{dest} is occupied: a triangle holds only one figure.")
+        return self._fit(mover, dest, fields)
 
     @staticmethod
     def _fit(mover: Mover, dest: str, sources: list[str]) -> tuple[list[str], list[str]]:
@@ -810,7 +842,7 @@ class HexTriEngine(BaseEngine):
         bd = board(state["options"]["radius"])
         if occ is None:
             occ = _occupancy(state)
-        produced = []
+        produced: list[dict] = []
         kind = bd.kind
         # the peaceful HEXes in board order (from the occupied fields: far fewer than the board's HEXes)
         peaceful = [f for f, here in occ.items() if len(here) == 1 and kind[f] == HEX]

@@ -94,7 +94,7 @@ class Mover:
         here = occ.get(origin)
         self._alone = here is not None and here.get(seat) == 1
         #: enemy figures beside a lone mover on its origin (0 when it is not alone there)
-        self._beside = sum(here.values()) - 1 if self._alone else 0
+        self._beside = sum(here.values()) - 1 if here is not None and self._alone else 0
         self._pool: dict[str, int] | None = None
         self._locals: set[str] | None = None
         #: steps -> the most mana the pool can give a move of that many paid steps (see :meth:`pool_reach`)
@@ -282,13 +282,45 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
         if fast is not None:
             mover.plain = FREE_POOL
             return fast
+    found = _search(mover, pool, pool_total, blocked, locals_)
+    if not found:
+        return {}
+    out = {}
+    local_steps = mover.local_steps = {}
+    for dest in sorted(found, key=mover.board.order.__getitem__):
+        _, _, _, path, sources, locs = found[dest]
+        out[dest] = (path, sources)
+        if locs:
+            local_steps[dest] = locs
+    return out
+
+
+def _first_best(nxt: list[tuple], found: dict[str, tuple]) -> dict[str, tuple]:
+    """A field's route is the first layer's best state there: the free step used, then the least mana."""
+    layer: dict[str, tuple] = {}
+    for key in nxt:
+        node = key[0]
+        if node in found:
+            continue
+        have = layer.get(node)
+        if have is None or (key[1] and not have[1]) or (key[1] == have[1] and key[2] < have[2]):
+            layer[node] = key
+    return layer
+
+
+def _search(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
+            locals_: set[str]) -> dict[str, tuple]:
+    """The general move search (free step and lone-mover mana mixed with the pool): destination -> its
+    search state (field, free step used, mana spent, path, sources, the steps the lone mover's mana pays)."""
+    origin = mover.origin
+    free_avail = mover.free_avail
     entries = mover.entries
     enter = mover.facts.enter
     limit = pool_total + 1
     # a search state: (field, free step used, mana spent, path, sources, the steps the lone mover's mana
     # pays); the j-th step paid from the pool takes the j-th field of the pool's default order, and j is the
     # mana spent so far, so each state carries its route and its default sources
-    start = (origin, False, 0, [origin], [], ())
+    start: tuple = (origin, False, 0, [origin], [], ())
     seq: list[str] = []
     # the fewest mana spent so far on reaching a field without / with the leader's free step used
     best_unused: dict[str, int] = {origin: 0}
@@ -335,28 +367,10 @@ def plan(mover: Mover) -> dict[str, tuple[list[str], list[str]]]:
                 else:
                     best_unused[nb] = n_spent
                 add((nb, used, n_spent, path + [nb], paid, n_locs))
-        # a field's route is the first layer's best state there: the free step used, then the least mana
-        layer: dict[str, tuple] = {}
-        for key in nxt:
-            node = key[0]
-            if node in found:
-                continue
-            have = layer.get(node)
-            if have is None or (key[1] and not have[1]) or (key[1] == have[1] and key[2] < have[2]):
-                layer[node] = key
-        found.update(layer)
+        found.update(_first_best(nxt, found))
         current = nxt
         depth += 1
-    if not found:
-        return {}
-    out = {}
-    local_steps = mover.local_steps = {}
-    for dest in sorted(found, key=mover.board.order.__getitem__):
-        _, _, _, path, sources, locs = found[dest]
-        out[dest] = (path, sources)
-        if locs:
-            local_steps[dest] = locs
-    return out
+    return found
 
 
 def _plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: set[str],
@@ -418,14 +432,14 @@ def _free_plain(mover: Mover, pool: dict[str, int], pool_total: int, blocked: se
     unused_at: dict[str, int] = {origin: 0}          # depth at which a field was reached, free step unused
     used_seen: set[str] = set()                      # fields reached with the free step used
     found: dict[str, tuple] = {}                     # field -> its first layer's state, free step used first
-    current = [(origin, False, [origin], [])]
+    current: list[tuple] = [(origin, False, [origin], [])]
     seq: list[str] = []
     depth = 0
     while current:
         depth += 1
         if len(seq) < pool_total and len(seq) < depth:
             seq = longest(mover, pool, min(depth, pool_total))
-        nxt = []
+        nxt: list[tuple] = []
         add = nxt.append
         for node, used, path, sources in current:
             if node in blocked:
@@ -477,27 +491,48 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
     """The path that moves the figure to ``dest`` paying step i from ``sources[i]``; IllegalAction if none.
     ``listed``: the sources of an action listed as legal for this very position, which skips the tests
     that only a hand-made action can fail."""
-    board = mover.board
     if not listed:
-        if not sources:
-            raise IllegalAction("A move needs at least one step.")
-        if sources.count(FREE) > 1:
-            raise IllegalAction("The leader has only one free step per movement phase.")
-        if FREE in sources and not mover.leader:
-            raise IllegalAction("Only the leader has a free step.")
-        if FREE in sources and not mover.free_avail:
-            raise IllegalAction("Your leader has already taken his free step this round.")
-        for source in sources:
-            if source == FREE:
-                continue
-            if source not in board.kind:
-                raise IllegalAction(f"There is no field {source} to take mana from.")
-            if sources.count(source) > mover.mana.get(source, 0):
-                have = mover.mana.get(source, 0)
-                raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
-            if mover.enemies(source):
-                raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
-                                    f"alone give you mana.")
+        _check_sources(mover, sources)
+    layer, parents = _step_layers(mover, sources)
+    if dest not in layer or dest == mover.origin:
+        raise IllegalAction(f"Your figure cannot reach {dest} in {len(sources)} step(s) paid from those fields: "
+                            f"each step is paid, before it is taken, from a peaceful field where your "
+                            f"figures stand.")
+    path = [dest]
+    for i in range(len(sources), 0, -1):
+        step_from = parents[i][path[-1]]
+        assert step_from is not None  # only the origin's entry is None, and it begins the path
+        path.append(step_from)
+    path.reverse()
+    return path
+
+
+def _check_sources(mover: Mover, sources: list[str]) -> None:
+    """The tests a hand-made action can fail: a free step only the leader's and once, mana where it is taken."""
+    board = mover.board
+    if not sources:
+        raise IllegalAction("A move needs at least one step.")
+    if sources.count(FREE) > 1:
+        raise IllegalAction("The leader has only one free step per movement phase.")
+    if FREE in sources and not mover.leader:
+        raise IllegalAction("Only the leader has a free step.")
+    if FREE in sources and not mover.free_avail:
+        raise IllegalAction("Your leader has already taken his free step this round.")
+    for source in sources:
+        if source == FREE:
+            continue
+        if source not in board.kind:
+            raise IllegalAction(f"There is no field {source} to take mana from.")
+        if sources.count(source) > mover.mana.get(source, 0):
+            have = mover.mana.get(source, 0)
+            raise IllegalAction(f"{source} holds only {have} mana, not {sources.count(source)}.")
+        if mover.enemies(source):
+            raise IllegalAction(f"You may not take mana from {source}: only fields where your figures stand "
+                                f"alone give you mana.")
+
+
+def _step_layers(mover: Mover, sources: list[str]) -> tuple[dict[str, str | None], list[dict[str, str | None]]]:
+    """Breadth first, one layer per paid step: (the last layer, every layer as field -> the field before)."""
     # mana left on each step's own source just before that step
     left_at: list[int] = []
     taken: dict[str, int] = {}
@@ -507,7 +542,7 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
             continue
         left_at.append(mover.mana.get(source, 0) - taken.get(source, 0))
         taken[source] = taken.get(source, 0) + 1
-    layer = {mover.origin: None}
+    layer: dict[str, str | None] = {mover.origin: None}
     parents: list[dict[str, str | None]] = [layer]
     blocked = mover.blocked()  # the fields can_leave refuses
     can_enter, neighbours = mover.can_enter, mover.neighbours
@@ -539,15 +574,7 @@ def check(mover: Mover, dest: str, sources: list[str], listed: bool = False) -> 
         layer = nxt
         if not layer:
             break
-    if dest not in layer or dest == mover.origin:
-        raise IllegalAction(f"Your figure cannot reach {dest} in {len(sources)} step(s) paid from those fields: "
-                            f"each step is paid, before it is taken, from a peaceful field where your "
-                            f"figures stand.")
-    path = [dest]
-    for i in range(len(sources), 0, -1):
-        path.append(parents[i][path[-1]])
-    path.reverse()
-    return path
+    return layer, parents
 
 
 __all__ = ["FREE", "OFF", "HEX", "TRI", "Mover", "Payment", "check", "payment", "plan", "pool_sequence"]

@@ -27,6 +27,7 @@ import base64
 import re
 import unicodedata
 import zlib
+from typing import Any
 
 from .cards import MIN_DECK, card_defs, deck_file
 
@@ -80,7 +81,7 @@ def spec_of(entry) -> dict:
     name = entry.get("name", "")
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         raise ValueError("A deck needs a name of 1 to 100 characters.")
-    out = {"name": name.strip(), "cards": [], "reserve": []}
+    out: dict[str, Any] = {"name": name.strip(), "cards": [], "reserve": []}
     for part in ("cards", "reserve"):
         rows = entry.get(part, [])
         if not isinstance(rows, list) or len(rows) > 500:

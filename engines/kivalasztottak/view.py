@@ -7,8 +7,11 @@ placeholders), mulligan set-asides. Everything else is public.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from . import state as S
 from .cards import card_defs, deck_file, english
+from .zones import pub
 
 
 def _card(state: dict, cid: str, viewer: int | None) -> dict:
@@ -104,44 +107,60 @@ def _label(cards: list[dict]) -> list[dict]:
     return cards
 
 
-def build_view(engine, state: dict, seat: int | None) -> dict:
-    decks = deck_file()["decks"]
-    players = []
-    for s in range(2):
-        p = state["p"][s]
-        own_deck = p.get("deck_name")  # a deck of the player's own (rules version 3), else a preset
-        players.append({
-            "seat": s, "deck": p["deck"], "deck_name": own_deck or decks[p["deck"]]["name_en"],
-            "deck_name_hu": own_deck or decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
-            "hand_count": len(p["hand"]), "future_count": len(p["future"]),
-            "past": [_brief(state, c) for c in p["past"]],
-            "depth": [_brief(state, c) for c in p["depth"]],
-            "past_count": len(p["past"]), "depth_count": len(p["depth"]),
-            "towers": [_card(state, c, seat) for c in p["towers"]],
-            "row": [_card(state, c, seat) for c in p["row"]],
-            "team": [_card(state, c, seat) for c in p["team"]],
-            "store": _label([_card(state, c, seat) for c in p["store"]]),
-            "quests": _label([_card(state, c, seat) for c in p["quests"]]),
-            "solved": _label([_card(state, c, seat) for c in p["solved"]]),
-            "buildings": _label([_card(state, c, seat) for c in p["buildings"]]),
-            "allies": _label([_card(state, c, seat) for c in p["allies"]]),
-            "events": _label([_card(state, c, seat) for c in p["events"]]),
-            "omen": [_card(state, c, seat) for c in p["omen"]],
-            "mulligans": p["mulligans"],
-        })
-        if "reserve" in p:  # rules version 3 on
-            players[-1]["reserve_count"] = len(p["reserve"])
-        _label(players[-1]["row"] + players[-1]["team"])
-        _label(players[-1]["towers"])
+class _Engine(Protocol):
+    """What the view asks of the engine: who is to act, and the legal actions as fresh objects."""
+
+    def to_act(self, state: dict) -> list[int]: ...
+
+    def legal_copy(self, state: dict, seat: int) -> list[dict]: ...
+
+
+def _player(state: dict, s: int, seat: int | None, decks: dict) -> dict:
+    """Seat ``s``'s side of the table as ``seat`` sees it."""
+    p = state["p"][s]
+    own_deck = p.get("deck_name")  # a deck of the player's own (rules version 3), else a preset
+
+    def cards(zone: str) -> list[dict]:
+        return [_card(state, c, seat) for c in p[zone]]
+
+    out = {
+        "seat": s, "deck": p["deck"], "deck_name": own_deck or decks[p["deck"]]["name_en"],
+        "deck_name_hu": own_deck or decks[p["deck"]]["name_hu"], "mp": p["mp"], "dp": S.dp(state, s),
+        "hand_count": len(p["hand"]), "future_count": len(p["future"]),
+        "past": [_brief(state, c) for c in p["past"]],
+        "depth": [_brief(state, c) for c in p["depth"]],
+        "past_count": len(p["past"]), "depth_count": len(p["depth"]),
+        "towers": cards("towers"), "row": cards("row"), "team": cards("team"),
+        "store": _label(cards("store")), "quests": _label(cards("quests")), "solved": _label(cards("solved")),
+        "buildings": _label(cards("buildings")), "allies": _label(cards("allies")),
+        "events": _label(cards("events")), "omen": cards("omen"),
+        "mulligans": p["mulligans"],
+    }
+    if "reserve" in p:  # rules version 3 on
+        out["reserve_count"] = len(p["reserve"])
+    _label(out["row"] + out["team"])
+    _label(out["towers"])
+    return out
+
+
+def _maneuver(state: dict) -> dict | None:
     m = state["maneuver"]
-    man = None
-    if m is not None:
-        man = {"kind": m["kind"], "initiator": m["init"], "step": m["step"],
-               "target": engine._pub(state, m["target"]) if m["target"] else None,
-               "front": list(m["front"]), "combat_round": m["round"], "combat": m["combat"],
-               "winner": m["winner"], "solver": m["solver"]}
-        if m["kind"] == "siege" and m["target"] and state["cards"][m["target"]]["up"]:
-            man["wall"] = S.cdef(state, m["target"])["wall"]
+    if m is None:
+        return None
+    man = {"kind": m["kind"], "initiator": m["init"], "step": m["step"],
+           "target": pub(state, m["target"]) if m["target"] else None,
+           "front": list(m["front"]), "combat_round": m["round"], "combat": m["combat"],
+           "winner": m["winner"], "solver": m["solver"]}
+    if m["kind"] == "siege" and m["target"] and state["cards"][m["target"]]["up"]:
+        man["wall"] = S.cdef(state, m["target"])["wall"]
+    return man
+
+
+def build_view(engine: _Engine, state: dict, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) may see of ``state``, with its legal actions when it is to act."""
+    decks = deck_file()["decks"]
+    players = [_player(state, s, seat, decks) for s in range(2)]
+    man = _maneuver(state)
     to_act = engine.to_act(state)
     out = {
         "game": "kivalasztottak", "seat": seat, "to_act": to_act, "round": state["round"], "stage": state["stage"],

@@ -26,6 +26,7 @@ Decisions where the rulebook is silent are marked "Decision" in the docstrings b
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from engines.base import BaseEngine, _copy
 from engines.protocol import IllegalAction
@@ -467,6 +468,7 @@ def _resolve_fight(ctx: _Ctx) -> None:
             _dispose(ctx, fight, hero_won=False, fought=False)
         return
     tot = rules.totals(players, fight, a["mods"])
+    winner: str | None
     if tot["defender"] > tot["attacker"]:
         winner = "defender"
     elif tot["attacker"] > tot["defender"]:
@@ -561,83 +563,152 @@ def _find_roamer(state: dict, cid: str) -> tuple[int, dict] | None:
     return None
 
 
+def _fight_now(s: dict) -> dict:
+    """The fight whose fate cards lie out (effects that act on a fight are listed only while one does)."""
+    fight = _current_fight(s)
+    assert fight is not None
+    return fight
+
+
+def _op_fight_mod(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    me = ctx.s["players"][seat]
+    amount = effect.get("by_patron", {}).get(rules.patron(me), effect["amount"])
+    _fight_now(ctx.s)["mod"][action["side"]] += amount
+    ctx.emit("fight_mod", seat=seat, side=action["side"], amount=amount)
+
+
+def _op_redraw_fate(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    fight = _fight_now(ctx.s)
+    side = action["side"]
+    _discard_fates(ctx, fight["fate"][side])
+    _side_fate(ctx, fight, side)
+    ctx.emit("fate_redrawn", seat=seat, side=side, face=rules.fate_value(fight, side))
+
+
+def _op_extra_fate(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    _fight_now(ctx.s)["extra"][action["side"]].append(_fate(ctx, seat, "extra"))
+
+
+def _op_cancel_fight(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    _fight_now(ctx.s)["cancelled"] = True
+    ctx.emit("fight_cancelled", seat=seat)
+
+
+def _take_roamer(s: dict, cid: str) -> tuple[int, dict]:
+    found = _find_roamer(s, cid)
+    assert found is not None, cid  # the effect's parameters were listed from the roamers in play
+    holder, roamer = found
+    s["players"][holder]["roamers"].remove(roamer)
+    return holder, roamer
+
+
+def _op_banish(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    s = ctx.s
+    holder, roamer = _take_roamer(s, action["target"])
+    s["discard"].append(roamer["card"])
+    ctx.emit("banished", seat=seat, card=_key(roamer["card"]), holder=holder)
+
+
+def _op_move_roamer(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    s = ctx.s
+    holder, roamer = _take_roamer(s, action["target"])
+    # decision: a moved attacker waits for the end of the round before it attacks anyone
+    roamer["arrived"] = False
+    dest = s["players"][action["to"]]["roamers"]
+    dest.append(roamer)
+    dest.sort(key=lambda r: r["order"])
+    ctx.emit("moved", seat=seat, card=_key(roamer["card"]), holder=holder, to=action["to"])
+
+
+def _op_draw(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    _draw_up(ctx, seat, effect["amount"], "card")
+
+
+def _op_gain(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    me = ctx.s["players"][seat]
+    _gain(ctx, seat, effect.get("by_patron", {}).get(rules.patron(me), effect["amount"]), "favour")
+
+
+def _op_discard_random(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    _discard_random(ctx, action["target"], effect["amount"])
+
+
+def _op_fate_table(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    """each_fate (every hero in turn order) and omen (the player only): a fate card read off the table."""
+    op = effect["op"]
+    seats = _order_from(ctx.s["n"], seat) if op == "each_fate" else [seat]
+    for who in seats:
+        value = _fate_now(ctx, who, op)
+        for row in effect["table"]:
+            if value in row["faces"]:
+                if row["gain"] > 0:
+                    _gain(ctx, who, row["gain"], op)
+                else:
+                    _lose(ctx, who, -row["gain"], op)
+
+
+def _op_contest(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    values = {who: _fate_now(ctx, who, "contest") for who in _order_from(ctx.s["n"], seat)}
+    best = max(values.values())
+    winners = [w for w, v in values.items() if v == best]
+    ctx.emit("contest", best=best, seats=winners, amount=effect["amount"])
+    if len(winners) == 1:
+        _gain(ctx, winners[0], effect["amount"], "contest")
+
+
+def _op_each_draw(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    for who in _order_from(ctx.s["n"], seat):
+        _draw_up(ctx, who, effect["amount"], "card")
+
+
+def _op_wreck(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    s = ctx.s
+    for who, p in enumerate(s["players"]):
+        if action["target"] in p["attached"]:
+            p["attached"].remove(action["target"])
+            s["discard"].append(action["target"])
+            ctx.emit("wrecked", seat=who, card=_key(action["target"]), by=seat)
+
+
+def _op_take_wrath(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    other = ctx.s["players"][action["target"]]
+    other["wrath"] = max(0, other["wrath"] - effect["amount"])
+    ctx.emit("wrath_lost", seat=action["target"], wrath=other["wrath"])
+
+
+def _op_restore_wrath(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
+    """Version-1 Divine Anger only (games begun under rules version 1)."""
+    me = ctx.s["players"][seat]
+    me["wrath"] = min(WRATH_TOKENS, me["wrath"] + effect["amount"])
+    ctx.emit("wrath_restored", seat=seat, wrath=me["wrath"])
+
+
+_EFFECT_OPS: dict[str, Callable[[_Ctx, int, dict, dict], None]] = {
+    "fight_mod": _op_fight_mod,
+    "redraw_fate": _op_redraw_fate,
+    "extra_fate": _op_extra_fate,
+    "cancel_fight": _op_cancel_fight,
+    "banish": _op_banish,
+    "move_roamer": _op_move_roamer,
+    "draw": _op_draw,
+    "gain": _op_gain,
+    "discard_random": _op_discard_random,
+    "each_fate": _op_fate_table,
+    "omen": _op_fate_table,
+    "contest": _op_contest,
+    "each_draw": _op_each_draw,
+    "wreck": _op_wreck,
+    "take_wrath": _op_take_wrath,
+    "restore_wrath": _op_restore_wrath,
+}
+
+
 def _apply_effect(ctx: _Ctx, seat: int, effect: dict, action: dict) -> None:
     """Interpret one active effect (intervention, event or wrath)."""
-    s = ctx.s
-    op = effect["op"]
-    me = s["players"][seat]
-    fight = _current_fight(s)
-    if op == "fight_mod":
-        amount = effect.get("by_patron", {}).get(rules.patron(me), effect["amount"])
-        fight["mod"][action["side"]] += amount
-        ctx.emit("fight_mod", seat=seat, side=action["side"], amount=amount)
-    elif op == "redraw_fate":
-        side = action["side"]
-        _discard_fates(ctx, fight["fate"][side])
-        _side_fate(ctx, fight, side)
-        ctx.emit("fate_redrawn", seat=seat, side=side, face=rules.fate_value(fight, side))
-    elif op == "extra_fate":
-        side = action["side"]
-        fight["extra"][side].append(_fate(ctx, seat, "extra"))
-    elif op == "cancel_fight":
-        fight["cancelled"] = True
-        ctx.emit("fight_cancelled", seat=seat)
-    elif op == "banish":
-        holder, roamer = _find_roamer(s, action["target"])
-        s["players"][holder]["roamers"].remove(roamer)
-        s["discard"].append(roamer["card"])
-        ctx.emit("banished", seat=seat, card=_key(roamer["card"]), holder=holder)
-    elif op == "move_roamer":
-        holder, roamer = _find_roamer(s, action["target"])
-        s["players"][holder]["roamers"].remove(roamer)
-        # decision: a moved attacker waits for the end of the round before it attacks anyone
-        roamer["arrived"] = False
-        dest = s["players"][action["to"]]["roamers"]
-        dest.append(roamer)
-        dest.sort(key=lambda r: r["order"])
-        ctx.emit("moved", seat=seat, card=_key(roamer["card"]), holder=holder, to=action["to"])
-    elif op == "draw":
-        _draw_up(ctx, seat, effect["amount"], "card")
-    elif op == "gain":
-        _gain(ctx, seat, effect.get("by_patron", {}).get(rules.patron(me), effect["amount"]), "favour")
-    elif op == "discard_random":
-        _discard_random(ctx, action["target"], effect["amount"])
-    elif op in ("each_fate", "omen"):
-        seats = _order_from(s["n"], seat) if op == "each_fate" else [seat]
-        for who in seats:
-            value = _fate_now(ctx, who, op)
-            for row in effect["table"]:
-                if value in row["faces"]:
-                    if row["gain"] > 0:
-                        _gain(ctx, who, row["gain"], op)
-                    else:
-                        _lose(ctx, who, -row["gain"], op)
-    elif op == "contest":
-        values = {who: _fate_now(ctx, who, "contest") for who in _order_from(s["n"], seat)}
-        best = max(values.values())
-        winners = [w for w, v in values.items() if v == best]
-        ctx.emit("contest", best=best, seats=winners, amount=effect["amount"])
-        if len(winners) == 1:
-            _gain(ctx, winners[0], effect["amount"], "contest")
-    elif op == "each_draw":
-        for who in _order_from(s["n"], seat):
-            _draw_up(ctx, who, effect["amount"], "card")
-    elif op == "wreck":
-        for who, p in enumerate(s["players"]):
-            if action["target"] in p["attached"]:
-                p["attached"].remove(action["target"])
-                s["discard"].append(action["target"])
-                ctx.emit("wrecked", seat=who, card=_key(action["target"]), by=seat)
-    elif op == "take_wrath":
-        other = s["players"][action["target"]]
-        other["wrath"] = max(0, other["wrath"] - effect["amount"])
-        ctx.emit("wrath_lost", seat=action["target"], wrath=other["wrath"])
-    elif op == "restore_wrath":  # version-1 Divine Anger only (games begun under rules version 1)
-        me["wrath"] = min(WRATH_TOKENS, me["wrath"] + effect["amount"])
-        ctx.emit("wrath_restored", seat=seat, wrath=me["wrath"])
-    else:  # pragma: no cover - the loader rejects unknown ops
-        raise ValueError(op)
-
+    handler = _EFFECT_OPS.get(effect["op"])
+    if handler is None:  # pragma: no cover - the loader rejects unknown ops
+        raise ValueError(effect["op"])
+    handler(ctx, seat, effect, action)
 
 def _current_fight(state: dict) -> dict | None:
     a = state["assault"]
@@ -692,6 +763,190 @@ def _playable_intervention(state: dict, seat: int, cid: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ engine
+
+def _camp_actions(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    out: list[dict] = []
+    for cid in p["hand"]:
+        card = card_type(cid)
+        if card["kind"] in ATTACHMENT_KINDS and rules.attach_cost(p, card["key"]) < p["gp"]:
+            out.append({"type": "attach", "card": cid})
+    out.append({"type": "done"})
+    return out
+
+
+def _challenge_actions(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    power = rules.power(p)
+    targets = [t for t in range(state["n"]) if t != seat or not state["turn_used"]]
+    out: list[dict] = []
+    for cid in p["hand"]:
+        card = card_type(cid)
+        if card["kind"] not in CHALLENGE_KINDS or (card["kind"] == "beast" and card["power"] > power):
+            continue
+        out.extend({"type": "challenge", "card": cid, "target": t} for t in targets)
+    return out
+
+
+def _intervention_actions(state: dict, seat: int) -> list[dict]:
+    out: list[dict] = []
+    for cid in state["players"][seat]["hand"]:
+        card = card_type(cid)
+        if card["kind"] != "intervention" or not _playable_intervention(state, seat, cid):
+            continue
+        params = _effect_params(state, seat, card["effect"])
+        out.extend({"type": "intervene", "card": cid, **extra} for extra in params or [])
+    return out
+
+
+def _main_actions(state: dict, seat: int) -> list[dict]:
+    out = _challenge_actions(state, seat)
+    if not state["turn_used"]:
+        out.extend({"type": "duel", "target": t} for t in range(state["n"]) if t != seat)
+    out.extend(_intervention_actions(state, seat))
+    for cid in state["players"][seat]["hand"]:
+        card = card_type(cid)
+        if card["kind"] == "event":
+            params = _effect_params(state, seat, card["effect"])
+            out.extend({"type": "event", "card": cid, **extra} for extra in params or [])
+    out.append({"type": "end_turn"})
+    return out
+
+
+def _build_actions(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    power = rules.power(p)
+    out: list[dict] = []
+    for cid in p["hand"]:
+        card = card_type(cid)
+        if card["kind"] in CHALLENGE_KINDS and (card["kind"] != "beast" or card["power"] <= power):
+            out.append({"type": "combine", "card": cid})
+    out.append({"type": "launch"})
+    return out
+
+
+def _join_actions(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    a = state["assault"]
+    power = rules.power(p)
+    kinds = {rules.group_kind(g) for g in rules.compose(a["cards"] + a["joined"])}
+    out: list[dict] = []
+    for cid in p["hand"]:
+        card = card_type(cid)
+        if card["kind"] in CHALLENGE_KINDS and seat != a["target"]:
+            if card["kind"] != "beast" or card["power"] <= power:
+                out.append({"type": "add", "card": cid})
+        elif card["kind"] == "modifier" and (card.get("fight") is None or card["fight"] in kinds):
+            out.append({"type": "add", "card": cid})
+    out.append({"type": "pass"})
+    return out
+
+
+def _fate_window_actions(state: dict, seat: int) -> list[dict]:
+    """The windows before and during a fight: interventions, wrath (while fate cards lie out), pass."""
+    p = state["players"][seat]
+    out = _intervention_actions(state, seat)
+    if state["step"] == "fate" and p["wrath"] > 0:
+        wrath = PATRONS[rules.patron(p)]["wrath"]
+        out.extend({"type": "wrath", **extra} for extra in _effect_params(state, seat, wrath) or [])
+    out.append({"type": "pass"})
+    return out
+
+
+def _discard_actions(state: dict, seat: int) -> list[dict]:
+    p = state["players"][seat]
+    out: list[dict] = []
+    if p["discarded"] < END_DISCARDS:
+        out.extend({"type": "discard", "card": cid} for cid in p["hand"])
+    out.append({"type": "done"})
+    return out
+
+
+_LEGAL_BY_STEP: dict[str, Callable[[dict, int], list[dict]]] = {
+    "camp": _camp_actions,
+    "main": _main_actions,
+    "build": _build_actions,
+    "join": _join_actions,
+    "fate": _fate_window_actions,
+    "start": _fate_window_actions,
+    "discard": _discard_actions,
+}
+
+
+# ---------------------------------------------------------------- why an action is refused, per action kind
+_SELF_ONCE = "You may duel or challenge yourself only once per turn."
+
+
+def _why_attach(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    if state["step"] != "camp" or card is None:
+        return None
+    if card["kind"] not in ATTACHMENT_KINDS:
+        return "Only items and Achaean units can be attached in the camp."
+    return f"You need more than {rules.attach_cost(state['players'][seat], card['key'])} Glory to pay for that."
+
+
+def _why_intervene(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    if card is None:
+        return None
+    p = state["players"][seat]
+    if state["step"] == "camp":
+        return "Interventions may not be played in the camp phase."
+    if card["kind"] == "intervention" and rules.power(p) < card["power"]:
+        return f"That intervention needs POWER {card['power']}; your hero has {rules.power(p)}."
+    if card["kind"] == "intervention" and "patrons" in card and rules.patron(p) not in card["patrons"]:
+        return "Only heroes of " + " or ".join(PATRONS[k]["names"]["en"] for k in card["patrons"]) + " may play that."
+    return "That intervention has nothing to act on now."
+
+
+def _why_beast(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    power = rules.power(state["players"][seat])
+    if card is not None and card["kind"] == "beast" and power < card["power"]:
+        return f"That beast needs POWER {card['power']}; your hero has {power}."
+    return None
+
+
+def _why_challenge(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    why = _why_beast(state, seat, action, card)
+    if why is None and action.get("target") == seat and state["turn_used"]:
+        return _SELF_ONCE
+    return why
+
+
+def _why_duel(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    return _SELF_ONCE if state["turn_used"] else None
+
+
+def _why_add(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    why = _why_beast(state, seat, action, card)
+    a = state["assault"]
+    if why is None and a is not None and seat == a["target"] and card is not None and card["kind"] in CHALLENGE_KINDS:
+        return "You may not add challenges against your own hero."
+    return why
+
+
+def _why_wrath(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    if state["players"][seat]["wrath"] == 0:
+        return "You have no wrath tokens left."
+    return "Wrath can be used only while a fight's fate cards are on the table."
+
+
+def _why_discard(state: dict, seat: int, action: dict, card: dict | None) -> str | None:
+    if state["step"] == "discard" and state["players"][seat]["discarded"] >= END_DISCARDS:
+        return "You may discard at most 2 cards."
+    return None
+
+
+_WHY: dict[str, Callable[[dict, int, dict, dict | None], str | None]] = {
+    "attach": _why_attach,
+    "intervene": _why_intervene,
+    "challenge": _why_challenge,
+    "combine": _why_beast,
+    "add": _why_add,
+    "duel": _why_duel,
+    "wrath": _why_wrath,
+    "discard": _why_discard,
+}
+
 
 class TrojaEngine(BaseEngine):
     """The Troja rules behind the engine protocol."""
@@ -782,116 +1037,17 @@ class TrojaEngine(BaseEngine):
     def _legal_actions(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
-        step = state["step"]
-        p = state["players"][seat]
-        out: list[dict] = []
-        if step == "camp":
-            for cid in p["hand"]:
-                card = card_type(cid)
-                if card["kind"] in ATTACHMENT_KINDS and rules.attach_cost(p, card["key"]) < p["gp"]:
-                    out.append({"type": "attach", "card": cid})
-            out.append({"type": "done"})
-        elif step == "main":
-            out.extend(self._challenge_actions(state, seat))
-            if not state["turn_used"]:
-                out.extend({"type": "duel", "target": t} for t in range(state["n"]) if t != seat)
-            out.extend(self._intervention_actions(state, seat))
-            for cid in p["hand"]:
-                card = card_type(cid)
-                if card["kind"] == "event":
-                    params = _effect_params(state, seat, card["effect"])
-                    out.extend({"type": "event", "card": cid, **extra} for extra in params or [])
-            out.append({"type": "end_turn"})
-        elif step == "build":
-            power = rules.power(p)
-            for cid in p["hand"]:
-                card = card_type(cid)
-                if card["kind"] in CHALLENGE_KINDS and (card["kind"] != "beast" or card["power"] <= power):
-                    out.append({"type": "combine", "card": cid})
-            out.append({"type": "launch"})
-        elif step == "join":
-            a = state["assault"]
-            power = rules.power(p)
-            kinds = {rules.group_kind(g) for g in rules.compose(a["cards"] + a["joined"])}
-            for cid in p["hand"]:
-                card = card_type(cid)
-                if card["kind"] in CHALLENGE_KINDS and seat != a["target"]:
-                    if card["kind"] != "beast" or card["power"] <= power:
-                        out.append({"type": "add", "card": cid})
-                elif card["kind"] == "modifier" and (card.get("fight") is None or card["fight"] in kinds):
-                    out.append({"type": "add", "card": cid})
-            out.append({"type": "pass"})
-        elif step in ("fate", "start"):
-            out.extend(self._intervention_actions(state, seat))
-            if step == "fate" and p["wrath"] > 0:
-                wrath = PATRONS[rules.patron(p)]["wrath"]
-                out.extend({"type": "wrath", **extra} for extra in _effect_params(state, seat, wrath) or [])
-            out.append({"type": "pass"})
-        elif step == "discard":
-            if p["discarded"] < END_DISCARDS:
-                out.extend({"type": "discard", "card": cid} for cid in p["hand"])
-            out.append({"type": "done"})
-        return out
-
-    def _challenge_actions(self, state: dict, seat: int) -> list[dict]:
-        p = state["players"][seat]
-        power = rules.power(p)
-        targets = [t for t in range(state["n"]) if t != seat or not state["turn_used"]]
-        out = []
-        for cid in p["hand"]:
-            card = card_type(cid)
-            if card["kind"] not in CHALLENGE_KINDS or (card["kind"] == "beast" and card["power"] > power):
-                continue
-            out.extend({"type": "challenge", "card": cid, "target": t} for t in targets)
-        return out
-
-    def _intervention_actions(self, state: dict, seat: int) -> list[dict]:
-        out = []
-        for cid in state["players"][seat]["hand"]:
-            card = card_type(cid)
-            if card["kind"] != "intervention" or not _playable_intervention(state, seat, cid):
-                continue
-            params = _effect_params(state, seat, card["effect"])
-            out.extend({"type": "intervene", "card": cid, **extra} for extra in params or [])
-        return out
+        listing = _LEGAL_BY_STEP.get(state["step"])
+        return listing(state, seat) if listing is not None else []
 
     def explain_illegal(self, state: dict, seat: int, action: dict) -> str:
-        step = state["step"]
-        kind = action.get("type")
-        p = state["players"][seat]
         cid = action.get("card")
-        if cid is not None and cid not in p["hand"]:
+        if cid is not None and cid not in state["players"][seat]["hand"]:
             return "You do not hold that card."
         card = card_type(cid) if isinstance(cid, str) and cid in PHYSICAL else None
-        if kind == "attach" and step == "camp" and card is not None:
-            if card["kind"] not in ATTACHMENT_KINDS:
-                return "Only items and Achaean units can be attached in the camp."
-            return f"You need more than {rules.attach_cost(p, card['key'])} Glory to pay for that."
-        if kind == "intervene" and card is not None:
-            if step == "camp":
-                return "Interventions may not be played in the camp phase."
-            if card["kind"] == "intervention" and rules.power(p) < card["power"]:
-                return f"That intervention needs POWER {card['power']}; your hero has {rules.power(p)}."
-            if card["kind"] == "intervention" and "patrons" in card and rules.patron(p) not in card["patrons"]:
-                return "Only heroes of " + " or ".join(PATRONS[k]["names"]["en"] for k in card["patrons"]) + " may play that."
-            return "That intervention has nothing to act on now."
-        if kind in ("challenge", "combine", "add") and card is not None and card["kind"] == "beast":
-            if rules.power(p) < card["power"]:
-                return f"That beast needs POWER {card['power']}; your hero has {rules.power(p)}."
-        if kind in ("challenge", "duel") and action.get("target") == seat and state["turn_used"]:
-            return "You may duel or challenge yourself only once per turn."
-        if kind == "duel" and state["turn_used"]:
-            return "You may duel or challenge yourself only once per turn."
-        if kind == "add" and state["assault"] is not None and seat == state["assault"]["target"] and card is not None \
-                and card["kind"] in CHALLENGE_KINDS:
-            return "You may not add challenges against your own hero."
-        if kind == "wrath":
-            if p["wrath"] == 0:
-                return "You have no wrath tokens left."
-            return "Wrath can be used only while a fight's fate cards are on the table."
-        if kind == "discard" and step == "discard" and p["discarded"] >= END_DISCARDS:
-            return "You may discard at most 2 cards."
-        return "That move is not allowed now."
+        kind = action.get("type")
+        why = _WHY.get(kind) if isinstance(kind, str) else None
+        return (why(state, seat, action, card) if why is not None else None) or "That move is not allowed now."
 
     # ------------------------------------------------------------------------------------------ apply
     def _apply(self, state: dict, seat: int, action: dict) -> list[dict]:
@@ -903,99 +1059,150 @@ class TrojaEngine(BaseEngine):
         return ctx.close()
 
     def _dispatch(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        handler = self._ACTIONS.get(action["type"])
+        if handler is None:  # pragma: no cover - validate() only lets legal actions through
+            raise IllegalAction("That move is not allowed now.")
+        handler(self, ctx, seat, action)
+
+    def _act_attach(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        p = ctx.s["players"][seat]
+        cid = action["card"]
+        cost = rules.attach_cost(p, _key(cid))
+        p["hand"].remove(cid)
+        p["attached"].append(cid)
+        p["gp"] -= cost
+        ctx.emit("attach", seat=seat, card=_key(cid), cost=cost, gp=p["gp"])
+
+    def _act_done(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        """"done" ends one's camp phase, or one's discarding at the end of the round."""
         s = ctx.s
-        p = s["players"][seat]
-        kind = action["type"]
-        cid = action.get("card")
-        if kind == "attach":
-            cost = rules.attach_cost(p, _key(cid))
-            p["hand"].remove(cid)
-            p["attached"].append(cid)
-            p["gp"] -= cost
-            ctx.emit("attach", seat=seat, card=_key(cid), cost=cost, gp=p["gp"])
-        elif kind == "done" and s["step"] == "camp":
+        if s["step"] == "camp":
             ctx.emit("camp_done", seat=seat)
             _camp_done(ctx, seat)
-        elif kind == "challenge":
-            p["hand"].remove(cid)
-            s["counter"] += 1
-            target = action["target"]
-            if target == seat:
-                s["turn_used"] = True
-            entry = {"card": cid, "by": seat, "order": s["counter"], "grow": 0}
-            s["assault"] = {"origin": "play", "by": seat, "target": target, "cards": [entry], "mods": [],
-                            "joined": [], "fights": [], "index": 0, "broken": False}
-            s["step"] = "build"
-            ctx.emit("challenge", seat=seat, card=_key(cid), target=target)
-        elif kind == "combine":
-            p["hand"].remove(cid)
-            s["counter"] += 1
-            s["assault"]["cards"].append({"card": cid, "by": seat, "order": s["counter"], "grow": 0})
-            ctx.emit("combine", seat=seat, card=_key(cid), target=s["assault"]["target"])
-        elif kind == "launch":
-            ctx.emit("launch", seat=seat, target=s["assault"]["target"])
-            others = [t for t in _order_from(s["n"], seat) if t != seat]
-            _open_window(ctx, "join", others)
-        elif kind == "duel":
-            s["turn_used"] = True
-            fight = _new_fight("strength", [], action["target"])
-            fight["duel"] = True
-            fight["attacker"] = seat
-            s["assault"] = {"origin": "duel", "by": seat, "target": action["target"], "cards": [], "mods": [],
-                            "joined": [], "fights": [fight], "index": 0, "broken": False}
-            ctx.emit("duel", seat=seat, target=action["target"])
-            _run_fight(ctx)
-        elif kind == "add":
-            a = s["assault"]
-            p["hand"].remove(cid)
-            card = card_type(cid)
-            if card["kind"] == "modifier":
-                a["mods"].append({"card": cid, "by": seat})
-            else:
-                s["counter"] += 1
-                a["joined"].append({"card": cid, "by": seat, "order": s["counter"], "grow": 0})
-            ctx.emit("add", seat=seat, card=card["key"], target=a["target"])
-            window = s["window"]
-            window["eligible"].remove(seat)
-            window["passed"] = []
-            self._maybe_close(ctx)
-        elif kind == "pass":
-            ctx.emit("pass", seat=seat, window=s["window"]["kind"])
-            s["window"]["passed"].append(seat)
-            self._maybe_close(ctx)
-        elif kind in ("intervene", "event"):
-            p["hand"].remove(cid)
-            card = card_type(cid)
-            ctx.emit(kind, seat=seat, card=card["key"],
-                     **{k: v if k != "target" or isinstance(v, int) else _key(v)
-                        for k, v in action.items() if k not in ("type", "card")})
-            # the card goes to the discard pile first, so a reshuffle during its effect can include it
-            s["discard"].append(cid)
-            _apply_effect(ctx, seat, card["effect"], action)
-            self._after_play(ctx)
-        elif kind == "wrath":
-            p["wrath"] -= 1
-            patron = rules.patron(p)
-            ctx.emit("wrath", seat=seat, patron=patron, **{k: v for k, v in action.items() if k != "type"})
-            _apply_effect(ctx, seat, PATRONS[patron]["wrath"], action)
-            self._after_play(ctx)
-        elif kind == "discard":
-            p["hand"].remove(cid)
-            s["discard"].append(cid)
-            p["discarded"] += 1
-            ctx.emit("discard", seat=seat, cards=[_key(cid)], random=False)
-            if p["discarded"] >= END_DISCARDS or not p["hand"]:
-                p["done"] = True
-                _maybe_end_round(ctx)
-        elif kind == "done" and s["step"] == "discard":
-            p["done"] = True
+        elif s["step"] == "discard":
+            s["players"][seat]["done"] = True
             ctx.emit("discard_done", seat=seat)
             _maybe_end_round(ctx)
-        elif kind == "end_turn":
-            ctx.emit("end_turn", seat=seat)
-            _end_turn(ctx)
         else:  # pragma: no cover - validate() only lets legal actions through
             raise IllegalAction("That move is not allowed now.")
+
+    def _act_challenge(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        cid = action["card"]
+        s["players"][seat]["hand"].remove(cid)
+        s["counter"] += 1
+        target = action["target"]
+        if target == seat:
+            s["turn_used"] = True
+        entry = {"card": cid, "by": seat, "order": s["counter"], "grow": 0}
+        s["assault"] = {"origin": "play", "by": seat, "target": target, "cards": [entry], "mods": [],
+                        "joined": [], "fights": [], "index": 0, "broken": False}
+        s["step"] = "build"
+        ctx.emit("challenge", seat=seat, card=_key(cid), target=target)
+
+    def _act_combine(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        cid = action["card"]
+        s["players"][seat]["hand"].remove(cid)
+        s["counter"] += 1
+        s["assault"]["cards"].append({"card": cid, "by": seat, "order": s["counter"], "grow": 0})
+        ctx.emit("combine", seat=seat, card=_key(cid), target=s["assault"]["target"])
+
+    def _act_launch(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        ctx.emit("launch", seat=seat, target=s["assault"]["target"])
+        others = [t for t in _order_from(s["n"], seat) if t != seat]
+        _open_window(ctx, "join", others)
+
+    def _act_duel(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        s["turn_used"] = True
+        fight = _new_fight("strength", [], action["target"])
+        fight["duel"] = True
+        fight["attacker"] = seat
+        s["assault"] = {"origin": "duel", "by": seat, "target": action["target"], "cards": [], "mods": [],
+                        "joined": [], "fights": [fight], "index": 0, "broken": False}
+        ctx.emit("duel", seat=seat, target=action["target"])
+        _run_fight(ctx)
+
+    def _act_add(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        cid = action["card"]
+        a = s["assault"]
+        s["players"][seat]["hand"].remove(cid)
+        card = card_type(cid)
+        if card["kind"] == "modifier":
+            a["mods"].append({"card": cid, "by": seat})
+        else:
+            s["counter"] += 1
+            a["joined"].append({"card": cid, "by": seat, "order": s["counter"], "grow": 0})
+        ctx.emit("add", seat=seat, card=card["key"], target=a["target"])
+        window = s["window"]
+        window["eligible"].remove(seat)
+        window["passed"] = []
+        self._maybe_close(ctx)
+
+    def _act_pass(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        ctx.emit("pass", seat=seat, window=s["window"]["kind"])
+        s["window"]["passed"].append(seat)
+        self._maybe_close(ctx)
+
+    def _act_card_effect(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        """An intervention or an event: played from the hand, its effect applied."""
+        s = ctx.s
+        kind = action["type"]
+        cid = action["card"]
+        s["players"][seat]["hand"].remove(cid)
+        card = card_type(cid)
+        ctx.emit(kind, seat=seat, card=card["key"],
+                 **{k: v if k != "target" or isinstance(v, int) else _key(v)
+                    for k, v in action.items() if k not in ("type", "card")})
+        # the card goes to the discard pile first, so a reshuffle during its effect can include it
+        s["discard"].append(cid)
+        _apply_effect(ctx, seat, card["effect"], action)
+        self._after_play(ctx)
+
+    def _act_wrath(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        p = ctx.s["players"][seat]
+        p["wrath"] -= 1
+        patron = rules.patron(p)
+        ctx.emit("wrath", seat=seat, patron=patron, **{k: v for k, v in action.items() if k != "type"})
+        _apply_effect(ctx, seat, PATRONS[patron]["wrath"], action)
+        self._after_play(ctx)
+
+    def _act_discard(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        s = ctx.s
+        p = s["players"][seat]
+        cid = action["card"]
+        p["hand"].remove(cid)
+        s["discard"].append(cid)
+        p["discarded"] += 1
+        ctx.emit("discard", seat=seat, cards=[_key(cid)], random=False)
+        if p["discarded"] >= END_DISCARDS or not p["hand"]:
+            p["done"] = True
+            _maybe_end_round(ctx)
+
+    def _act_end_turn(self, ctx: _Ctx, seat: int, action: dict) -> None:
+        ctx.emit("end_turn", seat=seat)
+        _end_turn(ctx)
+
+    #: action type -> what playing it does
+    _ACTIONS: dict[str, Callable[[TrojaEngine, _Ctx, int, dict], None]] = {
+        "attach": _act_attach,
+        "done": _act_done,
+        "challenge": _act_challenge,
+        "combine": _act_combine,
+        "launch": _act_launch,
+        "duel": _act_duel,
+        "add": _act_add,
+        "pass": _act_pass,
+        "intervene": _act_card_effect,
+        "event": _act_card_effect,
+        "wrath": _act_wrath,
+        "discard": _act_discard,
+        "end_turn": _act_end_turn,
+    }
 
     def _after_play(self, ctx: _Ctx) -> None:
         s = ctx.s
