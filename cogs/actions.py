@@ -57,6 +57,23 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
 
 
 
+async def undo(interaction: discord.Interaction, game_id: int, version: int) -> None:
+    """The board's Undo: the clicker's last move taken back through the service (only theirs, only while the
+    board is current), and the board of the game as it was before it published; a refusal is said privately
+    and changes nothing."""
+    await interaction.response.defer()
+    try:
+        outcome = await interaction.client.service.undo(game_id, interaction.user.id, version,
+                                                        asker=asker(interaction))
+    except GameError as exc:
+        await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
+        return
+    delivered = await publish.publish(interaction.client, outcome)
+    explanation = delivered.explain(str(interaction.locale))
+    if explanation:
+        await interaction.followup.send(explanation, ephemeral=True)
+
+
 async def ask_first(interaction: discord.Interaction, game_id: int, version: int, index: int, digest: str | None,
                     variant: int | None, ask: NeedsConfirmation) -> None:
     """The private "Are you sure?" of a choice that loses something for good: what it loses, a button that
@@ -322,6 +339,7 @@ class ClickActions:
     """:class:`cogs.views.Clicks`, carried out by this module's functions: what the bot holds as ``bot.clicks``."""
 
     play = staticmethod(play)
+    undo = staticmethod(undo)
     show_group = staticmethod(show_group)
     show_variants = staticmethod(show_variants)
     send_private = staticmethod(send_private)

@@ -133,6 +133,7 @@ class Prefix(StrEnum):
     LEAGUE_CHECK_IN = "tc"  # LeagueCheckIn
     CONFIRM = "cf"  # ConfirmButton: the second click of an "Are you sure?" choice
     CANCEL = "cx"  # CancelButton: "no" to an "Are you sure?" question
+    UNDO = "u"  # UndoButton: take one's last move back within one's turn
     LEAVE = "lv"  # cogs/actions.py: LeaveButton (/game leave's confirmation)
     LOG = "lg"  # cogs/games.py: LogButton (a page of /game log)
     RULES = "r"  # cogs/rules.py: RulesPage
@@ -156,6 +157,9 @@ class Clicks(Protocol):
                    digest: str | None = None, *, variant: int | None = None, confirmed: bool = False) -> None:
         """A chosen action (``variant``: one of its ways), from a button or a select; ``confirmed``: the second
         click of a choice asked about first ("Are you sure?")."""
+
+    async def undo(self, interaction: discord.Interaction, game_id: int, version: int) -> None:
+        """The clicker's last move taken back (the board of ``version`` offered it)."""
 
     async def show_group(self, interaction: discord.Interaction, game_id: int, version: int, group: int | None,
                          page: int) -> None:
@@ -295,6 +299,22 @@ class CancelButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], tem
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.edit_message(content=t("confirm_cancelled", str(interaction.locale)), view=None)
+
+
+class UndoButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.UNDO.template()):
+    """On the board of a person's turn whose last move may be taken back (``Board.undo_button``): takes it back
+    (``gh:u:<game>:<version>``). Only that person may; a board the game has moved past is out of date."""
+
+    fields = ("game", "version")
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(discord.ui.Button(label=t("button_undo"), style=discord.ButtonStyle.secondary, emoji="↩️",
+                                           custom_id=f"gh:{Prefix.UNDO}:{game_id}:{version}"))
+        self.game, self.version = game_id, version
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await clicks(interaction).undo(interaction, self.game, self.version)
 
 
 class WaysButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], template=Prefix.WAYS.template()):
@@ -566,7 +586,7 @@ class UnknownItem(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], temp
         raise AssertionError("an unknown control is refused before its callback")
 
 
-DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton,
+DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, UndoButton, WaysButton, ActSelect, GroupSelect, GroupButton, PageButton,
                  TurnButton, HandButton, JoinButton, StartButton, RematchButton, LeagueJoin, LeagueStart, LeagueLeave,
                  LeagueCheckIn, UnknownItem)
 
@@ -616,12 +636,14 @@ def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
 
 
 def board_view(outcome: Outcome, link: discord.ui.Button | None = None) -> discord.ui.View:
-    """The board's controls: its panel, then Rematch / My turn / My hand and the web link (``link``: Watch or
+    """The board's controls: its panel, then Rematch / Undo / My turn / My hand and the web link (``link``: Watch or
     Replay, cogs/weblinks.py) on the last row."""
     board = outcome.board
     extra: list[discord.ui.Item] = []
     if outcome.finished:
         extra.append(RematchButton(outcome.game.id))
+    if board.undo_button:
+        extra.append(UndoButton(outcome.game.id, outcome.game.version))
     if board.turn_button:
         extra.append(TurnButton(outcome.game.id))
     if board.hand_button:

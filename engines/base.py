@@ -36,6 +36,9 @@ class BaseEngine:
     min_players = 2
     max_players = 2
     rules_version = 1
+    #: the kinds of action this game lets a player take back within their own turn (see :meth:`reversible`);
+    #: none unless the game lists them
+    take_back: frozenset[str] = frozenset()
 
     # (state object, its memo dict); one slot: playouts and searches ask about one state at a time. The
     # state is referenced so that its id cannot be reused by another object while the slot holds it.
@@ -122,6 +125,45 @@ class BaseEngine:
     def explain_illegal(self, state: Any, seat: int, action: dict) -> str:
         """A player-facing reason; engines override it to be more specific."""
         return "That move is not allowed now."
+
+    # the rest of the protocol that reversible() uses, which every game implements (engines/protocol.py)
+    def to_json(self, state: Any) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def from_json(self, data: dict) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def secrets(self, state: Any, seat: int | None) -> set[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def seat_count(self, state: Any) -> int:  # pragma: no cover - abstract
+        """How many seats play ``state``."""
+        raise NotImplementedError
+
+    def reversible(self, state: Any, seat: int, action: dict) -> bool:
+        """Whether ``seat`` may take ``action`` back once made (undo within a turn, issue 25): it is of a kind
+        the game allows (:attr:`take_back`) and, made on a copy of ``state``, it draws nothing at random,
+        shows nobody anything hidden (every seat's secrets, and nobody's, stay secrets of the same seats) and
+        leaves the same seat, alone, to act in a game that goes on. ``state`` is not changed; an action not
+        allowed now is not reversible."""
+        if not isinstance(action, dict) or action.get("type") not in self.take_back:
+            return False
+        if self.result(state) is not None or self.to_act(state) != [seat]:
+            return False
+        slot = self._memo_slot  # the trial must not cost the real state its remembered legal actions
+        try:
+            before = self.to_json(state)
+            trial = self.from_json(before)
+            seats: list[int | None] = [None, *range(self.seat_count(state))]
+            hidden = {s: self.secrets(trial, s) for s in seats}
+            try:
+                self.apply(trial, seat, action)
+            except IllegalAction:
+                return False
+            return (self.to_json(trial).get("rng") == before.get("rng") and self.result(trial) is None
+                    and self.to_act(trial) == [seat] and all(hidden[s] <= self.secrets(trial, s) for s in seats))
+        finally:
+            self._memo_slot = slot
 
     def conformance_configs(self) -> list[tuple[int, dict]]:
         """(num_players, options) pairs the conformance suite plays; every player count by default."""

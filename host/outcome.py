@@ -19,6 +19,8 @@ class Board:
     panel: Panel | None = None
     turn_button: bool = False
     hand_button: bool = False
+    #: an Undo button: the person to decide may take their last action back (host/undo.py)
+    undo_button: bool = False
     filename: str = "board.png"
     #: further pictures for what just happened (e.g. standings after a race)
     extras: list[bytes] = field(default_factory=list)

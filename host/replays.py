@@ -24,6 +24,7 @@ from host.ending import Ending, How
 from host.locale import t, use_language
 from host.presenters import presenter_for
 from host.service import PROMPT_KEYS, Asker, GameError, GameService
+from host.undo import as_played, restepped
 from render import RENDERERS
 from render import replay as replay_pictures
 from store import GameRow
@@ -230,8 +231,9 @@ async def record_of(service: GameService, game_id: int, asker: Asker | None) -> 
     record = Record(engine=game.engine, seed=game.seed, num_players=game.num_players,
                     options=dict(game.options.get("engine") or {}),
                     rules_version=1 if game.rules_version is None else game.rules_version,
-                    actions=[{"seat": a["seat"], "action": a["action"], "events": a["events"]} for a in actions],
-                    names=service.names(game), lang=game.lang, game_id=game.id, result=game.result,
+                    actions=as_played(actions),  # the final choices: what was taken back is not shown
+                    names=service.names(game), lang=game.lang, game_id=game.id,
+                    result=restepped(game.result, actions),
                     abandoned=game.status == "abandoned")
     return game, record
 

@@ -37,6 +37,7 @@ from host.presenters import Refined, presenter_for
 from host.seatwork import MAX_CHOICES, Turn, choices_digest, read_move, variants_of, work_out
 from host.shards import Shards
 from host.turn_clocks import TurnClocks
+from host.undo import MARK, UNDO, final_choices, last_standing, narrate, replayed, tell_undo, undoable
 from host.workers import Overrun, Workers
 from render import RENDERERS
 from store import DamagedRow, GameRow, Store, VersionConflict
@@ -81,6 +82,8 @@ MAX_VARIANTS = 25
 LOG_PAGE_CHARS = 1800
 #: most moves one page of ``/game log`` reads (moves that say nothing still cost a read), and per query
 LOG_PAGE_MOVES, LOG_CHUNK = 400, 100
+#: log entries read at a time when looking back for the newest action that stands (an Undo button's question)
+UNDO_CHUNK = 20
 
 
 @dataclass
@@ -155,6 +158,8 @@ class GameService(TurnClocks):
         #: (game, version) -> what its snapshot says: the rules version it was saved under, or "damaged"
         self._snapshot_checks: dict[tuple[int, int], int | str | None] = Bounded(4 * live_games)
         self._unreadable_logged: dict[tuple[int, str], bool] = Bounded(1000)
+        #: (game, version) -> the seat that may take its last action back then (host/undo.py), or None
+        self._undoers: dict[tuple[int, int], int | None] = Bounded(4 * live_games)
 
     @property
     def painter(self) -> Workers:
@@ -735,11 +740,112 @@ class GameService(TurnClocks):
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
                         raise NeedsConfirmation(label, warning, seat)
+            mark = self._reversible(game, state, seat, action)
             events: list[dict] = []
-            lines = await self._commit(game, state, seat, user_id, action, events)
+            lines = await self._commit(game, state, seat, user_id, action, events, undoable=mark)
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
+
+    @staticmethod
+    def _reversible(game: GameRow, state, seat: int, action: dict) -> bool:
+        """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
+        (host/undo.py). A check that fails is logged and counts as "no": the move itself is made all the same."""
+        try:
+            return ENGINES[game.engine].reversible(state, seat, action)
+        except Exception:
+            log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
+            return False
+
+    async def undo(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Outcome:
+        """Take back the user's last action (the board's Undo, issue 25): the game as it was before it, played
+        again from its seed without it, saved as a new version with the undo in the log and its board owed to the
+        thread (one transaction, as any action). Only the seat that made it, on the board it looks at
+        (``version``), while nobody else has acted and nothing hidden was shown since; the clocks run on."""
+        async with self.lock(game_id), self.store.remembering():
+            game = await self.game(game_id, asker)
+            seat = self._undo_seat(game, user_id, version)
+            state = await self._state(game)
+            entries = await self.store.actions(game.id)
+            last = self._to_take_back(game, state, seat, entries)
+            before = await self._before(game, state, seat, entries, last)
+            restored = ENGINES[game.engine].from_json(before)
+            taken = [e for e in last["events"] if e.get("type") != MARK]
+            event = {"type": UNDO, "seat": seat, "seq": last["seq"], "events": taken}
+            lines = [tell_undo(presenter_for(game.engine), event, self.names(game))]
+            try:
+                new_version = await self.store.commit_action(
+                    game.id, expected_version=game.version, seat=seat, user_id=user_id,
+                    action={"type": UNDO, "seq": last["seq"]}, events=[event], snapshot=before, result=None,
+                    publish=lines)
+            except VersionConflict as exc:
+                self._live.pop(game.id, None)
+                raise StaleBoard.of("undo_stale") from exc
+            self._live[game.id] = _Live(new_version, restored)
+            game.version = new_version
+            return await self._outcome(game, lines, [])
+
+    @staticmethod
+    def _undo_seat(game: GameRow, user_id: int, version: int) -> int:
+        """The user's seat in a running game whose current board is ``version``; else the refusal."""
+        if game.status != "running":
+            raise (GameError.of("game_over", game=game.id) if game.status != "lobby" else
+                   GameError.of("not_started", game=game.id))
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError.of("not_playing", game=game.id)
+        if version != game.version:
+            raise StaleBoard.of("undo_stale")
+        return seat
+
+    def _to_take_back(self, game: GameRow, state, seat: int, entries: list[dict]) -> dict:
+        """The log entry ``seat`` may take back now: its own newest move that stands, marked as reversible, with
+        that seat alone to act; else the refusal (by name when it is another player's move)."""
+        last = last_standing(entries, set())
+        if last is not None and undoable(last) and last["seat"] != seat:
+            raise GameError.of("undo_not_yours", name=self.names(game)[last["seat"]])
+        if last is None or last["seat"] != seat or not undoable(last) \
+                or ENGINES[game.engine].to_act(state) != [seat]:
+            raise GameError.of("undo_nothing")
+        return last
+
+    async def _before(self, game: GameRow, state, seat: int, entries: list[dict], last: dict) -> dict:
+        """The snapshot before ``last``: the game played again in a worker from its seed with the moves that stand
+        before it, checked to give the current snapshot back with ``last`` (else nothing is taken back)."""
+        engine = ENGINES[game.engine]
+        standing = [(e["seat"], e["action"]) for e in final_choices(entries)[:-1]]
+        try:
+            before = await self.workers.run(
+                "replay_step", replayed, game.engine, game.num_players, game.seed,
+                dict(game.options.get("engine") or {}), game.rules_version or engine.rules_version, standing,
+                (seat, last["action"]), self._snapshot(game, state))
+        except Overrun as exc:
+            raise Slow(exc.budget, int(time.time()) + RETRY_SLOW) from None
+        if before is None:
+            log.error("game %s: its log does not give its snapshot back; move %s is not taken back", game.id,
+                      last["seq"])
+            raise GameError.of("undo_nothing")
+        return json.loads(before)
+
+    async def undoer(self, game: GameRow) -> int | None:
+        """The seat that may take its last action back now (its Undo button is shown), or None: the newest
+        action that stands was a person's reversible one, and that seat alone is to act."""
+        key = (game.id, game.version)
+        if key in self._undoers:
+            return self._undoers[key]
+        seat, upto = None, game.version
+        taken: set[int] = set()
+        while upto > 0:
+            low = max(0, upto - UNDO_CHUNK)
+            last = last_standing(await self.store.actions(game.id, after=low, upto=upto), taken)
+            if last is not None:
+                if undoable(last) and game.status == "running":
+                    state = await self._state(game)
+                    seat = last["seat"] if ENGINES[game.engine].to_act(state) == [last["seat"]] else None
+                break
+            upto = low
+        self._undoers[key] = seat
+        return seat
 
     async def _only_passes_since(self, game: GameRow, version: int, seat: int, current: str, digest: str) -> bool:
         """Whether a board of ``version`` still holds for ``seat``: the same choices (``current`` digest equals
@@ -787,10 +893,12 @@ class GameService(TurnClocks):
         return await self.act(game_id, user_id, game.version, index, asker=asker, typed=typed, refined=refined)
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
-                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None) -> list[str]:
+                      events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
+                      undoable: bool = False) -> list[str]:
         """Apply and persist one action with its narration in the outbox (one transaction); returns the
         narration (and adds the action's events to ``events_out``). ``told_before``: lines that go to the
-        outbox ahead of the narration, in the same transaction (why the action was made)."""
+        outbox ahead of the narration, in the same transaction (why the action was made). ``undoable``: its
+        player may take it back (logged with a :data:`host.undo.MARK` event)."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
@@ -808,7 +916,8 @@ class GameService(TurnClocks):
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events, snapshot=engine.to_json(state), result=result, publish=(told_before or []) + lines,
+                events=events + [{"type": MARK}] if undoable else events, snapshot=engine.to_json(state),
+                result=result, publish=(told_before or []) + lines,
                 clocks=seat_clocks)
         except VersionConflict as exc:
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
@@ -817,6 +926,8 @@ class GameService(TurnClocks):
             self._live.pop(game.id, None)
             raise
         self._live[game.id] = _Live(new_version, state)
+        # who may take the newest move back is known without reading the log: its maker, when it is marked
+        self._undoers[(game.id, new_version)] = seat if undoable and result is None else None
         # keep the caller's row in step with what was just committed (no re-read needed)
         game.version = new_version
         if result is not None:
@@ -1087,8 +1198,10 @@ class GameService(TurnClocks):
         asked_seats = {seat for seat, _, _ in asked}
         nudges += [Nudge(row.user_id, seat, text, board_image) for seat, text in sorted(warnings.items())
                    if seat not in asked_seats and (row := game.seat_row(seat)) is not None and row.user_id]
+        # the one person to decide may take their last action back (host/undo.py): an Undo button
+        undo = len(asked) == 1 and game.status == "running" and await self.undoer(game) == asked[0][0]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
-                      extras=extras,
+                      extras=extras, undo_button=undo,
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
@@ -1171,6 +1284,8 @@ class GameService(TurnClocks):
                 log.error("the board of game %s cannot be drawn", game_id, exc_info=exc)
                 raise GameError.of("board_unavailable", game=game_id) from exc
         outcome.board.panel = None
+        if outcome.board is not None:
+            outcome.board.undo_button = False
         outcome.nudges = []
         return outcome
 
@@ -1201,7 +1316,7 @@ class GameService(TurnClocks):
             entries = await self.store.actions(game.id, after=low - 1, upto=high)
             full = False
             for entry in entries if forward else reversed(entries):
-                lines = [line for event in entry["events"] if (line := presenter.narrate(event, names))]
+                lines = [line for event in entry["events"] if (line := narrate(presenter, event, names))]
                 size = sum(len(line) + 1 for line in lines)
                 if told and (used + size > chars or len(told) >= LOG_PAGE_MOVES):
                     full = True

@@ -30,6 +30,7 @@ from host.errors import GameError
 from host.locale import t, use_language
 from host.presenters import presenter_for
 from host.replays import CHAPTER_EVENTS, Record, _plain, start_state
+from host.undo import as_played, narrate, restepped
 from host.workers import Overrun
 from store import DamagedRow, GameRow
 
@@ -55,10 +56,10 @@ class Busy(Exception):
 
 def scrub(line: str, names: dict[int, str]) -> str:
     """A narration line as a page shows it: a Discord mention becomes the person's name (never their id), a
-    Discord timestamp a UTC time, and Discord's bold marks go."""
+    Discord timestamp a UTC time, and Discord's bold and strike-through (a move taken back) marks go."""
     line = _MENTION.sub(lambda m: names.get(int(m.group(1)), "?"), line)
     line = _STAMP.sub(lambda m: datetime.fromtimestamp(int(m.group(1)), UTC).strftime("%Y-%m-%d %H:%M UTC"), line)
-    return line.replace("**", "")
+    return line.replace("**", "").replace("~~", "")
 
 
 @dataclass
@@ -245,7 +246,7 @@ class Spectator:
         by_user = {s.user_id: s.name for s in game.seats if s.user_id}
         lines = []
         for entry in await self.store.actions(game.id, after=max(0, version - LOG_LINES)):
-            lines += [scrub(line, by_user) for event in entry["events"] if (line := presenter.narrate(event, names))]
+            lines += [scrub(line, by_user) for event in entry["events"] if (line := narrate(presenter, event, names))]
         # how it ended, by any way (host/ending.py); a stored result wins over what the state says
         ended = ending_of(game.status, game.result or result) if game.status in ("finished", "abandoned") else None
         result_lines = [scrub(line, by_user) for line in presenter.ending_lines(ended, names)] \
@@ -339,9 +340,9 @@ class Spectator:
             record = Record(engine=game.engine, seed=game.seed, num_players=game.num_players,
                             options=dict(game.options.get("engine") or {}),
                             rules_version=1 if game.rules_version is None else game.rules_version,
-                            actions=[{"seat": a["seat"], "action": a["action"], "events": a["events"]}
-                                     for a in actions],
-                            names=self.service.names(game), lang=game.lang, game_id=game.id, result=game.result)
+                            actions=as_played(actions),  # the final choices (host/undo.py)
+                            names=self.service.names(game), lang=game.lang, game_id=game.id,
+                            result=restepped(game.result, actions))
             lines, checkpoints = await self._work(index_replay, record)
             by_user = {s.user_id: s.name for s in game.seats if s.user_id}
             lines = [[scrub(line, by_user) for line in step] for step in lines]

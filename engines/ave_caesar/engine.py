@@ -205,6 +205,9 @@ class AveCaesarEngine(BaseEngine):
     #: paid and neutral chariots may enter the alley, neutral chariots start behind the players, 4 races by
     #: default. Games saved under 1 keep their v1 tracks (``track_version``) and finish under the fixed rules.
     rules_version = 2
+    #: undo within a turn (issue 25): none - every move plays a card from the hand for all to see and draws
+    #: a new one from the face-down stack
+    take_back: frozenset[str] = frozenset()
     accepted_versions = (1, 2)
 
     # ------------------------------------------------------------------ setup
@@ -306,6 +309,9 @@ class AveCaesarEngine(BaseEngine):
         self._field = _NO_FIELD
 
     # ------------------------------------------------------------------ protocol
+    def seat_count(self, state: dict) -> int:
+        return state["num_players"]
+
     def to_act(self, state: dict) -> list[int]:
         if state["over"]:
             return []

@@ -147,6 +147,9 @@ class HectorAchillesEngine(BaseEngine):
     #: 2: the fate tiles give 12 different opposite pairs; a home deck used in any way is checked at the closing;
     #: Shame losses are taken after the hand goes back. Version-1 games keep their rules (``_tiles``, ``_book_order``).
     rules_version = 2
+    #: undo within a turn (issue 25): a Divine Favour token laid on a troop card and the turn of the fate tile
+    #: show nothing hidden; a card played, swapped or drawn, a hero shown or a retreat are final
+    take_back = frozenset({"reinforce", "rotate_fate"})
 
     # ------------------------------------------------------------------------------------------- set-up
 
@@ -223,6 +226,9 @@ class HectorAchillesEngine(BaseEngine):
                        "defender": 1 - attacker})
 
     # ------------------------------------------------------------------------------------------- protocol
+
+    def seat_count(self, state: dict) -> int:
+        return len(state["players"])
 
     def to_act(self, state: dict) -> list[int]:
         phase = state["phase"]

@@ -160,6 +160,9 @@ class HexTriEngine(BaseEngine):
     #: 2: encirclement per the book (the board's edge gives no protection), figures stay encircled on the
     #: rim; games begun under 1 keep its rim rule (see :func:`_rule`)
     rules_version = 2
+    #: undo within a turn (issue 25): a move and a pass after which the same player moves on (nothing is hidden
+    #: in HEX-TRI); one that hands the decision to others (a battle's losses, the next go) is not (reversible)
+    take_back = frozenset({"move", "pass"})
     versions = (1, 2)
     _resolved: tuple | None = None  # (state, action, _resolve_move's answer) from validate, for _do_move
 
@@ -238,6 +241,9 @@ class HexTriEngine(BaseEngine):
         return 60_000
 
     # ----------------------------------------------------------------- protocol
+    def seat_count(self, state: dict) -> int:
+        return state["num_players"]
+
     def to_act(self, state: dict) -> list[int]:
         if state["result"] is not None:
             return []

@@ -52,6 +52,9 @@ class KivalasztottakEngine(BaseEngine):
     #: search (``search_reserve``). Games saved under versions 1 and 2 load and finish with their rules (see
     #: ``common.v2``, ``common.heals_damaged_only``; their states have no ``reserve`` zone).
     rules_version = 3
+    #: undo within a turn (issue 25): putting a team together (adding an adventurer, the front rank, items
+    #: equipped or taken off, the team done); summons, abilities, maneuvers and passes are final
+    take_back = frozenset({"team_add", "team_done", "equip", "unequip", "ranks"})
     loadable_versions = (1, 2, 3)
 
     #: (state, S.MOVES value) when _check_immediate last found no immediate win in that state
@@ -76,6 +79,9 @@ class KivalasztottakEngine(BaseEngine):
         return 20_000
 
     # ------------------------------------------------------------------ protocol
+    def seat_count(self, state: dict) -> int:
+        return len(state["p"])
+
     def to_act(self, state: dict) -> list[int]:
         if state["result"] is not None:
             return []

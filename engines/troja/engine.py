@@ -958,6 +958,9 @@ class TrojaEngine(BaseEngine):
     #: 2: the card set keeps the book's "always" rules (Cerberus, Hector, the Chimera, Bronze Armour, Divine
     #: Anger redesigned), the first player is fixed unless ``rotate_first``. Version-1 games load migrated.
     rules_version = 2
+    #: undo within a turn (issue 25): a pass and the end of a turn after which the same player is to act
+    #: again; every card played from the hand is shown (and fate cards are drawn), so it is final
+    take_back = frozenset({"pass", "end_turn"})
 
     # -------------------------------------------------------------------------------------------- setup
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> dict:
@@ -1021,6 +1024,9 @@ class TrojaEngine(BaseEngine):
         return 20_000
 
     # --------------------------------------------------------------------------------------- protocol
+    def seat_count(self, state: dict) -> int:
+        return state["n"]
+
     def to_act(self, state: dict) -> list[int]:
         step = state["step"]
         if step in ("over", "setup"):
