@@ -43,23 +43,17 @@ async def play(interaction: discord.Interaction, game_id: int, version: int, ind
         return
     message = interaction.message
     private_panel = message is not None and (message.flags.ephemeral or message.guild is None)
+    delivered = await publish.publish(interaction.client, outcome, interaction=interaction)
     if private_panel:
-        # the clicked panel is spent: say what was done and drop its controls
-        try:
-            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
-                                                     view=None)
-        except discord.HTTPException:
-            log.info("could not edit the spent panel of game %s", game_id)
-    delivered = await publish.publish(interaction.client, outcome)
+        await _refresh_panel(interaction, outcome, delivered, game_id)
     explanation = delivered.explain(str(interaction.locale))
     if explanation:  # saved, but not (yet) shown where the player looks: say so, and what happens next
         await interaction.followup.send(explanation, ephemeral=True)
 
 
-
 async def undo(interaction: discord.Interaction, game_id: int, version: int) -> None:
     """The board's Undo: the clicker's last move taken back through the service (only theirs, only while the
-    board is current), and the board of the game as it was before it published; a refusal is said privately
+    board is current), and the board of the game as it was before, updated in place; a refusal is said privately
     and changes nothing."""
     await interaction.response.defer()
     try:
@@ -68,10 +62,28 @@ async def undo(interaction: discord.Interaction, game_id: int, version: int) -> 
     except GameError as exc:
         await interaction.followup.send(exc.text(interaction.locale), ephemeral=True)
         return
-    delivered = await publish.publish(interaction.client, outcome)
+    # the same person is still to decide: the board that is up is updated in place through this click
+    delivered = await publish.publish(interaction.client, outcome, interaction=interaction)
     explanation = delivered.explain(str(interaction.locale))
     if explanation:
         await interaction.followup.send(explanation, ephemeral=True)
+
+
+async def _refresh_panel(interaction: discord.Interaction, outcome: Outcome, delivered: publish.Delivered,
+                         game_id: int) -> None:
+    """The private panel (a DM or an ephemeral one) the player clicked in: while their turn goes on it shows
+    their next choices (the one DM of the turn, kept up to date; its picture stays the one of the turn's start,
+    "My hand" shows the hand as it is now), else it is spent: it says what was done and drops its controls."""
+    held = next((n for n in delivered.held if n.user_id == interaction.user.id), None)
+    try:
+        if held is None:
+            await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
+                                                     view=None)
+            return
+        held = publish.still_warned(interaction.client, game_id, held)
+        await interaction.edit_original_response(**publish.nudge_message(outcome.game, held))
+    except discord.HTTPException:
+        log.info("could not edit the private panel of game %s", game_id)
 
 
 async def ask_first(interaction: discord.Interaction, game_id: int, version: int, index: int, digest: str | None,

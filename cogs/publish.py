@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
@@ -51,6 +52,9 @@ class Delivered:
     status: str
     place: int | None = None
     cause: str | None = None
+    #: DMs not sent because the same turn goes on (its people were DMed when its board was posted): the
+    #: clicker's is shown by updating the private panel they clicked in (cogs/actions.py)
+    held: list[Nudge] = field(default_factory=list)
 
     @property
     def shown(self) -> bool:
@@ -99,14 +103,22 @@ def edit_later(edit, what: str) -> asyncio.Task:
     task.add_done_callback(_edits.discard)
     return task
 UNKNOWN_CHANNEL = 10003
+#: "maximum number of edits to messages older than 1 hour reached"
+TOO_MANY_EDITS = 30046
+#: seconds an update of the board that is up may wait for Discord (e.g. a rate limit discord.py would sleep
+#: through) before a new board is posted instead
+BOARD_EDIT_TIMEOUT = 5.0
 #: a board older than this may have been posted by an earlier process whose nonce Discord has forgotten
 NONCE_MEMORY = timedelta(minutes=2)
 
 
-async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None) -> Delivered:
+async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = None,
+                  interaction: discord.Interaction | None = None) -> Delivered:
     """Deliver what the game owes its players (``host/outbox.py``): the new board in the game's thread (then the
-    previous board loses its buttons), then the DMs of the seats to act. ``outcome``: the board the caller has
-    already built, used when it is still the one owed. Never raises for a failure of this game's publication
+    previous board loses its buttons), then the DMs of the seats to act; or, while the same people's turn goes
+    on, the board already up updated in place (through ``interaction``'s own response when it is the click on
+    that board, so no edit limit applies) and no DM. ``outcome``: the board the caller has already built, used
+    when it is still the one owed. Never raises for a failure of this game's publication
     (Discord refusing it, a board that cannot be drawn, a game that cannot be read): the entries stay in the
     outbox with their own pause before the next try, or are set aside after too many (:func:`_setback`), so
     whoever publishes several games (the publisher, a clock round) goes on with the next one."""
@@ -125,7 +137,7 @@ async def publish(bot, outcome: Outcome | None = None, *, game_id: int | None = 
         game = publication.outcome.game
         use_language(game.lang)
         try:
-            delivered = await _deliver(bot, publication)
+            delivered = await _deliver(bot, publication, interaction)
         except Exception as exc:
             return await _setback(bot, game_id, publication, exc)
     if publication.outcome.finished or game.status != "running":
@@ -212,27 +224,38 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-async def _deliver(bot, publication) -> Delivered:
+async def _deliver(bot, publication, interaction: discord.Interaction | None = None) -> Delivered:
     outcome = publication.outcome
     game = outcome.game
     delivered = Delivered("shown")
+    nudges = outcome.nudges
+    if publication.continues:  # the people asked now were DMed with the board that is up
+        delivered.held = [n for n in nudges if publication.turn >> n.seat & 1]
+        nudges = [n for n in nudges if not publication.turn >> n.seat & 1]
     if publication.board:
         current = await bot.service.store.get_game(game.id, with_snapshot=False)
         previous = current.board_message_id if current else None
-        try:
-            message = await _post_board(bot, game, publication)
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_CHANNEL:
-                raise
-            game = await _new_thread(bot, game)
-            outcome.game = game
-            delivered = Delivered("moved", game.thread_id)
-            message = await _post_board(bot, game, publication)
+        message = None
+        if publication.continues and previous:
+            message = await _update_board(bot, game, publication, previous, interaction)
+        if message is None:
+            try:
+                message = await _post_board(bot, game, publication)
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_CHANNEL:
+                    raise
+                game = await _new_thread(bot, game)
+                outcome.game = game
+                delivered = Delivered("moved", game.thread_id, held=delivered.held)
+                message = await _post_board(bot, game, publication)
         await bot.outbox.posted(publication, message.id)
         if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
             edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
                        f"clear the buttons of message {previous} of game {game.id}")
-    for nudge in outcome.nudges:
+    if delivered.held:
+        clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
+        _refresh_dms(bot, game, delivered.held, clicked)
+    for nudge in nudges:
         try:
             await send_nudge(bot, game, nudge)
         except TRANSIENT as exc:  # a DM that cannot go out does not hold the game's board back
@@ -255,6 +278,118 @@ def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> d
     return kwargs
 
 
+def _pictures_of(board) -> str | None:
+    """What identifies a board's pictures (None: it has none)."""
+    if board.image is None and not board.extras:
+        return None
+    digest = hashlib.blake2b(board.image or b"", digest_size=16)
+    for png in board.extras[:9]:
+        digest.update(png)
+    return digest.hexdigest()
+
+
+def hands_shown(bot) -> dict[tuple[int, int, int], str | None]:
+    """(game id, seat, user id) -> the hand picture last DMed (this process only: after a restart the next DM
+    carries it again), so that a DM carries the hand only when it changed."""
+    if not hasattr(bot, "hands_shown"):
+        bot.hands_shown = {}
+    return bot.hands_shown
+
+
+def turn_dms(bot) -> dict[tuple[int, int], tuple[int, int, str | None]]:
+    """(game id, seat) -> (DM channel id, message id, its clock warning) of the DM of that seat's turn, kept up
+    to date while the turn goes on (this process only: after a restart an older DM's buttons answer "out of
+    date")."""
+    if not hasattr(bot, "turn_dms"):
+        bot.turn_dms = {}
+    return bot.turn_dms
+
+
+def still_warned(bot, game_id: int, nudge: Nudge) -> Nudge:
+    """``nudge`` headed by the clock warning its turn's DM was sent with (an update keeps it)."""
+    known = turn_dms(bot).get((game_id, nudge.seat))
+    if known is None or not known[2] or nudge.warning:
+        return nudge
+    return replace(nudge, text=known[2] + "\n" + nudge.text, warning=known[2])
+
+
+def _refresh_dms(bot, game: GameRow, held: list[Nudge], clicked: int | None) -> None:
+    """The DMs of a turn that goes on show its people's choices as they are now (no new DM: the player is
+    clicking on the board or in this very DM, whose click updates it itself). Their picture stays the one of the
+    turn's start (one upload per turn; "My hand" shows the hand as it is now)."""
+    for nudge in held:
+        known = turn_dms(bot).get((game.id, nudge.seat))
+        if known is None or known[1] == clicked:
+            continue
+        channel_id, message_id, _ = known
+        edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
+            **nudge_message(game, still_warned(bot, game.id, nudge))),
+                   f"update the DM of seat {nudge.seat} of game {game.id}")
+
+
+def _private(game: GameRow) -> bool:
+    """Whether the game has hidden information (a hand): its players see their own picture in their DMs."""
+    return presenter_for(game.engine).has_private
+
+
+def _uploaded(bot) -> dict[int, str | None]:
+    """Game id -> the pictures last uploaded with its board (kept by this process only: after a restart the
+    first update uploads them again)."""
+    if not hasattr(bot, "board_pictures"):
+        bot.board_pictures = {}
+    return bot.board_pictures
+
+
+async def _update_board(bot, game: GameRow, publication, message_id: int,
+                        interaction: discord.Interaction | None) -> discord.Message | None:
+    """The same people's turn goes on: the board that is up (``message_id``) shows the game as it is now. Its
+    picture is uploaded again only when it changed. Through the click's own interaction when it was on that
+    board (no channel edit limit applies), else an edit of the message (a click in a DM or a private panel, or
+    the publisher after a restart: an edit is repeatable, so a crash before it is recorded shows nothing twice).
+    None: the board is gone (deleted), or Discord holds its edits back (30046 on an hour-old message, a rate
+    limit), so a new one is posted."""
+    outcome = publication.outcome
+    kwargs = _board_message(outcome, await board_link(bot, game))
+    pictures = _pictures_of(outcome.board)
+    files = kwargs.pop("files", [])
+    kwargs.setdefault("view", discord.ui.View(timeout=None))  # (controls that went away are dropped)
+    # the picture of the turn is renewed when the turn passes (its text tells each decision meanwhile), so a
+    # turn uploads one board picture and its DM one hand, not one per click; within the turn only where the
+    # board is all a player sees: a game without hidden information (its DMs carry no picture: send_nudge);
+    # and after a restart or a failed try (the publisher)
+    if pictures != _uploaded(bot).get(game.id) and (interaction is None or not _private(game)):
+        kwargs["attachments"] = files
+    else:
+        pictures = _uploaded(bot).get(game.id)
+    message: discord.Message | None = None
+    if interaction is not None and interaction.message is not None and interaction.message.id == message_id:
+        try:
+            if interaction.response.is_done():
+                message = await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+                message = interaction.message
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.info("could not update the board of game %s through its click: %s", game.id, _describe(exc))
+            message = None
+            kwargs["attachments"] = files  # (not known whether the first try's pictures went up)
+    if message is None:
+        try:
+            place = bot.get_partial_messageable(game.thread_id or game.channel_id, guild_id=game.guild_id)
+            message = await asyncio.wait_for(place.get_partial_message(message_id).edit(**kwargs),
+                                             BOARD_EDIT_TIMEOUT)
+        except discord.NotFound:
+            return None
+        except (TimeoutError, discord.RateLimited):
+            return None  # Discord holds edits of that message back (a rate limit): a new board it is
+        except discord.HTTPException as exc:
+            if exc.code != TOO_MANY_EDITS and exc.status != 429:
+                raise
+            return None  # Discord takes no more edits of that (hour-old) message now: a new board it is
+    _uploaded(bot)[game.id] = pictures
+    return message
+
+
 async def _post_board(bot, game: GameRow, publication) -> discord.Message:
     """Post the board once: Discord refuses a second message with the same nonce for a few minutes; past
     that (a long outage between an earlier post and its record) the thread's newest messages are looked at."""
@@ -265,7 +400,9 @@ async def _post_board(bot, game: GameRow, publication) -> discord.Message:
         if earlier is not None:
             return earlier
     link = await board_link(bot, game)
-    return await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
+    message = await place.send(nonce=publication.nonce, **_board_message(publication.outcome, link))
+    _uploaded(bot)[game.id] = _pictures_of(publication.outcome.board)
+    return message
 
 
 async def _find_posted(bot, place, outcome: Outcome) -> discord.Message | None:
@@ -313,20 +450,32 @@ async def send_nudge(bot, game: GameRow, nudge: Nudge) -> None:
         return
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
-    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
-    kwargs = {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)),
-              "view": panel_view(nudge.panel)}
-    if nudge.image is not None:
-        kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
+    kwargs = nudge_message(game, nudge)
+    digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest() if nudge.image is not None else None
+    shown = hands_shown(bot)
+    if nudge.image is not None and _private(game):  # (else it is the board's picture: the thread shows it)
+        if shown.get((game.id, nudge.seat, nudge.user_id)) == digest:  # the hand only when it changed
+            kwargs["content"] = clip_content(t("dm_hand_same", button=t("button_hand")) + "\n" + kwargs["content"])
+        else:
+            kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
-        await channel.send(**kwargs)
+        sent = await channel.send(**kwargs)
+        if "file" in kwargs:
+            shown[(game.id, nudge.seat, nudge.user_id)] = digest
+        turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id, nudge.warning)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
             raise
         await bot.service.mark_dm_closed(game.id, nudge.seat)
         await game_place(bot, game).send(dm_closed_notice(game, nudge.user_id),
                                          allowed_mentions=mentions([nudge.user_id]))
+
+
+def nudge_message(game: GameRow, nudge: Nudge) -> dict:
+    """A DM's text (with the way to the game's thread) and its controls; its picture is the caller's."""
+    link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
+    return {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)), "view": panel_view(nudge.panel)}
 
 
 def dm_closed_notice(game: GameRow, user_id: int) -> str:

@@ -15,6 +15,11 @@ The Discord layer posts it and reports back: :meth:`posted` (the board is up; th
 a nonce made of the game and the newest entry it shows, which Discord uses to refuse a second copy of the same
 board (see cogs/publish.py), so a crash between posting and :meth:`posted` does not post it twice.
 
+One board per turn (issue 25): a publication that only carries further decisions of the people the board that
+is up asked (no AI move, no other news, nobody new asked) ``continues`` that board: the Discord layer updates it
+in place instead of posting (an edit is repeatable, so a crash before :meth:`posted` shows nothing twice), told
+from its first action on (``options.board_since``); ``options.board_turn`` keeps whom it asked.
+
 Failures stay with their game: each entry keeps its own count of failed tries and its own next try, so the
 publisher passes over it until then and goes on with the other games. An entry that has failed
 ``MAX_ATTEMPTS`` times is set aside (a dead letter, kept in the store: never tried again after a restart, never
@@ -31,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 
 from host.locale import t, use_language
 from host.outcome import Outcome
+from host.presenters import presenter_for
 from host.shards import Shards
 
 log = logging.getLogger(__name__)
@@ -60,6 +66,12 @@ class Publication:
     retry_ai: bool
     #: when the oldest entry was written (ISO time)
     since: str
+    #: the seats (a bit each) of the people this board asks to decide
+    turn: int = 0
+    #: the same people's turn goes on: the board already up (``board_message_id``) is updated in place
+    continues: bool = False
+    #: the first action a new board tells (None: the board goes on)
+    first: int | None = None
 
     @property
     def nonce(self) -> str:
@@ -147,15 +159,62 @@ class Outbox:
                                                     warnings=warnings)
             if final:  # its players are told how it ended
                 outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
-            return Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                               since=entries[0]["created_at"])
+            publication = Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
+                                      since=entries[0]["created_at"])
+            await self._place(game, publication, todo)
+            return publication
 
-    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
+    async def _place(self, game, publication: Publication, todo: list[dict]) -> None:
+        """Where the publication's board goes: a new board (``first``: the action it starts telling from), or
+        the board that is up, updated in place (``continues``), told from its first action on."""
+        outcome = publication.outcome
+        publication.turn = sum(1 << seat for seat in outcome.board.acting) if outcome.board is not None else 0
+        publication.continues = bool(todo) and await self._continues(game, outcome, todo, publication.turn)
+        if publication.continues:
+            await self._tell_turn(game, outcome, todo)
+        else:
+            publication.first = min((e["seq"] for e in todo if e["seq"] is not None), default=game.version + 1)
+
+    async def _tell_turn(self, game, outcome: Outcome, todo: list[dict]) -> None:
+        """An updated board still tells what happened since it was posted (the earlier decisions of the turn,
+        and the AI's moves before it), told again from the action log, ahead of the newest lines."""
+        since = game.options.get("board_since")
+        first = min(e["seq"] for e in todo)
+        if not isinstance(since, int) or since >= first or outcome.board is None:
+            return
+        presenter = presenter_for(game.engine)
+        names = [s.name for s in sorted(game.seats, key=lambda s: s.seat)]
+        earlier = [line for a in await self.store.actions(game.id, after=since - 1, upto=first - 1)
+                   for e in a["events"] if (line := presenter.narrate(e, names))]
+        if earlier:
+            outcome.board.text = "\n".join([*earlier, outcome.board.text])
+
+    async def _continues(self, game, outcome: Outcome, todo: list[dict], turn: int) -> bool:
+        """Whether these entries go on the turn of the board that is up (updated in place, no new post): only
+        moves of the people that board asked to decide (no AI move, no timeout or other news between), and
+        nobody new is asked now. A new person's turn, an AI's move, a simultaneous decision opening, news with a
+        picture of its own (a race's end), or the end of the game is a new board (whose mention notifies)."""
+        before = game.options.get("board_turn")
+        if (game.status != "running" or not game.board_message_id or not isinstance(before, int) or not before
+                or outcome.board is None or outcome.board.extras  # (news with its own picture: a race's end)
+                or not turn or turn & ~before or any(e["seq"] is None for e in todo)):
+            return False
+        for action in await self._actions(game.id, todo):
+            row = game.seat_row(action["seat"])
+            if action["user_id"] is None or row is None or row.is_ai or not before >> action["seat"] & 1:
+                return False
+        # a board set aside before these (host/outbox.py's dead letters) left the thread behind: a new one
+        trouble = await self.store.publication_trouble(game.id)
+        return not (trouble and trouble["set_aside"])
+
+    async def _actions(self, game_id: int, entries: list[dict]) -> list[dict]:
         seqs = {e["seq"] for e in entries if e["seq"] is not None}
         if not seqs:
             return []
-        return [event for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs
-                for event in a["events"]]
+        return [a for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs]
+
+    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
+        return [event for a in await self._actions(game_id, entries) for event in a["events"]]
 
     async def resume_stalled(self, shards: Shards | None = None) -> int:
         """At start-up: running games whose AI is to act but that owe nothing (e.g. saved before the outbox
@@ -182,7 +241,8 @@ class Outbox:
         return count
 
     async def posted(self, publication: Publication, message_id: int) -> None:
-        await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id)
+        await self.store.outbox_posted(publication.outcome.game.id, publication.upto, message_id,
+                                       turn=publication.turn, since=publication.first)
 
     async def done(self, publication: Publication) -> None:
         retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None

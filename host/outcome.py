@@ -24,6 +24,8 @@ class Board:
     filename: str = "board.png"
     #: further pictures for what just happened (e.g. standings after a race)
     extras: list[bytes] = field(default_factory=list)
+    #: the seats of the people asked to decide on this board (whose turn it is; not the AI's)
+    acting: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -35,6 +37,8 @@ class Nudge:
     text: str
     image: bytes | None
     panel: Panel | None = None
+    #: the clock warning that heads ``text`` (kept when the DM is updated in place later in the turn)
+    warning: str | None = None
 
 
 @dataclass

@@ -1189,7 +1189,7 @@ class GameService(TurnClocks):
                         (warnings[seat] + "\n" if seat in warnings else "")
                         + t("dm_turn", game=game.id, title=engine.title, prompt=panel.prompt)
                         + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                        image if image is not None else board_image, panel)
+                        image if image is not None else board_image, panel, warning=warnings.get(seat))
                   for (seat, _, panel), image in zip(to_nudge, private_images)]
         # a player the narration calls by name (<@id>: a timed-out player told how to come back) is pinged too
         mentions += [s.user_id for s in game.seats if s.user_id and s.user_id not in mentions
@@ -1201,7 +1201,7 @@ class GameService(TurnClocks):
         # the one person to decide may take their last action back (host/undo.py): an Undo button
         undo = len(asked) == 1 and game.status == "running" and await self.undoer(game) == asked[0][0]
         board = Board(text="\n".join(text_lines), image=board_image, mentions=mentions, panel=public_panel,
-                      extras=extras, undo_button=undo,
+                      extras=extras, undo_button=undo, acting=[seat for seat, _, _ in asked],
                       turn_button=turn_button, hand_button=presenter.has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)

@@ -830,12 +830,21 @@ class Store:
                 "last_error": rows[-1]["last_error"], "set_aside": max((r["attempts"] for r in dead), default=0),
                 "dead_at": dead[-1]["dead_at"] if dead else None}
 
-    async def outbox_posted(self, game_id: int, upto: int, board_message_id: int) -> None:
-        """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed."""
-        await self._transaction([
+    async def outbox_posted(self, game_id: int, upto: int, board_message_id: int, *, turn: int | None = None,
+                            since: int | None = None) -> None:
+        """The board for entries up to ``upto`` is up (message ``board_message_id``); their DMs may be owed.
+        ``turn``: the seats (a bit each) of the people that board asks to decide (``options.board_turn``);
+        ``since``: the first action it tells (``options.board_since``), so that the next decisions of the same
+        turn update it in place, told from there on (host/outbox.py)."""
+        statements = [
             ("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
             ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
-        ])
+        ]
+        for key, value in (("board_turn", turn), ("board_since", since)):
+            if value is not None:
+                statements.append((f"UPDATE games SET options = {self._json_set('options', key)} WHERE id = ?",
+                                   (value, game_id)))
+        await self._transaction(statements)
 
     async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None,
                           set_aside: bool = True) -> None:

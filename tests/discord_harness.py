@@ -302,6 +302,8 @@ class FakeDiscord:
             mid = p.get("message_id", "@original")
             mid = self.interaction_messages.get(token) if mid == "@original" else int(mid)
             if method == "PATCH":
+                if mid in self.messages:  # (Discord failing in a thread fails the edits of its messages too)
+                    self._fault(int(self.messages[mid]["channel_id"]))
                 return self._edit(mid, data, recorded)
             if method == "GET":
                 return self.messages[mid]

@@ -4,10 +4,13 @@ Only the two addresses are redirected: ``discord.http.Route.BASE`` and ``Discord
 (from FAKE_DISCORD_API and FAKE_DISCORD_GATEWAY). ``CRASH_AT=<point>:<n>`` makes the process SIGKILL itself at
 the n-th time it reaches a point (the crash tests): ``before_commit``/``after_commit`` of a move,
 ``ai_commit`` (after the n-th AI move is saved), ``after_post`` (a board posted, before the bot records it),
+``after_update`` (a board updated in place within a turn, through the click's interaction or an edit, before
+the bot records it),
 ``after_settle`` (a tournament match's result recorded, before the next round is paired), ``after_pair`` (a
 tournament round paired and stored, before its games are opened).
 """
 
+import json
 import os
 import signal
 import sys
@@ -62,6 +65,32 @@ def _install_crash_point(spec: str) -> None:
             return result
 
         discord.http.HTTPClient.request = posting
+    elif point == "after_update":
+        from discord.webhook.async_ import AsyncWebhookAdapter
+
+        request, hook = discord.http.HTTPClient.request, AsyncWebhookAdapter.request
+
+        def a_board(kw: dict) -> bool:
+            payload = kw.get("json") or kw.get("payload")
+            for part in kw.get("form") or kw.get("multipart") or []:  # (with files)
+                if part.get("name") == "payload_json":
+                    payload = json.loads(part["value"])
+            return "your turn:" in ((payload or {}).get("content") or "")
+
+        async def editing(self, route, **kw):
+            result = await request(self, route, **kw)
+            if route.method == "PATCH" and route.path.endswith("/messages/{message_id}") and a_board(kw):
+                reached()
+            return result
+
+        async def updating(self, route, *args, **kw):
+            result = await hook(self, route, *args, **kw)
+            if route.method == "PATCH" and route.path.endswith("/messages/@original") and a_board(kw):
+                reached()
+            return result
+
+        discord.http.HTTPClient.request = editing
+        AsyncWebhookAdapter.request = updating
     elif point in ("after_settle", "after_pair"):
         name = "settle_match" if point == "after_settle" else "add_round"
         original = getattr(Store, name)

@@ -101,3 +101,33 @@ async def take_turn(h, thread_id: int, rng: Rng) -> int:
 
 def game_over(board: dict) -> bool:
     return "Game over" in board["content"]
+
+
+def passes_next(engine, state) -> bool:
+    """Whether every choice of the first seat to act hands the turn on (it is no longer to act after it)."""
+    seat = engine.to_act(state)[0]
+    for action in engine.legal_actions(state, seat):
+        after = engine.from_json(engine.to_json(state))
+        engine.apply(after, seat, action)
+        if seat in engine.to_act(after):
+            return False
+    return True
+
+
+async def until_the_turn_passes_next(h, thread_id: int, rng: Rng, game_id: int = 1, limit: int = 60,
+                                    state_of=None) -> None:
+    """Play on until whatever the person to act does next hands the turn to someone else (so that their next
+    decision posts a new board rather than updating the one that is up: issue 25's one board per turn).
+    ``state_of``: (engine, state) of the game now (default: through the in-process bot's service)."""
+    from engines import ENGINES
+
+    async def in_process():
+        game = await h.bot.service.game(game_id)
+        return ENGINES[game.engine], await h.bot.service.state_of(game)
+
+    for _ in range(limit):
+        engine, state = await (state_of or in_process)()
+        if passes_next(engine, state):
+            return
+        await take_turn(h, thread_id, rng)
+    raise AssertionError("the turn never came to a decision that passes it")

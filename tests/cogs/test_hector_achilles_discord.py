@@ -152,6 +152,8 @@ async def test_stale_click_is_answered_out_of_date_and_never_applied(harness):
     # the board as Ann's client still shows it: its buttons are cleared on Discord a moment later
     old_board = copy.deepcopy(latest_board(h, thread))
     old_button = next(c for c in components(old_board) if c["custom_id"].startswith("gh:a:"))
+    # her DM as it was then (since issue 25 it is updated in place while her turn goes on)
+    old_dm = copy.deepcopy(next(m for m in h.dm_messages(ANN) if components(m)))
     await h.click(ANN, old_board, old_button["custom_id"], name="Ann")  # accepted: version 0 -> 1
     game, _ = await live_state(h)
     assert game.version >= 1
@@ -163,7 +165,7 @@ async def test_stale_click_is_answered_out_of_date_and_never_applied(harness):
     assert again.version == game.version
     assert len(await h.bot.service.store.actions(1)) == game.version
     # an old DM panel (sent for an earlier turn) is just as out of date
-    dm_panel = next(m for m in h.dm_messages(ANN) if components(m))
+    dm_panel = old_dm
     before = len(h.fake.messages)
     await h.click(ANN, dm_panel, components(dm_panel)[0]["custom_id"], name="Ann")
     replies = list(h.fake.messages.values())[before:]

@@ -207,10 +207,11 @@ async def test_complete_game_against_the_ai_by_clicks(harness):
     assert ("Winner:" in board["content"]) or ("draw" in board["content"])
     assert " on the board, " in board["content"] and f"<@{ANN}>" in board["content"]
     assert [c["custom_id"] for c in components(board)] == ["gh:rm:1"], "a finished game offers only a rematch"
-    # every board carried a picture, one per accepted click (and the first)
+    # every board carried a picture, one per turn of Ann's (her further moves in a turn update its board: issue
+    # 25), and the last one
     log = await h.bot.service.store.actions(1)
-    human = [a for a in log if a["user_id"] == ANN]
-    assert len(boards(h, thread)) == len(human) + 1
+    turns = sum(1 for i, a in enumerate(log) if a["user_id"] == ANN and (i == 0 or log[i - 1]["user_id"] != ANN))
+    assert len(boards(h, thread)) == turns + 1
     assert all(m["attachments"][0]["filename"].endswith(".png") for m in boards(h, thread))
     h.assert_no_errors()
 
@@ -293,6 +294,8 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     dm_ann, dm_bob = h.dm_messages(ANN)[-1], h.dm_messages(BOB)[-1]
     assert "battle on H-D4" in dm_ann["content"] and group_controls(dm_ann)
     assert "battle on H-D4" in dm_bob["content"] and group_controls(dm_bob)
+    stale_bob = copy.deepcopy(dm_bob)  # his DM as his screen shows it until its update arrives
+    dms_of_bob = len(h.dm_messages(BOB))
     # Ann decides through Take your turn (an ephemeral panel only she sees)
     before = len(h.fake.messages)
     await h.click(ANN, board, button(board, "Take your turn")["custom_id"], name="Ann")
@@ -311,11 +314,13 @@ async def test_battle_losses_are_asked_of_both_players_at_once(harness, monkeypa
     await h.click(ANN, dm_ann, group_controls(dm_ann)[0]["custom_id"], name="Ann")
     assert any("out of date" in m["content"] for m in replies_since(h, before))
     before = len(h.fake.messages)
-    await h.click(BOB, dm_bob, group_controls(dm_bob)[0]["custom_id"], name="Bob")
+    await h.click(BOB, stale_bob, group_controls(stale_bob)[0]["custom_id"], name="Bob")
     assert any("out of date" in m["content"] for m in replies_since(h, before)), \
         "the DM was sent before Ann decided: its version is stale"
+    # the same decision goes on: Bob's DM of it was brought up to date in place, not sent again (issue 25)
     fresh = [m for m in h.dm_messages(BOB) if group_controls(m)]
-    assert fresh[-1] is not dm_bob, "Bob got a fresh DM panel after Ann's decision"
+    assert fresh[-1]["id"] == stale_bob["id"] and len(h.dm_messages(BOB)) == dms_of_bob + 1
+    assert fresh[-1]["components"] != stale_bob["components"], "Bob's DM panel was not brought up to date"
     dm_bob = fresh[-1]
     opened = await open_group(h, BOB, dm_bob, "Battle on H-D4")
     await act_on(h, BOB, opened, "Lose 2 ordinary figures, keep the leader")

@@ -7,7 +7,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from engines.rng import Rng
-from tests.cogs.driver import boards, latest_board, take_turn, to_act
+from tests.cogs.driver import boards, latest_board, take_turn, to_act, until_the_turn_passes_next
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
 from tests.discord_harness import CHANNEL_ID, button, components
 
@@ -92,6 +92,7 @@ async def test_the_old_board_keeps_its_buttons_until_the_new_one_is_up(harness):
     thread = await two_player_game(h)
     rng = Rng(5)
     await take_turn(h, thread, rng)
+    await until_the_turn_passes_next(h, thread, rng)  # (a decision within a turn updates the same board)
     old = latest_board(h, thread)
     h.fake.faults[thread] = (403, 50001)
     await take_turn(h, thread, rng)

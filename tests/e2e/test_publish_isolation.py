@@ -15,11 +15,12 @@ import sqlite3
 import asyncpg
 import pytest
 
+from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from store import connect
 from tests.backends import fetch_row
-from tests.cogs.driver import boards, latest_board, take_turn, to_act
+from tests.cogs.driver import boards, latest_board, take_turn, to_act, until_the_turn_passes_next
 from tests.cogs.test_publish_isolation import POISON
 from tests.e2e.test_restart import start_bot
 from tests.fake_server import FakeDiscordServer, RemoteBot
@@ -76,12 +77,19 @@ async def test_the_real_publisher_posts_every_other_game_behind_a_board_that_can
             await store.close()
         await poison(db, 1)
         before = {g: len(boards(remote, t)) for g, t in threads.items()}
+        saved = {g: (await fetch_row(db, f"SELECT status, version FROM games WHERE id = {g}"))[1] for g in threads}
+
+        def published(game_id: int, thread: int) -> bool:
+            """The move is shown: on a new board, or (the same turn going on: issue 25) on the board that is up,
+            whose picture the restarted publisher uploads again."""
+            found = boards(remote, thread)
+            return bool(found) and version_of(found[-1]) == saved[game_id]
 
         proc = await start_bot(server, db, log)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60
         while True:  # the bot's own publisher, on its own timer: nothing here asks it to publish
-            shown = [g for g, t in threads.items() if len(boards(remote, t)) > before[g]]
+            shown = [g for g, t in threads.items() if published(g, t)]
             if len(shown) == GAMES - 1 and "publisher round" in log.read_text(errors="replace"):
                 break
             assert loop.time() < deadline, f"only games {shown} were published"
@@ -99,9 +107,17 @@ async def test_the_real_publisher_posts_every_other_game_behind_a_board_that_can
         attempts, dead = await fetch_row(db, "SELECT attempts, dead_at FROM outbox WHERE game_id = 1")
         assert attempts >= 1 and dead is None  # kept, for its own next try
 
-        # the bot keeps working: a move in another game is answered and shown
+        # the bot keeps working: a move in another game is answered and shown (one that hands the turn on, so that
+        # its board is a new one: issue 25)
+        async def state_of():
+            (snapshot,) = await fetch_row(db, "SELECT snapshot FROM games WHERE id = 2")
+            engine = ENGINES["hector-achilles"]
+            return engine, engine.from_json(json.loads(snapshot))
+
+        rng = Rng(4)
+        await until_the_turn_passes_next(remote, threads[2], rng, state_of=state_of)
         (_, version) = await fetch_row(db, "SELECT status, version FROM games WHERE id = 2")
-        await take_turn(remote, threads[2], Rng(4))
+        await take_turn(remote, threads[2], rng)
         (_, after) = await fetch_row(db, "SELECT status, version FROM games WHERE id = 2")
         assert after > version and version_of(latest_board(remote, threads[2])) == after
         text = log.read_text(errors="replace")

@@ -6,12 +6,14 @@ on old messages, 50083 in an archived thread, 10008 for a deleted message) never
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
+from engines import ENGINES
 from engines.rng import Rng
 from tests.backends import fetch_row
-from tests.cogs.driver import latest_board, take_turn
+from tests.cogs.driver import latest_board, take_turn, until_the_turn_passes_next
 from tests.discord.limits import Limits, Window, discord_rules
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, button
 from tests.e2e.test_restart import start_bot
@@ -151,6 +153,14 @@ async def test_refused_edits_never_hold_up_a_move_or_a_board(tmp_path, window):
         assert len(boards) == 1
         rng = Rng(8)
         await take_turn(remote, thread, rng)
+
+        async def state_of():
+            (snapshot,) = await fetch_row(db, "SELECT snapshot FROM games WHERE id = 1")
+            engine = ENGINES["hector-achilles"]
+            return engine, engine.from_json(json.loads(snapshot))
+
+        # (the next decision hands the turn on, so that its board is a new post: issue 25)
+        await until_the_turn_passes_next(remote, thread, rng, state_of=state_of)
         # two hours later every earlier message is old: clearing the last board's buttons gets 30046
         limits.clock.advance(2 * 3600)
         before = latest_board(remote, thread)
