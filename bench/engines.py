@@ -87,7 +87,8 @@ def panel_cost(state: dict, seat: int) -> dict:
     digest: what ``GameService.panel`` does), ``ways`` (variants of the costliest move), and ``actions``."""
     from engines import ENGINES
     from host.presenters import presenter_for
-    from host.service import MAX_VARIANTS, choices_digest
+    from host.seatwork import choices_digest
+    from host.service_core import MAX_VARIANTS
 
     engine = ENGINES["hextri"]
     presenter = presenter_for("hextri")

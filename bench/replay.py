@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from engines import ENGINES
+from host.errors import GameError
 from host.replays import Record, ends_as_recorded, final_state
-from host.service import GameError
 
 
 def check(data: dict) -> tuple[bool, dict | None]:

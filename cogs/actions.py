@@ -14,11 +14,10 @@ from cogs.places import PLACE_WAIT, places_of
 from cogs.standings import bracket_link, post_matches, post_progress, registration_message
 from cogs.views import CancelButton, ConfirmButton, Prefix, _FromCustomId, asker, guarded, panel_view, refuse
 from engines import ENGINES
-from host.errors import NeedsConfirmation
+from host.errors import GameError, NeedsConfirmation
 from host.locale import t
 from host.outcome import Outcome
 from host.places import waiting_for_place
-from host.service import GameError
 from host.tournaments import tournaments_of
 from store import GameRow
 

@@ -16,8 +16,8 @@ from cogs import publish
 from cogs.publisher import owned
 from cogs.standings import round_deadlines
 from cogs.views import Prefix, _FromCustomId, asker, guarded
+from host.errors import GameError
 from host.locale import t
-from host.service import GameError
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from cogs.publisher import owned
 from cogs.replays import REPLAY_ITEMS, commands_for
 from cogs.views import DYNAMIC_ITEMS, CancelButton, Prefix, RematchButton, _FromCustomId, asker, guarded
 from engines import ENGINES
+from host.errors import GameError
 from host.locale import t
-from host.service import GameError
 
 log = logging.getLogger(__name__)
 

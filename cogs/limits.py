@@ -8,9 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.views import asker, refuse
+from host.errors import GameError
 from host.limits import LIMITS
 from host.locale import t
-from host.service import GameError
 
 
 async def throttled(interaction: discord.Interaction, kind: str) -> bool:

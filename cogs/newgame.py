@@ -21,9 +21,9 @@ from cogs import actions, decks, permissions
 from cogs.contexts import EVERYWHERE, GUILD_INSTALL
 from cogs.limits import throttled
 from engines import ENGINES
+from host.errors import GameError
 from host.locale import LANGUAGES
 from host.presenters import OptionSpec, presenter_for
-from host.service import GameError
 
 log = logging.getLogger(__name__)
 

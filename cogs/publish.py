@@ -15,11 +15,11 @@ import discord
 from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from cogs.weblinks import board_link
 from engines import ENGINES
+from host.errors import GameError
 from host.locale import t, use_language
 from host.outcome import Nudge, Outcome
 from host.places import waiting_for_place
 from host.presenters import presenter_for
-from host.service import GameError
 from store import GameRow
 
 log = logging.getLogger(__name__)

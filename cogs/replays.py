@@ -22,10 +22,10 @@ from cogs.limits import throttled
 from cogs.views import Prefix, _FromCustomId, asker, guarded
 from engines import ENGINES, GAME_ORDER
 from host import replays
+from host.errors import GameError
 from host.locale import t
 from host.presenters import presenter_for
 from host.replay_queue import replays_of
-from host.service import GameError
 
 log = logging.getLogger(__name__)
 

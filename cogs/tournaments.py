@@ -34,8 +34,8 @@ from cogs.standings import (
 from cogs.views import asker
 from cogs.weblinks import with_link
 from engines import ENGINES
+from host.errors import GameError
 from host.locale import LANGUAGES, t
-from host.service import GameError
 from host.tournaments import FORMATS, Event, tournaments_of
 
 log = logging.getLogger(__name__)

@@ -20,10 +20,13 @@ import json
 from dataclasses import dataclass, field
 
 from engines import ENGINES, IllegalAction
+from host.asker import Asker
 from host.ending import Ending, How
+from host.errors import GameError
 from host.locale import t, use_language
 from host.presenters import presenter_for
-from host.service import PROMPT_KEYS, Asker, GameError, GameService
+from host.service import GameService
+from host.service_core import PROMPT_KEYS
 from host.undo import as_played, restepped
 from render import RENDERERS
 from render import replay as replay_pictures

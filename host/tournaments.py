@@ -35,12 +35,15 @@ from datetime import datetime, timedelta
 from engines import ENGINES, IllegalAction
 from host import clock as clocks
 from host import ending
+from host.asker import Asker
 from host.cache import Locks
 from host.ending import Departure, Ending, How, ending_of
+from host.errors import GameError
 from host.locale import language, t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
-from host.service import MAX_ID, Asker, GameError, GameService
+from host.service import GameService
+from host.service_core import MAX_ID, person, seat_row
 from host.shards import Shards
 from store import GameRow, Tournament
 from tournaments import double as double_elimination
@@ -87,13 +90,13 @@ class EventError(GameError):
     (``text(locale)``)."""
 
     def __init__(self, key: str, event: Event, **fields) -> None:
-        self.format = event.kind
+        self.format, self.event_key = event.kind, key
         super().__init__(t(key, tournament=event.id, format=t(f"format_{event.kind}"), **fields), key,
                          {"tournament": event.id, **fields})
 
     def text(self, locale: object | None = None) -> str:
         lang = str(locale) if locale else None
-        return t(self.key, lang, format=t(f"format_{self.format}", lang), **self.fields)
+        return t(self.event_key, lang, format=t(f"format_{self.format}", lang), **self.fields)
 
 
 @dataclass
@@ -161,10 +164,13 @@ class Event:
     def forbidden(self) -> list[tuple[int, int]]:
         return [tuple(p) for p in self.settings.get("forbidden") or []]
 
-    def half_byes(self, round_no: int | None = None) -> list[int] | dict[int, list[int]]:
-        """Players excused from a round with a half-point bye (all rounds: round -> players)."""
-        byes = {int(k): list(v) for k, v in (self.settings.get("half_byes") or {}).items()}
-        return byes if round_no is None else byes.get(round_no, [])
+    def half_byes(self, round_no: int) -> list[int]:
+        """Players excused from round ``round_no`` with a half-point bye."""
+        return self.all_half_byes().get(round_no, [])
+
+    def all_half_byes(self) -> dict[int, list[int]]:
+        """Players excused from a round with a half-point bye: round -> players."""
+        return {int(k): list(v) for k, v in (self.settings.get("half_byes") or {}).items()}
 
     @property
     def checked_in(self) -> set[int] | None:
@@ -267,6 +273,25 @@ class PairingWorker:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+#: a match of a round: (slot, players in seat order, places when decided without play, how: bye, forfeit...)
+Pairing = tuple[int, list[int], list[int] | None, str | None]
+
+
+def _roundrobin_pairings(event: Event, round_no: int) -> list[Pairing]:
+    """A round of the Berger schedule; a table whose opponent dropped is a forfeit win or a bye."""
+    schedule = berger(event.seeds, double=bool(event.settings.get("double")))
+    out: list[Pairing] = []
+    for group in schedule[round_no - 1]:
+        players = [p for p in group if p not in event.dropped]
+        if len(group) == 2 and len(players) == 1:  # the opponent dropped: a forfeit win
+            out.append((len(out), list(group), [2 if p in event.dropped else 1 for p in group], "forfeit"))
+        elif len(players) == 2:
+            out.append((len(out), list(group), None, None))
+        elif len(players) == 1:
+            out.append((len(out), players, [1], "bye"))
+    return out
+
+
 class TournamentService:
     """Tournaments over a :class:`GameService` (whose games are the matches). One lock per tournament."""
 
@@ -303,7 +328,7 @@ class TournamentService:
                 ended = ending_of(game.status, game.result)
                 places = list(ended.places or []) if ended is not None else []
                 if game.status == "finished" and len(places) == 2:
-                    out.append(Result(1, (game.seat_row(0).user_id, game.seat_row(1).user_id), tuple(places)))
+                    out.append(Result(1, (person(game, 0), person(game, 1)), tuple(places)))
             return out
         return [Result(m["round"], tuple(m["players"]), tuple(m["places"]), KINDS.get(m["how"], PLAYED))
                 for m in await self.store.matches(event.id) if m["places"] is not None]
@@ -609,48 +634,47 @@ class TournamentService:
             outcomes.append(await self.games.start(game_id, first))
         return Progress(await self.tournament(league.id), outcomes)
 
-    async def _pairings(self, event: Event, round_no: int) -> list[tuple[int, list[int], list[int] | None, str | None]]:
+    async def _pairings(self, event: Event, round_no: int) -> list[Pairing]:
         """The matches of round ``round_no``: (slot, players in seat order, places for a bye, how)."""
-        seeds = event.seeds
         if event.format == "swiss":
-            excused = [p for p in event.half_byes(round_no) if p in event.names and p not in event.dropped]
-            engine = ENGINES[event.engine]
-            plan = await self.pairing.plan(seeds, await self.results(event), round_no, table_size=event.table_size,
-                                           min_table=max(2, engine.min_players), dropped=sorted(event.dropped),
-                                           absent=excused, forbidden=event.forbidden)
-            if plan.method != "dutch" or plan.relaxed:
-                log.warning("tournament %s round %s paired by %s (relaxed: %s)", event.id, round_no, plan.method,
-                            ", ".join(plan.relaxed) or "nothing")
-            tables, byes = plan.tables, plan.byes
-            out = [(slot, list(t), None, None) for slot, t in enumerate(tables)]
-            out += [(len(out) + i, [p], [1], "bye") for i, p in enumerate(byes)]
-            out += [(len(out) + i, [p], [1], "half_bye") for i, p in enumerate(excused)]
-            return out
+            return await self._swiss_pairings(event, round_no)
         if event.format == "roundrobin":
-            schedule = berger(seeds, double=bool(event.settings.get("double")))
-            out = []
-            for t in schedule[round_no - 1]:
-                players = [p for p in t if p not in event.dropped]
-                if len(t) == 2 and len(players) == 1:  # the opponent dropped: a forfeit win
-                    out.append((len(out), list(t), [2 if p in event.dropped else 1 for p in t], "forfeit"))
-                elif len(players) == 2:
-                    out.append((len(out), list(t), None, None))
-                elif len(players) == 1:
-                    out.append((len(out), players, [1], "bye"))
-            return out
+            return _roundrobin_pairings(event, round_no)
+        return await self._bracket_pairings(event, round_no)
+
+    async def _swiss_pairings(self, event: Event, round_no: int) -> list[Pairing]:
+        """A Swiss round (tournaments/pairing.py): its tables, then byes and the half-byes asked for."""
+        excused = [p for p in event.half_byes(round_no) if p in event.names and p not in event.dropped]
+        engine = ENGINES[event.engine]
+        plan = await self.pairing.plan(event.seeds, await self.results(event), round_no,
+                                       table_size=event.table_size, min_table=max(2, engine.min_players),
+                                       dropped=sorted(event.dropped), absent=excused, forbidden=event.forbidden)
+        if plan.method != "dutch" or plan.relaxed:
+            log.warning("tournament %s round %s paired by %s (relaxed: %s)", event.id, round_no, plan.method,
+                        ", ".join(plan.relaxed) or "nothing")
+        tables, byes = plan.tables, plan.byes
+        out: list[Pairing] = [(slot, list(t), None, None) for slot, t in enumerate(tables)]
+        out += [(len(out) + i, [p], [1], "bye") for i, p in enumerate(byes)]
+        out += [(len(out) + i, [p], [1], "half_bye") for i, p in enumerate(excused)]
+        return out
+
+    async def _bracket_pairings(self, event: Event, round_no: int) -> list[Pairing]:
+        """A round of a single or double elimination bracket; a dropped player's opponent goes through."""
+        seeds = event.seeds
         if event.double_elimination:
-            done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
-                    for m in await self.store.matches(event.id) if m["round"] < round_no]
+            done: list[tuple[elimination.Match, tuple[int, ...] | None]] = [
+                (elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
+                for m in await self.store.matches(event.id) if m["round"] < round_no]
             bracket = double_elimination.round_matches(seeds, done, round_no, seats=await self._seat0(event))
         elif round_no == 1:
             bracket = elimination.first_round(seeds)
         else:
             matches = await self.store.matches(event.id, round_no - 1)
             done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
-                    for m in matches]
+                    for m in matches]  # (typed above)
             bracket = elimination.next_round(seeds, done, third_place=bool(event.settings.get("third_place")),
                                              seats=await self._seat0(event))
-        out = []
+        out: list[Pairing] = []
         for m in bracket:
             live = [p for p in m.players if p not in event.dropped]
             if len(m.players) == 1:
@@ -684,6 +708,7 @@ class TournamentService:
         organizer (paused, or reviewing every round); the caller holds the tournament's lock and has checked that
         the current round is over."""
         round_no = event.round + 1
+        pairing: list[Pairing]
         if event.round and event.format != "elimination" and self._finished_all(event, None):
             pairing = []
         elif len([p for p in event.seeds if p not in event.dropped]) < 2 and event.format != "elimination":
@@ -712,6 +737,8 @@ class TournamentService:
         """Pair the held round of a Swiss again (somebody joined, asked for a bye, dropped, or a pair was
         forbidden): the organizer's manual changes to it are undone, and the progress says so."""
         round_no = event.held
+        if round_no is None:
+            raise EventError("tournament_no_held_round", event)
         pairing = await self._pairings(event, round_no)
         if not await self.store.replace_round(event.id, round_no, pairing):
             raise EventError("tournament_round_started", event)
@@ -776,7 +803,7 @@ class TournamentService:
             places = (g.result or {}).get("places") or []
             if g.status != "finished" or len(places) != 2 or places[0] == places[1]:
                 continue
-            winner = g.seat_row(places.index(1)).user_id
+            winner = seat_row(g, places.index(1)).user_id
             if winner in wins:
                 wins[winner] += 1
         return wins, games
@@ -796,7 +823,7 @@ class TournamentService:
             return None
         last = games[-1]
         names = event.names
-        seats = [s.user_id for s in sorted(last.seats, key=lambda s: s.seat)][::-1]
+        seats = [person(last, s.seat) for s in sorted(last.seats, key=lambda s: s.seat)][::-1]
         game_id = await self.store.next_match_game(
             match["id"], last.id, tournament_id=event.id, engine=event.engine,
             options={"engine": dict(event.settings.get("options") or {}), "players": 2, "lang": event.lang,
@@ -855,8 +882,11 @@ class TournamentService:
 
     async def match_over(self, game: GameRow) -> Progress:
         """A match game has ended: count it, and pair the next round when it was the round's last."""
-        async with self.lock(game.tournament_id):
-            event = await self.tournament(game.tournament_id)
+        tournament_id = game.tournament_id
+        if tournament_id is None:
+            raise ValueError(f"game {game.id} is not a tournament's")
+        async with self.lock(tournament_id):
+            event = await self.tournament(tournament_id)
             if event.format == "league":
                 return Progress(await self._league_progress(event))
             match = await self.store.match_of_game(game.id)
@@ -1014,6 +1044,8 @@ class TournamentService:
             return await self._release(event)
 
     async def _release(self, event: Event) -> Progress:
+        if event.held is None:
+            raise EventError("tournament_no_held_round", event)
         await self.store.set_round_deadline(event.id, event.held, self._deadline(event))
         await self._settings(event, held=None, edited=None)
         event = await self.tournament(event.id)
@@ -1059,7 +1091,7 @@ class TournamentService:
                         notes.append(("event_swap_rematch", {"first": event.names.get(a, str(a)),
                                                              "second": event.names.get(b, str(b))}))
             pairing = [(m["slot"], new[m["id"]], m["places"], m["how"]) for m in matches]
-            if not await self.store.replace_round(tournament_id, event.held, pairing):
+            if event.held is None or not await self.store.replace_round(tournament_id, event.held, pairing):
                 raise EventError("tournament_round_started", event)
             await self._settings(event, edited=event.held)
             return Progress(await self.tournament(tournament_id), held=event.held, notes=notes)
@@ -1108,7 +1140,7 @@ class TournamentService:
             round_no = event.held or event.round + 1
             if round_no >= event.total_rounds():
                 raise EventError("tournament_bye_last", event, round=event.total_rounds())
-            byes = event.half_byes()
+            byes = event.all_half_byes()
             if player_id in byes.get(round_no, []):
                 raise EventError("tournament_bye_already", event, round=round_no)
             if sum(player_id in v for v in byes.values()) >= HALF_BYES_MAX:
@@ -1207,7 +1239,7 @@ class TournamentService:
         async with self.lock(match["tournament_id"]):
             event = await self.tournament(match["tournament_id"])
             match = await self.store.match(match_id)
-            if match["places"] is not None or event.status != "running":
+            if match is None or match["places"] is not None or event.status != "running":
                 return Progress(event)  # settled meanwhile (the game ended, or the organizer decided)
             ended = []
             if match["game_id"] is not None:
@@ -1234,8 +1266,9 @@ class TournamentService:
         all over (finished or abandoned) is marked finished."""
         league = await self.tournament(tournament_id, asker)
         games = await self.store.tournament_games(tournament_id)
-        results = [(r.players[0], r.places[0], r.players[1], r.places[1]) for r in await self.results(league)
-                   if league.format == "league"]
+        results: list[tuple[int | None, int, int | None, int]] = [
+            (r.players[0], r.places[0], r.players[1], r.places[1]) for r in await self.results(league)
+            if league.format == "league"]
         over = sum(1 for g in games if g.status in ("finished", "abandoned"))
         league = await self._league_progress(league) if league.format == "league" else league
         names = league.names

@@ -1,26 +1,24 @@
 """The game service's turn clocks (the rules of time are pure, in ``host/clock.py``): deadlines, warnings,
-timeouts, the AI standing in, forfeits, resigning and vacations. A mixin of ``GameService``: it uses the
-service's store, locks and action pipeline, each declared in :class:`TurnClocks` (this module does not import
-host/service.py, which imports it)."""
+timeouts, the AI standing in, forfeits, outages, the end of vacations (what players do with their clocks is
+host/clock_commands.py, which extends this). A mixin of ``GameService`` on
+:class:`host.service_core.ServiceCore`, which declares what it uses of the service's other concerns (this module
+does not import host/service.py, which imports it)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 
 from engines import ENGINES
 from host import clock as clocks
 from host import ending
-from host.asker import Asker
 from host.ending import Departure, How
 from host.errors import GameError
 from host.locale import t
+from host.service_core import ServiceCore, seat_row
 from host.shards import Shards
-from store import GameRow, Store
+from store import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -46,35 +44,9 @@ def time_left(left: int, lang: str | None = None) -> str:
     return " ".join(parts) or t("time_left_under_minute", lang)
 
 
-#: most hours ``/game moretime`` gives at once
-MAX_GIFT_HOURS = 72
-
-
-class TurnClocks:
-    """Turn clocks for :class:`host.service.GameService`, which provides what they use of it (declared here)."""
-
-    #: the service's store, time source (host/clock.py) and per-game locks
-    store: Store
-    clock: clocks.Clock
-    lock: Callable[[int], asyncio.Lock]
-    #: ``game(game_id, asker=None, *, readable=True)``: the game as ``asker`` may see it (GameError if not)
-    game: Callable[..., Awaitable[GameRow]]
-    #: the engine state of ``game`` at its version, and a seat's view and legal actions of it
-    _state: Callable[[GameRow], Awaitable[Any]]
-    _view: Callable[[GameRow, Any, int | None], dict]
-    _legal: Callable[[GameRow, Any, int], list[dict]]
-    #: ``_commit(game, state, seat, user_id, action, *, told_before=...)``: apply and save one action, its
-    #: narration in the outbox; ``run_automatic(game, lines=None)``: the AI's and automatic moves that follow
-    _commit: Callable[..., Awaitable[list[str]]]
-    run_automatic: Callable[..., Awaitable[bool]]
-
-    @staticmethod
-    def _clock_option(control: str | None, on_timeout: str | None, opponent: str) -> dict:
-        try:
-            return clocks.clock_options(control, on_timeout, opponent)
-        except clocks.BadClockOption as exc:  # each option with its own values
-            raise GameError.of("option_choice", name=exc.option, value=exc.value[:40],
-                               choices=", ".join(exc.choices)) from exc
+class TurnClocks(ServiceCore):
+    """Turn clocks of :class:`host.service.GameService`: what they use of the rest of the service (its store,
+    time source, locks, states and action pipeline) is declared by :class:`host.service_core.ServiceCore`."""
 
     async def _seat_clocks(self, game_id: int) -> dict[int, clocks.SeatClock]:
         return {r["seat"]: clocks.SeatClock(**r) for r in await self.store.clocks(game_id)}
@@ -161,7 +133,7 @@ class TurnClocks:
         control = clocks.control_of(game.options)
         seat_clocks[seat] = replace(c, stand_in=False, out_since=None, bank=clocks.comeback_bank(control, c.bank))
         await self.store.set_clocks(game.id, list(seat_clocks.values()),
-                                    publish=[t("clock_back", name=game.seat_row(seat).name)])
+                                    publish=[t("clock_back", name=seat_row(game, seat).name)])
         if (restarted := await self._clocks_after(game, await self._state(game))) is not None:
             await self.store.set_clocks(game.id, restarted)
         await self.run_automatic(game)
@@ -192,7 +164,7 @@ class TurnClocks:
                 lines.append(t("clock_forfeited_line" if c.forfeited else "clock_stand_in_line", name=row.name))
             elif row.user_id in away:
                 lines.append(t("clock_paused_line", name=row.name, until=f"<t:{away[row.user_id]}:f>"))
-            elif c.running:
+            elif c.deadline is not None:  # (running)
                 deadlines[seat] = c.deadline
                 lines.append(t("clock_line", name=row.name, deadline=f"<t:{c.deadline}:R>"))
         return lines, deadlines
@@ -245,8 +217,7 @@ class TurnClocks:
                 out.append({"text": t(key, game.lang, name=row.name), "urgent": False})
             elif row.user_id in away:
                 out.append({"text": t("clock_picture_away", game.lang, name=row.name), "urgent": False})
-            elif c.running:
-                left = c.left(now)
+            elif (left := c.left(now)) is not None:  # (running)
                 out.append({"text": t("clock_picture_left", game.lang, name=row.name,
                                       left=time_left(left, game.lang)), "urgent": left <= clocks.HOUR})
         return out
@@ -257,7 +228,7 @@ class TurnClocks:
         if game.status != "running" or not control.timed:
             return ""
         running = [c.deadline for c in (await self._seat_clocks(game.id)).values()
-                   if c.running and c.paused_at is None and not c.stand_in]
+                   if c.deadline is not None and c.paused_at is None and not c.stand_in]
         return f"⏳ {control.name}" + (f" <t:{min(running)}:R>" if running else "")
 
     # -- the clock job: heartbeat, outages, vacations, warnings, timeouts ------------------------------------
@@ -284,7 +255,7 @@ class TurnClocks:
                 continue
             previous = await self.store.beat(at, name)
             gap = at - previous if previous is not None else 0
-            if gap > clocks.OUTAGE_AFTER:
+            if previous is not None and gap > clocks.OUTAGE_AFTER:
                 notes = {}
                 told = await self.store.clock_games(running=True, shards=mine) \
                     if gap >= clocks.OUTAGE_TOLD_AFTER else []
@@ -340,7 +311,7 @@ class TurnClocks:
             if found is None:
                 break
             seat, kind = found
-            c, row = seat_clocks[seat], game.seat_row(seat)
+            c, row = seat_clocks[seat], seat_row(game, seat)
             done = True
             if kind in ("half", "hour"):
                 seat_clocks[seat] = clocks.warned(c, kind)
@@ -373,7 +344,7 @@ class TurnClocks:
         c = seat_clocks[seat]
         seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, simultaneous=False,
                                     bank=0 if c.bank is not None else None, out_since=at)
-        row = game.seat_row(seat)
+        row = seat_row(game, seat)
         mention = f"<@{row.user_id}>"
         if (places := self._table_end(game, seat_clocks)) is not None:
             await self._end(game, seat_clocks, places, [t("clock_timeout_out", mention=mention, game=game.id)],
@@ -401,7 +372,7 @@ class TurnClocks:
         gone = [] if draw else clocks.out_order(seat_clocks)
         if len(gone) < game.num_players and game.num_players >= 3:
             lines = [*lines, t("clock_table_ends", names=", ".join(
-                game.seat_row(s).name for s in range(game.num_players) if places[s] == 1))]
+                seat_row(game, s).name for s in range(game.num_players) if places[s] == 1))]
         depart = (leaving.seat, leaving.how.value, leaving.step) if leaving is not None else None
         await self.store.set_status(game.id, "finished", result, publish=lines, clocks=stopped, dms=dms,
                                     depart=depart)
@@ -419,7 +390,7 @@ class TurnClocks:
         # a seat already out (timed out) keeps the time it went out: the order of going out ranks the seats
         seat_clocks[seat] = replace(c, started=None, deadline=None, stand_in=True, forfeited=True,
                                     simultaneous=False, out_since=c.out_since if c.stand_in else at)
-        line = t(key, name=game.seat_row(seat).name, game=game.id, **fields)
+        line = t(key, name=seat_row(game, seat).name, game=game.id, **fields)
         dms = {seat: dm} if dm else None
         leaving = Departure(seat, how, game.version)
         if game.num_players == 2:  # the other wins
@@ -433,167 +404,14 @@ class TurnClocks:
                                     dms=dms, depart=(seat, how.value, game.version))
         await self.run_automatic(game)
 
-    # -- what players do with clocks: resign, claim, give time, go away ---------------------------------------
-
-    async def _playing(self, game_id: int, user_id: int, asker: Asker | None) -> tuple[GameRow, int]:
-        """The running game and the user's seat in it, or the refusal (not playing, not running, already out).
-        The caller holds the game's lock."""
-        game = await self.game(game_id, asker)
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise GameError.of("not_playing", game=game_id)
-        if game.status != "running":
-            raise (GameError.of("not_started", game=game_id) if game.status == "lobby"
-                   else GameError.of("game_over", game=game_id))
-        if (await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
-            raise GameError.of("already_out", game=game_id)
-        return game, seat
-
-    async def may_resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
-        """The game the user may resign now, or the refusal (``/game resign`` asks only then)."""
-        async with self.lock(game_id):
-            game, _ = await self._playing(game_id, user_id, asker)
-            return game
-
-    async def resign(self, game_id: int, user_id: int, asker: Asker | None = None) -> GameRow:
-        """The user gives their running game up (ranked last; see :meth:`_forfeit`); the board is owed through
-        the outbox."""
-        async with self.lock(game_id):
-            game, seat = await self._playing(game_id, user_id, asker)
-            await self._forfeit(game, seat, "clock_resigned", how=How.RESIGNED)
-            return await self.game(game_id)
-
-    async def drop(self, game_id: int, user_id: int) -> GameRow:
-        """A tournament dropped the user: they leave their running match game like a resignation (placed by
-        the order of leaving, the AI finishing their seat; a game of two ends). Nothing happens when they are
-        not playing it (any more)."""
-        async with self.lock(game_id):
-            game = await self.game(game_id)
-            seat = game.seat_of(user_id)
-            if seat is not None and game.status == "running" and not (
-                    await self._seat_clocks(game_id)).get(seat, clocks.SeatClock(seat)).forfeited:
-                await self._forfeit(game, seat, "left_dropped", how=How.DROPPED)
-            return await self.game(game_id)
-
-    async def claim(self, game_id: int, user_id: int, draw: bool = False, asker: Asker | None = None) -> GameRow:
-        """The user claims the win over the opponents whose time ran out at least ``clock.claim_after`` ago and
-        who have not come back (they forfeit: a game of two ends, a larger one goes on without them), or, in a
-        game of two, a draw (as lichess offers when an opponent has left). The board is owed through the outbox."""
-        async with self.lock(game_id):
-            game, seat = await self._playing(game_id, user_id, asker)
-            control = clocks.control_of(game.options)
-            if not control.timed:
-                raise GameError.of("claim_no_clock", game=game_id)
-            if draw and game.num_players != 2:
-                raise GameError.of("claim_draw_two")
-            await self._hand_back(game, seat)  # claiming is playing: a claimer the AI stood in for is back
-            seat_clocks = await self._seat_clocks(game_id)
-            absent = sorted((c.out_since or 0, s) for s, c in seat_clocks.items()
-                            if s != seat and c.stand_in and not c.forfeited)
-            if not absent:
-                raise GameError.of("claim_nobody", game=game_id)
-            now, wait = clocks.seconds(self.clock()), clocks.claim_after(control)
-            due = [s for since, s in absent if now - since >= wait]
-            if not due:
-                since, s = absent[0]
-                raise GameError.of("claim_wait", name=game.seat_row(s).name, when=f"<t:{since + wait}:R>")
-            claimer = game.seat_row(seat).name
-            if draw:
-                await self._end(game, seat_clocks, [1, 1], [t("claim_draw_line", name=claimer, game=game_id,
-                                                               other=game.seat_row(due[0]).name)], draw=True)
-                return await self.game(game_id)
-            for s in due:
-                if game.status != "running":
-                    break
-                await self._forfeit(game, s, "claim_win_line", claimer=claimer, dm=t(
-                    "claim_dm", game.lang, game=game_id, title=ENGINES[game.engine].title, name=claimer))
-            return await self.game(game_id)
-
-    async def give_time(self, game_id: int, user_id: int, hours: int, to_user: int | None = None,
-                        asker: Asker | None = None) -> GameRow:
-        """The user gives another player ``hours`` more (as lichess's "give time"): their running move ends
-        later, or, with a bank, their bank grows. ``to_user`` may be left out in a game of two people. Not in
-        tournament matches (the organizer's clock is the same for everyone). Told in the thread with the board's
-        new times."""
-        async with self.lock(game_id):
-            game, seat = await self._playing(game_id, user_id, asker)
-            control = clocks.control_of(game.options)
-            if not control.timed:
-                raise GameError.of("claim_no_clock", game=game_id)
-            if game.tournament_id is not None:
-                raise GameError.of("moretime_tournament")
-            if not isinstance(hours, int) or not 1 <= hours <= MAX_GIFT_HOURS:
-                raise GameError.of("moretime_hours", max=MAX_GIFT_HOURS)
-            others = [s for s in game.seats if not s.is_ai and s.seat != seat]
-            target = next((s for s in others if s.user_id == to_user), None) if to_user is not None else (
-                others[0] if len(others) == 1 else None)
-            if target is None:
-                raise GameError.of("moretime_who" if to_user is None or to_user != user_id else "moretime_self",
-                                   game=game_id)
-            seat_clocks = await self._seat_clocks(game_id)
-            c = seat_clocks.get(target.seat) or clocks.SeatClock(target.seat)
-            if c.stand_in:
-                raise GameError.of("moretime_out", name=target.name)
-            gift, now = hours * clocks.HOUR, clocks.seconds(self.clock())
-            bank = c.bank + gift if c.bank is not None else None
-            if c.running:
-                deadline = c.deadline + gift
-                c = replace(c, deadline=deadline, bank=bank,
-                            warned_hour=c.warned_hour and deadline - now <= clocks.HOUR)
-                told = t("moretime_line", giver=game.seat_row(seat).name, name=target.name,
-                         time=time_left(gift), deadline=f"<t:{deadline}:R>")
-            elif bank is not None:
-                c = replace(c, bank=bank)
-                told = t("moretime_bank_line", giver=game.seat_row(seat).name, name=target.name,
-                         time=time_left(gift), bank=time_left(bank))
-            else:
-                raise GameError.of("moretime_not_running", name=target.name)
-            seat_clocks[target.seat] = c
-            await self.store.set_clocks(game_id, list(seat_clocks.values()), publish=[told])
-            return game
-
-    async def set_away(self, user_id: int, days: int | None, now: datetime | None = None) -> str:
-        """Start a vacation of ``days`` (pausing the user's clocks in all their games), or end it (``days``
-        None): the answer for the user. At most ``clock.AWAY_DAYS_PER_MONTH`` days per calendar month; days not
-        used by coming back early are given back. Each game with a clock is told in its thread, with the board's
-        new times."""
-        when = now or self.clock()
-        at, month = clocks.seconds(when), when.astimezone(UTC).strftime("%Y-%m")
-        record = await self.store.away(user_id) or {"since": None, "until": None, "month": month, "used_days": 0}
-        used = record["used_days"] if record["month"] == month else 0
-        limit = clocks.AWAY_DAYS_PER_MONTH
-        on = record["since"] is not None and record["until"] > at
-        if days is None:
-            if not on:
-                raise GameError.of("away_not")
-            unused = (record["until"] - at) // clocks.DAY
-            await self.store.end_away(user_id, at=at, used_days=max(0, used - unused),
-                                      publish=await self._away_notes(user_id, "clock_away_back"))
-            return t("away_off")
-        if on:
-            raise GameError.of("away_already", until=f"<t:{record['until']}:f>")
-        if not isinstance(days, int) or days < 1 or used + days > limit:
-            raise GameError.of("away_limit", max=limit, left=max(0, limit - used))
-        if record["since"] is not None:  # a vacation that ran out and was not ended yet
-            await self._end_away(user_id, record["until"])
-        until = at + days * clocks.DAY
-        await self.store.set_away(user_id, since=at, until=until, month=month, used_days=used + days,
-                                  publish=await self._away_notes(user_id, "clock_away_on", until=f"<t:{until}:f>"))
-        return t("away_on", until=f"<t:{until}:f>", used=used + days, max=limit)
-
-    async def away_games(self, user_id: int) -> list[int]:
-        """The running games with a clock where the user has a seat (their boards tell a vacation)."""
-        return await self.store.clock_games(user_id=user_id)
-
     async def _away_notes(self, user_id: int, key: str, **fields) -> dict[int, list[str]]:
         """For each of the user's running games with a clock, the line ``key`` in its language."""
         notes = {}
         for game_id in await self.store.clock_games(user_id=user_id):
             # (tolerant: a damaged game of the user must not stop the vacation of the others)
             game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
-            seat = game.seat_of(user_id) if game is not None else None
-            if seat is not None:
-                notes[game_id] = [t(key, game.lang, name=game.seat_row(seat).name, **fields)]
+            if game is not None and (seat := game.seat_of(user_id)) is not None:
+                notes[game_id] = [t(key, game.lang, name=seat_row(game, seat).name, **fields)]
         return notes
 
     async def _end_away(self, user_id: int, until: int, shards: Shards | None = None) -> list[int]:

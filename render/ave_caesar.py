@@ -507,11 +507,11 @@ def _render_turn(view: dict) -> bytes:
     say = kit.words("ave-caesar", view)
     c = view["turn"]
     ch = view["chariots"][c]
-    hand = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
+    hand: list[dict] = next((h["cards"] for h in view["hands"] if h["chariot"] == c), [])
     vote = view.get("vote")
     if vote is not None:  # a vote on a neutral chariot's move: its turned card, the spaces numbered
         hand = [{"value": vote["card"]}]
-    notes = []
+    notes: list[tuple[str, str | tuple[int, int, int]]] = []
     if any(choice["enters_alley"] for choice in view["choices"]):
         notes.append((say("note_alley_1") + " " + say("note_alley_2"), IMPERIAL))
     if any(choice["misses_alley"] for choice in view["choices"]):

@@ -31,8 +31,10 @@ _KINDS = {k["strength"]: k for k in json.loads((_DATA / "troops.json").read_text
 
 def _shade(rgb: tuple[int, int, int], f: float) -> tuple[int, int, int]:
     if f < 1:
-        return tuple(int(c * f) for c in rgb)
-    return tuple(int(c + (255 - c) * (f - 1)) for c in rgb)
+        r, g, b = (int(c * f) for c in rgb)
+    else:
+        r, g, b = (int(c + (255 - c) * (f - 1)) for c in rgb)
+    return r, g, b
 
 
 ARMY = {k: tuple(c["rgb"]) for k, c in _COLOURS.items()}
@@ -583,7 +585,7 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
         if card.get("vanguard"):
             d.rectangle((x, top, x + CARD_W - 1, top + STRIP_LABEL_H - 1), fill=kit.rgb("ink"))
             _strip_label(img, x, top, say("vanguard"), "ink")
-        if covered:
+        if covered and hero is not None:  # (covered: a hero is on this card)
             hy = y + 32
             img.paste(_hero_card(say, hero), (x, hy))
             if "hero" in highlight:
@@ -739,7 +741,7 @@ def _status(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, showing_last: 
     rotating = (view.get("decision") or {}).get("kind") == "rotate_fate"
     room = 3 if rotating else 8
     y = STRIP_TOP + (138 if rotating else 20)
-    lines: list[str] = []
+    lines = []
     for event_line in reversed([s for s in (describe(e, say, view) for e in view.get("last", [])) if s]):
         wrapped = _wrap(event_line, width, MIN_TEXT, True, room)
         if len(lines) + len(wrapped) > room:
@@ -772,7 +774,7 @@ def render_public(view: dict) -> bytes:
     lb = view.get("last_battle")
     # between battles (and at the end) the table shows how the last battle ended
     showing_last = lb is not None and view["phase"] in ("vanguard", "over")
-    if showing_last:
+    if showing_last and lb is not None:
         for seat in (0, 1):
             hero, on_table, revealed = lb["heroes"][seat], None, None
             if hero and hero["played"]:

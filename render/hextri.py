@@ -544,41 +544,83 @@ def _draw_public(view: dict):
     fresh_round = not view["moves"] and last_round and last_round.get("round") == view["round"] - 1
 
     # what is drawn over the empty board, as boxes with room to spare: the labels they meet are stamped again
-    drawn: list[tuple[float, float, float, float]] = []
+    drawn = _draw_battles(draw, b, ox, oy, t, contested, last_round if fresh_round else {})
+    moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
+    drawn += _draw_moves(draw, b, ox, oy, img.size, lay, moves, latest=bool(view["moves"]))
+    # a figure's disc holds its letter in the picture's type
+    disc = 15 if not lay.compact else round(t * 0.6)
+    drawn += _draw_pieces(draw, b, ox, oy, lay, pieces, disc)
+    drawn += _draw_mana(draw, b, ox, oy, lay, view["mana"], pieces, disc)
 
-    def mark(x: float, y: float, size: int) -> None:
-        drawn.append((x - size - 4, y - size - 4, x + size + 4, y + size + 4))
+    # every field's label last, over the arrows and figures: a name a player must type is never hidden (a
+    # compact board's TRI holding a figure or mana shows that instead of its number)
+    # (the layer holds the labels already, a compact board's TRI numbers too: where nothing was drawn, there is
+    # nothing to restore)
+    covered = _covered(radius, drawn + [boxes[i] for i in hidden])
+    grown = covered
+    while grown:  # a label stamped again restores its ring from the empty board: its neighbours are stamped too
+        grown = _covered(radius, [boxes[i] for i in grown]) - covered
+        covered |= grown
+    hidden_set = set(hidden)
+    for i, label in enumerate(labels):
+        if i in covered and i not in hidden_set:
+            _stamp(img, label, layer)
 
+    _panel(draw, view, lay.header + board_h + lay.legend_h, lay.width, say, lay)
+    return img, draw, b, ox, oy
+
+
+
+Box = tuple[float, float, float, float]
+
+
+def _mark(x: float, y: float, size: int) -> Box:
+    return (x - size - 4, y - size - 4, x + size + 4, y + size + 4)
+
+
+def _draw_battles(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, t: int, contested: set,
+                  last_round: dict) -> list[Box]:
+    """The contested fields (hatched, crossed swords) and, from ``last_round`` (until this round's first move),
+    what the last combat phase did: its battles and encirclements. Returns the boxes drawn over."""
+    drawn: list[Box] = []
     for h in contested:
         pts = [_px(ox, oy, p) for p in b.polygon[h]]
         _hatch(draw, pts)
         drawn.append(_around(pts, 8))
         cx, cy = _px(ox, oy, b.xy[h])
         kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm", fill=CONTEST)
-        mark(cx + S * 0.62, cy - S * 0.42, max(26, t))
-    if fresh_round:
-        # what the last combat phase did, until this round's first move
-        for battle in last_round.get("battles", []):
-            if battle["field"] not in contested:
-                cx, cy = _px(ox, oy, b.xy[battle["field"]])
-                kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm",
-                         fill="dark_grey")
-                mark(cx + S * 0.62, cy - S * 0.42, max(26, t))
-        for enc in last_round.get("encircled", []):
-            cx, cy = _px(ox, oy, b.xy[enc["field"]])
-            kit.text(draw, (cx, cy), "✖", size=max(30, t + 4), bold=True, anchor="mm", fill=CONTEST)
-            mark(cx, cy, max(30, t + 4))
+        drawn.append(_mark(cx + S * 0.62, cy - S * 0.42, max(26, t)))
+    for battle in last_round.get("battles", []):
+        if battle["field"] not in contested:
+            cx, cy = _px(ox, oy, b.xy[battle["field"]])
+            kit.text(draw, (cx + S * 0.62, cy - S * 0.42), "⚔", size=max(26, t), bold=True, anchor="mm",
+                     fill="dark_grey")
+            drawn.append(_mark(cx + S * 0.62, cy - S * 0.42, max(26, t)))
+    for enc in last_round.get("encircled", []):
+        cx, cy = _px(ox, oy, b.xy[enc["field"]])
+        kit.text(draw, (cx, cy), "✖", size=max(30, t + 4), bold=True, anchor="mm", fill=CONTEST)
+        drawn.append(_mark(cx, cy, max(30, t + 4)))
+    return drawn
 
-    moves = view["moves"] if view["moves"] else (last_round.get("moves", []) if fresh_round else [])
+
+def _draw_moves(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, size: tuple[int, int], lay: Layout,
+                moves: list[dict], latest: bool) -> list[Box]:
+    """The moves' arrows, the last one bold when ``latest`` (moves of this round). Returns the boxes."""
+    drawn: list[Box] = []
     for i, move in enumerate(moves):
-        pts = _move_points(b, move["path"], ox, oy, img.size, lay.header)
-        latest = i == len(moves) - 1 and bool(view["moves"])
-        _arrow(draw, pts, _colour(move["seat"]), 6 if latest else 3)
+        pts = _move_points(b, move["path"], ox, oy, size, lay.header)
+        bold = i == len(moves) - 1 and latest
+        _arrow(draw, pts, _colour(move["seat"]), 6 if bold else 3)
         if len(pts) >= 2:  # the line's width and the head beyond its points
-            drawn.append(_around(pts, (6 if latest else 3) + 16))
+            drawn.append(_around(pts, (6 if bold else 3) + 16))
+    return drawn
 
-    # a figure's disc holds its letter in the picture's type
-    disc = 15 if not lay.compact else round(t * 0.6)
+
+def _draw_pieces(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, lay: Layout, pieces: dict[str, list[dict]],
+                 disc: int) -> list[Box]:
+    """The figures: one on a TRI by its tip, several on a HEX in rows. Returns the boxes."""
+    t = lay.t
+    drawn: list[Box] = []
     for field, here in pieces.items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "tri":
@@ -605,7 +647,15 @@ def _draw_public(view: dict):
                 _figure(draw, (x + disc, top + r * pitch), p["seat"], p["count"], p["leader"], r=disc, t=t)
                 drawn.append(_figure_box((x + disc, top + r * pitch), disc, p["count"], t))
                 x += widths[i] + 6
-    for field, amount in view["mana"].items():
+    return drawn
+
+
+def _draw_mana(draw: ImageDraw.ImageDraw, b, ox: float, oy: float, lay: Layout, mana: dict[str, int],
+               pieces: dict[str, list[dict]], disc: int) -> list[Box]:
+    """The mana on the fields. Returns the boxes."""
+    t = lay.t
+    drawn: list[Box] = []
+    for field, amount in mana.items():
         cx, cy = _px(ox, oy, b.xy[field])
         if b.kind[field] == "hex":
             at, size, tt = (cx - 12 - (t - T), cy + S * 0.6), 10, t
@@ -621,24 +671,7 @@ def _draw_public(view: dict):
         reach = max(size + 4, tt + 4)
         drawn.append((at[0] - size - 4, at[1] - reach,
                       at[0] + size + 6 + kit.text_width(str(amount), tt, bold=True) + 4, at[1] + reach))
-
-    # every field's label last, over the arrows and figures: a name a player must type is never hidden (a
-    # compact board's TRI holding a figure or mana shows that instead of its number)
-    # (the layer holds the labels already, a compact board's TRI numbers too: where nothing was drawn, there is
-    # nothing to restore)
-    covered = _covered(radius, drawn + [boxes[i] for i in hidden])
-    grown = covered
-    while grown:  # a label stamped again restores its ring from the empty board: its neighbours are stamped too
-        grown = _covered(radius, [boxes[i] for i in grown]) - covered
-        covered |= grown
-    hidden_set = set(hidden)
-    for i, label in enumerate(labels):
-        if i in covered and i not in hidden_set:
-            _stamp(img, label, layer)
-
-    _panel(draw, view, lay.header + board_h + lay.legend_h, lay.width, say, lay)
-    return img, draw, b, ox, oy
-
+    return drawn
 
 def render_private(view: dict) -> bytes | None:
     """None: everything in HEX-TRI is public."""

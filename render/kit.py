@@ -138,7 +138,8 @@ def rgb(colour: str | tuple[int, int, int]) -> tuple[int, int, int]:
     return COLOURS[colour] if isinstance(colour, str) else colour
 
 
-def canvas(width: int, height: int, background: str = "paper") -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def canvas(width: int, height: int,
+           background: str | tuple[int, int, int] = "paper") -> tuple[Image.Image, ImageDraw.ImageDraw]:
     img = Image.new("RGB", (width, height), rgb(background))
     return img, ImageDraw.Draw(img)
 
@@ -245,7 +246,7 @@ def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, an
     if plain(s, bold, condensed):
         f = font(size, bold, condensed)
         x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
-        mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+        mask = Image.new("L", (max(1, int(x1 - x0)), max(1, int(y1 - y0))), 0)
         ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
         return mask, None, x0, y0
     laid = _runs(s, size, bold, condensed)

@@ -147,7 +147,8 @@ def _words(s: str, width: int, size: int, bold=False, lines=2) -> list[str]:
     out = _wrap(s, width, size, bold, lines)
     if " ".join(out).replace(" …", "").rstrip("…") != s and out and out[-1].endswith("…"):
         kept = " ".join(out)[:-1].rstrip()
-        words, whole = s.split(), []
+        words = s.split()
+        whole: list[str] = []
         for w in words:  # keep the whole words that fitted, and mark the rest as left out
             if len(" ".join(whole + [w])) <= len(kept):
                 whole.append(w)

@@ -102,7 +102,7 @@ def frame(board_png: bytes, header: str, lines: list[str], note: str | None = No
     source = Image.open(io.BytesIO(board_png))
     board = source.convert("RGB")
     if board.width > MAX_WIDTH:
-        board = board.resize((MAX_WIDTH, round(board.height * MAX_WIDTH / board.width)), Image.LANCZOS)
+        board = board.resize((MAX_WIDTH, round(board.height * MAX_WIDTH / board.width)), Image.Resampling.LANCZOS)
     area_w, area_h = board_size or board.size
     width = max(area_w, 480)
     inner = width - 2 * MARGIN
@@ -149,7 +149,7 @@ def board_palette(png: bytes) -> Image.Image:
     if img.mode != "P":
         return kit.palette()
     pal = Image.new("P", (1, 1))
-    pal.putpalette(img.getpalette())
+    pal.putpalette(img.getpalette() or [])
     return pal
 
 

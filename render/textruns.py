@@ -25,6 +25,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from fontTools.ttLib import TTFont
 from PIL import ImageFont, features
@@ -164,7 +165,9 @@ def _emoji_tokens(s: str) -> list[tuple[str, bool]]:
             continue
         if ch in starts:
             # the longest known sequence from here, U+FE0F skipped
-            kept, ends, j = [], [], i
+            kept: list[str] = []
+            ends: list[int] = []
+            j = i
             while j < n and len(kept) < longest:
                 if ord(s[j]) != 0xFE0F:
                     kept.append(s[j])
@@ -194,7 +197,7 @@ def _emoji_tokens(s: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _font_for(cp: int, face: str) -> str | None:
+def _font_for(cp: int, face: str) -> str | Literal[False] | None:
     if _is_arabic(cp):
         return ARABIC if cp in coverage(ARABIC) else (face if cp in coverage(face) else None)
     if cp in coverage(face):

@@ -457,26 +457,42 @@ def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     lang = _lang(view)
     a = view["assault"]
     fight = view["fight"]
-    players = view["players"]
     if height is not None:
         draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("white"), outline=kit.rgb("troja_wine"),
                                width=3)
     right = W - PAD
-    target = a["target"]
-    tname = _name(players[target]["hero"], lang)
-    if a["origin"] == "duel":
-        title = say("title_duel", attacker=_name(players[a["by"]]["hero"], lang), target=tname)
-    elif a["origin"] == "roam":
-        title = say("title_attack", target=tname)
-    else:
-        own = say("on_himself") if a["by"] == target else ""
-        title = say("title_challenge", target=tname, own=own, who=_who(view, a["by"]))
-    y = _lines(img, PAD, 8, title, right - PAD, 18, "troja_wine", True)
+    y = _lines(img, PAD, 8, _fight_title(view, say), right - PAD, 18, "troja_wine", True)
     step = {"build": say("step_build"), "join": say("step_join"), "fate": say("step_fate")}.get(view["step"], "")
     if step:
         y = _lines(img, PAD, y, step, right - PAD, 15, "dark_grey")
-    y += 4
-    # the fights of this challenge with their totals before fate; the card names on the lines below
+    y = _fight_rows(img, a, say, lang, y + 4)
+    if a["mods"]:
+        ms = say("modifiers", names=", ".join(_name(card_type(m["card"])["key"], lang) for m in a["mods"]))
+        y = _lines(img, PAD, y, ms, right - PAD, 15, "dark_grey")
+    if fight is None:
+        return y + 10
+    # the current fight: one row per side, the name above its value + fate dice + modifiers = total
+    y += 6
+    draw.line((PAD, y, right, y), fill=kit.rgb("panel_dark"), width=1)
+    return _current_fight(img, draw, view, say, y + 6) + 10
+
+
+def _fight_title(view: dict, say) -> str:
+    """The title of the challenge being played: a duel, a roaming attack, or a challenge (maybe on oneself)."""
+    lang, a, players = _lang(view), view["assault"], view["players"]
+    target = a["target"]
+    tname = _name(players[target]["hero"], lang)
+    if a["origin"] == "duel":
+        return say("title_duel", attacker=_name(players[a["by"]]["hero"], lang), target=tname)
+    if a["origin"] == "roam":
+        return say("title_attack", target=tname)
+    own = say("on_himself") if a["by"] == target else ""
+    return say("title_challenge", target=tname, own=own, who=_who(view, a["by"]))
+
+
+def _fight_rows(img, a: dict, say, lang: str, y: int) -> int:
+    """The fights of this challenge with their totals before fate; the card names on the lines below."""
+    right = W - PAD
     for i, f in enumerate(a["fights"]):
         current = a["index"] == i
         label = say("fight_duel") if f["duel"] or f["kind"] != "tactics" else say("fight_battle")
@@ -492,15 +508,13 @@ def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
         if names:
             y = _lines(img, PAD + 22, y, names, right - PAD - 22, 15, colour)
         y += 2
-    if a["mods"]:
-        ms = say("modifiers", names=", ".join(_name(card_type(m["card"])["key"], lang) for m in a["mods"]))
-        y = _lines(img, PAD, y, ms, right - PAD, 15, "dark_grey")
-    if fight is None:
-        return y + 10
-    # the current fight: one row per side, the name above its value + fate dice + modifiers = total
-    y += 6
-    draw.line((PAD, y, right, y), fill=kit.rgb("panel_dark"), width=1)
-    y += 6
+    return y
+
+
+def _current_fight(img, draw, view: dict, say, y: int) -> int:
+    """The current fight: one row per side (its value, fate dice, modifiers, total), then who leads."""
+    lang, fight, players = _lang(view), view["fight"], view["players"]
+    right = W - PAD
     kind = _stat_short(say, fight["kind"])
     if fight["duel"]:
         left = _name(players[fight["attacker"]]["hero"], lang)
@@ -525,31 +539,35 @@ def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
             _text(img, (fx + 10, y + 22), f"= {totals[side]}", 26, "ok" if win else "ink", True, "lm")
         y += 50
     if totals:
-        if fight["cancelled"]:
-            note = say("fight_cancelled")
-        elif totals["attacker"] == totals["defender"]:
-            note = {None: say("tie_nothing"), "attacker": say("tie_attacker"),
-                    "defender": say("tie_defender")}[fight.get("tie_to")]
-        else:
-            who = "attacker" if totals["attacker"] > totals["defender"] else "defender"
-            if who == "defender":
-                note = say("lead_defender", hero=right_name, glory=fight.get("glory", 0))
-                if fight["duel"]:
-                    note += say("lead_defender_duel", other=left, loss=fight["loss"]["attacker"])
-            elif fight["duel"]:
-                note = say("lead_attacker_duel", hero=left, glory=fight.get("glory", 0), other=right_name,
-                           loss=fight["loss"]["defender"])
-            else:
-                note = say("lead_trojans", hero=right_name, loss=fight["loss"]["defender"])
+        note = _fight_note(fight, totals, say, left, right_name)
         y = _lines(img, PAD, y, note, right - PAD, 17, "troja_wine", True)
-    return y + 10
+    return y
+
+
+def _fight_note(fight: dict, totals: dict, say, left: str, right_name: str) -> str:
+    """What the totals of the current fight mean: cancelled, a tie, or who leads and what it costs."""
+    if fight["cancelled"]:
+        return say("fight_cancelled")
+    if totals["attacker"] == totals["defender"]:
+        return {None: say("tie_nothing"), "attacker": say("tie_attacker"),
+                "defender": say("tie_defender")}[fight.get("tie_to")]
+    who = "attacker" if totals["attacker"] > totals["defender"] else "defender"
+    if who == "defender":
+        note = say("lead_defender", hero=right_name, glory=fight.get("glory", 0))
+        if fight["duel"]:
+            note += say("lead_defender_duel", other=left, loss=fight["loss"]["attacker"])
+        return note
+    if fight["duel"]:
+        return say("lead_attacker_duel", hero=left, glory=fight.get("glory", 0), other=right_name,
+                   loss=fight["loss"]["defender"])
+    return say("lead_trojans", hero=right_name, loss=fight["loss"]["defender"])
 
 
 def _ending_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     """How a game ended outside its rules (resigned, out of time, decided, called off): the host's headline."""
     if height is not None:
         draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
-    return _lines(img, PAD, 10, kit.ending(view)["headline"], W - 2 * PAD, 20, "ink", True) + 12
+    return _lines(img, PAD, 10, (kit.ending(view) or {})["headline"], W - 2 * PAD, 20, "ink", True) + 12
 
 
 def _result_panel(img, draw, view: dict, say, height: int | None = None) -> int:

@@ -9,17 +9,23 @@ choice names a card of the hand, so all of them are ``secret`` and only appear i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
 from engines.ave_caesar.track import TRACK_VERSION, get_track
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
 NUMBER = re.compile(r"\d+")
 CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
+
+
+def _lane_key(lane: object) -> str:
+    """The text key of a lane number (-1 Caesar's alley, 0 inner, 1 middle, 2 outer)."""
+    return LANES.get(lane, "lane_unknown") if isinstance(lane, int) else "lane_unknown"
 
 
 def _track(view: dict):
@@ -96,8 +102,10 @@ class AveCaesarPresenter(Presenter):
         """Where a move ended, as the board shows it: the lane (inner, middle, outer), in a curve or on a
         straight, or Caesar's alley."""
         to = event.get("to")
+        if not isinstance(to, str):  # (a space is named by a string: no space is named otherwise)
+            return self.text("where_track")
         try:
-            space = get_track(str(to)[0]).spaces[to]
+            space = get_track(to[0]).spaces[to]
         except (KeyError, IndexError, TypeError, ValueError):
             return self.text("where_track")
         if space["sec"] == "alley":
@@ -168,7 +176,7 @@ class AveCaesarPresenter(Presenter):
             lane = _track(view).spaces[action["to"]]["lane"]
         except (KeyError, TypeError):
             pass
-        lane_text = self.text(LANES.get(lane, "lane_unknown"))
+        lane_text = self.text(_lane_key(lane))
         if choice.get("finishes"):
             description = self.text("description_finish", lane=lane_text)
         else:
@@ -190,36 +198,25 @@ class AveCaesarPresenter(Presenter):
             lane = _track(view).spaces[action["to"]]["lane"]
         except (KeyError, TypeError):
             pass
-        description = self.text("description_vote", lane=self.text(LANES.get(lane, "lane_unknown")),
+        description = self.text("description_vote", lane=self.text(_lane_key(lane)),
                                 remaining=choice.get("remaining", "?"))
         return Choice(index, label, self.text("group_vote", label=vote.get("label", "?"), card=vote.get("card", "?")),
                       style="primary" if n == 1 else "secondary", secret=True, description=description)
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """``/game play``: "4 2" or "4 -> 2" (card 4 to the marker numbered 2); one number alone when it
         leaves no doubt (a card with one destination, or a marker only one card reaches)."""
         numbers = [int(x) for x in NUMBER.findall(CHARIOT.sub(" ", text))]
         if not numbers:
             return super().parse(view, choices, text)
         if view.get("vote") is not None:  # "/game play 2": a vote for the space numbered 2
-            marker = {c["to"]: c["n"] for c in view.get("choices") or []}
-            found = [i for i, a in enumerate(view.get("legal") or []) if marker.get(a["to"]) == numbers[-1]]
-            if len(found) == 1:
-                return found[0]
-            raise ValueError(self.text("parse_vote", markers=", ".join(str(n) for n in sorted(marker.values()))))
+            return self._parse_vote(view, numbers[-1])
         legal = view.get("legal") or []
         marker = {c["to"]: c["n"] for c in view.get("choices") or []}
         moves = [(i, a["card"], marker.get(a["to"])) for i, a in enumerate(legal)]
         cards = sorted({card for _, card, _ in moves})
         if len(numbers) >= 2:
-            card, n = numbers[0], numbers[1]
-            if card not in cards:
-                raise ValueError(self.text("parse_no_card", card=card, cards=self._cards(cards)))
-            found = [i for i, c, m in moves if c == card and m == n]
-            if not found:
-                ns = ", ".join(str(m) for _, c, m in moves if c == card)
-                raise ValueError(self.text("parse_no_marker", card=card, n=n, markers=ns))
-            return found[0]
+            return self._parse_card_to(moves, cards, numbers[0], numbers[1])
         k = numbers[0]
         by_card = [i for i, c, _ in moves if c == k]
         by_marker = [i for i, _, m in moves if m == k]
@@ -227,6 +224,24 @@ class AveCaesarPresenter(Presenter):
         if len(candidates) == 1:
             return candidates.pop()
         raise ValueError(self.text("parse_help", cards=self._cards(cards)))
+
+    def _parse_vote(self, view: dict, number: int) -> int:
+        """A vote typed as the number of its space."""
+        marker = {c["to"]: c["n"] for c in view.get("choices") or []}
+        found = [i for i, a in enumerate(view.get("legal") or []) if marker.get(a["to"]) == number]
+        if len(found) == 1:
+            return found[0]
+        raise ValueError(self.text("parse_vote", markers=", ".join(str(n) for n in sorted(marker.values()))))
+
+    def _parse_card_to(self, moves: list[tuple[int, int, int | None]], cards: list[int], card: int, n: int) -> int:
+        """A move typed as "card marker"."""
+        if card not in cards:
+            raise ValueError(self.text("parse_no_card", card=card, cards=self._cards(cards)))
+        found = [i for i, c, m in moves if c == card and m == n]
+        if not found:
+            ns = ", ".join(str(m) for _, c, m in moves if c == card)
+            raise ValueError(self.text("parse_no_marker", card=card, n=n, markers=ns))
+        return found[0]
 
     @staticmethod
     def _cards(cards: list[int]) -> str:
@@ -271,50 +286,80 @@ class AveCaesarPresenter(Presenter):
     # -- narration -------------------------------------------------------------------------------------
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
-        if kind == "moved":
-            key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
-            return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
-        if kind == "new_lap":
-            return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
-        if kind == "ave_caesar":
-            return self.text("ev_ave_caesar", who=self._who(event, names))
-        if kind == "alley_missed":
-            return self.text("ev_alley_missed", who=self._who(event, names))
-        if kind == "disqualified":
-            return self.text("ev_disqualified", who=self._who(event, names))
-        if kind == "finished":
-            if event.get("place") is None:
-                return self.text("ev_finished_neutral", who=self._who(event, names))
-            return self.text("ev_finished", who=self._who(event, names), place=self.place(event["place"]),
-                             laurels=self.laurels(event["laurels"]))
-        if kind == "out_of_cards":
-            return self.text("ev_out_of_cards", who=self._who(event, names))
-        if kind == "skipped":
-            reason = event.get("reason", "blocked")
-            if event.get("seat") is None:
-                key = f"ev_skipped_neutral_{reason}" if event.get("card") is not None else "ev_skipped_neutral"
-            else:
-                key = f"ev_skipped_{reason}"
-            return self.text(key, who=self._who(event, names), card=event.get("card"))
-        if kind == "neutral_vote":
-            return self.text("ev_neutral_vote", who=self._who(event, names), card=event["card"],
-                             n=len(event.get("options") or []))
-        if kind == "voted":
-            return None  # the board's list of who is still to vote says it; the choice stays secret
-        if kind == "vote_result":
-            votes = event.get("votes") or []
-            tally = ", ".join(f"{self.player(s, names)}: {self._space_n(event, v)}" for s, v in enumerate(votes))
-            key = "ev_vote_result_tie" if event.get("tie") else "ev_vote_result"
-            return self.text(key, who=self._who(event, names), votes=tally)
-        if kind == "race_stalled":
-            left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
-            return self.text("ev_race_stalled", chariots=left)
-        if kind == "race_started":
-            return self._race_started(event, names)
-        if kind == "race_over":
-            return self._race_over(event, names)
-        return None  # game_over: the result lines follow
+        narrator = _NARRATORS.get(event["type"])
+        # (game_over and other kinds without a narrator: the result lines follow)
+        return narrator(self, Told(event, names)) if narrator is not None else None
+
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
+
+    def _ev_moved(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        key = "ev_moved_neutral" if event.get("seat") is None else "ev_moved"
+        return self.text(key, who=self._who(event, names), card=event["card"], where=self._where(event))
+
+    def _ev_new_lap(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_new_lap", who=self._who(event, names), lap=event["lap"])
+
+    def _ev_ave_caesar(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_ave_caesar", who=self._who(event, names))
+
+    def _ev_alley_missed(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_alley_missed", who=self._who(event, names))
+
+    def _ev_disqualified(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_disqualified", who=self._who(event, names))
+
+    def _ev_finished(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        if event.get("place") is None:
+            return self.text("ev_finished_neutral", who=self._who(event, names))
+        return self.text("ev_finished", who=self._who(event, names), place=self.place(event["place"]),
+                         laurels=self.laurels(event["laurels"]))
+
+    def _ev_out_of_cards(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_out_of_cards", who=self._who(event, names))
+
+    def _ev_skipped(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        reason = event.get("reason", "blocked")
+        if event.get("seat") is None:
+            key = f"ev_skipped_neutral_{reason}" if event.get("card") is not None else "ev_skipped_neutral"
+        else:
+            key = f"ev_skipped_{reason}"
+        return self.text(key, who=self._who(event, names), card=event.get("card"))
+
+    def _ev_neutral_vote(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_neutral_vote", who=self._who(event, names), card=event["card"],
+                         n=len(event.get("options") or []))
+
+    def _ev_voted(self, told: Told) -> str | None:
+        return None  # the board's list of who is still to vote says it; the choice stays secret
+
+    def _ev_vote_result(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        votes = event.get("votes") or []
+        tally = ", ".join(f"{self.player(s, names)}: {self._space_n(event, v)}" for s, v in enumerate(votes))
+        key = "ev_vote_result_tie" if event.get("tie") else "ev_vote_result"
+        return self.text(key, who=self._who(event, names), votes=tally)
+
+    def _ev_race_stalled(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        left = ", ".join(self._listed(event, c, names) for c in event.get("chariots", []))
+        return self.text("ev_race_stalled", chariots=left)
+
+    def _ev_race_started(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self._race_started(event, names)
+
+    def _ev_race_over(self, told: Told) -> str | None:
+        event, names = told.event, told.names
+        return self._race_over(event, names)
 
     @staticmethod
     def _space_n(event: dict, space) -> str:
@@ -441,6 +486,24 @@ class AveCaesarPresenter(Presenter):
             lines.append(self.text("result_line", place=places[s], name=self.player(s, names),
                                    laurels=self.laurels(scores[s]), detail=detail))
         return lines
+
+
+_NARRATORS: dict[str, Callable[[AveCaesarPresenter, Told], str | None]] = {
+    "moved": AveCaesarPresenter._ev_moved,
+    "new_lap": AveCaesarPresenter._ev_new_lap,
+    "ave_caesar": AveCaesarPresenter._ev_ave_caesar,
+    "alley_missed": AveCaesarPresenter._ev_alley_missed,
+    "disqualified": AveCaesarPresenter._ev_disqualified,
+    "finished": AveCaesarPresenter._ev_finished,
+    "out_of_cards": AveCaesarPresenter._ev_out_of_cards,
+    "skipped": AveCaesarPresenter._ev_skipped,
+    "neutral_vote": AveCaesarPresenter._ev_neutral_vote,
+    "voted": AveCaesarPresenter._ev_voted,
+    "vote_result": AveCaesarPresenter._ev_vote_result,
+    "race_stalled": AveCaesarPresenter._ev_race_stalled,
+    "race_started": AveCaesarPresenter._ev_race_started,
+    "race_over": AveCaesarPresenter._ev_race_over,
+}
 
 
 PRESENTER = AveCaesarPresenter()

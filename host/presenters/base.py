@@ -38,25 +38,53 @@ class Refined:
     action: dict
 
 
+@dataclass
+class Told:
+    """One event being narrated (:meth:`Presenter.narrate`) with the players' names: what the small functions of
+    a presenter's narration table (event kind -> function) are given. Presenters add how they name seats."""
+
+    event: dict
+    names: list[str]
+
+    @property
+    def kind(self) -> str:
+        return self.event["type"]
+
+    @property
+    def seat(self) -> Any:
+        return self.event.get("seat")
+
+
 class Presenter:
     """The generic presenter; games subclass it. Every method gets views, never engine state."""
 
     game = ""
-    options: list[OptionSpec] = []
-    #: names of the seats' sides, e.g. ["Achaeans", "Trojans"]; None when seats are just players
-    seat_labels: list[str] | None = None
     #: whether render_private says anything (False for perfect-information games)
     has_private = True
     #: whether the per-player "auto-pass when I can do nothing" setting applies (reaction-window games)
     supports_auto_pass = False
     #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
     two_step = False
-    #: names of groups always offered as a select (e.g. "Play a card" next to a Pass button)
-    select_groups: tuple[str, ...] = ()
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    # (read-only properties, so that a game may word them in the current language or decide them per panel)
+    @property
+    def options(self) -> list[OptionSpec]:
+        """The options of the game's ``new`` command."""
+        return []
+
+    @property
+    def seat_labels(self) -> list[str] | None:
+        """Names of the seats' sides, e.g. ["Achaeans", "Trojans"]; None when seats are just players."""
+        return None
+
+    @property
+    def select_groups(self) -> tuple[str, ...]:
+        """Names of groups always offered as a select (e.g. "Play a card" next to a Pass button)."""
+        return ()
+
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """Slash-command option values -> (number of players or None for "as many as join", engine options).
-        A presenter may take a keyword ``opponent`` ("ai" or "open") to size a table against the AI."""
+        ``opponent`` ("ai" or "open"): whom the table is for (a presenter may size a table against the AI)."""
         return None, {k: v for k, v in raw.items() if v is not None}
 
     def creator_seat(self, raw: dict) -> int:
@@ -177,18 +205,19 @@ class Presenter:
         """What a player reads about how the game ended: who won and why, then every seat's place (with how
         those who left did so, and the score when the rules ended the game). A game the rules ended with
         everybody at the table is told in the game's own words (:meth:`result_lines`)."""
-        if ending.plain:
+        if ending.plain and ending.details is not None:  # (plain: always with details)
             return self.result_lines(ending.details, names)
         lines = [ending_headline(self, ending, names)]
-        if ending.places is None:
+        places = ending.places
+        if places is None:
             return lines
-        for seat in sorted(range(len(ending.places)), key=lambda s: (ending.places[s], s)):
+        for seat in sorted(range(len(places)), key=lambda s: (places[s], s)):
             extra = []
             if ending.details is not None and (score := self.score_text(ending.details, seat)):
                 extra.append(score)
             if (gone := ending.departure(seat)) is not None:
                 extra.append(t("end_mark_" + gone.how.value))
-            lines.append(t("end_standing", place=ending.places[seat], who=self.who(seat, names),
+            lines.append(t("end_standing", place=places[seat], who=self.who(seat, names),
                            extra="".join(" — " + e for e in extra)))
         return lines
 

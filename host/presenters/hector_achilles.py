@@ -3,10 +3,13 @@ Every sentence lives in ``data/locales/hector-achilles/en.json``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from engines.hector_achilles.data import TROOPS
 from host.locale import DEFAULT, current_language, use_language
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 EMOJI = {"red": "🟥", "green": "🟩", "blue": "🟦", "yellow": "🟨", "purple": "🟪", "brown": "🟫"}
 #: action type -> (group key, button style, reveals the hand)
@@ -27,6 +30,28 @@ ACTIONS = {
 }
 
 
+@dataclass
+class _Told(Told):
+    """A Hector and Achilles event being narrated: seats as "**name** (side)"."""
+
+    presenter: HectorAchillesPresenter
+
+    def who(self, seat: int | None) -> str:
+        # the side beside the name, as on the picture ("**Ann** (Achaeans)")
+        names = self.names
+        return f"**{names[seat]}** ({self.presenter.seat_label(seat)})" if seat is not None and seat < len(names) \
+            else "?"
+
+    @property
+    def both(self) -> dict[str, str]:
+        return {"who0": self.who(0), "who1": self.who(1)}
+
+    @property
+    def sides(self) -> dict[str, str]:
+        # sums and scores always read Achaeans first, each with its side's name
+        return {"side0": self.presenter.text("seat_0"), "side1": self.presenter.text("seat_1")}
+
+
 class HectorAchillesPresenter(Presenter):
     game = "hector-achilles"
 
@@ -42,7 +67,7 @@ class HectorAchillesPresenter(Presenter):
         return [OptionSpec("side", "choice", self.text("opt_side"), default="achaeans",
                            choices=[(self.text(f"seat_{i}"), side) for i, side in enumerate(self.SIDES)])]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         # the side is a seat, not a rule: it never reaches the engine (which refuses any other option by name)
         return 2, {k: v for k, v in raw.items() if v is not None and k != "side"}
 
@@ -133,7 +158,7 @@ class HectorAchillesPresenter(Presenter):
             return self.text(f"prompt_{kind}", battle=view.get("battle"), round=view.get("round"))
         return self.text("prompt_other")
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """``/game play``: the text of a button in the game's language; in a Hungarian or Polish game the
         English button texts are understood too."""
         try:
@@ -162,71 +187,100 @@ class HectorAchillesPresenter(Presenter):
         return self.text("confirm_retreat") if action["type"] == "retreat" else None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
+        told = _Told(event, names, self)
+        narrator = _NARRATORS.get(told.kind)
+        return narrator(self, told) if narrator is not None else None
 
-        def who(seat: int | None) -> str:
-            # the side beside the name, as on the picture ("**Ann** (Achaeans)")
-            return f"**{names[seat]}** ({self.seat_label(seat)})" if seat is not None and seat < len(names) else "?"
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
 
-        both = {"who0": who(0), "who1": who(1)}
-        # sums and scores always read Achaeans first, each with its side's name
-        sides = {"side0": self.text("seat_0"), "side1": self.text("seat_1")}
-        seat = event.get("seat")
-        if kind == "battle_started":
-            return self.text("ev_battle_started", battle=event["battle"], attacker=who(event["attacker"]))
-        if kind == "vanguard_taken":
-            return self.text("ev_vanguard_taken", who=who(seat), deck=self.deck(event["deck"]),
-                             card=self.card(event["card"]))
-        if kind == "deck_chosen":
-            return self.text("ev_deck_chosen", who=who(seat), deck=self.deck(event["deck"]))
-        if kind == "active_decks":
-            return self.text("ev_active_decks", deck0=self.deck(event["decks"][0]),
-                             deck1=self.deck(event["decks"][1]), **both)
-        if kind in ("fate_oriented", "fate_rotated"):
-            f = event["facing"]
-            return self.text(f"ev_{kind}", who=who(seat), colour0=self.colour(f[0]), colour1=self.colour(f[1]),
-                             direction=self.direction(event.get("direction", "cw")), **both)
-        if kind == "vanguard_revealed":
-            return self.text("ev_vanguard_revealed", who=who(seat), card=self.card(event["card"])) \
-                if event.get("card") else None
-        if kind in ("card_swapped", "hero_swapped", "passed", "retreated"):
-            return self.text(f"ev_{kind}", who=who(seat))
-        if kind in ("hero_played", "reinforced", "card_played"):
-            return self.text(f"ev_{kind}", who=who(seat), card=self.card(event.get("on") or event.get("card")),
-                             hero=self.hero(event["hero"]) if event.get("hero") else "")
-        if kind == "fate_phase":
-            t = event["totals"]
-            key = "ev_fate_phase_rotate" if event.get("rotator") is not None else "ev_fate_phase_tie"
-            return self.text(key, round=event["round"], total0=t[0], total1=t[1], who=who(event.get("rotator")),
-                             **sides)
-        if kind == "heroes_revealed":
-            shown = [f"{who(s)}: {self.hero(h)}" for s, h in enumerate(event["heroes"]) if h]
-            return self.text("ev_heroes_revealed", heroes=", ".join(shown)) if shown else None
-        if kind == "battle_scored":
-            s = event["scores"]
-            key = "ev_battle_scored_tie" if event["winner"] is None else "ev_battle_scored"
-            cols = event.get("scoring_colours") or [[], []]
-            colours = {f"colours{i}": " + ".join(self.colour(c) for c in cols[i]) or "–" for i in (0, 1)}
-            return self.text(key, score0=s[0], score1=s[1], who=who(event["winner"]), **sides, **colours)
-        if kind == "hero_in_danger":
-            return self.text("ev_hero_in_danger", who=who(seat), hero=self.hero(event["hero"]))
-        if kind in ("hero_saved", "hero_lost"):
-            return self.text(f"ev_{kind}", who=who(seat), name=self.name(event["hero"]["name"]))
-        if kind in ("shame_losses", "shame_taken"):
-            return self.text(f"ev_{kind}", who=who(seat), count=event.get("count"), shame=event.get("shame"))
-        if kind == "battle_ended":
-            lost = event.get("troops_lost") or [0, 0]
-            return self.text("ev_battle_ended", lost0=lost[0], lost1=lost[1], **both)
-        if kind == "deck_eliminated":
-            return self.text("ev_deck_eliminated", who=who(seat), deck=self.deck(event["deck"]))
-        if kind == "fate_reshuffled":
-            return self.text("ev_fate_reshuffled")
-        if kind == "game_over":
-            if event["winner"] is None:
-                return self.text("ev_game_over_draw")
-            return self.text("ev_game_over", who=who(event["winner"]),
-                             reason=self.text(f"reason_{event['reason']}"))
-        return None
+    def _ev_battle_started(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        return self.text("ev_battle_started", battle=event["battle"], attacker=who(event["attacker"]))
+
+    def _ev_vanguard_taken(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_vanguard_taken", who=who(seat), deck=self.deck(event["deck"]),
+                         card=self.card(event["card"]))
+
+    def _ev_deck_chosen(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_deck_chosen", who=who(seat), deck=self.deck(event["deck"]))
+
+    def _ev_active_decks(self, told: _Told) -> str | None:
+        event, both = told.event, told.both
+        return self.text("ev_active_decks", deck0=self.deck(event["decks"][0]),
+                         deck1=self.deck(event["decks"][1]), **both)
+
+    def _ev_fate_turned(self, told: _Told) -> str | None:
+        event, seat, kind, who, both = told.event, told.seat, told.kind, told.who, told.both
+        f = event["facing"]
+        return self.text(f"ev_{kind}", who=who(seat), colour0=self.colour(f[0]), colour1=self.colour(f[1]),
+                         direction=self.direction(event.get("direction", "cw")), **both)
+
+    def _ev_vanguard_revealed(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_vanguard_revealed", who=who(seat), card=self.card(event["card"])) \
+            if event.get("card") else None
+
+    def _ev_who_only(self, told: _Told) -> str | None:
+        seat, kind, who = told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat))
+
+    def _ev_card_played(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), card=self.card(event.get("on") or event["card"]),
+                         hero=self.hero(event["hero"]) if event.get("hero") else "")
+
+    def _ev_fate_phase(self, told: _Told) -> str | None:
+        event, who, sides = told.event, told.who, told.sides
+        t = event["totals"]
+        key = "ev_fate_phase_rotate" if event.get("rotator") is not None else "ev_fate_phase_tie"
+        return self.text(key, round=event["round"], total0=t[0], total1=t[1], who=who(event.get("rotator")),
+                         **sides)
+
+    def _ev_heroes_revealed(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        shown = [f"{who(s)}: {self.hero(h)}" for s, h in enumerate(event["heroes"]) if h]
+        return self.text("ev_heroes_revealed", heroes=", ".join(shown)) if shown else None
+
+    def _ev_battle_scored(self, told: _Told) -> str | None:
+        event, who, sides = told.event, told.who, told.sides
+        s = event["scores"]
+        key = "ev_battle_scored_tie" if event["winner"] is None else "ev_battle_scored"
+        cols = event.get("scoring_colours") or [[], []]
+        colours = {f"colours{i}": " + ".join(self.colour(c) for c in cols[i]) or "–" for i in (0, 1)}
+        return self.text(key, score0=s[0], score1=s[1], who=who(event["winner"]), **sides, **colours)
+
+    def _ev_hero_in_danger(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_hero_in_danger", who=who(seat), hero=self.hero(event["hero"]))
+
+    def _ev_hero_fate(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), name=self.name(event["hero"]["name"]))
+
+    def _ev_shame(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), count=event.get("count"), shame=event.get("shame"))
+
+    def _ev_battle_ended(self, told: _Told) -> str | None:
+        event, both = told.event, told.both
+        lost = event.get("troops_lost") or [0, 0]
+        return self.text("ev_battle_ended", lost0=lost[0], lost1=lost[1], **both)
+
+    def _ev_deck_eliminated(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_deck_eliminated", who=who(seat), deck=self.deck(event["deck"]))
+
+    def _ev_fate_reshuffled(self, told: _Told) -> str | None:
+        return self.text("ev_fate_reshuffled")
+
+    def _ev_game_over(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        if event["winner"] is None:
+            return self.text("ev_game_over_draw")
+        return self.text("ev_game_over", who=who(event["winner"]),
+                         reason=self.text(f"reason_{event['reason']}"))
 
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
         won = result.get("battles_won", [0, 0])
@@ -236,6 +290,36 @@ class HectorAchillesPresenter(Presenter):
             return [self.text("result_draw"), *lines]
         return [self.text("result_winner", name=names[result["winner"]],
                           side=self.seat_label(result["winner"])), *lines]
+
+
+_NARRATORS: dict[str, Callable[[HectorAchillesPresenter, _Told], str | None]] = {
+    "battle_started": HectorAchillesPresenter._ev_battle_started,
+    "vanguard_taken": HectorAchillesPresenter._ev_vanguard_taken,
+    "deck_chosen": HectorAchillesPresenter._ev_deck_chosen,
+    "active_decks": HectorAchillesPresenter._ev_active_decks,
+    "fate_oriented": HectorAchillesPresenter._ev_fate_turned,
+    "fate_rotated": HectorAchillesPresenter._ev_fate_turned,
+    "vanguard_revealed": HectorAchillesPresenter._ev_vanguard_revealed,
+    "card_swapped": HectorAchillesPresenter._ev_who_only,
+    "hero_swapped": HectorAchillesPresenter._ev_who_only,
+    "passed": HectorAchillesPresenter._ev_who_only,
+    "retreated": HectorAchillesPresenter._ev_who_only,
+    "hero_played": HectorAchillesPresenter._ev_card_played,
+    "reinforced": HectorAchillesPresenter._ev_card_played,
+    "card_played": HectorAchillesPresenter._ev_card_played,
+    "fate_phase": HectorAchillesPresenter._ev_fate_phase,
+    "heroes_revealed": HectorAchillesPresenter._ev_heroes_revealed,
+    "battle_scored": HectorAchillesPresenter._ev_battle_scored,
+    "hero_in_danger": HectorAchillesPresenter._ev_hero_in_danger,
+    "hero_saved": HectorAchillesPresenter._ev_hero_fate,
+    "hero_lost": HectorAchillesPresenter._ev_hero_fate,
+    "shame_losses": HectorAchillesPresenter._ev_shame,
+    "shame_taken": HectorAchillesPresenter._ev_shame,
+    "battle_ended": HectorAchillesPresenter._ev_battle_ended,
+    "deck_eliminated": HectorAchillesPresenter._ev_deck_eliminated,
+    "fate_reshuffled": HectorAchillesPresenter._ev_fate_reshuffled,
+    "game_over": HectorAchillesPresenter._ev_game_over,
+}
 
 
 PRESENTER = HectorAchillesPresenter()

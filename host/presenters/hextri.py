@@ -8,12 +8,14 @@ nothing is secret. Every sentence lives in ``data/locales/hextri/en.json``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from engines import IllegalAction
 from engines.hextri import ENGINE
 from host.errors import GameError
 from host.panels import Choice
-from host.presenters.base import OptionSpec, Presenter, Refined
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCDEF"
 OFF = "off"
@@ -81,6 +83,17 @@ def _spec(name: str) -> dict:
     return ENGINE.options_spec()[name]
 
 
+@dataclass
+class _Told(Told):
+    """A HEX-TRI event being narrated; ``who``: the seat that acted, named."""
+
+    presenter: HexTriPresenter
+
+    @property
+    def who(self) -> str:
+        return self.presenter.who(self.seat, self.names)
+
+
 class HexTriPresenter(Presenter):
     game = "hextri"
     has_private = False
@@ -105,7 +118,7 @@ class HexTriPresenter(Presenter):
                        min_value=limit["min"], max_value=limit["max"]),
         ]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """``players`` is the number of seats (2 unless given); the rest are the engine's own options."""
         values = {k: v for k, v in raw.items() if v is not None}
         players = values.pop("players", 2)
@@ -333,37 +346,48 @@ class HexTriPresenter(Presenter):
                 a["type"] == "pass" for a in legal) else self._refuse("parse_no_pass")
         if legal and legal[0]["type"] == "losses":
             return self._parse_losses(legal, choices, words, text)
-        leader = None
         words = OFF_WORD.sub("off", words)
-        rest = FIELD.sub(" ", words)
-        for word in rest.split():
-            if word in LEADER_WORDS:
-                leader = True
-            elif word in FIGURE_WORDS:
-                leader = False
-            elif word not in FILLER:
-                raise ValueError(self.text("parse_unknown", word=word))
-        fields = []
-        for m in FIELD.finditer(words):
-            fields.append(self._field(view, m.group(0)))
+        leader = self._leader_word(words)
+        fields = [self._field(view, m.group(0)) for m in FIELD.finditer(words)]
         moves = [(i, a) for i, a in enumerate(legal) if a["type"] == "move"]
         if not fields:
             raise ValueError(self.text("parse_fields"))
         if not moves:
             raise ValueError(self.text("parse_no_moves"))
         if len(fields) == 1:
-            dest = fields[0]
-            found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
-            if not found:
-                self._refuse_occupied(view, dest)
-                raise ValueError(self.text("parse_unreachable", to=dest))
-            origins = {(a["from"], a["leader"]) for _, a in found}
-            if len(origins) > 1:
-                ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
-                example = self._typed(*ordered[0])
-                raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
-                    self._origin(o, lead) for o, lead in ordered)))
-            return found[0][0]
+            return self._parse_destination(view, moves, fields[0], leader)
+        return self._parse_move(view, moves, fields, leader)
+
+    def _leader_word(self, words: str) -> bool | None:
+        """Whether the typed words (besides fields) ask for the leader (True), an ordinary figure (False) or
+        neither (None); ValueError for a word that is none of those."""
+        leader = None
+        for word in FIELD.sub(" ", words).split():
+            if word in LEADER_WORDS:
+                leader = True
+            elif word in FIGURE_WORDS:
+                leader = False
+            elif word not in FILLER:
+                raise ValueError(self.text("parse_unknown", word=word))
+        return leader
+
+    def _parse_destination(self, view: dict, moves: list[tuple[int, dict]], dest: str, leader: bool | None) -> int:
+        """A move typed as its destination only: the one figure (of the kind asked for) that can get there."""
+        found = [(i, a) for i, a in moves if a["to"] == dest and (leader is None or a["leader"] == leader)]
+        if not found:
+            self._refuse_occupied(view, dest)
+            raise ValueError(self.text("parse_unreachable", to=dest))
+        origins = {(a["from"], a["leader"]) for _, a in found}
+        if len(origins) > 1:
+            ordered = sorted(origins, key=lambda x: (x[0] != OFF, x))
+            example = self._typed(*ordered[0])
+            raise ValueError(self.text("parse_which", to=dest, example=example, origins=", ".join(
+                self._origin(o, lead) for o, lead in ordered)))
+        return found[0][0]
+
+    def _parse_move(self, view: dict, moves: list[tuple[int, dict]], fields: list[str],
+                    leader: bool | None) -> int | Refined:
+        """A move typed as "<from> <to>", then maybe the fields that pay."""
         origin, dest, paid = fields[0], fields[1], fields[2:]
         if OFF in paid:
             raise ValueError(self.text("parse_fields"))
@@ -463,7 +487,7 @@ class HexTriPresenter(Presenter):
             text += " " + self.text("origin_hint", typed=self._typed(origin, leader))
         return text
 
-    def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int:
+    def _parse_losses(self, legal: list[dict], choices: list[Choice], words: str, text: str) -> int | Refined:
         lose = LOSE_WORDS.search(words) and any(stem in words for stem in LEADER_STEMS)
         keep = KEEP_WORDS.search(words)
         if lose and not keep:
@@ -491,62 +515,89 @@ class HexTriPresenter(Presenter):
         return None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
-        seat = event.get("seat")
-        who = self.who(seat, names)
-        if kind == "move":
-            path = " → ".join(event["path"][1:]) if event["from"] == OFF else " → ".join(event["path"])
-            cost = self._cost(event["cost"], event.get("sources") or [])
-            if event["from"] == OFF:
-                key = "ev_enter_leader" if event["leader"] else "ev_enter"
-            else:
-                key = "ev_move_leader" if event["leader"] else "ev_move"
-            return self.text(key, who=who, path=path, cost=cost)
-        if kind == "cannot_move" and event.get("why") in STUCK:
-            return self.text(f"ev_cannot_move_{event['why']}", who=who)
-        if kind in ("pass", "cannot_move", "losses_chosen"):
-            return self.text(f"ev_{kind}", who=who)
-        if kind == "round":
-            return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
-        if kind == "figures_return":
-            return self.text("ev_figures_return", who=who, figures=self.count("figure", event["count"]))
-        if kind == "production":
-            return self._production(event, names)
-        if kind == "choose_losses":
-            # each player is told the battle where his own leader stands (older events lack "fields")
-            where = event.get("fields") or {}
-            by_field: dict[str, list[int]] = {}
-            for s in event["seats"]:
-                field = where.get(str(s)) or ", ".join(b["field"] for b in event["battles"]
-                                                       if b["losses"].get(str(s)))
-                by_field.setdefault(field, []).append(s)
-            parts = [self.text("choose_losses_part", who=", ".join(self.who(s, names) for s in seats), field=f)
-                     for f, seats in by_field.items()]
-            return self.text("ev_choose_losses", parts="; ".join(parts))
-        if kind == "battle":
-            return self._battle(event, names)
-        if kind == "encircled":
-            key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
-            line = self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
-            # a fallen leader's figures do not sit out: his whole team leaves (the "eliminated" line says so)
-            ordinary = event["count"] - (1 if event["leader"] else 0)
-            return line + (self._sit_out(ordinary) if ordinary and not event["leader"] else
-                           self._mana_left(event["count"]))
-        if kind == "eliminated":
-            by = ", ".join(self.who(s, names) for s in event.get("by") or ())
-            n = event["figures_removed"]
-            if not n:
-                return self.text("ev_eliminated_by_alone" if by else "ev_eliminated_alone", who=who, by=by)
-            return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
-                             figures=self.count("figure", n), by=by)
-        if kind == "champion":
-            others = [s for s in event.get("playing_on") or () if s != seat]
-            if len(others) < 2:
-                return self.text("ev_champion_end", who=who)
-            return self.text("ev_champion", who=who, others=", ".join(self.who(s, names) for s in others))
-        if kind == "game_over":
-            return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
-        return None
+        told = _Told(event, names, self)
+        narrator = _NARRATORS.get(told.kind)
+        return narrator(self, told) if narrator is not None else None
+
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
+
+    def _ev_cannot_move(self, told: _Told) -> str | None:
+        why = told.event.get("why")
+        if why in STUCK:
+            return self.text(f"ev_cannot_move_{why}", who=told.who)
+        return self.text("ev_cannot_move", who=told.who)
+
+    def _ev_move(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        path = " → ".join(event["path"][1:]) if event["from"] == OFF else " → ".join(event["path"])
+        cost = self._cost(event["cost"], event.get("sources") or [])
+        if event["from"] == OFF:
+            key = "ev_enter_leader" if event["leader"] else "ev_enter"
+        else:
+            key = "ev_move_leader" if event["leader"] else "ev_move"
+        return self.text(key, who=who, path=path, cost=cost)
+
+    def _ev_who_only(self, told: _Told) -> str | None:
+        kind, who = told.kind, told.who
+        return self.text(f"ev_{kind}", who=who)
+
+    def _ev_round(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_round", round=event["round"], who=self.who(event["first"], names))
+
+    def _ev_figures_return(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        return self.text("ev_figures_return", who=who, figures=self.count("figure", event["count"]))
+
+    def _ev_production(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._production(event, names)
+
+    def _ev_choose_losses(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        # each player is told the battle where his own leader stands (older events lack "fields")
+        where = event.get("fields") or {}
+        by_field: dict[str, list[int]] = {}
+        for s in event["seats"]:
+            field = where.get(str(s)) or ", ".join(b["field"] for b in event["battles"]
+                                                   if b["losses"].get(str(s)))
+            by_field.setdefault(field, []).append(s)
+        parts = [self.text("choose_losses_part", who=", ".join(self.who(s, names) for s in seats), field=f)
+                 for f, seats in by_field.items()]
+        return self.text("ev_choose_losses", parts="; ".join(parts))
+
+    def _ev_battle(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._battle(event, names)
+
+    def _ev_encircled(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        key = "ev_encircled_leader" if event["leader"] else "ev_encircled"
+        line = self.text(key, who=who, figures=self.count("figure", event["count"]), field=event["field"])
+        # a fallen leader's figures do not sit out: his whole team leaves (the "eliminated" line says so)
+        ordinary = event["count"] - (1 if event["leader"] else 0)
+        return line + (self._sit_out(ordinary) if ordinary and not event["leader"] else
+                       self._mana_left(event["count"]))
+
+    def _ev_eliminated(self, told: _Told) -> str | None:
+        event, names, who = told.event, told.names, told.who
+        by = ", ".join(self.who(s, names) for s in event.get("by") or ())
+        n = event["figures_removed"]
+        if not n:
+            return self.text("ev_eliminated_by_alone" if by else "ev_eliminated_alone", who=who, by=by)
+        return self.text("ev_eliminated_by" if by else "ev_eliminated", who=who,
+                         figures=self.count("figure", n), by=by)
+
+    def _ev_champion(self, told: _Told) -> str | None:
+        event, names, seat, who = told.event, told.names, told.seat, told.who
+        others = [s for s in event.get("playing_on") or () if s != seat]
+        if len(others) < 2:
+            return self.text("ev_champion_end", who=who)
+        return self.text("ev_champion", who=who, others=", ".join(self.who(s, names) for s in others))
+
+    def _ev_game_over(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self._game_over(event["reason"], event.get("winners") or [], names, event.get("places") or [])
 
     def _sit_out(self, n: int) -> str:
         """The note after a loss: the removed figures leave 1 mana each and sit out the next round."""
@@ -624,5 +675,22 @@ class HexTriPresenter(Presenter):
                                    figures=self.count("figure", scores[s]),
                                    mana=mana[s] if s < len(mana) else 0))
         return lines
+
+
+_NARRATORS: dict[str, Callable[[HexTriPresenter, _Told], str | None]] = {
+    "move": HexTriPresenter._ev_move,
+    "pass": HexTriPresenter._ev_who_only,
+    "cannot_move": HexTriPresenter._ev_cannot_move,
+    "losses_chosen": HexTriPresenter._ev_who_only,
+    "round": HexTriPresenter._ev_round,
+    "figures_return": HexTriPresenter._ev_figures_return,
+    "production": HexTriPresenter._ev_production,
+    "choose_losses": HexTriPresenter._ev_choose_losses,
+    "battle": HexTriPresenter._ev_battle,
+    "encircled": HexTriPresenter._ev_encircled,
+    "eliminated": HexTriPresenter._ev_eliminated,
+    "champion": HexTriPresenter._ev_champion,
+    "game_over": HexTriPresenter._ev_game_over,
+}
 
 PRESENTER = HexTriPresenter()

@@ -12,13 +12,15 @@ Narration comes from events only, which the engine scrubs of hidden cards.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
-from host.presenters.base import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 GAME = "kivalasztottak"
 FREE_TYPES = ("quest", "building", "ally", "obstacle")
@@ -65,6 +67,66 @@ def _fold(text: str) -> str:
     return " ".join("".join(ch for ch in text if not unicodedata.combining(ch)).lower().split())
 
 
+def _entry(index: dict[str, dict], key: object) -> dict:
+    """The card ``key`` of ``index`` (card id -> card), {} for none."""
+    return index.get(key, {}) if isinstance(key, str) else {}
+
+
+def _card_def(key: object) -> dict:
+    """The definition of the card ``key`` ({} for none or an unknown one)."""
+    return card_defs().get(key, {}) if isinstance(key, str) else {}
+
+
+@dataclass
+class _Told(Told):
+    """A Kiválasztottak event being narrated: seats by name, cards and places by what the event calls them."""
+
+    presenter: KivalasztottakPresenter
+
+    def who(self, seat: int | None) -> str:
+        return self.presenter._named(self.names, seat)
+
+    def ref(self, field: str) -> str:
+        """The card or place named by the event's ``field`` (its ``<field>_name``, else the place)."""
+        value = self.event.get(field)
+        if value is None:
+            return "?"
+        name = self.event.get(f"{field}_name")
+        if name and not (str(value).startswith("T") and str(value)[1:].isdigit()):
+            return name
+        return self.presenter._place(value, self.names, name=name)
+
+    def refs(self, field: str) -> str:
+        """The cards or places listed by the event's ``field``, or "nobody"."""
+        values = self.event.get(field) or []
+        got = self.event.get(f"{field}_names") or [None] * len(values)
+        return ", ".join(n or self.presenter._place(v, self.names) for v, n in zip(values, got)) \
+            or self.presenter.text("nobody")
+
+
+@dataclass
+class _Decision:
+    """An action ``a`` of a pending decision ``dec`` being labelled, with the seat's ``view``; ``kind``: the
+    decision's kind, ``t``: the action's type, ``index``: the cards in view by id."""
+
+    view: dict
+    dec: dict
+    a: dict
+    presenter: KivalasztottakPresenter
+
+    @property
+    def kind(self) -> str:
+        return self.dec["kind"]
+
+    @property
+    def t(self) -> str:
+        return self.a["type"]
+
+    @property
+    def index(self) -> dict:
+        return self.presenter._index(self.view)
+
+
 class KivalasztottakPresenter(Presenter):
     game = GAME
     supports_auto_pass = True
@@ -85,7 +147,7 @@ class KivalasztottakPresenter(Presenter):
             OptionSpec("round_limit", "int", self.text("opt_round_limit"), min_value=0, max_value=200),
         ]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         """``deck`` is the creator's (seat 1), ``opponent_deck`` the other seat's: a starter deck (id or name),
         a deck code, or a deck the command has already looked up (a spec). A missing one is ``None``: when the
         game starts, the seat's player's chosen deck (``/deck use``), else the starter deck the other does not
@@ -280,7 +342,7 @@ class KivalasztottakPresenter(Presenter):
             for i, kind in kinds.items():
                 if kind in ("ability", "obstacle"):
                     plan[i] = self.text(f"group_{kind}_all")
-        for kind in ("card", "ability", "obstacle", "equipment", "maneuver", None):
+        for merged in ("card", "ability", "obstacle", "equipment", "maneuver", None):
             sizes: dict[str, int] = {}
             for g in plan.values():
                 sizes[g] = sizes.get(g, 0) + 1
@@ -288,8 +350,8 @@ class KivalasztottakPresenter(Presenter):
             if len(singles) <= MAX_BUTTONS:
                 break
             for i in plan:
-                if plan[i] in singles and kinds[i] != "pass" and (kind is None or kinds[i] == kind):
-                    plan[i] = self.text(f"group_{kind or 'more'}_all")
+                if plan[i] in singles and kinds[i] != "pass" and (merged is None or kinds[i] == merged):
+                    plan[i] = self.text(f"group_{merged or 'more'}_all")
         self._plan_for = (view, plan, lang)
         return plan
 
@@ -301,7 +363,7 @@ class KivalasztottakPresenter(Presenter):
             return False
         index = self._index(view)
         card = index.get(action["card"], {})
-        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        abilities = _card_def(card.get("key")).get("abilities", [])
         if action["ability"] >= len(abilities):
             return False
         ab = abilities[action["ability"]]
@@ -318,7 +380,7 @@ class KivalasztottakPresenter(Presenter):
         if action.get("type") != "activate":
             return False
         card = self._index(view).get(action["card"], {})
-        abilities = card_defs().get(card.get("key"), {}).get("abilities", [])
+        abilities = _card_def(card.get("key")).get("abilities", [])
         if action["ability"] >= len(abilities) or not abilities[action["ability"]].get("sacrifice"):
             return False
         seat = view.get("seat")
@@ -396,7 +458,7 @@ class KivalasztottakPresenter(Presenter):
             if a["kind"] == "siege":
                 opp = 1 - view["seat"]
                 return self.text("label_siege", place=self._place(f"tower-{opp}-0", view=view)), "danger"
-            target = index.get(a.get("target"), {})
+            target = _entry(index, a.get("target"))
             if a["kind"] == "quest":
                 key = "label_quest_own" if target.get("seat") == view["seat"] else "label_quest_enemy"
                 return self.text(key, quest=self._label(view, a["target"]), dp=target.get("dp", "?")), "danger"
@@ -412,79 +474,106 @@ class KivalasztottakPresenter(Presenter):
         return super().describe(view, a, 0).label, "secondary"
 
     def _decision_label(self, view: dict, dec: dict, a: dict) -> tuple[str, str, str]:
-        kind = dec["kind"]
-        t = a["type"]
-        index = self._index(view)
-        if kind == "tower_order":
-            parts = []
-            for cid in a["order"]:
-                tower = index.get(cid, {"name": "?", "wall": "?"})
-                parts.append(self.text("tower_wall", name=tower["name"], wall=tower.get("wall", "?")))
-            return self.text("label_tower_order", bottom=parts[0], middle=parts[1], top=parts[2]), \
-                self.text("group_towers"), "secondary"
-        if kind == "mulligan":
-            n = len(view.get("hand") or [])
-            key = "label_keep" if t == "keep" else "label_mulligan"
-            return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
-                "success" if t == "keep" else "secondary"
-        if kind in ("adjust_discard", "close_discard", "omen_bottom"):
-            if t == "no_discard":
-                return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
-            key = "label_bottom" if t == "bottom" else "label_discard"
-            return self.text(key, card=self._label(view, a["card"])), self.text(f"group_{kind}"), "secondary"
-        if kind == "team":
-            if t == "team_add":
-                card = index.get(a["card"], {})
-                return self.text("label_team_add", card=self._label(view, a["card"]), level=card.get("level", "?")), \
-                    self.text("group_team_add"), "primary"
-            if t == "equip":
-                return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
-                    self.text("group_team_gear"), "secondary"
-            if t == "team_done":
-                me = view["players"][view["seat"]]
-                return self.text("label_team_done", n=len(me["team"]),
-                                 level=sum(max(0, c.get("level", 0)) for c in me["team"])), \
-                    self.text("group_team_done"), "success"
-            return self.text("label_no_block"), self.text("group_team_done"), "secondary"
-        if kind == "wall_choice":
-            return self.text(f"label_{t}"), self.text("group_wall"), "success" if t == "end_siege" else "secondary"
-        if kind == "ranks":
+        """(label, group, button style) of the action ``a`` of the decision ``dec``."""
+        labeller = _DECISION_LABELS.get(dec["kind"])
+        if labeller is None:
+            return super().describe(view, a, 0).label, dec["kind"], "secondary"
+        return labeller(self, _Decision(view, dec, a, self))
+
+    # -- the label of each kind of decision (_DECISION_LABELS) ---------------------------------------------------
+
+    def _label_tower_order(self, asked: _Decision) -> tuple[str, str, str]:
+        a, index = asked.a, asked.index
+        parts = []
+        for cid in a["order"]:
+            tower = index.get(cid, {"name": "?", "wall": "?"})
+            parts.append(self.text("tower_wall", name=tower["name"], wall=tower.get("wall", "?")))
+        return self.text("label_tower_order", bottom=parts[0], middle=parts[1], top=parts[2]), \
+            self.text("group_towers"), "secondary"
+
+    def _label_mulligan(self, asked: _Decision) -> tuple[str, str, str]:
+        view, t = asked.view, asked.t
+        n = len(view.get("hand") or [])
+        key = "label_keep" if t == "keep" else "label_mulligan"
+        return self.text(key, n=n, less=max(0, n - 2)), self.text("group_mulligan"), \
+            "success" if t == "keep" else "secondary"
+
+    def _label_discard(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, kind, t = asked.view, asked.a, asked.kind, asked.t
+        if t == "no_discard":
+            return self.text("label_no_discard"), self.text("group_keep_hand"), "success"
+        key = "label_bottom" if t == "bottom" else "label_discard"
+        return self.text(key, card=self._label(view, a["card"])), self.text(f"group_{kind}"), "secondary"
+
+    def _label_team(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, t, index = asked.view, asked.a, asked.t, asked.index
+        if t == "team_add":
+            card = index.get(a["card"], {})
+            return self.text("label_team_add", card=self._label(view, a["card"]), level=card.get("level", "?")), \
+                self.text("group_team_add"), "primary"
+        if t == "equip":
+            return self.text("label_equip", item=self._label(view, a["item"]), to=self._label(view, a["to"])), \
+                self.text("group_team_gear"), "secondary"
+        if t == "team_done":
             me = view["players"][view["seat"]]
-            back = [self._label(view, c["id"]) for c in me["team"] if c["id"] not in a["front"]]
-            front = ", ".join(self._label(view, c) for c in a["front"])
-            key = "label_ranks" if back else "label_ranks_all"
-            return self.text(key, front=front, back=", ".join(back)), self.text("group_ranks"), "secondary"
-        if kind == "continue_quest":
-            return self.text(f"label_{t}"), self.text("group_quest"), "success" if t == "continue" else "secondary"
-        if kind == "solve":
-            if t == "decline":
-                return self.text("label_decline"), self.text("group_solve"), "secondary"
-            quest = self._maneuver_target(view)
-            conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
-            cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
-            return self._fitted("label_solve", "condition", n=a["condition"] + 1, condition=cond,
-                                mp=quest.get("mp", "?")), \
-                self.text("group_solve"), "success"
-        if kind == "beast_target":
-            return self.text("label_beast_target", card=self._label(view, a["card"])), \
-                self.text("group_beast"), "danger"
-        if kind == "trigger_order":
-            card = index.get(a["card"], {"key": None})
-            what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
-            return self._fitted("label_order_trigger", "what", card=self._label(view, a["card"]), what=what), \
-                self.text("group_trigger"), "primary"
-        if kind == "destroy_building":
-            return self.text("label_destroy_building", card=self._label(view, a["card"])), \
-                self.text("group_destroy"), "danger"
-        if kind == "reserve_pick":
-            card = next((c for c in view.get("reserve") or [] if c["id"] == a["card"]), {"name": "?"})
-            return self.text("label_reserve_pick", card=_local(card["name"]), cost=self._card_cost(card)), \
-                self.text("group_reserve"), "primary"
-        return super().describe(view, a, 0).label, kind, "secondary"
+            return self.text("label_team_done", n=len(me["team"]),
+                             level=sum(max(0, c.get("level", 0)) for c in me["team"])), \
+                self.text("group_team_done"), "success"
+        return self.text("label_no_block"), self.text("group_team_done"), "secondary"
+
+    def _label_wall_choice(self, asked: _Decision) -> tuple[str, str, str]:
+        t = asked.t
+        return self.text(f"label_{t}"), self.text("group_wall"), "success" if t == "end_siege" else "secondary"
+
+    def _label_ranks(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        me = view["players"][view["seat"]]
+        back = [self._label(view, c["id"]) for c in me["team"] if c["id"] not in a["front"]]
+        front = ", ".join(self._label(view, c) for c in a["front"])
+        key = "label_ranks" if back else "label_ranks_all"
+        return self.text(key, front=front, back=", ".join(back)), self.text("group_ranks"), "secondary"
+
+    def _label_continue_quest(self, asked: _Decision) -> tuple[str, str, str]:
+        t = asked.t
+        return self.text(f"label_{t}"), self.text("group_quest"), "success" if t == "continue" else "secondary"
+
+    def _label_solve(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, t = asked.view, asked.a, asked.t
+        if t == "decline":
+            return self.text("label_decline"), self.text("group_solve"), "secondary"
+        quest = self._maneuver_target(view)
+        conds = (None if _hungarian() else quest.get("conditions_en")) or quest.get("conditions") or []
+        cond = conds[a["condition"]] if a["condition"] < len(conds) else "?"
+        return self._fitted("label_solve", "condition", n=a["condition"] + 1, condition=cond,
+                            mp=quest.get("mp", "?")), \
+            self.text("group_solve"), "success"
+
+    def _label_beast_target(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        return self.text("label_beast_target", card=self._label(view, a["card"])), \
+            self.text("group_beast"), "danger"
+
+    def _label_trigger_order(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a, index = asked.view, asked.a, asked.index
+        card = index.get(a["card"], {"key": None})
+        what = self.ability_text(card["key"], a["ability"]) if card.get("key") else "?"
+        return self._fitted("label_order_trigger", "what", card=self._label(view, a["card"]), what=what), \
+            self.text("group_trigger"), "primary"
+
+    def _label_destroy_building(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        return self.text("label_destroy_building", card=self._label(view, a["card"])), \
+            self.text("group_destroy"), "danger"
+
+    def _label_reserve_pick(self, asked: _Decision) -> tuple[str, str, str]:
+        view, a = asked.view, asked.a
+        card = next((c for c in view.get("reserve") or [] if c["id"] == a["card"]), {"name": "?"})
+        return self.text("label_reserve_pick", card=_local(card["name"]), cost=self._card_cost(card)), \
+            self.text("group_reserve"), "primary"
 
     def _maneuver_target(self, view: dict) -> dict:
         m = view.get("maneuver") or {}
-        return self._index(view).get(m.get("target"), {})
+        return _entry(self._index(view), m.get("target"))
 
     @property
     def two_step(self) -> bool:  # noqa: D401 - decided per panel by ``prompt``
@@ -492,6 +581,10 @@ class KivalasztottakPresenter(Presenter):
         buttons; otherwise every choice is shown at once. Set by ``prompt``, which the host calls for the
         same view just before it reads this (see the report: a per-view ``two_step`` would be cleaner)."""
         return self._two_step
+
+    @two_step.setter
+    def two_step(self, value: bool) -> None:  # (writable, as every presenter's ``two_step``)
+        self._two_step = value
 
     def _wants_two_step(self, view: dict) -> bool:
         legal = view.get("legal") or []
@@ -525,8 +618,6 @@ class KivalasztottakPresenter(Presenter):
                 return self.text("prompt_solve", quest=quest.get("name", "?"), mp=quest.get("mp", "?"))
             return self.text(f"prompt_{kind}")
         thread = view.get("thread")
-        me = view["players"][seat] if seat is not None else None
-        opp = view["players"][1 - seat] if seat is not None else None
         if thread:
             top = thread[-1]
             who = self.text("you") if top["seat"] == seat else self.text("your_opponent")
@@ -540,6 +631,9 @@ class KivalasztottakPresenter(Presenter):
             if step in ("init_thread", "reveal", "obstacles", "block_thread", "prep", "result", "solve_thread"):
                 return self.text(f"prompt_step_{step}", maneuver=self._maneuver_name(view), wall=m.get("wall", "?"))
             return self.text("prompt_thread_empty")
+        if seat is None:  # (only a seat is asked to decide)
+            raise ValueError("a prompt is for a seat")
+        me, opp = view["players"][seat], view["players"][1 - seat]
         if m.get("step") == "rounds":
             return self.text("prompt_combat_round", round=m.get("combat_round"), mp=me["mp"], opp_mp=opp["mp"])
         return self.text("prompt_maneuvers", mp=me["mp"], opp_mp=opp["mp"])
@@ -557,7 +651,7 @@ class KivalasztottakPresenter(Presenter):
 
     # -- typed moves -----------------------------------------------------------------------------------
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """Like the default, but accents and case do not matter, and a unique beginning or a set of words
         that only one choice contains is enough ("sniper clan", "pass", "siege")."""
         wanted = _fold(text)
@@ -627,201 +721,291 @@ class KivalasztottakPresenter(Presenter):
         return None
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
         if _hungarian():  # the engine names cards in English: a Hungarian game says their Hungarian names
             event = {k: [_local(x) for x in v] if k.endswith("_names") and isinstance(v, list)
                      else _local(v) if k == "name" or k.endswith("_name") else v for k, v in event.items()}
+        told = _Told(event, names, self)
+        narrator = _NARRATORS.get(told.kind)
+        # (thread_closed and other kinds without a narrator: the lines about deaths and damage say what matters)
+        return narrator(self, told) if narrator is not None else None
 
-        def who(seat) -> str:
-            return self._named(names, seat)
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
 
-        def ref(field: str) -> str:
-            value = event.get(field)
-            if value is None:
-                return "?"
-            name = event.get(f"{field}_name")
-            if name and not (str(value).startswith("T") and str(value)[1:].isdigit()):
-                return name
-            return self._place(value, names, name=name)
+    def _ev_who_only(self, told: _Told) -> str | None:
+        seat, kind, who = told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat))
 
-        def refs(field: str) -> str:
-            values = event.get(field) or []
-            got = event.get(f"{field}_names") or [None] * len(values)
-            return ", ".join(n or self._place(v, names) for v, n in zip(values, got)) or self.text("nobody")
+    def _ev_hand_size(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), n=event["hand"])
 
-        seat = event.get("seat")
-        if kind in ("towers_set", "card_to_bottom", "no_block", "quest_continued", "quest_not_solved",
-                    "siege_repelled_by_wall", "maneuver_no_teams", "combat_started", "turned_back"):
-            return self.text(f"ev_{kind}", who=who(seat))
-        if kind in ("mulligan", "kept_hand"):
-            return self.text(f"ev_{kind}", who=who(seat), n=event["hand"])
-        if kind == "round_started":
-            return self.text("ev_round_started", round=event["round"])
-        if kind == "resources":
-            mp = event["mp"]
-            return self.text("ev_resources", who0=who(0), who1=who(1), mp0=mp[0], mp1=mp[1])
-        if kind == "drew":
-            return self.text("ev_drew_one" if event["n"] == 1 else "ev_drew", who=who(seat), n=event["n"])
-        if kind == "discarded":
-            return self.text("ev_discarded", who=who(seat), card=ref("card"))
-        if kind == "phase":
-            if event["phase"] == "maneuvers":
-                return self.text("ev_phase_maneuvers", who=who(event.get("active")))
-            return self.text("ev_phase_close")
-        if kind == "omen_point_lost":
-            return self.text("ev_omen_point_lost", who=who(seat), card=ref("card"), left=event["left"])
-        if kind == "passed":
-            return None if event.get("open", True) else self.text("ev_passed", who=who(seat))
-        if kind == "summoned":
-            cost = self.text("free") if not event.get("cost") else self.text("cost_mp", n=event["cost"])
-            if event.get("by"):
-                return self.text("ev_summoned_by", who=who(seat), card=event["name"], cost=cost, by=ref("by"),
-                                 target=ref("target"))
-            gear = card_defs().get(event.get("card_key"), {}).get("action_type") in ("item", "magic_item")
-            if event.get("target"):
-                return self.text("ev_summoned_reward" if gear else "ev_summoned_target", who=who(seat),
-                                 card=event["name"], cost=cost, target=ref("target"))
-            d = card_defs().get(event.get("card_key"), {})
-            plays = d.get("type") == "event" or (d.get("type") == "action"
-                                                  and d.get("action_type") not in ("item", "magic_item"))
-            return self.text("ev_played" if plays else "ev_summoned", who=who(seat), card=event["name"], cost=cost)
-        if kind in ("summoned_hidden", "obstacle_attached"):
-            place = str(event.get("location"))
-            if place.startswith(f"tower-{seat}-"):
-                place = self.text("their_tower", place=int(place.rsplit("-", 1)[1]) + 1)
-            else:
-                place = ref("location")
-            return self.text(f"ev_{kind}", who=who(seat), place=place)
-        if kind == "activated":
-            key = event.get("card_key")
-            what = self.ability_text(key, event["ability"]) if key in card_defs() else ""
-            if event.get("target"):
-                return self.text("ev_activated_target", who=who(seat), card=event["name"], what=what,
-                                 target=ref("target"))
-            return self.text("ev_activated", who=who(seat), card=event["name"], what=what)
-        if kind == "obstacle_activated":
-            key = "ev_obstacle_activated_target" if event.get("target") else "ev_obstacle_activated"
-            return self.text(key, who=who(seat), card=event["name"], kind=self.text(f"kind_{event['kind']}"),
+    def _ev_round_started(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_round_started", round=event["round"])
+
+    def _ev_resources(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        mp = event["mp"]
+        return self.text("ev_resources", who0=who(0), who1=who(1), mp0=mp[0], mp1=mp[1])
+
+    def _ev_drew(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_drew_one" if event["n"] == 1 else "ev_drew", who=who(seat), n=event["n"])
+
+    def _ev_discarded(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_discarded", who=who(seat), card=ref("card"))
+
+    def _ev_phase(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        if event["phase"] == "maneuvers":
+            return self.text("ev_phase_maneuvers", who=who(event.get("active")))
+        return self.text("ev_phase_close")
+
+    def _ev_omen_point_lost(self, told: _Told) -> str | None:
+        event, seat, who, ref = told.event, told.seat, told.who, told.ref
+        return self.text("ev_omen_point_lost", who=who(seat), card=ref("card"), left=event["left"])
+
+    def _ev_passed(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return None if event.get("open", True) else self.text("ev_passed", who=who(seat))
+
+    def _ev_summoned(self, told: _Told) -> str | None:
+        event, seat, who, ref = told.event, told.seat, told.who, told.ref
+        cost = self.text("free") if not event.get("cost") else self.text("cost_mp", n=event["cost"])
+        if event.get("by"):
+            return self.text("ev_summoned_by", who=who(seat), card=event["name"], cost=cost, by=ref("by"),
                              target=ref("target"))
-        if kind == "trigger":
-            return self.text("ev_trigger", card=event["name"], who=who(seat), on=self.text(f"on_{event['on']}"))
-        if kind == "resolved":
-            return self.text("ev_resolved", card=event["name"], who=who(seat))
-        if kind == "fizzled":
-            name = event.get("name")
-            return self.text("ev_fizzled", card=self.text("an_obstacle") if name == "obstacle" else name)
-        if kind == "neutralised":
-            return self.text("ev_neutralised", card=event.get("name") or self.text("an_effect"))
-        if kind == "entered":
-            zone = event["zone"]
-            d = card_defs().get(event.get("card_key"), {})
-            if zone == "buildings":
-                return self.text("ev_entered_building", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
-            if zone == "allies":
-                return self.text("ev_entered_ally", who=who(seat), card=event["name"], szp=d.get("szp", "?"))
-            return self.text(f"ev_entered_{zone}", who=who(seat), card=event["name"])
-        if kind == "named_rule":
-            return self.text("ev_named_rule", who=who(seat), card=event["name"])
-        if kind == "attack_roll":
-            a, b = event["dice"]
-            return self.text("ev_attack_hit" if event["hit"] else "ev_attack_miss", by=ref("by"),
-                             target=ref("target"), card=event["name"], a=a, b=b, sum=a + b,
-                             threshold=event["threshold"])
-        if kind == "damaged":
-            key = "ev_damaged_anyway" if event.get("anyway") else "ev_damaged"
-            line = self.text(key, card=ref("card"), n=event["amount"], level=event["level"])
-            if event["level"] < 1:
-                line += self.text("ev_dying")
-            return line
-        if kind in ("damage_prevented", "warded", "beast_victorious"):
-            return self.text(f"ev_{kind}", card=ref("card"))
-        if kind == "healed":
-            return self.text("ev_healed_one" if event["amount"] == 1 else "ev_healed", card=ref("card"),
-                             n=event["amount"])
-        if kind == "turned":
-            return self.text("ev_turned", card=ref("card"), state=self.text(f"state_{event['state']}"))
-        if kind == "modified":
-            amount = event["amount"]
-            return self.text("ev_modified", card=ref("card"), stat=self.text(f"stat_{event['stat']}"),
-                             sign="+" if amount >= 0 else "−", n=abs(amount))
-        if kind == "destroyed":
-            return self.text("ev_destroyed", card=event.get("name") or ref("card"))
-        if kind in ("mp_gained", "mp_lost"):
-            return self.text(f"ev_{kind}", who=who(seat), n=event["amount"])
-        if kind in ("token_created", "sacrificed", "ally_exhausted", "died"):
-            return self.text(f"ev_{kind}", who=who(seat), card=event["name"])
-        if kind in ("equip_started", "unequip_started"):
-            return self.text(f"ev_{kind}", who=who(seat), item=ref("item"), to=ref("to"))
-        if kind == "equipped":
-            return self.text("ev_equipped", who=who(seat), item=ref("item"), to=ref("to"))
-        if kind == "unequipped":
-            return self.text("ev_unequipped", who=who(seat), item=ref("item"))
-        if kind == "reward_attached":
-            return self.text("ev_reward_attached", who=who(seat), card=ref("card"), quest=ref("quest"))
-        if kind == "maneuver_declared":
-            cost = self.text("ev_cost", n=event["cost"]) if event.get("cost") else ""
-            return self.text(f"ev_declared_{event['kind']}", who=who(seat), target=ref("target"), cost=cost)
-        if kind == "maneuver_impossible":
-            return self.text("ev_maneuver_impossible", who=who(seat), kind=self.text(f"maneuver_{event['kind']}"))
-        if kind == "team_joined":
-            return self.text("ev_team_joined", who=who(seat), card=ref("card"))
-        if kind == "team_left_row":
-            cost = self.text("ev_paid", n=event["cost"]) if event.get("cost") else ""
-            return self.text("ev_team_left_row", who=who(seat), team=refs("team"), cost=cost)
-        if kind == "tower_revealed":
-            return self.text("ev_tower_revealed", who=who(seat), card=event["name"], wall=event["wall"])
-        if kind == "beast_attacks":
-            return self.text("ev_beast_attacks", who=who(seat), card=event["name"], n=event["number"],
-                             attack=event["attack"], damage=event["damage"])
-        if kind == "beast_roll":
-            a, b = event["dice"]
-            return self.text("ev_beast_hit" if event["hit"] else "ev_beast_miss", card=ref("card"),
-                             target=ref("target"), a=a, b=b, sum=a + b, attack=event["attack"])
-        if kind == "beast_reattached":
-            return self.text("ev_beast_reattached", card=event["card_name"], place=self._place(
-                event["location"], names, name=event.get("location_name")))
-        if kind == "ranks":
-            if not event.get("back"):
-                return self.text("ev_ranks_all", who=who(seat), front=refs("front"))
-            return self.text("ev_ranks", who=who(seat), front=refs("front"), back=refs("back"))
-        if kind == "combat_round":
-            return self.text("ev_combat_round", round=event["round"])
-        if kind == "combat_result":
-            lv = event["levels"]
-            if event.get("winner") is None:
-                return self.text("ev_combat_draw", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1])
-            return self.text("ev_combat_result", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1],
-                             who=who(event["winner"]))
-        if kind == "team_returned":
-            return self.text("ev_team_returned", who=who(seat), team=refs("cards"))
-        if kind == "quest_solved":
-            d = card_defs().get(event.get("card_key"), {})
-            conds = d.get("conditions") or []
-            text = conds[event["condition"]]["text"] if event["condition"] < len(conds) else "?"
-            cond = text if _hungarian() else english(text)
-            return self.text("ev_quest_solved", who=who(seat), card=event["name"], condition=cond,
-                             mp=event["mp"], dp=event["dp"])
-        if kind == "reward_taken":
-            return self.text("ev_reward_taken", who=who(seat), card=event["name"])
-        if kind == "tower_destroyed":
-            return self.text("ev_tower_destroyed", who=who(seat), card=event["name"])
-        if kind == "building_captured":
-            d = card_defs().get(event.get("card_key"), {})
-            return self.text("ev_building_captured", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
-        if kind == "building_destroyed":
-            return self.text("ev_building_destroyed", who=who(seat), card=ref("card"))
-        if kind == "reserve_searched":
-            return self.text("ev_reserve_searched", who=who(seat), left=event["left"])
-        if kind == "reserve_empty":
-            return self.text("ev_reserve_empty", who=who(seat))
-        if kind == "maneuver_ended":
-            return self.text("ev_maneuver_ended", kind=self.text(f"maneuver_{event['kind']}"))
-        if kind == "game_over":
-            reason = self.text(f"reason_{event['reason']}")
-            if event.get("winner") is None:
-                return self.text("ev_game_over_draw", reason=reason)
-            return self.text("ev_game_over", who=who(event["winner"]), reason=reason)
-        return None  # thread_closed: the lines about deaths and damage say what matters
+        gear = _card_def(event.get("card_key")).get("action_type") in ("item", "magic_item")
+        if event.get("target"):
+            return self.text("ev_summoned_reward" if gear else "ev_summoned_target", who=who(seat),
+                             card=event["name"], cost=cost, target=ref("target"))
+        d = _card_def(event.get("card_key"))
+        plays = d.get("type") == "event" or (d.get("type") == "action"
+                                              and d.get("action_type") not in ("item", "magic_item"))
+        return self.text("ev_played" if plays else "ev_summoned", who=who(seat), card=event["name"], cost=cost)
+
+    def _ev_placed_hidden(self, told: _Told) -> str | None:
+        event, seat, kind, who, ref = told.event, told.seat, told.kind, told.who, told.ref
+        place = str(event.get("location"))
+        if place.startswith(f"tower-{seat}-"):
+            place = self.text("their_tower", place=int(place.rsplit("-", 1)[1]) + 1)
+        else:
+            place = ref("location")
+        return self.text(f"ev_{kind}", who=who(seat), place=place)
+
+    def _ev_activated(self, told: _Told) -> str | None:
+        event, seat, who, ref = told.event, told.seat, told.who, told.ref
+        key = event.get("card_key")
+        what = self.ability_text(key, event["ability"]) if key in card_defs() else ""
+        if event.get("target"):
+            return self.text("ev_activated_target", who=who(seat), card=event["name"], what=what,
+                             target=ref("target"))
+        return self.text("ev_activated", who=who(seat), card=event["name"], what=what)
+
+    def _ev_obstacle_activated(self, told: _Told) -> str | None:
+        event, seat, who, ref = told.event, told.seat, told.who, told.ref
+        key = "ev_obstacle_activated_target" if event.get("target") else "ev_obstacle_activated"
+        return self.text(key, who=who(seat), card=event["name"], kind=self.text(f"kind_{event['kind']}"),
+                         target=ref("target"))
+
+    def _ev_trigger(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_trigger", card=event["name"], who=who(seat), on=self.text(f"on_{event['on']}"))
+
+    def _ev_resolved(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_resolved", card=event["name"], who=who(seat))
+
+    def _ev_fizzled(self, told: _Told) -> str | None:
+        event = told.event
+        name = event.get("name")
+        return self.text("ev_fizzled", card=self.text("an_obstacle") if name == "obstacle" else name)
+
+    def _ev_neutralised(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_neutralised", card=event.get("name") or self.text("an_effect"))
+
+    def _ev_entered(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        zone = event["zone"]
+        d = _card_def(event.get("card_key"))
+        if zone == "buildings":
+            return self.text("ev_entered_building", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
+        if zone == "allies":
+            return self.text("ev_entered_ally", who=who(seat), card=event["name"], szp=d.get("szp", "?"))
+        return self.text(f"ev_entered_{zone}", who=who(seat), card=event["name"])
+
+    def _ev_named_rule(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_named_rule", who=who(seat), card=event["name"])
+
+    def _ev_attack_roll(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        a, b = event["dice"]
+        return self.text("ev_attack_hit" if event["hit"] else "ev_attack_miss", by=ref("by"),
+                         target=ref("target"), card=event["name"], a=a, b=b, sum=a + b,
+                         threshold=event["threshold"])
+
+    def _ev_damaged(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        key = "ev_damaged_anyway" if event.get("anyway") else "ev_damaged"
+        line = self.text(key, card=ref("card"), n=event["amount"], level=event["level"])
+        if event["level"] < 1:
+            line += self.text("ev_dying")
+        return line
+
+    def _ev_card_only(self, told: _Told) -> str | None:
+        kind, ref = told.kind, told.ref
+        return self.text(f"ev_{kind}", card=ref("card"))
+
+    def _ev_healed(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        return self.text("ev_healed_one" if event["amount"] == 1 else "ev_healed", card=ref("card"),
+                         n=event["amount"])
+
+    def _ev_turned(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        return self.text("ev_turned", card=ref("card"), state=self.text(f"state_{event['state']}"))
+
+    def _ev_modified(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        amount = event["amount"]
+        return self.text("ev_modified", card=ref("card"), stat=self.text(f"stat_{event['stat']}"),
+                         sign="+" if amount >= 0 else "−", n=abs(amount))
+
+    def _ev_destroyed(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        return self.text("ev_destroyed", card=event.get("name") or ref("card"))
+
+    def _ev_mp_changed(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), n=event["amount"])
+
+    def _ev_named_card(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), card=event["name"])
+
+    def _ev_equip_begun(self, told: _Told) -> str | None:
+        seat, kind, who, ref = told.seat, told.kind, told.who, told.ref
+        return self.text(f"ev_{kind}", who=who(seat), item=ref("item"), to=ref("to"))
+
+    def _ev_equipped(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_equipped", who=who(seat), item=ref("item"), to=ref("to"))
+
+    def _ev_unequipped(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_unequipped", who=who(seat), item=ref("item"))
+
+    def _ev_reward_attached(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_reward_attached", who=who(seat), card=ref("card"), quest=ref("quest"))
+
+    def _ev_maneuver_declared(self, told: _Told) -> str | None:
+        event, seat, who, ref = told.event, told.seat, told.who, told.ref
+        cost = self.text("ev_cost", n=event["cost"]) if event.get("cost") else ""
+        return self.text(f"ev_declared_{event['kind']}", who=who(seat), target=ref("target"), cost=cost)
+
+    def _ev_maneuver_impossible(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_maneuver_impossible", who=who(seat), kind=self.text(f"maneuver_{event['kind']}"))
+
+    def _ev_team_joined(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_team_joined", who=who(seat), card=ref("card"))
+
+    def _ev_team_left_row(self, told: _Told) -> str | None:
+        event, seat, who, refs = told.event, told.seat, told.who, told.refs
+        cost = self.text("ev_paid", n=event["cost"]) if event.get("cost") else ""
+        return self.text("ev_team_left_row", who=who(seat), team=refs("team"), cost=cost)
+
+    def _ev_tower_revealed(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_tower_revealed", who=who(seat), card=event["name"], wall=event["wall"])
+
+    def _ev_beast_attacks(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_beast_attacks", who=who(seat), card=event["name"], n=event["number"],
+                         attack=event["attack"], damage=event["damage"])
+
+    def _ev_beast_roll(self, told: _Told) -> str | None:
+        event, ref = told.event, told.ref
+        a, b = event["dice"]
+        return self.text("ev_beast_hit" if event["hit"] else "ev_beast_miss", card=ref("card"),
+                         target=ref("target"), a=a, b=b, sum=a + b, attack=event["attack"])
+
+    def _ev_beast_reattached(self, told: _Told) -> str | None:
+        event, names = told.event, told.names
+        return self.text("ev_beast_reattached", card=event["card_name"], place=self._place(
+            event["location"], names, name=event.get("location_name")))
+
+    def _ev_ranks(self, told: _Told) -> str | None:
+        event, seat, who, refs = told.event, told.seat, told.who, told.refs
+        if not event.get("back"):
+            return self.text("ev_ranks_all", who=who(seat), front=refs("front"))
+        return self.text("ev_ranks", who=who(seat), front=refs("front"), back=refs("back"))
+
+    def _ev_combat_round(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_combat_round", round=event["round"])
+
+    def _ev_combat_result(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        lv = event["levels"]
+        if event.get("winner") is None:
+            return self.text("ev_combat_draw", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1])
+        return self.text("ev_combat_result", who0=who(0), who1=who(1), lv0=lv[0], lv1=lv[1],
+                         who=who(event["winner"]))
+
+    def _ev_team_returned(self, told: _Told) -> str | None:
+        seat, who, refs = told.seat, told.who, told.refs
+        return self.text("ev_team_returned", who=who(seat), team=refs("cards"))
+
+    def _ev_quest_solved(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        d = _card_def(event.get("card_key"))
+        conds = d.get("conditions") or []
+        text = conds[event["condition"]]["text"] if event["condition"] < len(conds) else "?"
+        cond = text if _hungarian() else english(text)
+        return self.text("ev_quest_solved", who=who(seat), card=event["name"], condition=cond,
+                         mp=event["mp"], dp=event["dp"])
+
+    def _ev_reward_taken(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_reward_taken", who=who(seat), card=event["name"])
+
+    def _ev_tower_destroyed(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_tower_destroyed", who=who(seat), card=event["name"])
+
+    def _ev_building_captured(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        d = _card_def(event.get("card_key"))
+        return self.text("ev_building_captured", who=who(seat), card=event["name"], dp=d.get("dp", "?"))
+
+    def _ev_building_destroyed(self, told: _Told) -> str | None:
+        seat, who, ref = told.seat, told.who, told.ref
+        return self.text("ev_building_destroyed", who=who(seat), card=ref("card"))
+
+    def _ev_reserve_searched(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_reserve_searched", who=who(seat), left=event["left"])
+
+    def _ev_reserve_empty(self, told: _Told) -> str | None:
+        seat, who = told.seat, told.who
+        return self.text("ev_reserve_empty", who=who(seat))
+
+    def _ev_maneuver_ended(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_maneuver_ended", kind=self.text(f"maneuver_{event['kind']}"))
+
+    def _ev_game_over(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        reason = self.text(f"reason_{event['reason']}")
+        if event.get("winner") is None:
+            return self.text("ev_game_over_draw", reason=reason)
+        return self.text("ev_game_over", who=who(event["winner"]), reason=reason)
 
     def result_lines(self, result: dict, names: list[str]) -> list[str]:
         scores = result.get("scores", [0, 0])
@@ -831,6 +1015,98 @@ class KivalasztottakPresenter(Presenter):
             return [self.text("result_draw", reason=reason), *lines]
         w = result["winner"]
         return [self.text("result_winner", name=names[w], side=self.seat_label(w), reason=reason), *lines]
+
+
+_DECISION_LABELS: dict[str, Callable[[KivalasztottakPresenter, _Decision], tuple[str, str, str]]] = {
+    "tower_order": KivalasztottakPresenter._label_tower_order,
+    "mulligan": KivalasztottakPresenter._label_mulligan,
+    "adjust_discard": KivalasztottakPresenter._label_discard,
+    "close_discard": KivalasztottakPresenter._label_discard,
+    "omen_bottom": KivalasztottakPresenter._label_discard,
+    "team": KivalasztottakPresenter._label_team,
+    "wall_choice": KivalasztottakPresenter._label_wall_choice,
+    "ranks": KivalasztottakPresenter._label_ranks,
+    "continue_quest": KivalasztottakPresenter._label_continue_quest,
+    "solve": KivalasztottakPresenter._label_solve,
+    "beast_target": KivalasztottakPresenter._label_beast_target,
+    "trigger_order": KivalasztottakPresenter._label_trigger_order,
+    "destroy_building": KivalasztottakPresenter._label_destroy_building,
+    "reserve_pick": KivalasztottakPresenter._label_reserve_pick,
+}
+
+
+_NARRATORS: dict[str, Callable[[KivalasztottakPresenter, _Told], str | None]] = {
+    "towers_set": KivalasztottakPresenter._ev_who_only,
+    "card_to_bottom": KivalasztottakPresenter._ev_who_only,
+    "no_block": KivalasztottakPresenter._ev_who_only,
+    "quest_continued": KivalasztottakPresenter._ev_who_only,
+    "quest_not_solved": KivalasztottakPresenter._ev_who_only,
+    "siege_repelled_by_wall": KivalasztottakPresenter._ev_who_only,
+    "maneuver_no_teams": KivalasztottakPresenter._ev_who_only,
+    "combat_started": KivalasztottakPresenter._ev_who_only,
+    "turned_back": KivalasztottakPresenter._ev_who_only,
+    "mulligan": KivalasztottakPresenter._ev_hand_size,
+    "kept_hand": KivalasztottakPresenter._ev_hand_size,
+    "round_started": KivalasztottakPresenter._ev_round_started,
+    "resources": KivalasztottakPresenter._ev_resources,
+    "drew": KivalasztottakPresenter._ev_drew,
+    "discarded": KivalasztottakPresenter._ev_discarded,
+    "phase": KivalasztottakPresenter._ev_phase,
+    "omen_point_lost": KivalasztottakPresenter._ev_omen_point_lost,
+    "passed": KivalasztottakPresenter._ev_passed,
+    "summoned": KivalasztottakPresenter._ev_summoned,
+    "summoned_hidden": KivalasztottakPresenter._ev_placed_hidden,
+    "obstacle_attached": KivalasztottakPresenter._ev_placed_hidden,
+    "activated": KivalasztottakPresenter._ev_activated,
+    "obstacle_activated": KivalasztottakPresenter._ev_obstacle_activated,
+    "trigger": KivalasztottakPresenter._ev_trigger,
+    "resolved": KivalasztottakPresenter._ev_resolved,
+    "fizzled": KivalasztottakPresenter._ev_fizzled,
+    "neutralised": KivalasztottakPresenter._ev_neutralised,
+    "entered": KivalasztottakPresenter._ev_entered,
+    "named_rule": KivalasztottakPresenter._ev_named_rule,
+    "attack_roll": KivalasztottakPresenter._ev_attack_roll,
+    "damaged": KivalasztottakPresenter._ev_damaged,
+    "damage_prevented": KivalasztottakPresenter._ev_card_only,
+    "warded": KivalasztottakPresenter._ev_card_only,
+    "beast_victorious": KivalasztottakPresenter._ev_card_only,
+    "healed": KivalasztottakPresenter._ev_healed,
+    "turned": KivalasztottakPresenter._ev_turned,
+    "modified": KivalasztottakPresenter._ev_modified,
+    "destroyed": KivalasztottakPresenter._ev_destroyed,
+    "mp_gained": KivalasztottakPresenter._ev_mp_changed,
+    "mp_lost": KivalasztottakPresenter._ev_mp_changed,
+    "token_created": KivalasztottakPresenter._ev_named_card,
+    "sacrificed": KivalasztottakPresenter._ev_named_card,
+    "ally_exhausted": KivalasztottakPresenter._ev_named_card,
+    "died": KivalasztottakPresenter._ev_named_card,
+    "equip_started": KivalasztottakPresenter._ev_equip_begun,
+    "unequip_started": KivalasztottakPresenter._ev_equip_begun,
+    "equipped": KivalasztottakPresenter._ev_equipped,
+    "unequipped": KivalasztottakPresenter._ev_unequipped,
+    "reward_attached": KivalasztottakPresenter._ev_reward_attached,
+    "maneuver_declared": KivalasztottakPresenter._ev_maneuver_declared,
+    "maneuver_impossible": KivalasztottakPresenter._ev_maneuver_impossible,
+    "team_joined": KivalasztottakPresenter._ev_team_joined,
+    "team_left_row": KivalasztottakPresenter._ev_team_left_row,
+    "tower_revealed": KivalasztottakPresenter._ev_tower_revealed,
+    "beast_attacks": KivalasztottakPresenter._ev_beast_attacks,
+    "beast_roll": KivalasztottakPresenter._ev_beast_roll,
+    "beast_reattached": KivalasztottakPresenter._ev_beast_reattached,
+    "ranks": KivalasztottakPresenter._ev_ranks,
+    "combat_round": KivalasztottakPresenter._ev_combat_round,
+    "combat_result": KivalasztottakPresenter._ev_combat_result,
+    "team_returned": KivalasztottakPresenter._ev_team_returned,
+    "quest_solved": KivalasztottakPresenter._ev_quest_solved,
+    "reward_taken": KivalasztottakPresenter._ev_reward_taken,
+    "tower_destroyed": KivalasztottakPresenter._ev_tower_destroyed,
+    "building_captured": KivalasztottakPresenter._ev_building_captured,
+    "building_destroyed": KivalasztottakPresenter._ev_building_destroyed,
+    "reserve_searched": KivalasztottakPresenter._ev_reserve_searched,
+    "reserve_empty": KivalasztottakPresenter._ev_reserve_empty,
+    "maneuver_ended": KivalasztottakPresenter._ev_maneuver_ended,
+    "game_over": KivalasztottakPresenter._ev_game_over,
+}
 
 
 PRESENTER = KivalasztottakPresenter()

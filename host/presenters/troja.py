@@ -10,11 +10,14 @@ board, so they are built from public parts of the view only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
 from engines.troja import name as card_name
 from host.locale import current_language
 from host.panels import MAX_LABEL, Choice, clip
-from host.presenters.base import OptionSpec, Presenter
+from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCD"
 WINDOWS = ("join", "fate", "start")
@@ -34,6 +37,9 @@ ACTIONS = {
     "discard": ("group_discard", "secondary"),
 }
 
+#: the kinds of action made with a card (labelled with it)
+CARD_ACTIONS = ("attach", "challenge", "combine", "add", "intervene", "event", "discard")
+
 
 def letter(seat: int) -> str:
     return LETTERS[seat] if 0 <= seat < len(LETTERS) else str(seat + 1)
@@ -42,6 +48,24 @@ def letter(seat: int) -> str:
 def key_of(card_id: str) -> str:
     """The card type of a physical card id ("spearmen#2" -> "spearmen")."""
     return PHYSICAL[card_id]["key"] if card_id in PHYSICAL else card_id.split("#")[0]
+
+
+@dataclass
+class _Told(Told):
+    """A Troja event being narrated: seats as "name (letter)", sides and cards by their names."""
+
+    presenter: TrojaPresenter
+
+    def who(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.names):
+            return "?"
+        return self.presenter.text("who", name=self.names[seat], letter=letter(seat))
+
+    def side(self, name: str | None) -> str:
+        return self.presenter.text(name) if name in ("attacker", "defender") else str(name)
+
+    def card(self, key: str | None) -> str:
+        return self.presenter.name(key) if key else "?"
 
 
 class TrojaPresenter(Presenter):
@@ -67,7 +91,7 @@ class TrojaPresenter(Presenter):
     def seat_labels(self) -> list[str]:
         return [self.text("seat_label", letter=c) for c in LETTERS]
 
-    def engine_options(self, raw: dict) -> tuple[int | None, dict]:
+    def engine_options(self, raw: dict, opponent: str = "open") -> tuple[int | None, dict]:
         players = raw.get("players")
         if players is not None and (isinstance(players, bool) or players not in (2, 3, 4)):
             raise ValueError(self.text("bad_players", value=players))  # the host tells the player
@@ -217,6 +241,21 @@ class TrojaPresenter(Presenter):
     def _label(self, view: dict, action: dict, key: str | None) -> str:
         kind = action["type"]
         step = view.get("step")
+        if key is not None and kind in CARD_ACTIONS:
+            return self._card_label(view, action, key)
+        if kind == "duel":
+            return self.text("label_duel", target=self.hero_at(view, action["target"]))
+        if kind == "wrath":
+            patron = view["players"][view["seat"]]["patron"]
+            return self.text("label_wrath", patron=self.name(patron),
+                             effect=self.effect(view, PATRONS[patron]["wrath"], action))
+        if kind == "pass":
+            return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
+        return self.text(f"label_{kind}")
+
+    def _card_label(self, view: dict, action: dict, key: str) -> str:
+        """The label of an action with the card ``key`` (one of :data:`CARD_ACTIONS`)."""
+        kind = action["type"]
         if kind == "attach":
             cost = self._attach_cost(view, key)
             return self.text("label_attach", card=self.card(key), cost=cost)
@@ -224,23 +263,13 @@ class TrojaPresenter(Presenter):
             target = self.text("yourself") if action["target"] == view["seat"] else \
                 self.hero_at(view, action["target"])
             return self.text("label_challenge", card=self.card(key), stats=self.stats(key), target=target)
-        if kind == "duel":
-            return self.text("label_duel", target=self.hero_at(view, action["target"]))
         if kind in ("combine", "add"):
             if TYPES[key]["kind"] == "modifier":
                 return self.text("label_add_modifier", card=self.card(key), effect=self.modifier_effect(key))
             return self.text(f"label_{kind}", card=self.card(key), stats=self.stats(key))
         if kind in ("intervene", "event"):
             return self.text("label_play", card=self.card(key), effect=self.effect(view, TYPES[key]["effect"], action))
-        if kind == "wrath":
-            patron = view["players"][view["seat"]]["patron"]
-            return self.text("label_wrath", patron=self.name(patron),
-                             effect=self.effect(view, PATRONS[patron]["wrath"], action))
-        if kind == "pass":
-            return self.text(f"label_pass_{step}" if step in WINDOWS else "label_pass_start")
-        if kind == "discard":
-            return self.text("label_discard", card=self.card(key))
-        return self.text(f"label_{kind}")
+        return self.text("label_discard", card=self.card(key))
 
     @staticmethod
     def _attach_cost(view: dict, key: str) -> int:
@@ -251,7 +280,7 @@ class TrojaPresenter(Presenter):
                 cost -= eff["amount"]
         return max(0, cost)
 
-    def parse(self, view: dict, choices: list[Choice], text: str) -> int:
+    def parse(self, view: dict, choices: list[Choice], text: str) -> int | Refined:
         """Button text, or its words in any order ("spearmen nestor", "duel b", "pass")."""
         try:
             return super().parse(view, choices, text)
@@ -340,139 +369,197 @@ class TrojaPresenter(Presenter):
         return lines
 
     def narrate(self, event: dict, names: list[str]) -> str | None:
-        kind = event["type"]
+        told = _Told(event, names, self)
+        narrator = _NARRATORS.get(told.kind)
+        return narrator(self, told) if narrator is not None else None
 
-        def who(seat: int | None) -> str:
-            if seat is None or not 0 <= seat < len(names):
-                return "?"
-            return self.text("who", name=names[seat], letter=letter(seat))
+    # -- the narration of each kind of event (_NARRATORS) -------------------------------------------------------
 
-        def side(name: str) -> str:
-            return self.text(name) if name in ("attacker", "defender") else str(name)
+    def _ev_first_player(self, told: _Told) -> str | None:
+        seat, who = told.seat, told.who
+        return self.text("ev_first_player", who=who(seat))
 
-        def card(key) -> str:
-            return self.name(key) if key else "?"
+    def _ev_round(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        return self.text("ev_round", round=event["round"], who=who(event["first"]))
 
-        seat = event.get("seat")
-        if kind == "first_player":
-            return self.text("ev_first_player", who=who(seat))
-        if kind == "round":
-            return self.text("ev_round", round=event["round"], who=who(event["first"]))
-        if kind == "draw":
-            # extra draws after a won fight say why (Odysseus' ability, the reward for beating Glaucus)
-            reason = event.get("reason")
-            key = f"ev_draw_{reason}" if reason in ("ability", "reward") else "ev_draw"
-            return self.text(key, who=who(seat), count=event["count"])
-        if kind == "reshuffle":
-            return self.text("ev_reshuffle", size=event["size"])
-        if kind == "attach":
-            return self.text("ev_attach", who=who(seat), card=card(event["card"]), cost=event["cost"], gp=event["gp"])
-        if kind == "end_turn":
-            return None  # the next line says whose turn it is (or that the round ends): boards stay short
-        if kind in ("turn", "camp_done", "discard_done"):
-            return self.text(f"ev_{kind}", who=who(seat))
-        if kind == "challenge":
-            if event["target"] == seat:
-                return self.text("ev_challenge_self", who=who(seat), card=card(event["card"]))
-            return self.text("ev_challenge", who=who(seat), target=who(event["target"]), card=card(event["card"]))
-        if kind == "combine":
-            return self.text("ev_combine", who=who(seat), card=card(event["card"]))
-        if kind == "launch":
-            if event["target"] == seat:
-                return self.text("ev_launch_self", who=who(seat))
-            return self.text("ev_launch", who=who(seat), target=who(event["target"]))
-        if kind == "add":
-            return self.text("ev_add", who=who(seat), card=card(event["card"]), target=who(event["target"]))
-        if kind == "pass":
-            # passing in a fight or before the attacks: the result follows at once, and every pass line would
-            # push the fights out of a board's 2000 characters in a game of four
-            return self.text("ev_pass_join", who=who(seat)) if event.get("window") == "join" else None
-        if kind == "duel":
-            return self.text("ev_duel", who=who(seat), target=who(event["target"]))
-        if kind == "roam_attack":
-            if event.get("kind") in ("strength", "tactics"):
-                return self.text(f"ev_roam_attack_{event['kind']}", card=card(event["card"]),
-                                 target=who(event["target"]))
-            return self.text("ev_roam_attack", card=card(event["card"]), target=who(event["target"]))
-        if kind == "fight":
-            # a duel and a roaming attack were just announced with both sides and the stat: no second line
-            # (4-player chains of AI turns fill a board's 2000 characters quickly)
-            if event.get("duel") or (event.get("roaming") and len(event.get("cards") or []) == 1):
-                return None
-            return self.text(f"ev_fight_{event['kind']}", target=who(event["target"]),
-                             cards=self.text("and").join(card(k) for k in event["cards"]) or "?")
-        if kind == "fate":
-            return self._narrate_fate(event, who, side, card)
-        if kind in ("intervene", "event"):
-            detail = ""
-            if "side" in event:
-                detail = self.text("detail_side", side=side(event["side"]))
-            elif "to" in event:
-                detail = self.text("detail_move", target=card(event["target"]), to=who(event["to"]))
-            elif "target" in event:
-                target = event["target"]
-                detail = self.text("detail_target", target=who(target) if isinstance(target, int) else card(target))
-            return self.text(f"ev_{kind}", who=who(seat), card=card(event["card"]), detail=detail)
-        if kind == "wrath":
-            return self.text("ev_wrath", who=who(seat), patron=card(event["patron"]), side=side(event.get("side")))
-        if kind == "fight_mod":
-            return self.text("ev_fight_mod", Side=side(event["side"]).capitalize(), amount=f"{event['amount']:+d}")
-        if kind == "fate_redrawn":
-            return self.text("ev_fate_redrawn", Side=side(event["side"]).capitalize(), face=event["face"])
-        if kind == "fight_cancelled":
-            return self.text("ev_fight_cancelled")
-        if kind == "fight_result":
-            return self._narrate_result(event, who)
-        if kind == "glory":
-            delta = event["delta"]
-            reason = self.text(f"reason_{event['reason']}") if event.get("reason") else ""
-            if delta < 0 and event.get("due", -delta) > -delta:  # the hero had less Glory than the loss
-                return self.text("ev_glory_loss_all", who=who(seat), delta=-delta, due=event["due"],
-                                 gp=event["gp"], reason=reason)
-            key = "ev_glory_gain" if delta > 0 else "ev_glory_loss"
-            return self.text(key, who=who(seat), delta=abs(delta), gp=event["gp"], reason=reason)
-        if kind == "escape":
-            return self.text("ev_escape", card=card(event["card"]), target=who(event["target"]))
-        if kind == "escape_failed":
-            return self.text("ev_escape_failed", card=card(event["card"]), face=event["face"], need=event["need"])
-        if kind == "contest":
-            if len(event["seats"]) == 1:
-                return None  # the Glory line names the winner
-            return self.text("ev_contest_tie", best=event["best"], who=", ".join(who(s) for s in event["seats"]))
-        if kind == "grows":
-            return self.text("ev_grows", card=card(event["card"]), grow=event["grow"])
-        if kind in ("wrath_lost", "wrath_restored"):
-            return self.text(f"ev_{kind}", who=who(seat), wrath=event["wrath"])
-        if kind == "wrecked":
-            return self.text("ev_wrecked", who=who(seat), card=card(event["card"]))
-        if kind == "discard":
-            cards = ", ".join(card(k) for k in event["cards"])
-            return self.text("ev_discard_random" if event.get("random") else "ev_discard", who=who(seat), cards=cards)
-        if kind == "banished":
-            return self.text("ev_banished", card=card(event["card"]), holder=who(event["holder"]))
-        if kind == "moved":
-            return self.text("ev_moved", card=card(event["card"]), holder=who(event["holder"]), to=who(event["to"]))
-        if kind == "roamers_move":
-            return self.text("ev_roamers_move", count=event["count"])
-        if kind == "disgrace":
-            keys = event.get("returned") or []
-            returned = ", ".join(card(k) for k in keys)
-            # number agreement: one item ("Boar's Tusk Helmet goes back"); units are plural ("Myrmidons go")
-            one = len(keys) == 1 and TYPES.get(keys[0], {}).get("kind") == "item"
-            back = self.text("disgrace_returned_one" if one else "disgrace_returned", cards=returned)
-            return self.text("ev_disgrace", who=who(seat), old=card(event["old"]), new=card(event["new"]),
-                             returned=back if keys else "")
-        if kind == "game_over":
-            winner = event.get("winner")
-            if event["reason"] == "glory":
-                return self.text("ev_game_over_glory", who=who(winner))
-            if winner is not None:
-                return self.text("ev_game_over_limit", who=who(winner))
-            scores = event.get("scores") or []
-            best = max(scores) if scores else 0
-            return self.text("ev_game_over_limit_tie",
-                             who=", ".join(who(s) for s, gp in enumerate(scores) if gp == best))
-        return None
+    def _ev_draw(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        # extra draws after a won fight say why (Odysseus' ability, the reward for beating Glaucus)
+        reason = event.get("reason")
+        key = f"ev_draw_{reason}" if reason in ("ability", "reward") else "ev_draw"
+        return self.text(key, who=who(seat), count=event["count"])
+
+    def _ev_reshuffle(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_reshuffle", size=event["size"])
+
+    def _ev_attach(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        return self.text("ev_attach", who=who(seat), card=card(event["card"]), cost=event["cost"], gp=event["gp"])
+
+    def _ev_end_turn(self, told: _Told) -> str | None:
+        return None  # the next line says whose turn it is (or that the round ends): boards stay short
+
+    def _ev_who_only(self, told: _Told) -> str | None:
+        seat, kind, who = told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat))
+
+    def _ev_challenge(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        if event["target"] == seat:
+            return self.text("ev_challenge_self", who=who(seat), card=card(event["card"]))
+        return self.text("ev_challenge", who=who(seat), target=who(event["target"]), card=card(event["card"]))
+
+    def _ev_combine(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        return self.text("ev_combine", who=who(seat), card=card(event["card"]))
+
+    def _ev_launch(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        if event["target"] == seat:
+            return self.text("ev_launch_self", who=who(seat))
+        return self.text("ev_launch", who=who(seat), target=who(event["target"]))
+
+    def _ev_add(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        return self.text("ev_add", who=who(seat), card=card(event["card"]), target=who(event["target"]))
+
+    def _ev_pass(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        # passing in a fight or before the attacks: the result follows at once, and every pass line would
+        # push the fights out of a board's 2000 characters in a game of four
+        return self.text("ev_pass_join", who=who(seat)) if event.get("window") == "join" else None
+
+    def _ev_duel(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        return self.text("ev_duel", who=who(seat), target=who(event["target"]))
+
+    def _ev_roam_attack(self, told: _Told) -> str | None:
+        event, who, card = told.event, told.who, told.card
+        if event.get("kind") in ("strength", "tactics"):
+            return self.text(f"ev_roam_attack_{event['kind']}", card=card(event["card"]),
+                             target=who(event["target"]))
+        return self.text("ev_roam_attack", card=card(event["card"]), target=who(event["target"]))
+
+    def _ev_fight(self, told: _Told) -> str | None:
+        event, who, card = told.event, told.who, told.card
+        # a duel and a roaming attack were just announced with both sides and the stat: no second line
+        # (4-player chains of AI turns fill a board's 2000 characters quickly)
+        if event.get("duel") or (event.get("roaming") and len(event.get("cards") or []) == 1):
+            return None
+        return self.text(f"ev_fight_{event['kind']}", target=who(event["target"]),
+                         cards=self.text("and").join(card(k) for k in event["cards"]) or "?")
+
+    def _ev_fate(self, told: _Told) -> str | None:
+        event, who, side, card = told.event, told.who, told.side, told.card
+        return self._narrate_fate(event, who, side, card)
+
+    def _ev_card_played(self, told: _Told) -> str | None:
+        event, seat, kind, who, side, card = told.event, told.seat, told.kind, told.who, told.side, told.card
+        detail = ""
+        if "side" in event:
+            detail = self.text("detail_side", side=side(event["side"]))
+        elif "to" in event:
+            detail = self.text("detail_move", target=card(event["target"]), to=who(event["to"]))
+        elif "target" in event:
+            target = event["target"]
+            detail = self.text("detail_target", target=who(target) if isinstance(target, int) else card(target))
+        return self.text(f"ev_{kind}", who=who(seat), card=card(event["card"]), detail=detail)
+
+    def _ev_wrath(self, told: _Told) -> str | None:
+        event, seat, who, side, card = told.event, told.seat, told.who, told.side, told.card
+        return self.text("ev_wrath", who=who(seat), patron=card(event["patron"]), side=side(event.get("side")))
+
+    def _ev_fight_mod(self, told: _Told) -> str | None:
+        event, side = told.event, told.side
+        return self.text("ev_fight_mod", Side=side(event["side"]).capitalize(), amount=f"{event['amount']:+d}")
+
+    def _ev_fate_redrawn(self, told: _Told) -> str | None:
+        event, side = told.event, told.side
+        return self.text("ev_fate_redrawn", Side=side(event["side"]).capitalize(), face=event["face"])
+
+    def _ev_fight_cancelled(self, told: _Told) -> str | None:
+        return self.text("ev_fight_cancelled")
+
+    def _ev_fight_result(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        return self._narrate_result(event, who)
+
+    def _ev_glory(self, told: _Told) -> str | None:
+        event, seat, who = told.event, told.seat, told.who
+        delta = event["delta"]
+        reason = self.text(f"reason_{event['reason']}") if event.get("reason") else ""
+        if delta < 0 and event.get("due", -delta) > -delta:  # the hero had less Glory than the loss
+            return self.text("ev_glory_loss_all", who=who(seat), delta=-delta, due=event["due"],
+                             gp=event["gp"], reason=reason)
+        key = "ev_glory_gain" if delta > 0 else "ev_glory_loss"
+        return self.text(key, who=who(seat), delta=abs(delta), gp=event["gp"], reason=reason)
+
+    def _ev_escape(self, told: _Told) -> str | None:
+        event, who, card = told.event, told.who, told.card
+        return self.text("ev_escape", card=card(event["card"]), target=who(event["target"]))
+
+    def _ev_escape_failed(self, told: _Told) -> str | None:
+        event, card = told.event, told.card
+        return self.text("ev_escape_failed", card=card(event["card"]), face=event["face"], need=event["need"])
+
+    def _ev_contest(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        if len(event["seats"]) == 1:
+            return None  # the Glory line names the winner
+        return self.text("ev_contest_tie", best=event["best"], who=", ".join(who(s) for s in event["seats"]))
+
+    def _ev_grows(self, told: _Told) -> str | None:
+        event, card = told.event, told.card
+        return self.text("ev_grows", card=card(event["card"]), grow=event["grow"])
+
+    def _ev_wrath_changed(self, told: _Told) -> str | None:
+        event, seat, kind, who = told.event, told.seat, told.kind, told.who
+        return self.text(f"ev_{kind}", who=who(seat), wrath=event["wrath"])
+
+    def _ev_wrecked(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        return self.text("ev_wrecked", who=who(seat), card=card(event["card"]))
+
+    def _ev_discard(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        cards = ", ".join(card(k) for k in event["cards"])
+        return self.text("ev_discard_random" if event.get("random") else "ev_discard", who=who(seat), cards=cards)
+
+    def _ev_banished(self, told: _Told) -> str | None:
+        event, who, card = told.event, told.who, told.card
+        return self.text("ev_banished", card=card(event["card"]), holder=who(event["holder"]))
+
+    def _ev_moved(self, told: _Told) -> str | None:
+        event, who, card = told.event, told.who, told.card
+        return self.text("ev_moved", card=card(event["card"]), holder=who(event["holder"]), to=who(event["to"]))
+
+    def _ev_roamers_move(self, told: _Told) -> str | None:
+        event = told.event
+        return self.text("ev_roamers_move", count=event["count"])
+
+    def _ev_disgrace(self, told: _Told) -> str | None:
+        event, seat, who, card = told.event, told.seat, told.who, told.card
+        keys = event.get("returned") or []
+        returned = ", ".join(card(k) for k in keys)
+        # number agreement: one item ("Boar's Tusk Helmet goes back"); units are plural ("Myrmidons go")
+        one = len(keys) == 1 and TYPES.get(keys[0], {}).get("kind") == "item"
+        back = self.text("disgrace_returned_one" if one else "disgrace_returned", cards=returned)
+        return self.text("ev_disgrace", who=who(seat), old=card(event["old"]), new=card(event["new"]),
+                         returned=back if keys else "")
+
+    def _ev_game_over(self, told: _Told) -> str | None:
+        event, who = told.event, told.who
+        winner = event.get("winner")
+        if event["reason"] == "glory":
+            return self.text("ev_game_over_glory", who=who(winner))
+        if winner is not None:
+            return self.text("ev_game_over_limit", who=who(winner))
+        scores = event.get("scores") or []
+        best = max(scores) if scores else 0
+        return self.text("ev_game_over_limit_tie",
+                         who=", ".join(who(s) for s, gp in enumerate(scores) if gp == best))
 
     def _narrate_fate(self, event: dict, who, side, card) -> str:
         reason = event.get("reason")
@@ -529,6 +616,49 @@ class TrojaPresenter(Presenter):
         return [head, *(self.text("result_line", place=places[s], name=names[s], letter=letter(s),
                                   hero=self.name(heroes[s]) if heroes[s] else "?", gp=scores[s])
                         for s in order)]
+
+
+_NARRATORS: dict[str, Callable[[TrojaPresenter, _Told], str | None]] = {
+    "first_player": TrojaPresenter._ev_first_player,
+    "round": TrojaPresenter._ev_round,
+    "draw": TrojaPresenter._ev_draw,
+    "reshuffle": TrojaPresenter._ev_reshuffle,
+    "attach": TrojaPresenter._ev_attach,
+    "end_turn": TrojaPresenter._ev_end_turn,
+    "turn": TrojaPresenter._ev_who_only,
+    "camp_done": TrojaPresenter._ev_who_only,
+    "discard_done": TrojaPresenter._ev_who_only,
+    "challenge": TrojaPresenter._ev_challenge,
+    "combine": TrojaPresenter._ev_combine,
+    "launch": TrojaPresenter._ev_launch,
+    "add": TrojaPresenter._ev_add,
+    "pass": TrojaPresenter._ev_pass,
+    "duel": TrojaPresenter._ev_duel,
+    "roam_attack": TrojaPresenter._ev_roam_attack,
+    "fight": TrojaPresenter._ev_fight,
+    "fate": TrojaPresenter._ev_fate,
+    "intervene": TrojaPresenter._ev_card_played,
+    "event": TrojaPresenter._ev_card_played,
+    "wrath": TrojaPresenter._ev_wrath,
+    "fight_mod": TrojaPresenter._ev_fight_mod,
+    "fate_redrawn": TrojaPresenter._ev_fate_redrawn,
+    "fight_cancelled": TrojaPresenter._ev_fight_cancelled,
+    "fight_result": TrojaPresenter._ev_fight_result,
+    "glory": TrojaPresenter._ev_glory,
+    "escape": TrojaPresenter._ev_escape,
+    "escape_failed": TrojaPresenter._ev_escape_failed,
+    "contest": TrojaPresenter._ev_contest,
+    "grows": TrojaPresenter._ev_grows,
+    "wrath_lost": TrojaPresenter._ev_wrath_changed,
+    "wrath_restored": TrojaPresenter._ev_wrath_changed,
+    "wrecked": TrojaPresenter._ev_wrecked,
+    "discard": TrojaPresenter._ev_discard,
+    "banished": TrojaPresenter._ev_banished,
+    "moved": TrojaPresenter._ev_moved,
+    "roamers_move": TrojaPresenter._ev_roamers_move,
+    "disgrace": TrojaPresenter._ev_disgrace,
+    "game_over": TrojaPresenter._ev_game_over,
+}
 
 
 def _words(text: str) -> list[str]:

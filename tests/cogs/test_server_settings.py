@@ -9,7 +9,7 @@ from datetime import timedelta
 import discord
 
 from engines import ENGINES
-from host import service as service_module
+from host import thinking
 from tests.cogs.driver import latest_board
 from tests.cogs.fence import OTHER_GUILD, from_dm, from_other_server, send
 from tests.cogs.test_clocks import _game
@@ -22,13 +22,13 @@ from tests.discord_harness import GUILD_ID, button
 def _spy_levels(monkeypatch) -> list[str | None]:
     """The levels the service asks the AI to think at (the real AI still thinks)."""
     asked: list[str | None] = []
-    real = service_module.thinking.think
+    real = thinking.think
 
     async def think(engine, state, seat, rng, level, **kwargs):
         asked.append(level)
         return await real(engine, state, seat, rng, level, **kwargs)
 
-    monkeypatch.setattr(service_module.thinking, "think", think)
+    monkeypatch.setattr(thinking, "think", think)
     return asked
 
 

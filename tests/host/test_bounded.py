@@ -223,7 +223,7 @@ async def test_slow_choices_and_a_slow_ai_in_any_game(tmp_path, monkeypatch):
         clock.sleep(0.6)
         return real_ai(*args)
 
-    monkeypatch.setattr("host.service.work_out", slow_work_out)
+    monkeypatch.setattr("host.service_core.work_out", slow_work_out)
     monkeypatch.setattr("host.thinking.seatwork.ai_decision", slow_ai)
     monkeypatch.setitem(work.BUDGETS, "turn", 0.2)
     monkeypatch.setitem(work.BUDGETS, "ai", 0.2)

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-import host.service as service_module
+import host.service_queries as service_queries
 from bot import create_bot
 from engines import ENGINES
 from engines.rng import Rng
@@ -182,7 +182,7 @@ async def test_an_evicted_game_plays_on_as_if_it_had_stayed_in_memory(tmp_path):
 
 
 async def test_a_reminder_round_looks_at_every_due_game_without_filling_the_cache(store, monkeypatch):
-    monkeypatch.setattr(service_module, "REMIND_BATCH", 2)  # several batches
+    monkeypatch.setattr(service_queries, "REMIND_BATCH", 2)  # several batches
     service = GameService(store, seed_source=lambda: 7, render=False, live_games=2)
     games = []
     for i in range(7):
