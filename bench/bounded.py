@@ -25,11 +25,11 @@ import aiohttp
 async def scrapes(games: int = 4000) -> None:
     from host.metrics import Metrics
     from host.ops import OpsServer
-    from store import Store
+    from store import SqliteStore
     from tests.test_docker_image import free_port
 
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "g.db")
+        store = await SqliteStore.open(Path(folder) / "g.db")
         try:
             statuses = ("lobby", "running", "finished", "abandoned")
             await store._transaction([(

@@ -20,7 +20,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
-from store import Store
+from store import SqliteStore
 
 GAMES_AT_ONCE = 4
 ACTIONS_PER_GAME = 40
@@ -29,7 +29,7 @@ ACTIONS_PER_GAME = 40
 async def _run(key: str, processes: int) -> tuple[float, float, float]:
     engine = ENGINES[key]
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "c.db")
+        store = await SqliteStore.open(Path(tmp) / "c.db")
         service = GameService(store, seed_source=lambda: 4242, render_processes=processes)
         await service.painter.warm_up()
         timings: list[float] = []

@@ -22,7 +22,7 @@ from engines import ENGINES
 from host.presenters import presenter_for
 from host.service import GameService
 from render import RENDERERS
-from store import Store
+from store import SqliteStore, Store
 
 OUT = Path("demo")
 #: the options of ``--short``: each game over in a few dozen moves
@@ -82,7 +82,7 @@ async def main(argv: list[str] | None = None) -> int:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    store = await Store.open(out / "demo.db", synchronous="OFF")  # a throw-away database: no need to sync
+    store = await SqliteStore.open(out / "demo.db", synchronous="OFF")  # a throw-away database: no need to sync
     try:
         for key in args.games or ENGINES:
             options = SHORT.get(key) if args.short else None

@@ -23,7 +23,7 @@ from pathlib import Path
 from engines import ENGINES
 from host.service import GameService
 from settings import Settings
-from store import Store
+from store import SqliteStore
 
 GAMES = 10_000
 KEYS = sorted(ENGINES)
@@ -68,7 +68,7 @@ async def touch_one(service: GameService, i: int) -> None:
 
 
 async def touch(path: Path, games: int) -> None:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     live_games = Settings.from_env().live_games
     service = GameService(store, render=False, live_games=live_games)
     try:
@@ -89,7 +89,7 @@ async def touch(path: Path, games: int) -> None:
 
 
 async def remind(path: Path) -> None:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, render=False, live_games=Settings.from_env().live_games)
     try:
         before = rss_mb()

@@ -25,16 +25,20 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 from PIL import Image
 
+import store as store_package
 from engines import ENGINES
 from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
 from settings import Settings
-from store import Store
+
+#: the SQLite store (an older commit's tree, run by ``--against``, has one Store class: SQLite's)
+SqliteStore = vars(store_package).get("SqliteStore") or vars(store_package)["Store"]
 
 ACTIONS_PER_GAME = 300
 ENGINE_SECONDS = 2.0
@@ -90,7 +94,7 @@ async def timed_random_action(service: GameService, game_id: int, users: list[in
 
 async def pipeline(key: str, folder: Path) -> dict:
     engine = ENGINES[key]
-    store = await Store.open(folder / f"{key}.db")
+    store = await SqliteStore.open(folder / f"{key}.db")
     service = GameService(store, seed_source=lambda: 4242, render_processes=Settings.from_env().render_processes)
     await service.painter.warm_up()
     rng = Rng(7)
@@ -119,7 +123,8 @@ def render_figures(key: str) -> dict:
     renderer = RENDERERS[key]
     rng = Rng(3)
     state = engine.new_game(engine.min_players, 3, {})
-    times, sizes = [], []
+    times: list[float] = []
+    sizes: list[float] = []
     step = 0
     while engine.to_act(state) and len(times) < 60:
         seat = engine.to_act(state)[0]
@@ -185,9 +190,9 @@ class Split:
 
 def _instrument(split: Split, key: str, floor: dict) -> None:
     """Wrap the parts of one game's pipeline in place (this process only: the benchmark's)."""
+
     import render.kit as kit
     from host.presenters import presenter_for
-    from store.db import Store as SqliteStore
 
     engine = type(ENGINES[key])
     for name in ("apply", "legal_actions", "to_act", "view", "result", "to_json", "from_json", "variants"):
@@ -226,7 +231,7 @@ def _instrument(split: Split, key: str, floor: dict) -> None:
     async def read_or_write(self, fn, *args, **kwargs):
         return await (execute if writing[0] else timed_read)(self, fn, *args, **kwargs)
     SqliteStore._transaction = split.coroutine("commit", counted_transaction)
-    aiosqlite.Connection._execute = read_or_write
+    setattr(aiosqlite.Connection, "_execute", read_or_write)  # noqa: B010 - a method patched (mypy: method-assign)
 
 
 def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
@@ -267,7 +272,7 @@ whichever is faster; the quantising itself not counted)."""
 
 async def _rate(key: str, folder: Path, games: int) -> float:
     """Actions per second through the service with pictures off, ``games`` tables played at once."""
-    store = await Store.open(folder / f"{key}-rate{games}.db")
+    store = await SqliteStore.open(folder / f"{key}-rate{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
     engine, done, failed = ENGINES[key], [0], []
     deadline = time.perf_counter() + RATE_SECONDS
@@ -297,14 +302,110 @@ async def _rate(key: str, folder: Path, games: int) -> float:
     return done[0] / (time.perf_counter() - start)
 
 
+class _Place:
+    """A Discord thread, DM channel and message that take every post and edit at once (no network)."""
+
+    def __init__(self) -> None:
+        self.posted = 0
+
+    async def send(self, *args, **kwargs) -> _Place:
+        self.posted += 1
+        self.id = self.posted
+        return self
+
+    def get_partial_message(self, message_id: int) -> _Place:
+        return self
+
+    async def edit(self, **kwargs) -> _Place:
+        return self
+
+
+class _Bot:
+    """What cogs/publish.py needs of the bot, with Discord answering at once: what is left of a publication is its
+    own work (the outbox's reads and commits, the DMs' settings) - as the tree under test does it."""
+
+    def __init__(self, service: GameService) -> None:
+        from host.outbox import Outbox
+
+        self.service, self.outbox = service, Outbox(service)
+        self.publish_locks: dict[int, asyncio.Lock] = {}
+        self.place = _Place()
+
+    def dispatch(self, *args) -> None:
+        return None
+
+    def get_channel(self, channel_id: int) -> _Place:
+        return self.place
+
+    def get_partial_messageable(self, channel_id: int, **kwargs) -> _Place:
+        return self.place
+
+    async def create_dm(self, user) -> _Place:
+        return self.place
+
+
+async def _published(key: str, folder: Path, games: int) -> dict:
+    """Moves per second with pictures off when each move's board is also published as the bot does it
+    (cogs/publish.py: the outbox's reads and bookkeeping, the DM settings; Discord itself answers at once), the
+    publication's own time per move and the store commits per move."""
+    import cogs.publish as publish
+
+    async def post_board(bot, game, publication):
+        return await bot.place.send()
+    publish._post_board = post_board  # this process only: the benchmark's
+    store = await SqliteStore.open(folder / f"{key}-published{games}.db")
+    service = GameService(store, seed_source=lambda: 4242, render=False)
+    bot, engine, done, spent = _Bot(service), ENGINES[key], [0], [0.0]
+    transaction, commits = type(store)._transaction, [0]
+
+    async def counted(self, *args, **kwargs):
+        commits[0] += 1
+        return await transaction(self, *args, **kwargs)
+    type(store)._transaction = counted
+    deadline = time.perf_counter() + RATE_SECONDS
+
+    async def table(n: int) -> None:
+        rng = Rng(n)
+        while time.perf_counter() < deadline:
+            users = [200_000 * (n + 1) + 1000 * done[0] + i for i in range(engine.min_players)]
+            game = await open_table(service, key, users)
+            await store.set_places(game.id, thread_id=10**9 + game.id)
+            await publish.publish(bot, game_id=game.id)
+            while time.perf_counter() < deadline:
+                game = await service.game(game.id)
+                if game.status != "running":
+                    break
+                state = await service._state(game)
+                seat = engine.to_act(state)[0]
+                index = rng.below(len(engine.legal_actions(state, seat)))
+                outcome = await service.act(game.id, users[seat], game.version, index)
+                start = time.perf_counter()
+                await publish.publish(bot, outcome)
+                spent[0] += time.perf_counter() - start
+                done[0] += 1
+
+    start, before = time.perf_counter(), commits[0]
+    try:
+        await asyncio.gather(*(table(n) for n in range(games)))
+    finally:
+        type(store)._transaction = transaction
+        service.close()
+        await store.close()
+    moves = max(1, done[0])
+    return {"per_s": done[0] / (time.perf_counter() - start), "publish_ms": spent[0] / moves * 1000,
+            "commits": (commits[0] - before) / moves}
+
+
 async def _split(key: str, folder: Path, actions: int) -> dict:
-    split, floor = Split(), {"key": key, "images": [], "seen": 0, "bytes": 0, "transactions": 0}
+    split = Split()
+    floor: dict[str, Any] = {"key": key, "images": [], "seen": 0, "bytes": 0, "transactions": 0}
     _instrument(split, key, floor)
     # one drawing thread: the parts add up to the action, and no picture runs on a second core
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
-    store = await Store.open(folder / f"{key}-split.db")
+    store = await SqliteStore.open(folder / f"{key}-split.db")
     service = GameService(store, seed_source=lambda: 4242)  # pictures drawn in a worker thread of this process
-    rng, timings, game_no = Rng(7), [], 0
+    rng, game_no = Rng(7), 0
+    timings: list[float] = []
     spent = dict.fromkeys(PARTS, 0.0)
     engine = ENGINES[key]
     try:
@@ -331,7 +432,7 @@ async def _split(key: str, folder: Path, actions: int) -> dict:
     per = {part: round(spent[part] / len(timings) * 1000, 2) for part in PARTS}
     pipeline_ms = statistics.mean(timings)
     per["other"] = round(pipeline_ms - sum(per.values()), 2)
-    out = {"p50_ms": round(statistics.median(timings), 2), "p99_ms": round(percentile(timings, 0.99), 2),
+    out: dict[str, float | None] = {"p50_ms": round(statistics.median(timings), 2), "p99_ms": round(percentile(timings, 0.99), 2),
            "mean_ms": round(pipeline_ms, 2), **per}
     floor_ms = _floor_ms(floor, len(timings), folder)
     out["floor_ms"] = round(floor_ms, 2)
@@ -350,6 +451,9 @@ def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
             folder = Path(tmp)
             result = {"moves_per_s_1": round(asyncio.run(_rate(key, folder, 1))),
                       "moves_per_s_10": round(asyncio.run(_rate(key, folder, 10)))}
+            one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
+            result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
+                          publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))
             result.update(asyncio.run(_split(key, folder, actions)))
             figures[key] = result
             print(f"{key}: {json.dumps(result)}", file=sys.stderr, flush=True)
@@ -377,6 +481,9 @@ def against(commit: str, actions: int) -> dict:
 
 
 ROWS = (("moves/s, pictures off, 1 game", "moves_per_s_1"), ("moves/s, pictures off, 10 games", "moves_per_s_10"),
+        ("moves/s published, pictures off, 1 game", "published_per_s_1"),
+        ("moves/s published, pictures off, 10 games", "published_per_s_10"),
+        ("  publication (outbox, DMs) ms per move", "publish_ms"), ("  store commits per move", "commits_per_move"),
         ("pipeline p50 ms", "p50_ms"), ("pipeline p99 ms", "p99_ms"), ("pipeline mean ms", "mean_ms"),
         ("  engine", "engine"), ("  presenter", "presenter"), ("  commit", "commit"), ("  other reads", "reads"),
         ("  render (drawing)", "render"), ("  encode", "encode"), ("  other (service, loop)", "other"),

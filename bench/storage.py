@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from store import Store
+from store import SqliteStore, Store
 
 COMMITS = 400
 GAMES_AT_ONCE = 8
@@ -43,7 +43,7 @@ async def _moves(store: Store, gid: int, count: int, timings: list[float]) -> No
 
 
 async def _run(folder: Path, synchronous: str, games: int) -> tuple[float, float, float]:
-    store = await Store.open(folder / f"{synchronous}-{games}.db", synchronous=synchronous)
+    store = await SqliteStore.open(folder / f"{synchronous}-{games}.db", synchronous=synchronous)
     try:
         gids = [await _game(store, n) for n in range(games)]
         timings: list[float] = []

@@ -239,12 +239,12 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
     from bot import create_bot
     from host.service import GameService
     from settings import Settings
-    from store import Store
+    from store import SqliteStore
     from tests.discord_harness import Harness
 
     with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as monkeypatch:
         db = str(Path(tmp) / "bot.db")
-        store = await Store.open(db)
+        store = await SqliteStore.open(db)
         seeds = iter(range(seed, seed + 1000))
         service = GameService(store, seed_source=lambda: next(seeds))
         bot = create_bot(Settings(token=None, database_path=db, sync_commands=False, remind_after_hours=0),

@@ -37,7 +37,7 @@ from host import replays
 from host.service import GameService
 from host.tournaments import TournamentService
 from host.weblinks import WebLinks
-from store import Store
+from store import SqliteStore, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 1_234_567_890_123_456_789
@@ -84,7 +84,7 @@ def seed_of_length(key: str, low: int, high: int) -> tuple[int, int]:
 
 async def build(path: Path) -> dict:
     """The database the benchmark reads; the paths of its pages."""
-    store = await Store.open(path, synchronous="NORMAL")
+    store = await SqliteStore.open(path, synchronous="NORMAL")
     service = GameService(store, render=False)
     tournaments = TournamentService(service)
     people = [(900_000_000_000_000_000 + i, f"Player {i + 1:03d}") for i in range(256)]
@@ -97,8 +97,8 @@ async def build(path: Path) -> dict:
     for _ in range(4):
         event = await tournaments.tournament(event.id)
         for match in await store.matches(event.id, event.round):
-            if match["places"] is None and len(match["players"]) == 2:
-                await tournaments.adjudicate(event.id, people[0][0], match["id"], [1, 2])
+            if match.places is None and len(match.players) == 2:
+                await tournaments.adjudicate(event.id, people[0][0], match.id, [1, 2])
     seed, steps = seed_of_length("kivalasztottak", 690, 710)
     replay = await play(store, "kivalasztottak", seed, people[:2])
     running = await play(store, "troja", 5, people[2:4], steps=6)
@@ -229,7 +229,7 @@ async def fan_out(base: str, db: Path, game_path: str, game_id: int, viewers: in
     connect_s = time.perf_counter() - opened
     await asyncio.sleep(1.5)
     rss_open = rss_mib(pid)
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     engine = ENGINES["troja"]
     version, snapshot = await store.snapshot(game_id)
     state = engine.from_json(snapshot)

@@ -194,17 +194,17 @@ async def tell_set_aside(bot, game_id: int | None = None) -> int:
     many were posted."""
     posted = 0
     for dead in await bot.outbox.unnoted(getattr(bot, "owned", None)):
-        if game_id is not None and dead["game_id"] != game_id:
+        if game_id is not None and dead.game_id != game_id:
             continue
-        game = await bot.service.store.get_game(dead["game_id"], with_snapshot=False, tolerant=True)
+        game = await bot.service.store.get_game(dead.game_id, with_snapshot=False, tolerant=True)
         if game is None or not (game.thread_id or game.channel_id):
-            await bot.outbox.noted(dead["game_id"], dead["upto"])
+            await bot.outbox.noted(dead.game_id, dead.upto)
             continue
         use_language(game.lang)
         try:
             await game_place(bot, game).send(
-                bot.outbox.set_aside_note(game.id, dead["attempts"]),
-                nonce=bot.outbox.nonce_of_note(game.id, dead["upto"]),
+                bot.outbox.set_aside_note(game.id, dead.attempts),
+                nonce=bot.outbox.nonce_of_note(game.id, dead.upto),
                 allowed_mentions=discord.AllowedMentions.none())
             posted += 1
         except TRANSIENT as exc:
@@ -214,7 +214,7 @@ async def tell_set_aside(bot, game_id: int | None = None) -> int:
                 continue  # the next publisher round tries again
             log.warning("cannot tell the thread of game %s that its board was set aside: %s", game.id,
                         _describe(exc))
-        await bot.outbox.noted(dead["game_id"], dead["upto"])
+        await bot.outbox.noted(dead.game_id, dead.upto)
     return posted
 
 
@@ -225,43 +225,67 @@ def _describe(exc: BaseException) -> str:
 
 
 async def _deliver(bot, publication, interaction: discord.Interaction | None = None) -> Delivered:
+    """Show the board (a new post, or the board that is up updated in place while the same turn goes on), then
+    send the DMs, then record it all in one transaction (``Outbox.delivered``; DMs only: ``Outbox.done``). A DM
+    that fails with more than a transient error records the board as up first (``Outbox.posted``), so the next
+    try owes only the DMs."""
     outcome = publication.outcome
-    game = outcome.game
     delivered = Delivered("shown")
     nudges = outcome.nudges
     if publication.continues:  # the people asked now were DMed with the board that is up
         delivered.held = [n for n in nudges if publication.turn >> n.seat & 1]
         nudges = [n for n in nudges if not publication.turn >> n.seat & 1]
+    message = None
     if publication.board:
-        current = await bot.service.store.get_game(game.id, with_snapshot=False)
-        previous = current.board_message_id if current else None
-        message = None
-        if publication.continues and previous:
-            message = await _update_board(bot, game, publication, previous, interaction)
-        if message is None:
-            try:
-                message = await _post_board(bot, game, publication)
-            except discord.NotFound as exc:
-                if exc.code != UNKNOWN_CHANNEL:
-                    raise
-                game = await _new_thread(bot, game)
-                outcome.game = game
-                delivered = Delivered("moved", game.thread_id, held=delivered.held)
-                message = await _post_board(bot, game, publication)
-        await bot.outbox.posted(publication, message.id)
-        if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
-            edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
-                       f"clear the buttons of message {previous} of game {game.id}")
+        message, delivered = await _show_board(bot, publication, delivered, interaction)
+    game = outcome.game
     if delivered.held:
         clicked = interaction.message.id if interaction is not None and interaction.message is not None else None
         _refresh_dms(bot, game, delivered.held, clicked)
+    try:
+        await _send_nudges(bot, game, nudges)
+    except BaseException:
+        if message is not None:
+            await bot.outbox.posted(publication, message.id)
+        raise
+    if message is None:
+        await bot.outbox.done(publication)
+        return delivered
+    await bot.outbox.delivered(publication, message.id)
+    previous = publication.previous
+    if previous and previous != message.id:  # only now: a crash before leaves two boards with buttons
+        edit_later(game_place(bot, game).get_partial_message(previous).edit(view=None),
+                   f"clear the buttons of message {previous} of game {game.id}")
+    return delivered
+
+
+async def _show_board(bot, publication, delivered: Delivered, interaction: discord.Interaction | None
+                      ) -> tuple[discord.Message, Delivered]:
+    """The board that is up updated (the same turn goes on), else a new one posted (in a new thread when the
+    game's was deleted: ``moved``)."""
+    outcome = publication.outcome
+    game = outcome.game
+    if publication.continues and publication.previous:
+        message = await _update_board(bot, game, publication, publication.previous, interaction)
+        if message is not None:
+            return message, delivered
+    try:
+        return await _post_board(bot, game, publication), delivered
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_CHANNEL:
+            raise
+    game = await _new_thread(bot, game)
+    outcome.game = game
+    return await _post_board(bot, game, publication), Delivered("moved", game.thread_id, held=delivered.held)
+
+
+async def _send_nudges(bot, game: GameRow, nudges: list[Nudge]) -> None:
+    """DM each player to act; a DM Discord will not take now is logged and skipped, anything else raises."""
     for nudge in nudges:
         try:
             await send_nudge(bot, game, nudge)
         except TRANSIENT as exc:  # a DM that cannot go out does not hold the game's board back
             log.info("could not DM user %s of game %s: %s", nudge.user_id, game.id, _describe(exc))
-    await bot.outbox.done(publication)
-    return delivered
 
 
 def _board_message(outcome: Outcome, link: discord.ui.Button | None = None) -> dict:

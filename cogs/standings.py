@@ -167,7 +167,7 @@ async def pictures_of(bot, tournament_id: int, who=None) -> tuple[Event, list[di
         seed = {p: i for i, p in enumerate(event.seeds)}
         for m in matches:
             if event.best_of > 1 and len(m["players"]) == 2:  # the games won, not the places
-                wins, _ = await service.series_score(event, m)
+                wins, _ = await service.series_score(event, m["id"], m["players"])
                 m["score"] = [wins[p] for p in m["players"]]
             if m["places"] is not None or len(m["players"]) == 1:
                 best = min(range(len(m["players"])), key=lambda i: ((m["places"] or [1])[i], seed.get(m["players"][i], 0)))
@@ -287,9 +287,9 @@ async def _post_held(bot, channel, event: Event) -> None:
     names = event.names
     lines = [_round_line(event, "event_round_held", event.held)]
     for m in await tournaments_of(bot).store.matches(event.id, event.held):
-        who = " — ".join(discord.utils.escape_markdown(names.get(p, str(p))) for p in m["players"])
-        key = {"bye": "event_held_bye", "half_bye": "event_held_half_bye"}.get(m["how"] or "", "event_held_match")
-        lines.append(t(key, match=m["id"], players=who))
+        who = " — ".join(discord.utils.escape_markdown(names.get(p, str(p))) for p in m.players)
+        key = {"bye": "event_held_bye", "half_bye": "event_held_half_bye"}.get(m.how or "", "event_held_match")
+        lines.append(t(key, match=m.id, players=who))
     text, chunks = "", []
     for line in lines:
         if len(text) + len(line) + 1 > 1900:

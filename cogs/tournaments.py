@@ -273,7 +273,7 @@ class Tournaments(commands.Cog):
                          winner: discord.User | None = None) -> None:
         async def call():
             found = await self.bot.service.store.match(match) if 0 < match < 2**63 else None
-            players = found["players"] if found else []
+            players = found.players if found else []
             if winner is not None and winner.id not in players:
                 raise GameError.of("tournament_not_entry", tournament=tournament)
             places = [1 if winner is None or p == winner.id else 2 for p in players]
@@ -315,7 +315,7 @@ class Tournaments(commands.Cog):
             if match is None:
                 raise GameError.of("manage_match")
             found = await self.bot.service.store.match(match)
-            players = found["players"] if found and found["tournament_id"] == tournament else []
+            players = found.players if found and found.tournament_id == tournament else []
             if winner is not None and winner.id not in players:
                 raise GameError.of("tournament_not_entry", tournament=tournament)
             places = [1 if winner is None or p == winner.id else 2 for p in players]

@@ -2,7 +2,7 @@
 
 A game's clock is chosen at ``/<game> new`` (``TIME_CONTROLS``) and stored in its options as
 ``{"control": name, "on_timeout": "ai" | "forfeit"}``. Each seat has a :class:`SeatClock` (stored per game and
-seat, see store/db.py); the service asks :func:`reconcile` for the new clocks after every action, and
+seat, see store/base.py); the service asks :func:`reconcile` for the new clocks after every action, and
 :func:`due` what is owed at a given moment. All times are whole seconds since the epoch (portable SQL: a
 restart or a vacation shifts a deadline by plain addition). The time source is injected (``Clock``): tests
 drive time forward without sleeping.

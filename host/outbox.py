@@ -38,6 +38,7 @@ from host.locale import t, use_language
 from host.outcome import Outcome
 from host.presenters import presenter_for
 from host.shards import Shards
+from store import DeadLetter, GameRow, OutboxEntry
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,8 @@ class Publication:
     retry_ai: bool
     #: when the oldest entry was written (ISO time)
     since: str
+    #: the game's board message before this one (its buttons are cleared once this board is up)
+    previous: int | None = None
     #: the seats (a bit each) of the people this board asks to decide
     turn: int = 0
     #: the same people's turn goes on: the board already up (``board_message_id``) is updated in place
@@ -93,11 +96,6 @@ class Setback:
         return self.pause is None
 
 
-def _marker(entry: dict) -> bool:
-    """A retry marker (an AI turn is owed), not a change to show."""
-    return entry["seq"] is None and not entry["lines"] and not entry.get("dms") and entry["version"] != 0
-
-
 class Outbox:
     """Turns pending outbox entries into publications, and records how their delivery went."""
 
@@ -115,56 +113,77 @@ class Outbox:
     async def prepare(self, game_id: int, prepared: Outcome | None = None) -> Publication | None:
         """The game's pending entries as one publication (None: nothing owed). ``prepared``: the Outcome the
         caller already built for the same board (used when it still is the same)."""
-        service = self.service
-        async with service.lock(game_id):
+        async with self.service.lock(game_id):
             entries = await self.store.outbox(game_id)
             if not entries:
                 return None
-            game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
-            # an abandoned game shows one last board (no buttons) for the narration of how it was called off
-            # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
-            final = game is not None and game.status == "abandoned" and any(
-                e["lines"] and not e["posted"] and e["seq"] is None for e in entries)
-            if game is None or (game.status not in ("running", "finished") and not final):
-                await self.store.outbox_done(game_id, entries[-1]["id"])  # nothing left to show
+            game = await self._showable(game_id, entries)
+            if game is None:
                 return None
-            use_language(game.lang)
-            if (problem := service.unreadable(game)) is not None:
-                raise problem  # this version cannot show it: a failed try (cogs/publish.py), the others go on
-            resumed = True
-            if game.status == "running" and service.ai_to_act(game, await service.state_of(game)):
-                resumed = await service.run_automatic(game)  # its commits add entries of their own
-                entries = await self.store.outbox(game_id)
-            retry_ai = not resumed
-            upto = entries[-1]["id"]
-            attempts = max(e["attempts"] for e in entries)
-            todo = [e for e in entries if not e["posted"] and not _marker(e)]
-            if not todo and not any(e["posted"] for e in entries):
-                # only retry markers, and still nothing new to show
-                if retry_ai:
-                    await self.store.outbox_failed(game_id, upto, "AI turn failed",
-                                                   self.clock() + retry_pause(attempts))
-                else:
-                    await self.store.outbox_done(game_id, upto, set_aside=False)
+            entries, retry_ai = await self._resume(game, entries)
+            todo = [e for e in entries if not e.posted and not e.marker]
+            if not todo and not any(e.posted for e in entries):
+                await self._only_markers(game_id, entries, retry_ai)  # still nothing new to show
                 return None
-            lines = [line for e in todo for line in e["lines"]]
-            # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
-            # their DMs are still owed. Deleted with the entries by :meth:`done`, so sent once
-            warnings = {seat: text for e in entries for seat, text in e.get("dms", {}).items()}
-            if (prepared is not None and prepared.board is not None and prepared.game.version == game.version
-                    and prepared.lines == lines and not warnings):
-                outcome = prepared
-            else:
-                outcome = await service.outcome_for(game, lines, await self._events(game_id, todo), renudge=True,
-                                                    warnings=warnings)
-            if final:  # its players are told how it ended
-                outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
-            publication = Publication(outcome, upto, board=bool(todo), attempts=attempts, retry_ai=retry_ai,
-                                      since=entries[0]["created_at"])
+            outcome = await self._outcome(game, entries, todo, prepared)
+            if game.status == "abandoned":  # its last board: its players are told how it ended
+                if outcome.board is not None:
+                    outcome.board.mentions = [s.user_id for s in game.seats if s.user_id]
+            publication = Publication(outcome, entries[-1].id, board=bool(todo),
+                                      attempts=max(e.attempts for e in entries), retry_ai=retry_ai,
+                                      since=entries[0].created_at, previous=game.board_message_id)
             await self._place(game, publication, todo)
             return publication
 
-    async def _place(self, game, publication: Publication, todo: list[dict]) -> None:
+    async def _showable(self, game_id: int, entries: list[OutboxEntry]) -> GameRow | None:
+        """The game whose entries are to be shown (in its language from now on), or None when nothing of it is
+        shown any more (its entries are dropped); raises the GameError of a game this version cannot show (a
+        failed try: cogs/publish.py, the other games go on)."""
+        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True)
+        # an abandoned game shows one last board (no buttons) for the narration of how it was called off
+        # (/game abandon; a cancelled tournament: host/tournaments.py); anything else is dropped
+        final = game is not None and game.status == "abandoned" and any(
+            e.lines and not e.posted and e.seq is None for e in entries)
+        if game is None or (game.status not in ("running", "finished") and not final):
+            await self.store.outbox_done(game_id, entries[-1].id)  # nothing left to show
+            return None
+        use_language(game.lang)
+        if (problem := self.service.unreadable(game)) is not None:
+            raise problem
+        return game
+
+    async def _resume(self, game: GameRow, entries: list[OutboxEntry]) -> tuple[list[OutboxEntry], bool]:
+        """Let the AI turns (and automatic passes) the game owes be played first: (the entries now, whether an AI
+        turn is still owed because it failed)."""
+        service = self.service
+        if game.status != "running" or not service.ai_to_act(game, await service.state_of(game)):
+            return entries, False
+        resumed = await service.run_automatic(game)  # its commits add entries of their own
+        return await self.store.outbox(game.id), not resumed
+
+    async def _only_markers(self, game_id: int, entries: list[OutboxEntry], retry_ai: bool) -> None:
+        """Nothing to show, only retry markers: tried again later while the AI turn still fails, else done."""
+        upto = entries[-1].id
+        if retry_ai:
+            attempts = max(e.attempts for e in entries)
+            await self.store.outbox_failed(game_id, upto, "AI turn failed", self.clock() + retry_pause(attempts))
+        else:
+            await self.store.outbox_done(game_id, upto, set_aside=False)
+
+    async def _outcome(self, game: GameRow, entries: list[OutboxEntry], todo: list[OutboxEntry],
+                       prepared: Outcome | None) -> Outcome:
+        """The board (and DMs) the entries owe: ``prepared`` when it is that board already, else built now."""
+        lines = [line for e in todo for line in e.lines]
+        # what the entries owe to DMs (clock warnings; the newest for a seat wins), posted entries included:
+        # their DMs are still owed. Deleted with the entries by :meth:`done`, so sent once
+        warnings = {seat: text for e in entries for seat, text in e.dms.items()}
+        if (prepared is not None and prepared.board is not None and prepared.game.version == game.version
+                and prepared.lines == lines and not warnings):
+            return prepared
+        return await self.service.outcome_for(game, lines, await self._events(game.id, todo), renudge=True,
+                                              warnings=warnings)
+
+    async def _place(self, game: GameRow, publication: Publication, todo: list[OutboxEntry]) -> None:
         """Where the publication's board goes: a new board (``first``: the action it starts telling from), or
         the board that is up, updated in place (``continues``), told from its first action on."""
         outcome = publication.outcome
@@ -173,13 +192,13 @@ class Outbox:
         if publication.continues:
             await self._tell_turn(game, outcome, todo)
         else:
-            publication.first = min((e["seq"] for e in todo if e["seq"] is not None), default=game.version + 1)
+            publication.first = min((e.seq for e in todo if e.seq is not None), default=game.version + 1)
 
-    async def _tell_turn(self, game, outcome: Outcome, todo: list[dict]) -> None:
+    async def _tell_turn(self, game: GameRow, outcome: Outcome, todo: list[OutboxEntry]) -> None:
         """An updated board still tells what happened since it was posted (the earlier decisions of the turn,
         and the AI's moves before it), told again from the action log, ahead of the newest lines."""
         since = game.options.get("board_since")
-        first = min(e["seq"] for e in todo)
+        first = min(e.seq for e in todo if e.seq is not None)
         if not isinstance(since, int) or since >= first or outcome.board is None:
             return
         presenter = presenter_for(game.engine)
@@ -189,7 +208,7 @@ class Outbox:
         if earlier:
             outcome.board.text = "\n".join([*earlier, outcome.board.text])
 
-    async def _continues(self, game, outcome: Outcome, todo: list[dict], turn: int) -> bool:
+    async def _continues(self, game: GameRow, outcome: Outcome, todo: list[OutboxEntry], turn: int) -> bool:
         """Whether these entries go on the turn of the board that is up (updated in place, no new post): only
         moves of the people that board asked to decide (no AI move, no timeout or other news between), and
         nobody new is asked now. A new person's turn, an AI's move, a simultaneous decision opening, news with a
@@ -197,7 +216,7 @@ class Outbox:
         before = game.options.get("board_turn")
         if (game.status != "running" or not game.board_message_id or not isinstance(before, int) or not before
                 or outcome.board is None or outcome.board.extras  # (news with its own picture: a race's end)
-                or not turn or turn & ~before or any(e["seq"] is None for e in todo)):
+                or not turn or turn & ~before or any(e.seq is None for e in todo)):
             return False
         for action in await self._actions(game.id, todo):
             row = game.seat_row(action["seat"])
@@ -205,15 +224,15 @@ class Outbox:
                 return False
         # a board set aside before these (host/outbox.py's dead letters) left the thread behind: a new one
         trouble = await self.store.publication_trouble(game.id)
-        return not (trouble and trouble["set_aside"])
+        return not (trouble and trouble.set_aside)
 
-    async def _actions(self, game_id: int, entries: list[dict]) -> list[dict]:
-        seqs = {e["seq"] for e in entries if e["seq"] is not None}
+    async def _actions(self, game_id: int, entries: list[OutboxEntry]) -> list[dict]:
+        seqs = {e.seq for e in entries if e.seq is not None}
         if not seqs:
             return []
         return [a for a in await self.store.actions(game_id, after=min(seqs) - 1) if a["seq"] in seqs]
 
-    async def _events(self, game_id: int, entries: list[dict]) -> list[dict]:
+    async def _events(self, game_id: int, entries: list[OutboxEntry]) -> list[dict]:
         return [event for a in await self._actions(game_id, entries) for event in a["events"]]
 
     async def resume_stalled(self, shards: Shards | None = None) -> int:
@@ -224,7 +243,7 @@ class Outbox:
         from engines import ENGINES
 
         count = 0
-        set_aside = {d["game_id"] for d in await self.store.dead_letters(shards=shards)}
+        set_aside = {d.game_id for d in await self.store.dead_letters(shards=shards)}
         for game in await self.store.list_games(statuses=("running",), limit=1_000_000, shards=shards):
             if game.id in set_aside or await self.store.outbox(game.id):
                 continue
@@ -245,28 +264,45 @@ class Outbox:
                                        turn=publication.turn, since=publication.first)
 
     async def done(self, publication: Publication) -> None:
-        retry = self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
+        """Everything the publication owed is delivered (its board was recorded by :meth:`posted`, or it owed
+        DMs only)."""
         # a board that is up replaces the entries set aside before it; DMs alone do not
-        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=retry,
+        await self.store.outbox_done(publication.outcome.game.id, publication.upto, retry_at=self._retry(publication),
                                      set_aside=publication.board)
+
+    async def delivered(self, publication: Publication, message_id: int) -> None:
+        """The board is up (message ``message_id``) and its DMs are sent: :meth:`posted` and :meth:`done` in one
+        transaction. Safe without the separate :meth:`posted` before the DMs: a crash while they are sent leaves
+        the entries unposted, and the board posted again carries the same nonce, which Discord answers with the
+        message already posted (later: it is found among the thread's newest messages; cogs/publish.py), so the
+        board is still shown once (a board updated in place is only updated again); the DMs go again, as after a
+        crash between :meth:`posted` and :meth:`done`."""
+        await self.store.outbox_delivered(publication.outcome.game.id, publication.upto, message_id,
+                                          turn=publication.turn, since=publication.first,
+                                          retry_at=self._retry(publication), set_aside=True)
+
+    def _retry(self, publication: Publication) -> datetime | None:
+        """When a failed AI turn is tried again (a marker stays behind), or None."""
+        return self.clock() + retry_pause(publication.attempts) if publication.retry_ai else None
 
     async def failed(self, game_id: int, error: str, *, upto: int | None = None, counts: bool = True) -> Setback:
         """A delivery of the game's entries (up to ``upto``; all of them when the publication could not even be
         built) failed: each entry is kept for a later try after its own pause, or set aside once it has failed
         ``MAX_ATTEMPTS`` times. ``counts=False`` (Discord down or unreachable): never set aside."""
-        entries = [e for e in await self.store.outbox(game_id) if upto is None or e["id"] <= upto]
+        entries = [e for e in await self.store.outbox(game_id) if upto is None or e.id <= upto]
         if not entries:
             return Setback(0, timedelta(0))
         now = self.clock()
-        plan = [(e["id"], now + retry_pause(e["attempts"])
-                 if not counts or e["attempts"] + 1 < MAX_ATTEMPTS else None) for e in entries]
+        plan = [(e.id, now + retry_pause(e.attempts) if not counts or e.attempts + 1 < MAX_ATTEMPTS else None)
+                for e in entries]
         await self.store.outbox_setback(game_id, error, plan)
-        attempts = max(e["attempts"] for e in entries) + 1
-        if any(when is None for _, when in plan):
+        attempts = max(e.attempts for e in entries) + 1
+        pauses = [when for _, when in plan if when is not None]
+        if len(pauses) < len(plan):
             return Setback(attempts, None)
-        return Setback(attempts, min(when for _, when in plan) - now)
+        return Setback(attempts, min(pauses) - now)
 
-    async def unnoted(self, shards: Shards | None = None) -> list[dict]:
+    async def unnoted(self, shards: Shards | None = None) -> list[DeadLetter]:
         """Games whose entries were set aside and whose thread has not been told yet (see :meth:`set_aside_note`)."""
         return await self.store.dead_letters(unnoted=True, shards=shards)
 
@@ -280,12 +316,12 @@ class Outbox:
         if found is None:
             return []
         lines = []
-        if found["set_aside"]:
-            lines.append(t("status_set_aside", lang, attempts=found["set_aside"], when=_when(found["dead_at"])))
-        if found["attempts"]:
-            lines.append(t("status_failing", lang, attempts=found["attempts"], when=_when(found["next_try"])))
-        if moderator and found["last_error"] and lines:
-            lines.append(t("status_publish_error", lang, error=found["last_error"][:300].replace("`", "'")))
+        if found.set_aside:
+            lines.append(t("status_set_aside", lang, attempts=found.set_aside, when=_when(found.dead_at)))
+        if found.attempts:
+            lines.append(t("status_failing", lang, attempts=found.attempts, when=_when(found.next_try)))
+        if moderator and found.last_error and lines:
+            lines.append(t("status_publish_error", lang, error=found.last_error[:300].replace("`", "'")))
         return lines
 
     @staticmethod

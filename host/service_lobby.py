@@ -339,5 +339,5 @@ class Lobby(ServiceCore):
             await self.store.set_status(game_id, "abandoned")
             entries = await self.store.outbox(game_id)
             if entries:
-                await self.store.outbox_done(game_id, entries[-1]["id"])
+                await self.store.outbox_done(game_id, entries[-1].id)
             self._live.pop(game_id, None)

@@ -29,7 +29,7 @@ import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
 from engines import ENGINES, IllegalAction
@@ -45,7 +45,7 @@ from host.presenters import presenter_for
 from host.service import GameService
 from host.service_core import MAX_ID, person, seat_row
 from host.shards import Shards
-from store import GameRow, Tournament
+from store import GameRow, MatchRow, Tournament
 from tournaments import double as double_elimination
 from tournaments import elimination, swiss
 from tournaments.league import Row, round_robin, table
@@ -190,9 +190,9 @@ class Event:
             return (count - 1 + count % 2) * (2 if self.settings.get("double") else 1)
         return 1
 
-    def completed_rounds(self, matches_now: list[dict]) -> int:
+    def completed_rounds(self, matches_now: list[MatchRow]) -> int:
         """Rounds whose every match is settled (the current one counts when it is over)."""
-        return self.round if matches_now and all(m["places"] is not None for m in matches_now) else \
+        return self.round if matches_now and all(m.places is not None for m in matches_now) else \
             max(0, self.round - 1)
 
 
@@ -330,8 +330,8 @@ class TournamentService:
                 if game.status == "finished" and len(places) == 2:
                     out.append(Result(1, (person(game, 0), person(game, 1)), tuple(places)))
             return out
-        return [Result(m["round"], tuple(m["players"]), tuple(m["places"]), KINDS.get(m["how"], PLAYED))
-                for m in await self.store.matches(event.id) if m["places"] is not None]
+        return [Result(m.round, tuple(m.players), tuple(m.places), KINDS.get(m.how or "", PLAYED))
+                for m in await self.store.matches(event.id) if m.places is not None]
 
     async def standings(self, tournament_id: int, asker: Asker | None = None,
                         ) -> tuple[Event, list[tuple[Standing, str]]]:
@@ -356,8 +356,8 @@ class TournamentService:
 
     async def _bracket_places(self, event: Event) -> list[list[int]]:
         matches = await self.store.matches(event.id)
-        done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])),
-                 tuple(m["places"]) if m["places"] else None) for m in matches]
+        done = [(elimination.Match(m.round, m.slot, tuple(m.players)),
+                 tuple(m.places) if m.places else None) for m in matches]
         if event.double_elimination:
             return double_elimination.final_places(event.seeds, done)
         return elimination.final_places(event.seeds, done)
@@ -368,7 +368,7 @@ class TournamentService:
         names = event.names
         out = []
         for m in await self.store.matches(event.id):
-            out.append({**m, "names": [names.get(p, str(p)) for p in m["players"]]})
+            out.append({**asdict(m), "names": [names.get(p, str(p)) for p in m.players]})
         return event, out
 
     async def podium(self, tournament_id: int) -> list[list[str]]:
@@ -388,20 +388,20 @@ class TournamentService:
             event = await self.tournament(tid)
             names = event.names
             for m in reversed(await self.store.matches(tid)):
-                if user_id not in m["players"]:
+                if user_id not in m.players:
                     continue
-                i = m["players"].index(user_id)
-                others = [names.get(p, str(p)) for p in m["players"] if p != user_id]
-                if len(m["players"]) == 1:
+                i = m.players.index(user_id)
+                others = [names.get(p, str(p)) for p in m.players if p != user_id]
+                if len(m.players) == 1:
                     status, place = "bye", None
-                elif m["places"] is None:
+                elif m.places is None:
                     status, place = "playing", None
                 else:
-                    place = m["places"][i]
-                    score = points(m["places"], i)
+                    place = m.places[i]
+                    score = points(m.places, i)
                     status = ("won" if score == 1 else "lost" if score == 0 else "drawn") \
-                        if len(m["players"]) == 2 else "placed"
-                out.append(MyMatch(tid, m["round"], m["id"], m["game_id"], others, status, place))
+                        if len(m.players) == 2 else "placed"
+                out.append(MyMatch(tid, m.round, m.id, m.game_id, others, status, place))
         return out
 
     # -- registration -------------------------------------------------------------------------------
@@ -663,15 +663,16 @@ class TournamentService:
         seeds = event.seeds
         if event.double_elimination:
             done: list[tuple[elimination.Match, tuple[int, ...] | None]] = [
-                (elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
-                for m in await self.store.matches(event.id) if m["round"] < round_no]
+                (elimination.Match(m.round, m.slot, tuple(m.players)),
+                 tuple(m.places) if m.places is not None else None)
+                for m in await self.store.matches(event.id) if m.round < round_no]
             bracket = double_elimination.round_matches(seeds, done, round_no, seats=await self._seat0(event))
         elif round_no == 1:
             bracket = elimination.first_round(seeds)
         else:
             matches = await self.store.matches(event.id, round_no - 1)
-            done = [(elimination.Match(m["round"], m["slot"], tuple(m["players"])), tuple(m["places"]))
-                    for m in matches]  # (typed above)
+            done = [(elimination.Match(m.round, m.slot, tuple(m.players)),
+                     tuple(m.places) if m.places is not None else None) for m in matches]  # (typed above)
             bracket = elimination.next_round(seeds, done, third_place=bool(event.settings.get("third_place")),
                                              seats=await self._seat0(event))
         out: list[Pairing] = []
@@ -726,7 +727,7 @@ class TournamentService:
             return Progress(await self.tournament(event.id), held=round_no)
         progress = Progress(event)
         progress.started = await self._open_games(event)
-        if all(m["places"] is not None for m in await self.store.matches(event.id, round_no)):
+        if all(m.places is not None for m in await self.store.matches(event.id, round_no)):
             # a round of byes and forfeits only (everybody else dropped): on to the next
             more = await self._next_round(event)
             more.started = progress.started + more.started
@@ -757,16 +758,16 @@ class TournamentService:
             return outcomes
         names = event.names
         for m in await self.store.matches(event.id, event.round):
-            if m["places"] is not None:
+            if m.places is not None:
                 continue
-            game_id = m["game_id"]
+            game_id = m.game_id
             if game_id is None:
                 game_id = await self.store.open_match_game(
-                    m["id"], tournament_id=event.id, engine=event.engine,
-                    options={"engine": dict(event.settings.get("options") or {}), "players": len(m["players"]),
-                             "lang": event.lang, "tournament_match": m["id"], "clock": _match_clock(event)},
+                    m.id, tournament_id=event.id, engine=event.engine,
+                    options={"engine": dict(event.settings.get("options") or {}), "players": len(m.players),
+                             "lang": event.lang, "tournament_match": m.id, "clock": _match_clock(event)},
                     seed=self.games._seed(), guild_id=event.guild_id, channel_id=event.channel_id,
-                    seats=[(p, names.get(p, str(p))) for p in m["players"]])
+                    seats=[(p, names.get(p, str(p))) for p in m.players])
             game = await self.games.game(game_id)
             if game.status == "lobby":
                 outcomes.append(await self.games.start(game_id, game.host_user_id))
@@ -776,29 +777,30 @@ class TournamentService:
                     outcomes.append(following[0])
         return outcomes
 
-    async def _count(self, event: Event, match: dict, game: GameRow) -> tuple[Outcome, tuple[str, dict]] | None:
+    async def _count(self, event: Event, match: MatchRow, game: GameRow) -> tuple[Outcome, tuple[str, dict]] | None:
         """Record a finished (or abandoned) match game's places, as its ending says (host/ending.py: players
         who left, a dropped one among them, are placed by the order of leaving). A dropped player whose seat
         the AI took over before endings were recorded is placed last. A best-of-N match counts its games instead
         (:meth:`_series`): it may go on with a next game, returned with what to say about it."""
-        if event.best_of > 1 and len(match["players"]) == 2:
+        if event.best_of > 1 and len(match.players) == 2:
             return await self._series(event, match)
         ended = ending_of(game.status, game.result)
         places = list(ended.places) if ended is not None and ended.places is not None else []
-        if len(places) != len(match["players"]):
-            places = [1] * len(match["players"])  # ended without a result: level, unless adjudicated
+        if len(places) != len(match.players):
+            places = [1] * len(match.players)  # ended without a result: level, unless adjudicated
         placed = {d.seat for d in ended.left} if ended is not None else set()
         worst = max(places) + 1
         places = [worst if p in event.dropped and seat not in placed else place
-                  for seat, (p, place) in enumerate(zip(match["players"], places))]
-        await self.store.settle_match(match["id"], places, "played")
+                  for seat, (p, place) in enumerate(zip(match.players, places))]
+        await self.store.settle_match(match.id, places, "played")
         return None
 
-    async def series_score(self, event: Event, match: dict) -> tuple[dict[int, int], list[GameRow]]:
-        """Games won by each player of a best-of-N match so far (a drawn or abandoned game counts for
+    async def series_score(self, event: Event, match_id: int, players: list[int]
+                           ) -> tuple[dict[int, int], list[GameRow]]:
+        """Games won by each of the ``players`` of a best-of-N match so far (a drawn or abandoned game counts for
         nobody), and the match's games."""
-        games = await self.store.match_games(event.id, match["id"])
-        wins = dict.fromkeys(match["players"], 0)
+        games = await self.store.match_games(event.id, match_id)
+        wins = dict.fromkeys(players, 0)
         for g in games:
             places = (g.result or {}).get("places") or []
             if g.status != "finished" or len(places) != 2 or places[0] == places[1]:
@@ -808,33 +810,33 @@ class TournamentService:
                 wins[winner] += 1
         return wins, games
 
-    async def _series(self, event: Event, match: dict) -> tuple[Outcome, tuple[str, dict]] | None:
+    async def _series(self, event: Event, match: MatchRow) -> tuple[Outcome, tuple[str, dict]] | None:
         """A best-of-N match after one of its games: decided when a player has won more than half of N games (or
         after 2N games, drawn ones included: then the most wins, level going to the higher seed); else its next
         game starts, the seats swapped."""
-        wins, games = await self.series_score(event, match)
+        wins, games = await self.series_score(event, match.id, match.players)
         if any(g.status not in ("finished", "abandoned") for g in games):
             return None
         need = event.best_of // 2 + 1
-        players = match["players"]
+        players = match.players
         if max(wins.values()) >= need or len(games) >= 2 * event.best_of:
             top = max(wins.values())
-            await self.store.settle_match(match["id"], [1 if wins[p] == top else 2 for p in players], "played")
+            await self.store.settle_match(match.id, [1 if wins[p] == top else 2 for p in players], "played")
             return None
         last = games[-1]
         names = event.names
         seats = [person(last, s.seat) for s in sorted(last.seats, key=lambda s: s.seat)][::-1]
         game_id = await self.store.next_match_game(
-            match["id"], last.id, tournament_id=event.id, engine=event.engine,
+            match.id, last.id, tournament_id=event.id, engine=event.engine,
             options={"engine": dict(event.settings.get("options") or {}), "players": 2, "lang": event.lang,
-                     "tournament_match": match["id"], "clock": _match_clock(event)},
+                     "tournament_match": match.id, "clock": _match_clock(event)},
             seed=self.games._seed(), guild_id=event.guild_id, channel_id=event.channel_id,
             seats=[(p, names.get(p, str(p))) for p in seats])
         if game_id is None:  # counted meanwhile
             return None
         outcome = await self.games.start(game_id, seats[0])
         score = " – ".join(f"{names.get(p, str(p))} {wins[p]}" for p in players)
-        return outcome, ("event_series_next", {"tournament": event.id, "match": match["id"],
+        return outcome, ("event_series_next", {"tournament": event.id, "match": match.id,
                                                "game": len(games) + 1, "best_of": event.best_of, "score": score})
 
     async def _end_game(self, game_id: int, how: Ending, key: str, **fields) -> bool:
@@ -870,7 +872,7 @@ class TournamentService:
         if event.status != "running" or event.format == "league" or event.held:
             return Progress(event)
         current = await self.store.matches(event.id, event.round)
-        if any(m["places"] is None for m in current):
+        if any(m.places is None for m in current):
             return Progress(event)
         fresh = (event.settings.get("announced") or 0) < event.round
         if fresh:
@@ -893,7 +895,7 @@ class TournamentService:
             game = await self.games.game(game.id)
             if match is None or game.status not in ("finished", "abandoned") or event.status != "running":
                 return Progress(event)
-            if match["places"] is None:
+            if match.places is None:
                 following = await self._count(event, match, game)
                 if following is not None:  # the match goes on with its next game
                     return Progress(event, started=[following[0]], series=following[1])
@@ -959,25 +961,25 @@ class TournamentService:
                 return await self._repair(event)
             changed: list[int] = []
             for m in await self.store.matches(tournament_id, event.round):
-                if m["places"] is not None or player_id not in m["players"]:
+                if m.places is not None or player_id not in m.players:
                     continue
-                if len(m["players"]) == 2:
+                if len(m.players) == 2:
                     names = event.names
-                    winner = next(p for p in m["players"] if p != player_id)
-                    places = [2 if p == player_id else 1 for p in m["players"]]
-                    how = ending.decided(How.DROPPED, places, [Departure(m["players"].index(player_id), How.DROPPED)],
-                                         tournament=tournament_id, match=m["id"])
-                    if m["game_id"] is not None and await self._end_game(
-                            m["game_id"], how, "event_end_dropped", name=names.get(player_id, str(player_id)),
-                            tournament=tournament_id, match=m["id"], winner=names.get(winner, str(winner))):
-                        changed.append(m["game_id"])
-                    await self.store.settle_match(m["id"], places, "forfeit")
-                elif m["game_id"] is not None:
-                    game = await self.games.game(m["game_id"])
+                    winner = next(p for p in m.players if p != player_id)
+                    places = [2 if p == player_id else 1 for p in m.players]
+                    how = ending.decided(How.DROPPED, places, [Departure(m.players.index(player_id), How.DROPPED)],
+                                         tournament=tournament_id, match=m.id)
+                    if m.game_id is not None and await self._end_game(
+                            m.game_id, how, "event_end_dropped", name=names.get(player_id, str(player_id)),
+                            tournament=tournament_id, match=m.id, winner=names.get(winner, str(winner))):
+                        changed.append(m.game_id)
+                    await self.store.settle_match(m.id, places, "forfeit")
+                elif m.game_id is not None:
+                    game = await self.games.game(m.game_id)
                     if game.status == "running" and game.seat_of(player_id) is not None:
                         # the player leaves the table (placed by the order of leaving); the AI finishes the seat
-                        await self.games.drop(m["game_id"], player_id)
-                        changed.append(m["game_id"])
+                        await self.games.drop(m.game_id, player_id)
+                        changed.append(m.game_id)
             progress = await self._after_settle(event)
             progress.changed = changed
             return progress
@@ -988,23 +990,23 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self._running(tournament_id, user_id, asker)
             match = await self.store.match(match_id) if 0 < match_id <= MAX_ID else None
-            if match is None or match["tournament_id"] != tournament_id or len(match["players"]) < 2:
+            if match is None or match.tournament_id != tournament_id or len(match.players) < 2:
                 raise GameError.of("tournament_no_match", match=match_id)
-            if match["round"] != event.round:
+            if match.round != event.round:
                 raise GameError.of("tournament_match_past", match=match_id)
             if event.held == event.round:
                 raise EventError("tournament_round_held", event, round=event.round)
-            if len(places) != len(match["players"]) or not all(1 <= p <= len(places) for p in places):
+            if len(places) != len(match.players) or not all(1 <= p <= len(places) for p in places):
                 raise GameError.of("tournament_bad_places")
             ended = []
-            if match["game_id"] is not None:
+            if match.game_id is not None:
                 names = event.names
-                best = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place == min(places)]
+                best = [names.get(p, str(p)) for p, place in zip(match.players, places) if place == min(places)]
                 level = len(best) == len(places)
                 how = ending.decided(How.ADJUDICATED, places, tournament=tournament_id, match=match_id)
-                if await self._end_game(match["game_id"], how, "event_end_draw" if level else "event_end_adjudicated",
+                if await self._end_game(match.game_id, how, "event_end_draw" if level else "event_end_adjudicated",
                                         match=match_id, names=", ".join(best)):
-                    ended.append(match["game_id"])
+                    ended.append(match.game_id)
             await self.store.settle_match(match_id, places, "adjudicated", overwrite=True)
             progress = await self._after_settle(event)
             progress.changed = ended
@@ -1068,21 +1070,21 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self._held_swiss(tournament_id, user_id, asker)
             matches = await self.store.matches(tournament_id, event.held)
-            where = {p: m for m in matches for p in m["players"]}
+            where = {p: m for m in matches for p in m.players}
             for p in (first, second):
-                if p not in where or where[p]["how"] == "half_bye":
+                if p not in where or where[p].how == "half_bye":
                     raise EventError("tournament_not_in_round", event, name=event.names.get(p, str(p)),
                                      round=event.held)
             if first == second:
                 raise EventError("tournament_swap_same", event)
-            new = {m["id"]: [second if p == first else first if p == second else p for p in m["players"]]
+            new = {m.id: [second if p == first else first if p == second else p for p in m.players]
                    for m in matches}
             forbidden = {frozenset(pair) for pair in event.forbidden}
             results = await self.results(event)
             met = {frozenset(r.players) for r in results if r.played and len(r.players) == 2}
             notes = []
             for m in matches:
-                players = new[m["id"]]
+                players = new[m.id]
                 for a, b in itertools.combinations(players, 2):
                     if frozenset((a, b)) in forbidden:
                         raise EventError("tournament_pair_forbidden", event, first=event.names.get(a, str(a)),
@@ -1090,7 +1092,7 @@ class TournamentService:
                     if frozenset((a, b)) in met:
                         notes.append(("event_swap_rematch", {"first": event.names.get(a, str(a)),
                                                              "second": event.names.get(b, str(b))}))
-            pairing = [(m["slot"], new[m["id"]], m["places"], m["how"]) for m in matches]
+            pairing = [(m.slot, new[m.id], m.places, m.how) for m in matches]
             if event.held is None or not await self.store.replace_round(tournament_id, event.held, pairing):
                 raise EventError("tournament_round_started", event)
             await self._settings(event, edited=event.held)
@@ -1117,7 +1119,7 @@ class TournamentService:
                 raise EventError("tournament_forbidden_already", event)
             await self._settings(event, forbidden=[*map(list, event.forbidden), sorted(pair)])
             event = await self.tournament(tournament_id)
-            if event.held and any(pair <= set(m["players"]) for m in await self.store.matches(tournament_id,
+            if event.held and any(pair <= set(m.players) for m in await self.store.matches(tournament_id,
                                                                                               event.held)):
                 return await self._repair(event)
             return Progress(event, held=event.held)
@@ -1160,24 +1162,24 @@ class TournamentService:
         async with self.lock(tournament_id):
             event = await self._running(tournament_id, user_id, asker)
             match = await self.store.match(match_id) if 0 < match_id <= MAX_ID else None
-            if match is None or match["tournament_id"] != tournament_id or len(match["players"]) < 2:
+            if match is None or match.tournament_id != tournament_id or len(match.players) < 2:
                 raise GameError.of("tournament_no_match", match=match_id)
-            if match["places"] is None:
+            if match.places is None:
                 raise EventError("tournament_match_unsettled", event, match=match_id)
-            if event.format == "elimination" and match["round"] != event.round:
+            if event.format == "elimination" and match.round != event.round:
                 raise EventError("tournament_bracket_moved_on", event, match=match_id)
-            if len(places) != len(match["players"]) or not all(1 <= p <= len(places) for p in places):
+            if len(places) != len(match.players) or not all(1 <= p <= len(places) for p in places):
                 raise GameError.of("tournament_bad_places")
-            if list(places) == list(match["places"]):
+            if list(places) == list(match.places):
                 raise EventError("tournament_same_result", event, match=match_id)
             names = event.names
             await self.store.settle_match(match_id, list(places), "corrected", overwrite=True)
             progress = Progress(await self.tournament(tournament_id), held=event.held)
             progress.notes.append(("event_corrected", {
-                "match": match_id, "round": match["round"],
-                "was": _result_text(match["players"], match["places"], names),
-                "now": _result_text(match["players"], places, names)}))
-            progress.mention = [p for p in match["players"]]
+                "match": match_id, "round": match.round,
+                "was": _result_text(match.players, match.places, names),
+                "now": _result_text(match.players, places, names)}))
+            progress.mention = [p for p in match.players]
             return progress
 
     async def cancel(self, tournament_id: int, user_id: int, asker: Asker | None = None) -> Progress:
@@ -1196,37 +1198,37 @@ class TournamentService:
 
     # -- deadlines (the hook for turn clocks) ---------------------------------------------------------
 
-    async def overdue(self, now: datetime | None = None) -> list[dict]:
+    async def overdue(self, now: datetime | None = None) -> list[MatchRow]:
         """Unsettled matches whose round deadline has passed (``now``: the game service's clock)."""
         return await self.store.overdue_matches(now or self.games.clock())
 
-    async def waiting_for(self, match: dict) -> set[int]:
+    async def waiting_for(self, match: MatchRow) -> set[int]:
         """The seats a match waits for: those of its running game whose clock runs (not AI stand-ins)."""
-        if match["game_id"] is None:
+        if match.game_id is None:
             return set()
-        game = await self.games.game(match["game_id"])
+        game = await self.games.game(match.game_id)
         if game.status != "running":
             return set()
         return {c["seat"] for c in await self.store.clocks(game.id) if c["deadline"] is not None and not c["stand_in"]}
 
-    async def deadline_places(self, match: dict) -> list[int]:
+    async def deadline_places(self, match: MatchRow) -> list[int]:
         """The places a match over its round's deadline gets by its clock rules: the match waits for the
         seats whose clock is running, and they lose it, sharing the place after everybody else (they ran out of
         time at the same moment); the others share the first place. A match that waits for nobody (nobody to
         act), or for everybody (all were to move at once), is a draw: nobody wins by another's lateness alone."""
-        return deadline_places(len(match["players"]), await self.waiting_for(match))
+        return deadline_places(len(match.players), await self.waiting_for(match))
 
-    async def settle_overdue(self, now: datetime | None = None) -> list[tuple[dict, Progress]]:
+    async def settle_overdue(self, now: datetime | None = None) -> list[tuple[MatchRow, Progress]]:
         """Settle every match past its round's deadline by its clock rules (:meth:`deadline_places`); the
         periodic clock job calls this. Returns each settled match (with its places) and what it did."""
         out = []
         for match in await self.overdue(now):
             waiting = await self.waiting_for(match)
-            places = deadline_places(len(match["players"]), waiting)
-            progress = await self.settle_by_clock(match["id"], places,
-                                                  everybody_late=len(waiting) == len(match["players"]))
-            settled = await self.store.match(match["id"])
-            if settled is not None and settled["how"] == "clock":
+            places = deadline_places(len(match.players), waiting)
+            progress = await self.settle_by_clock(match.id, places,
+                                                  everybody_late=len(waiting) == len(match.players))
+            settled = await self.store.match(match.id)
+            if settled is not None and settled.how == "clock":
                 out.append((settled, progress))
         return out
 
@@ -1236,23 +1238,23 @@ class TournamentService:
         match = await self.store.match(match_id)
         if match is None:
             raise GameError.of("tournament_no_match", match=match_id)
-        async with self.lock(match["tournament_id"]):
-            event = await self.tournament(match["tournament_id"])
+        async with self.lock(match.tournament_id):
+            event = await self.tournament(match.tournament_id)
             match = await self.store.match(match_id)
-            if match is None or match["places"] is not None or event.status != "running":
+            if match is None or match.places is not None or event.status != "running":
                 return Progress(event)  # settled meanwhile (the game ended, or the organizer decided)
             ended = []
-            if match["game_id"] is not None:
+            if match.game_id is not None:
                 names = event.names
-                late = [names.get(p, str(p)) for p, place in zip(match["players"], places) if place > min(places)]
+                late = [names.get(p, str(p)) for p, place in zip(match.players, places) if place > min(places)]
                 how = ending.decided(How.DEADLINE, list(places), [
                     Departure(seat, How.TIMEOUT) for seat, place in enumerate(places) if place > min(places)],
-                    match=match_id, round=match["round"], tournament=event.id)
-                if await self._end_game(match["game_id"], how,
+                    match=match_id, round=match.round, tournament=event.id)
+                if await self._end_game(match.game_id, how,
                                         "event_deadline_forfeit" if late else "event_deadline_all"
                                         if everybody_late else "event_deadline_draw",
-                                        match=match_id, round=match["round"], names=", ".join(late)):
-                    ended.append(match["game_id"])
+                                        match=match_id, round=match.round, names=", ".join(late)):
+                    ended.append(match.game_id)
             await self.store.settle_match(match_id, list(places), "clock")
             progress = await self._after_settle(event)
             progress.changed = ended

@@ -16,6 +16,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from store.postgres import PostgresStore
+from store.sqlite import SqliteStore
+
 #: every table, parents before the tables that refer to them
 TABLES = ("tournaments", "tournament_entries", "games", "seats", "actions", "outbox", "guild_settings",
           "user_settings", "clocks", "heartbeat", "away", "tournament_matches", "departures", "decks", "web_sites")
@@ -48,13 +51,10 @@ def _read(path: Path) -> tuple[dict[str, tuple[list[str], list[tuple]]], dict[st
 async def migrate(sqlite_path: str | Path, postgres_url: str) -> dict[str, int]:
     """Copy the SQLite database at ``sqlite_path`` into the (empty) PostgreSQL database at ``postgres_url``;
     returns the number of rows copied per table."""
-    from store.db import Store
-    from store.postgres import PostgresStore
-
     path = Path(sqlite_path)
     if not path.is_file():
         raise MigrationError(f"{path} is not a file")
-    source = await Store.open(path)  # the newest schema, and the WAL folded into the file on close
+    source = await SqliteStore.open(path)  # the newest schema, and the WAL folded into the file on close
     version = await source.schema_version()
     await source.close()
     data, issued = _read(path)

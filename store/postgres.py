@@ -1,4 +1,4 @@
-"""The PostgreSQL backend: the same :class:`store.db.Store` (the same SQL, the same methods) over an asyncpg pool.
+"""The PostgreSQL backend: :class:`PostgresStore`, store/base.py's SQL and methods over an asyncpg pool.
 
 Only the dialect lives here: ``?`` placeholders become ``$1, $2, …``; a transaction is ``BEGIN`` … ``COMMIT`` on
 one pooled connection (PostgreSQL's row locks serialise writers, so the version guard of a move works across
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 import asyncpg
 
-from store.db import FIRST_ID, StorageError, Store, VersionConflict, _forget_written
+from store.base import FIRST_ID, Statement, StorageError, Store, VersionConflict, _forget_written
 from store.migrations import MIGRATIONS, steps
 
 #: tables whose rows get an id from an identity column (an INSERT into them returns it)
@@ -49,11 +50,11 @@ class PostgresStore(Store):
     """:class:`Store` on PostgreSQL. Open with ``await PostgresStore.open("postgresql://…")``."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
-        super().__init__(None)
+        super().__init__()
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:  # type: ignore[override]
+    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
         where = url.split("@")[-1]  # (never the password)
         try:
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
@@ -134,8 +135,8 @@ class PostgresStore(Store):
     def _json_int(column: str, key: str) -> str:
         return f"({column}::jsonb ->> '{key}')::bigint"
 
-    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None,
-                           *, first_id: bool = False):
+    async def _transaction(self, statements: list[Statement], guard: Statement | None = None,
+                           *, first_id: bool = False) -> Any:
         """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
         Returns the id of the row the last statement inserted (games, tournaments, outbox), else None; with
         ``first_id``, of the row the first one inserted, which later statements may use as ``FIRST_ID``."""

@@ -58,9 +58,9 @@ BAD_DB_TIMEOUT_S = 45  # busy_timeout (5 s) for the locked file, plus start-up; 
 
 async def _make_database(path: Path, games: int = 60) -> None:
     """A real database written by the store, big enough to have many pages."""
-    from store import Store
+    from store import SqliteStore
 
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         for n in range(games):
             gid = await store.create_game(engine="troja", options={"lang": "en", "pad": "x" * 300}, seed=n,
@@ -189,15 +189,15 @@ def _read_only(path: Path):
 
 
 async def test_the_store_refuses_the_same_bad_files_and_stops_its_thread(tmp_path):
-    """Store.open itself: StorageError, and no aiosqlite worker thread left behind (it would hang exit)."""
+    """SqliteStore.open itself: StorageError, and no aiosqlite worker thread left behind (it would hang exit)."""
     import threading
 
-    from store import StorageError, Store
+    from store import SqliteStore, StorageError
 
     path = tmp_path / "g.db"
     path.write_bytes(b"not a database" * 1000)
     before = threading.active_count()
     with pytest.raises(StorageError, match="damaged"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     await asyncio.sleep(0.2)
     assert threading.active_count() == before

@@ -20,7 +20,7 @@ from bot import create_bot
 from engines.rng import Rng
 from host.service import GameService
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import take_turn
 from tests.discord_harness import Harness, button
 from tests.fake_server import RemoteBot
@@ -133,7 +133,7 @@ async def test_readiness_and_metrics_of_a_running_bot(tmp_path):
 
 
 async def test_a_failing_click_is_counted_as_an_error_and_timed(tmp_path, monkeypatch):
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     service = GameService(store, seed_source=iter(range(1000, 2000)).__next__)
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0, metrics_port=free_port(), ops_host="127.0.0.1"),

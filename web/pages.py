@@ -317,14 +317,14 @@ async def tournament_page(request: web.Request) -> web.Response:
     say = translator(request[LANG])
     names = event.names
     matches = await context.store.matches(event.id)
-    games = await context.store.game_versions([m["game_id"] for m in matches if m["game_id"]])
+    games = await context.store.game_versions([m.game_id for m in matches if m.game_id])
     rounds: dict[int, list[dict]] = {}
     live = []
     for m in matches:
         entry = _match(site, m, names, games)
-        rounds.setdefault(m["round"], []).append(entry)
+        rounds.setdefault(m.round, []).append(entry)
         if entry["live"]:
-            live.append({**entry, "round": m["round"]})
+            live.append({**entry, "round": m.round})
     bracket = event.format == "elimination" and bool(rounds)
     if bracket and event.status == "running":  # the rounds still to come, as empty boxes
         count = sum(1 for m in rounds[max(rounds)] if not m["bye"] or len(rounds) == 1)
@@ -353,18 +353,18 @@ def _num(value) -> str:
 
 
 def _match(site: Site, m: dict, names: dict[int, str], games: dict[int, tuple[int, str]]) -> dict:
-    status = games.get(m["game_id"], (0, ""))[1] if m["game_id"] else ""
-    places = m["places"]
+    status = games.get(m.game_id, (0, ""))[1] if m.game_id else ""
+    places = m.places
     players = [{"name": names.get(p, "?"), "url": player_url(site, p),
                 "place": places[i] if places and i < len(places) else None,
                 "won": bool(places) and places[i] == 1 and len(set(places)) > 1}
-               for i, p in enumerate(m["players"])]
+               for i, p in enumerate(m.players)]
     url = None
-    if m["game_id"] and status in ("running", "lobby"):
-        url = game_url(site, m["game_id"])
-    elif m["game_id"] and status == "finished":
-        url = game_url(site, m["game_id"], "r")
-    return {"slot": m["slot"], "players": players, "how": m["how"], "url": url, "bye": len(m["players"]) == 1,
+    if m.game_id and status in ("running", "lobby"):
+        url = game_url(site, m.game_id)
+    elif m.game_id and status == "finished":
+        url = game_url(site, m.game_id, "r")
+    return {"slot": m.slot, "players": players, "how": m.how, "url": url, "bye": len(m.players) == 1,
             "live": places is None and status == "running", "done": places is not None}
 
 

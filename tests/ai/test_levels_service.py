@@ -11,14 +11,14 @@ from engines import ENGINES
 from engines.rng import Rng
 from host import thinking
 from host.service import GameError, GameService
-from store import Store
+from store import SqliteStore
 
 ANN = 1
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 

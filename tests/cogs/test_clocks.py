@@ -20,7 +20,7 @@ from host.service import GameService
 from host.tournaments import tournaments_of
 from render import kit
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
 from tests.discord_harness import CHANNEL_ID, Harness, button, components
@@ -242,7 +242,7 @@ async def test_a_default_choice_and_its_narration_are_one_save(harness, monkeypa
     clock.now += timedelta(minutes=11)
     with pytest.raises(RuntimeError):
         await h.bot.service.expire_clocks()
-    assert not any("ran out of time" in line for e in await store.outbox(1) for line in e["lines"])
+    assert not any("ran out of time" in line for e in await store.outbox(1) for line in e.lines)
     monkeypatch.setattr(store, "commit_action", real)
     await _ticks(h, clock, 1)
     texts = "\n".join(m["content"] for m in h.messages_in(thread))
@@ -287,7 +287,7 @@ async def _restart(h, tmp_path, monkeypatch, clock, *, same_discord: bool = Fals
     """The bot stops; a new bot on the same database comes up (its service on the same test clock);
     ``same_discord``: talking to the same (fake) Discord, with its threads and DMs so far."""
     await h.stop()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(5000, 6000))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store,
@@ -358,7 +358,7 @@ async def test_a_crash_right_after_a_resignation_still_posts_the_last_board(harn
     except RuntimeError:
         pass  # the old code died here, between the end of the game and its board
     assert over
-    assert any("Ann resigned game #1" in line for e in await store.outbox(1) for line in e["lines"])
+    assert any("Ann resigned game #1" in line for e in await store.outbox(1) for line in e.lines)
     monkeypatch.setattr(store, "_transaction", real)
     h2 = await _restart(h, tmp_path, monkeypatch, clock, same_discord=True)
     try:

@@ -34,7 +34,7 @@ from host.service import GameService
 from host.tournaments import tournaments_of
 from render import RENDERERS
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board
 from tests.discord_harness import CHANNEL_ID, Harness, button
 from tests.render.phone import texts_at_phone_width
@@ -68,7 +68,7 @@ class Clock:
 @pytest.fixture
 async def h(tmp_path, monkeypatch):
     """A bot on a fast (unsynced) database whose clock the test drives; every public picture drawn is kept."""
-    store = await Store.open(tmp_path / "bot.db", synchronous="OFF")
+    store = await SqliteStore.open(tmp_path / "bot.db", synchronous="OFF")
     seeds = iter(range(3000, 4000))
     service = GameService(store, seed_source=lambda: next(seeds), clock=Clock())
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
@@ -128,8 +128,8 @@ async def open_match(h, key: str, n: int, **extra) -> tuple[int, dict]:
     post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
     await h.click(P0, h.fake.messages[int(post["id"])], button(post, "Start")["custom_id"], name="P0")
     (match,) = await h.bot.service.store.matches(1, 1)
-    assert len(match["players"]) == n and match["game_id"] is not None
-    return match["game_id"], match
+    assert len(match.players) == n and match.game_id is not None
+    return match.game_id, match
 
 
 # -- ending it ---------------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ async def play_out(h, game_id: int, rng: Rng) -> None:
         assert game.status == "finished", "the game did not end"
     owed = await service.store.outbox(game_id)
     if len(owed) > 1:
-        await service.store.outbox_done(game_id, owed[-2]["id"])
+        await service.store.outbox_done(game_id, owed[-2].id)
     await publish.publish(h.bot, game_id=game_id)
     await h.settle()
 
@@ -243,7 +243,7 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
         expect.update(how=How.ABANDONED, places=None)
     elif end == "adjudicated":
         winner = people[seats[-1]]
-        await h.slash(P0, "tournament adjudicate", tournament=1, match=match["id"], winner=discord.Object(winner),
+        await h.slash(P0, "tournament adjudicate", tournament=1, match=match.id, winner=discord.Object(winner),
                       name="P0", resolved=user(winner))
         await h.settle()
         expect.update(how=How.ADJUDICATED, places=[1 if s == seats[-1] else 2 for s in seats])
@@ -256,7 +256,7 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
             waiting = set()
         cog = h.bot.get_cog("Clocks")
         started = service.clock.now
-        while (await service.store.match(match["id"]))["places"] is None:
+        while (await service.store.match(match.id)).places is None:
             assert service.clock.now - started < timedelta(minutes=70), "settled at the deadline"
             service.clock.now += timedelta(minutes=1)
             await cog.tick()
@@ -266,8 +266,8 @@ async def end_game(h, end: str, key: str, n: int) -> tuple[int, dict | None, dic
         places = [late.get(s, 1) for s in seats]
         expect.update(how=How.DEADLINE, places=places, left=[(s, How.TIMEOUT) for s in seats if s in waiting])
         late_names = ", ".join(NAMES[people[s]] for s in sorted(waiting))
-        expect["notice"] = (f"⏰ Match #{match['id']} (round 1) reached the round's deadline: {late_names} ran out of"
-                            f" time and lose(s) it." if waiting else f"⏰ Match #{match['id']} (round 1) reached the"
+        expect["notice"] = (f"⏰ Match #{match.id} (round 1) reached the round's deadline: {late_names} ran out of"
+                            f" time and lose(s) it." if waiting else f"⏰ Match #{match.id} (round 1) reached the"
                             " round's deadline with every player still to move: it is a draw.")
     return game_id, match, expect
 
@@ -305,9 +305,9 @@ def headline(key: str, expect: dict, names: list[str], match: dict | None, pictu
     if picture and how in PICTURE_WHY:
         why = " — " + PICTURE_WHY[how].format(who=who(expect["left"][-1][0]) if expect["left"] else "")
     elif how is How.ADJUDICATED:
-        why = f": the organizer of tournament #1 decided match #{match['id']}"
+        why = f": the organizer of tournament #1 decided match #{match.id}"
     elif how is How.DEADLINE:
-        why = f": match #{match['id']} reached the deadline of round 1"
+        why = f": match #{match.id} reached the deadline of round 1"
     elif how in WHY:
         why = ": " + WHY[how].format(who=who(expect["left"][-1][0]))
     winners = [s for s, p in enumerate(places) if p == 1]
@@ -467,8 +467,8 @@ async def test_every_end_is_told_the_same_everywhere(h, end, key, n):
 
     # the tournament's table: the match counted with the game's places
     if match is not None:
-        settled = await service.store.match(match["id"])
-        assert settled["places"] == expect["places"]
+        settled = await service.store.match(match.id)
+        assert settled.places == expect["places"]
         before = len(h.fake.messages)
         await h.slash(P0, "tournament table", tournament=1, name="P0")
         assert [m for m in since(h, before) if m["attachments"]], "the table's picture is posted"
@@ -522,23 +522,23 @@ async def test_an_organizer_deciding_a_match_played_out_overrules_its_game_every
     post = next(m for m in h.messages_in(CHANNEL_ID) if m["embeds"] and "Tournament #1" in m["embeds"][0]["title"])
     await h.click(P0, h.fake.messages[int(post["id"])], button(post, "Start")["custom_id"], name="P0")
     played = (await h.bot.service.store.matches(1, 1))[0]
-    await play_out(h, played["game_id"], Rng(5))
-    game = await h.bot.service.game(played["game_id"])
+    await play_out(h, played.game_id, Rng(5))
+    game = await h.bot.service.game(played.game_id)
     before = Ending.from_json(game.result)
     assert before.how is How.NATURAL
     loser = max(range(2), key=lambda s: (before.places[s], s))
-    winner = played["players"][loser]
-    await h.slash(P0, "tournament adjudicate", tournament=1, match=played["id"], winner=discord.Object(winner),
+    winner = played.players[loser]
+    await h.slash(P0, "tournament adjudicate", tournament=1, match=played.id, winner=discord.Object(winner),
                   name="P0", resolved=user(winner))
     await h.settle()
-    game = await h.bot.service.game(played["game_id"])
+    game = await h.bot.service.game(played.game_id)
     after = Ending.from_json(game.result)
     places = [1 if s == loser else 2 for s in range(2)]
     assert after.how is How.ADJUDICATED and list(after.places) == places
-    assert (await h.bot.service.store.match(played["id"]))["places"] == places
+    assert (await h.bot.service.store.match(played.id)).places == places
     board = latest_board(h, game.thread_id)["content"]
     assert f"🏆 {presenter_for('hextri').who(loser, h.bot.service.names(game))} wins: the organizer of tournament #1" \
-           f" decided match #{played['id']}." in board
+           f" decided match #{played.id}." in board
     before_page = len(h.fake.messages)
     await h.slash(winner, "game history", name=NAMES[winner])
     (page,) = [m for m in since(h, before_page) if "Past games" in m["content"]]

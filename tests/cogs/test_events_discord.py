@@ -13,7 +13,7 @@ from cogs.standings import match_over
 from host.service import GameError, GameService
 from host.tournaments import tournaments_of
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.discord_harness import CHANNEL_ID, Harness, button
 
 PEOPLE = {101 + i: f"P{i}" for i in range(5)}
@@ -36,11 +36,11 @@ async def _finish_round(h, bot, winner_of) -> None:
     service = tournaments_of(bot)
     event = await service.tournament(1)
     for m in await bot.service.store.matches(1, event.round):
-        if m["places"] is not None:
+        if m.places is not None:
             continue
-        game = await bot.service.game(m["game_id"])
-        w = winner_of(m["players"])
-        places = [1 if w is None or p == w else 2 for p in m["players"]]
+        game = await bot.service.game(m.game_id)
+        w = winner_of(m.players)
+        places = [1 if w is None or p == w else 2 for p in m.players]
         await bot.service.store.set_status(game.id, "finished", {"places": places, "scores": [0, 0], "reason": "t"})
         await match_over(bot, await bot.service.game(game.id))
 
@@ -63,8 +63,8 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
     await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
     store = h.bot.service.store
     round1 = await store.matches(1, 1)
-    assert sorted(len(m["players"]) for m in round1) == [1, 2, 2]  # five players: a bye
-    games = [await h.bot.service.game(m["game_id"]) for m in round1 if m["game_id"]]
+    assert sorted(len(m.players) for m in round1) == [1, 2, 2]  # five players: a bye
+    games = [await h.bot.service.game(m.game_id) for m in round1 if m.game_id]
     assert all(g.status == "running" and g.thread_id for g in games), "each match in its own thread"
     assert any("round 1 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
     # the lower seat number wins every match
@@ -72,22 +72,22 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
     assert any("round 1 is over" in m["content"] and m["attachments"] for m in h.messages_in(CHANNEL_ID))
     round2 = await store.matches(1, 2)
     assert len(round2) == 3
-    met = {frozenset(m["players"]) for m in round1}
-    assert not any(frozenset(m["players"]) in met for m in round2 if len(m["players"]) == 2), "no rematch"
-    byes = [m["players"][0] for m in round1 + round2 if len(m["players"]) == 1]
+    met = {frozenset(m.players) for m in round1}
+    assert not any(frozenset(m.players) in met for m in round2 if len(m.players) == 2), "no rematch"
+    byes = [m.players[0] for m in round1 + round2 if len(m.players) == 1]
     assert len(set(byes)) == len(byes), "nobody gets a second bye"
     # a player drops mid-round: their match is forfeited at once
-    victim = next(m for m in round2 if len(m["players"]) == 2)
-    dropped = victim["players"][0]
+    victim = next(m for m in round2 if len(m.players) == 2)
+    dropped = victim.players[0]
     await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",
                   resolved={"users": {str(dropped): {"id": str(dropped), "username": "x", "discriminator": "0",
                                                      "global_name": "X", "avatar": None}}})
-    settled = await store.match(victim["id"])
-    assert settled["how"] == "forfeit" and settled["places"] == [2, 1]
-    assert (await h.bot.service.game(victim["game_id"])).status == "finished"
+    settled = await store.match(victim.id)
+    assert settled.how == "forfeit" and settled.places == [2, 1]
+    assert (await h.bot.service.game(victim.game_id)).status == "finished"
     # a restart with the round half played: a new bot on the same database carries on
     await h.stop()
-    store2 = await Store.open(tmp_path / "bot.db")
+    store2 = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(3000, 4000))
     bot2 = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                                remind_after_hours=0), store=store2,
@@ -98,7 +98,7 @@ async def test_a_whole_swiss_with_a_drop_and_a_restart(harness, tmp_path, monkey
         event = await tournaments_of(bot2).tournament(1)
         assert event.round == 3
         round3 = await store2.matches(1, 3)
-        assert dropped not in {p for m in round3 for p in m["players"]}, "a dropped player is not paired"
+        assert dropped not in {p for m in round3 for p in m.players}, "a dropped player is not paired"
         await _finish_round(h2, bot2, lambda players: None)
         event = await tournaments_of(bot2).tournament(1)
         assert event.status == "finished"
@@ -120,13 +120,13 @@ async def test_a_whole_elimination_with_a_third_place_match(harness):
     await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
     store = h.bot.service.store
     round1 = await store.matches(1, 1)
-    assert [len(m["players"]) for m in round1].count(1) == 3, "five players in a bracket of 8: three byes"
+    assert [len(m.players) for m in round1].count(1) == 3, "five players in a bracket of 8: three byes"
     for _ in range(3):
         await _finish_round(h, h.bot, lambda players: max(players))  # the lower seed wins: upsets
     event = await tournaments_of(h.bot).tournament(1)
     assert event.status == "finished" and event.round == 3
     final_round = await store.matches(1, 3)
-    assert sorted(m["slot"] for m in final_round) == [0, 1], "the final and the third-place match"
+    assert sorted(m.slot for m in final_round) == [0, 1], "the final and the third-place match"
     podium = await tournaments_of(h.bot).podium(1)
     assert len(podium) == 3 and all(len(p) == 1 for p in podium)
     posted = [m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
@@ -156,19 +156,19 @@ async def test_a_whole_double_elimination_with_a_grand_final_reset(harness, tmp_
         event = await service.tournament(1)
         if event.status == "finished":
             break
-        slot_of = {tuple(m["players"]): m["slot"] for m in await store.matches(1, event.round)}
+        slot_of = {tuple(m.players): m.slot for m in await store.matches(1, event.round)}
         await _finish_round(h, h.bot, winner_of)
     event = await service.tournament(1)
     assert event.status == "finished" and event.round == 7, "six rounds and the grand final's second match"
     matches = await store.matches(1)
     lost: dict[int, int] = {}
     for m in matches:
-        if len(m["players"]) == 2:
-            loser = m["players"][m["places"].index(2)]
+        if len(m.players) == 2:
+            loser = m.players[m.places.index(2)]
             lost[loser] = lost.get(loser, 0) + 1
     assert lost == {101: 2, 102: 2, 103: 2, 104: 2, 105: 1}, "everybody out after two losses; P4 lost once"
-    assert [m["slot"] for m in matches if m["round"] >= 6] == [2000, 2001]
-    assert set(next(m for m in matches if m["slot"] == 2001)["players"]) == {101, 105}
+    assert [m.slot for m in matches if m.round >= 6] == [2000, 2001]
+    assert set(next(m for m in matches if m.slot == 2001).players) == {101, 105}
     # P1 lost the winners' final (round 3) and then to P4 in round 5: out last of the rest
     assert await service.podium(1) == [["P4"], ["P0"], ["P1"]]
     texts = [m["content"] for m in h.messages_in(CHANNEL_ID)]
@@ -210,17 +210,17 @@ async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brack
     post = h.fake.messages[int(post["id"])]
     await h.click(101, post, button(post, "Start")["custom_id"], name="P0")
     store = h.bot.service.store
-    assert {frozenset(m["players"]) for m in await store.matches(1, 1)} == {frozenset((101, 104)),
+    assert {frozenset(m.players) for m in await store.matches(1, 1)} == {frozenset((101, 104)),
                                                                              frozenset((102, 103))}
     await service.drop(1, 101, 104)
-    (forfeit,) = [m for m in await store.matches(1, 1) if 104 in m["players"]]
-    assert forfeit["how"] == "forfeit" and forfeit["places"][forfeit["players"].index(104)] == 2
+    (forfeit,) = [m for m in await store.matches(1, 1) if 104 in m.players]
+    assert forfeit.how == "forfeit" and forfeit.places[forfeit.players.index(104)] == 2
     await _finish_round(h, h.bot, lambda players: min(players))
-    (final,) = [m for m in await store.matches(1, 2) if m["game_id"] is not None]
-    assert set(final["players"]) == {101, 102}, "the winners' final; the losers' round 1 was a forfeit"
+    (final,) = [m for m in await store.matches(1, 2) if m.game_id is not None]
+    assert set(final.players) == {101, 102}, "the winners' final; the losers' round 1 was a forfeit"
     h.assert_no_errors()
     await h.stop()
-    store2 = await Store.open(tmp_path / "bot.db")
+    store2 = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(3000, 4000))
     bot2 = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                                remind_after_hours=0), store=store2,
@@ -235,12 +235,12 @@ async def test_a_player_dropped_from_a_double_elimination_forfeits_in_both_brack
             await _finish_round(h2, bot2, lambda players: min(players))
         event = await service.tournament(1)
         assert event.status == "finished" and event.round == 4, "no second grand final: P0 won the first"
-        later = [m for m in await store2.matches(1) if 104 in m["players"] and m["round"] > 1]
-        assert [(m["round"], m["how"], m["game_id"]) for m in later] == [(2, "forfeit", None)], \
+        later = [m for m in await store2.matches(1) if 104 in m.players and m.round > 1]
+        assert [(m.round, m.how, m.game_id) for m in later] == [(2, "forfeit", None)], \
             "the losers' bracket match forfeited when paired, no game opened"
         # round 3: the losers' final, P1 (beaten in the winners' final) against P2; the grand final P0 - P1
-        assert [set(m["players"]) for m in await store2.matches(1, 3)] == [{102, 103}]
-        assert [set(m["players"]) for m in await store2.matches(1, 4)] == [{101, 102}]
+        assert [set(m.players) for m in await store2.matches(1, 3)] == [{102, 103}]
+        assert [set(m.players) for m in await store2.matches(1, 4)] == [{101, 102}]
         _, rows = await service.standings(1)
         assert [name for _, name in rows] == ["P0", "P1", "P2", "P3"]
         h2.assert_no_errors()
@@ -264,8 +264,8 @@ async def test_a_double_elimination_of_best_of_three_matches(harness):
         event = await service.tournament(1)
         if event.status == "finished":
             break
-        (match,) = [m for m in await store.matches(1, event.round) if m["places"] is None]
-        game = await h.bot.service.game(match["game_id"])
+        (match,) = [m for m in await store.matches(1, event.round) if m.places is None]
+        game = await h.bot.service.game(match.game_id)
         won = 101 if event.round == 1 else 102
         places = [1 if s.user_id == won else 2 for s in sorted(game.seats, key=lambda s: s.seat)]
         await store.set_status(game.id, "finished", {"places": places, "scores": [0, 0], "reason": "t"})
@@ -273,8 +273,8 @@ async def test_a_double_elimination_of_best_of_three_matches(harness):
     event = await service.tournament(1)
     assert event.status == "finished" and event.round == 3
     matches = await store.matches(1)
-    assert [m["slot"] for m in matches] == [0, 2000, 2001]
-    assert [len(await store.match_games(1, m["id"])) for m in matches] == [2, 2, 2], "two games won each"
+    assert [m.slot for m in matches] == [0, 2000, 2001]
+    assert [len(await store.match_games(1, m.id)) for m in matches] == [2, 2, 2], "two games won each"
     assert await service.podium(1) == [["P1"], ["P0"]]
     h.assert_no_errors()
 
@@ -293,15 +293,15 @@ async def test_a_double_elimination_result_is_corrected_only_before_it_feeds_a_r
     await _finish_round(h, h.bot, lambda players: min(players))
     first = (await store.matches(1, 1))[0]
     with pytest.raises(GameError, match="has fed the next round of the bracket already"):
-        await service.correct(1, 101, first["id"], [2, 1])
-    (losers,) = [m for m in await store.matches(1, 2) if m["slot"] >= 1000]
-    assert set(losers["players"]) == {103, 104}
-    game = await h.bot.service.game(losers["game_id"])
-    await store.set_status(game.id, "finished", {"places": [1 if p == 104 else 2 for p in losers["players"]],
+        await service.correct(1, 101, first.id, [2, 1])
+    (losers,) = [m for m in await store.matches(1, 2) if m.slot >= 1000]
+    assert set(losers.players) == {103, 104}
+    game = await h.bot.service.game(losers.game_id)
+    await store.set_status(game.id, "finished", {"places": [1 if p == 104 else 2 for p in losers.players],
                                                  "scores": [0, 0], "reason": "t"})
     await match_over(h.bot, await h.bot.service.game(game.id))
-    await service.correct(1, 101, losers["id"], [1 if p == 103 else 2 for p in losers["players"]])
+    await service.correct(1, 101, losers.id, [1 if p == 103 else 2 for p in losers.players])
     await _finish_round(h, h.bot, lambda players: min(players))  # the winners' final: P0 beats P1
-    assert [set(m["players"]) for m in await store.matches(1, 3)] == [{102, 103}], \
+    assert [set(m.players) for m in await store.matches(1, 3)] == [{102, 103}], \
         "the losers' final: P1 against the corrected winner P2"
     h.assert_no_errors()

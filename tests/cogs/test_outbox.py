@@ -172,3 +172,70 @@ async def test_an_ai_turn_that_fails_after_the_persons_move_is_resumed(harness, 
     board = assert_current_board(h, thread)
     assert to_act(board) == [ANN]
     h.errors.records.clear()  # the failed AI turn was logged as an error, on purpose
+
+
+def owed_rows(h) -> list[tuple]:
+    with sqlite3.connect(h.bot.settings.database_path) as db:
+        return db.execute("SELECT posted, attempts FROM outbox ORDER BY id").fetchall()
+
+
+def dms_sent(h) -> int:
+    return sum(len(h.dm_messages(user)) for user in (ANN, BOB))
+
+
+async def test_a_moves_board_and_its_dm_are_recorded_in_one_commit_after_the_dm(harness, monkeypatch):
+    """Issue 29: the outbox's bookkeeping of a move's publication (its board is up, the DM of the player to act
+    is sent, its entries are done) is one transaction, written once the DM is out, not two."""
+    h = harness
+    thread = await two_player_game(h)
+    rng = Rng(7)
+    await take_turn(h, thread, rng)
+    await until_the_turn_passes_next(h, thread, rng)  # (the next decision posts a new board and DMs the next)
+    store, calls = h.bot.service.store, []
+
+    def spy(name: str):
+        real = getattr(store, name)
+
+        def record(*args, **kwargs):
+            calls.append((name, dms_sent(h)))
+            return real(*args, **kwargs)
+        return record
+    for name in ("outbox_posted", "outbox_done", "outbox_delivered"):
+        monkeypatch.setattr(store, name, spy(name))
+    dms = dms_sent(h)
+    await take_turn(h, thread, rng)
+    board = assert_current_board(h, thread)
+    assert dms_sent(h) == dms + 1, "the player to act is DMed"
+    assert calls == [("outbox_delivered", dms + 1)], "one record, after the DM"
+    assert owed_rows(h) == []
+    assert (await store.get_game(1)).board_message_id == int(board["id"])
+
+
+async def test_a_dm_that_fails_after_the_board_is_up_is_sent_later_without_a_second_board(harness, monkeypatch):
+    """The board is up but the DM fails with more than a transient error: the board is recorded as posted before
+    the failure is counted, so the retry sends only the DM."""
+    import cogs.publish as publish
+
+    h = harness
+    thread = await two_player_game(h)
+    rng = Rng(9)
+    await take_turn(h, thread, rng)
+    await until_the_turn_passes_next(h, thread, rng)  # (the next decision posts a new board and DMs the next)
+    real, failing = publish.send_nudge, [True]
+
+    async def send_nudge(bot, game, nudge):
+        if failing[0]:
+            raise RuntimeError("the DM could not be built")
+        await real(bot, game, nudge)
+    monkeypatch.setattr(publish, "send_nudge", send_nudge)
+    shown, dms = len(boards(h, thread)), dms_sent(h)
+    await take_turn(h, thread, rng)
+    assert len(boards(h, thread)) == shown + 1 and dms_sent(h) == dms
+    assert owed_rows(h) and all(row == (1, 1) for row in owed_rows(h)), "posted, one failed try"
+    failing[0] = False
+    later(h)
+    await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0))
+    assert owed_rows(h) == []
+    assert len(boards(h, thread)) == shown + 1, "the board is not posted again"
+    assert dms_sent(h) == dms + 1
+    assert_current_board(h, thread)

@@ -138,7 +138,7 @@ async def test_a_player_dropped_from_a_tournament_table_is_replaced_at_the_serve
     await register(h, 3, game="hextri", format="swiss", rounds=1, table_size=3, options="round_limit=2")
     await start(h)
     (table,) = await h.bot.service.store.matches(1, 1)
-    game = await h.bot.service.game(table["game_id"])
+    game = await h.bot.service.game(table.game_id)
     (first,) = ENGINES["hextri"].to_act(await h.bot.service._state(game))
     dropped = game.seat_row(first).user_id  # the one to move: the AI plays the seat at once
     await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",

@@ -35,9 +35,9 @@ def private(h, before: int) -> list[str]:
 async def decide_round(h, bot, round_no: int) -> None:
     """The organizer decides every open match of a round: the first seat wins."""
     for m in await bot.service.store.matches(1, round_no):
-        if m["places"] is None:
-            await h.slash(101, "tournament adjudicate", tournament=1, match=m["id"],
-                          winner=discord.Object(m["players"][0]), name="P0", resolved=users(m["players"][0]))
+        if m.places is None:
+            await h.slash(101, "tournament adjudicate", tournament=1, match=m.id,
+                          winner=discord.Object(m.players[0]), name="P0", resolved=users(m.players[0]))
 
 
 async def test_an_organizers_whole_event(harness):
@@ -86,24 +86,24 @@ async def test_an_organizers_whole_event(harness):
     assert len(posts(h, "round 1 is over")) == 1
     # paused: round 2 is paired and held; P4 has the requested bye, P6 plays
     held = await store.matches(1, 2)
-    assert all(m["game_id"] is None for m in held)
-    assert [m["players"] for m in held if m["how"] == "half_bye"] == [[105]]
-    assert 107 in {p for m in held for p in m["players"]}
+    assert all(m.game_id is None for m in held)
+    assert [m.players for m in held if m.how == "half_bye"] == [[105]]
+    assert 107 in {p for m in held for p in m.players}
     assert posts(h, "round 2 is paired and waits for the organizer")
     # the organizer forbids a pair of the held round: it is paired again without it
-    pair = next(m["players"] for m in held if len(m["players"]) == 2)
+    pair = next(m.players for m in held if len(m.players) == 2)
     await h.slash(101, "tournament manage", tournament=1, action="forbid", player=discord.Object(pair[0]),
                   other=discord.Object(pair[1]), name="P0", resolved=users(*pair))
     held = await store.matches(1, 2)
-    assert not any(set(pair) <= set(m["players"]) for m in held)
+    assert not any(set(pair) <= set(m.players) for m in held)
     # ...and swaps two players of it by hand (a forbidden pair is refused)
-    a, b = [m["players"] for m in held if len(m["players"]) == 2][:2]
-    met_in_1 = {frozenset(m["players"]) for m in await store.matches(1, 1)}
+    a, b = [m.players for m in held if len(m.players) == 2][:2]
+    met_in_1 = {frozenset(m.players) for m in await store.matches(1, 1)}
     before = len(h.fake.messages)
     await h.slash(101, "tournament manage", tournament=1, action="swap", player=discord.Object(a[1]),
                   other=discord.Object(b[1]), name="P0", resolved=users(a[1], b[1]))
     assert private(h, before) == ["Tournament #1: done (paused)."]
-    swapped = {frozenset(m["players"]) for m in await store.matches(1, 2) if len(m["players"]) == 2}
+    swapped = {frozenset(m.players) for m in await store.matches(1, 2) if len(m.players) == 2}
     assert swapped == {frozenset((a[0], b[1])), frozenset((b[0], a[1]))}, "the organizer's swap, as asked"
     rematches = swapped & met_in_1
     for again in rematches:  # allowed (the organizer's choice), and said
@@ -116,23 +116,23 @@ async def test_an_organizers_whole_event(harness):
     assert private(h, before) == ["Only the organizer can do that in tournament #1 (Swiss)."]
     await h.slash(101, "tournament resume", tournament=1, name="P0")
     round2 = await store.matches(1, 2)
-    assert all(m["game_id"] is not None for m in round2 if len(m["players"]) == 2)
+    assert all(m.game_id is not None for m in round2 if len(m.players) == 2)
     assert len(posts(h, "round 2 has begun")) == 1
     assert len(posts(h, "round 1 is over")) == 1, "the end of round 1 is told once, pause or not"
 
     # a correction of round 1: a result turned round; standings and ratings follow, both players told
-    first = next(m for m in await store.matches(1, 1) if len(m["players"]) == 2)
-    loser = first["players"][0] if first["places"][0] > first["places"][1] else first["players"][1]
+    first = next(m for m in await store.matches(1, 1) if len(m.players) == 2)
+    loser = first.players[0] if first.places[0] > first.places[1] else first.players[1]
     _, rows = await service.standings(1)
     points_before = {r.player: r.points for r, _ in rows}
     board_before = [(r.player, r.rating) for r, _ in await service.leaderboard("hector-achilles", GUILD_ID)]
-    await h.slash(101, "tournament manage", tournament=1, action="correct", match=first["id"],
+    await h.slash(101, "tournament manage", tournament=1, action="correct", match=first.id,
                   winner=discord.Object(loser), name="P0", resolved=users(loser))
-    told = posts(h, f"corrected match #{first['id']} (round 1)")
-    assert len(told) == 1 and all(f"<@{p}>" in told[0]["content"] for p in first["players"])
+    told = posts(h, f"corrected match #{first.id} (round 1)")
+    assert len(told) == 1 and all(f"<@{p}>" in told[0]["content"] for p in first.players)
     _, rows = await service.standings(1)
     after = {r.player: r.points for r, _ in rows}
-    assert after[loser] == points_before[loser] + (1 if 1 in first["places"] and 2 in first["places"] else 0)
+    assert after[loser] == points_before[loser] + (1 if 1 in first.places and 2 in first.places else 0)
     assert [(p, r) for p, r in ((r.player, r.rating) for r, _ in await service.leaderboard("hector-achilles", GUILD_ID))] \
         != board_before, "the ratings are recomputed with the corrected result"
     assert len(await store.matches(1, 2)) == len(round2), "the round already paired stays as it was"
@@ -150,9 +150,9 @@ async def test_an_organizers_whole_event(harness):
     assert not by[107].rounds[0].played and by[107].rounds[0].score == 0, "the latecomer's missed round"
     matches = await store.matches(1)
     for r in (3, 4):
-        earlier = {frozenset(m["players"]) for m in matches if m["round"] < r and len(m["players"]) == 2}
-        assert not earlier & {frozenset(m["players"]) for m in matches if m["round"] == r}, "no rematch"
-    assert all(set(pair) != set(m["players"]) for m in matches if m["round"] > 1), "the forbidden pair never met"
+        earlier = {frozenset(m.players) for m in matches if m.round < r and len(m.players) == 2}
+        assert not earlier & {frozenset(m.players) for m in matches if m.round == r}, "no rematch"
+    assert all(set(pair) != set(m.players) for m in matches if m.round > 1), "the forbidden pair never met"
     h.assert_no_errors()
 
 
@@ -180,13 +180,13 @@ async def test_an_organizer_corrects_nothing_that_is_not_there(harness):
     await service.start(1, 101)
     (match, bye) = await harness.bot.service.store.matches(1, 1)
     with pytest.raises(GameError, match="has no result yet"):
-        await service.correct(1, 101, match["id"], [1, 2])
+        await service.correct(1, 101, match.id, [1, 2])
     with pytest.raises(GameError, match="no match"):
-        await service.correct(1, 101, bye["id"], [1])
+        await service.correct(1, 101, bye.id, [1])
     with pytest.raises(GameError, match="no round waiting"):
         await service.start_round(1, 101)
     with pytest.raises(GameError, match="Only the organizer"):
-        await service.correct(1, 102, match["id"], [1, 2])
+        await service.correct(1, 102, match.id, [1, 2])
     with pytest.raises(GameError, match="last round"):
         await service.request_bye(1, 102, 102)  # round 2 of 2 is the last
 
@@ -207,19 +207,19 @@ async def test_an_elimination_final_best_of_three_played_by_clicks(harness):
     rng = Rng(8)
     seen = []
     for _ in range(7):
-        match = await store.match(match["id"])
-        if match["places"] is not None:
+        match = await store.match(match.id)
+        if match.places is not None:
             break
-        game = await bot.service.game(match["game_id"])
+        game = await bot.service.game(match.game_id)
         seen.append([s.user_id for s in sorted(game.seats, key=lambda s: s.seat)])
         await play_match(h, bot, match, rng)
-    games = await store.match_games(1, match["id"])
-    wins, _ = await tournaments_of(bot).series_score(await tournaments_of(bot).tournament(1), match)
+    games = await store.match_games(1, match.id)
+    wins, _ = await tournaments_of(bot).series_score(await tournaments_of(bot).tournament(1), match.id, match.players)
     assert sorted(wins.values())[-1] == 2 and len(games) == len(seen) >= 2
     assert all(a == b[::-1] for a, b in zip(seen, seen[1:])), "the seats swap every game"
-    assert len(posts(h, f"match #{match['id']} (best of 3)")) == len(games) - 1
+    assert len(posts(h, f"match #{match.id} (best of 3)")) == len(games) - 1
     champion = max(wins, key=wins.get)
-    assert match["places"] == [1 if p == champion else 2 for p in match["players"]]
+    assert match.places == [1 if p == champion else 2 for p in match.players]
     event = await tournaments_of(bot).tournament(1)
     assert event.status == "finished"
     assert posts(h, f"The winner: **{PEOPLE[champion]}**")

@@ -17,7 +17,7 @@ from engines.rng import Rng
 from host.service import GameService
 from host.tournaments import tournaments_of
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board, take_turn, to_act
 from tests.discord_harness import CHANNEL_ID, GUILD_ID, Harness, button, components
 
@@ -55,18 +55,18 @@ async def start(h) -> None:
 async def play_match(h, bot, match: dict, rng: Rng, limit: int = 3000) -> dict:
     """Click through a match's game until it is over; returns the game's row."""
     for _ in range(limit):
-        game = await bot.service.game(match["game_id"])
+        game = await bot.service.game(match.game_id)
         if game.status != "running":
             return game
         await take_turn(h, game.thread_id, rng)
-    raise AssertionError(f"match {match['id']} did not finish")
+    raise AssertionError(f"match {match.id} did not finish")
 
 
 async def play_round(h, bot, rng: Rng) -> int:
     """Play every open match of the current round to its end; returns the round played."""
     event = await tournaments_of(bot).tournament(1)
     for m in await bot.service.store.matches(1, event.round):
-        if m["game_id"] is not None and m["places"] is None:
+        if m.game_id is not None and m.places is None:
             await play_match(h, bot, m, rng)
     return event.round
 
@@ -74,7 +74,7 @@ async def play_round(h, bot, rng: Rng) -> int:
 async def restart(h, tmp_path, monkeypatch, seeds: int) -> Harness:
     """Stop the bot; a new one on the same database, talking to the same (fake) Discord."""
     await h.stop()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     numbers = iter(range(seeds, seeds + 1000))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store,
@@ -116,13 +116,13 @@ async def check_every_match_once(store, tournament_id: int = 1) -> list[dict]:
     """Every match has at most one game, each game belongs to one match, and a played match's places are its
     game's (a dropped player last)."""
     matches = await store.matches(tournament_id)
-    game_ids = [m["game_id"] for m in matches if m["game_id"] is not None]
+    game_ids = [m.game_id for m in matches if m.game_id is not None]
     assert len(game_ids) == len(set(game_ids)), "a game counted for two matches"
     games = await store.tournament_games(tournament_id)
     assert sorted(g.id for g in games) == sorted(game_ids), "a match game without its match (or twice)"
     for m in matches:
-        if len(m["players"]) > 1:
-            assert m["places"] is not None and m["game_id"] is not None
+        if len(m.players) > 1:
+            assert m.places is not None and m.game_id is not None
     return matches
 
 
@@ -134,41 +134,41 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
     store = h.bot.service.store
     rng = Rng(3)
     round1 = await store.matches(1, 1)
-    assert sorted(len(m["players"]) for m in round1) == [1, 2, 2]
+    assert sorted(len(m.players) for m in round1) == [1, 2, 2]
     # in one match a player leaves the game half-way: the AI finishes it for them, and the result counts
-    first = next(m for m in round1 if len(m["players"]) == 2)
-    game = await h.bot.service.game(first["game_id"])
+    first = next(m for m in round1 if len(m.players) == 2)
+    game = await h.bot.service.game(first.game_id)
     for _ in range(10):
         await take_turn(h, game.thread_id, rng)
-    leaver = first["players"][1]
+    leaver = first.players[1]
     before = len(h.fake.messages)
     await h.slash(leaver, "game leave", channel_id=game.thread_id, name=PEOPLE[leaver])
     (ask,) = [m for m in list(h.fake.messages.values())[before:] if "Leave game" in m["content"]]
     await h.click(leaver, ask, button(ask, "Leave the game")["custom_id"], name=PEOPLE[leaver])  # leaving is for good
     await h.settle()
-    game = await h.bot.service.game(first["game_id"])
+    game = await h.bot.service.game(first.game_id)
     assert game.seat_row(1).is_ai and "the AI takes over their seat" in latest_board(h, game.thread_id)["content"]
     assert await play_round(h, h.bot, rng) == 1
-    played = await store.match(first["id"])
-    assert played["how"] == "played" and played["places"] == (await h.bot.service.game(first["game_id"])).result["places"]
+    played = await store.match(first.id)
+    assert played.how == "played" and played.places == (await h.bot.service.game(first.game_id)).result["places"]
     assert any("round 1 is over" in m["content"] and m["attachments"] for m in h.messages_in(CHANNEL_ID))
     assert any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
     # round 2: a player drops themselves mid-round (their game is forfeited), one match is played, then the
     # bot restarts with the round's other match half played
     round2 = await store.matches(1, 2)
-    assert not {frozenset(m["players"]) for m in round2 if len(m["players"]) == 2} \
-        & {frozenset(m["players"]) for m in round1}, "no rematch"
-    two = [m for m in round2 if len(m["players"]) == 2]
-    dropped = two[0]["players"][0]
-    board_before = await board_of(h, h.bot, two[0]["game_id"])
+    assert not {frozenset(m.players) for m in round2 if len(m.players) == 2} \
+        & {frozenset(m.players) for m in round1}, "no rematch"
+    two = [m for m in round2 if len(m.players) == 2]
+    dropped = two[0].players[0]
+    board_before = await board_of(h, h.bot, two[0].game_id)
     await h.slash(dropped, "tournament drop", tournament=1, name=PEOPLE[dropped])
-    forfeited = await store.match(two[0]["id"])
-    assert forfeited["how"] == "forfeit" and forfeited["places"] == [2, 1]
-    other_player = PEOPLE[two[0]["players"][1]]
-    await assert_told_the_end(h, h.bot, two[0]["game_id"], board_before,
-                              f"{PEOPLE[dropped]} dropped out of tournament #1: match #{two[0]['id']} is "
+    forfeited = await store.match(two[0].id)
+    assert forfeited.how == "forfeit" and forfeited.places == [2, 1]
+    other_player = PEOPLE[two[0].players[1]]
+    await assert_told_the_end(h, h.bot, two[0].game_id, board_before,
+                              f"{PEOPLE[dropped]} dropped out of tournament #1: match #{two[0].id} is "
                               f"forfeited, {other_player} wins it.")
-    other = await h.bot.service.game(two[1]["game_id"])
+    other = await h.bot.service.game(two[1].game_id)
     for _ in range(12):
         await take_turn(h, other.thread_id, rng)
     h.assert_no_errors()
@@ -183,18 +183,18 @@ async def test_a_whole_swiss_played_by_clicks_with_an_ai_seat_a_drop_and_a_resta
         event = await tournaments_of(bot2).tournament(1)
         assert event.round == 3
         round3 = await store.matches(1, 3)
-        assert dropped not in {p for m in round3 for p in m["players"]}
-        assert sorted(len(m["players"]) for m in round3) == [2, 2], "four players left: no bye"
+        assert dropped not in {p for m in round3 for p in m.players}
+        assert sorted(len(m.players) for m in round3) == [2, 2], "four players left: no bye"
         assert await play_round(h2, bot2, rng) == 3
         event = await tournaments_of(bot2).tournament(1)
         assert event.status == "finished" and not event.cancelled
         matches = await check_every_match_once(bot2.service.store)
         assert len(matches) == 8
-        byes = [m["players"][0] for m in matches if len(m["players"]) == 1]
+        byes = [m.players[0] for m in matches if len(m.players) == 1]
         assert len(byes) == len(set(byes)) == 2
         for m in matches:
-            if m["how"] == "played":
-                assert m["places"] == (await bot2.service.game(m["game_id"])).result["places"]
+            if m.how == "played":
+                assert m.places == (await bot2.service.game(m.game_id)).result["places"]
         final = [m for m in h2.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]
         assert len(final) == 1 and len(final[0]["attachments"]) >= 2, "the podium once, with the standings"
         _, rows = await tournaments_of(bot2).standings(1)
@@ -217,7 +217,7 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
     await start(h)
     store = h.bot.service.store
     round1 = await store.matches(1, 1)
-    assert [len(m["players"]) for m in round1] == [2, 2], "P4 left before the start: four players, no bye"
+    assert [len(m.players) for m in round1] == [2, 2], "P4 left before the start: four players, no bye"
     # only the organizer pauses and adjudicates
     before = len(h.fake.messages)
     await h.slash(102, "tournament pause", tournament=1, name="P1")
@@ -230,24 +230,24 @@ async def test_leave_before_the_start_pause_adjudicate_resume_and_cancel(harness
         "Tournament #1 is now paused (P0)."], "the change is told in the tournament's channel"
     # the organizer decides one match while its game is on: the game ends, the winner is the one named
     decided, played = round1
-    winner = decided["players"][1]
-    board_before = await board_of(h, h.bot, decided["game_id"])
-    await h.slash(101, "tournament adjudicate", tournament=1, match=decided["id"], winner=discord.Object(winner),
+    winner = decided.players[1]
+    board_before = await board_of(h, h.bot, decided.game_id)
+    await h.slash(101, "tournament adjudicate", tournament=1, match=decided.id, winner=discord.Object(winner),
                   name="P0", resolved=user(winner))
-    settled = await store.match(decided["id"])
-    assert settled["how"] == "adjudicated" and settled["places"] == [2, 1]
-    await assert_told_the_end(h, h.bot, decided["game_id"], board_before,
-                              f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
+    settled = await store.match(decided.id)
+    assert settled.how == "adjudicated" and settled.places == [2, 1]
+    await assert_told_the_end(h, h.bot, decided.game_id, board_before,
+                              f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it.")
     # the other match is played out; paused, the next round is paired but held: no games until resumed
     await play_match(h, h.bot, played, Rng(9))
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
     held = await store.matches(1, 2)
-    assert len(held) == 2 and all(m["game_id"] is None for m in held), "paired, held while paused"
+    assert len(held) == 2 and all(m.game_id is None for m in held), "paired, held while paused"
     assert any("round 2 is paired and waits for the organizer" in m["content"] for m in h.messages_in(CHANNEL_ID))
     await h.slash(101, "tournament resume", tournament=1, name="P0")
     round2 = await store.matches(1, 2)
     assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
-    games = [await h.bot.service.game(m["game_id"]) for m in round2]
+    games = [await h.bot.service.game(m.game_id) for m in round2]
     assert all(g.status == "running" for g in games)
     # a later click in a thread still works... until the organizer cancels
     await take_turn(h, games[0].thread_id, Rng(1))
@@ -293,31 +293,31 @@ async def test_swiss_of_hextri_at_tables_of_three_with_a_drop_the_ai_plays_on(ha
     await start(h)
     store = h.bot.service.store
     round1 = await store.matches(1, 1)
-    assert sorted(len(m["players"]) for m in round1) == [3, 3]
-    games = [await h.bot.service.game(m["game_id"]) for m in round1]
+    assert sorted(len(m.players) for m in round1) == [3, 3]
+    games = [await h.bot.service.game(m.game_id) for m in round1]
     assert all(g.status == "running" and g.thread_id and len(g.seats) == 3 for g in games)
     assert len({g.thread_id for g in games}) == 2, "each table in its own thread"
     # a player at the first table drops out: the AI plays their seat to the end, the seat stays theirs (placed
     # last as the first to leave)
     table = round1[0]
-    dropped = table["players"][0]
+    dropped = table.players[0]
     await h.slash(101, "tournament drop", tournament=1, player=discord.Object(dropped), name="P0",
                   resolved=user(dropped))
-    game = await h.bot.service.game(table["game_id"])
+    game = await h.bot.service.game(table.game_id)
     assert game.seat_of(dropped) == 0 and 0 in await h.bot.service._stand_ins(game), "the AI plays the seat"
     texts = "\n".join(m["content"] for m in h.messages_in(game.thread_id))
     assert f"{PEOPLE[dropped]} was dropped from the tournament and leaves game #{game.id}" in texts, "told"
     assert "The AI finishes their seat." in texts
     rng = Rng(4)
     assert await play_round(h, h.bot, rng) == 1
-    settled = await store.match(table["id"])
-    places = dict(zip(settled["players"], settled["places"]))
+    settled = await store.match(table.id)
+    places = dict(zip(settled.players, settled.places))
     assert places[dropped] > max(p for u, p in places.items() if u != dropped), "the dropped player is last"
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
     round2 = await store.matches(1, 2)
-    assert dropped not in {p for m in round2 for p in m["players"]}
-    assert sorted(p for m in round2 for p in m["players"]) == sorted(set(people) - {dropped})
-    assert max(len(m["players"]) for m in round2) == 3
+    assert dropped not in {p for m in round2 for p in m.players}
+    assert sorted(p for m in round2 for p in m.players) == sorted(set(people) - {dropped})
+    assert max(len(m.players) for m in round2) == 3
     assert await play_round(h, h.bot, rng) == 2
     event = await tournaments_of(h.bot).tournament(1)
     assert event.status == "finished"
@@ -352,29 +352,29 @@ async def test_a_match_over_its_rounds_deadline_is_settled_by_the_clock_job(harn
     finished, late = await store.matches(1, 1)
     rng = Rng(6)
     await play_match(h, h.bot, finished, rng)
-    game = await h.bot.service.game(late["game_id"])
+    game = await h.bot.service.game(late.game_id)
     for _ in range(5):
         await take_turn(h, game.thread_id, rng)
     waiting = to_act(latest_board(h, game.thread_id))
     assert len(waiting) == 1
     await run_for(50)
-    assert (await store.match(late["id"]))["places"] is None, "not before the deadline"
-    board_before = await board_of(h, h.bot, late["game_id"])
+    assert (await store.match(late.id)).places is None, "not before the deadline"
+    board_before = await board_of(h, h.bot, late.game_id)
     await run_for(11)
-    settled = await store.match(late["id"])
-    assert settled["how"] == "clock"
-    assert settled["places"] == [2 if p == waiting[0] else 1 for p in settled["players"]], \
+    settled = await store.match(late.id)
+    assert settled.how == "clock"
+    assert settled.places == [2 if p == waiting[0] else 1 for p in settled.players], \
         "the player the match waited for loses it"
-    await assert_told_the_end(h, h.bot, late["game_id"], board_before,
+    await assert_told_the_end(h, h.bot, late.game_id, board_before,
                               f"reached the round's deadline: {PEOPLE[waiting[0]]} ran out of time")
     assert any("round 1 is over" in m["content"] for m in h.messages_in(CHANNEL_ID))
     round2 = await store.matches(1, 2)
     assert len(round2) == 2 and any("round 2 has begun" in m["content"] for m in h.messages_in(CHANNEL_ID))
     # round 2's deadline is an hour after it began (on the same clock): nobody moves, both are settled
     await run_for(59)
-    assert [(await store.match(m["id"]))["places"] for m in round2] == [None, None]
+    assert [(await store.match(m.id)).places for m in round2] == [None, None]
     await run_for(2)
-    assert [(await store.match(m["id"]))["how"] for m in round2] == ["clock", "clock"]
+    assert [(await store.match(m.id)).how for m in round2] == ["clock", "clock"]
     event = await tournaments_of(h.bot).tournament(1)
     assert event.status == "finished"
     assert len([m for m in h.messages_in(CHANNEL_ID) if "is over! The winner" in m["content"]]) == 1
@@ -394,13 +394,13 @@ async def test_a_match_ended_before_its_last_board_was_posted_gets_it_from_the_p
     await post_progress(h.bot, await service.start(1, 101))
     await h.settle()
     (match,) = await h.bot.service.store.matches(1, 1)
-    board_before = await board_of(h, h.bot, match["game_id"])
-    await service.adjudicate(1, 101, match["id"], [1, 2])
-    game = await h.bot.service.game(match["game_id"])
+    board_before = await board_of(h, h.bot, match.game_id)
+    await service.adjudicate(1, 101, match.id, [1, 2])
+    game = await h.bot.service.game(match.game_id)
     assert latest_board(h, game.thread_id)["id"] == board_before["id"], "nothing posted yet"
     assert await h.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) == 1
     last = latest_board(h, game.thread_id)
-    assert f"A szervező döntött a(z) #{match['id']} meccsről: P0 nyerte." in last["content"]
+    assert f"A szervező döntött a(z) #{match.id} meccsről: P0 nyerte." in last["content"]
     assert "**Vége a játéknak.**" in last["content"] and "Köszönjük a játékot, <@101> <@102>!" in last["content"]
     assert all(c["custom_id"].startswith("gh:rm:") for c in components(last)), "nothing to play on it"
     assert not components(h.fake.messages[int(board_before["id"])])
@@ -421,7 +421,7 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
     await start(h)
     store = h.bot.service.store
     decided = (await store.matches(1, 1))[0]
-    board_before = await board_of(h, h.bot, decided["game_id"])
+    board_before = await board_of(h, h.bot, decided.game_id)
     real = store._transaction
     ended = False
 
@@ -434,21 +434,21 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
         return done
 
     monkeypatch.setattr(store, "_transaction", dies_after_the_abandon)
-    winner = decided["players"][0]
+    winner = decided.players[0]
     with pytest.raises(Crash):
-        await tournaments_of(h.bot).adjudicate(1, 101, decided["id"], [1, 2])
+        await tournaments_of(h.bot).adjudicate(1, 101, decided.id, [1, 2])
     assert ended, "the game was ended before the crash"
-    owed = await store.outbox(decided["game_id"])
-    assert any(f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it." in line
-               for e in owed for line in e["lines"]), "the last board is owed with the ending"
+    owed = await store.outbox(decided.game_id)
+    assert any(f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it." in line
+               for e in owed for line in e.lines), "the last board is owed with the ending"
     monkeypatch.setattr(store, "_transaction", real)
     h2 = await restart(h, tmp_path, monkeypatch, 7000)
     try:
         assert await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0)) >= 1
         await h2.settle()
-        await assert_told_the_end(h2, h2.bot, decided["game_id"], board_before,
-                                  f"The organizer decided match #{decided['id']}: {PEOPLE[winner]} win(s) it.")
-        assert await h2.bot.service.store.outbox(decided["game_id"]) == []
+        await assert_told_the_end(h2, h2.bot, decided.game_id, board_before,
+                                  f"The organizer decided match #{decided.id}: {PEOPLE[winner]} win(s) it.")
+        assert await h2.bot.service.store.outbox(decided.game_id) == []
         h2.assert_no_errors()
     finally:
         await h2.stop()

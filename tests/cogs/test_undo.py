@@ -17,7 +17,7 @@ from engines.rng import Rng
 from host.service import GameService
 from host.undo import final_choices, undoable
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import boards, game_over, latest_board, take_turn, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
 from tests.discord_harness import Harness, button, components
@@ -220,7 +220,7 @@ async def test_ave_caesar_offers_no_undo(harness):
 async def _restart(h, tmp_path, monkeypatch) -> Harness:
     """The bot stops; a new bot on the same database comes up, talking to the same (fake) Discord."""
     await h.stop()
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(5000, 6000))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store,

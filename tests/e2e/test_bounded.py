@@ -18,7 +18,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from engines import ENGINES
-from store import Store
+from store import SqliteStore
 from tests.discord.limits import Limits, Rules
 from tests.discord_harness import CHANNEL_ID, GUILD_ID
 from tests.e2e.test_restart import start_bot
@@ -177,7 +177,7 @@ def assert_other_member_served(load: Load, answers: list[float | None]) -> None:
 # -- 1. the worst position of every game ---------------------------------------------------------------
 
 async def test_worst_positions_shown_asked_for_and_clicked_at_once(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     games = {key: await seat_worst(store, key, guild_id=GUILD_ID, channel_id=CHANNEL_ID, thread_id=CHANNEL_ID)
              for key in WORST}
     await store.close()
@@ -237,13 +237,13 @@ async def test_worst_positions_shown_asked_for_and_clicked_at_once(tmp_path):
 # -- 2. three long replays at once ---------------------------------------------------------------------
 
 async def test_three_long_replays_at_once(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     key, num = REPLAYED
     games = [await play_into_store(store, key, seed=seed, num=num, guild_id=GUILD_ID, user_id=PLAYER,
                                    rules_version=ENGINES[key].rules_version) for seed in (1, 2, 3)]
     steps = [(await store.get_game(g, with_snapshot=False)).version for g in games]
     for g in games:  # games that ended long ago: their boards were posted (these have no thread to post them in)
-        await store.outbox_done(g, (await store.outbox(g))[-1]["id"])
+        await store.outbox_done(g, (await store.outbox(g))[-1].id)
     await store.set_guild_settings(GUILD_ID, {"limits": {"replays_per_server": 3}})
     await store.close()
     async with Load(tmp_path) as load:

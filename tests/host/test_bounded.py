@@ -12,7 +12,7 @@ import pytest
 from engines import ENGINES
 from host import workers as work
 from host.service import Asker, GameError, GameService, Slow
-from store import Store
+from store import SqliteStore
 from tests.host.worst import GUILD, PLAYER, WORST, seat_worst, still_huge, to_act
 
 SPECTATOR = Asker(5_555, GUILD)
@@ -43,7 +43,7 @@ class Ticker:
 @pytest.fixture
 async def processes(tmp_path):
     """A game service whose work runs in two worker processes, as in the bot."""
-    store = await Store.open(tmp_path / "bounded.db")
+    store = await SqliteStore.open(tmp_path / "bounded.db")
     service = GameService(store, seed_source=lambda: 5, render_processes=2)
     await service.workers.warm_up()
     yield service
@@ -173,7 +173,7 @@ async def test_in_threads_the_same_choices_come_out(tmp_path):
     """RENDER_PROCESSES=0: the same jobs in worker threads give the same panels as the processes."""
     panels = {}
     for n in (0, 2):
-        store = await Store.open(tmp_path / f"t{n}.db")
+        store = await SqliteStore.open(tmp_path / f"t{n}.db")
         service = GameService(store, render=False, render_processes=n)
         try:
             game_id = await seat_worst(store, "kivalasztottak")
@@ -188,7 +188,7 @@ async def test_in_threads_the_same_choices_come_out(tmp_path):
 
 
 async def test_a_picture_past_its_budget_leaves_the_board_without_it_and_loses_nothing(tmp_path, monkeypatch):
-    store = await Store.open(tmp_path / "p.db")
+    store = await SqliteStore.open(tmp_path / "p.db")
     service = GameService(store, seed_source=lambda: 5)
     try:
         game, _ = await service.create("troja", user_id=PLAYER, user_name="Ann", guild_id=GUILD, channel_id=1,
@@ -227,7 +227,7 @@ async def test_slow_choices_and_a_slow_ai_in_any_game(tmp_path, monkeypatch):
     monkeypatch.setattr("host.thinking.seatwork.ai_decision", slow_ai)
     monkeypatch.setitem(work.BUDGETS, "turn", 0.2)
     monkeypatch.setitem(work.BUDGETS, "ai", 0.2)
-    store = await Store.open(tmp_path / "s.db")
+    store = await SqliteStore.open(tmp_path / "s.db")
     service = GameService(store, render=False)
     try:
         game_id = await seat_worst(store, "troja")

@@ -17,7 +17,7 @@ from host.ending import Ending, How
 from host.presenters import Presenter
 from host.service import GameError, GameService
 from host.tournaments import TournamentService
-from store import Store
+from store import SqliteStore
 
 ANN, BOB, CY = 1, 2, 3
 T0 = datetime(2030, 3, 1, 12, 0, tzinfo=UTC)
@@ -45,7 +45,7 @@ class Clock:
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 
@@ -157,18 +157,18 @@ async def test_the_board_and_dm_tell_the_deadline_and_warnings_come_once(store):
     assert outcome.nudges and f"<t:{deadline}:R>" in outcome.nudges[0].text
     assert await service.expire_clocks(clock.advance(hours=11)) == []
     assert await service.expire_clocks(clock.advance(hours=1)) == [game.id]
-    (entry,) = [e for e in await store.outbox(game.id) if e["lines"] and "half of your time" in e["lines"][0]]
-    assert f"<@{ANN}>" in entry["lines"][0]
+    (entry,) = [e for e in await store.outbox(game.id) if e.lines and "half of your time" in e.lines[0]]
+    assert f"<@{ANN}>" in entry.lines[0]
     assert await service.expire_clocks(clock.advance(hours=1)) == []  # once only
     assert await service.expire_clocks(clock.advance(hours=10)) == [game.id]  # 23 h: one hour left
-    assert any("one hour left" in line for e in await store.outbox(game.id) for line in e["lines"])
+    assert any("one hour left" in line for e in await store.outbox(game.id) for line in e.lines)
     assert await service.expire_clocks(clock.advance(minutes=30)) == []
 
 
 async def test_timeout_ai_stands_in_until_the_player_clicks(store):
     service, clock, game, _ = await _two(store, "1h", "ai")
     await service.expire_clocks(clock.advance(minutes=61))
-    lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
+    lines = [line for e in await store.outbox(game.id) for line in e.lines]
     assert any(f"<@{ANN}> ran out of time: the AI plays their seat" in line for line in lines)
     game, acting = await _to_act(service, game.id)
     assert acting == [1] and game.version >= 1  # the AI made Ann's move; Bob is to act
@@ -197,7 +197,7 @@ async def test_timeout_forfeit_ends_a_two_player_game_ranked_last(store):
     assert Ending.from_json(game.result).how is How.TIMEOUT
     board = await service.status(game.id)
     assert "Bob" in board.board.text and any("forfeits" in line for e in await store.outbox(game.id)
-                                             for line in e["lines"])
+                                             for line in e.lines)
     ratings = await TournamentService(service).leaderboard("hector-achilles", 1)
     assert [name for _, name in ratings] == ["Bob", "Ann"]
 
@@ -231,7 +231,7 @@ async def test_a_restart_during_a_countdown_keeps_the_clock_and_an_outage_is_giv
         assert await service.heartbeat(clock.advance(minutes=1)) == 0
     await store.close()
     # the bot is down for five hours; Ann's hour would have run out meanwhile
-    store2 = await Store.open(tmp_path / "g.db")
+    store2 = await SqliteStore.open(tmp_path / "g.db")
     clock.advance(hours=5)
     service2 = GameService(store2, render=False, clock=clock)
     assert await service2.heartbeat() == 5 * 3600
@@ -323,7 +323,7 @@ async def test_a_simultaneous_window_defaults_to_pass_after_its_short_limit(stor
     assert game.status == "running" and acting == [0]  # no forfeit: only the default was played for her
     last = (await store.actions(game.id))[-1]
     assert last["seat"] == 0 and last["action"] == {"type": "pass"}
-    assert any("default choice" in line for e in await store.outbox(game.id) for line in e["lines"])
+    assert any("default choice" in line for e in await store.outbox(game.id) for line in e.lines)
 
 
 async def test_a_forfeit_in_a_game_of_three_lets_the_ai_finish_the_seat_ranked_last(store, both_game):
@@ -397,7 +397,7 @@ async def test_when_the_others_give_up_the_last_to_hold_out_wins_and_the_first_t
     game = await service.resign(game.id, ANN)
     assert game.status == "finished"
     assert _out(game) == ([2, 3, 1], [1, 0]) and Ending.from_json(game.result).how is How.RESIGNED
-    lines = [line for e in await store.outbox(game.id) for line in e["lines"]]
+    lines = [line for e in await store.outbox(game.id) for line in e.lines]
     assert "Nobody is left to play against: the table ends, Cy first." in lines
     with pytest.raises(GameError, match="over"):
         await service.resign(game.id, CY)
@@ -565,6 +565,6 @@ async def test_an_outage_is_told_in_the_thread_only_when_it_moved_deadlines_by_h
     assert len(await store.outbox(game.id)) == entries
     assert await service.heartbeat(clock.advance(hours=2)) == 7200
     (note,) = (await store.outbox(game.id))[entries:]
-    assert note["lines"] == ["🔧 The bot was offline for 2 h: every clock got that time back."]
+    assert note.lines == ["🔧 The bot was offline for 2 h: every clock got that time back."]
     assert (await service._seat_clocks(game.id))[0].deadline == int((T0 + timedelta(hours=12, minutes=10 + 120)
                                                                      ).timestamp())

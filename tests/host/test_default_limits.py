@@ -7,7 +7,7 @@ import pytest
 
 from host.limits import LIMITS, ServerLimits
 from settings import Settings
-from store import Store
+from store import SqliteStore
 
 GUILD = 4242
 
@@ -35,7 +35,7 @@ def test_a_bad_default_limit_stops_the_bot_with_one_line(value, words):
 
 
 async def test_servers_use_the_defaults_until_their_admins_set_their_own(tmp_path):
-    store = await Store.open(tmp_path / "l.db")
+    store = await SqliteStore.open(tmp_path / "l.db")
     try:
         limits = ServerLimits(store, {"lobbies_per_member": 7, "cooldown_seconds": 20})
         mine = await limits.of(GUILD)

@@ -16,14 +16,14 @@ from engines.rng import Rng
 from host.cache import DEFAULT_LIVE_GAMES, Bounded, LiveCache, Locks
 from host.service import GameService
 from settings import Settings
-from store import Store
+from store import SqliteStore
 
 KEYS = sorted(ENGINES)
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 
@@ -152,7 +152,7 @@ async def test_an_evicted_game_plays_on_as_if_it_had_stayed_in_memory(tmp_path):
     game from the snapshot), tells the same story, asks the same people and ends the same way as with room
     for all of them."""
     async def play(path, live_games: int) -> list:
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         service = GameService(store, seed_source=lambda: 23, render=False, live_games=live_games,
                                   clock=lambda: datetime(2030, 1, 1, tzinfo=UTC))  # both runs: the same deadlines
         try:

@@ -10,7 +10,7 @@ import pytest
 
 from host.pictures import Pictures
 from host.service import GameError, GameService
-from store import Store
+from store import SqliteStore
 
 ANN, BOB = 1, 2
 #: the clock stands still: the strip's "1 day left" would become "23 h 59 min left" (a new picture) a second later
@@ -19,7 +19,7 @@ NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 

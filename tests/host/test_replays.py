@@ -14,14 +14,14 @@ from engines.rng import Rng
 from host import replays
 from host.service import Asker, GameError, GameService
 from render import RENDERERS
-from store import Store
+from store import SqliteStore, Store
 
 GUILD = 77
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 

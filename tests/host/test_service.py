@@ -9,14 +9,14 @@ from engines.base import BaseEngine
 from host import presenters as presenter_registry
 from host.presenters import Presenter
 from host.service import GameError, GameService, StaleBoard
-from store import Store
+from store import SqliteStore
 
 ANN, BOB = 1, 2
 
 
 @pytest.fixture
 async def store(tmp_path):
-    s = await Store.open(tmp_path / "g.db")
+    s = await SqliteStore.open(tmp_path / "g.db")
     yield s
     await s.close()
 
@@ -305,7 +305,7 @@ async def test_pictures_drawn_in_worker_processes_are_the_same_pictures(tmp_path
     """RENDER_PROCESSES: the bot draws in a process pool; the boards and hands must not change for it."""
     boards = {}
     for processes in (0, 2):
-        store = await Store.open(tmp_path / f"p{processes}.db")
+        store = await SqliteStore.open(tmp_path / f"p{processes}.db")
         service = GameService(store, seed_source=lambda: 11, render_processes=processes)
         try:
             await service.painter.warm_up()

@@ -3,7 +3,7 @@
 import pytest
 
 from settings import Settings
-from store import Store, connect
+from store import SqliteStore, connect
 from store.postgres import PostgresStore, _numbered
 
 
@@ -19,7 +19,7 @@ def test_database_url_is_read_and_checked():
 async def test_connect_opens_sqlite_for_a_path(tmp_path):
     store = await connect(tmp_path / "g.db")
     try:
-        assert type(store) is Store and (tmp_path / "g.db").is_file()
+        assert type(store) is SqliteStore and (tmp_path / "g.db").is_file()
     finally:
         await store.close()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 
-from store import Store, connect
+from store import SqliteStore, Store, connect
 from store.migrations import MIGRATIONS, steps
 
 USER = 987_654_321_098_765_432
@@ -57,7 +57,7 @@ async def test_an_older_database_gets_its_counts_when_migrated(tmp_path):
             conn.execute("INSERT INTO games (engine, seed, status, num_players, host_user_id, created_at,"
                          " updated_at) VALUES ('troja', 1, ?, 2, 1, '', '')", (status,))
         conn.commit()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         counts, _, _ = await store.gauges()
         assert counts == {"lobby": 1, "running": 2, "finished": 1, "abandoned": 0}

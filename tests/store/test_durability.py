@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-import store.db as db
-from store import DamagedRow, StorageError, Store
+import store.sqlite as db
+from store import DamagedRow, SqliteStore, StorageError, Store
 from store.migrations import MIGRATIONS
 
 
@@ -31,14 +31,14 @@ def _worker_threads() -> int:
 # -- durability -------------------------------------------------------------------------------------------
 
 async def test_every_commit_is_fsynced_full_not_normal(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         # 2 = FULL: in WAL mode the WAL is fsynced at every COMMIT (NORMAL = 1 only at checkpoints)
         assert [tuple(r) for r in await store._rows("PRAGMA synchronous")] == [(2,)]
         assert await store.journal_mode() == "wal"
     finally:
         await store.close()
-    store = await Store.open(tmp_path / "g.db", synchronous="NORMAL")  # what bench/storage.py compares with
+    store = await SqliteStore.open(tmp_path / "g.db", synchronous="NORMAL")  # what bench/storage.py compares with
     try:
         assert [tuple(r) for r in await store._rows("PRAGMA synchronous")] == [(1,)]
     finally:
@@ -49,7 +49,7 @@ async def test_every_commit_is_fsynced_full_not_normal(tmp_path):
 
 async def test_a_damaged_file_is_refused_and_no_thread_is_left(tmp_path):
     path = tmp_path / "g.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     for n in range(40):
         await _game(store, user=100 + n)
     await store.close()
@@ -62,14 +62,14 @@ async def test_a_damaged_file_is_refused_and_no_thread_is_left(tmp_path):
 
     threads = _worker_threads()
     with pytest.raises(StorageError, match=r"^the database file is damaged \(quick_check: .*Page "):
-        await Store.open(path)
+        await SqliteStore.open(path)
     await asyncio.sleep(0.1)
     assert _worker_threads() == threads  # aiosqlite's (non-daemon) worker thread was stopped
 
 
 async def test_a_newer_schema_is_refused_and_left_alone(tmp_path):
     path = tmp_path / "g.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     await _game(store)
     await store.close()
     with sqlite3.connect(path) as conn:
@@ -77,7 +77,7 @@ async def test_a_newer_schema_is_refused_and_left_alone(tmp_path):
     conn.close()
     threads = _worker_threads()
     with pytest.raises(StorageError, match=f"schema version {len(MIGRATIONS) + 3}, newer than this code's"):
-        await Store.open(path)
+        await SqliteStore.open(path)
     await asyncio.sleep(0.1)
     assert _worker_threads() == threads
     with sqlite3.connect(path) as conn:
@@ -87,10 +87,10 @@ async def test_a_newer_schema_is_refused_and_left_alone(tmp_path):
 
 async def test_opening_twice_is_fine_and_the_probe_writes_nothing(tmp_path):
     path = tmp_path / "g.db"
-    first = await Store.open(path)
+    first = await SqliteStore.open(path)
     try:
         gid = await _game(first)
-        second = await Store.open(path)  # a reader/writer at rest does not lock the file
+        second = await SqliteStore.open(path)  # a reader/writer at rest does not lock the file
         try:
             assert (await second.get_game(gid)).seats[0].name == "P100"
             assert await second.schema_version() == len(MIGRATIONS)
@@ -103,13 +103,13 @@ async def test_opening_twice_is_fine_and_the_probe_writes_nothing(tmp_path):
 # -- a full disk ------------------------------------------------------------------------------------------
 
 async def test_a_full_database_reports_sqlite_full_and_the_store_keeps_working(tmp_path, caplog):
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         gid = await _game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
         ((pages,),) = await store._rows("PRAGMA page_count")
         await store._rows(f"PRAGMA max_page_count = {pages}")  # the "disk" is full now
-        with caplog.at_level(logging.DEBUG, logger="store.db"):
+        with caplog.at_level(logging.DEBUG, logger="store.sqlite"):
             with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
                 await store.commit_action(gid, expected_version=0, seat=0, user_id=100, action={"type": "a"},
                                           events=[], snapshot={"turn": 1, "pad": "x" * 200_000}, result=None)
@@ -128,7 +128,7 @@ async def test_a_full_database_reports_sqlite_full_and_the_store_keeps_working(t
 async def test_a_failed_guard_still_rolls_back_its_transaction(tmp_path):
     from store import VersionConflict
 
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         gid = await _game(store)
         with pytest.raises(VersionConflict):
@@ -145,7 +145,7 @@ async def test_a_failed_guard_still_rolls_back_its_transaction(tmp_path):
 
 async def test_a_damaged_game_row_breaks_only_that_game(tmp_path, caplog):
     path = tmp_path / "g.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         good, bad, bad_result = await _game(store), await _game(store), await _game(store)
         await store.start_game(good, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -155,7 +155,7 @@ async def test_a_damaged_game_row_breaks_only_that_game(tmp_path, caplog):
             raw.execute("UPDATE games SET options = '{\"lang\": \"en\"', snapshot = 'null]' WHERE id = ?", (bad,))
             raw.execute("UPDATE games SET result = '{places' WHERE id = ?", (bad_result,))
         raw.close()
-        with caplog.at_level(logging.ERROR, logger="store.db"):
+        with caplog.at_level(logging.ERROR, logger="store.base"):
             assert [g.id for g in await store.list_games(guild_id=1)] == [good]
             assert [g.id for g in await store.list_games(guild_id=1)] == [good]  # logged once, not per call
             assert [g.id for g in await store.list_games(user_id=100)] == [good]
@@ -175,7 +175,7 @@ async def test_a_damaged_game_row_breaks_only_that_game(tmp_path, caplog):
 
 async def test_damaged_user_settings_fall_back_to_the_defaults(tmp_path):
     path = tmp_path / "g.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         await store.set_user_settings(5, {"dm": False})
         with sqlite3.connect(path) as raw:
@@ -193,7 +193,7 @@ async def test_damaged_user_settings_fall_back_to_the_defaults(tmp_path):
 async def test_a_checkpoint_never_lands_inside_a_read(tmp_path):
     """Reads and checkpoints interleaved: the old reads left their statement open across an await, and a
     checkpoint between them failed with "database table is locked"."""
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         gids = [await _game(store, user=100 + n) for n in range(5)]
         for _ in range(20):
@@ -210,7 +210,7 @@ async def test_the_idle_checkpoint_runs_while_players_read_and_write(tmp_path, m
     unhandled: list[dict] = []  # "Task exception was never retrieved" and the like
     loop.set_exception_handler(lambda _loop, context: unhandled.append(context))
     path = tmp_path / "g.db"
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         gid = await _game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)
@@ -220,7 +220,7 @@ async def test_the_idle_checkpoint_runs_while_players_read_and_write(tmp_path, m
                 await store.get_game(gid)
                 await store.list_games(user_id=100)
 
-        with caplog.at_level(logging.WARNING, logger="store.db"):
+        with caplog.at_level(logging.WARNING, logger="store.sqlite"):
             for v in range(15):  # one player moves, others keep looking while the idle checkpoint runs
                 await store.commit_action(gid, expected_version=v, seat=v % 2, user_id=100, action={"n": v},
                                           events=[], snapshot={"turn": v + 1}, result=None)
@@ -240,13 +240,13 @@ async def test_the_idle_checkpoint_runs_while_players_read_and_write(tmp_path, m
 
 async def test_a_failed_idle_checkpoint_is_logged_and_close_still_closes(tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(db, "CHECKPOINT_IDLE_S", 0.01)
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     threads = _worker_threads()
     gid = await _game(store)
     await _game(store)
     # a statement left half-read on the connection (what the old reads did): a checkpoint now gets SQLITE_LOCKED
     cursor = await store._db.execute("SELECT * FROM games")
-    with caplog.at_level(logging.WARNING, logger="store.db"):
+    with caplog.at_level(logging.WARNING, logger="store.sqlite"):
         await store.set_user_settings(1, {})  # arms the idle checkpoint
         await asyncio.sleep(0.2)
     task = store._checkpointing

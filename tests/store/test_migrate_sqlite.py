@@ -11,7 +11,7 @@ import pytest
 from engines import ENGINES
 from host.service import GameService
 from host.tournaments import TournamentService
-from store import Store, connect
+from store import SqliteStore, connect
 from store.migrate_sqlite import TABLES, MigrationError, main, migrate
 from tests.backends import fresh_postgres
 
@@ -53,7 +53,7 @@ async def _play(service: GameService, game_id: int, moves: int) -> None:
 
 async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tmp_path):
     path = str(tmp_path / "g.db")
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     service = GameService(store, seed_source=iter(range(100, 200)).__next__, render=False)
     ids = {}
     for key in ENGINES:
@@ -118,7 +118,7 @@ async def test_games_of_every_kind_move_to_postgres_mid_play_and_finish_there(tm
             (seat,) = ENGINES["hector-achilles"].to_act(await service._state(game))
             outcome = await service.act(two.id, game.seat_row(seat).user_id, game.version, 0)
             assert outcome.game.version == 2
-            assert [e["lines"] for e in await pg.outbox(two.id)][-2] == ["still owed"]
+            assert [e.lines for e in await pg.outbox(two.id)][-2] == ["still owed"]
             assert [s.name for s in (await pg.get_game(lobby.id)).seats] == ["Bob"]
             assert (await pg.tournament(tid)).entries == [(BOB, "Bob")]
             assert await pg.departures(three.id) == [{"seat": 0, "how": "resigned", "step": 0}]

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from store import IntegrityError, Store, VersionConflict, connect
+from store import IntegrityError, SqliteStore, Store, VersionConflict, connect
 from store.migrations import MIGRATIONS
 
 
@@ -32,7 +32,7 @@ async def test_schema_is_migrated(database):
 
 
 async def test_sqlite_is_in_wal_mode(tmp_path):
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         assert await store.journal_mode() == "wal"
     finally:
@@ -151,7 +151,7 @@ async def test_user_settings_round_trip(database):
 
 
 async def test_the_wal_is_checkpointed_when_writes_pause_not_inside_a_commit(tmp_path, monkeypatch):
-    import store.db as db
+    import store.sqlite as db
 
     def file_only_version(gid):
         # immutable=1 reads the database file alone, ignoring the WAL: it sees only checkpointed data
@@ -159,7 +159,7 @@ async def test_the_wal_is_checkpointed_when_writes_pause_not_inside_a_commit(tmp
             return raw.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone()[0]
 
     monkeypatch.setattr(db, "CHECKPOINT_IDLE_S", 0.05)
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         gid = await _new_game(store)
         await store.start_game(gid, num_players=2, snapshot={"turn": 0}, rules_version=1)

@@ -15,7 +15,7 @@ from cogs.weblinks import board_link
 from engines import GAME_ORDER
 from host.service import GameService
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.cogs.driver import latest_board
 from tests.cogs.test_commands import MANAGE, NO_MANAGE
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, CAROL, thread_of
@@ -27,7 +27,7 @@ PUBLIC = "https://games.example.org"
 
 @pytest.fixture
 async def harness(tmp_path, monkeypatch):
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     seeds = iter(range(1000, 2000))
     service = GameService(store, seed_source=lambda: next(seeds))
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
@@ -116,7 +116,7 @@ async def test_profile_and_tournament_posts_link_to_their_pages(harness):
 
 
 async def test_without_public_url_no_link_is_posted(tmp_path, monkeypatch):
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0), store=store, service=GameService(store))
     h = await Harness(bot, monkeypatch).start()
@@ -142,7 +142,7 @@ async def test_the_bot_serves_the_page_its_watch_link_opens_and_tells_it_each_mo
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    store = await Store.open(tmp_path / "bot.db")
+    store = await SqliteStore.open(tmp_path / "bot.db")
     bot = create_bot(Settings(token=None, database_path=str(tmp_path / "bot.db"), sync_commands=False,
                               remind_after_hours=0, public_url=PUBLIC, web_port=port, web_host="127.0.0.1"),
                      store=store, service=GameService(store))

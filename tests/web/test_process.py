@@ -16,7 +16,7 @@ import pytest
 
 from host.weblinks import WebLinks
 from settings import Settings
-from store import Store
+from store import SqliteStore
 from tests.web.world import GUILD, PEOPLE, play_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def _port() -> int:
 
 async def test_the_web_process_serves_the_bots_database_and_stops_on_sigterm(tmp_path):
     db = tmp_path / "bot.db"
-    store = await Store.open(db)
+    store = await SqliteStore.open(db)
     game = await play_game(store, "troja", seed=4, people=PEOPLE[:2])
     url = await WebLinks(store, "http://x").replay(GUILD, game)
     await store.close()

@@ -15,7 +15,7 @@ from host import replays
 from host.service import GameService
 from host.tournaments import TournamentService
 from host.weblinks import Site, WebLinks
-from store import Store
+from store import SqliteStore, Store
 from web.app import WebServer, make_context
 
 GUILD = 1_234_567_890_123_456_789
@@ -93,8 +93,8 @@ async def elimination(tournaments: TournamentService, people: list[tuple[int, st
     for _ in range(settle_rounds):
         event = await tournaments.tournament(event.id)
         for match in await tournaments.store.matches(event.id, event.round):
-            if match["places"] is None and len(match["players"]) == 2:
-                await tournaments.adjudicate(event.id, organizer, match["id"], [1, 2])
+            if match.places is None and len(match.players) == 2:
+                await tournaments.adjudicate(event.id, organizer, match.id, [1, 2])
     return event.id
 
 
@@ -102,7 +102,7 @@ async def elimination(tournaments: TournamentService, people: list[tuple[int, st
 async def world(folder, *, rate_per_minute: int | None = None, poll_s: float = 0.2,
                 games: bool = True) -> AsyncIterator[World]:
     """The test server: its store in ``folder``, the web companion on a free loopback port."""
-    store = await Store.open(folder / "web.db")
+    store = await SqliteStore.open(folder / "web.db")
     seeds = iter(range(1000, 10**6))
     service = GameService(store, seed_source=lambda: next(seeds), render_processes=0)
     tournaments = TournamentService(service)

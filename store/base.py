@@ -1,21 +1,9 @@
-"""The game store: one aiosqlite connection in WAL mode, schema migrations by ``PRAGMA user_version``.
+"""What both dialects of the store share: every query and write of the game host, written once in the SQL that
+SQLite and PostgreSQL both accept, over a handful of dialect methods (:class:`Store`'s abstract ones) that
+store/sqlite.py and store/postgres.py implement.
 
 Every accepted action is one transaction: append to the action log, replace the snapshot, bump the
 version — guarded by the version the caller saw, so a stale or duplicate write can never land twice.
-
-Durability: ``synchronous=FULL`` fsyncs the WAL in every COMMIT, so a write the caller was told about (and a move
-the player was answered for) survives a power cut, not only a crash (``bench/storage.py`` measures the cost).
-
-WAL checkpoints (copying the log back into the database file, with an fsync) cost 15-25 ms. SQLite's automatic
-checkpoint would run them inside whichever commit crosses the threshold, i.e. in a player's click; here they
-run once writes have paused for ``CHECKPOINT_IDLE_S``, and inline only when ``CHECKPOINT_MAX_COMMITS`` commits
-came without a pause (a very busy server), so the WAL file cannot grow without bound. A checkpoint needs the
-connection to itself (no open transaction, no half-read statement, else SQLITE_LOCKED): it takes the write lock,
-and every read fetches its rows in one call (``_rows``), so no statement stays open across an ``await``.
-
-Opening checks the file (``PRAGMA quick_check``, a schema not newer than ``MIGRATIONS``, a write probe) and
-raises :class:`StorageError` with a one-line reason, after closing the connection (its worker thread is not a
-daemon).
 
 One damaged game stays local: a game row whose JSON cannot be read, or whose text columns hold bytes that are not
 UTF-8, is logged once and left out of listings (or, asked for, listed with ``GameRow.damage``); only that game
@@ -26,21 +14,16 @@ here, and a query the driver fails on undecodable bytes elsewhere in a row is re
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Protocol
 
-import aiosqlite
-
-from store.migrations import MIGRATIONS, steps
+from store.rows import DeadLetter, GameRow, MatchRow, OutboxEntry, PublicationTrouble, SeatRow, Tournament
 
 
 class Shards(Protocol):
@@ -52,9 +35,8 @@ class Shards(Protocol):
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_IDLE_S = 1.0
-CHECKPOINT_MAX_COMMITS = 2000
-SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA", "OFF")
+#: one SQL statement and its parameters (``?`` placeholders; store/postgres.py numbers them)
+Statement = tuple[str, tuple[Any, ...]]
 
 
 class StorageError(Exception):
@@ -79,74 +61,6 @@ class VersionConflict(Exception):
     """The game moved on since the caller read it (a stale click, or two writers racing)."""
 
 
-@dataclass
-class SeatRow:
-    seat: int
-    user_id: int | None
-    ai_level: str | None
-    name: str
-    dm_closed: bool = False
-
-    @property
-    def is_ai(self) -> bool:
-        return self.ai_level is not None
-
-
-@dataclass
-class GameRow:
-    id: int
-    engine: str
-    options: dict
-    seed: int
-    status: str
-    num_players: int
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    board_message_id: int | None
-    host_user_id: int
-    version: int
-    rules_version: int | None
-    snapshot: dict | None
-    result: dict | None
-    created_at: str
-    updated_at: str
-    seats: list[SeatRow] = field(default_factory=list)
-    tournament_id: int | None = None
-    #: a row read with ``tolerant=True`` whose options or result cannot be read: "json" or "bytes" (what cannot
-    #: be read is left at its default: options {}, result None); None for a sound row
-    damage: str | None = None
-
-    @property
-    def lang(self) -> str:
-        """The language the game is played in (narration, prompts, buttons): "en", "hu" or "pl"."""
-        return self.options.get("lang") or "en"
-
-    def seat_of(self, user_id: int) -> int | None:
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    def seat_row(self, seat: int) -> SeatRow | None:
-        for s in self.seats:
-            if s.seat == seat:
-                return s
-        return None
-
-
-@dataclass
-class Tournament:
-    id: int
-    engine: str
-    lang: str
-    status: str
-    guild_id: int | None
-    channel_id: int | None
-    organizer_id: int
-    entries: list[tuple[int, str]]  # (user id, name) in the order they joined
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -161,158 +75,74 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-class Store:
-    """Async persistence. Open with ``await Store.open(path)`` (SQLite) or ``await store.connect(path_or_url)``
-    (PostgreSQL for a ``postgresql://`` URL: store/postgres.py, the same methods over asyncpg); close with
-    ``await store.close()`` (aiosqlite's worker thread is not a daemon: an unclosed store hangs interpreter exit)."""
+class Store(ABC):
+    """Async persistence, the same methods on either backend. Open with ``await store.connect(path_or_url)``
+    (or ``SqliteStore.open(path)`` / ``PostgresStore.open(url)``); close with ``await store.close()``."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # aiosqlite serialises statements, not transactions: writers (and the checkpoint) take this lock so
-        # that no other coroutine's statement lands inside an open transaction.
-        self._write = asyncio.Lock()
-        self._commits_since_checkpoint = 0
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._checkpointing: asyncio.Task | None = None
+    def __init__(self) -> None:
         self._damaged: set[tuple[int, str]] = set()  # (game id, column) already logged
         self._game_columns: str | None = None  # see _columns
 
-    @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
-        """Open (creating if needed), check and migrate the database; raises :class:`StorageError` with a
-        one-line reason if it cannot be used. ``synchronous="NORMAL"`` trades power-cut safety for speed
-        (benchmarks only)."""
-        if synchronous.upper() not in SYNCHRONOUS:
-            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
-        if str(path) != ":memory:":
-            try:
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StorageError(f"cannot create the folder {Path(path).parent}: {exc.strerror}") from exc
-        try:
-            db = await aiosqlite.connect(str(path), isolation_level=None)  # on failure it stops its thread
-        except sqlite3.Error as exc:
-            raise StorageError(_explain(exc)) from exc
-        try:
-            db.row_factory = aiosqlite.Row
-            await db.execute_fetchall("PRAGMA busy_timeout=5000")  # first: the pragmas below may wait for a lock
-            await db.execute_fetchall("PRAGMA journal_mode=WAL")
-            await db.execute_fetchall(f"PRAGMA synchronous={synchronous.upper()}")
-            await db.execute_fetchall("PRAGMA foreign_keys=ON")
-            await db.execute_fetchall("PRAGMA wal_autocheckpoint=0")  # see the module docstring
-            store = cls(db)
-            await store._check()
-            await store._migrate()
-            await store._columns()  # now, not in the middle of the first listing
-        except BaseException as exc:
-            await _close_quietly(db)
-            if isinstance(exc, sqlite3.Error):
-                raise StorageError(_explain(exc)) from exc
-            raise
-        return store
+    # -- the dialect: what store/sqlite.py and store/postgres.py implement ---------------------------
 
-    async def _check(self) -> None:
-        """Refuse a damaged file, a schema from a newer version of the code, and a file we cannot write."""
-        problems = [r[0] for r in await self._rows("PRAGMA quick_check")]
-        if problems != ["ok"]:
-            first = " ".join(str(problems[0]).split()) if problems else "no answer"
-            raise StorageError(f"the database file is damaged (quick_check: {first[:200]}); "
-                               "restore a backup or move the file away")
-        version = await self.schema_version()
-        if version > len(MIGRATIONS):
-            raise StorageError(f"the database has schema version {version}, newer than this code's "
-                               f"{len(MIGRATIONS)}: it was written by a newer version of the bot; run that "
-                               "version or restore a backup")
-        # a read-only file opens fine and reads fine; a write probe (rolled back) finds it, and a write lock
-        # held by another process (a second bot on the same file) too, after busy_timeout
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                await self._db.execute(f"PRAGMA user_version = {version}")
-            finally:
-                await self._rollback()
-
+    @abstractmethod
     async def close(self) -> None:
-        """Close the connection; never raises a background task's error (those are logged)."""
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-            self._idle_timer = None
-        try:
-            if self._checkpointing is not None:
-                await asyncio.gather(self._checkpointing, return_exceptions=True)
-        finally:
-            try:
-                await self._db.close()  # closing the last connection checkpoints the WAL; the thread stops
-            except sqlite3.Error as exc:  # committed data is safe in the WAL; the next opening recovers it
-                log.warning("closing the database: %s", exc)
+        """Close the connection (or pool); never raises a background task's error."""
 
+    @abstractmethod
     async def checkpoint(self) -> None:
-        """Copy the WAL into the database file now (PASSIVE: never waits for readers)."""
-        async with self._write:
-            self._commits_since_checkpoint = 0
-            await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
+        """Fold the write-ahead log into the database now, where the backend has one to fold."""
 
-    def _after_commit(self) -> None:
-        self._commits_since_checkpoint += 1
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._idle_timer = loop.call_later(CHECKPOINT_IDLE_S, self._checkpoint_when_idle)
-
-    def _checkpoint_when_idle(self) -> None:
-        self._idle_timer = None
-        if self._checkpointing is None or self._checkpointing.done():
-            self._checkpointing = asyncio.get_running_loop().create_task(self._background_checkpoint())
-
-    async def _background_checkpoint(self) -> None:
-        """The idle checkpoint: its failure is logged here (nobody awaits this task); the next commit retries."""
-        try:
-            await self.checkpoint()
-        except (sqlite3.Error, ValueError) as exc:  # ValueError: aiosqlite's "Connection closed"
-            log.warning("idle WAL checkpoint failed (retried after the next write): %s", exc)
-
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self._write:
-                await self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in steps(script, "sqlite"):
-                        await self._db.execute(statement)
-                    await self._db.execute(f"PRAGMA user_version = {number}")
-                    await self._db.execute("COMMIT")
-                except BaseException as exc:
-                    await self._rollback(exc)
-                    raise
-
+    @abstractmethod
     async def schema_version(self) -> int:
-        ((version,),) = await self._rows("PRAGMA user_version")
-        return version
+        """The number of migrations (store/migrations.py) the database has had."""
 
+    @abstractmethod
     async def journal_mode(self) -> str:
-        ((mode,),) = await self._rows("PRAGMA journal_mode")
-        return mode
+        """SQLite's journal mode (``wal``); the other backend has none to report."""
 
-    # -- the dialect: what a backend (store/postgres.py) overrides ----------------------------------
-
+    @abstractmethod
     async def _rows(self, sql: str, params: tuple = ()) -> list:
-        """All rows of a query, fetched in one call to the worker thread: the statement is finished before
-        anything else (a checkpoint, another coroutine's statement) can run on the connection."""
-        return list(await self._db.execute_fetchall(sql, params))
+        """All rows of a query (``?`` placeholders), fetched in one call."""
 
-    async def _rollback(self, cause: BaseException | None = None) -> None:
-        """Roll back the open transaction, if any, without hiding ``cause``: SQLite has already rolled back by
-        itself after some errors (SQLITE_FULL, SQLITE_IOERR), and a ROLLBACK then would only fail with
-        "no transaction is active"."""
-        # after an sqlite3 error the failed statement has finished, so in_transaction is exact; after a
-        # cancellation the statement may still be running in the worker thread: ROLLBACK goes behind it
-        if isinstance(cause, sqlite3.Error) and not self._db.in_transaction:
-            return
-        try:
-            await self._db.execute("ROLLBACK")
-        except sqlite3.OperationalError as exc:
-            if "no transaction is active" not in str(exc):
-                log.error("ROLLBACK failed (after %r): %s", cause, exc)
+    @abstractmethod
+    async def _transaction(self, statements: list[Statement], guard: Statement | None = None,
+                           *, first_id: bool = False) -> Any:
+        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
+        Returns the id of the row the last statement inserted; with ``first_id``, of the row the first one
+        inserted, which later statements may use as the parameter ``FIRST_ID`` (a tournament and its first
+        entry, a game and its seats)."""
+
+    @staticmethod
+    @abstractmethod
+    def _raw(column: str) -> str:
+        """SQL for the bytes of a text column, as stored: never decoded by the driver, which would fail the whole
+        query on bytes that are not UTF-8 text (they are decoded row by row: :func:`_text`)."""
+
+    @abstractmethod
+    async def _column_names(self, table: str) -> list[str]:
+        """A table's columns, in order."""
+
+    @abstractmethod
+    async def _text_columns(self, table: str) -> set[str]:
+        """A table's text columns."""
+
+    @staticmethod
+    @abstractmethod
+    def _undecodable(exc: BaseException) -> bool:
+        """Whether a query failed on stored bytes that are not text in the connection's encoding."""
+
+    @staticmethod
+    @abstractmethod
+    def _json_set(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
+
+    @staticmethod
+    @abstractmethod
+    def _json_int(column: str, key: str) -> str:
+        """SQL for the integer at ``key`` of ``column`` (JSON text)."""
+
+    # -- shared reads ---------------------------------------------------------------------------------
 
     async def _fetchall(self, sql: str, params: tuple = ()) -> list:
         return await self._rows(sql, params)
@@ -320,78 +150,6 @@ class Store:
     async def _fetchone(self, sql: str, params: tuple = ()):
         rows = await self._rows(sql, params)
         return rows[0] if rows else None
-
-    @staticmethod
-    def _raw(column: str) -> str:
-        """SQL for the bytes of a text column, as stored: never decoded by the driver, which would fail the whole
-        query on bytes that are not UTF-8 text (they are decoded row by row: :func:`_text`)."""
-        return f"CAST({column} AS BLOB)"
-
-    async def _column_names(self, table: str) -> list[str]:
-        return [r["name"] for r in await self._rows(f"PRAGMA table_info({table})")]
-
-    @staticmethod
-    def _undecodable(exc: BaseException) -> bool:
-        """Whether a query failed on stored bytes that are not text in the connection's encoding."""
-        return isinstance(exc, UnicodeDecodeError) or (
-            isinstance(exc, sqlite3.OperationalError) and "Could not decode" in str(exc))
-
-    @staticmethod
-    def _json_set(column: str, key: str) -> str:
-        """SQL for ``column`` (JSON text) with ``key`` set to the next parameter (an integer)."""
-        return f"json_set({column}, '$.{key}', ?)"
-
-    @staticmethod
-    def _json_int(column: str, key: str) -> str:
-        """SQL for the integer at ``key`` of ``column`` (JSON text)."""
-        return f"json_extract({column}, '$.{key}')"
-
-    # -- transactions -------------------------------------------------------------------------------
-
-    async def _transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None,
-                           *, first_id: bool = False):
-        """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.
-        Returns the id of the row the last statement inserted; with ``first_id``, of the row the first one
-        inserted, which later statements may use as the parameter ``FIRST_ID`` (a tournament and its first
-        entry, a game and its seats). A failure is raised as SQLite reported it (e.g. "database or disk is
-        full")."""
-        _forget_written(statements, guard)
-        async with self._write:
-            # the whole transaction is one call to the connection's worker thread: one hand-over instead of one
-            # per statement (issue 29), and a cancelled caller can no longer leave a half-run transaction behind
-            # (the worker finishes it, committed or rolled back, before the next statement runs)
-            first, last_id = await self._db._execute(self._run_transaction, statements, guard)
-            if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
-                self._commits_since_checkpoint = 0
-                try:
-                    await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
-                    log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
-        self._after_commit()
-        return first if first_id else last_id
-
-    def _run_transaction(self, statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None
-                         ) -> tuple[int | None, int | None]:
-        """:meth:`_transaction`'s body, run in the connection's worker thread: (first, last) inserted ids."""
-        conn = self._db._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if guard is not None and conn.execute(*guard).rowcount != 1:
-                raise VersionConflict("the game has moved on")
-            last_id = first = None
-            for sql, params in statements:
-                last_id = conn.execute(sql, tuple(first if p is FIRST_ID else p for p in params)).lastrowid
-                first = last_id if first is None else first
-            conn.execute("COMMIT")
-        except BaseException as exc:
-            # SQLite has already rolled back by itself after some errors (SQLITE_FULL, SQLITE_IOERR)
-            if conn.in_transaction:
-                try:
-                    conn.execute("ROLLBACK")
-                except sqlite3.Error as again:
-                    log.error("ROLLBACK failed (after %r): %s", exc, again)
-            raise
-        return first, last_id
 
     # -- games and seats ----------------------------------------------------------------------------
 
@@ -408,7 +166,7 @@ class Store:
                        name: str, publish: list[str] | None = None) -> None:
         """Create or replace a seat (a person, or an AI of ``ai_level``); ``publish``: narration to post with
         the next board (an outbox entry in the same transaction, e.g. when the AI takes over a running seat)."""
-        statements = [
+        statements: list[Statement] = [
             ("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)"
              " ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id,"
              " ai_level = excluded.ai_level, name = excluded.name, dm_closed = 0",
@@ -424,7 +182,7 @@ class Store:
 
     async def reseat(self, game_id: int, order: list[int]) -> None:
         """Renumber seats so that old seat ``order[i]`` becomes seat i (lobby only)."""
-        statements = [("UPDATE seats SET seat = -1 - seat WHERE game_id = ?", (game_id,))]
+        statements: list[Statement] = [("UPDATE seats SET seat = -1 - seat WHERE game_id = ?", (game_id,))]
         statements += [("UPDATE seats SET seat = ? WHERE game_id = ? AND seat = ?", (new, game_id, -1 - old))
                        for new, old in enumerate(order)]
         await self._transaction(statements)
@@ -464,6 +222,7 @@ class Store:
                          publish: list[str] | None = None, options: dict | None = None) -> None:
         """Lobby -> running, with the initial snapshot at version 0 (and the opening narration in the outbox);
         ``options``: the game's options as it was dealt, when starting it settled some (a player's own deck)."""
+        guard: Statement
         if options is None:
             guard = ("UPDATE games SET status = 'running', num_players = ?, snapshot = ?, rules_version = ?,"
                      " version = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
@@ -506,7 +265,7 @@ class Store:
         ``dms``: seat -> text owed to that seat's DM), ``clocks``: the game's seat clocks (see :meth:`set_clocks`)
         and ``depart``: a player who left (see :meth:`departures`), in the same transaction, so the change is
         never saved without the board that tells it."""
-        statements = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
+        statements: list[Statement] = [("UPDATE games SET status = ?, result = COALESCE(?, result), updated_at = ?"
                        " WHERE id = ?",
                        (status, _dumps(result) if result is not None else None, _now(), game_id))]
         if clocks is not None:
@@ -601,9 +360,6 @@ class Store:
         select = ", ".join(f"{self._raw(alias + n)} AS {n}" if n in texts else alias + n for n in names)
         rows = await self._rows(sql.replace(sql[len("SELECT "):sql.index(" FROM ")], select, 1), params)
         return [dict(r.items()) if hasattr(r, "items") else {k: r[k] for k in r.keys()} for r in rows]
-
-    async def _text_columns(self, table: str) -> set[str]:
-        return {r["name"] for r in await self._rows(f"PRAGMA table_info({table})") if r["type"].upper() == "TEXT"}
 
     async def list_games(self, *, guild_id: int | None = None, statuses: tuple[str, ...] = ("lobby", "running"),
                          user_id: int | None = None, thread_id: int | None = None,
@@ -735,13 +491,12 @@ class Store:
         """An outbox entry of its own (narration without an action, or a retry marker when ``lines`` is empty)."""
         await self._transaction([_outbox_entry(game_id, None, None, lines, next_try)])
 
-    async def outbox(self, game_id: int) -> list[dict]:
-        """A game's pending entries (not those set aside), oldest first: ``{"id", "version", "seq", "lines",
-        "posted", "attempts", "created_at", "dms"}`` (``dms``: seat -> text owed to that seat's next DM)."""
+    async def outbox(self, game_id: int) -> list[OutboxEntry]:
+        """A game's pending entries (not those set aside), oldest first."""
         rows = await self._rows("SELECT * FROM outbox WHERE game_id = ? AND dead_at IS NULL ORDER BY id", (game_id,))
-        return [{"id": r["id"], "version": r["version"], "seq": r["seq"], "lines": json.loads(r["lines"]),
-                 "posted": bool(r["posted"]), "attempts": r["attempts"], "created_at": r["created_at"],
-                 "dms": {int(seat): text for seat, text in json.loads(r["dms"]).items()}}
+        return [OutboxEntry(id=r["id"], version=r["version"], seq=r["seq"], lines=json.loads(r["lines"]),
+                            posted=bool(r["posted"]), attempts=r["attempts"], created_at=r["created_at"],
+                            dms={int(seat): text for seat, text in json.loads(r["dms"]).items()})
                 for r in rows]
 
     async def pending_publications(self, now: datetime | None = None, *, created_before: datetime | None = None,
@@ -784,10 +539,9 @@ class Store:
               game_id, entry)) for entry, when in plan])
 
     async def dead_letters(self, game_id: int | None = None, *, unnoted: bool = False,
-                           shards: Shards | None = None) -> list[dict]:
-        """The games with publications set aside, one dict each: ``{"game_id", "entries", "upto", "attempts",
-        "last_error", "dead_at", "noted"}`` (``upto``: the newest entry set aside); ``game_id``: of that game
-        only; ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
+                           shards: Shards | None = None) -> list[DeadLetter]:
+        """The games with publications set aside, one :class:`DeadLetter` each; ``game_id``: of that game only;
+        ``unnoted``: only those whose thread has not been told yet; ``shards``: of these shards' servers."""
         where = ["o.dead_at IS NOT NULL"]
         params: list[Any] = []
         if game_id is not None:
@@ -801,12 +555,12 @@ class Store:
             "SELECT o.game_id, o.id, o.attempts, o.last_error, o.dead_at, o.noted FROM outbox o"
             f" JOIN games g ON g.id = o.game_id WHERE {' AND '.join(where)} ORDER BY o.game_id, o.id",
             tuple(params))
-        games: dict[int, dict] = {}
+        games: dict[int, DeadLetter] = {}
         for r in rows:
-            entry = games.setdefault(r["game_id"], {"game_id": r["game_id"], "entries": 0, "noted": True})
-            entry.update(upto=r["id"], attempts=max(entry.get("attempts", 0), r["attempts"]),
-                         last_error=r["last_error"], dead_at=r["dead_at"], noted=entry["noted"] and bool(r["noted"]))
-            entry["entries"] += 1
+            dead = games.setdefault(r["game_id"], DeadLetter(r["game_id"], 0, r["id"], 0, None, None, True))
+            dead.entries += 1
+            dead.upto, dead.attempts = r["id"], max(dead.attempts, r["attempts"])
+            dead.last_error, dead.dead_at, dead.noted = r["last_error"], r["dead_at"], dead.noted and bool(r["noted"])
         return list(games.values())
 
     async def outbox_noted(self, game_id: int, upto: int) -> None:
@@ -814,21 +568,19 @@ class Store:
         await self._transaction([("UPDATE outbox SET noted = 1 WHERE game_id = ? AND id <= ? AND dead_at IS NOT NULL",
                                   (game_id, upto))])
 
-    async def publication_trouble(self, game_id: int) -> dict | None:
-        """What went wrong with publishing a game, for /game status: ``{"attempts", "next_try", "last_error",
-        "set_aside", "dead_at"}`` (failed tries of the pending entries and when the next is due; the failed tries
-        of the entries set aside, 0 without any, and when the newest was set aside), or None when nothing
-        failed."""
+    async def publication_trouble(self, game_id: int) -> PublicationTrouble | None:
+        """What went wrong with publishing a game, for /game status; None when nothing failed."""
         rows = await self._rows("SELECT attempts, last_error, next_try, dead_at FROM outbox WHERE game_id = ?"
                                 " AND (attempts > 0 OR dead_at IS NOT NULL) ORDER BY id", (game_id,))
         if not rows:
             return None
         pending = [r for r in rows if r["dead_at"] is None]
         dead = [r for r in rows if r["dead_at"] is not None]
-        return {"attempts": max((r["attempts"] for r in pending), default=0),
-                "next_try": min((r["next_try"] for r in pending if r["attempts"]), default=None),
-                "last_error": rows[-1]["last_error"], "set_aside": max((r["attempts"] for r in dead), default=0),
-                "dead_at": dead[-1]["dead_at"] if dead else None}
+        return PublicationTrouble(attempts=max((r["attempts"] for r in pending), default=0),
+                                  next_try=min((r["next_try"] for r in pending if r["attempts"]), default=None),
+                                  last_error=rows[-1]["last_error"],
+                                  set_aside=max((r["attempts"] for r in dead), default=0),
+                                  dead_at=dead[-1]["dead_at"] if dead else None)
 
     async def outbox_posted(self, game_id: int, upto: int, board_message_id: int, *, turn: int | None = None,
                             since: int | None = None) -> None:
@@ -836,26 +588,35 @@ class Store:
         ``turn``: the seats (a bit each) of the people that board asks to decide (``options.board_turn``);
         ``since``: the first action it tells (``options.board_since``), so that the next decisions of the same
         turn update it in place, told from there on (host/outbox.py)."""
-        statements = [
-            ("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
-            ("UPDATE games SET board_message_id = ? WHERE id = ?", (board_message_id, game_id)),
-        ]
-        for key, value in (("board_turn", turn), ("board_since", since)):
-            if value is not None:
-                statements.append((f"UPDATE games SET options = {self._json_set('options', key)} WHERE id = ?",
-                                   (value, game_id)))
-        await self._transaction(statements)
+        await self._transaction([("UPDATE outbox SET posted = 1 WHERE game_id = ? AND id <= ?", (game_id, upto)),
+                                 *self._board_statements(game_id, board_message_id, turn, since)])
 
     async def outbox_done(self, game_id: int, upto: int, *, retry_at: datetime | None = None,
                           set_aside: bool = True) -> None:
         """Entries up to ``upto`` are delivered; ``retry_at``: the game still owes work (an AI turn that failed),
         so a marker entry due then stays behind. ``set_aside``: the entries set aside before go too (a newer board
         is up, or nothing of the game is shown any more); False keeps them."""
-        keep = "" if set_aside else " AND dead_at IS NULL"
-        statements = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
-        if retry_at is not None:
-            statements.append(_outbox_entry(game_id, None, None, [], retry_at))
-        await self._transaction(statements)
+        await self._transaction(_done_statements(game_id, upto, retry_at, set_aside))
+
+    async def outbox_delivered(self, game_id: int, upto: int, board_message_id: int, *, turn: int | None = None,
+                               since: int | None = None, retry_at: datetime | None = None,
+                               set_aside: bool = True) -> None:
+        """:meth:`outbox_posted` and :meth:`outbox_done` in one transaction: the board for entries up to ``upto``
+        is up (message ``board_message_id``, asking ``turn``, telling from ``since``) and everything they owed is
+        delivered (one commit per publication instead of two)."""
+        await self._transaction([*self._board_statements(game_id, board_message_id, turn, since),
+                                 *_done_statements(game_id, upto, retry_at, set_aside)])
+
+    def _board_statements(self, game_id: int, board_message_id: int, turn: int | None,
+                          since: int | None) -> list[Statement]:
+        """Record the game's board that is up: its message, and (when given) whom it asks and where it starts."""
+        statements: list[Statement] = [("UPDATE games SET board_message_id = ? WHERE id = ?",
+                                        (board_message_id, game_id))]
+        for key, value in (("board_turn", turn), ("board_since", since)):
+            if value is not None:
+                statements.append((f"UPDATE games SET options = {self._json_set('options', key)} WHERE id = ?",
+                                   (value, game_id)))
+        return statements
 
     # -- turn clocks (host/clock.py) -----------------------------------------------------------------
 
@@ -1010,7 +771,7 @@ class Store:
         """End a vacation at ``at``: the person's paused clocks run again, their deadlines moved on by the pause
         (``used_days``: the month's count corrected, e.g. for days given back by coming back early); ``publish``:
         game -> narration owed to its thread, in the same transaction."""
-        statements = [
+        statements: list[Statement] = [
             ("UPDATE away SET since = NULL, until = NULL, used_days = COALESCE(?, used_days) WHERE user_id = ?",
              (used_days, user_id)),
             ("UPDATE clocks SET started = started + (? - paused_at), deadline = deadline + (? - paused_at),"
@@ -1216,7 +977,7 @@ class Store:
         """A round's matches - (slot, players in seat order, places or None, how) - and the tournament's
         current round, in one transaction (a round exists entirely or not at all)."""
         due = _stamp(deadline) if deadline is not None else None
-        statements = [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how, deadline)"
+        statements: list[Statement] = [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how, deadline)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (tournament_id, round_no, slot, _dumps(players), None if places is None else _dumps(places),
                         how, None if places is not None else due))
@@ -1229,7 +990,7 @@ class Store:
         """Pair a held round again: its matches (none may have a game yet) replaced by ``matches``, in one
         transaction; False (nothing changed) when one of them has a game already."""
         due = _stamp(deadline) if deadline is not None else None
-        statements = [("DELETE FROM tournament_matches WHERE tournament_id = ? AND round_no = ?",
+        statements: list[Statement] = [("DELETE FROM tournament_matches WHERE tournament_id = ? AND round_no = ?",
                        (tournament_id, round_no))]
         statements += [("INSERT INTO tournament_matches (tournament_id, round_no, slot, players, places, how,"
                         " deadline) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -1259,7 +1020,7 @@ class Store:
             " AND t.guild_id IS NOT DISTINCT FROM ?", (engine, guild_id))
         return {r["game_id"]: json.loads(r["places"]) for r in rows if r["places"]}
 
-    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[dict]:
+    async def matches(self, tournament_id: int, round_no: int | None = None) -> list[MatchRow]:
         """A tournament's matches (of one round), in round and slot order."""
         sql = "SELECT * FROM tournament_matches WHERE tournament_id = ?"
         params: tuple = (tournament_id,)
@@ -1268,11 +1029,11 @@ class Store:
             params += (round_no,)
         return [_match_row(r) for r in await self._rows(sql + " ORDER BY round_no, slot", params)]
 
-    async def match(self, match_id: int) -> dict | None:
+    async def match(self, match_id: int) -> MatchRow | None:
         row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE id = ?", (match_id,))), None)
         return _match_row(row) if row else None
 
-    async def match_of_game(self, game_id: int) -> dict | None:
+    async def match_of_game(self, game_id: int) -> MatchRow | None:
         row = next(iter(await self._rows("SELECT * FROM tournament_matches WHERE game_id = ?", (game_id,))), None)
         return _match_row(row) if row else None
 
@@ -1281,7 +1042,7 @@ class Store:
         """The game of a match, with its people seated in the match's order, linked to the match and the
         tournament - one transaction, so a restart finds either no game or a complete one."""
         now = _now()
-        statements = [(
+        statements: list[Statement] = [(
             "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
             " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
             (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
@@ -1297,7 +1058,7 @@ class Store:
         """The next game of a match of several games (best of N), when ``previous`` is still its game: the game,
         its seats and the match pointing at it, in one transaction; None when the match has moved on already."""
         now = _now()
-        statements = [(
+        statements: list[Statement] = [(
             "INSERT INTO games (engine, options, seed, status, num_players, guild_id, channel_id, host_user_id,"
             " created_at, updated_at, tournament_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
             (engine, _dumps(options), seed, len(seats), guild_id, channel_id, seats[0][0], now, now, tournament_id))]
@@ -1327,7 +1088,7 @@ class Store:
             return False
         return True
 
-    async def overdue_matches(self, now: datetime | None = None) -> list[dict]:
+    async def overdue_matches(self, now: datetime | None = None) -> list[MatchRow]:
         """Unsettled matches of running tournaments whose round deadline has passed (for the clocks)."""
         return [_match_row(r) for r in await self._rows(
             "SELECT m.* FROM tournament_matches m JOIN tournaments t ON t.id = m.tournament_id"
@@ -1376,7 +1137,10 @@ class Store:
         writer wins, so two processes never sign one server's links with two secrets)."""
         await self._transaction([("INSERT INTO web_sites (guild_id, slug, secret, mode, name) VALUES (?, ?, ?, ?, ?)"
                                   " ON CONFLICT (guild_id) DO NOTHING", (guild_id, slug, secret, mode, name))])
-        return await self.web_site(guild_id)
+        site = await self.web_site(guild_id)
+        if site is None:  # (only if another process deleted it in between)
+            raise StorageError(f"server {guild_id}: its web settings are gone")
+        return site
 
     async def set_web_site(self, guild_id: int, *, mode: str | None = None, name: str | None = None) -> None:
         """Change a server's mode (public, unlisted or off) or its shown name (it must have its row:
@@ -1470,10 +1234,10 @@ def _text(value: Any, *, lenient: bool = False) -> Any:
         return bytes(value).decode("utf-8", "replace") if lenient else None
 
 
-def _match_row(r) -> dict:
-    return {"id": r["id"], "tournament_id": r["tournament_id"], "round": r["round_no"], "slot": r["slot"],
-            "players": json.loads(r["players"]), "game_id": r["game_id"],
-            "places": json.loads(r["places"]) if r["places"] else None, "how": r["how"], "deadline": r["deadline"]}
+def _match_row(r) -> MatchRow:
+    return MatchRow(id=r["id"], tournament_id=r["tournament_id"], round=r["round_no"], slot=r["slot"],
+                    players=json.loads(r["players"]), game_id=r["game_id"],
+                    places=json.loads(r["places"]) if r["places"] else None, how=r["how"], deadline=r["deadline"])
 
 
 def _stamp(when: datetime) -> str:
@@ -1481,7 +1245,7 @@ def _stamp(when: datetime) -> str:
 
 
 def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: list[str],
-                  next_try: datetime | None = None, dms: dict[int, str] | None = None) -> tuple[str, tuple]:
+                  next_try: datetime | None = None, dms: dict[int, str] | None = None) -> Statement:
     """The INSERT of an outbox entry (``version`` None: the game's current version; due at once without
     ``next_try``; ``dms``: text owed to these seats' next DM, e.g. a clock warning)."""
     due = _stamp(next_try) if next_try is not None else ""
@@ -1495,7 +1259,17 @@ def _outbox_entry(game_id: int, version: int | None, seq: int | None, lines: lis
             (game_id, version, seq, _dumps(lines), _now(), due, owed))
 
 
-def _notes(publish: dict[int, list[str]] | None) -> list[tuple[str, tuple]]:
+def _done_statements(game_id: int, upto: int, retry_at: datetime | None, set_aside: bool) -> list[Statement]:
+    """Delete a game's delivered entries (and, with ``set_aside``, those set aside before); a retry marker due at
+    ``retry_at`` stays behind when given."""
+    keep = "" if set_aside else " AND dead_at IS NULL"
+    statements: list[Statement] = [("DELETE FROM outbox WHERE game_id = ? AND id <= ?" + keep, (game_id, upto))]
+    if retry_at is not None:
+        statements.append(_outbox_entry(game_id, None, None, [], retry_at))
+    return statements
+
+
+def _notes(publish: dict[int, list[str]] | None) -> list[Statement]:
     """Outbox entries owing each game (key) its lines."""
     return [_outbox_entry(game_id, None, None, lines) for game_id, lines in (publish or {}).items() if lines]
 
@@ -1514,7 +1288,7 @@ def _memo() -> dict | None:
     return None if memo is None or _CLOSED in memo else memo
 
 
-def _forget_written(statements: list[tuple[str, tuple]], guard: tuple[str, tuple] | None = None) -> None:
+def _forget_written(statements: list[Statement], guard: Statement | None = None) -> None:
     """Forget the remembered reads of the tables a transaction writes (judged by its SQL: forgetting too much
     only costs a read)."""
     memo = _memo()
@@ -1542,9 +1316,9 @@ def _clock_dict(r) -> dict:
     return {k: bool(r[k]) if k in _CLOCK_FLAGS else r[k] for k in CLOCK_COLUMNS}
 
 
-def _clock_statements(game_id: int, clocks: list) -> list[tuple[str, tuple]]:
+def _clock_statements(game_id: int, clocks: list) -> list[Statement]:
     """Replace a game's clock rows (plain DELETE and INSERTs: portable)."""
-    out = [("DELETE FROM clocks WHERE game_id = ?", (game_id,))]
+    out: list[Statement] = [("DELETE FROM clocks WHERE game_id = ?", (game_id,))]
     for c in clocks:
         values = tuple(int(getattr(c, k)) if k in _CLOCK_FLAGS else getattr(c, k) for k in CLOCK_COLUMNS)
         out.append((f"INSERT INTO clocks (game_id, {', '.join(CLOCK_COLUMNS)}) VALUES"
@@ -1552,7 +1326,7 @@ def _clock_statements(game_id: int, clocks: list) -> list[tuple[str, tuple]]:
     return out
 
 
-def _departure_statement(game_id: int, seat: int, how: str, step: int) -> tuple[str, tuple]:
+def _departure_statement(game_id: int, seat: int, how: str, step: int | None) -> Statement:
     """Record that ``seat`` left (after the others who did: the next ``ord``); a seat that left already keeps
     its first departure."""
     return ("INSERT INTO departures (game_id, seat, ord, how, step, created_at)"
@@ -1600,28 +1374,3 @@ def _game_row(r, with_snapshot: bool = True, problems: list[DamagedRow] | None =
         problems.extend(found)
         game.damage = "bytes" if any(p.kind == "bytes" for p in found) else "json"
     return game
-
-
-async def _close_quietly(db: aiosqlite.Connection) -> None:
-    """Close a connection whose opening failed (aiosqlite stops the worker thread even if closing fails)."""
-    try:
-        await db.close()
-    except Exception as exc:  # noqa: BLE001 - the error that made us close is the one to report
-        log.debug("closing the failed connection: %s", exc)
-
-
-def _explain(exc: sqlite3.Error) -> str:
-    """One line saying what is wrong with the database, from an sqlite3 error raised while opening it."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = " ".join(str(exc).split())
-    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-        return f"the database file is damaged ({text}); restore a backup or move the file away"
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return (f"the database is locked by another process ({text}); is another copy of the bot using the "
-                "same file?")
-    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return (f"the database cannot be written ({text}); check the permissions of the file, its folder and "
-                "the disk (read-only mount?)")
-    if name.startswith("SQLITE_FULL"):
-        return f"the disk is full ({text})"
-    return f"{text} ({name or type(exc).__name__})"
