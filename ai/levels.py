@@ -9,7 +9,7 @@ DEFAULT = "normal"
 #: how often the easy AI takes a random legal action instead of the heuristic's
 EASY_MISTAKES = 0.5
 #: the hard AI's budget per decision, in search iterations: per game, under a CPU second on average on the
-#: machine the figures in the README come from (``bench/ai_budget.py``). Iterations, not seconds, so the same game and seed give the
+#: machine the figures in docs/ai.md come from (``bench/ai_budget.py``). Iterations, not seconds, so the same game and seed give the
 #: same moves on any machine and under any load (the arena's figures can be re-run exactly). HEX-TRI counts
 #: the actions its playouts play (``ai/hextri_search.py``): a turn's cost grows with its list of moves.
 #: Troja and Ave Caesar count playouts (``search.paired``: one candidate played out each).

@@ -4,7 +4,7 @@ race) and prints, per game, the CPU seconds of hard's decisions that had a choic
 max, and how many took over 2.5 s. The budget (``ai/levels.py``): mean <= 1 s, 99th percentile <= 2.5 s on
 this machine, so the live bot's wall-clock cap (``HARD_SECONDS``) is a safety net that never decides the
 strength. CPU seconds, so the figures hold on a loaded machine too; the default seeds are the held-apart
-range the README reports (``bench/arena.py``)."""
+range docs/ai.md reports (``bench/arena.py``)."""
 
 from __future__ import annotations
 

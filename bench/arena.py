@@ -36,7 +36,7 @@ DEFAULT_EASY_GAMES = 20
 QUICK_OPTIONS = {"ave-caesar": {"races": 1}}
 #: the seeds the hard level's settings were tuned on (every game, issues 16-30)
 TUNING_SEED0 = 20_160
-#: the seeds the README's figures come from: never used for tuning
+#: the seeds docs/ai.md's figures come from: never used for tuning
 HELD_APART_SEED0 = 880_000
 SEED0 = TUNING_SEED0
 PAIRINGS = (("hard", "normal"), ("normal", "easy"))
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                         f"{DEFAULT_HARD_GAMES} hard-normal, {DEFAULT_EASY_GAMES} normal-easy)")
     parser.add_argument("--game", action="append", choices=sorted(ENGINES), help="only this game (repeatable)")
     parser.add_argument("--seed0", type=int, default=SEED0,
-                        help=f"first seed of the range (default {SEED0}, the tuning range; the README's figures: "
+                        help=f"first seed of the range (default {SEED0}, the tuning range; docs/ai.md's figures: "
                         f"{HELD_APART_SEED0})")
     parser.add_argument("--pairing", choices=[f"{a}-{b}" for a, b in PAIRINGS], help="only this pairing")
     parser.add_argument("--iterations", type=int, help="hard: iterations per decision (default: the level's own, "

@@ -13,10 +13,12 @@ which round), usable mana and whether the leader's free step is left.
 and their mana cost outlined.
 
 The board scales with the radius (the HEX circumradius is fixed in pixels): 702 px wide at radius 2, about
-1,020 px at radius 3, 1,520 px at radius 5. Discord shows it about 420 px wide, so from radius 3 on the type grows
-with the width (12 px or more there at radius 3, 9 px at radius 4-5, whose TRIs cannot hold a number in larger
-type) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends of the
-strip, a TRI holding a figure or mana shows that instead. On every board each player's row has the whole name
+1,020 px at radius 3. Discord shows it about 420 px wide, so from radius 3 on the type grows with the width (12 px
+or more there) and the board is drawn compact: a TRI shows only its number, its strip's letter stands at both ends
+of the strip, a TRI holding a figure or mana shows that instead. The radius-4 and radius-5 boards would need type
+too large for their TRIs at their whole width, so they are drawn in two halves, the left one above the right one,
+each reaching 2.5 HEX radii past the centre (the middle is in both, between dashed lines): 783 and 910 px wide,
+23 and 26 px type, 12 px or more at 420 px. On every board each player's row has the whole name
 on a line of its own, and every field label is stamped last, with a halo of its field's colour, so nothing
 drawn on the board covers a name a player must type. The empty board with names is a cached layer (per
 language: it holds the legend). Every word comes from ``data/locales/hextri/picture/<lang>.json`` (``view["lang"]``, added
@@ -47,10 +49,13 @@ LEGEND_H = 96
 T = 21
 #: from this radius on the board is drawn compact (see ``_layout``)
 COMPACT_RADIUS = 3
-#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py): 12 px on the radius-3
-#: board; the radius-4 and radius-5 boards keep 9 px (their TRIs cannot hold a number in 12 px type)
-PHONE_WIDTH, PHONE_PX = 420, 9.0
-PHONE_FLOOR = {3: 12.0}
+#: Discord's chat column, and the smallest type that reads in it (tests/render/phone.py), on every board
+PHONE_WIDTH, PHONE_PX = 420, 12.0
+#: from this radius on the board is drawn in two halves, the left one above the right one (see ``_layout``):
+#: each half reaches this far (in HEX circumradii) past the board's centre line, so the middle columns are in
+#: both and every field is whole in at least one half; a half-integer, so the cut passes between the labels
+#: (HEX and TRI labels stand on whole-number columns)
+FOLD_RADIUS, FOLD_REACH = 4, 2.5
 
 VALUE_SHADES = {1: (238, 230, 205), 2: (226, 211, 170), 3: (214, 192, 136), 4: (200, 172, 104),
                 5: (186, 152, 80), 6: (172, 134, 62)}
@@ -95,7 +100,12 @@ def _reason(say, reason: str) -> str:
 
 
 class Layout(NamedTuple):
-    """One radius's picture: the type size ``t`` of every needed text, and where the board sits."""
+    """One radius's picture: the type size ``t`` of every needed text, and where the board sits.
+
+    The board is drawn on a canvas ``canvas_w`` wide with the board ``draw_h`` tall under the header; a folded
+    board (radius 4-5) is then cut into its left half (canvas columns up to ``width``) and its right half
+    (from ``fold``), stacked with a band ``sep_h`` tall between them, so the picture is ``width`` wide and its
+    board ``board_h`` tall (unfolded: the canvas is the picture, ``board_h == draw_h``)."""
     t: int
     compact: bool     # radius 3-5: TRIs show their number only, the strip letter at both ends of its strip
     width: int
@@ -105,40 +115,84 @@ class Layout(NamedTuple):
     header: int
     row_h: int
     legend_h: int
+    canvas_w: int
+    draw_h: int
+    fold: int | None  # the canvas column where the right half starts
+    sep_h: int
 
 
 @lru_cache(maxsize=8)
 def _layout(radius: int) -> Layout:
     """The picture of a board of ``radius``: at radius 2 the type is ``T``; the larger boards are wider, so
-    their type grows with the width (12 px or more at 420 px wide at radius 3, 9 px at radius 4-5) and their
-    TRIs, too small for a whole name in that type, carry only their number (the strip letter at both ends)."""
+    their type grows with the picture's width (12 px or more at 420 px wide) and their TRIs, too small for a
+    whole name in that type, carry only their number (the strip letter at both ends). From radius 4 on the
+    whole board would need type too large for its TRIs, so it is drawn in two halves one above the other:
+    the picture is about as wide as radius 3's and twice as tall."""
     b = board(radius)
     x0, y0, x1, y1 = b.bounds
     compact = radius >= COMPACT_RADIUS
+    folded = radius >= FOLD_RADIUS
     t = T
+
+    def sizes(t: int) -> tuple[int, int]:
+        canvas_w = max(int((x1 - x0) * S) + 2 * (MARGIN + (t + 6 if compact else 0)), 700)
+        half = int(round(canvas_w / 2 - (x0 + x1) / 2 * S + FOLD_REACH * S))
+        return canvas_w, half if folded else canvas_w
+
     if compact:
         # the side margins hold the strip letters, and they grow with the type: solve for the smallest size
-        while True:
-            width = int((x1 - x0) * S) + 2 * (MARGIN + t + 6)
-            if t * PHONE_WIDTH / width >= PHONE_FLOOR.get(radius, PHONE_PX):
-                break
+        while t * PHONE_WIDTH / sizes(t)[1] < PHONE_PX:
             t += 1
-    width = max(int((x1 - x0) * S) + 2 * (MARGIN + (t + 6 if compact else 0)), 700)
-    ox = width / 2 - (x0 + x1) / 2 * S
+    canvas_w, width = sizes(t)
+    ox = canvas_w / 2 - (x0 + x1) / 2 * S
     header = HEADER + (t - T)
     oy = header + VMARGIN - y0 * S
-    board_h = int((y1 - y0) * S) + 2 * VMARGIN
-    # the legend: the names line (and the compact board's TRI line), each wrapped onto a second line rather
-    # than cut, then up to two rows of marks; each player's row two lines: the
-    # whole name, then the figures
-    legend_h = (LEGEND_H + (t - T) * 3) + (3 if compact else 1) * (t + 8)
+    draw_h = int((y1 - y0) * S) + 2 * VMARGIN
+    sep_h = t + 16 if folded else 0
+    board_h = 2 * draw_h + sep_h if folded else draw_h
+    # the legend: the names line (and the compact board's TRI line, and the folded board's halves line), each
+    # wrapped onto a second line rather than cut, then up to two rows of marks; each player's row two lines:
+    # the whole name, then the figures
+    legend_h = (LEGEND_H + (t - T) * 3) + (1 + compact * 2 + folded * 2) * (t + 8)
     row_h = 2 * (t + 8) + 4
-    return Layout(t, compact, width, ox, oy, board_h, header, row_h, legend_h)
+    return Layout(t, compact, width, ox, oy, board_h, header, row_h, legend_h, canvas_w, draw_h,
+                  canvas_w - width if folded else None, sep_h)
 
 
 def _geometry(radius: int):
+    """``(board, canvas width, ox, oy, board height on the canvas)``."""
     lay = _layout(radius)
-    return board(radius), lay.width, lay.ox, lay.oy, lay.board_h
+    return board(radius), lay.canvas_w, lay.ox, lay.oy, lay.draw_h
+
+
+def _fold(img: Image.Image, view: dict, say, lay: Layout) -> Image.Image:
+    """The picture of a folded board: the canvas's header, the board's left half, a band naming the halves,
+    its right half, then the legend and the panel (an unfolded board's canvas as it is)."""
+    if lay.fold is None:
+        return img
+    top, bottom = lay.header, lay.header + lay.draw_h
+    out = Image.new(img.mode, (lay.width, img.height - lay.draw_h + lay.board_h), kit.rgb("paper"))
+    out.paste(img.crop((0, 0, lay.width, bottom)), (0, 0))
+    out.paste(img.crop((lay.fold, top, lay.fold + lay.width, bottom)), (0, bottom + lay.sep_h))
+    out.paste(img.crop((0, bottom, lay.width, img.height)), (0, top + lay.board_h))
+    draw = ImageDraw.Draw(out)
+    draw.rectangle((0, bottom, lay.width, bottom + lay.sep_h - 1), fill=kit.rgb("panel"))
+    words, size, narrow = kit.fitted(say("fold_band"), lay.width - 2 * MARGIN, lay.t, bold=True, smallest=lay.t)
+    kit.text(draw, (lay.width / 2, bottom + lay.sep_h / 2), words, size=size, bold=True, anchor="mm",
+             condensed=narrow)
+    return out
+
+
+def _fold_lines(draw: ImageDraw.ImageDraw, lay: Layout) -> None:
+    """A folded board's two cut lines, dashed: in each half, the line beyond which the fields are in the other
+    half too (the board's part between them is in both)."""
+    if lay.fold is None:
+        return
+    for x in (lay.ox - FOLD_REACH * S, lay.ox + FOLD_REACH * S):
+        y = lay.header + 6
+        while y < lay.header + lay.draw_h - 6:
+            draw.line((x, y, x, min(y + 14, lay.header + lay.draw_h - 6)), fill=kit.rgb("ink"), width=3)
+            y += 24
 
 
 def _px(ox: float, oy: float, p: tuple[float, float]) -> tuple[float, float]:
@@ -162,11 +216,12 @@ def _board_layer(radius: int, height: int, n_players: int, lang: str) -> Image.I
         draw.line(pts + [pts[0]], fill=EDGE, width=2)
     if lay.compact:
         _strip_letters(draw, b, ox, oy, t)
+    _fold_lines(draw, lay)
     for label in _labels(radius):
         if label.kind != "number":  # a compact board's TRI numbers: only on TRIs left free (``_draw_public``)
             _stamp(img, label)
-    _legend(draw, height - lay.legend_h - lay.row_h * n_players - 16, width, kit.words("hextri", {"lang": lang}),
-            lay)
+    _legend(draw, height - lay.legend_h - lay.row_h * n_players - 16, lay.width,
+            kit.words("hextri", {"lang": lang}), lay)
     return img
 
 
@@ -227,7 +282,7 @@ def _label_sprite(s: str, size: int, bold: bool, condensed: bool):
     """``(glyphs, halo, dx, dy)``: masks of a label centred on its point, and of the ring around it."""
     f = kit.font(size, bold, condensed)
     x0, y0, x1, y1 = f.getbbox(s, anchor="mm", stroke_width=HALO)
-    box = (max(1, x1 - x0), max(1, y1 - y0))
+    box = (max(1, int(x1 - x0)), max(1, int(y1 - y0)))  # FreeType boxes are whole pixels already
     glyphs, halo = Image.new("L", box, 0), Image.new("L", box, 0)
     ImageDraw.Draw(halo).text((-x0, -y0), s, font=f, fill=255, anchor="mm", stroke_width=HALO, stroke_fill=255)
     ImageDraw.Draw(glyphs).text((-x0, -y0), s, font=f, fill=255, anchor="mm")
@@ -242,7 +297,8 @@ CELL = 64
 def _label_boxes(radius: int) -> tuple[tuple[tuple[int, int, int, int], ...], dict[tuple[int, int], tuple[int, ...]]]:
     """Each label's box as :func:`_stamp` pastes it (its halo included), by index into :func:`_labels`, and the
     labels by the grid cells (``CELL`` px) their boxes touch."""
-    boxes, cells = [], {}
+    boxes: list[tuple[int, int, int, int]] = []
+    cells: dict[tuple[int, int], list[int]] = {}
     for i, label in enumerate(_labels(radius)):
         _, halo, dx, dy = _label_sprite(label.text, label.size, label.bold, label.condensed)
         x, y = int(round(label.xy[0] + dx)), int(round(label.xy[1] + dy))
@@ -410,7 +466,8 @@ def render_public(view: dict) -> bytes:
     """The board and the players' panel, for everyone (a game ended outside its rules: how it ended instead of
     who moves)."""
     view = kit.at_rest(view)
-    return _encode(kit.clock_strip(_draw_public(view)[0], view))
+    lay = _layout(view["radius"])
+    return _encode(kit.clock_strip(_fold(_draw_public(view)[0], view, kit.words("hextri", view), lay), view))
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
@@ -450,6 +507,9 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     who = say("moves_leader") if leader else say("moves_figure")
     where = say("moves_off_board") if origin == "off" else origin
     title = say(counted("moves_title", len(options)), count=len(options), who=who, where=where)
+    # the title over the folded picture: on the canvas the band would run on into the right half's top
+    img = _fold(img, view, say, lay)
+    draw = ImageDraw.Draw(img)
     draw.rectangle((0, lay.header - 8, img.width, lay.header + t + 1), fill=kit.rgb("highlight"))
     title, size, condensed = kit.fitted(title, img.width - 2 * MARGIN, t, bold=True, smallest=t)
     kit.text(draw, (MARGIN, lay.header + t / 3), title, size=size, bold=True, anchor="lm", condensed=condensed)
@@ -474,7 +534,7 @@ def _draw_public(view: dict):
     for i in hidden:
         img.paste(layer.crop(boxes[i]), boxes[i][:2])
     draw = ImageDraw.Draw(img)
-    _header(draw, view, width, say, lay)
+    _header(draw, view, lay.width, say, lay)
 
     pieces: dict[str, list[dict]] = {}
     for piece in view["pieces"]:
@@ -506,7 +566,7 @@ def _draw_public(view: dict):
         if i in covered and i not in hidden_set:
             _stamp(img, label, layer)
 
-    _panel(draw, view, lay.header + board_h + lay.legend_h, width, say, lay)
+    _panel(draw, view, lay.header + board_h + lay.legend_h, lay.width, say, lay)
     return img, draw, b, ox, oy
 
 
@@ -684,6 +744,8 @@ def _legend(draw: ImageDraw.ImageDraw, y: int, width: int, say, lay: Layout) -> 
     lines = [say("legend_names")]
     if lay.compact:
         lines.append(say("legend_compact"))
+    if lay.fold is not None:
+        lines.append(say("legend_fold"))
     for line in lines:
         names, size, condensed = kit.fitted(line, width - 2 * MARGIN, t, smallest=t)
         parts = [(names, condensed)]

@@ -2,8 +2,8 @@
 Discord: while members hammer it in four ways - the worst position of every game (HEX-TRI's pass-until-huge one
 among them) shown, asked for and clicked at once; three long replays at once; 300 slow connections on the ops
 port; forty lobbies in 0.3 s - another member's command is answered within a second, and the event loop is never
-held up. Each prints its figures (``pytest -s``; ``python -m bench.bounded`` runs them all): the README's
-*Bounded work* section quotes them."""
+held up. Each prints its figures (``pytest -s``; ``python -m bench.bounded`` runs them all): the *Bounded work*
+section of docs/architecture.md quotes them."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from tests.test_docker_image import free_port
 
 pytestmark = pytest.mark.e2e
 
-#: ``python -m bench.bounded`` runs these with longer loads and longer games (its figures are the README's)
+#: ``python -m bench.bounded`` runs these with longer loads and longer games (its figures are docs/architecture.md's)
 BENCH = bool(os.environ.get("GAMEHOST_BENCH"))
 HAMMER_SECONDS = 10 if BENCH else 5
 REPLAYED = ("ave-caesar", 6) if BENCH else ("troja", 2)  # ~490 steps / ~120 steps

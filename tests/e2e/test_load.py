@@ -4,7 +4,7 @@ A Swiss round of 128 players opens 64 match threads under a thread bucket of 5 p
 the middle; then a bucket that makes the bot wait minutes; then the global limit of 50 requests a second with no
 thread bucket. Each checks that every interaction is answered within Discord's 3 s, every match gets exactly one
 place (queued, never dropped), its players are told where and when, and prints its figures (``pytest -s``):
-the README's *Discord's limits* section quotes them."""
+docs/discord.md quotes them."""
 
 from __future__ import annotations
 

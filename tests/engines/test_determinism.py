@@ -19,7 +19,7 @@ to the same events and final states (``test_hextri.py::
 test_action_logs_saved_when_every_way_to_pay_was_listed_still_replay``), and every destination, default
 way and set of ways to pay the old listing had is what the new one lists and ``variants`` offers, and
 ``other_ways`` is true exactly where it had several ways (compared over thousands of positions of random games
-when the change was made; the figures are in the README).
+when the change was made; the figures are in docs/architecture.md).
 """
 
 from __future__ import annotations

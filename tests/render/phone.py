@@ -17,11 +17,6 @@ from PIL import Image, ImageDraw
 
 import render
 
-#: games whose pictures are not redrawn for the 12 px floor yet (issue 27: HEX-TRI's radius-4 and radius-5 boards):
-#: their tests keep the floor they had, 9 px, so they cannot get worse, and tests/render/test_phone.py expects
-#: those boards to fail 12 px (its radius-2 and radius-3 boards pass)
-NOT_YET_12 = {"hextri": 9.0}
-
 #: Discord's chat column shows a picture about this wide before it is tapped
 PHONE_WIDTH = 420
 #: the smallest font size (em, in CSS pixels) that reads without zooming at that width: Discord's own smallest
@@ -68,8 +63,9 @@ def texts_at_phone_width(render_fn, *args) -> tuple[list[tuple[str, float]], tup
 
 
 def floor(game: str) -> float:
-    """The least text size (px at phone width) a game's pictures are held to."""
-    return NOT_YET_12.get(game, MIN_READABLE_PX)
+    """The least text size (px at phone width) a game's pictures are held to: 12 px for every game (issue 27;
+    HEX-TRI's radius-4 and radius-5 boards, the last held to 9 px, are drawn in two halves for it)."""
+    return MIN_READABLE_PX
 
 
 def too_small(render_fn, *args, minimum: float = MIN_READABLE_PX) -> list[tuple[str, float]]:

@@ -103,14 +103,17 @@ def test_start_radius_two_snapshot():
 
 def test_size_scales_with_the_radius_and_stays_small():
     sizes = {}
-    for radius in (2, 3, 5):
+    for radius in (2, 3, 4, 5):
         s = _random_game(4, radius, 7, 300)
         png = R.render_public(E.view(s, None))
-        # radius 5 is drawn in larger type (so it reads on a phone): a larger picture, still a small upload
-        assert len(png) < (150_000 if radius < 4 else 220_000)
+        # radius 4-5 are drawn in two halves one above the other (so they read on a phone): a taller picture,
+        # still a small upload
+        assert len(png) < (150_000 if radius < 4 else 250_000)
         sizes[radius] = Image.open(io.BytesIO(png)).size
-    assert 960 <= sizes[3][0] <= 1040  # ~1,020 px wide in 29 px type: 12 px at 420 px (tests/render/test_phone.py)
-    assert sizes[2][0] <= sizes[3][0] < sizes[5][0]
+    assert 960 <= sizes[3][0] <= 1040  # ~1,020 px wide in 30 px type: 12 px at 420 px (tests/render/test_phone.py)
+    assert sizes[2][0] <= sizes[3][0] and sizes[4][0] < sizes[5][0] <= sizes[3][0]
+    # the halves: about twice the board's height, within what Discord shows (a picture, tapped, is scrolled)
+    assert 2 * sizes[3][1] < sizes[5][1] < 4000 and sizes[4][1] < sizes[5][1]
 
 
 def test_the_picture_changes_with_the_position():
@@ -188,8 +191,8 @@ def test_the_busiest_radius_three_board_reads_on_a_phone():
 
 
 def test_the_busiest_radius_four_and_five_boards_read_on_a_phone():
-    """The larger boards are wider: their type grows with them, and their TRIs carry only their number (the
-    strip letter stands at both ends of the strip), so every needed text is 9 px or more at 420 px wide."""
+    """The larger boards are drawn in two halves one above the other, their TRIs carrying only their number
+    (the strip letter stands at both ends of the strip), so every needed text is 12 px or more at 420 px wide."""
     from tests.render.phone import floor, too_small
 
     exempt: set[str] = set()
@@ -262,7 +265,7 @@ def test_no_figure_arrow_or_mark_covers_a_field_name():
 
     grey = kit.rgb("dark_grey")
     cases = [_busiest_radius_three()[1], E.view(_random_game(4, 2, 5, 120), None),
-             E.view(_random_game(6, 5, 2, 700), None)]
+             E.view(_random_game(6, 5, 2, 700), None), E.view(_random_game(6, 4, 6, 700), None)]
     s = _midgame()
     cases.append(E.view(s, 1))
     for view in cases:
@@ -311,14 +314,18 @@ def kit_words(lang):
 
 def test_an_entering_figures_arrow_starts_inside_the_picture_and_points_at_its_tri():
     """A figure entering the board comes in from outside the board, and the arrow's start is in the picture
-    (the radius-2 board has no side margin), on the line towards the entry TRI, never under the header."""
-    for radius in (2, 3, 5):
+    (the radius-2 board has no side margin), on the line towards the entry TRI, never under the header. A
+    folded board (radius 4-5) is drawn on a wider canvas and cut into halves: the start is in the half that
+    shows the entry TRI (the left one for the left side, the right one for the right side), below its top."""
+    for radius in (2, 3, 4, 5):
         lay = R._layout(radius)
         b = R.board(radius)
-        height = lay.header + lay.board_h + lay.legend_h + lay.row_h * 2 + 16
+        height = lay.header + lay.draw_h + lay.legend_h + lay.row_h * 2 + 16
         for tri in b.rim:
-            start, end = R._move_points(b, ["off", tri], lay.ox, lay.oy, (lay.width, height), lay.header)
-            assert 6 <= start[0] <= lay.width - 6 and lay.header + 6 <= start[1] <= height - 6, (radius, tri, start)
+            start, end = R._move_points(b, ["off", tri], lay.ox, lay.oy, (lay.canvas_w, height), lay.header)
+            left = 0 if lay.fold is None or b.xy[tri][0] <= 0 else lay.fold
+            assert left + 6 <= start[0] <= left + lay.width - 6, (radius, tri, start)
+            assert lay.header + 6 <= start[1] <= lay.header + lay.draw_h - 6, (radius, tri, start)
             centre = R._px(lay.ox, lay.oy, b.xy[tri])
             assert end == centre
             # outside the board: farther from its centre than the entry TRI, in the same direction
@@ -328,3 +335,37 @@ def test_an_entering_figures_arrow_starts_inside_the_picture_and_points_at_its_t
             assert out[0] * inn[0] + out[1] * inn[1] > inn[0] ** 2 + inn[1] ** 2 - 1, (radius, tri)
             cross = out[0] * inn[1] - out[1] * inn[0]
             assert abs(cross) <= 1e-9 * math.hypot(*out) * math.hypot(*inn), (radius, tri)
+
+
+def test_a_folded_board_cuts_no_label_and_shows_every_field_whole():
+    """Radius 4 and 5 are drawn in two halves: every field label (HEX names and values, TRI numbers, with their
+    halo) is either wholly in a half or wholly outside it (the cut never slices a name), every field is whole in
+    at least one half, and the halves share the middle columns."""
+    for radius in (4, 5):
+        lay = R._layout(radius)
+        b = R.board(radius)
+        assert lay.fold is not None and lay.width < lay.canvas_w and lay.board_h == 2 * lay.draw_h + lay.sep_h
+        halves = [(0, lay.width), (lay.fold, lay.fold + lay.width)]
+        assert halves[1][0] < lay.ox < halves[0][1]  # the centre line is in both
+        boxes, _ = R._label_boxes(radius)
+        for label, (x0, _, x1, _) in zip(R._labels(radius), boxes):
+            for left, right in halves:
+                assert x1 <= left or x0 >= right or left <= x0 and x1 <= right, (radius, label.field, label.kind)
+            assert any(left <= x0 and x1 <= right for left, right in halves), (radius, label.field)
+        for field, polygon in b.polygon.items():
+            xs = [R._px(lay.ox, lay.oy, p)[0] for p in polygon]
+            assert any(left <= min(xs) and max(xs) <= right for left, right in halves), (radius, field)
+    assert R._layout(3).fold is None and R._layout(3).width == R._layout(3).canvas_w
+
+
+def test_a_folded_board_names_its_halves_in_the_players_language():
+    from tests.render.phone import texts_at_phone_width
+
+    s = E.new_game(2, 1, {"radius": 4})
+    for lang in ("en", "hu", "pl"):
+        texts = [t for t, _ in texts_at_phone_width(R.render_public, {**E.view(s, None), "lang": lang})[0]]
+        assert kit_words(lang)["fold_band"] in texts, lang
+        assert any(kit_words(lang)["legend_fold"].startswith(t) for t in texts), lang
+    plain = _png(E.view(s, None))
+    lay = R._layout(4)
+    assert plain.size == (lay.width, lay.header + lay.board_h + lay.legend_h + 2 * lay.row_h + 16)

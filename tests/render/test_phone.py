@@ -13,7 +13,7 @@ from PIL import Image
 
 from engines import ENGINES
 from render import RENDERERS
-from tests.render.phone import MIN_READABLE_PX, NOT_YET_12, texts_at_phone_width
+from tests.render.phone import MIN_READABLE_PX, texts_at_phone_width
 
 #: long names, and names in other scripts and with emoji, as Discord users have them
 NAMES = ["Maximilian Schwarzenegger", "Wiśniewska-Kowalska 🐙", "Erzsébet Szabó-Kovács", "Dávid 😀",
@@ -45,23 +45,10 @@ def _states(key: str, n: int, options: dict, seed: int = 11, limit: int = 600):
 
 
 CASES = [(key, n, options) for key, engine in ENGINES.items() for n, options in engine.conformance_configs()]
-#: the 12 px cases of the games not redrawn yet (tests/render/phone.py NOT_YET_12): expected to fail, strictly, so
-#: the day one passes the mark must go
-def _not_yet(key: str, n: int, options: dict) -> bool:
-    """HEX-TRI's radius-2 and radius-3 boards pass; its radius-4 and radius-5 boards need redrawing."""
-    if key == "hextri":
-        return ENGINES[key].new_game(n, 1, options)["options"]["radius"] >= 4
-    return key in NOT_YET_12
-
-
-TEXT_CASES = [pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="issue 27: not redrawn for 12 px yet"))
-              if _not_yet(*case) else case for case in CASES]
-
-
 IDS = [f"{k}-{n}-{i}" for i, (k, n, _) in enumerate(CASES)]
 
 
-@pytest.mark.parametrize("key, n, options", TEXT_CASES, ids=IDS)
+@pytest.mark.parametrize("key, n, options", CASES, ids=IDS)
 def test_every_text_is_at_least_12_px_at_phone_width(key, n, options):
     renderer = RENDERERS[key]
     public, private = _states(key, n, options)
@@ -88,4 +75,36 @@ def test_the_board_keeps_one_size_through_a_game(key, n, options):
         for view in public:
             png = renderer.render_public({**view, "player_names": NAMES[:n], "lang": lang})
             sizes.add(Image.open(io.BytesIO(png)).size)
+    assert len(sizes) == 1, f"the board changes size within a game: {sorted(sizes)}"
+
+
+#: every HEX-TRI board (radius 2-5: 4 and 5 are opt-in) at every player count, beyond the conformance set above
+HEXTRI_BOARDS = [(radius, n) for radius in (2, 3, 4, 5) for n in range(2, 7)]
+
+
+@pytest.mark.parametrize("radius, n", HEXTRI_BOARDS, ids=[f"r{r}-{n}" for r, n in HEXTRI_BOARDS])
+def test_every_hextri_board_reads_at_phone_width_at_every_player_count(radius, n):
+    """The busiest point of a random game (its end) in each language, and one figure's destinations: no text
+    under 12 px at 420 px wide; the picture keeps one size from the opening to the end."""
+    renderer = RENDERERS["hextri"]
+    engine = ENGINES["hextri"]
+    public, _ = _states("hextri", n, {"radius": radius, "round_limit": 12}, seed=radius * 10 + n)
+    assert engine.new_game(n, 1, {"radius": radius})["options"]["radius"] == radius
+    small: set[tuple[str, str, float]] = set()
+    sizes = set()
+    for i, lang in enumerate(LANGS):
+        view = {**public[max(0, len(public) - 1 - i)], "player_names": NAMES[:n], "lang": lang}
+        texts, size = texts_at_phone_width(renderer.render_public, view)
+        sizes.add(size)
+        small |= {(lang, s, round(px, 1)) for s, px in texts if px < MIN_READABLE_PX}
+    opening = public[0]
+    seat = opening["to_act"][0]
+    state = engine.new_game(n, radius * 10 + n, {"radius": radius, "round_limit": 12})
+    own = engine.view(state, seat)
+    origin = next(a["from"] for a in own["legal"] if a["type"] == "move")
+    texts, size = texts_at_phone_width(renderer.render_moves, {**own, "lang": "pl", "player_names": NAMES[:n]},
+                                       origin)
+    small |= {("pl", s, round(px, 1)) for s, px in texts if px < MIN_READABLE_PX}
+    sizes.add(size)
+    assert not small, sorted(small, key=lambda x: x[2])[:20]
     assert len(sizes) == 1, f"the board changes size within a game: {sorted(sizes)}"
