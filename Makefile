@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(PY) -m bench.backends
 	$(PY) -m bench.tournaments
 	$(PY) -m bench.engines
+	$(PY) -m bench.thread
 
 # The real image, built by Docker and run against the loopback fake Discord (tests/docker_smoke.py): docker run
 # until its HEALTHCHECK says healthy and it answers /game new and a click, then docker-compose.yml's set-up with
