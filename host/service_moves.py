@@ -19,6 +19,7 @@ from host.panels import Panel
 from host.presenters import Refined, presenter_for
 from host.seatwork import read_move
 from host.service_core import (
+    LOG_TAIL,
     RETRY_SLOW,
     LiveState,
     ServiceCore,
@@ -28,7 +29,7 @@ from host.service_core import (
 )
 from host.undo import MARK
 from host.workers import Overrun
-from store import GameRow, VersionConflict
+from store import GameRow, VersionConflict, snapshot_text
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Moves(ServiceCore):
         (action, its words) that :meth:`act_text` read, instead of an index."""
         # the clocks and vacations are read once per move, not eight times (issue 29)
         async with self.lock(game_id), self.store.remembering():
-            game = await self.game(game_id, asker)
+            game = await self.game(game_id, asker, along=True)  # (with its clocks: one read per move)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
             if game.status != "running":
@@ -130,6 +131,10 @@ class Moves(ServiceCore):
         the board's ``digest``) and only other seats' passes since."""
         if version > game.version or current != digest:
             return False
+        live = self._live.get(game.id)
+        tail = live.tail if live is not None and live.version == game.version else ()
+        if version == game.version or (tail and tail[0][0] <= version + 1):  # known without reading the log
+            return all(s != seat and kind == "pass" for seq, s, kind in tail if seq > version)
         since = await self.store.actions(game.id, after=version)
         return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
 
@@ -186,6 +191,11 @@ class Moves(ServiceCore):
         presenter = presenter_for(game.engine)
         names = self.names(game)
         lines = [line for e in events if (line := presenter.narrate(e, names))]
+        # the state's JSON is made once: the store saves it, and the workers work out the next turns from it
+        # while the commit waits for the disk
+        snapshot = snapshot_text(engine.to_json(state))
+        started = self._start_turns(game, snapshot, [s for s in engine.to_act(state) if not seat_row(game, s).is_ai]
+                                    ) if result is None else {}
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
             if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
@@ -194,16 +204,21 @@ class Moves(ServiceCore):
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events + [{"type": MARK}] if undoable else events, snapshot=engine.to_json(state),
+                events=events + [{"type": MARK}] if undoable else events, snapshot=snapshot,
                 result=result, publish=(told_before or []) + lines,
                 clocks=seat_clocks)
-        except VersionConflict as exc:
+        except BaseException as exc:
+            for job in started.values():
+                job.cancel()
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
-            raise StaleBoard.of("stale") from exc
-        except BaseException:
-            self._live.pop(game.id, None)
+            if isinstance(exc, VersionConflict):
+                raise StaleBoard.of("stale") from exc
             raise
-        self._live[game.id] = LiveState(new_version, state)
+        before = self._live.get(game.id)
+        tail = before.tail if before is not None and before.state is state and before.version == game.version \
+            else ()
+        self._live[game.id] = LiveState(new_version, state, snapshot=snapshot, started=started,
+                                        tail=(*tail[1 - LOG_TAIL:], (new_version, seat, action.get("type"))))
         # who may take the newest move back is known without reading the log: its maker, when it is marked
         self._undoers[(game.id, new_version)] = seat if undoable and result is None else None
         # keep the caller's row in step with what was just committed (no re-read needed)
