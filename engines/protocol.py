@@ -20,6 +20,8 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     rules_version: int
+    #: the kinds of action (``action["type"]``) :meth:`reversible` may call reversible: of any other kind, never
+    take_back: frozenset[str]
 
     def new_game(self, num_players: int, seed: int, options: dict | None = None) -> Any: ...
     def to_act(self, state: Any) -> list[int]: ...

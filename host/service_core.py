@@ -405,7 +405,7 @@ class ServiceCore(ABC):
     @abstractmethod
     async def _commit(self, game: GameRow, state: Any, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
-                      undoable: bool = False) -> list[str]:
+                      undo_from: str | None = None) -> list[str]:
         """Apply and persist one action with its narration in the outbox; returns the narration."""
 
     @abstractmethod

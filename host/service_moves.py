@@ -3,6 +3,7 @@ moves nobody clicks for (AI seats, auto-passes) and the panels of choices a seat
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 
@@ -109,19 +110,24 @@ class Moves(ServiceCore):
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
                         raise NeedsConfirmation(label, warning, seat)
-            mark = self._reversible(game, state, seat, action)
+            # whether the move may be taken back (its Undo) is asked of the engine - which plays it again on a copy
+            # - only where the answer can be yes: a kind the game takes back, by the one seat to act (issue 29)
+            maybe = isinstance(action, dict) and action.get("type") in engine.take_back and acting == [seat]
             events: list[dict] = []
-            lines = await self._commit(game, state, seat, user_id, action, events, undoable=mark)
+            lines = await self._commit(game, state, seat, user_id, action, events,
+                                       undo_from=self._snapshot(game, state) if maybe else None)
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
 
     @staticmethod
-    def _reversible(game: GameRow, state, seat: int, action: dict) -> bool:
+    def _reversible(game: GameRow, before: str, seat: int, action: dict) -> bool:
         """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
-        (host/undo.py). A check that fails is logged and counts as "no": the move itself is made all the same."""
+        (host/undo.py), asked of the state ``before`` it (JSON text). A check that fails is logged and counts as
+        "no": the move itself is made all the same."""
         try:
-            return ENGINES[game.engine].reversible(state, seat, action)
+            engine = ENGINES[game.engine]
+            return engine.reversible(engine.from_json(json.loads(before)), seat, action)
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False
@@ -177,17 +183,22 @@ class Moves(ServiceCore):
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
-                      undoable: bool = False) -> list[str]:
+                      undo_from: str | None = None) -> list[str]:
         """Apply and persist one action with its narration in the outbox (one transaction); returns the
         narration (and adds the action's events to ``events_out``). ``told_before``: lines that go to the
-        outbox ahead of the narration, in the same transaction (why the action was made). ``undoable``: its
-        player may take it back (logged with a :data:`host.undo.MARK` event)."""
+        outbox ahead of the narration, in the same transaction (why the action was made). ``undo_from``: the
+        state before the action (JSON text) when its player might take it back: if, once made, it left that
+        seat alone to act, the engine is asked (``engine.reversible`` on that state) and a yes is logged with a
+        :data:`host.undo.MARK` event."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
         result = engine.result(state)
+        # (engine.reversible says no unless the same seat alone is to act after the action: asked only then)
+        undoable = undo_from is not None and result is None and engine.to_act(state) == [seat] and \
+            self._reversible(game, undo_from, seat, action)
         presenter = presenter_for(game.engine)
         names = self.names(game)
         lines = [line for e in events if (line := presenter.narrate(e, names))]
