@@ -30,7 +30,7 @@ from host.service_core import (
 )
 from host.undo import MARK
 from host.workers import Overrun
-from store import GameRow, VersionConflict, snapshot_text
+from store import GameRow, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +204,7 @@ class Moves(ServiceCore):
         lines = [line for e in events if (line := presenter.narrate(e, names))]
         # the state's JSON is made once: the store saves it, and the workers work out the next turns from it
         # while the commit waits for the disk
-        snapshot = snapshot_text(engine.to_json(state))
+        snapshot = engine.json_text(state)
         started = self._start_turns(game, snapshot, [s for s in engine.to_act(state) if not seat_row(game, s).is_ai]
                                     ) if result is None else {}
         try:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import asyncpg
 
-from store.base import DamagedRow, StorageError, Store, VersionConflict, snapshot_text
+from store.base import DamagedRow, StorageError, Store, VersionConflict
 from store.postgres import PostgresStore, is_postgres_url
 from store.rows import DeadLetter, GameRow, MatchRow, OutboxEntry, PublicationTrouble, SeatRow, Tournament
 from store.sqlite import SqliteStore
@@ -33,4 +33,4 @@ IntegrityError = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationEr
 
 __all__ = ["DamagedRow", "DeadLetter", "GameRow", "IntegrityError", "MatchRow", "OutboxEntry", "PostgresStore",
            "PublicationTrouble", "SeatRow", "SqliteStore", "StorageError", "Store", "Tournament", "VersionConflict",
-           "connect", "snapshot_text"]
+           "connect"]

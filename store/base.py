@@ -75,12 +75,6 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot_text(snapshot: dict) -> str:
-    """An engine state's JSON as the store saves it (``Store.commit_action`` takes it as it is): made once per
-    action, the same text serves the store and the workers (issue 29)."""
-    return _dumps(snapshot)
-
-
 class Store(ABC):
     """Async persistence, the same methods on either backend. Open with ``await store.connect(path_or_url)``
     (or ``SqliteStore.open(path)`` / ``PostgresStore.open(url)``); close with ``await store.close()``."""
@@ -249,7 +243,8 @@ class Store(ABC):
         """Append one action, replace the snapshot, bump the version and record what must be published (the
         outbox entry with the action's narration ``publish``), atomically; ``clocks``: the game's seat clocks
         after the action (see :meth:`set_clocks`), saved in the same transaction. Returns the new version.
-        ``snapshot``: the state's JSON, or that JSON already as text (:func:`snapshot_text`)."""
+        ``snapshot``: the state's JSON, or that JSON already as text (``engine.json_text``: made once per move,
+        the same text serves the store and the host's workers)."""
         now = _now()
         status = "finished" if result is not None else "running"
         version = expected_version + 1

@@ -1188,6 +1188,8 @@ class AveCaesarEngine(BaseEngine):
                             "voted": [s for s, v in enumerate(vote["votes"]) if v is not None]}
         return view
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         # the state holds JSON values only (dicts, lists, strings, numbers, booleans, None): a structural copy
         # is what a JSON round trip gives, several times faster (the search copies a state every iteration)

@@ -883,6 +883,8 @@ class HectorAchillesEngine(BaseEngine):
             out.add(b["hand_hero"][seat])
         return out
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         return _copy(state)
 

@@ -450,6 +450,8 @@ class HexTriEngine(BaseEngine):
     def result(self, state: dict) -> dict | None:
         return copy.deepcopy(state["result"])
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         # (a plain copy of plain data: copy.deepcopy took four times as long, once per move - issue 29)
         return _copy(state)

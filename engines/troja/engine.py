@@ -1315,6 +1315,8 @@ class TrojaEngine(BaseEngine):
     def result(self, state: dict) -> dict | None:
         return _copy(state["result"])
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         return _copy(state)
 
