@@ -26,7 +26,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import aiosqlite
 from PIL import Image
@@ -37,6 +37,9 @@ from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
 from settings import Settings
+
+if TYPE_CHECKING:
+    from cogs.gamebot import GameBot
 
 #: the SQLite store (an older commit's tree, run by ``--against``, has one Store class: SQLite's)
 SqliteStore = vars(store_package).get("SqliteStore") or vars(store_package)["Store"]
@@ -360,6 +363,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
     store = await SqliteStore.open(folder / f"{key}-published{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
     bot, engine, done, spent = _Bot(service), ENGINES[key], [0], [0.0]
+    as_bot = cast("GameBot", bot)  # (a stand-in with what cogs/publish.py uses of the bot: see _Bot)
     transaction, commits = type(store)._transaction, [0]
 
     async def counted(self, *args, **kwargs):
@@ -374,7 +378,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
             users = [200_000 * (n + 1) + 1000 * done[0] + i for i in range(engine.min_players)]
             game = await open_table(service, key, users)
             await store.set_places(game.id, thread_id=10**9 + game.id)
-            await publish.publish(bot, game_id=game.id)
+            await publish.publish(as_bot, game_id=game.id)
             while time.perf_counter() < deadline:
                 game = await service.game(game.id)
                 if game.status != "running":
@@ -384,7 +388,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
                 index = rng.below(len(engine.legal_actions(state, seat)))
                 outcome = await service.act(game.id, users[seat], game.version, index)
                 start = time.perf_counter()
-                await publish.publish(bot, outcome)
+                await publish.publish(as_bot, outcome)
                 spent[0] += time.perf_counter() - start
                 done[0] += 1
 
@@ -453,9 +457,9 @@ def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
             if key not in RENDERERS:
                 continue
             folder = Path(tmp)
-            (one, one_cpu), (ten, ten_cpu) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
-            result = {"moves_per_s_1": round(one), "moves_per_s_10": round(ten),
-                      "cpu_ms_1": round(one_cpu, 2), "cpu_ms_10": round(ten_cpu, 2)}
+            (rate1, cpu1), (rate10, cpu10) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
+            result = {"moves_per_s_1": round(rate1), "moves_per_s_10": round(rate10),
+                      "cpu_ms_1": round(cpu1, 2), "cpu_ms_10": round(cpu10, 2)}
             one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
             result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
                           publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))

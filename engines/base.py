@@ -137,6 +137,17 @@ class BaseEngine:
     def from_json(self, data: dict) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def from_text(self, text: str) -> Any:
+        """The state saved as ``text`` (JSON, e.g. :meth:`json_text`'s): ``from_json`` of it, without the copy
+        ``from_json`` makes of data its caller keeps, where the engine can take the parsed data over
+        (:meth:`_adopt`)."""
+        return self._adopt(json.loads(text))
+
+    def _adopt(self, data: dict) -> Any:
+        """``from_json(data)`` of ``data`` nobody else holds (freshly parsed): an engine whose ``from_json`` checks
+        and copies overrides this to check only."""
+        return self.from_json(data)
+
     def json_text(self, state: Any) -> str:
         """``to_json(state)`` as compact JSON text (what the host saves once per move): without the copy that
         ``to_json`` makes when the state is plain JSON data already (:attr:`plain_json`)."""

@@ -329,7 +329,7 @@ class ServiceCore(ABC):
         """Start working out the :class:`Turn` of each of ``seats`` in the state ``snapshot`` (JSON text) now, so
         that it runs while the move is being committed (issue 29); :meth:`_turn` takes the result over, or its
         :class:`Overrun` (whose warning it logs)."""
-        started = {}
+        started: dict[int, asyncio.Future] = {}
         for seat in seats:
             job = asyncio.ensure_future(self.workers.run("turn", work_out, game.engine, snapshot, seat, game.lang))
             job.add_done_callback(_retrieved)  # (one nobody asks for: its error is not "never retrieved")

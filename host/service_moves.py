@@ -3,7 +3,6 @@ moves nobody clicks for (AI seats, auto-passes) and the panels of choices a seat
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 
@@ -127,7 +126,7 @@ class Moves(ServiceCore):
         "no": the move itself is made all the same."""
         try:
             engine = ENGINES[game.engine]
-            return engine.reversible(engine.from_json(json.loads(before)), seat, action)
+            return engine.reversible(engine.from_text(before), seat, action)
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False

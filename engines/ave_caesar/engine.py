@@ -1196,9 +1196,12 @@ class AveCaesarEngine(BaseEngine):
         return _copy(state)
 
     def from_json(self, data: dict) -> dict:
+        return json.loads(json.dumps(self._adopt(data)))
+
+    def _adopt(self, data: dict) -> dict:
         if data.get("rules_version") not in self.accepted_versions:
             raise ValueError(f"Ave Caesar state of rules version {data.get('rules_version')} cannot be loaded.")
-        return json.loads(json.dumps(data))
+        return data
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         cars = state["race"]["cars"]

@@ -457,10 +457,13 @@ class HexTriEngine(BaseEngine):
         return _copy(state)
 
     def from_json(self, data: dict) -> dict:
+        return _copy(self._adopt(data))
+
+    def _adopt(self, data: dict) -> dict:
         if data.get("rules_version") not in self.versions:
             raise ValueError(f"HEX-TRI state of rules version {data.get('rules_version')}, "
                              f"this engine plays {', '.join(map(str, self.versions))}.")
-        return _copy(data)
+        return data
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         # perfect information; the only hidden thing, a pending loss choice, is a bool kept out of views

@@ -116,10 +116,22 @@ class KivalasztottakEngine(BaseEngine):
         return json.loads(json.dumps(compact))
 
     def from_json(self, data: dict) -> dict:
+        self._check_version(data)
+        return self._settled(json.loads(json.dumps(data)))
+
+    def _adopt(self, data: dict) -> dict:
+        self._check_version(data)
+        return self._settled(data)
+
+    def _check_version(self, data: dict) -> None:
         if data.get("rules_version") not in self.loadable_versions:
             raise ValueError(f"This saved game was made with rules version {data.get('rules_version')}; "
                              f"this engine plays versions {', '.join(map(str, self.loadable_versions))}.")
-        state = json.loads(json.dumps(data))
+
+    @staticmethod
+    def _settled(state: dict) -> dict:
+        """A state as loaded (changed in place): what older saves lack, and the card fields left out at their
+        defaults (see :meth:`to_json`)."""
         if state.get("rules_version", 1) < 3:
             for p in state["p"]:  # no reserve deck before version 3 (a state stamped with an old version)
                 if not p.get("reserve", [None]):

@@ -1,6 +1,6 @@
 """``engine.json_text`` (issue 29: the state's JSON made once per move, saved and handed to the workers as text) is
 ``to_json`` serialised, for every game over random playouts - also where it skips ``to_json``'s copy - and
-leaves the state as it was."""
+leaves the state as it was; ``engine.from_text`` (how the workers load it) is ``from_json`` of the text."""
 
 import json
 
@@ -21,6 +21,7 @@ def test_json_text_is_to_json_as_text(key):
             assert json.loads(text) == before
             assert engine.to_json(state) == before
             assert engine.to_json(engine.from_json(json.loads(text))) == before
+            assert engine.to_json(engine.from_text(text)) == before, "from_text is from_json of the text"
             acting = engine.to_act(state)
             if not acting:
                 break
