@@ -97,6 +97,15 @@ class KivalasztottakEngine(BaseEngine):
 
     def to_json(self, state: dict) -> dict:
         """The state as plain JSON; card fields at their default value are left out (smaller saves)."""
+        return json.loads(json.dumps(self._compact(state)))
+
+    def json_text(self, state: dict) -> str:
+        # (the text of to_json without its round trip through the parser: the same text - issue 29)
+        return json.dumps(self._compact(state), separators=(",", ":"), ensure_ascii=False)
+
+    @staticmethod
+    def _compact(state: dict) -> dict:
+        """The state with its card fields at their default value left out (a shallow copy: not to be kept)."""
         compact = dict(state)
         cards = {}
         for cid, c in state["cards"].items():
@@ -113,7 +122,7 @@ class KivalasztottakEngine(BaseEngine):
                 del d["zs"]
             cards[cid] = d
         compact["cards"] = cards
-        return json.loads(json.dumps(compact))
+        return compact
 
     def from_json(self, data: dict) -> dict:
         self._check_version(data)
