@@ -65,6 +65,8 @@ class Counter:
     def __init__(self, fake) -> None:
         self.fake = fake
         self.counts = dict.fromkeys(FIGURES, 0)
+        #: pictures uploaded (thread and DMs) per kind: where, post or edit, and what (see :func:`kind_of`)
+        self.kinds: dict[str, int] = {}
         #: messages edited at least once
         self.edited: set[int] = set()
         rest, webhook = fake.rest, fake.webhook
@@ -97,6 +99,10 @@ class Counter:
         elif where == "dm":
             self.counts["dm_edits" if edit else "dms"] += 1
             self.counts["pictures"] += len(files)
+        if where in ("thread", "dm"):
+            for name in files:
+                key = f"{where} {'edit' if edit else 'post'}: {kind_of(name)}"
+                self.kinds[key] = self.kinds.get(key, 0) + 1
         elif where == "ephemeral":
             self.counts["ephemeral_pictures"] += len(files)
 
@@ -130,6 +136,14 @@ class Counter:
             if mid is not None:
                 self.edited.add(mid)
             self._count(self._message_place(mid), True, files)
+
+
+def kind_of(filename: str) -> str:
+    """What an uploaded picture is, by its file name (cogs/publish.py names them): a board, a board's further
+    picture (e.g. a race's standings), or a hand."""
+    if filename.startswith("hand-"):
+        return "hand"
+    return "extra" if re.search(r"-v\d+-\d+\.png$", filename) else "board"
 
 
 def _boards(fake, thread: int) -> list[dict]:
@@ -273,7 +287,8 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                     break
                 decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
             figures: dict[str, Any] = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
-                                           finished=_version(db)[0] == "finished")
+                                           finished=_version(db)[0] == "finished",
+                                           pictures_by_kind=dict(sorted(counter.kinds.items())))
             last = _boards(h.fake, thread)
             # (the game's last board: its pictures come after the last person turn)
             figures["last_board_pictures"] = len(last[-1]["attachments"]) if last and figures["finished"] else 0

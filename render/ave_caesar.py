@@ -618,7 +618,11 @@ def render_standings(view: dict) -> bytes:
 
 def render_extras(view: dict, events: list[dict]) -> list[bytes]:
     """Pictures posted with the board besides the circus: the standings (laurels per race and in all) when
-    a race has just ended, so the result stays visible while the board already shows the next race."""
+    a race has just ended, so the result stays visible while the board already shows the next race. None after
+    the only race of a one-race game: its final board lists the same places and laurels (and its text the
+    totals), so a second picture would repeat it."""
+    if view.get("races", 1) == 1:
+        return []
     if any(e.get("type") == "race_over" for e in events):
         return [render_standings(view)]
     return []
