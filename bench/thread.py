@@ -234,7 +234,8 @@ async def _decide(h, thread: int, db: str, rng: Rng) -> bool | None:
 
 def transcript(fake, thread: int, edited: set[int]) -> str:
     """The thread as its players see it at the end: every message in order (an edited one as it was last
-    edited), its pictures and its buttons."""
+    edited), its pictures and its buttons; then each player's DMs the same way (a spent one says what was
+    done)."""
     out = []
     posts = [m for m in fake.messages.values() if int(m["channel_id"]) == thread and not m["flags"] & 64]
     for n, message in enumerate(posts, start=1):
@@ -244,6 +245,15 @@ def transcript(fake, thread: int, edited: set[int]) -> str:
         out.append(f"--- post {n}" + (" (edited)" if int(message["id"]) in edited else "")
                    + (f" [{pictures}]" if pictures else "") + (f" {{{buttons}}}" if buttons else ""))
         out.append(text)
+    for user in sorted(set(fake.dm_channels.values())):
+        channels = {c for c, u in fake.dm_channels.items() if u == user}
+        dms = [m for m in fake.messages.values() if int(m["channel_id"]) in channels and not m["flags"] & 64]
+        out.append(f"=== the DMs of <@{user}> ({len(dms)})")
+        for n, message in enumerate(dms, start=1):
+            pictures = ", ".join(a["filename"] for a in message["attachments"])
+            out.append(f"--- DM {n}" + (" (edited)" if int(message["id"]) in edited else "")
+                       + (f" [{pictures}]" if pictures else ""))
+            out.append(message["content"])
     return "\n".join(out)
 
 
@@ -358,7 +368,8 @@ def main() -> int:
     parser.add_argument("--against", metavar="COMMIT", help="the same games on COMMIT, side by side")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--transcript", action="store_true",
-                        help="print the thread of the game chosen (--game, --opponent) as its players see it")
+                        help="print the thread and the DMs of the game chosen (--game, --opponent) as its players"
+                        " see them")
     parser.add_argument("--opponent", choices=("ai", "people"), default="ai", help="(--transcript)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)

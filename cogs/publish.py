@@ -404,10 +404,8 @@ def dm_update(bot: GameBot, game: GameRow, nudge: Nudge) -> tuple[dict, Callable
     on (its clock warning kept, its hand as :func:`dm_hand` says: a new picture replaces the one it carried),
     and what to call once the edit went through."""
     nudge = still_warned(bot, game.id, nudge)
-    kwargs = nudge_message(game, nudge)
     shown = dm_hand(bot, game, nudge)
-    if shown.head:
-        kwargs["content"] = clip_content(shown.head + "\n" + kwargs["content"])
+    kwargs = nudge_message(game, nudge, shown.head)
     if shown.picture is not None:
         kwargs["attachments"] = [shown.picture]
     return kwargs, lambda: shown.remember(bot, game, nudge)
@@ -577,10 +575,8 @@ async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
         return
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
-    kwargs = nudge_message(game, nudge)
     shown = dm_hand(bot, game, nudge)  # the hand picture only when something new came in
-    if shown.head:
-        kwargs["content"] = clip_content(shown.head + "\n" + kwargs["content"])
+    kwargs = nudge_message(game, nudge, shown.head)
     if shown.picture is not None:
         kwargs["file"] = shown.picture
     try:
@@ -596,10 +592,12 @@ async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
                                          allowed_mentions=mentions([nudge.user_id]))
 
 
-def nudge_message(game: GameRow, nudge: Nudge) -> dict:
-    """A DM's text (with the way to the game's thread) and its controls; its picture is the caller's."""
+def nudge_message(game: GameRow, nudge: Nudge, hand: str | None = None) -> dict:
+    """A DM's text (what is asked first, as a notification shows it; then ``hand``, the line of :func:`dm_hand`;
+    then the way to the game's thread) and its controls; its picture is the caller's."""
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
-    return {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)), "view": panel_view(nudge.panel)}
+    lines = [nudge.text, *([hand] if hand else []), t("dm_jump", link=link)]
+    return {"content": clip_content("\n".join(lines)), "view": panel_view(nudge.panel)}
 
 
 def dm_closed_notice(game: GameRow, user_id: int) -> str:
