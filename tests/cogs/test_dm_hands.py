@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 
+from bench import thread as bench_thread
 from cogs import publish
 from engines import ENGINES
 from engines.rng import Rng
@@ -165,3 +166,14 @@ async def test_the_game_over_sends_no_dm_and_no_hand(harness, command, options):
     assert all(kind == "edit" and not files and ASKS not in content for _, kind, _, content, files in last), last
     assert "Game over" in thread_posts(h, thread)[-1]["content"]
     h.assert_no_errors()
+
+
+@pytest.mark.parametrize("ai", [True, False])
+async def test_hector_and_achilles_uploads_at_most_two_pictures_per_person_turn(ai):
+    """Issue 25's pictures target, with nothing left over for the last board: a whole Hector and Achilles game
+    (bench/thread.py's clicker and counting) uploads at most a board and a hand per person turn."""
+    figures = await bench_thread.play("hector-achilles new", "hector-achilles new", {}, ai, seed=11, limit=1500)
+    assert figures["finished"], figures
+    assert figures["pictures"] <= 2 * figures["person_turns"], figures
+    # (the hand pictures that are left are those of new cards: a battle's hand drawn, a swap)
+    assert figures["pictures_by_kind"].get("dm post: hand", 0) < figures["person_turns"] // 2, figures
