@@ -297,10 +297,14 @@ class KivalasztottakPresenter(Presenter):
         hand picture frames (render/kivalasztottak.py, render_private; the picture above has their texts)."""
         if view is None or view.get("seat") is None or view.get("hand") is None:
             return None
-        items = tuple(self.text("hand_card", card=self._label(view, c["id"]), cost=self._card_cost(c))
-                      for c in view["hand"])
+        index = self._index(view)
+
+        def name(card: dict) -> str:  # (by name: a button's "#2" of a second copy changes as copies come and go)
+            return (index.get(card["id"]) or {}).get("name") or card["name"]
+
+        items = tuple(self.text("hand_card", card=name(c), cost=self._card_cost(c)) for c in view["hand"])
         playable = {a.get("card") for a in view.get("legal") or [] if a.get("type") in ("summon", "attach_reward")}
-        now = [self._label(view, c["id"]) for c in view["hand"] if c["id"] in playable]
+        now = list(dict.fromkeys(name(c) for c in view["hand"] if c["id"] in playable))
         return Hand(items, self.text("hand_playable", cards=", ".join(now)) if now else "")
 
     def _card_cost(self, card: dict) -> str:

@@ -162,7 +162,8 @@ class DmLog:
             elif method == "PATCH" and p.get("message_id") in (None, "@original"):
                 mid = fake.interaction_messages.get(token)
             message = fake.messages.get(mid) if mid is not None else None
-            if message is not None and int(message["channel_id"]) in fake.dm_channels and not message["flags"] & 64:
+            if mid is not None and message is not None and int(message["channel_id"]) in fake.dm_channels \
+                    and not message["flags"] & 64:
                 self._log("edit", mid, files)
             return result
 

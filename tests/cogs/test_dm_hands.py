@@ -38,7 +38,7 @@ async def play_checking_dm_hands(h, command: str, ai: bool, rng: Rng, limit: int
     first = log.entries[0]
     assert first[4] or LISTED in first[3], "the first DM shows the hand"
     pictured: dict[int, tuple[str, ...]] = {}
-    seen = Counter()
+    seen: Counter[str] = Counter()
     checked = 0
     for step in range(limit + 1):
         if step:  # (the first round checks the DMs of the game's start)
