@@ -364,7 +364,7 @@ def _covered(items: tuple[str, ...], pictured: tuple[str, ...]) -> bool:
 
 @dataclass
 class DmHand:
-    """What a DM shows of its seat's hand: ``head``, a line above its text (the hand in words, or that the
+    """What a DM shows of its seat's hand: ``head``, a line under what it asks (the hand in words, or that the
     picture above still shows it), and ``picture``, the hand picture to upload (None: no new upload)."""
 
     head: str | None
