@@ -369,6 +369,16 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
 
 
+def _raw_bytes(img: Image.Image) -> bytes:
+    """``img.tobytes()`` of a one-byte-per-pixel image in one piece: ``tobytes`` unpacks in 64 KB blocks and joins
+    them, which costs ten times as long on a board of 1.5 million pixels (1.3 ms against 0.14 ms)."""
+    size = img.width * img.height
+    encoder = Image._getencoder(img.mode, "raw", img.mode)
+    encoder.setimage(img.im, (0, 0, *img.size))
+    _, done, data = encoder.encode(size + 16)
+    return data if done == 1 and len(data) == size else img.tobytes()
+
+
 def png(quantised: Image.Image, level: int = PNG_LEVEL) -> bytes:
     """A palette image (mode P, 8 bits) as PNG bytes: one IDAT of its rows, each with filter 0 (none: what the
     PNG specification advises for palette images, and what Pillow writes for them), compressed by
@@ -382,7 +392,7 @@ def png(quantised: Image.Image, level: int = PNG_LEVEL) -> bytes:
     colours = bytes(quantised.getpalette() or [])[:768]
     colours += bytes(768 - len(colours))
     return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
-                     _chunk(b"PLTE", colours), _chunk(b"IDAT", DEFLATE(rows.tobytes(), level)),
+                     _chunk(b"PLTE", colours), _chunk(b"IDAT", DEFLATE(_raw_bytes(rows), level)),
                      _chunk(b"IEND", b"")))
 
 
