@@ -80,3 +80,23 @@ def test_a_palette_image_of_any_size_round_trips(size):
 def test_only_palette_images_are_written_by_png():
     with pytest.raises(ValueError, match="palette images"):
         kit.png(Image.new("RGB", (4, 4)))
+
+
+def test_rows_unpacked_by_tobytes_when_one_piece_is_not_all(monkeypatch):
+    """An encoder that stops short (a later Pillow's, say) is not trusted: ``tobytes`` unpacks the rows."""
+    real, calls = Image._getencoder, []
+
+    class Short:
+        def setimage(self, *args):
+            pass
+
+        def encode(self, size):
+            return 4, 0, b"\x07\x07\x07\x07"
+
+    def first_short(*args):
+        calls.append(args)
+        return Short() if len(calls) == 1 else real(*args)
+
+    monkeypatch.setattr(Image, "_getencoder", first_short)
+    assert kit._raw_bytes(Image.new("L", (5, 3), 7)) == bytes([7] * 15)
+    assert len(calls) == 2  # the short one, then tobytes' own
