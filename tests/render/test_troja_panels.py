@@ -13,7 +13,8 @@ NAMES = ["Ann", "Bartholomew the Unbreakable", "Cili 🐙", "Dóra"]
 
 
 def _views(players: int, seed: int, count: int) -> list[dict]:
-    rng, state, out = Rng(seed), E.new_game(players, seed, {}), []
+    rng, state = Rng(seed), E.new_game(players, seed, {})
+    out: list[dict] = []
     while E.to_act(state) and len(out) < count:
         seat = E.to_act(state)[0]
         E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
