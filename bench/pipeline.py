@@ -238,11 +238,45 @@ def _instrument(split: Split, key: str, floor: dict) -> None:
     setattr(aiosqlite.Connection, "_execute", read_or_write)  # noqa: B010 - a method patched (mypy: method-assign)
 
 
+def _png_isal(quantised: Image.Image, level: int) -> bytes:
+    """The least a PNG writer can do with a palette image: its rows behind filter bytes, one deflate by ISA-L
+    (the writer render/kit.py uses since issue 29, kept here so that every commit's floor is the same)."""
+    import struct
+    import zlib
+
+    from isal import isal_zlib
+
+    w, h = quantised.size
+    rows = Image.new("L", (w + 1, h), 0)
+    rows.im.paste(quantised.im, (1, 0, w + 1, h))
+    encoder = Image._getencoder("L", "raw", "L")
+    encoder.setimage(rows.im, (0, 0, w + 1, h))
+    _, _, raw = encoder.encode((w + 1) * h + 16)
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+    return b"".join((b"\x89PNG\r\n\x1a\n", chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+                     chunk(b"PLTE", bytes(quantised.getpalette() or [])), chunk(b"IDAT", isal_zlib.compress(raw, level)),
+                     chunk(b"IEND", b"")))
+
+
+def _encoders() -> list:
+    """The ways the floor tries to save a palette image: Pillow's PNG at level 0 and 1, and where ISA-L is
+    installed, :func:`_png_isal` at its levels 0 and 1."""
+    import io
+
+    ways: list = [lambda q, level=level: q.save(io.BytesIO(), "PNG", compress_level=level) for level in (0, 1)]
+    try:
+        import isal  # noqa: F401
+    except ImportError:
+        return ways
+    return ways + [lambda q, level=level: _png_isal(q, level) for level in (0, 1)]
+
+
 def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
     """The floor of one action: a bare INSERT and COMMIT of the action's bytes (SQLite, WAL, synchronous=FULL,
-    as the store) plus the fastest PNG encode of the same pictures (their palette image saved at level 0 or 1,
-whichever is faster; the quantising itself not counted)."""
-    import io
+    as the store) plus the fastest PNG encode of the same pictures (their palette image saved by Pillow at level 0
+    or 1, or by ISA-L at its level 0 or 1, whichever is fastest; the quantising itself not counted)."""
     import sqlite3
 
     conn = sqlite3.connect(folder / f"floor-{floor['key']}.db", isolation_level=None)
@@ -264,9 +298,9 @@ whichever is faster; the quantising itself not counted)."""
             rgb_img = img if img.mode == "RGB" else img.convert("RGB")
             quantised = rgb_img.quantize(palette=pal, dither=Image.Dither.NONE) if pal else rgb_img.quantize()
             ways = []
-            for level in (0, 1):
+            for save in _encoders():
                 start = time.perf_counter()
-                quantised.save(io.BytesIO(), "PNG", compress_level=level)
+                save(quantised)
                 ways.append(time.perf_counter() - start)
             best.append(min(ways))
         encode_ms = statistics.mean(best) * 1000 * floor["seen"] / actions
@@ -482,7 +516,8 @@ def against(commit: str, actions: int) -> dict:
         try:
             shutil.copy(Path(__file__), tree / "bench" / "_pipeline_now.py")
             run = subprocess.run([sys.executable, "-m", "bench._pipeline_now", "--split", "--actions", str(actions)],
-                                 cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True,
+                                 cwd=tree, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                                     [str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])}, check=True,
                                  stdout=subprocess.PIPE, text=True)
         finally:
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False)

@@ -7,9 +7,9 @@ and the game's language added as the host adds them), so two commits can be comp
 
 Per game: ``render`` p50 (CPU ms of ``render_public``, after an untimed game of another seed has warmed the
 caches as in a bot that has drawn other boards), its ``draw`` and ``encode`` parts (p50 each), the PNG size (mean KB), and the floor (the fastest
-encode measured: PNG level 0 of the same palette image). ``--encodings`` also times the candidate encoder
-settings on the same pictures (quantise + PNG level 0/1/3/6, each with and without filters) so each game's
-choice can be checked; ``--clock`` draws every picture with a clock strip of two seats on top, as the bot does for a
+encode measured: Pillow's PNG level 0 of the same palette image). ``--encodings`` also times the candidate
+encoders on the same pictures (quantising alone; Pillow's PNG writer at zlib levels 0-9 and strategies; the kit's
+own writer at each level of its deflate, ISA-L's) so each game's choice can be checked; ``--clock`` draws every picture with a clock strip of two seats on top, as the bot does for a
 game with a turn clock. The last line printed is one JSON object.
 """
 
@@ -20,6 +20,8 @@ import json
 import statistics
 import sys
 import time
+import zlib
+from typing import Any
 
 from PIL import Image
 
@@ -53,7 +55,7 @@ def positions(key: str, count: int, seeds: tuple[int, ...] = SEEDS) -> list[dict
     return out
 
 
-def _encoder_timer(parts: list[tuple[float, Image.Image, Image.Image | None]]):
+def _encoder_timer(parts: list[tuple[float, Any, Image.Image | None]]):
     """Wrappers of the kit's encoders that record (CPU seconds, the picture as encoded, palette); the clock strip
     drawn inside ``encode_with_clock`` counts as drawing, not encoding."""
     original = {name: getattr(kit, name) for name in ("encode", "encode_with_clock", "_strip") if hasattr(kit, name)}
@@ -129,20 +131,31 @@ def encodings(images: list) -> dict[str, tuple[float, float]]:
         quantised.append(img.convert("RGB").quantize(palette=pal or kit.palette(), dither=Image.Dither.NONE))
         qtimes.append(time.process_time() - start)
     out["quantise only"] = (round(statistics.median(qtimes) * 1000, 2), 0.0)
-    # zlib strategies (Pillow's ``compress_type``): default, run-length only, Huffman only
-    for name, level, strategy in (("level 0", 0, -1), ("level 1", 1, -1), ("level 2", 2, -1),
-                                  ("level 3", 3, -1), ("level 6", 6, -1), ("level 9", 9, -1),
-                                  ("level 1, RLE", 1, 3), ("level 6, RLE", 6, 3), ("level 9, RLE", 9, 3),
-                                  ("Huffman only", 1, 2)):
-        times, sizes = [], []
-        for q in quantised:
-            buf = io.BytesIO()
-            start = time.process_time()
-            q.save(buf, "PNG", compress_level=level, compress_type=strategy)
-            times.append(time.process_time() - start)
-            sizes.append(buf.tell())
-        out[name] = (round(statistics.median(times) * 1000, 2), round(statistics.mean(sizes) / 1024, 1))
+    # Pillow's writer (zlib), with zlib's strategies (Pillow's ``compress_type``): default, run-length only,
+    # Huffman only
+    for name, level, strategy in (("Pillow level 0", 0, -1), ("Pillow level 1", 1, -1), ("Pillow level 2", 2, -1),
+                                  ("Pillow level 3", 3, -1), ("Pillow level 6", 6, -1), ("Pillow level 9", 9, -1),
+                                  ("Pillow 1, RLE", 1, 3), ("Pillow 6, RLE", 6, 3), ("Pillow 9, RLE", 9, 3),
+                                  ("Pillow Huffman only", 1, 2)):
+        out[name] = _timed(quantised, lambda q, buf, level=level, strategy=strategy: q.save(
+            buf, "PNG", compress_level=level, compress_type=strategy))
+    # the kit's own writer (render/kit.py: ``png``) at each level of its deflate (ISA-L's 0-3 where installed)
+    for level in range(4 if kit.DEFLATE is not zlib.compress else 10):
+        out[f"kit level {level}" + (" (used)" if level == kit.PNG_LEVEL else "")] = _timed(
+            quantised, lambda q, buf, level=level: buf.write(kit.png(q, level)))
     return out
+
+
+def _timed(quantised: list[Image.Image], save) -> tuple[float, float]:
+    """(p50 CPU ms, mean KB) of ``save(picture, buffer)`` over the pictures."""
+    times, sizes = [], []
+    for q in quantised:
+        buf = io.BytesIO()
+        start = time.process_time()
+        save(q, buf)
+        times.append(time.process_time() - start)
+        sizes.append(buf.tell())
+    return round(statistics.median(times) * 1000, 2), round(statistics.mean(sizes) / 1024, 1)
 
 
 def main(argv: list[str]) -> int:

@@ -65,6 +65,8 @@ class Counter:
     def __init__(self, fake) -> None:
         self.fake = fake
         self.counts = dict.fromkeys(FIGURES, 0)
+        #: pictures uploaded (thread and DMs) per kind: where, post or edit, and what (see :func:`kind_of`)
+        self.kinds: dict[str, int] = {}
         #: messages edited at least once
         self.edited: set[int] = set()
         rest, webhook = fake.rest, fake.webhook
@@ -97,6 +99,10 @@ class Counter:
         elif where == "dm":
             self.counts["dm_edits" if edit else "dms"] += 1
             self.counts["pictures"] += len(files)
+        if where in ("thread", "dm"):
+            for name in files:
+                key = f"{where} {'edit' if edit else 'post'}: {kind_of(name)}"
+                self.kinds[key] = self.kinds.get(key, 0) + 1
         elif where == "ephemeral":
             self.counts["ephemeral_pictures"] += len(files)
 
@@ -130,6 +136,14 @@ class Counter:
             if mid is not None:
                 self.edited.add(mid)
             self._count(self._message_place(mid), True, files)
+
+
+def kind_of(filename: str) -> str:
+    """What an uploaded picture is, by its file name (cogs/publish.py names them): a board, a board's further
+    picture (e.g. a race's standings), or a hand."""
+    if filename.startswith("hand-"):
+        return "hand"
+    return "extra" if re.search(r"-v\d+-\d+\.png$", filename) else "board"
 
 
 def _boards(fake, thread: int) -> list[dict]:
@@ -220,7 +234,8 @@ async def _decide(h, thread: int, db: str, rng: Rng) -> bool | None:
 
 def transcript(fake, thread: int, edited: set[int]) -> str:
     """The thread as its players see it at the end: every message in order (an edited one as it was last
-    edited), its pictures and its buttons."""
+    edited), its pictures and its buttons; then each player's DMs the same way (a spent one says what was
+    done)."""
     out = []
     posts = [m for m in fake.messages.values() if int(m["channel_id"]) == thread and not m["flags"] & 64]
     for n, message in enumerate(posts, start=1):
@@ -230,6 +245,15 @@ def transcript(fake, thread: int, edited: set[int]) -> str:
         out.append(f"--- post {n}" + (" (edited)" if int(message["id"]) in edited else "")
                    + (f" [{pictures}]" if pictures else "") + (f" {{{buttons}}}" if buttons else ""))
         out.append(text)
+    for user in sorted(set(fake.dm_channels.values())):
+        channels = {c for c, u in fake.dm_channels.items() if u == user}
+        dms = [m for m in fake.messages.values() if int(m["channel_id"]) in channels and not m["flags"] & 64]
+        out.append(f"=== the DMs of <@{user}> ({len(dms)})")
+        for n, message in enumerate(dms, start=1):
+            pictures = ", ".join(a["filename"] for a in message["attachments"])
+            out.append(f"--- DM {n}" + (" (edited)" if int(message["id"]) in edited else "")
+                       + (f" [{pictures}]" if pictures else ""))
+            out.append(message["content"])
     return "\n".join(out)
 
 
@@ -273,7 +297,8 @@ async def play(label: str, command: str, options: dict, ai: bool, seed: int, lim
                     break
                 decisions, stalls = (decisions + 1, 0) if made else (decisions, stalls + 1)
             figures: dict[str, Any] = dict(counter.counts, decisions=decisions, person_turns=person_turns(db),
-                                           finished=_version(db)[0] == "finished")
+                                           finished=_version(db)[0] == "finished",
+                                           pictures_by_kind=dict(sorted(counter.kinds.items())))
             last = _boards(h.fake, thread)
             # (the game's last board: its pictures come after the last person turn)
             figures["last_board_pictures"] = len(last[-1]["attachments"]) if last and figures["finished"] else 0
@@ -343,7 +368,8 @@ def main() -> int:
     parser.add_argument("--against", metavar="COMMIT", help="the same games on COMMIT, side by side")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument("--transcript", action="store_true",
-                        help="print the thread of the game chosen (--game, --opponent) as its players see it")
+                        help="print the thread and the DMs of the game chosen (--game, --opponent) as its players"
+                        " see them")
     parser.add_argument("--opponent", choices=("ai", "people"), default="ai", help="(--transcript)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)

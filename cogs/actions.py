@@ -74,16 +74,22 @@ async def undo(interaction: discord.Interaction, game_id: int, version: int) -> 
 async def _refresh_panel(interaction: discord.Interaction, outcome: Outcome, delivered: publish.Delivered,
                          game_id: int) -> None:
     """The private panel (a DM or an ephemeral one) the player clicked in: while their turn goes on it shows
-    their next choices (the one DM of the turn, kept up to date; its picture stays the one of the turn's start,
-    "My hand" shows the hand as it is now), else it is spent: it says what was done and drops its controls."""
+    their next choices and their hand as it is now (the one DM of the turn, kept up to date: publish.dm_update),
+    else it is spent: it says what was done and drops its controls."""
     held = next((n for n in delivered.held if n.user_id == interaction.user.id), None)
     try:
         if held is None:
             await interaction.edit_original_response(content=t("done_action", label=outcome.done_label),
                                                      view=None)
             return
-        held = publish.still_warned(game_bot(interaction), game_id, held)
-        await interaction.edit_original_response(**publish.nudge_message(outcome.game, held))
+        bot = game_bot(interaction)
+        if interaction.message is not None and interaction.message.flags.ephemeral:  # a panel, not their DM
+            held = publish.still_warned(bot, game_id, held)
+            await interaction.edit_original_response(**publish.nudge_message(outcome.game, held))
+            return
+        kwargs, remember = publish.dm_update(bot, outcome.game, held)
+        await interaction.edit_original_response(**kwargs)
+        remember()
     except discord.HTTPException:
         log.info("could not edit the private panel of game %s", game_id)
 

@@ -11,6 +11,7 @@ loaded: their properties return them, typed without ``None``, and raise ``Runtim
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TypeVar, cast
 
 import discord
@@ -37,6 +38,15 @@ def _ready(value: T | None, name: str) -> T:
     return value
 
 
+@dataclass(frozen=True)
+class Pictured:
+    """The hand picture last DMed to a seat: what identifies it, and the hand it shows in words (None: the
+    game does not say its hand in words)."""
+
+    digest: str
+    items: tuple[str, ...] | None
+
+
 class GameBot(commands.Bot):
     """A game host bot: its settings, store, game service, outbox and the controls' :class:`Clicks`."""
 
@@ -57,7 +67,7 @@ class GameBot(commands.Bot):
     #: cogs/publish.py's memory of this process's boards and DMs, made there when first needed: the hand picture
     #: last DMed per (game, seat, user), the DM of each (game, seat)'s turn (channel, message, clock warning), the
     #: pictures last uploaded with each game's board
-    hands_shown: dict[tuple[int, int, int], str | None]
+    hands_shown: dict[tuple[int, int, int], Pictured]
     turn_dms: dict[tuple[int, int], tuple[int, int, str | None]]
     board_pictures: dict[int, str | None]
 

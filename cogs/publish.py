@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
@@ -13,13 +15,13 @@ from typing import Any
 import aiohttp
 import discord
 
-from cogs.gamebot import GameBot
+from cogs.gamebot import GameBot, Pictured
 from cogs.views import JoinButton, StartButton, board_view, clip_content, panel_view
 from cogs.weblinks import board_link
 from engines import ENGINES
 from host.errors import GameError
 from host.locale import t, use_language
-from host.outcome import Nudge, Outcome
+from host.outcome import Hand, Nudge, Outcome
 from host.places import waiting_for_place
 from host.presenters import presenter_for
 from store import GameRow
@@ -339,12 +341,74 @@ def _pictures_of(board) -> str | None:
     return digest.hexdigest()
 
 
-def hands_shown(bot: GameBot) -> dict[tuple[int, int, int], str | None]:
+def hands_shown(bot: GameBot) -> dict[tuple[int, int, int], Pictured]:
     """(game id, seat, user id) -> the hand picture last DMed (this process only: after a restart the next DM
     carries it again), so that a DM carries the hand only when it changed."""
     if not hasattr(bot, "hands_shown"):
         bot.hands_shown = {}
     return bot.hands_shown
+
+
+def hand_words(hand: Hand) -> str:
+    """A hand listed in a DM (🃏 Your hand now: …), with its note."""
+    if not hand.items:
+        return t("dm_hand_text_none", note=hand.note).rstrip()
+    return t("dm_hand_text", cards=", ".join(hand.items), note=hand.note).rstrip()
+
+
+def _covered(items: tuple[str, ...], pictured: tuple[str, ...]) -> bool:
+    """Every card of ``items`` is on the picture that showed ``pictured`` (as many of each): the hand only lost
+    cards since (the one the player just played), nothing new came in."""
+    return not Counter(items) - Counter(pictured)
+
+
+@dataclass
+class DmHand:
+    """What a DM shows of its seat's hand: ``head``, a line under what it asks (the hand in words, or that the
+    picture above still shows it), and ``picture``, the hand picture to upload (None: no new upload)."""
+
+    head: str | None
+    picture: discord.File | None = None
+    #: remembered once the DM carrying ``picture`` is sent or edited (:meth:`remember`)
+    pictured: Pictured | None = None
+
+    def remember(self, bot: GameBot, game: GameRow, nudge: Nudge) -> None:
+        if self.pictured is not None:
+            hands_shown(bot)[(game.id, nudge.seat, nudge.user_id)] = self.pictured
+
+
+def dm_hand(bot: GameBot, game: GameRow, nudge: Nudge) -> DmHand:
+    """The hand in a DM of ``nudge`` (sent at the start of a turn, or updated while it goes on). One upload per
+    change that brings something new: no picture when the hand holds nothing the last hand picture DMed did not
+    show (it only lost the card the player played, or it is empty) - then the DM lists the hand in words, so the
+    whole current hand is always in sight; no picture when it is the same picture again (a line says so); else
+    the new picture. A game whose hand is not said in words (``nudge.hand`` None, e.g. Ave Caesar's destinations
+    numbered on its picture) gets its new picture whenever it changed. Without hidden information the picture is
+    the public board's, which the thread shows: none."""
+    if nudge.image is None or not _private(game):
+        return DmHand(None)
+    shown = hands_shown(bot).get((game.id, nudge.seat, nudge.user_id))
+    hand = nudge.hand
+    if hand is not None and (not hand.items or (shown is not None and shown.items is not None
+                                                and _covered(hand.items, shown.items))):
+        return DmHand(hand_words(hand))
+    digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest()
+    if shown is not None and shown.digest == digest:
+        return DmHand(t("dm_hand_same", button=t("button_hand")))
+    return DmHand(None, discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png"),
+                  Pictured(digest, hand.items if hand is not None else None))
+
+
+def dm_update(bot: GameBot, game: GameRow, nudge: Nudge) -> tuple[dict, Callable[[], None]]:
+    """The keyword arguments of an edit that brings the DM of ``nudge``'s turn up to date while the turn goes
+    on (its clock warning kept, its hand as :func:`dm_hand` says: a new picture replaces the one it carried),
+    and what to call once the edit went through."""
+    nudge = still_warned(bot, game.id, nudge)
+    shown = dm_hand(bot, game, nudge)
+    kwargs = nudge_message(game, nudge, shown.head)
+    if shown.picture is not None:
+        kwargs["attachments"] = [shown.picture]
+    return kwargs, lambda: shown.remember(bot, game, nudge)
 
 
 def turn_dms(bot: GameBot) -> dict[tuple[int, int], tuple[int, int, str | None]]:
@@ -365,17 +429,22 @@ def still_warned(bot: GameBot, game_id: int, nudge: Nudge) -> Nudge:
 
 
 def _refresh_dms(bot: GameBot, game: GameRow, held: list[Nudge], clicked: int | None) -> None:
-    """The DMs of a turn that goes on show its people's choices as they are now (no new DM: the player is
-    clicking on the board or in this very DM, whose click updates it itself). Their picture stays the one of the
-    turn's start (one upload per turn; "My hand" shows the hand as it is now)."""
+    """The DMs of a turn that goes on show its people's choices and hand as they are now (no new DM: the player
+    is clicking on the board or in this very DM, whose click updates it itself): the hand in words when it only
+    lost cards, a new picture only when something new came in (:func:`dm_update`)."""
     for nudge in held:
         known = turn_dms(bot).get((game.id, nudge.seat))
         if known is None or known[1] == clicked:
             continue
         channel_id, message_id, _ = known
-        edit_later(bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(
-            **nudge_message(game, still_warned(bot, game.id, nudge))),
-                   f"update the DM of seat {nudge.seat} of game {game.id}")
+        kwargs, remember = dm_update(bot, game, nudge)
+        edit_later(_edited(bot.get_partial_messageable(channel_id).get_partial_message(message_id), kwargs,
+                           remember), f"update the DM of seat {nudge.seat} of game {game.id}")
+
+
+async def _edited(message: discord.PartialMessage, kwargs: dict, then: Callable[[], None]) -> None:
+    await message.edit(**kwargs)
+    then()
 
 
 def _private(game: GameRow) -> bool:
@@ -506,19 +575,14 @@ async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
         return
     if (await bot.service.store.user_settings(nudge.user_id)).get("dm") is False:
         return
-    kwargs = nudge_message(game, nudge)
-    digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest() if nudge.image is not None else None
-    shown = hands_shown(bot)
-    if nudge.image is not None and _private(game):  # (else it is the board's picture: the thread shows it)
-        if shown.get((game.id, nudge.seat, nudge.user_id)) == digest:  # the hand only when it changed
-            kwargs["content"] = clip_content(t("dm_hand_same", button=t("button_hand")) + "\n" + kwargs["content"])
-        else:
-            kwargs["file"] = discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png")
+    shown = dm_hand(bot, game, nudge)  # the hand picture only when something new came in
+    kwargs = nudge_message(game, nudge, shown.head)
+    if shown.picture is not None:
+        kwargs["file"] = shown.picture
     try:
         channel = await bot.create_dm(discord.Object(nudge.user_id))
         sent = await channel.send(**kwargs)
-        if "file" in kwargs:
-            shown[(game.id, nudge.seat, nudge.user_id)] = digest
+        shown.remember(bot, game, nudge)
         turn_dms(bot)[(game.id, nudge.seat)] = (channel.id, sent.id, nudge.warning)
     except discord.Forbidden as exc:
         if exc.code != CANNOT_DM:
@@ -528,10 +592,12 @@ async def send_nudge(bot: GameBot, game: GameRow, nudge: Nudge) -> None:
                                          allowed_mentions=mentions([nudge.user_id]))
 
 
-def nudge_message(game: GameRow, nudge: Nudge) -> dict:
-    """A DM's text (with the way to the game's thread) and its controls; its picture is the caller's."""
+def nudge_message(game: GameRow, nudge: Nudge, hand: str | None = None) -> dict:
+    """A DM's text (what is asked first, as a notification shows it; then ``hand``, the line of :func:`dm_hand`;
+    then the way to the game's thread) and its controls; its picture is the caller's."""
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
-    return {"content": clip_content(nudge.text + "\n" + t("dm_jump", link=link)), "view": panel_view(nudge.panel)}
+    lines = [nudge.text, *([hand] if hand else []), t("dm_jump", link=link)]
+    return {"content": clip_content("\n".join(lines)), "view": panel_view(nudge.panel)}
 
 
 def dm_closed_notice(game: GameRow, user_id: int) -> str:

@@ -28,6 +28,17 @@ class Board:
     acting: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Hand:
+    """A seat's hand in words (:meth:`host.presenters.base.Presenter.hand`): one item per card, as the board's
+    narration names it, and a note that goes with it (e.g. the colours that score for the seat now). A DM lists
+    it instead of uploading the hand picture again when the hand holds nothing the last picture did not show
+    (cogs/publish.py)."""
+
+    items: tuple[str, ...]
+    note: str = ""
+
+
 @dataclass
 class Nudge:
     """A private message to one seated person (a DM, with the ephemeral path as fallback)."""
@@ -39,6 +50,9 @@ class Nudge:
     panel: Panel | None = None
     #: the clock warning that heads ``text`` (kept when the DM is updated in place later in the turn)
     warning: str | None = None
+    #: the seat's hand in words (None: the game's private picture is more than a hand, e.g. Ave Caesar's
+    #: numbered destinations, and is never replaced by words)
+    hand: Hand | None = None
 
 
 @dataclass

@@ -78,10 +78,14 @@ class Boards(ServiceCore):
 
     async def _render_extras(self, game: GameRow, view: dict, events: list[dict]) -> list[bytes]:
         """Pictures a game adds to a board for what just happened (e.g. the standings after a race):
-        the renderer's optional ``render_extras(view, events) -> list[bytes]``."""
+        the renderer's optional ``render_extras(view, events) -> list[bytes]``, drawn only when its
+        ``wants_extras(events)`` (if it has one) says there is one: a trip to a worker costs ~1-2 ms for nothing."""
         renderer = RENDERERS.get(game.engine)
         extra = getattr(renderer, "render_extras", None)
         if extra is None or not self._render_enabled or not events:
+            return []
+        wants = getattr(renderer, "wants_extras", None)
+        if wants is not None and not wants(events):
             return []
         # the events of one version are the same each time its board is rebuilt, unless entries were merged
         told = json.dumps(events, sort_keys=True, default=str)
@@ -180,14 +184,17 @@ class Boards(ServiceCore):
     def _turn_nudges(game: GameRow, to_nudge: list[Asked], images: list[bytes | None], board_image: bytes | None,
                      warnings: dict[int, str], deadlines: dict[int, int]) -> list[Nudge]:
         """The DMs of the seats to decide: a warning owed first, the prompt, the deadline, and the seat's own
-        picture (without private pictures, perfect information, the public board)."""
+        picture (without private pictures, perfect information, the public board) with its hand in words where
+        the game can say it (:meth:`host.presenters.base.Presenter.hand`)."""
         title = ENGINES[game.engine].title
+        presenter = presenter_for(game.engine)
         return [Nudge(person(game, seat), seat,
                       (warnings[seat] + "\n" if seat in warnings else "")
                       + t("dm_turn", game=game.id, title=title, prompt=panel.prompt)
                       + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                      image if image is not None else board_image, panel, warning=warnings.get(seat))
-                for (seat, _, panel), image in zip(to_nudge, images)]
+                      image if image is not None else board_image, panel, warning=warnings.get(seat),
+                      hand=presenter.hand(view) if image is not None else None)
+                for (seat, view, panel), image in zip(to_nudge, images)]
 
     @staticmethod
     def _owed_nudges(game: GameRow, asked: list[Asked], warnings: dict[int, str],

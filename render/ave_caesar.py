@@ -616,9 +616,19 @@ def render_standings(view: dict) -> bytes:
     return _encode(img)
 
 
+def wants_extras(events: list[dict]) -> bool:
+    """Whether :func:`render_extras` has a picture for ``events``: asked by the host before it sends the view to
+    a render worker, so that the moves without one (nearly all) cost no trip to a worker."""
+    return any(e.get("type") == "race_over" for e in events)
+
+
 def render_extras(view: dict, events: list[dict]) -> list[bytes]:
     """Pictures posted with the board besides the circus: the standings (laurels per race and in all) when
-    a race has just ended, so the result stays visible while the board already shows the next race."""
-    if any(e.get("type") == "race_over" for e in events):
+    a race has just ended, so the result stays visible while the board already shows the next race. None after
+    the only race of a one-race game: its final board lists the same places and laurels (and its text the
+    totals), so a second picture would repeat it."""
+    if view.get("races", 1) == 1:
+        return []
+    if wants_extras(events):
         return [render_standings(view)]
     return []

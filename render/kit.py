@@ -8,15 +8,27 @@ encoding: that keeps antialiased text, makes the bytes deterministic, and is 3-4
 
 from __future__ import annotations
 
-import io
 import json
 import re
+import struct
+import zlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render import textruns
+
+try:  # ISA-L's deflate (pinned in pyproject.toml); the standard library's zlib where it is not installed
+    from isal import isal_zlib
+    DEFLATE: Callable[[bytes, int], bytes] = isal_zlib.compress
+except ImportError:  # an older environment: the same pixels, slower and larger
+    DEFLATE = zlib.compress
+
+#: the deflate level of every picture: ISA-L's 1 (its 0 is no faster on these pictures and 25% larger; 2 and 3
+#: cost more time than the bytes they save are worth on a move's path)
+PNG_LEVEL = 1
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FONTS = DATA / "fonts"
@@ -158,15 +170,17 @@ def plain(s: str, bold: bool = False, condensed: bool = False) -> bool:
     return True
 
 
+@lru_cache(maxsize=2048)
 def _runs(s: str, size: int, bold: bool, condensed: bool):
-    """``[(run, font, text, kwargs, width), ...]`` of a string that is not :func:`plain`."""
+    """``[(run, font, text, kwargs, width), ...]`` of a string that is not :func:`plain` (cached: the same names
+    come back in every picture; the list is never changed by its readers)."""
     own = font(size, bold, condensed)
     out = []
     for run in textruns.runs(s, face_name(bold, condensed)):
         f = own if run.font is None else textruns.font(run.font, size)
         t, kw = textruns.drawn_text(run)
         out.append((run, f, t, kw, f.getlength(t, **kw)))
-    return out
+    return tuple(out)
 
 
 def _origin(xy, width: float, size: int, bold: bool, condensed: bool, anchor: str) -> tuple[float, float]:
@@ -178,13 +192,15 @@ def _origin(xy, width: float, size: int, bold: bool, condensed: bool, anchor: st
 
 
 def _draw_runs(draw: ImageDraw.ImageDraw, xy, s: str, size: int, fill, bold: bool, anchor: str,
-               condensed: bool, colour: ImageDraw.ImageDraw | None = None) -> None:
+               condensed: bool, colour: ImageDraw.ImageDraw | None = None, stamped: bool = False) -> None:
     """Draw a string that is not :func:`plain`, run by run (emoji in colour, on ``colour`` when ``draw`` is a
-    mask)."""
+    mask). ``stamped`` (an RGB picture): each run blended from its cached stamp (:func:`_stamp_run`)."""
     laid = _runs(s, size, bold, condensed)
     x, baseline = _origin(xy, sum(w for *_, w in laid), size, bold, condensed, anchor)
     for run, f, t, kw, w in laid:
-        if run.emoji:
+        if stamped and x >= 0 and baseline >= 0:
+            _stamp_run(draw, (x, baseline), f, t, kw.get("direction"), run.emoji, fill)
+        elif run.emoji:
             target = colour or draw
             if target.im.mode in ("RGB", "RGBA"):
                 target.text((x, baseline), t, font=f, anchor="ls", embedded_color=True)
@@ -214,12 +230,50 @@ def _glyphs(s: str, size: int, bold: bool, condensed: bool, anchor: str, fx: flo
     return mask, -left, -top
 
 
+@lru_cache(maxsize=2048)
+def _run_glyphs(f: ImageFont.FreeTypeFont, t: str, direction: str | None, fx: float, fy: float):
+    """:func:`_glyphs` of one run of a text that is not :func:`plain`, in its own font (``f``) and direction,
+    placed by its baseline's left end (``anchor="ls"``, as :func:`_draw_runs` places runs)."""
+    x0, y0, x1, y1 = f.getbbox(t, anchor="ls", direction=direction)
+    left, top = 1 - int(x0) + (x0 < 0), 1 - int(y0) + (y0 < 0)
+    mask = Image.new("L", (left + int(x1) + 2, top + int(y1) + 2), 0)
+    ImageDraw.Draw(mask).text((left + fx, top + fy), t, font=f, fill=255, anchor="ls", direction=direction)
+    return mask, -left, -top
+
+
+@lru_cache(maxsize=512)
+def _emoji_stamp(f: ImageFont.FreeTypeFont, t: str, ink: int, fx: float, fy: float):
+    """``(colour, mask, offset)``: what ``ImageDraw.text(..., embedded_color=True)`` pastes for an emoji run at a
+    point whose fractional part is ``(fx, fy)`` - the same call to FreeType, kept (an emoji's colour layers are
+    the slowest glyphs to render)."""
+    colour, offset = f.getmask2(t, "RGBA", None, None, None, 0, "ls", ink, (fx, fy), stroke_filled=True)
+    mask = colour.getband(3)
+    colour.fillband(3, struct.pack("i", ink)[3])
+    return colour, mask, offset
+
+
+def _stamp_run(draw: ImageDraw.ImageDraw, at: tuple[float, float], f: ImageFont.FreeTypeFont, t: str,
+               direction: str | None, emoji: bool, fill) -> None:
+    """One run of :func:`_draw_runs` blended from its cached stamp: the very pixels ``ImageDraw.text`` draws."""
+    x, y = at
+    fx, fy = x - int(x), y - int(y)
+    if emoji:
+        ink, fill_ink = draw._getink(None)
+        colour, mask, (dx, dy) = _emoji_stamp(f, t, ink if ink is not None else fill_ink, fx, fy)
+        left, top = int(x) + dx, int(y) + dy
+        draw.im.paste(colour, (left, top, left + mask.size[0], top + mask.size[1]), mask)
+        return
+    glyphs, dx, dy = _run_glyphs(f, t, direction, fx, fy)
+    draw.bitmap((int(x) + dx, int(y) + dy), glyphs, fill=fill)
+
+
 def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold: bool = False,
          anchor: str = "la", condensed: bool = False) -> None:
     """Draw ``s`` at ``xy``: any script, emoji in colour, right to left where it should be.
 
-    A plain single line (every label of the games) drawn a second time is blended from a mask FreeType rendered
-    once per text, size and sub-pixel position: the same labels come back in every picture."""
+    A single line (every label of the games, names in any script) drawn a second time is blended from a mask
+    FreeType rendered once per text, size and sub-pixel position - run by run, and emoji pasted from their kept
+    colour layers, for a text that is not :func:`plain`: the same labels and names come back in every picture."""
     if plain(s, bold, condensed):
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
@@ -234,8 +288,18 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
                 _SEEN.clear()
             _SEEN[key] = True
         draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
-    else:
-        _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed)
+        return
+    # names with emoji or in other scripts: the same, run by run (they come back in every picture too)
+    x, y = xy
+    stamped = False
+    if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L" and draw.im.mode == "RGB":
+        seen = ("runs", s, size, bold, condensed, anchor, x - int(x), y - int(y))
+        stamped = seen in _SEEN
+        if not stamped:
+            if len(_SEEN) >= _SEEN_MAX:
+                _SEEN.clear()
+            _SEEN[seen] = True
+    _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed, stamped=stamped)
 
 
 @lru_cache(maxsize=4096)
@@ -346,13 +410,42 @@ def badge(draw: ImageDraw.ImageDraw, centre, radius: int, fill, label: str, text
 def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
     """Quantise to a fixed palette (no dithering) and encode as PNG; same image, same bytes.
 
-    PNG level 1: the palette image is already small, and level 1 encodes about twice as fast as the
-    default on this kind of picture."""
+    The PNG is written here (:func:`png`) rather than by Pillow: the deflate is ISA-L's (``isal``), 3 times as
+    fast as zlib's level 1 on these pictures and 10-20% smaller (issue 29; ``python -m bench.render
+    --encodings``)."""
     rgb_img = img if img.mode == "RGB" else img.convert("RGB")
-    quantised = rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    quantised.save(out, "PNG", compress_level=1)
-    return out.getvalue()
+    return png(rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE))
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag)))
+
+
+def _raw_bytes(img: Image.Image) -> bytes:
+    """``img.tobytes()`` of a one-byte-per-pixel image in one piece: ``tobytes`` unpacks in 64 KB blocks and joins
+    them, which costs ten times as long on a board of 1.5 million pixels (1.3 ms against 0.14 ms)."""
+    size = img.width * img.height
+    encoder = Image._getencoder(img.mode, "raw", img.mode)  # (what tobytes uses; Pillow is pinned)
+    encoder.setimage(img.im, (0, 0, *img.size))
+    _, done, data = encoder.encode(size + 16)
+    return data if done == 1 and len(data) == size else img.tobytes()
+
+
+def png(quantised: Image.Image, level: int = PNG_LEVEL) -> bytes:
+    """A palette image (mode P, 8 bits) as PNG bytes: one IDAT of its rows, each with filter 0 (none: what the
+    PNG specification advises for palette images, and what Pillow writes for them), compressed by
+    :data:`DEFLATE` at ``level``. A function of the pixels and the palette alone."""
+    if quantised.mode != "P":
+        raise ValueError(f"png() writes palette images, not {quantised.mode}")
+    w, h = quantised.size
+    # each row behind its filter byte (0): the palette indices pasted one column right into a zeroed L image
+    rows = Image.new("L", (w + 1, h), 0)
+    rows.im.paste(quantised.im, (1, 0, w + 1, h))
+    colours = bytes(quantised.getpalette() or [])[:768]
+    colours += bytes(768 - len(colours))
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+                     _chunk(b"PLTE", colours), _chunk(b"IDAT", DEFLATE(_raw_bytes(rows), level)),
+                     _chunk(b"IEND", b"")))
 
 
 def ending(view: dict) -> dict | None:

@@ -12,6 +12,7 @@ the only cue: seats carry letters, card kinds a letter tag, playable cards a tic
 from __future__ import annotations
 
 import json
+import threading
 from functools import lru_cache
 
 from PIL import Image
@@ -337,25 +338,56 @@ def _player_panel(view: dict, seat: int, say) -> Image.Image:
     if panel is None:
         if len(_PANELS) > 256:
             _PANELS.clear()
-        scratch, sdraw = _scratch(900, "table")  # a first pass measures the height
-        height = _draw_panel(scratch, sdraw, view, seat, words)
-        panel, draw = kit.canvas(W, height, "table")
-        _draw_panel(panel, draw, view, seat, words, height)
+        panel = _panel_once(view, seat, words)
         _PANELS[key] = panel
     return panel
+
+
+#: a panel's content is drawn once, on a sand canvas of this height kept per thread (render workers may be
+#: threads), then framed
+_SAND_H = 900
+_sand = threading.local()
+
+
+def _panel_once(view: dict, seat: int, words: dict) -> Image.Image:
+    """One hero's panel, its content drawn once: on a clean sand canvas (the frame's fill), which gives its
+    height; then the frame is drawn at that height and the content copied inside it - all but the frame's
+    border and rounded corners, where no content goes. The very pixels of drawing it twice (first to measure)."""
+    scratch = getattr(_sand, "canvas", None)
+    if scratch is None:
+        scratch = _sand.canvas = kit.canvas(W, _SAND_H, "troja_sand")
+    img, draw = scratch
+    height = _draw_panel(img, draw, view, seat, words)
+    if height >= _SAND_H - 16:  # (never in a real game) taller than the canvas: measured, then drawn again
+        draw.rectangle((0, 0, W, _SAND_H), fill=kit.rgb("troja_sand"))
+        panel, pdraw = kit.canvas(W, height, "table")
+        _draw_panel(panel, pdraw, view, seat, words, height)
+        return panel
+    panel, pdraw = kit.canvas(W, height, "table")
+    _panel_frame(pdraw, view, seat, height)
+    # inside the border (4 px at most) and clear of the corners' arcs (radius 10): pure sand in the frame
+    for box in ((16, 6, W - 16, height - 7), (10, 12, W - 10, height - 13)):
+        panel.paste(img.crop(box), box[:2])
+    draw.rectangle((0, 0, W, height + 1), fill=kit.rgb("troja_sand"))  # clean for the next panel
+    return panel
+
+
+def _panel_frame(draw, view: dict, seat: int, height: int) -> None:
+    """The frame of a panel ``height`` px tall: highlighted for the hero whose turn it is."""
+    over = bool(view.get("result")) or kit.ending(view) is not None  # a finished game has no turn player
+    active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
+    border = "highlight" if active else "panel_dark"
+    draw.rounded_rectangle((6, 2, W - 6, height - 3), 10, fill=kit.rgb("troja_sand"), outline=kit.rgb(border),
+                           width=4 if active else 2)
 
 
 def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | None = None) -> int:
     """Rows: name, player and tags; stats, loss and patron; Glory track, wrath and hand; the ability;
     attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known)."""
     p = view["players"][seat]
-    over = bool(view.get("result")) or kit.ending(view) is not None  # a finished game has no turn player
-    active = not over and (view["turn"] == seat or view.get("camp_seat") == seat)
     right = W - PAD
     if height is not None:
-        border = "highlight" if active else "panel_dark"
-        draw.rounded_rectangle((6, 2, W - 6, height - 3), 10, fill=kit.rgb("troja_sand"), outline=kit.rgb(border),
-                               width=4 if active else 2)
+        _panel_frame(draw, view, seat, height)
     # row 1: badge, hero, player (shortened by whole words), tags on the right
     y = 8
     _seat_badge(draw, (PAD + 12, y + 20), seat)

@@ -9,6 +9,7 @@ from typing import Any
 
 from host.ending import Ending, How
 from host.locale import game_text, t
+from host.outcome import Hand
 from host.panels import Choice
 
 
@@ -168,6 +169,12 @@ class Presenter:
     def prompt(self, view: dict) -> str:
         """What the seat in ``view`` is asked to decide."""
         return t("prompt_default")
+
+    def hand(self, view: dict | None) -> Hand | None:
+        """The hand of the seat in ``view`` (a private view) in words, for a DM that lists it instead of
+        uploading its picture again (cogs/publish.py). None: the game's private picture shows more than its words
+        can (by default; e.g. Ave Caesar's destinations numbered on the track), so a changed one is uploaded."""
+        return None
 
     def opening_lines(self, view: dict, names: list[str]) -> list[str]:
         """Lines for the first board of a game (what set-up decided: a start grid, who begins...)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from engines.hector_achilles.data import TROOPS
 from host.locale import DEFAULT, current_language, use_language
+from host.outcome import Hand
 from host.panels import Choice
 from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
@@ -146,6 +147,22 @@ class HectorAchillesPresenter(Presenter):
             emoji = EMOJI[face["colour"]]
         return Choice(index, self.text(f"label_{kind}", **fields), self.text(group), style=style, secret=secret,
                       emoji=emoji)
+
+    def hand(self, view: dict | None) -> Hand | None:
+        """The troops in hand and the hero, as the narration names them ("🟥 red 3 (spearman)"), and the colours
+        that score for the seat now: all the hand picture shows (render/hector_achilles.py, render_private)."""
+        if view is None or view.get("seat") not in (0, 1) or "hand" not in view:
+            return None
+        items = [f"{EMOJI.get(c['colour'], '')} {self.card(c)}".strip() for c in view["hand"]]
+        hero = view.get("hand_hero")
+        if hero:
+            items.append(self.text("hand_hero", hero=self.hero(hero)))
+        scoring = view.get("scoring_colours")
+        if scoring:
+            note = self.text("hand_scoring", colours=", ".join(self.colour(c) for c in scoring))
+        else:
+            note = self.text("hand_not_laid" if items else "hand_drawn_later")
+        return Hand(tuple(items), note)
 
     def prompt(self, view: dict) -> str:
         kind = (view.get("decision") or {}).get("kind")

@@ -19,6 +19,7 @@ from functools import lru_cache
 from engines.kivalasztottak import decks as D
 from engines.kivalasztottak.cards import card_defs, english
 from host.locale import current_language
+from host.outcome import Hand
 from host.panels import MAX_BUTTONS, MAX_LABEL, MAX_OPTIONS, Choice
 from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
@@ -290,6 +291,21 @@ class KivalasztottakPresenter(Presenter):
         what = self._effects(ab.get("effect", []))
         cost = self._cost(ab)
         return f"{what} ({cost})" if cost else what
+
+    def hand(self, view: dict | None) -> Hand | None:
+        """The cards in hand by name and cost ("Aranyhajú (3 MP)"), and which of them can be played now: what the
+        hand picture frames (render/kivalasztottak.py, render_private; the picture above has their texts)."""
+        if view is None or view.get("seat") is None or view.get("hand") is None:
+            return None
+        index = self._index(view)
+
+        def name(card: dict) -> str:  # (by name: a button's "#2" of a second copy changes as copies come and go)
+            return (index.get(card["id"]) or {}).get("name") or card["name"]
+
+        items = tuple(self.text("hand_card", card=name(c), cost=self._card_cost(c)) for c in view["hand"])
+        playable = {a.get("card") for a in view.get("legal") or [] if a.get("type") in ("summon", "attach_reward")}
+        now = list(dict.fromkeys(name(c) for c in view["hand"] if c["id"] in playable))
+        return Hand(items, self.text("hand_playable", cards=", ".join(now)) if now else "")
 
     def _card_cost(self, card: dict) -> str:
         if card["type"] == "obstacle":  # attached for free, but revealing it costs its MP value

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engines.troja import HEROES, PATRONS, PHYSICAL, TYPES
 from engines.troja import name as card_name
 from host.locale import current_language
+from host.outcome import Hand
 from host.panels import MAX_LABEL, Choice, clip
 from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
@@ -132,6 +133,17 @@ class TrojaPresenter(Presenter):
         if card["kind"] == "beast":
             parts.append(self.text("stat_power", value=card["power"]))
         return ", ".join(parts)
+
+    def hand(self, view: dict | None) -> Hand | None:
+        """The cards in hand by name and kind ("Athena's Aegis (Intervention)"), and which of them can be played
+        now: what the hand picture marks (render/troja.py, render_private; the picture above has their texts)."""
+        if view is None or view.get("seat") is None or "hand" not in view:
+            return None
+        items = tuple(self.text("hand_card", card=self.card(cid), kind=self.text(f"kind_{TYPES[key_of(cid)]['kind']}"))
+                      for cid in view["hand"])
+        playable = [self.card(cid) for cid in view["hand"] if cid in set(view.get("playable") or [])]
+        note = self.text("hand_playable", cards=", ".join(playable)) if playable else ""
+        return Hand(items, note)
 
     def card_description(self, key: str) -> str:
         """Kind, numbers and rules text of a card type: the grey line under a select option."""

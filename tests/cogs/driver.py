@@ -131,3 +131,45 @@ async def until_the_turn_passes_next(h, thread_id: int, rng: Rng, game_id: int =
             return
         await take_turn(h, thread_id, rng)
     raise AssertionError("the turn never came to a decision that passes it")
+
+
+class DmLog:
+    """Every DM the bot sends or edits, as its player gets it: (user, "post" or "edit", message id, its text
+    after the request, the pictures uploaded with it: file name -> bytes). Wraps the fake Discord's REST and
+    webhook answers (a post, a channel edit, an interaction's own update of the DM clicked in)."""
+
+    def __init__(self, fake) -> None:
+        self.fake = fake
+        self.entries: list[tuple[int, str, int, str, dict[str, bytes]]] = []
+        rest, webhook = fake.rest, fake.webhook
+
+        async def on_rest(method, path, p, payload, files):
+            result = await rest(method, path, p, payload, files)
+            cid = int(p["channel_id"]) if "channel_id" in p else None
+            if cid in fake.dm_channels and path == "/channels/{channel_id}/messages" and method == "POST":
+                self._log("post", int(result["id"]), files)
+            elif cid in fake.dm_channels and path.endswith("{message_id}") and method == "PATCH":
+                self._log("edit", int(p["message_id"]), files)
+            return result
+
+        async def on_webhook(method, path, p, data, files):
+            token = p.get("webhook_token")
+            clicked = fake._clicked.get(token)
+            result = await webhook(method, path, p, data, files)
+            mid = None
+            if path.endswith("/callback") and (data or {}).get("type") == 7:
+                mid = clicked
+            elif method == "PATCH" and p.get("message_id") in (None, "@original"):
+                mid = fake.interaction_messages.get(token)
+            message = fake.messages.get(mid) if mid is not None else None
+            if mid is not None and message is not None and int(message["channel_id"]) in fake.dm_channels \
+                    and not message["flags"] & 64:
+                self._log("edit", mid, files)
+            return result
+
+        fake.rest, fake.webhook = on_rest, on_webhook
+
+    def _log(self, kind: str, message_id: int, files: dict[str, bytes]) -> None:
+        message = self.fake.messages[message_id]
+        user = self.fake.dm_channels[int(message["channel_id"])]
+        self.entries.append((user, kind, message_id, message["content"], dict(files or {})))

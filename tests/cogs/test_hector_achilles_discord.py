@@ -93,9 +93,10 @@ async def test_complete_game_between_two_users_through_commands_and_clicks(harne
     # only the newest board keeps buttons: older ones were cleared
     with_buttons = [m for m in public_messages(h, thread) if components(m)]
     assert with_buttons == [] or with_buttons == [board]
-    # Ann and Bob got their hands by DM on their turns
+    # Ann and Bob got their hands by DM on their turns: the picture, or (issue 25: the picture only when a card
+    # came in) the hand in words
     assert h.dm_messages(ANN) and h.dm_messages(BOB)
-    assert all(m["attachments"] for m in h.dm_messages(ANN))
+    assert all(m["attachments"] or "🃏 **Your hand now:**" in m["content"] for m in h.dm_messages(ANN))
     h.assert_no_errors()
 
 

@@ -15,7 +15,7 @@ import pytest
 from bench import thread as bench_thread
 from engines.rng import Rng
 from host.presenters import presenter_for
-from tests.cogs.driver import CHOICES, GROUPS, boards, confirm_if_asked, newest_ephemeral, pick, to_act
+from tests.cogs.driver import CHOICES, GROUPS, DmLog, boards, confirm_if_asked, newest_ephemeral, pick, to_act
 from tests.cogs.test_hector_achilles_discord import ANN, BOB, thread_of
 from tests.discord_harness import button, components
 
@@ -222,17 +222,19 @@ async def test_an_update_discord_refuses_becomes_a_new_board(harness):
 
 
 async def test_a_dm_carries_the_hand_only_when_it_changed(harness):
-    """Kiválasztottak against the AI, 150 decisions: a new turn's DM uploads the hand picture only when it differs
-    from the last one DMed; otherwise it says the hand has not changed (and there is a picture above)."""
+    """Kiválasztottak against the AI, 150 decisions: a DM (a new turn's, or one updated within the turn) uploads the
+    hand picture only when it differs from the last one DMed; otherwise it lists the hand in words (nothing new
+    came in since the picture above) or says the hand has not changed."""
     h = harness
+    log = DmLog(h.fake)
     thread = await open_game(h, "kivalasztottak new", True)
     await watch_whole_game(h, thread, Rng(6), prefer_dm=True, limit=150)
-    dms = [s for s in h.fake.sent if s.method == "POST" and s.path == "/channels/{channel_id}/messages"
-           and "Game thread: https://discord.com/channels/" in ((s.json or {}).get("content") or "")]
-    pictures = [next(iter(s.files.values())) for s in dms if s.files]
-    unchanged = [s for s in dms if not s.files]
+    asking = [(kind, content, files) for _, kind, _, content, files in log.entries if "Your turn in game" in content]
+    pictures = [next(iter(files.values())) for _, _, files in asking if files]
+    unchanged = [content for kind, content, files in asking if kind == "post" and not files]
     assert pictures and unchanged, "the game had no turn whose hand was as before (pick another seed)"
     assert all(a != b for a, b in zip(pictures, pictures[1:])), "the same hand was uploaded twice in a row"
-    assert all(s.json["content"].startswith("Your hand has not changed since the picture above") for s in unchanged)
-    assert dms[0].files, "the first DM shows the hand"
+    assert all(c.split("\n")[-2].startswith(("🃏 **Your hand now:**", "Your hand has not changed since the picture"))
+               for c in unchanged)
+    assert asking[0][2], "the first DM shows the hand"
     h.assert_no_errors()

@@ -201,10 +201,12 @@ async def test_ann_plays_a_complete_two_player_game_against_the_ai(harness, monk
     assert pictured and all(names == ["Ann", "AI"] for names in pictured)
     # routine lines are left out: the end of a turn (the next line says whose turn), a duel's second line
     assert "ends the turn" not in text and "🥊 Duel on STRENGTH — attacker: **" not in text
-    # every DM shows the hand, or (issue 25: the hand only when it changed) says it is the one above
+    # every DM shows the hand, or (issue 25: the hand picture only when something new came in) lists it in
+    # words or says it is the one above
     dms = h.dm_messages(ANN)
     assert dms and dms[0]["attachments"]
-    assert all(m["attachments"] or m["content"].startswith("Your hand has not changed") for m in dms)
+    assert all(m["attachments"] or "🃏 **Your hand now:**" in m["content"] or "Your hand has not changed"
+               in m["content"] for m in dms)
     h.assert_no_errors()
 
 

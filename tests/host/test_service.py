@@ -199,6 +199,33 @@ async def test_opening_lines_extra_pictures_and_ai_names(store, window_game, mon
     assert outcome.board.image == b"\x89PNG-board" and outcome.board.extras == [b"\x89PNG-extra"]
 
 
+async def test_extra_pictures_only_drawn_when_the_renderer_wants_them(store, window_game, monkeypatch):
+    """A renderer's ``wants_extras(events)`` is asked first: a move without an extra picture sends nothing to a
+    render worker for it (issue 29), a move with one still gets it."""
+    import types
+
+    from render import RENDERERS
+
+    drawn: list[list[str]] = []
+
+    def extras(view, events):
+        drawn.append([e["type"] for e in events])
+        return [b"\x89PNG-extra"] if any(e["type"] == "play" for e in events) else []
+
+    wanted = {"play": False}
+    monkeypatch.setitem(RENDERERS, "test-window", types.SimpleNamespace(
+        render_public=lambda view: b"\x89PNG-board", render_private=lambda view: None, render_extras=extras,
+        wants_extras=lambda events: wanted["play"] and any(e["type"] == "play" for e in events)))
+    service = GameService(store, seed_source=lambda: 1)
+    game, outcome = await service.create("test-window", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1, opponent="ai")
+    outcome = await service.act(game.id, ANN, outcome.game.version, 0)  # a play the renderer does not want
+    assert outcome.board.extras == [] and drawn == []
+    wanted["play"] = True
+    outcome = await service.act(game.id, ANN, outcome.game.version, 0)
+    assert outcome.board.extras == [b"\x89PNG-extra"] and len(drawn) == 1 and "play" in drawn[0]
+
+
 async def test_several_ai_seats_are_told_apart(store):
     service = GameService(store, seed_source=lambda: 1, render=False)
     game, _ = await service.create("ave-caesar", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,

@@ -143,7 +143,10 @@ def test_extras_are_the_standings_when_a_race_ends():
     view = E.view(state, None)
     assert R.render_extras(view, []) == []
     assert R.render_extras(view, [{"type": "moved"}, {"type": "finished"}]) == []
+    # the host asks first, and sends no view to a worker for a move without standings
+    assert not R.wants_extras([]) and not R.wants_extras([{"type": "moved"}, {"type": "finished"}])
     events = finish_race(state)
+    assert R.wants_extras(events)
     view = {**E.view(state, None), "player_names": ["Ann", "Bob", "Cy"]}
     assert any(e["type"] == "race_over" for e in events)
     assert R.render_extras(view, events) == [R.render_standings(view)]
