@@ -2,9 +2,10 @@
 narration and championship results. Every sentence lives in ``data/locales/ave-caesar/en.json``.
 
 A move is chosen in two steps (``two_step``): a button per card value the chariot can play, then that card's
-destinations, said in words a player can find on the public board (lane, curve or Caesar's alley, the chariot it
-draws up beside or behind: "4 → outer lane, curve, beside A2"), with the number the private track picture (sent on
-request, ``dm_picture`` False) shows on its marker. Every move choice names a card of the hand, so all of them
+destinations, each with the number the private track picture (sent on request: ``dm_picture`` False) shows on
+its marker and said in words a player can find on the public board (lane, curve or Caesar's alley, the chariot it
+draws up beside or behind: "4 → 2: outer lane, curve, beside A2"; the distance left too where that alone tells
+two apart). Every move choice names a card of the hand, so all of them
 are ``secret`` and only appear in the private panel.
 """
 
@@ -214,17 +215,25 @@ class AveCaesarPresenter(Presenter):
         if choice.get("misses_alley"):
             flags.append(self.text("flag_misses_alley"))
             style, emoji = "danger", "⚠️"
-        label = self.text("label_move", card=card, where=self._spot(view, action["to"]))
+        where = self._spot(view, action["to"])
+        # counted like the prompt's "N to go": with the alley stop while it is due
+        remaining = choice.get("to_go", choice.get("remaining", "?"))
+        label = self.text("label_move", card=card, n=n, where=where)
+        if self._twins(view, card, action["to"], where):  # the words alone would not tell them apart
+            label += self.text("label_to_go", remaining=remaining)
         if flags:
             label += self.text("label_flags", flags=", ".join(flags))
         if choice.get("finishes"):
-            description = self.text("description_finish", n=n)
+            description = self.text("description_finish")
         else:
-            # counted like the prompt's "N to go": with the alley stop while it is due
-            description = self.text("description_move", lap=choice.get("lap", "?"), n=n,
-                                    remaining=choice.get("to_go", choice.get("remaining", "?")))
+            description = self.text("description_move", lap=choice.get("lap", "?"), remaining=remaining)
         return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
                       description=description)
+
+    def _twins(self, view: dict, card: int, to: str, where: str) -> bool:
+        """Another destination of the same card is said in the same words (e.g. two spaces of one lane)."""
+        return any(a.get("card") == card and a.get("to") != to and self._spot(view, a.get("to")) == where
+                   for a in view.get("legal") or [] if a.get("type") == "move")
 
     def _describe_vote(self, view: dict, action: dict, index: int) -> Choice:
         """A vote for one space of a neutral chariot's move, in words (its number on the track picture in the
@@ -232,9 +241,9 @@ class AveCaesarPresenter(Presenter):
         choice = self._choice_for(view, action) or {}
         n = choice.get("n", "?")
         vote = view.get("vote") or {}
-        label = self.text("label_vote_default" if n == 1 else "label_vote", label=vote.get("label", "?"),
+        label = self.text("label_vote_default" if n == 1 else "label_vote", label=vote.get("label", "?"), n=n,
                           where=self._spot({**view, "turn": vote.get("chariot")}, action["to"]))
-        description = self.text("description_vote", n=n, remaining=choice.get("remaining", "?"))
+        description = self.text("description_vote", remaining=choice.get("remaining", "?"))
         return Choice(index, label, self.text("group_vote", label=vote.get("label", "?"), card=vote.get("card", "?")),
                       style="primary" if n == 1 else "secondary", secret=True, description=description)
 
