@@ -301,9 +301,11 @@ async def test_complete_race_two_people_three_chariots_each(harness):
     kinds = {e["type"] for e in events}
     assert {"moved", "ave_caesar", "new_lap", "finished", "skipped", "race_over", "game_over"} <= kinds
     assert "sits this turn out" in text
-    # both players got their private picture by DM on their turns
+    # both players were DMed on their turns: the hand in words and no picture (the track picture on request)
+    dms = h.dm_messages(ANN) + h.dm_messages(BOB)
     assert h.dm_messages(ANN) and h.dm_messages(BOB)
-    assert all(m["attachments"] for m in h.dm_messages(ANN))
+    assert not any(m["attachments"] for m in dms)
+    assert all("🃏 **Your hand now:**" in m["content"] for m in dms)
     h.assert_no_errors()
 
 
