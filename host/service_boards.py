@@ -151,8 +151,9 @@ class Boards(ServiceCore):
             # a warned player is DMed again with the warning, even when their choices are the same
             to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
             # a game whose DM says the hand and choices in words draws its private picture only on request
-            private_images = (await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
-                              if presenter_for(game.engine).dm_picture else [None] * len(to_nudge))
+            private_images: list[bytes | None] = [None] * len(to_nudge)
+            if presenter_for(game.engine).dm_picture:
+                private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
             public.cancel()
             raise

@@ -100,7 +100,9 @@ async def test_a_turn_dm_has_no_picture_but_the_cards_and_destinations_in_words(
     # the words of one card's destinations tell them apart
     words: dict[int, list[str]] = {}
     for i, a in enumerate(view["legal"]):
-        words.setdefault(a["card"], []).append(LABEL.match(PRESENTER.describe(view, a, i).label)[3])
+        found = LABEL.match(PRESENTER.describe(view, a, i).label)
+        assert found is not None
+        words.setdefault(a["card"], []).append(found[3])
     assert all(len(set(w)) == len(w) for w in words.values()), words
     h.assert_no_errors()
 
@@ -157,7 +159,9 @@ async def test_dms_of_a_whole_race_between_people_say_the_hand_in_words(harness)
                 continue
             hand = PRESENTER.hand(ENGINE.view(state, game.seat_of(user)))
             assert hand is not None and "\n" + publish.hand_words(hand) + "\n" in content, content
-            label = chariot.search(content)[1]
+            asks = chariot.search(content)
+            assert asks is not None, content
+            label = asks[1]
             assert f"(chariot {label})" in content
             if kind == "edit" and last_asked.get(message_id) not in (None, label):
                 other_chariot += 1
