@@ -23,6 +23,8 @@ from host.presenters.base import OptionSpec, Presenter, Refined, Told
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
 NUMBER = re.compile(r"\d+")
+#: the characters a button's label shows (Discord)
+MAX_LABEL = 80
 CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
 
 
@@ -161,9 +163,9 @@ class AveCaesarPresenter(Presenter):
             note += " " + self.text("hand_others", others="; ".join(others))
         return Hand(tuple(str(v) for v in hands[current]), note)
 
-    def _spot(self, view: dict, to: object) -> str:
+    def _spot(self, view: dict, to: object, near: bool = True) -> str:
         """A destination in words a player can find on the public board: lane, curve or straight (or Caesar's
-        alley), and the chariot it would stand beside (same column of the track) or right behind."""
+        alley), and (``near``) the chariot it would stand beside (same column of the track) or right behind."""
         try:
             track = _track(view)
             space = track.spaces[to]
@@ -174,6 +176,8 @@ class AveCaesarPresenter(Presenter):
         else:
             lane = self.text(f"where_lane_{max(0, min(2, space['lane']))}")
             where = self.text("where_curve" if space["sec"] in ("east", "west") else "where_straight", lane=lane)
+        if not near:
+            return where
         me = view.get("turn")
         chariots = [c for c in view.get("chariots") or [] if c.get("space") and c.get("id") != me
                     and c.get("status") == "racing"]
@@ -223,6 +227,11 @@ class AveCaesarPresenter(Presenter):
             label += self.text("label_to_go", remaining=remaining)
         if flags:
             label += self.text("label_flags", flags=", ".join(flags))
+            if len(label) > MAX_LABEL:  # (a button shows 80 characters: the neighbour gives way to the warning)
+                label = self.text("label_move", card=card, n=n, where=self._spot(view, action["to"], near=False))
+                if self._twins(view, card, action["to"], where):
+                    label += self.text("label_to_go", remaining=remaining)
+                label += self.text("label_flags", flags=", ".join(flags))
         if choice.get("finishes"):
             description = self.text("description_finish")
         else:
