@@ -8,7 +8,8 @@ p50/p99 in ms; the public render alone (p50); the public PNG size (KB, mean); an
 
 ``--split``: where the time of an action goes, per game (engine, presenter, the store's commit and its other
 reads, drawing, PNG encoding, the rest), against its floor (a bare INSERT+COMMIT of the same bytes and the
-fastest encode of the same pictures), and moves/s through the service with pictures off (1 and 10 games).
+fastest encode of the same pictures), and moves/s through the service with pictures off (1 and 10 games), with
+the process's CPU time per move (all threads), which a loaded machine blurs far less than moves/s.
 ``--against COMMIT``: the same on COMMIT's code (a temporary git worktree), side by side (issue 29).
 """
 
@@ -25,7 +26,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import aiosqlite
 from PIL import Image
@@ -36,6 +37,9 @@ from engines.rng import Rng
 from host.service import GameService
 from render import RENDERERS
 from settings import Settings
+
+if TYPE_CHECKING:
+    from cogs.gamebot import GameBot
 
 #: the SQLite store (an older commit's tree, run by ``--against``, has one Store class: SQLite's)
 SqliteStore = vars(store_package).get("SqliteStore") or vars(store_package)["Store"]
@@ -304,8 +308,10 @@ def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
     return commit_ms + encode_ms
 
 
-async def _rate(key: str, folder: Path, games: int) -> float:
-    """Actions per second through the service with pictures off, ``games`` tables played at once."""
+async def _rate(key: str, folder: Path, games: int) -> tuple[float, float]:
+    """(actions per second, CPU ms per action) through the service with pictures off, ``games`` tables played at
+    once. The CPU time is the whole process's (every thread: the loop, SQLite's, the workers'), so it tells the
+    cost of a move apart from the waits for the disk and from other programs on a shared machine."""
     store = await SqliteStore.open(folder / f"{key}-rate{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
     engine, done, failed = ENGINES[key], [0], []
@@ -325,15 +331,16 @@ async def _rate(key: str, folder: Path, games: int) -> float:
                     break
                 done[0] += 1
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         await asyncio.gather(*(table(n) for n in range(games)))
     finally:
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         service.close()
         await store.close()
     if failed:
         print(f"{key}, {games} games: {len(failed)} actions failed, e.g. {failed[0]}", file=sys.stderr, flush=True)
-    return done[0] / (time.perf_counter() - start)
+    return done[0] / elapsed, cpu * 1000 / max(1, done[0])
 
 
 class _Place:
@@ -390,6 +397,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
     store = await SqliteStore.open(folder / f"{key}-published{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
     bot, engine, done, spent = _Bot(service), ENGINES[key], [0], [0.0]
+    as_bot = cast("GameBot", bot)  # (a stand-in with what cogs/publish.py uses of the bot: see _Bot)
     transaction, commits = type(store)._transaction, [0]
 
     async def counted(self, *args, **kwargs):
@@ -404,7 +412,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
             users = [200_000 * (n + 1) + 1000 * done[0] + i for i in range(engine.min_players)]
             game = await open_table(service, key, users)
             await store.set_places(game.id, thread_id=10**9 + game.id)
-            await publish.publish(bot, game_id=game.id)
+            await publish.publish(as_bot, game_id=game.id)
             while time.perf_counter() < deadline:
                 game = await service.game(game.id)
                 if game.status != "running":
@@ -414,7 +422,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
                 index = rng.below(len(engine.legal_actions(state, seat)))
                 outcome = await service.act(game.id, users[seat], game.version, index)
                 start = time.perf_counter()
-                await publish.publish(bot, outcome)
+                await publish.publish(as_bot, outcome)
                 spent[0] += time.perf_counter() - start
                 done[0] += 1
 
@@ -483,8 +491,9 @@ def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
             if key not in RENDERERS:
                 continue
             folder = Path(tmp)
-            result = {"moves_per_s_1": round(asyncio.run(_rate(key, folder, 1))),
-                      "moves_per_s_10": round(asyncio.run(_rate(key, folder, 10)))}
+            (rate1, cpu1), (rate10, cpu10) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
+            result = {"moves_per_s_1": round(rate1), "moves_per_s_10": round(rate10),
+                      "cpu_ms_1": round(cpu1, 2), "cpu_ms_10": round(cpu10, 2)}
             one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
             result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
                           publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))
@@ -516,6 +525,7 @@ def against(commit: str, actions: int) -> dict:
 
 
 ROWS = (("moves/s, pictures off, 1 game", "moves_per_s_1"), ("moves/s, pictures off, 10 games", "moves_per_s_10"),
+        ("  CPU ms per move (all threads), 1 game", "cpu_ms_1"), ("  CPU ms per move (all threads), 10 games", "cpu_ms_10"),
         ("moves/s published, pictures off, 1 game", "published_per_s_1"),
         ("moves/s published, pictures off, 10 games", "published_per_s_10"),
         ("  publication (outbox, DMs) ms per move", "publish_ms"), ("  store commits per move", "commits_per_move"),

@@ -4,6 +4,7 @@ small memo so that the legal actions of a state are computed once (the AI, the h
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engines.protocol import IllegalAction
@@ -39,6 +40,9 @@ class BaseEngine:
     #: the kinds of action this game lets a player take back within their own turn (see :meth:`reversible`);
     #: none unless the game lists them
     take_back: frozenset[str] = frozenset()
+    #: the state is plain JSON data throughout and ``to_json`` a copy of it: :meth:`json_text` serialises the
+    #: state itself, without the copy
+    plain_json = False
 
     # (state object, its memo dict); one slot: playouts and searches ask about one state at a time. The
     # state is referenced so that its id cannot be reused by another object while the slot holds it.
@@ -132,6 +136,23 @@ class BaseEngine:
 
     def from_json(self, data: dict) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def from_text(self, text: str) -> Any:
+        """The state saved as ``text`` (JSON, e.g. :meth:`json_text`'s): ``from_json`` of it, without the copy
+        ``from_json`` makes of data its caller keeps, where the engine can take the parsed data over
+        (:meth:`_adopt`)."""
+        return self._adopt(json.loads(text))
+
+    def _adopt(self, data: dict) -> Any:
+        """``from_json(data)`` of ``data`` nobody else holds (freshly parsed): an engine whose ``from_json`` checks
+        and copies overrides this to check only."""
+        return self.from_json(data)
+
+    def json_text(self, state: Any) -> str:
+        """``to_json(state)`` as compact JSON text (what the host saves once per move): without the copy that
+        ``to_json`` makes when the state is plain JSON data already (:attr:`plain_json`)."""
+        return json.dumps(state if self.plain_json else self.to_json(state), separators=(",", ":"),
+                          ensure_ascii=False)
 
     def secrets(self, state: Any, seat: int | None) -> set[str]:  # pragma: no cover - abstract
         raise NotImplementedError

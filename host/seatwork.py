@@ -62,7 +62,7 @@ class Turn:
 
 
 def _state(key: str, snapshot: str):
-    return ENGINES[key].from_json(json.loads(snapshot))
+    return ENGINES[key].from_text(snapshot)  # (the parsed data is the job's own: not copied again)
 
 
 def work_out(key: str, snapshot: str, seat: int, lang: str, settings: dict | None = None) -> Turn:

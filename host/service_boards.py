@@ -141,9 +141,7 @@ class Boards(ServiceCore):
         state = await self._state(game)
         text_lines = list(lines)
         # the board needs no panel: with render processes it is drawn while the panels are built here
-        public_view = self._view(game, state, None)
-        public = asyncio.gather(self._render(game, [(None, public_view)]),
-                                self._render_extras(game, public_view, events or []))
+        public = self._public_pictures(game, state, events or [])
         try:
             mentions, asked = await self._ask(game, state, text_lines)
             warnings = (warnings or {}) if record_nudges else {}
@@ -174,6 +172,16 @@ class Boards(ServiceCore):
                       hand_button=presenter_for(game.engine).has_private and game.status == "running",
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
+
+    def _public_pictures(self, game: GameRow, state, events: list[dict]) -> asyncio.Future:
+        """([the board's picture], the extra pictures) of ``game`` now, being drawn; without pictures (``render``
+        False, or a game without a renderer) at once, and without working out the spectators' view for them."""
+        if not self._render_enabled or RENDERERS.get(game.engine) is None:
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(([None], []))
+            return done
+        public_view = self._view(game, state, None)
+        return asyncio.gather(self._render(game, [(None, public_view)]), self._render_extras(game, public_view, events))
 
     @staticmethod
     def _turn_nudges(game: GameRow, to_nudge: list[Asked], images: list[bytes | None], board_image: bytes | None,

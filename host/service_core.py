@@ -52,6 +52,8 @@ PROMPT_KEYS = ("choices", "legal", "playable", "decision")
 MAX_VARIANTS = 25
 
 _LOADINGS = itertools.count()
+#: most log entries a live state remembers (``LiveState.tail``): a round of passes of the largest tables
+LOG_TAIL = 32
 
 
 @dataclass
@@ -69,6 +71,17 @@ class LiveState:
     slow: dict[int, tuple[float, float, int]] = field(default_factory=dict)
     snapshot: str | None = None
     born: int = field(default_factory=lambda: next(_LOADINGS))
+    #: (seq, seat, action type) of the newest actions this service committed itself, consecutive up to
+    #: ``version`` (at most ``LOG_TAIL``; empty for a state read from the store): what the actions since an
+    #: earlier board were, without reading the log
+    tail: tuple[tuple[int, int, str | None], ...] = ()
+    #: seat -> its :class:`Turn` being worked out since the state was saved (started alongside the commit)
+    started: dict[int, asyncio.Future] = field(default_factory=dict)
+
+
+def _retrieved(job: asyncio.Future) -> None:
+    if not job.cancelled():
+        job.exception()
 
 
 class Slow(GameError):
@@ -145,13 +158,17 @@ class ServiceCore(ABC):
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks(game_id)
 
-    async def game(self, game_id: int, asker: Asker | None = None, *, readable: bool = True) -> GameRow:
+    async def game(self, game_id: int, asker: Asker | None = None, *, readable: bool = True,
+                   along: bool = False) -> GameRow:
         """The game ``game_id``, as far as ``asker`` may see it (see :class:`Asker`): a game of another server,
         or in a direct message a game without the asker's seat, is "no such game" (its existence is not told).
         A game this version cannot play (damaged, or saved by a newer version: :meth:`unreadable`) is refused in
-        plain words, unless ``readable`` is False (ending it needs only its row)."""
-        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True) if 0 < game_id <= MAX_ID \
-            else None
+        plain words, unless ``readable`` is False (ending it needs only its row). ``along`` (within
+        ``store.remembering()``): its clocks, the vacations now and its people's settings are read with it, in
+        the same call to the database (``Store.get_game``), for the rest of the operation."""
+        now = clocks.seconds(self.clock()) if along else None
+        game = await self.store.get_game(game_id, with_snapshot=False, tolerant=True, along=now) \
+            if 0 < game_id <= MAX_ID else None
         if game is None or not self.may_see(game, asker):
             raise GameError.of("no_game", game=game_id)
         use_language(game.lang)  # whatever this task says about the game next is in the game's language
@@ -294,9 +311,10 @@ class ServiceCore(ABC):
             slow = live.slow.get(seat)
             if slow is not None and time.monotonic() < slow[0]:
                 raise Slow(slow[1], slow[2])
+        started = live.started.pop(seat, None) if live is not None else None
         try:
-            turn = await self.workers.run("turn", work_out, game.engine, self._snapshot(game, state), seat,
-                                          game.lang)
+            turn = await (started if started is not None else self.workers.run(
+                "turn", work_out, game.engine, self._snapshot(game, state), seat, game.lang))
         except Overrun as exc:
             retry = int(time.time()) + RETRY_SLOW
             log.warning("the choices of seat %s in game %s (version %s) took longer than %g s", seat, game.id,
@@ -307,6 +325,17 @@ class ServiceCore(ABC):
         if live is not None:
             live.turns[seat] = turn
         return turn
+
+    def _start_turns(self, game: GameRow, snapshot: str, seats: list[int]) -> dict[int, asyncio.Future]:
+        """Start working out the :class:`Turn` of each of ``seats`` in the state ``snapshot`` (JSON text) now, so
+        that it runs while the move is being committed (issue 29); :meth:`_turn` takes the result over, or its
+        :class:`Overrun` (whose warning it logs)."""
+        started: dict[int, asyncio.Future] = {}
+        for seat in seats:
+            job = asyncio.ensure_future(self.workers.run("turn", work_out, game.engine, snapshot, seat, game.lang))
+            job.add_done_callback(_retrieved)  # (one nobody asks for: its error is not "never retrieved")
+            started[seat] = job
+        return started
 
     async def _variants(self, game: GameRow, state, seat: int, index: int) -> tuple[list[dict], list]:
         """(the variants of the ``index``-th listed action of ``seat``, at most ``MAX_VARIANTS``; their choices),
@@ -379,7 +408,7 @@ class ServiceCore(ABC):
     @abstractmethod
     async def _commit(self, game: GameRow, state: Any, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
-                      undoable: bool = False) -> list[str]:
+                      undo_from: str | None = None) -> list[str]:
         """Apply and persist one action with its narration in the outbox; returns the narration."""
 
     @abstractmethod

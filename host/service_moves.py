@@ -19,6 +19,7 @@ from host.panels import Panel
 from host.presenters import Refined, presenter_for
 from host.seatwork import read_move
 from host.service_core import (
+    LOG_TAIL,
     RETRY_SLOW,
     LiveState,
     ServiceCore,
@@ -57,7 +58,7 @@ class Moves(ServiceCore):
         (action, its words) that :meth:`act_text` read, instead of an index."""
         # the clocks and vacations are read once per move, not eight times (issue 29)
         async with self.lock(game_id), self.store.remembering():
-            game = await self.game(game_id, asker)
+            game = await self.game(game_id, asker, along=True)  # (with its clocks: one read per move)
             if game.status == "lobby":
                 raise GameError.of("not_started", game=game_id)
             if game.status != "running":
@@ -108,19 +109,24 @@ class Moves(ServiceCore):
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
                         raise NeedsConfirmation(label, warning, seat)
-            mark = self._reversible(game, state, seat, action)
+            # whether the move may be taken back (its Undo) is asked of the engine - which plays it again on a copy
+            # - only where the answer can be yes: a kind the game takes back, by the one seat to act (issue 29)
+            maybe = isinstance(action, dict) and action.get("type") in engine.take_back and acting == [seat]
             events: list[dict] = []
-            lines = await self._commit(game, state, seat, user_id, action, events, undoable=mark)
+            lines = await self._commit(game, state, seat, user_id, action, events,
+                                       undo_from=self._snapshot(game, state) if maybe else None)
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
 
     @staticmethod
-    def _reversible(game: GameRow, state, seat: int, action: dict) -> bool:
+    def _reversible(game: GameRow, before: str, seat: int, action: dict) -> bool:
         """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
-        (host/undo.py). A check that fails is logged and counts as "no": the move itself is made all the same."""
+        (host/undo.py), asked of the state ``before`` it (JSON text). A check that fails is logged and counts as
+        "no": the move itself is made all the same."""
         try:
-            return ENGINES[game.engine].reversible(state, seat, action)
+            engine = ENGINES[game.engine]
+            return engine.reversible(engine.from_text(before), seat, action)
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False
@@ -130,6 +136,10 @@ class Moves(ServiceCore):
         the board's ``digest``) and only other seats' passes since."""
         if version > game.version or current != digest:
             return False
+        live = self._live.get(game.id)
+        tail = live.tail if live is not None and live.version == game.version else ()
+        if version == game.version or (tail and tail[0][0] <= version + 1):  # known without reading the log
+            return all(s != seat and kind == "pass" for seq, s, kind in tail if seq > version)
         since = await self.store.actions(game.id, after=version)
         return all(a["seat"] != seat and a["action"].get("type") == "pass" for a in since)
 
@@ -172,20 +182,30 @@ class Moves(ServiceCore):
 
     async def _commit(self, game: GameRow, state, seat: int, user_id: int | None, action: dict,
                       events_out: list[dict] | None = None, *, told_before: list[str] | None = None,
-                      undoable: bool = False) -> list[str]:
+                      undo_from: str | None = None) -> list[str]:
         """Apply and persist one action with its narration in the outbox (one transaction); returns the
         narration (and adds the action's events to ``events_out``). ``told_before``: lines that go to the
-        outbox ahead of the narration, in the same transaction (why the action was made). ``undoable``: its
-        player may take it back (logged with a :data:`host.undo.MARK` event)."""
+        outbox ahead of the narration, in the same transaction (why the action was made). ``undo_from``: the
+        state before the action (JSON text) when its player might take it back: if, once made, it left that
+        seat alone to act, the engine is asked (``engine.reversible`` on that state) and a yes is logged with a
+        :data:`host.undo.MARK` event."""
         engine = ENGINES[game.engine]
         try:
             events = engine.apply(state, seat, action)
         except IllegalAction as exc:
             raise GameError(str(exc)) from exc
         result = engine.result(state)
+        # (engine.reversible says no unless the same seat alone is to act after the action: asked only then)
+        undoable = undo_from is not None and result is None and engine.to_act(state) == [seat] and \
+            self._reversible(game, undo_from, seat, action)
         presenter = presenter_for(game.engine)
         names = self.names(game)
         lines = [line for e in events if (line := presenter.narrate(e, names))]
+        # the state's JSON is made once: the store saves it, and the workers work out the next turns from it
+        # while the commit waits for the disk
+        snapshot = engine.json_text(state)
+        started = self._start_turns(game, snapshot, [s for s in engine.to_act(state) if not seat_row(game, s).is_ai]
+                                    ) if result is None else {}
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
             if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
@@ -194,16 +214,21 @@ class Moves(ServiceCore):
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
                 game.id, expected_version=game.version, seat=seat, user_id=user_id, action=action,
-                events=events + [{"type": MARK}] if undoable else events, snapshot=engine.to_json(state),
+                events=events + [{"type": MARK}] if undoable else events, snapshot=snapshot,
                 result=result, publish=(told_before or []) + lines,
                 clocks=seat_clocks)
-        except VersionConflict as exc:
+        except BaseException as exc:
+            for job in started.values():
+                job.cancel()
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
-            raise StaleBoard.of("stale") from exc
-        except BaseException:
-            self._live.pop(game.id, None)
+            if isinstance(exc, VersionConflict):
+                raise StaleBoard.of("stale") from exc
             raise
-        self._live[game.id] = LiveState(new_version, state)
+        before = self._live.get(game.id)
+        tail = before.tail if before is not None and before.state is state and before.version == game.version \
+            else ()
+        self._live[game.id] = LiveState(new_version, state, snapshot=snapshot, started=started,
+                                        tail=(*tail[1 - LOG_TAIL:], (new_version, seat, action.get("type"))))
         # who may take the newest move back is known without reading the log: its maker, when it is marked
         self._undoers[(game.id, new_version)] = seat if undoable and result is None else None
         # keep the caller's row in step with what was just committed (no re-read needed)

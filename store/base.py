@@ -144,6 +144,10 @@ class Store(ABC):
 
     # -- shared reads ---------------------------------------------------------------------------------
 
+    async def _rows_many(self, queries: list[Statement]) -> list[list]:
+        """The rows of each query, in order (SQLite: in one call to the connection's worker thread)."""
+        return [await self._rows(sql, params) for sql, params in queries]
+
     async def _fetchall(self, sql: str, params: tuple = ()) -> list:
         return await self._rows(sql, params)
 
@@ -234,11 +238,13 @@ class Store(ABC):
         await self._transaction([_outbox_entry(game_id, 0, None, publish or [])], guard=guard)
 
     async def commit_action(self, game_id: int, *, expected_version: int, seat: int, user_id: int | None,
-                            action: dict, events: list, snapshot: dict, result: dict | None,
+                            action: dict, events: list, snapshot: dict | str, result: dict | None,
                             publish: list[str] | None = None, clocks: list | None = None) -> int:
         """Append one action, replace the snapshot, bump the version and record what must be published (the
         outbox entry with the action's narration ``publish``), atomically; ``clocks``: the game's seat clocks
-        after the action (see :meth:`set_clocks`), saved in the same transaction. Returns the new version."""
+        after the action (see :meth:`set_clocks`), saved in the same transaction. Returns the new version.
+        ``snapshot``: the state's JSON, or that JSON already as text (``engine.json_text``: made once per move,
+        the same text serves the store and the host's workers)."""
         now = _now()
         status = "finished" if result is not None else "running"
         version = expected_version + 1
@@ -250,7 +256,8 @@ class Store(ABC):
              *(_clock_statements(game_id, clocks) if clocks is not None else [])],
             guard=("UPDATE games SET version = version + 1, snapshot = ?, status = ?, result = ?, updated_at = ?"
                    " WHERE id = ? AND version = ? AND status = 'running'",
-                   (_dumps(snapshot), status, _dumps(result) if result is not None else None, now, game_id,
+                   (snapshot if isinstance(snapshot, str) else _dumps(snapshot), status,
+                    _dumps(result) if result is not None else None, now, game_id,
                     expected_version)),
         )
         if clocks is not None:
@@ -278,12 +285,36 @@ class Store(ABC):
         if clocks is not None:
             _remember_clocks(game_id, clocks)
 
-    async def get_game(self, game_id: int, *, with_snapshot: bool = True, tolerant: bool = False) -> GameRow | None:
+    async def get_game(self, game_id: int, *, with_snapshot: bool = True, tolerant: bool = False,
+                       along: int | None = None) -> GameRow | None:
         """A game with its seats; ``with_snapshot=False`` skips reading the (possibly large) snapshot. A row that
         cannot be read raises :class:`DamagedRow` (logged once), or with ``tolerant`` comes back with ``damage``
-        set and what can be read (its seats, server, thread, status) - enough to list it or end it."""
+        set and what can be read (its seats, server, thread, status) - enough to list it or end it.
+
+        Read in one call to the database (issue 29). ``along`` (epoch seconds; within :meth:`remembering` only):
+        what a move reads besides - the game's clocks, the vacations at ``along`` and its people's settings -
+        comes in the same call and is remembered for the rest of the operation."""
         snapshot = f", {self._raw('g.snapshot')} AS snapshot" if with_snapshot else ""
         sql = f"SELECT {await self._columns()}{snapshot} FROM games g WHERE g.id = ?"
+        memo = _memo() if along is not None else None
+        extra = _along_queries(game_id, along) if memo is not None and along is not None else []
+        try:
+            rows, seat_rows, *found = await self._rows_many([(sql, (game_id,)), (_SEATS_SQL, (game_id,)), *extra])
+        except Exception as exc:
+            if not self._undecodable(exc):
+                raise
+            return await self._get_game_raw(game_id, sql, with_snapshot, tolerant)
+        if not rows:
+            return None
+        game = self._read_game(rows[0], with_snapshot, tolerant)
+        game.seats = [_seat_row(r) for r in seat_rows]
+        if memo is not None and along is not None:
+            self._remember_along(memo, game, along, found)
+        return game
+
+    async def _get_game_raw(self, game_id: int, sql: str, with_snapshot: bool, tolerant: bool) -> GameRow | None:
+        """:meth:`get_game` of a game whose row or seats hold bytes that are not text: read again query by query,
+        the text columns as their stored bytes."""
         try:
             rows = await self._rows(sql, (game_id,))
         except Exception as exc:
@@ -292,14 +323,29 @@ class Store(ABC):
             rows = await self._raw_rows(sql, (game_id,))
         if not rows:
             return None
+        game = self._read_game(rows[0], with_snapshot, tolerant)
+        game.seats = await self._seats(game_id)
+        return game
+
+    def _read_game(self, row, with_snapshot: bool, tolerant: bool) -> GameRow:
         problems: list[DamagedRow] = []
-        game = _game_row(rows[0], with_snapshot=with_snapshot, problems=problems)
+        game = _game_row(row, with_snapshot=with_snapshot, problems=problems)
         for problem in problems:
             self._report(problem)
         if problems and not tolerant:
             raise problems[0]
-        game.seats = await self._seats(game_id)
         return game
+
+    def _remember_along(self, memo: dict, game: GameRow, now: int, found: list[list]) -> None:
+        """Remember what :func:`_along_queries` read (what the operation wrote meanwhile is kept instead)."""
+        clock_rows, away_rows, settings_rows = found
+        memo.setdefault(("clocks", game.id), [_clock_dict(r) for r in clock_rows])
+        memo.setdefault(("away", now), {r["user_id"]: r["until"] for r in away_rows})
+        stored = {r["user_id"]: r["settings"] for r in settings_rows}
+        for seat in game.seats:
+            if seat.user_id is not None:
+                memo.setdefault(("user_settings", seat.user_id),
+                                self._settings_of(seat.user_id, stored.get(seat.user_id)))
 
     async def snapshot(self, game_id: int) -> tuple[int, dict | None]:
         """(version, snapshot) of a game, read together; :class:`DamagedRow` when the snapshot cannot be read."""
@@ -332,14 +378,14 @@ class Store(ABC):
         return found
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
-        sql = "SELECT * FROM seats WHERE game_id = ? ORDER BY seat"
+        sql = _SEATS_SQL
         try:
             rows = await self._rows(sql, (game_id,))
         except Exception as exc:  # a name that is not text: shown with replacement characters
             if not self._undecodable(exc):
                 raise
             rows = [{k: _text(v, lenient=True) for k, v in r.items()} for r in await self._raw_rows(sql, (game_id,))]
-        return [SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"])) for r in rows]
+        return [_seat_row(r) for r in rows]
 
     async def _columns(self) -> str:
         """The columns of a game row but its snapshot (listings never read snapshots: they are large, and one that
@@ -845,11 +891,19 @@ class Store(ABC):
             await self._transaction([("DELETE FROM replay_cache WHERE game_id = ? AND kind = ?", g) for g in gone])
 
     async def user_settings(self, user_id: int) -> dict:
+        memo = _memo()
+        if memo is not None and ("user_settings", user_id) in memo:  # (read along with a game: get_game)
+            return json.loads(json.dumps(memo[("user_settings", user_id)]))  # a copy the caller may change
         rows = await self._rows("SELECT settings FROM user_settings WHERE user_id = ?", (user_id,))
-        if not rows:
+        return self._settings_of(user_id, rows[0]["settings"] if rows else None)
+
+    @staticmethod
+    def _settings_of(user_id: int, stored: str | None) -> dict:
+        """A person's settings as stored (None: none saved): a damaged row is logged and gives the defaults."""
+        if stored is None:
             return {}
         try:
-            settings = json.loads(rows[0]["settings"])
+            settings = json.loads(stored)
         except ValueError:
             settings = None
         if not isinstance(settings, dict):  # a damaged row: the defaults, until the user saves new settings
@@ -1305,6 +1359,23 @@ def _remember_clocks(game_id: int, clocks: list) -> None:
         memo[("clocks", game_id)] = sorted(
             ({k: bool(getattr(c, k)) if k in _CLOCK_FLAGS else getattr(c, k) for k in CLOCK_COLUMNS} for c in clocks),
             key=lambda row: row["seat"])
+
+
+_SEATS_SQL = "SELECT * FROM seats WHERE game_id = ? ORDER BY seat"
+
+
+def _seat_row(r) -> SeatRow:
+    return SeatRow(r["seat"], r["user_id"], r["ai_level"], r["name"], bool(r["dm_closed"]))
+
+
+def _along_queries(game_id: int, now: int) -> list[Statement]:
+    """What a move reads besides its game (see :meth:`Store.get_game`): the game's clocks, the vacations at
+    ``now`` and the settings of its people - as :meth:`Store.clocks`, :meth:`Store.away_users` and
+    :meth:`Store.user_settings` read them."""
+    return [("SELECT * FROM clocks WHERE game_id = ? ORDER BY seat", (game_id,)),
+            ("SELECT user_id, until FROM away WHERE since IS NOT NULL AND until > ?", (now,)),
+            ("SELECT user_id, settings FROM user_settings WHERE user_id IN"
+             " (SELECT user_id FROM seats WHERE game_id = ? AND user_id IS NOT NULL)", (game_id,))]
 
 
 CLOCK_COLUMNS = ("seat", "started", "deadline", "bank", "paused_at", "warned_half", "warned_hour", "simultaneous",

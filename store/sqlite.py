@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,10 @@ class SqliteStore(Store):
         self._commits_since_checkpoint = 0
         self._idle_timer: asyncio.TimerHandle | None = None
         self._checkpointing: asyncio.Task | None = None
+        #: transactions waiting for the connection, and the task that runs them (group commit, see
+        #: :meth:`_transaction`)
+        self._waiting: list[_Waiting] = []
+        self._runner: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
@@ -111,8 +116,9 @@ class SqliteStore(Store):
             self._idle_timer.cancel()
             self._idle_timer = None
         try:
-            if self._checkpointing is not None:
-                await asyncio.gather(self._checkpointing, return_exceptions=True)
+            # (transactions already handed over are finished first, and their callers answered)
+            running = [t for t in (self._runner, self._checkpointing) if t is not None]
+            await asyncio.gather(*running, return_exceptions=True)
         finally:
             try:
                 await self._db.close()  # closing the last connection checkpoints the WAL; the thread stops
@@ -173,6 +179,15 @@ class SqliteStore(Store):
         anything else (a checkpoint, another coroutine's statement) can run on the connection."""
         return list(await self._db.execute_fetchall(sql, params))
 
+    async def _rows_many(self, queries: list[Statement]) -> list[list]:
+        """The rows of each query, in order, in one call to the worker thread (one hand-over instead of one per
+        query: issue 29); each statement finished before the next, as :meth:`_rows`."""
+        return await self._db._execute(self._fetch_many, queries)
+
+    def _fetch_many(self, queries: list[Statement]) -> list[list]:
+        conn = self._db._conn
+        return [conn.execute(sql, params).fetchall() for sql, params in queries]
+
     async def _rollback(self, cause: BaseException | None = None) -> None:
         """Roll back the open transaction, if any, without hiding ``cause``: SQLite has already rolled back by
         itself after some errors (SQLITE_FULL, SQLITE_IOERR), and a ROLLBACK then would only fail with
@@ -223,45 +238,107 @@ class SqliteStore(Store):
         entry, a game and its seats). A failure is raised as SQLite reported it (e.g. "database or disk is
         full")."""
         _forget_written(statements, guard)
-        async with self._write:
-            # the whole transaction is one call to the connection's worker thread: one hand-over instead of one
-            # per statement (issue 29), and a cancelled caller can no longer leave a half-run transaction behind
-            # (the worker finishes it, committed or rolled back, before the next statement runs)
-            first, last_id = await self._db._execute(self._run_transaction, statements, guard)
-            if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
-                self._commits_since_checkpoint = 0
-                try:
-                    await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error as exc:  # the commit above is done: a checkpoint failure is not its failure
-                    log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
-        self._after_commit()
+        # Group commit (issue 29): the transactions that came while the connection was busy run together, each
+        # in its own savepoint - one that fails is rolled back alone and fails alone - and one COMMIT makes them
+        # all durable with one fsync; nobody is answered before that COMMIT. The whole group is one call to the
+        # connection's worker thread, so no other statement lands inside it, and a cancelled caller cannot leave
+        # a half-run transaction behind: the worker finishes it, committed or rolled back (a transaction whose
+        # caller was cancelled before it started never runs).
+        waiting = _Waiting(statements, guard, asyncio.get_running_loop().create_future())
+        self._waiting.append(waiting)
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run_waiting())
+        try:
+            first, last_id = await asyncio.shield(waiting.done)
+        except asyncio.CancelledError:
+            if waiting in self._waiting:
+                self._waiting.remove(waiting)
+            raise
         return first if first_id else last_id
 
-    def _run_transaction(self, statements: list[Statement], guard: Statement | None
-                         ) -> tuple[int | None, int | None]:
-        """:meth:`_transaction`'s body, run in the connection's worker thread: (first, last) inserted ids."""
+    async def _run_waiting(self) -> None:
+        """Run the waiting transactions, a group at a time, until none waits (see :meth:`_transaction`)."""
+        while self._waiting:
+            async with self._write:
+                group, self._waiting = self._waiting, []
+                if not group:
+                    continue
+                try:
+                    outcomes = await self._db._execute(self._run_group, [(w.statements, w.guard) for w in group])
+                except BaseException as exc:  # the whole group failed (BEGIN, COMMIT, a full disk): nothing saved
+                    for w in group:
+                        if not w.done.done():
+                            w.done.set_exception(exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for w, outcome in zip(group, outcomes):
+                    if w.done.done():
+                        continue
+                    if isinstance(outcome, BaseException):
+                        w.done.set_exception(outcome)
+                    else:
+                        w.done.set_result(outcome)
+                if self._commits_since_checkpoint >= CHECKPOINT_MAX_COMMITS:
+                    self._commits_since_checkpoint = 0
+                    try:
+                        await self._rows("PRAGMA wal_checkpoint(PASSIVE)")
+                    except sqlite3.Error as exc:  # the commit is done: a checkpoint failure is not its failure
+                        log.warning("WAL checkpoint after %d commits failed: %s", CHECKPOINT_MAX_COMMITS, exc)
+            self._after_commit()
+
+    def _run_group(self, group: list[tuple[list[Statement], Statement | None]]
+                   ) -> list[tuple[int | None, int | None] | Exception]:
+        """:meth:`_run_waiting`'s body, run in the connection's worker thread: per transaction its (first, last)
+        inserted ids, or the error it failed with (rolled back alone). A failure that ends the whole SQLite
+        transaction (SQLite rolls back by itself after SQLITE_FULL, SQLITE_IOERR; a failed COMMIT) is raised."""
         conn = self._db._conn
         conn.execute("BEGIN IMMEDIATE")
+        outcomes: list[tuple[int | None, int | None] | Exception] = []
         try:
-            if guard is not None and conn.execute(*guard).rowcount != 1:
-                raise VersionConflict("the game has moved on")
-            last_id = first = None
-            for sql, params in statements:
-                last_id = conn.execute(sql, tuple(first if p is FIRST_ID else p for p in params)).lastrowid
-                first = last_id if first is None else first
+            for statements, guard in group:
+                conn.execute("SAVEPOINT one")
+                try:
+                    outcomes.append(_run_statements(conn, statements, guard))
+                except Exception as exc:
+                    if not conn.in_transaction:  # SQLite rolled the whole transaction back itself
+                        raise
+                    conn.execute("ROLLBACK TO one")
+                    outcomes.append(exc)
+                conn.execute("RELEASE one")
             conn.execute("COMMIT")
         except BaseException as exc:
-            # SQLite has already rolled back by itself after some errors (SQLITE_FULL, SQLITE_IOERR)
             if conn.in_transaction:
                 try:
                     conn.execute("ROLLBACK")
                 except sqlite3.Error as again:
                     log.error("ROLLBACK failed (after %r): %s", exc, again)
             raise
-        return first, last_id
+        return outcomes
 
     async def _text_columns(self, table: str) -> set[str]:
         return {r["name"] for r in await self._rows(f"PRAGMA table_info({table})") if r["type"].upper() == "TEXT"}
+
+
+@dataclass(eq=False)
+class _Waiting:
+    """A transaction waiting for the connection, and its caller's answer: (first, last) inserted ids."""
+
+    statements: list[Statement]
+    guard: Statement | None
+    done: asyncio.Future
+
+
+def _run_statements(conn: sqlite3.Connection, statements: list[Statement], guard: Statement | None
+                    ) -> tuple[int | None, int | None]:
+    """One transaction's statements (inside the group's SQLite transaction): (first, last) inserted ids."""
+    if guard is not None and conn.execute(*guard).rowcount != 1:
+        raise VersionConflict("the game has moved on")
+    last_id = first = None
+    for sql, params in statements:
+        last_id = conn.execute(sql, tuple(first if p is FIRST_ID else p for p in params)).lastrowid
+        first = last_id if first is None else first
+    return first, last_id
 
 
 async def _close_quietly(db: aiosqlite.Connection) -> None:

@@ -1188,15 +1188,20 @@ class AveCaesarEngine(BaseEngine):
                             "voted": [s for s, v in enumerate(vote["votes"]) if v is not None]}
         return view
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         # the state holds JSON values only (dicts, lists, strings, numbers, booleans, None): a structural copy
         # is what a JSON round trip gives, several times faster (the search copies a state every iteration)
         return _copy(state)
 
     def from_json(self, data: dict) -> dict:
+        return json.loads(json.dumps(self._adopt(data)))
+
+    def _adopt(self, data: dict) -> dict:
         if data.get("rules_version") not in self.accepted_versions:
             raise ValueError(f"Ave Caesar state of rules version {data.get('rules_version')} cannot be loaded.")
-        return json.loads(json.dumps(data))
+        return data
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         cars = state["race"]["cars"]

@@ -883,15 +883,20 @@ class HectorAchillesEngine(BaseEngine):
             out.add(b["hand_hero"][seat])
         return out
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         return _copy(state)
 
     def from_json(self, data: dict) -> dict:
         """A saved game; one begun under rules version 1 loads as it is and finishes with version 1's rules."""
+        return _copy(self._adopt(data))
+
+    def _adopt(self, data: dict) -> dict:
         if data.get("rules_version") not in TILES_BY_VERSION:
             raise ValueError(f"Saved game has rules version {data.get('rules_version')}, "
                              f"this engine plays version {self.rules_version}.")
-        return _copy(data)
+        return data
 
     def max_playout_steps(self) -> int:
         return 5_000

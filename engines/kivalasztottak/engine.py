@@ -97,6 +97,15 @@ class KivalasztottakEngine(BaseEngine):
 
     def to_json(self, state: dict) -> dict:
         """The state as plain JSON; card fields at their default value are left out (smaller saves)."""
+        return json.loads(json.dumps(self._compact(state)))
+
+    def json_text(self, state: dict) -> str:
+        # (the text of to_json without its round trip through the parser: the same text - issue 29)
+        return json.dumps(self._compact(state), separators=(",", ":"), ensure_ascii=False)
+
+    @staticmethod
+    def _compact(state: dict) -> dict:
+        """The state with its card fields at their default value left out (a shallow copy: not to be kept)."""
         compact = dict(state)
         cards = {}
         for cid, c in state["cards"].items():
@@ -113,13 +122,25 @@ class KivalasztottakEngine(BaseEngine):
                 del d["zs"]
             cards[cid] = d
         compact["cards"] = cards
-        return json.loads(json.dumps(compact))
+        return compact
 
     def from_json(self, data: dict) -> dict:
+        self._check_version(data)
+        return self._settled(json.loads(json.dumps(data)))
+
+    def _adopt(self, data: dict) -> dict:
+        self._check_version(data)
+        return self._settled(data)
+
+    def _check_version(self, data: dict) -> None:
         if data.get("rules_version") not in self.loadable_versions:
             raise ValueError(f"This saved game was made with rules version {data.get('rules_version')}; "
                              f"this engine plays versions {', '.join(map(str, self.loadable_versions))}.")
-        state = json.loads(json.dumps(data))
+
+    @staticmethod
+    def _settled(state: dict) -> dict:
+        """A state as loaded (changed in place): what older saves lack, and the card fields left out at their
+        defaults (see :meth:`to_json`)."""
         if state.get("rules_version", 1) < 3:
             for p in state["p"]:  # no reserve deck before version 3 (a state stamped with an old version)
                 if not p.get("reserve", [None]):

@@ -1315,6 +1315,8 @@ class TrojaEngine(BaseEngine):
     def result(self, state: dict) -> dict | None:
         return _copy(state["result"])
 
+    plain_json = True  # (to_json: a plain copy)
+
     def to_json(self, state: dict) -> dict:
         return _copy(state)
 
@@ -1322,12 +1324,17 @@ class TrojaEngine(BaseEngine):
         """A saved state; one saved under rules version 1 is migrated so that it finishes as it began: its
         copies of the five redesigned cards become their retired version-1 copies (``cerberus#1`` ->
         ``cerberus_v1#1``, same face, the old ability) and its first seat keeps rotating."""
+        if data.get("rules_version") == 1:
+            return _migrate_v1(data)
+        return _copy(self._adopt(data))
+
+    def _adopt(self, data: dict) -> dict:
         version = data.get("rules_version")
         if version == 1:
             return _migrate_v1(data)
         if version != self.rules_version:
             raise ValueError(f"Troja rules version {version} is not {self.rules_version}.")
-        return _copy(data)
+        return data
 
     def secrets(self, state: dict, seat: int | None) -> set[str]:
         if seat is None:

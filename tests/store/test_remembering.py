@@ -7,6 +7,7 @@ from engines import ENGINES
 from engines.rng import Rng
 from host.clock import SeatClock
 from host.service import GameService
+from host.service_core import person
 from store import Store, connect
 
 
@@ -122,8 +123,8 @@ async def test_a_timed_move_reads_the_clocks_and_vacations_once(database, monkey
             state = await service._state(game)
             seat = engine.to_act(state)[0]
             before = len(counted.sql)
-            await service.act(game.id, game.seat_row(seat).user_id, game.version,
-                                        rng.below(len(engine.legal_actions(state, seat))))
+            await service.act(game.id, person(game, seat), game.version,
+                              rng.below(len(engine.legal_actions(state, seat))))
             during = counted.sql[before:]
             assert sum("FROM clocks " in s + " " for s in during) <= 1, during
             # the vacations are remembered per second: a move that straddles a second reads them twice
@@ -154,9 +155,75 @@ async def test_a_cancelled_move_leaves_the_store_whole(database):
             pass
         game = await store.get_game(gid)
         actions = await store.actions(gid)
-        assert (game.version, len(actions)) in ((0, 0), (1, 1))
+        assert game is not None and (game.version, len(actions)) in ((0, 0), (1, 1))
         assert await store.commit_action(gid, expected_version=game.version, seat=0, user_id=100,
                                          action={"type": "b"}, events=[], snapshot={"turn": 2},
                                          result=None) == game.version + 1
+    finally:
+        await store.close()
+
+
+async def test_a_move_reads_once_and_commits_once(tmp_path, monkeypatch):
+    """Issue 29: a person's move of a timed game of Troja (whose players may pass automatically, so their settings
+    are asked) makes two calls to SQLite's worker thread - one for every read (the game, its seats, clocks,
+    vacations and its people's settings, ``Store.get_game(along=...)``), one for its transaction - while every
+    board still shows the clocks that were saved."""
+    import aiosqlite
+
+    store = await connect(tmp_path / "one.db")
+    service = GameService(store, seed_source=lambda: 7, render=False)
+    calls: list[str] = []
+    original = aiosqlite.Connection._execute
+
+    async def counted(self, fn, *args, **kwargs):
+        calls.append(getattr(fn, "__name__", "?"))
+        return await original(self, fn, *args, **kwargs)
+
+    try:
+        game, _ = await service.create("troja", user_id=1, user_name="Ann", guild_id=1, channel_id=1,
+                                       time_control="3d")
+        game, _ = await service.join(game.id, 2, "Bob")
+        if game.status == "lobby":
+            await service.start(game.id, 1)
+        await service.settings(2, auto_pass=False)
+        monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+        engine, rng, counts = ENGINES["troja"], Rng(5), []
+        for _ in range(12):
+            game = await service.game(game.id)
+            state = await service._state(game)
+            seat = engine.to_act(state)[0]
+            index = rng.below(len(engine.legal_actions(state, seat)))
+            calls.clear()
+            outcome = await service.act(game.id, person(game, seat), game.version, index)
+            counts.append(len(calls))
+            stored = await store.clocks(game.id)
+            assert outcome.board is not None
+            for c in stored:
+                if c["deadline"] is not None and c["paused_at"] is None:
+                    assert f"<t:{c['deadline']}:R>" in outcome.board.text, (outcome.board.text, stored)
+        # (a move whose clock check straddles a second reads the vacations once more)
+        assert counts.count(2) >= len(counts) - 2 and max(counts) <= 3, counts
+    finally:
+        service.close()
+        await store.close()
+
+
+async def test_settings_read_with_a_game_follow_a_change_made_in_the_same_block(database):
+    """The settings of a game's people read along with it are remembered for the operation, as the store's
+    other reads: changed through the store, they are read again; a caller's change of its copy is not kept."""
+    store = await connect(database)
+    try:
+        gid = await _game(store)
+        await store.set_user_settings(100, {"auto_pass": True})
+        async with store.remembering():
+            game = await store.get_game(gid, with_snapshot=False, along=1000)
+            assert game is not None and [s.user_id for s in game.seats] == [100, 101]
+            mine = await store.user_settings(100)
+            assert mine == {"auto_pass": True} and await store.user_settings(101) == {}
+            mine["auto_pass"] = False
+            assert await store.user_settings(100) == {"auto_pass": True}
+            await store.set_user_settings(100, {"auto_pass": False, "confirm": False})
+            assert await store.user_settings(100) == {"auto_pass": False, "confirm": False}
+        assert await store.user_settings(100) == {"auto_pass": False, "confirm": False}
     finally:
         await store.close()
