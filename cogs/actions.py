@@ -150,7 +150,8 @@ async def show_group(interaction: discord.Interaction, game_id: int, version: in
     except GameError as exc:
         await refuse(interaction, exc.text(interaction.locale))
         return
-    await interaction.response.edit_message(view=panel_view(panel, group=group, page=page))
+    await interaction.response.edit_message(view=panel_view(panel, group=group, page=page,
+                                                            picture=_in_dm(interaction)))
 
 
 
@@ -162,7 +163,13 @@ async def show_variants(interaction: discord.Interaction, game_id: int, version:
     except GameError as exc:
         await refuse(interaction, exc.text(interaction.locale))
         return
-    await interaction.response.edit_message(view=panel_view(panel))
+    await interaction.response.edit_message(view=panel_view(panel, picture=_in_dm(interaction)))
+
+
+def _in_dm(interaction: discord.Interaction) -> bool:
+    """The click was on a DM (not an ephemeral panel, which carries the private picture already)."""
+    message = interaction.message
+    return message is not None and message.guild is None and not message.flags.ephemeral
 
 
 async def send_private(interaction: discord.Interaction, game_id: int, *, require_turn: bool) -> None:

@@ -383,10 +383,13 @@ def dm_hand(bot: GameBot, game: GameRow, nudge: Nudge) -> DmHand:
     show (it only lost the card the player played, or it is empty) - then the DM lists the hand in words, so the
     whole current hand is always in sight; no picture when it is the same picture again (a line says so); else
     the new picture. A game whose hand is not said in words (``nudge.hand`` None, e.g. Ave Caesar's destinations
-    numbered on its picture) gets its new picture whenever it changed. Without hidden information the picture is
-    the public board's, which the thread shows: none."""
-    if nudge.image is None or not _private(game):
+    numbered on its picture) gets its new picture whenever it changed. A DM without a picture
+    (``Presenter.dm_picture`` False, e.g. Ave Caesar) always lists the hand in words. Without hidden information
+    the picture is the public board's, which the thread shows: none."""
+    if not _private(game):
         return DmHand(None)
+    if nudge.image is None:  # (a DM said in words: Presenter.dm_picture False, its picture on request)
+        return DmHand(hand_words(nudge.hand) if nudge.hand is not None else None)
     shown = hands_shown(bot).get((game.id, nudge.seat, nudge.user_id))
     hand = nudge.hand
     if hand is not None and (not hand.items or (shown is not None and shown.items is not None
@@ -597,7 +600,7 @@ def nudge_message(game: GameRow, nudge: Nudge, hand: str | None = None) -> dict:
     then the way to the game's thread) and its controls; its picture is the caller's."""
     link = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
     lines = [nudge.text, *([hand] if hand else []), t("dm_jump", link=link)]
-    return {"content": clip_content("\n".join(lines)), "view": panel_view(nudge.panel)}
+    return {"content": clip_content("\n".join(lines)), "view": panel_view(nudge.panel, picture=True)}
 
 
 def dm_closed_notice(game: GameRow, user_id: int) -> str:

@@ -466,9 +466,10 @@ class HandButton(_FromCustomId, discord.ui.DynamicItem[discord.ui.Button], templ
 
     fields = ("game",)
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(discord.ui.Button(label=t("button_hand"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"gh:{Prefix.HAND}:{game_id}"))
+    def __init__(self, game_id: int, label: str | None = None, emoji: str | None = None) -> None:
+        # (also on a DM said in words, as "Track picture": the same private view, its picture included)
+        super().__init__(discord.ui.Button(label=label or t("button_hand"), style=discord.ButtonStyle.secondary,
+                                           emoji=emoji, custom_id=f"gh:{Prefix.HAND}:{game_id}"))
         self.game = game_id
 
     @guarded
@@ -601,8 +602,11 @@ DYNAMIC_ITEMS = (ActButton, ConfirmButton, CancelButton, UndoButton, WaysButton,
 
 
 def panel_view(panel: Panel | None, *, group: int | None = None, page: int = 0,
-               extra: Sequence[discord.ui.Item] = ()) -> discord.ui.View:
-    """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row."""
+               extra: Sequence[discord.ui.Item] = (), picture: bool = False) -> discord.ui.View:
+    """Buttons/selects for a panel within Discord's 5 rows, plus ``extra`` items on the last row. ``picture``:
+    a panel sent without the game's private picture (a DM, ``Panel.picture_on_request``) offers it on a button."""
+    if picture and panel is not None and panel.picture_on_request:
+        extra = [*extra, HandButton(panel.game_id, label=t("button_track_picture"), emoji="🖼️")]
     view = discord.ui.View(timeout=None)
     used = _add_panel(view, panel, group=group, page=page, reserved=1 if extra else 0) if panel is not None else 0
     for item in extra:

@@ -51,6 +51,8 @@ class Panel:
     #: a panel of one action's variants: (index, name) of the group of the panel it was opened from, for a
     #: button back to that group
     back: tuple[int, str] | None = None
+    #: the game's private picture is not sent with its DM: the panel offers a button that shows it on request
+    picture_on_request: bool = False
 
     @property
     def public_safe(self) -> bool:

@@ -148,7 +148,10 @@ class Boards(ServiceCore):
             to_nudge = await self._to_nudge(game, asked) if record_nudges else []
             # a warned player is DMed again with the warning, even when their choices are the same
             to_nudge += [a for a in asked if a[0] in warnings and a[0] not in {s for s, _, _ in to_nudge}]
-            private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
+            # a game whose DM says the hand and choices in words draws its private picture only on request
+            private_images: list[bytes | None] = [None] * len(to_nudge)
+            if presenter_for(game.engine).dm_picture:
+                private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
             public.cancel()
             raise
@@ -185,15 +188,18 @@ class Boards(ServiceCore):
                      warnings: dict[int, str], deadlines: dict[int, int]) -> list[Nudge]:
         """The DMs of the seats to decide: a warning owed first, the prompt, the deadline, and the seat's own
         picture (without private pictures, perfect information, the public board) with its hand in words where
-        the game can say it (:meth:`host.presenters.base.Presenter.hand`)."""
+        the game can say it (:meth:`host.presenters.base.Presenter.hand`). A game whose DM goes without a picture
+        (``Presenter.dm_picture`` False) gets none: its hand and choices are in words, the picture on request."""
         title = ENGINES[game.engine].title
         presenter = presenter_for(game.engine)
+        words = not presenter.dm_picture
         return [Nudge(person(game, seat), seat,
                       (warnings[seat] + "\n" if seat in warnings else "")
                       + t("dm_turn", game=game.id, title=title, prompt=panel.prompt)
                       + (" " + t("clock_dm", deadline=f"<t:{deadlines[seat]}:R>") if seat in deadlines else ""),
-                      image if image is not None else board_image, panel, warning=warnings.get(seat),
-                      hand=presenter.hand(view) if image is not None else None)
+                      None if words else image if image is not None else board_image, panel,
+                      warning=warnings.get(seat),
+                      hand=presenter.hand(view) if image is not None or words else None)
                 for (seat, view, panel), image in zip(to_nudge, images)]
 
     @staticmethod

@@ -31,6 +31,7 @@ from host.locale import t, use_language
 from host.outcome import Outcome
 from host.panels import Panel
 from host.pictures import Pictures
+from host.presenters import presenter_for
 from host.seatwork import MAX_CHOICES, Turn, variants_of, work_out
 from host.workers import Overrun, Workers
 from store import DamagedRow, GameRow, SeatRow, Store
@@ -361,11 +362,13 @@ class ServiceCore(ABC):
 
     @staticmethod
     def _panel_of(game: GameRow, seat: int, turn: Turn) -> Panel:
+        on_request = not presenter_for(game.engine).dm_picture
         if turn.choices is None:  # too many: no buttons, the player types the move (/game play)
             return Panel(game.id, game.version, seat, turn.prompt + "\n" + t("choices_too_many", count=turn.count,
-                                                                               max=MAX_CHOICES))
+                                                                               max=MAX_CHOICES),
+                         picture_on_request=on_request)
         return Panel(game.id, game.version, seat, turn.prompt, turn.choices, two_step=turn.two_step,
-                     digest=turn.digest, select_groups=turn.select_groups)
+                     digest=turn.digest, select_groups=turn.select_groups, picture_on_request=on_request)
 
     @staticmethod
     def names(game: GameRow) -> list[str]:

@@ -398,7 +398,7 @@ class Moves(ServiceCore):
                      if any(c.index == index for c in members)), None)
         # the ways as a select even when few: its placeholder says what is being chosen ("T-B5: who pays?")
         return Panel(game.id, game.version, seat, panel.prompt, choices, digest=panel.digest, back=back,
-                     select_groups={c.group for c in choices})
+                     select_groups={c.group for c in choices}, picture_on_request=panel.picture_on_request)
 
     async def panel_for(self, game_id: int, user_id: int, version: int, asker: Asker | None = None) -> Panel:
         """The user's current panel, provided the board they look at (``version``) is still current."""

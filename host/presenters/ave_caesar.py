@@ -2,8 +2,11 @@
 narration and championship results. Every sentence lives in ``data/locales/ave-caesar/en.json``.
 
 A move is chosen in two steps (``two_step``): a button per card value the chariot can play, then that card's
-destinations, labelled with the numbers the private picture shows on its markers ("4 → 2"). Every move
-choice names a card of the hand, so all of them are ``secret`` and only appear in the private panel.
+destinations, each with the number the private track picture (sent on request: ``dm_picture`` False) shows on
+its marker and said in words a player can find on the public board (lane, curve or Caesar's alley, the chariot it
+draws up beside or behind: "4 → 2: outer lane, curve, beside A2"; the distance left too where that alone tells
+two apart). Every move choice names a card of the hand, so all of them
+are ``secret`` and only appear in the private panel.
 """
 
 from __future__ import annotations
@@ -13,19 +16,16 @@ from collections.abc import Callable
 
 from engines.ave_caesar.engine import OPTION_NAMES, normalize_options
 from engines.ave_caesar.track import TRACK_VERSION, get_track
+from host.outcome import Hand
 from host.panels import Choice
 from host.presenters.base import OptionSpec, Presenter, Refined, Told
 
 LETTERS = "ABCDEF"
 ROMAN = ("I", "II", "III", "IV", "V", "VI")
-LANES = {-1: "lane_alley", 0: "lane_inner", 1: "lane_middle", 2: "lane_outer"}
 NUMBER = re.compile(r"\d+")
+#: the characters a button's label shows (Discord)
+MAX_LABEL = 80
 CHARIOT = re.compile(r"\b[a-fn]\d\b", re.I)  # "A1", "N2": chariot names are not card or marker numbers
-
-
-def _lane_key(lane: object) -> str:
-    """The text key of a lane number (-1 Caesar's alley, 0 inner, 1 middle, 2 outer)."""
-    return LANES.get(lane, "lane_unknown") if isinstance(lane, int) else "lane_unknown"
 
 
 def _track(view: dict):
@@ -36,6 +36,8 @@ def _track(view: dict):
 class AveCaesarPresenter(Presenter):
     game = "ave-caesar"
     two_step = True
+    #: a turn's DM says the hand and the destinations in words; the numbered track picture is sent on request
+    dm_picture = False
 
     @property
     def options(self) -> list[OptionSpec]:
@@ -141,6 +143,55 @@ class AveCaesarPresenter(Presenter):
         except KeyError:
             return get_track(name).title
 
+    def hand(self, view: dict | None) -> Hand | None:
+        """The cards of the chariot to move (values, lowest first: "2, 4, 6"), its label in the note, with the
+        hands of the seat's other chariots still racing ("A2: 1 · 5 · 6"). Only the seat's own hands (the
+        view of that seat) are read; None without them."""
+        if view is None or view.get("seat") is None or "hands" not in view:
+            return None
+        chariots = view.get("chariots") or []
+        hands = {h["chariot"]: sorted(card["value"] for card in h["cards"]) for h in view["hands"]}
+        current = view.get("turn") if view.get("turn") in hands else next(iter(hands), None)
+        if current is None:
+            return Hand(())
+        label = chariots[current]["label"] if current < len(chariots) else f"#{current + 1}"
+        others = [self.text("hand_other", label=chariots[c]["label"] if c < len(chariots) else f"#{c + 1}",
+                            cards=" · ".join(str(v) for v in cards) or "-")
+                  for c, cards in hands.items() if c != current]
+        note = self.text("hand_note", label=label)
+        if others:
+            note += " " + self.text("hand_others", others="; ".join(others))
+        return Hand(tuple(str(v) for v in hands[current]), note)
+
+    def _spot(self, view: dict, to: object, near: bool = True) -> str:
+        """A destination in words a player can find on the public board: lane, curve or straight (or Caesar's
+        alley), and (``near``) the chariot it would stand beside (same column of the track) or right behind."""
+        try:
+            track = _track(view)
+            space = track.spaces[to]
+        except (KeyError, TypeError, ValueError):
+            return self.text("where_track")
+        if space["sec"] == "alley":
+            where = self.text("where_alley")
+        else:
+            lane = self.text(f"where_lane_{max(0, min(2, space['lane']))}")
+            where = self.text("where_curve" if space["sec"] in ("east", "west") else "where_straight", lane=lane)
+        if not near:
+            return where
+        me = view.get("turn")
+        chariots = [c for c in view.get("chariots") or [] if c.get("space") and c.get("id") != me
+                    and c.get("status") == "racing"]
+        beside = next((c for c in chariots if c["space"] in track.spaces and c["space"] != to
+                       and track.spaces[c["space"]]["sec"] == space["sec"]
+                       and track.spaces[c["space"]]["col"] == space["col"]), None)
+        if beside is not None:
+            return self.text("spot_beside", where=where, label=beside["label"])
+        ahead = set(track.next.get(to, ()))
+        behind = next((c for c in chariots if c["space"] in ahead), None)
+        if behind is not None:
+            return self.text("spot_behind", where=where, label=behind["label"])
+        return where
+
     # -- buttons ---------------------------------------------------------------------------------------
 
     @staticmethod
@@ -168,38 +219,40 @@ class AveCaesarPresenter(Presenter):
         if choice.get("misses_alley"):
             flags.append(self.text("flag_misses_alley"))
             style, emoji = "danger", "⚠️"
-        label = self.text("label_move", card=card, n=n)
+        where = self._spot(view, action["to"])
+        # counted like the prompt's "N to go": with the alley stop while it is due
+        remaining = choice.get("to_go", choice.get("remaining", "?"))
+        label = self.text("label_move", card=card, n=n, where=where)
+        if self._twins(view, card, action["to"], where):  # the words alone would not tell them apart
+            label += self.text("label_to_go", remaining=remaining)
         if flags:
             label += self.text("label_flags", flags=", ".join(flags))
-        lane = None
-        try:
-            lane = _track(view).spaces[action["to"]]["lane"]
-        except (KeyError, TypeError):
-            pass
-        lane_text = self.text(_lane_key(lane))
+            if len(label) > MAX_LABEL:  # (a button shows 80 characters: the neighbour gives way to the warning)
+                label = self.text("label_move", card=card, n=n, where=self._spot(view, action["to"], near=False))
+                if self._twins(view, card, action["to"], where):
+                    label += self.text("label_to_go", remaining=remaining)
+                label += self.text("label_flags", flags=", ".join(flags))
         if choice.get("finishes"):
-            description = self.text("description_finish", lane=lane_text)
+            description = self.text("description_finish")
         else:
-            # counted like the prompt's "N to go": with the alley stop while it is due
-            description = self.text("description_move", lane=lane_text, lap=choice.get("lap", "?"),
-                                    remaining=choice.get("to_go", choice.get("remaining", "?")))
+            description = self.text("description_move", lap=choice.get("lap", "?"), remaining=remaining)
         return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
                       description=description)
 
+    def _twins(self, view: dict, card: int, to: str, where: str) -> bool:
+        """Another destination of the same card is said in the same words (e.g. two spaces of one lane)."""
+        return any(a.get("card") == card and a.get("to") != to and self._spot(view, a.get("to")) == where
+                   for a in view.get("legal") or [] if a.get("type") == "move")
+
     def _describe_vote(self, view: dict, action: dict, index: int) -> Choice:
-        """A vote for one space of a neutral chariot's move: the number on the picture; the fixed rule's own
-        choice (1) says so, as it wins ties and is cast for a player whose time runs out."""
+        """A vote for one space of a neutral chariot's move, in words (its number on the track picture in the
+        description); the fixed rule's own choice (1) says so, as it wins ties and is cast for a player whose time runs out."""
         choice = self._choice_for(view, action) or {}
         n = choice.get("n", "?")
         vote = view.get("vote") or {}
-        label = self.text("label_vote_default" if n == 1 else "label_vote", label=vote.get("label", "?"), n=n)
-        lane = None
-        try:
-            lane = _track(view).spaces[action["to"]]["lane"]
-        except (KeyError, TypeError):
-            pass
-        description = self.text("description_vote", lane=self.text(_lane_key(lane)),
-                                remaining=choice.get("remaining", "?"))
+        label = self.text("label_vote_default" if n == 1 else "label_vote", label=vote.get("label", "?"), n=n,
+                          where=self._spot({**view, "turn": vote.get("chariot")}, action["to"]))
+        description = self.text("description_vote", remaining=choice.get("remaining", "?"))
         return Choice(index, label, self.text("group_vote", label=vote.get("label", "?"), card=vote.get("card", "?")),
                       style="primary" if n == 1 else "secondary", secret=True, description=description)
 

@@ -66,6 +66,9 @@ class Presenter:
     supports_auto_pass = False
     #: choose a group first (e.g. the card), then one of its choices (e.g. the destination)
     two_step = False
+    #: whether a turn's DM carries the seat's private picture; False: the hand and the choices are said in words
+    #: (:meth:`hand`, :meth:`describe`) and the picture is sent only on request (a button on the DM)
+    dm_picture = True
 
     # (read-only properties, so that a game may word them in the current language or decide them per panel)
     @property

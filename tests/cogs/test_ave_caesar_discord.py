@@ -57,6 +57,13 @@ async def wish(h, rng: Rng) -> tuple[int, int] | None:
     return action["card"], marker
 
 
+def move_of(label: str) -> re.Match[str]:
+    """A destination's label read as (card, its number on the track picture): "4 → 2: outer lane, curve"."""
+    found = MOVE.match(label)
+    assert found is not None, label
+    return found
+
+
 def opened(message: dict, *prefixes: str) -> list[dict]:
     """Components below the card row (the opened card's destinations)."""
     return [c for row in (message.get("components") or [])[1:] for c in row.get("components", [])
@@ -73,7 +80,7 @@ def first_step(panel: dict) -> dict[int, dict]:
             row[int(c["label"].split()[-1])] = c
         else:
             assert c["custom_id"].startswith("gh:a:") and MOVE.match(c["label"]), "first step: only the cards"
-            row[int(MOVE.match(c["label"])[1])] = c
+            row[int(move_of(c["label"])[1])] = c
     return row
 
 
@@ -97,15 +104,15 @@ async def drive(h, thread: int, rng: Rng, *, checks: bool = True, smart: bool = 
     buttons, selects = opened(shown, "gh:a:"), opened(shown, "gh:s:")
     if checks:
         labels = [b["label"] for b in buttons] + [o["label"] for s in selects for o in s["options"]]
-        assert labels and all(MOVE.match(x) and int(MOVE.match(x)[1]) == value for x in labels), labels
+        assert labels and all(int(move_of(x)[1]) == value for x in labels), labels
     if wanted:
         prefix = f"{wanted[0]} → {wanted[1]}"
         for select in selects:
-            option = next((o for o in select["options"] if MOVE.match(o["label"])[0] == prefix), None)
+            option = next((o for o in select["options"] if move_of(o["label"])[0] == prefix), None)
             if option:
                 await h.click(user, shown, select["custom_id"], values=[option["value"]])
                 return user
-        await h.click(user, shown, next(b for b in buttons if MOVE.match(b["label"])[0] == prefix)["custom_id"])
+        await h.click(user, shown, next(b for b in buttons if move_of(b["label"])[0] == prefix)["custom_id"])
     elif selects:
         select = rng.choice(selects)
         await h.click(user, shown, select["custom_id"], values=[rng.choice(select["options"])["value"]])
@@ -243,7 +250,7 @@ async def test_two_step_private_panel_card_then_numbered_destination(harness):
     shown = h.fake.messages[int(panel["id"])]
     labels = [b["label"] for b in opened(shown, "gh:a:")] + \
              [o["label"] for s in opened(shown, "gh:s:") for o in s["options"]]
-    assert sorted(int(MOVE.match(x)[2]) for x in labels) == reach[value]
+    assert sorted(int(move_of(x)[2]) for x in labels) == reach[value]
     assert all(x.startswith(f"{value} → ") for x in labels)
     # choose the first destination: the panel says what was done, the thread gets the new board
     action = opened(shown, "gh:a:")
@@ -301,9 +308,11 @@ async def test_complete_race_two_people_three_chariots_each(harness):
     kinds = {e["type"] for e in events}
     assert {"moved", "ave_caesar", "new_lap", "finished", "skipped", "race_over", "game_over"} <= kinds
     assert "sits this turn out" in text
-    # both players got their private picture by DM on their turns
+    # both players were DMed on their turns: the hand in words and no picture (the track picture on request)
+    dms = h.dm_messages(ANN) + h.dm_messages(BOB)
     assert h.dm_messages(ANN) and h.dm_messages(BOB)
-    assert all(m["attachments"] for m in h.dm_messages(ANN))
+    assert not any(m["attachments"] for m in dms)
+    assert all("🃏 **Your hand now:**" in m["content"] for m in dms)
     h.assert_no_errors()
 
 

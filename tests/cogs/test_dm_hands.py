@@ -4,9 +4,8 @@ dispatch against the recording fake Discord.
 Every DM of whole games is checked against the game as stored when it went out: a DM asking for a decision
 either uploads the hand picture, when something came into the hand that the last picture DMed did not show, or
 lists the whole hand now in words (its cards, and what the picture adds: the colours scoring now, the cards
-playable now) - never another player's cards, never a stale list. A game whose picture is more than its hand
-(Ave Caesar's destinations numbered on the track) gets a new picture whenever its DM asks for something new,
-also while the turn goes on. No DM goes out once the game is over."""
+playable now) - never another player's cards, never a stale list. Ave Caesar's DM has no picture at all: its
+hand and destinations in words (tests/cogs/test_ave_caesar_dm_words.py). No DM goes out once the game is over."""
 
 from __future__ import annotations
 
@@ -114,36 +113,6 @@ async def test_a_hand_in_words_names_the_scoring_colours_and_the_hero(harness):
     line = listed.split("\n")[-2]  # (under what is asked, above the link to the thread)
     assert re.fullmatch(r"🃏 \*\*Your hand now:\*\* (?:[🟥🟩🟦🟨🟪🟫] \w+ \d \(\w+\), )*hero \w+ \(\w+ \d\)\. "
                         r"Scoring for you now: \w+(?:, \w+)*\.", line), line
-    h.assert_no_errors()
-
-
-async def test_ave_caesar_renews_the_picture_of_a_dm_that_asks_for_another_chariot(harness):
-    """Ave Caesar between two people: its DM picture numbers the destinations of the chariot to move, so a DM
-    updated while the same player goes on with another chariot (their card drawn, new destinations) uploads
-    the new picture; the numbers it asks for are never those of a stale one."""
-    h = harness
-    log = DmLog(h.fake)
-    thread = await open_game(h, "ave-caesar new", False, players=2, races=1)
-    rng = Rng(7)
-    store = h.bot.service.store
-    for _ in range(400):
-        if (await store.get_game(1, with_snapshot=False)).status != "running":
-            break
-        await decide(h, thread, rng, to_act(boards(h, thread)[-1])[0], prefer_dm=True)
-    chariot = re.compile(r"move \*\*(\w+)\*\*")
-    asked: dict[int, str] = {}  # DM -> the chariot its picture is of
-    renewed = 0
-    for _, kind, message_id, content, files in log.entries:
-        found = chariot.search(content) if ASKS in content else None
-        if found is None:
-            continue
-        if kind == "edit" and asked.get(message_id) != found[1]:
-            assert files, f"the DM asks to move {found[1]} under the picture of {asked.get(message_id)}"
-            renewed += 1
-        if kind == "post":
-            assert files  # (every turn of Ave Caesar brings a card and new destinations)
-        asked[message_id] = found[1] if files else asked.get(message_id, "")
-    assert renewed >= 1, "no DM was updated for another chariot (pick another seed)"
     h.assert_no_errors()
 
 

@@ -39,7 +39,7 @@ def test_choices_and_prompt_in_hungarian(lang):
     assert alley and passing and all(c.emoji == "🏛️" for c in alley)
     assert all(c.group.startswith("Lap: ") and len(c.label) <= 80 for c in choices)
     assert all(len(c.description) <= 100 for c in choices)
-    assert any("Császár előtti sikátor" in c.description for c in alley)
+    assert all(c.label.split(" → ")[1].split(": ", 1)[1].startswith("Császár előtti sikátor") for c in alley)
     prompt = P.prompt(view)
     assert prompt.startswith("lépj a szekereddel (**A**, 2/3. kör")
     assert "dénár befizetendő" in prompt and "állj meg a Császár előtti sikátorban" in prompt

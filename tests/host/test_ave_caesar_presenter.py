@@ -54,8 +54,11 @@ def test_a_vote_on_a_neutral_chariot_has_numbered_private_choices_a_prompt_and_n
     label = st["chariots"][vote["chariot"]]["label"]
     view = E.view(st, 1)
     choices = [P.describe(view, a, i) for i, a in enumerate(view["legal"])]
-    assert choices[0].label == f"Vote: {label} → 1 (the rule's choice)"
-    assert [c.label for c in choices[1:]] == [f"Vote: {label} → {n}" for n in range(2, len(choices) + 1)]
+    # (each space also in words: lane, curve, the chariot beside or behind)
+    assert choices[0].label.startswith(f"Vote: {label} → 1: ") and choices[0].label.endswith(" (the rule's choice)")
+    assert [c.label.split(": ")[1] for c in choices[1:]] == [f"{label} → {n}" for n in range(2, len(choices) + 1)]
+    assert all(c.label.split(": ")[2].split(",")[0].split(" (")[0] in ("inner lane", "middle lane", "outer lane",
+                                                                        "Caesar's alley") for c in choices)
     assert all(c.secret and len(c.label) <= 80 and len(c.description) <= 100 for c in choices)
     assert f"neutral chariot **{label}** turned a **{vote['card']}**" in P.prompt(view)
     assert P.parse(view, choices, "2") == 1
@@ -120,7 +123,7 @@ def test_typed_moves():
         P.parse(view, choices, f"{missing} 1")
     with pytest.raises(ValueError, match="cannot take you to marker 99"):
         P.parse(view, choices, f"{cards[0]} 99")
-    with pytest.raises(ValueError, match="Type the card and the destination"):
+    with pytest.raises(ValueError, match="type the card and the destination"):
         P.parse(view, choices, "99")
 
 
