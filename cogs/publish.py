@@ -371,6 +371,8 @@ class DmHand:
     picture: discord.File | None = None
     #: remembered once the DM carrying ``picture`` is sent or edited (:meth:`remember`)
     pictured: Pictured | None = None
+    #: the hand is in words: a picture the DM carried before shows an older hand, so an update drops it
+    in_words: bool = False
 
     def remember(self, bot: GameBot, game: GameRow, nudge: Nudge) -> None:
         if self.pictured is not None:
@@ -389,12 +391,12 @@ def dm_hand(bot: GameBot, game: GameRow, nudge: Nudge) -> DmHand:
     if not _private(game):
         return DmHand(None)
     if nudge.image is None:  # (a DM said in words: Presenter.dm_picture False, its picture on request)
-        return DmHand(hand_words(nudge.hand) if nudge.hand is not None else None)
+        return DmHand(hand_words(nudge.hand) if nudge.hand is not None else None, in_words=nudge.hand is not None)
     shown = hands_shown(bot).get((game.id, nudge.seat, nudge.user_id))
     hand = nudge.hand
     if hand is not None and (not hand.items or (shown is not None and shown.items is not None
                                                 and _covered(hand.items, shown.items))):
-        return DmHand(hand_words(hand))
+        return DmHand(hand_words(hand), in_words=True)
     digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest()
     if shown is not None and shown.digest == digest:
         return DmHand(t("dm_hand_same", button=t("button_hand")))
@@ -411,6 +413,8 @@ def dm_update(bot: GameBot, game: GameRow, nudge: Nudge) -> tuple[dict, Callable
     kwargs = nudge_message(game, nudge, shown.head)
     if shown.picture is not None:
         kwargs["attachments"] = [shown.picture]
+    elif shown.in_words:  # (the picture it carried shows cards since played: the words say the hand now)
+        kwargs["attachments"] = []
     return kwargs, lambda: shown.remember(bot, game, nudge)
 
 

@@ -148,9 +148,13 @@ class FakeDiscord:
         for key in ("content", "embeds", "components"):
             if key in payload:
                 msg[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
-        if files:
-            msg["attachments"] = [{"id": str(self.new_id()), "filename": n, "size": len(d), "url": f"https://cdn/{n}",
-                                   "proxy_url": f"https://cdn/{n}"} for n, d in files.items()]
+        new = [{"id": str(self.new_id()), "filename": n, "size": len(d), "url": f"https://cdn/{n}",
+                "proxy_url": f"https://cdn/{n}"} for n, d in (files or {}).items()]
+        if "attachments" in payload:  # as Discord: the message keeps the attachments listed by id, plus the new files
+            keep = {str(a.get("id")) for a in payload["attachments"] or []}
+            msg["attachments"] = [a for a in msg.get("attachments", []) if a["id"] in keep] + new
+        elif new:
+            msg["attachments"] = new
         return msg
 
     # -- REST (bot token) ---------------------------------------------------------------------------

@@ -48,7 +48,9 @@ async def play_checking_dm_hands(h, command: str, ai: bool, rng: Rng, limit: int
         game = await store.get_game(1)
         engine, presenter = ENGINES[game.engine], presenter_for(game.engine)
         state = engine.from_json(game.snapshot)
-        for user, kind, _, content, files in log.entries[since:]:
+        batch = log.entries[since:]
+        last_of = {entry[2]: i for i, entry in enumerate(batch)}
+        for i, (user, kind, mid, content, files) in enumerate(batch):
             if game.status != "running":
                 assert kind == "edit" and not files and ASKS not in content, "a DM once the game was over"
                 seen["spent at the end"] += 1
@@ -69,6 +71,10 @@ async def play_checking_dm_hands(h, command: str, ai: bool, rng: Rng, limit: int
             assert "\n" + publish.hand_words(hand) + "\nGame thread: " in content, content
             assert not Counter(hand.items) - Counter(pictured.get(user, ())), "a card that was never pictured"
             seen["words"] += 1
+            if kind == "edit" and last_of[mid] == i:
+                # the picture the DM carried showed cards since played: the update took it away
+                assert not h.fake.messages[mid]["attachments"], "a stale hand picture left above the words"
+                seen["stale picture taken away"] += 1
             if kind == "post" and hand.items and len(hand.items) < len(pictured.get(user, ())):
                 seen["new turn, only lost cards"] += 1
             if not hand.items:
@@ -86,6 +92,7 @@ async def test_hector_and_achilles_dms_list_the_hand_when_it_only_lost_cards(har
     h = harness
     seen = await play_checking_dm_hands(h, "hector-achilles new", False, Rng(5))
     assert seen["picture"] >= 3 and seen["new turn, only lost cards"] >= 3 and seen["empty"] >= 2, seen
+    assert seen["stale picture taken away"] >= 1, seen
     h.assert_no_errors()
 
 
