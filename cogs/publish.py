@@ -7,7 +7,7 @@ import hashlib
 import logging
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 from typing import Any
@@ -368,6 +368,7 @@ class DmHand:
     picture above still shows it), and ``picture``, the hand picture to upload (None: no new upload)."""
 
     head: str | None
+    _: KW_ONLY  # (the rest by name: a picture and what it shows never trade places)
     picture: discord.File | None = None
     #: remembered once the DM carrying ``picture`` is sent or edited (:meth:`remember`)
     pictured: Pictured | None = None
@@ -400,8 +401,8 @@ def dm_hand(bot: GameBot, game: GameRow, nudge: Nudge) -> DmHand:
     digest = hashlib.blake2b(nudge.image, digest_size=16).hexdigest()
     if shown is not None and shown.digest == digest:
         return DmHand(t("dm_hand_same", button=t("button_hand")))
-    return DmHand(None, discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png"),
-                  Pictured(digest, hand.items if hand is not None else None))
+    return DmHand(None, picture=discord.File(BytesIO(nudge.image), filename=f"hand-{game.id}.png"),
+                  pictured=Pictured(digest, hand.items if hand is not None else None))
 
 
 def dm_update(bot: GameBot, game: GameRow, nudge: Nudge) -> tuple[dict, Callable[[], None]]:

@@ -8,8 +8,17 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import pytest_asyncio
 
 from store import SqliteStore, Store, VersionConflict
+
+
+@pytest_asyncio.fixture
+async def store(tmp_path):
+    """A SQLite store of its own (group commit is SQLite's), closed after the test."""
+    opened = await SqliteStore.open(tmp_path / "g.db")
+    yield opened
+    await opened.close()
 
 
 async def _running(store: Store, n: int) -> list[int]:
@@ -29,8 +38,7 @@ def _move(store: Store, gid: int, expected: int):
                                events=[], snapshot={"n": expected + 1}, result=None, publish=[f"move of {gid}"])
 
 
-async def test_moves_of_many_games_share_one_commit_and_a_stale_one_fails_alone(tmp_path, monkeypatch):
-    store = await SqliteStore.open(tmp_path / "g.db")
+async def test_moves_of_many_games_share_one_commit_and_a_stale_one_fails_alone(store, monkeypatch):
     groups: list[int] = []
     run_group = store._run_group
 
@@ -39,63 +47,52 @@ async def test_moves_of_many_games_share_one_commit_and_a_stale_one_fails_alone(
         return run_group(group)
 
     monkeypatch.setattr(store, "_run_group", counted)
-    try:
-        games = await _running(store, 8)
-        groups.clear()
-        stale = games[3]
-        results = await asyncio.gather(*(_move(store, g, 5 if g == stale else 0) for g in games),
-                                       return_exceptions=True)
-        assert isinstance(results[3], VersionConflict)
-        assert [r for i, r in enumerate(results) if i != 3] == [1] * 7
-        assert sum(groups) == 8 and len(groups) < 8, groups  # several moves per COMMIT
-        for gid in games:
-            game = await store.get_game(gid)
-            assert game is not None
-            logged = await store.actions(gid)
-            pending = [e.lines for e in await store.outbox(gid) if e.version]  # (the start: version 0)
-            if gid == stale:  # nothing of it: no action, no snapshot, no outbox entry
-                assert (game.version, game.snapshot, logged, pending) == (0, {"n": 0}, [], [])
-            else:
-                assert (game.version, game.snapshot, len(logged), pending) == (1, {"n": 1}, 1, [[f"move of {gid}"]])
-    finally:
-        await store.close()
+    games = await _running(store, 8)
+    groups.clear()
+    stale = games[3]
+    results = await asyncio.gather(*(_move(store, g, 5 if g == stale else 0) for g in games),
+                                   return_exceptions=True)
+    assert isinstance(results[3], VersionConflict)
+    assert [r for i, r in enumerate(results) if i != 3] == [1] * 7
+    assert sum(groups) == 8 and len(groups) < 8, groups  # several moves per COMMIT
+    for gid in games:
+        game = await store.get_game(gid)
+        assert game is not None
+        logged = await store.actions(gid)
+        pending = [e.lines for e in await store.outbox(gid) if e.version]  # (the start: version 0)
+        if gid == stale:  # nothing of it: no action, no snapshot, no outbox entry
+            assert (game.version, game.snapshot, logged, pending) == (0, {"n": 0}, [], [])
+        else:
+            assert (game.version, game.snapshot, len(logged), pending) == (1, {"n": 1}, 1, [[f"move of {gid}"]])
 
 
-async def test_a_broken_statement_rolls_back_only_its_own_transaction(tmp_path):
-    store = await SqliteStore.open(tmp_path / "g.db")
-    try:
-        games = await _running(store, 2)
-        bad = store._transaction([("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)",
-                                   (games[0], 5, 1, None, "X")),
-                                  ("INSERT INTO no_such_table VALUES (1)", ())])
-        results = await asyncio.gather(_move(store, games[1], 0), bad, _move(store, games[0], 0),
-                                       return_exceptions=True)
-        assert results[0] == 1 and results[2] == 1
-        assert "no such table" in str(results[1])
-        game = await store.get_game(games[0])
-        assert game is not None and [s.seat for s in game.seats] == [0, 1], \
-            "the broken transaction's first statement was undone too"
-        assert not store._db.in_transaction
-    finally:
-        await store.close()
+async def test_a_broken_statement_rolls_back_only_its_own_transaction(store):
+    games = await _running(store, 2)
+    bad = store._transaction([("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)",
+                               (games[0], 5, 1, None, "X")),
+                              ("INSERT INTO no_such_table VALUES (1)", ())])
+    results = await asyncio.gather(_move(store, games[1], 0), bad, _move(store, games[0], 0),
+                                   return_exceptions=True)
+    assert results[0] == 1 and results[2] == 1
+    assert "no such table" in str(results[1])
+    game = await store.get_game(games[0])
+    assert game is not None and [s.seat for s in game.seats] == [0, 1], \
+        "the broken transaction's first statement was undone too"
+    assert not store._db.in_transaction
 
 
-async def test_a_caller_cancelled_before_its_turn_never_has_its_transaction_run(tmp_path):
-    store = await SqliteStore.open(tmp_path / "g.db")
-    try:
-        games = await _running(store, 3)
-        async with store._write:  # the connection busy: both wait
-            first = asyncio.ensure_future(_move(store, games[0], 0))
-            second = asyncio.ensure_future(_move(store, games[1], 0))
-            await asyncio.sleep(0.05)
-            second.cancel()
-            await asyncio.sleep(0)
-        assert await first == 1
-        with pytest.raises(asyncio.CancelledError):
-            await second
-        game = await store.get_game(games[1])
-        assert game is not None and game.version == 0
-        assert await store.actions(games[1]) == []
-        assert await _move(store, games[2], 0) == 1, "the store goes on"
-    finally:
-        await store.close()
+async def test_a_caller_cancelled_before_its_turn_never_has_its_transaction_run(store):
+    games = await _running(store, 3)
+    async with store._write:  # the connection busy: both wait
+        first = asyncio.ensure_future(_move(store, games[0], 0))
+        second = asyncio.ensure_future(_move(store, games[1], 0))
+        await asyncio.sleep(0.05)
+        second.cancel()
+        await asyncio.sleep(0)
+    assert await first == 1
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    game = await store.get_game(games[1])
+    assert game is not None and game.version == 0
+    assert await store.actions(games[1]) == []
+    assert await _move(store, games[2], 0) == 1, "the store goes on"

@@ -19,6 +19,15 @@ async def _game(store: Store) -> int:
     return gid
 
 
+async def _timed_game(service: GameService, engine: str):
+    """A running game of ``engine`` between Ann (1) and Bob (2), on a 3-day clock."""
+    game, _ = await service.create(engine, user_id=1, user_name="Ann", guild_id=1, channel_id=1, time_control="3d")
+    game, _ = await service.join(game.id, 2, "Bob")
+    if game.status == "lobby":
+        await service.start(game.id, 1)
+    return game
+
+
 class Counted:
     """Counts the store's reads (``_rows``), by the table they read."""
 
@@ -111,11 +120,7 @@ async def test_a_timed_move_reads_the_clocks_and_vacations_once(database, monkey
     store = await connect(database)
     service = GameService(store, seed_source=lambda: 7, render=False)
     try:
-        game, _ = await service.create("hector-achilles", user_id=1, user_name="Ann", guild_id=1, channel_id=1,
-                                       time_control="3d")
-        game, _ = await service.join(game.id, 2, "Bob")
-        if game.status == "lobby":
-            await service.start(game.id, 1)
+        game = await _timed_game(service, "hector-achilles")
         engine, rng = ENGINES["hector-achilles"], Rng(3)
         counted = Counted(store, monkeypatch)
         for _ in range(6):
@@ -180,11 +185,7 @@ async def test_a_move_reads_once_and_commits_once(tmp_path, monkeypatch):
         return await original(self, fn, *args, **kwargs)
 
     try:
-        game, _ = await service.create("troja", user_id=1, user_name="Ann", guild_id=1, channel_id=1,
-                                       time_control="3d")
-        game, _ = await service.join(game.id, 2, "Bob")
-        if game.status == "lobby":
-            await service.start(game.id, 1)
+        game = await _timed_game(service, "troja")
         await service.settings(2, auto_pass=False)
         monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
         engine, rng, counts = ENGINES["troja"], Rng(5), []
