@@ -144,6 +144,8 @@ class ServiceCore(ABC):
         self._unreadable_logged: dict[tuple[int, str], bool] = Bounded(1000)
         #: (game, version) -> the seat that may take its last action back then (host/undo.py), or None
         self._undoers: dict[tuple[int, int], int | None] = Bounded(4 * live_games)
+        #: game -> (the clock rows the store remembers, the SeatClocks made of them): see ``_seat_clocks``
+        self._clocks_made: dict[int, tuple[list[dict], dict[int, clocks.SeatClock]]] = Bounded(live_games)
 
     @property
     def painter(self) -> Workers:

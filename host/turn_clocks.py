@@ -49,7 +49,14 @@ class TurnClocks(ServiceCore):
     time source, locks, states and action pipeline) is declared by :class:`host.service_core.ServiceCore`."""
 
     async def _seat_clocks(self, game_id: int) -> dict[int, clocks.SeatClock]:
-        return {r["seat"]: clocks.SeatClock(**r) for r in await self.store.clocks(game_id)}
+        # a move asks for them several times: made once per reading of the rows (the store's remembered list is
+        # the same object until the clocks are written), as SeatClocks are immutable
+        rows = await self.store.clocks(game_id, shared=True)
+        made = self._clocks_made.get(game_id)
+        if made is None or made[0] is not rows:
+            made = (rows, {r["seat"]: clocks.SeatClock(**r) for r in rows})
+            self._clocks_made[game_id] = made
+        return dict(made[1])
 
     async def _clocks_after(self, game: GameRow, state, moved: int | None = None) -> list[clocks.SeatClock] | None:
         """The game's seat clocks once ``state`` (after an action of ``moved``) is saved (None: the game has no

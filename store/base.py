@@ -681,8 +681,10 @@ class Store(ABC):
             memo[_CLOSED] = True
             _MEMO.reset(token)
 
-    async def clocks(self, game_id: int) -> list[dict]:
-        """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order."""
+    async def clocks(self, game_id: int, *, shared: bool = False) -> list[dict]:
+        """A game's seat clocks (dicts of the ``clocks`` columns but ``game_id``), in seat order. ``shared``:
+        within :meth:`remembering`, the remembered list itself (the caller must not change it), the same object
+        until the clocks are written or forgotten: a caller may keep what it made of it by that identity."""
         memo, key = _memo(), ("clocks", game_id)
         if memo is None or key not in memo:
             found = [_clock_dict(r) for r in
@@ -690,7 +692,7 @@ class Store(ABC):
             if memo is None:
                 return found
             memo[key] = found
-        return [dict(row) for row in memo[key]]
+        return memo[key] if shared else [dict(row) for row in memo[key]]
 
     async def set_clocks(self, game_id: int, clocks: list, publish: list[str] | None = None,
                          dms: dict[int, str] | None = None, depart: tuple[int, str, int] | None = None) -> None:

@@ -199,6 +199,22 @@ class AveCaesarPresenter(Presenter):
         return next((c for c in view.get("choices") or [] if c["to"] == action.get("to")), None)
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
+        return self._describe(view, action, index, lambda to, near=True: self._spot(view, to, near))
+
+    def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
+        """The buttons of all legal actions: each destination said in words once (a label compares its words
+        with those of the card's other destinations: asked per pair, that was most of a turn's work)."""
+        said: dict[tuple[object, bool], str] = {}
+
+        def spot(to: object, near: bool = True) -> str:
+            key = (to, near)
+            if key not in said:
+                said[key] = self._spot(view, to, near)
+            return said[key]
+        return [self._describe(view, a, i, spot) for i, a in enumerate(legal)]
+
+    def _describe(self, view: dict, action: dict, index: int, spot: Callable[..., str]) -> Choice:
+        """:meth:`describe` with ``spot(to, near=True)``: :meth:`_spot` of ``view``."""
         if action.get("type") == "vote":
             return self._describe_vote(view, action, index)
         if action.get("type") != "move":
@@ -219,17 +235,17 @@ class AveCaesarPresenter(Presenter):
         if choice.get("misses_alley"):
             flags.append(self.text("flag_misses_alley"))
             style, emoji = "danger", "⚠️"
-        where = self._spot(view, action["to"])
+        where = spot(action["to"])
         # counted like the prompt's "N to go": with the alley stop while it is due
         remaining = choice.get("to_go", choice.get("remaining", "?"))
         label = self.text("label_move", card=card, n=n, where=where)
-        if self._twins(view, card, action["to"], where):  # the words alone would not tell them apart
+        if self._twins(view, card, action["to"], where, spot):  # the words alone would not tell them apart
             label += self.text("label_to_go", remaining=remaining)
         if flags:
             label += self.text("label_flags", flags=", ".join(flags))
             if len(label) > MAX_LABEL:  # (a button shows 80 characters: the neighbour gives way to the warning)
-                label = self.text("label_move", card=card, n=n, where=self._spot(view, action["to"], near=False))
-                if self._twins(view, card, action["to"], where):
+                label = self.text("label_move", card=card, n=n, where=spot(action["to"], False))
+                if self._twins(view, card, action["to"], where, spot):
                     label += self.text("label_to_go", remaining=remaining)
                 label += self.text("label_flags", flags=", ".join(flags))
         if choice.get("finishes"):
@@ -239,9 +255,10 @@ class AveCaesarPresenter(Presenter):
         return Choice(index, label, self.text("group_card", card=card), style=style, secret=True, emoji=emoji,
                       description=description)
 
-    def _twins(self, view: dict, card: int, to: str, where: str) -> bool:
+    @staticmethod
+    def _twins(view: dict, card: int, to: str, where: str, spot: Callable[..., str]) -> bool:
         """Another destination of the same card is said in the same words (e.g. two spaces of one lane)."""
-        return any(a.get("card") == card and a.get("to") != to and self._spot(view, a.get("to")) == where
+        return any(a.get("card") == card and a.get("to") != to and spot(a.get("to")) == where
                    for a in view.get("legal") or [] if a.get("type") == "move")
 
     def _describe_vote(self, view: dict, action: dict, index: int) -> Choice:
