@@ -161,30 +161,45 @@ class BaseEngine:
         """How many seats play ``state``."""
         raise NotImplementedError
 
-    def reversible(self, state: Any, seat: int, action: dict) -> bool:
+    def reversible(self, state: Any, seat: int, action: dict, *, given_away: bool = False) -> bool:
         """Whether ``seat`` may take ``action`` back once made (undo within a turn, issue 25): it is of a kind
         the game allows (:attr:`take_back`) and, made on a copy of ``state``, it draws nothing at random,
         shows nobody anything hidden (every seat's secrets, and nobody's, stay secrets of the same seats) and
         leaves the same seat, alone, to act in a game that goes on. ``state`` is not changed; an action not
-        allowed now is not reversible."""
-        if not isinstance(action, dict) or action.get("type") not in self.take_back:
-            return False
-        if self.result(state) is not None or self.to_act(state) != [seat]:
+        allowed now is not reversible. ``given_away``: the caller gives ``state`` away (e.g. just loaded with
+        :meth:`from_text`), so the trial is made on it without copying it first - the same answer, and
+        ``state`` may be left changed."""
+        if not self._may_take_back(state, seat, action):
             return False
         slot = self._memo_slot  # the trial must not cost the real state its remembered legal actions
         try:
-            before = self.to_json(state)
-            trial = self.from_json(before)
-            seats: list[int | None] = [None, *range(self.seat_count(state))]
-            hidden = {s: self.secrets(trial, s) for s in seats}
-            try:
-                self.apply(trial, seat, action)
-            except IllegalAction:
-                return False
-            return (self.to_json(trial).get("rng") == before.get("rng") and self.result(trial) is None
-                    and self.to_act(trial) == [seat] and all(hidden[s] <= self.secrets(trial, s) for s in seats))
+            return self._trial_keeps_turn(state if given_away else self.from_json(self.to_json(state)), seat,
+                                          action)
         finally:
             self._memo_slot = slot
+
+    def _may_take_back(self, state: Any, seat: int, action: dict) -> bool:
+        return isinstance(action, dict) and action.get("type") in self.take_back and self.result(state) is None \
+            and self.to_act(state) == [seat]
+
+    def _trial_keeps_turn(self, trial: Any, seat: int, action: dict) -> bool:
+        """:meth:`reversible`'s trial: ``action`` made on ``trial`` (a copy of the state, changed by it)."""
+        rng = self._rng_of(trial)
+        seats: list[int | None] = [None, *range(self.seat_count(trial))]
+        hidden = {s: self.secrets(trial, s) for s in seats}
+        try:
+            self.apply(trial, seat, action)
+        except IllegalAction:
+            return False
+        return (self._rng_of(trial) == rng and self.result(trial) is None
+                and self.to_act(trial) == [seat] and all(hidden[s] <= self.secrets(trial, s) for s in seats))
+
+    def _rng_of(self, state: Any) -> Any:
+        """The random generator's state as ``to_json`` saves it (its ``"rng"``): read off the state itself where
+        that is plain JSON data (:attr:`plain_json`), else from ``to_json``."""
+        if self.plain_json:
+            return _copy(state.get("rng")) if isinstance(state, dict) else None
+        return self.to_json(state).get("rng")
 
     def conformance_configs(self) -> list[tuple[int, dict]]:
         """(num_players, options) pairs the conformance suite plays; every player count by default."""

@@ -54,10 +54,11 @@ class Engine(Protocol):
     def json_text(self, state: Any) -> str:
         """``to_json(state)`` as JSON text."""
         ...
-    def reversible(self, state: Any, seat: int, action: dict) -> bool:
+    def reversible(self, state: Any, seat: int, action: dict, *, given_away: bool = False) -> bool:
         """Whether ``seat`` may take ``action`` (to be made now) back within its own turn: only when it reveals
         nothing hidden (no card drawn, no dice rolled, no hand shown, no random draw of any kind) and the same
-        seat alone acts next. ``state`` is not changed."""
+        seat alone acts next. ``state`` is not changed, unless the caller gives it away (``given_away``: a copy
+        of its own, on which the engine may try the action without copying it first)."""
         ...
     def secrets(self, state: Any, seat: int | None) -> set[str]:
         """Ids (card ids, hero names, ...) only ``seat`` may see; ``None``: ids nobody may see (deck order,

@@ -126,7 +126,7 @@ class Moves(ServiceCore):
         "no": the move itself is made all the same."""
         try:
             engine = ENGINES[game.engine]
-            return engine.reversible(engine.from_text(before), seat, action)
+            return engine.reversible(engine.from_text(before), seat, action, given_away=True)  # (a copy of its own)
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False

@@ -103,6 +103,10 @@ class KivalasztottakEngine(BaseEngine):
         # (the text of to_json without its round trip through the parser: the same text - issue 29)
         return json.dumps(self._compact(state), separators=(",", ":"), ensure_ascii=False)
 
+    def _rng_of(self, state: dict) -> object:
+        # (to_json saves the generator's state as it is: an int, which its round trip through JSON keeps)
+        return state.get("rng")
+
     @staticmethod
     def _compact(state: dict) -> dict:
         """The state with its card fields at their default value left out (a shallow copy: not to be kept)."""

@@ -76,3 +76,20 @@ def test_not_reversible_when_not_to_act_or_not_allowed():
     assert not engine.reversible(state, seat, {"type": "losses"}), "a kind the game does not take back"
     bogus: Any = "move"
     assert not engine.reversible(state, seat, bogus), "not an action"
+
+
+@pytest.mark.parametrize("key", sorted(ENGINES))
+def test_reversible_of_a_given_away_copy_answers_as_of_the_state(key):
+    """The host asks ``reversible`` of the state it just loaded from the saved text (no copy made first,
+    issue 29): every answer is the one ``reversible`` gives, yes and no alike."""
+    engine = ENGINES[key]
+    answers: collections.Counter = collections.Counter()
+    for seed in range(1, 4):
+        for state, seat, action in _playout(key, seed):
+            expected = engine.reversible(state, seat, action)
+            legal = engine.legal_actions(state, seat)
+            copy = engine.from_text(engine.json_text(state))
+            assert engine.reversible(copy, seat, action, given_away=True) == expected
+            assert engine.legal_actions(state, seat) == legal, "the trial costs the real state nothing"
+            answers[expected] += 1
+    assert answers[False] and (answers[True] or not engine.take_back)
