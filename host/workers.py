@@ -18,10 +18,10 @@ Budgets are wall-clock seconds per job (``BUDGETS``); what a player is told when
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import multiprocessing
 import os
+import queue
 import threading
 from collections.abc import Callable
 
@@ -90,6 +90,83 @@ def _ready() -> bool:
     return True
 
 
+class _Expired(Exception):
+    """A thread job's budget ran out (set on its future by the loop's timer)."""
+
+
+def _expire(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_exception(_Expired())
+
+
+def _settle(future: asyncio.Future, result: object, error: BaseException | None) -> None:
+    if future.done():  # (past its budget, or its caller was cancelled: nobody waits for it)
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class _Threads:
+    """Worker threads for small jobs, each job handed over with one queue put and answered with one
+    ``call_soon_threadsafe`` (a ``ThreadPoolExecutor`` behind ``run_in_executor`` and ``wait_for`` cost more per
+    job than a seat's choices in most positions: issue 29). Daemon threads: a job still running when the bot
+    exits does not hold the exit up."""
+
+    def __init__(self, count: int, name: str) -> None:
+        self._count, self._name = count, name
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._started: list[threading.Thread] = []
+        self._busy = 0
+        self._lock = threading.Lock()
+
+    def put(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future, fn: Callable, args: tuple) -> None:
+        with self._lock:
+            # another thread only when every one is busy (as ThreadPoolExecutor: idle threads take the job)
+            if self._busy >= len(self._started) and len(self._started) < self._count:
+                thread = threading.Thread(target=self._work, name=f"{self._name}_{len(self._started)}", daemon=True)
+                self._started.append(thread)
+                thread.start()
+            self._busy += 1
+        self._queue.put((loop, future, fn, args))
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            loop, future, fn, args = item
+            try:
+                if future.done():  # cancelled or past its budget before it started
+                    continue
+                try:
+                    result, error = fn(*args), None
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller, as run_in_executor does
+                    result, error = None, exc
+                try:
+                    loop.call_soon_threadsafe(_settle, future, result, error)
+                except RuntimeError:  # the loop is closed: nobody waits any more
+                    pass
+            finally:
+                with self._lock:
+                    self._busy -= 1
+                item = result = error = None  # (no reference kept while waiting for the next job)
+
+    def shutdown(self) -> None:
+        """Stop the threads once the jobs queued are done with; jobs not started are cancelled."""
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                loop, future = item[0], item[1]
+                try:
+                    loop.call_soon_threadsafe(future.cancel)
+                except RuntimeError:
+                    pass
+        for _ in self._started:
+            self._queue.put(None)
+
+
 class Workers:
     """Runs job functions off the event loop with a budget: ``await workers.run("turn", fn, *args)``.
 
@@ -106,7 +183,7 @@ class Workers:
         #: bytes of address space each worker process may use (None: no cap)
         self.memory = memory
         self._pool: pebble.ProcessPool | None = None
-        self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._thread_pool: _Threads | None = None
         #: jobs stopped for running past their budget (tests and metrics read it)
         self.overruns = 0
 
@@ -118,10 +195,9 @@ class Workers:
                                             context=multiprocessing.get_context("spawn"))
         return self._pool
 
-    def _threads_pool(self) -> concurrent.futures.ThreadPoolExecutor:
+    def _threads_pool(self) -> _Threads:
         if self._thread_pool is None:
-            self._thread_pool = concurrent.futures.ThreadPoolExecutor(self._threads,
-                                                                      thread_name_prefix=self.name)
+            self._thread_pool = _Threads(self._threads, self.name)
         return self._thread_pool
 
     async def run(self, job: str, fn: Callable, *args, budget: float | None = None):
@@ -130,13 +206,20 @@ class Workers:
         data (they cross a process boundary)."""
         budget = BUDGETS[job] if budget is None else budget
         if self.processes <= 0:
-            future = asyncio.get_running_loop().run_in_executor(self._threads_pool(), fn, *args)
+            loop = asyncio.get_running_loop()
+            future = loop.create_future()
+            self._threads_pool().put(loop, future, fn, args)
+            timer = loop.call_later(budget, _expire, future)
             try:
-                return await asyncio.wait_for(future, budget)
-            except TimeoutError:
+                return await future
+            except _Expired:
                 self.overruns += 1
                 log.warning("%s job %s stopped after %g s (it runs on in its thread)", job, fn.__name__, budget)
                 raise Overrun(job, budget) from None
+            finally:
+                timer.cancel()
+                if not future.done():  # (the caller was cancelled: a job not started yet is skipped)
+                    future.cancel()
         scheduled = self._process_pool().schedule(fn, args=args, timeout=budget)
         try:
             return await asyncio.wrap_future(scheduled)
@@ -166,4 +249,4 @@ class Workers:
             pool.join(timeout=5)
         if self._thread_pool is not None:
             threads, self._thread_pool = self._thread_pool, None
-            threads.shutdown(wait=False, cancel_futures=True)
+            threads.shutdown()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from engines.base import BaseEngine
+from engines.base import BaseEngine, json_text
 
 from . import common as C
 from . import state as S
@@ -101,7 +101,7 @@ class KivalasztottakEngine(BaseEngine):
 
     def json_text(self, state: dict) -> str:
         # (the text of to_json without its round trip through the parser: the same text - issue 29)
-        return json.dumps(self._compact(state), separators=(",", ":"), ensure_ascii=False)
+        return json_text(self._compact(state))
 
     def _rng_of(self, state: dict) -> object:
         # (to_json saves the generator's state as it is: an int, which its round trip through JSON keeps)
