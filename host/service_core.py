@@ -79,11 +79,6 @@ class LiveState:
     started: dict[int, asyncio.Future] = field(default_factory=dict)
 
 
-def _retrieved(job: asyncio.Future) -> None:
-    if not job.cancelled():
-        job.exception()
-
-
 class Slow(GameError):
     """A seat's choices could not be worked out within their budget (host/workers.py); ``retry``: epoch seconds
     when asking again will work them out again."""
@@ -332,12 +327,8 @@ class ServiceCore(ABC):
         """Start working out the :class:`Turn` of each of ``seats`` in the state ``snapshot`` (JSON text) now, so
         that it runs while the move is being committed (issue 29); :meth:`_turn` takes the result over, or its
         :class:`Overrun` (whose warning it logs)."""
-        started: dict[int, asyncio.Future] = {}
-        for seat in seats:
-            job = asyncio.ensure_future(self.workers.run("turn", work_out, game.engine, snapshot, seat, game.lang))
-            job.add_done_callback(_retrieved)  # (one nobody asks for: its error is not "never retrieved")
-            started[seat] = job
-        return started
+        # (one nobody asks for: its error is not "never retrieved")
+        return {seat: self.workers.start("turn", work_out, game.engine, snapshot, seat, game.lang) for seat in seats}
 
     async def _variants(self, game: GameRow, state, seat: int, index: int) -> tuple[list[dict], list]:
         """(the variants of the ``index``-th listed action of ``seat``, at most ``MAX_VARIANTS``; their choices),

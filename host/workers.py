@@ -90,13 +90,9 @@ def _ready() -> bool:
     return True
 
 
-class _Expired(Exception):
-    """A thread job's budget ran out (set on its future by the loop's timer)."""
-
-
-def _expire(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_exception(_Expired())
+def _retrieved(job: asyncio.Future) -> None:
+    if not job.cancelled():
+        job.exception()
 
 
 def _settle(future: asyncio.Future, result: object, error: BaseException | None) -> None:
@@ -206,18 +202,10 @@ class Workers:
         data (they cross a process boundary)."""
         budget = BUDGETS[job] if budget is None else budget
         if self.processes <= 0:
-            loop = asyncio.get_running_loop()
-            future = loop.create_future()
-            self._threads_pool().put(loop, future, fn, args)
-            timer = loop.call_later(budget, _expire, future)
+            future = self._in_thread(job, fn, args, budget)
             try:
                 return await future
-            except _Expired:
-                self.overruns += 1
-                log.warning("%s job %s stopped after %g s (it runs on in its thread)", job, fn.__name__, budget)
-                raise Overrun(job, budget) from None
             finally:
-                timer.cancel()
                 if not future.done():  # (the caller was cancelled: a job not started yet is skipped)
                     future.cancel()
         scheduled = self._process_pool().schedule(fn, args=args, timeout=budget)
@@ -231,6 +219,32 @@ class Workers:
         except pebble.ProcessExpired as exc:  # killed from outside, or out of memory: a new worker is started
             log.error("a worker process died during a %s job (%s): %s", job, fn.__name__, exc)
             raise
+
+    def start(self, job: str, fn: Callable, *args) -> asyncio.Future:
+        """``run(job, fn, *args)`` started now, as a future (whose error nobody need retrieve): in threads the
+        job's own future, without a task around it."""
+        if self.processes <= 0:
+            future = self._in_thread(job, fn, args, BUDGETS[job])
+        else:
+            future = asyncio.ensure_future(self.run(job, fn, *args))
+        future.add_done_callback(_retrieved)
+        return future
+
+    def _in_thread(self, job: str, fn: Callable, args: tuple, budget: float) -> asyncio.Future:
+        """``fn(*args)`` handed to a worker thread: its future, set to :class:`Overrun` past ``budget``."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._threads_pool().put(loop, future, fn, args)
+        timer = loop.call_later(budget, self._expire, future, job, fn.__name__, budget)
+        future.add_done_callback(lambda _: timer.cancel())
+        return future
+
+    def _expire(self, future: asyncio.Future, job: str, name: str, budget: float) -> None:
+        if future.done():
+            return
+        self.overruns += 1
+        log.warning("%s job %s stopped after %g s (it runs on in its thread)", job, name, budget)
+        future.set_exception(Overrun(job, budget))
 
     async def draw(self, key: str, method: str, *args):
         """A picture: ``render.RENDERERS[key].<method>(*args)`` (PNG bytes)."""

@@ -927,7 +927,7 @@ class Store(ABC):
         if stored is None:
             return {}
         try:
-            settings = json.loads(stored)
+            settings = _loads(stored)
         except ValueError:
             settings = None
         if not isinstance(settings, dict):  # a damaged row: the defaults, until the user saves new settings

@@ -49,6 +49,7 @@ class SqliteStore(Store):
         self._write = asyncio.Lock()
         self._commits_since_checkpoint = 0
         self._idle_timer: asyncio.TimerHandle | None = None
+        self._last_commit = 0.0  # (the loop's time of the last commit)
         self._checkpointing: asyncio.Task | None = None
         #: transactions waiting for the connection, and the task that runs them (group commit, see
         #: :meth:`_transaction`)
@@ -133,15 +134,21 @@ class SqliteStore(Store):
 
     def _after_commit(self) -> None:
         self._commits_since_checkpoint += 1
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
         loop = asyncio.get_running_loop()
-        self._idle_timer = loop.call_later(CHECKPOINT_IDLE_S, self._checkpoint_when_idle)
+        self._last_commit = loop.time()
+        # one timer while commits keep coming (not a new one per commit): when it fires it looks again
+        if self._idle_timer is None:
+            self._idle_timer = loop.call_later(CHECKPOINT_IDLE_S, self._checkpoint_when_idle)
 
     def _checkpoint_when_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        idle = loop.time() - self._last_commit
+        if idle < CHECKPOINT_IDLE_S:  # written to since the timer was set: wait for the rest of the pause
+            self._idle_timer = loop.call_later(CHECKPOINT_IDLE_S - idle, self._checkpoint_when_idle)
+            return
         self._idle_timer = None
         if self._checkpointing is None or self._checkpointing.done():
-            self._checkpointing = asyncio.get_running_loop().create_task(self._background_checkpoint())
+            self._checkpointing = loop.create_task(self._background_checkpoint())
 
     async def _background_checkpoint(self) -> None:
         """The idle checkpoint: its failure is logged here (nobody awaits this task); the next commit retries."""
