@@ -77,14 +77,40 @@ class BaseEngine:
     _memo_slot: tuple[Any, dict] | None = None
     _memo_kept: tuple[Any, dict] | None = None  # the slot _fresh_memo made during the running apply
 
+    #: id(state) -> (state, its memo) for the states whose legal actions were worked out elsewhere
+    #: (:meth:`remember_legal`), at most ``KNOWN_STATES``; a state leaves it when ``apply`` changes it
+    _known: dict[int, tuple[Any, dict]] | None = None
+    KNOWN_STATES = 32
+
     def _memo(self, state: Any) -> dict:
         """The memo dict of ``state`` (a fresh one when the slot held another state)."""
         slot = self._memo_slot
         if slot is not None and slot[0] is state:
             return slot[1]
+        known = self._known.get(id(state)) if self._known else None
+        if known is not None and known[0] is state:
+            self._memo_slot = known
+            return known[1]
         memo: dict = {}
         self._memo_slot = (state, memo)
         return memo
+
+    def remember_legal(self, state: Any, seat: int, legal: list[dict]) -> None:
+        """The legal actions of ``seat`` in ``state``, listed elsewhere from an exact copy of it (a worker, from
+        its JSON): kept with ``state`` until ``apply`` changes it, so that neither the host's next look at them
+        nor ``apply``'s check lists them again (issue 29). The list and its actions become the engine's: read
+        only, as :meth:`legal_actions` returns them. (Not for a state of a game that is played by the one slot
+        of :meth:`_memo` alone: a search's states never come here.)"""
+        if self._known is None:
+            self._known = {}
+        entry = self._known.get(id(state))
+        if entry is None or entry[0] is not state:
+            slot = self._memo_slot
+            entry = slot if slot is not None and slot[0] is state else (state, {})
+            self._known[id(state)] = entry
+            while len(self._known) > self.KNOWN_STATES:
+                del self._known[next(iter(self._known))]
+        entry[1].setdefault(("legal", seat), list(legal))
 
     def _fresh_memo(self, state: Any) -> dict:
         """An empty memo for ``state``, kept after the running ``apply`` (for facts about the new state)."""
@@ -97,6 +123,11 @@ class BaseEngine:
         slot = self._memo_slot
         if slot is not None and (state is None or slot[0] is state):
             self._memo_slot = None
+        if self._known:
+            if state is None:
+                self._known.clear()
+            else:
+                self._known.pop(id(state), None)
 
     def to_act(self, state: Any) -> list[int]:  # pragma: no cover - abstract
         """The seats that may act now (see the protocol)."""
@@ -147,6 +178,8 @@ class BaseEngine:
             if slot is not None and slot[0] is state and slot is not self._memo_kept:
                 self._memo_slot = None
             self._memo_kept = None
+            if self._known:
+                self._known.pop(id(state), None)
 
     def validate(self, state: Any, seat: int, action: dict) -> None:
         """Raise IllegalAction unless ``action`` is one of the legal actions of ``seat``."""

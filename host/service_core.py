@@ -321,6 +321,8 @@ class ServiceCore(ABC):
             raise Slow(exc.budget, retry) from None
         if live is not None:
             live.turns[seat] = turn
+            if turn.legal is not None:  # (listed from this state's JSON: apply's check need not list them again)
+                ENGINES[game.engine].remember_legal(state, seat, turn.legal)
         return turn
 
     def _start_turns(self, game: GameRow, snapshot: str, seats: list[int]) -> dict[int, asyncio.Future]:

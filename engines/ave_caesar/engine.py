@@ -329,6 +329,9 @@ class AveCaesarEngine(BaseEngine):
         race = state["race"]
         return race["order"][race["turn"]]
 
+    def remember_legal(self, state: dict, seat: int, legal: list[dict]) -> None:
+        """(Nothing to keep: a turn's list is worked out once and kept with the turn, see :meth:`legal_actions`.)"""
+
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         # the base class's memo, without its per-seat layer: the turn (memoised) holds the list
         if state["over"]:

@@ -317,6 +317,11 @@ class HexTriEngine(BaseEngine):
         actions.append({"type": "pass"})
         return actions
 
+    def remember_legal(self, state: dict, seat: int, legal: list[dict]) -> None:
+        """(Nothing kept: the list this engine makes leaves each figure's routes in the memo beside it, which its
+        moves' checks and ``variants`` use; a list made elsewhere has none. ``apply`` checks a move without the
+        list anyway.)"""
+
     def legal_copy(self, state: dict, seat: int) -> list[dict]:
         """:meth:`BaseEngine.legal_copy`: an action's only nested value is a move's list of sources, so a
         flat copy and a copy of that list will do (a panel of thousands of moves copies them all)."""
