@@ -55,10 +55,15 @@ class Turn:
 
     def label(self, index: int) -> str:
         """The words of choice ``index`` (as its button said)."""
-        for choice in self.choices or ():
-            if choice.index == index:
-                return choice.label
-        return "?"
+        choice = self.choice(index)
+        return choice.label if choice is not None else "?"
+
+    def choice(self, index: int) -> Choice | None:
+        """The choice of the ``index``-th legal action, as described with the others (None: not listed)."""
+        choices = self.choices or []
+        if 0 <= index < len(choices) and choices[index].index == index:  # (described in the engine's order)
+            return choices[index]
+        return next((c for c in choices if c.index == index), None)
 
 
 def _state(key: str, snapshot: str):

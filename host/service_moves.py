@@ -104,7 +104,9 @@ class Moves(ServiceCore):
                 elif refined is not None:
                     action = refined
                 presenter = presenter_for(game.engine)
-                label = presenter.describe(turn.view, action, index).label
+                # the listed action's words are its button's, described already with the seat's choices
+                listed = turn.choice(index) if variant is None and refined is None else None
+                label = listed.label if listed is not None else presenter.describe(turn.view, action, index).label
                 if not confirmed:
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):

@@ -199,11 +199,17 @@ class AveCaesarPresenter(Presenter):
         return next((c for c in view.get("choices") or [] if c["to"] == action.get("to")), None)
 
     def describe(self, view: dict, action: dict, index: int) -> Choice:
-        return self._describe(view, action, index, lambda to, near=True: self._spot(view, to, near))
+        def spot(to: object, near: bool = True) -> str:
+            return self._spot(view, to, near)
+
+        def twins(card: int, to: str, where: str) -> bool:
+            return self._twins(view, card, to, where, spot)
+        return self._describe(view, action, index, spot, twins)
 
     def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
-        """The buttons of all legal actions: each destination said in words once (a label compares its words
-        with those of the card's other destinations: asked per pair, that was most of a turn's work)."""
+        """The buttons of all legal actions: each destination said in words once, and which of a card's
+        destinations are said in the same words found once (a label compares its words with those of the card's
+        other destinations: asked per pair, that was most of a turn's work)."""
         said: dict[tuple[object, bool], str] = {}
 
         def spot(to: object, near: bool = True) -> str:
@@ -211,10 +217,22 @@ class AveCaesarPresenter(Presenter):
             if key not in said:
                 said[key] = self._spot(view, to, near)
             return said[key]
-        return [self._describe(view, a, i, spot) for i, a in enumerate(legal)]
+        alike: dict[tuple[object, str], set] | None = None
 
-    def _describe(self, view: dict, action: dict, index: int, spot: Callable[..., str]) -> Choice:
-        """:meth:`describe` with ``spot(to, near=True)``: :meth:`_spot` of ``view``."""
+        def twins(card: int, to: str, where: str) -> bool:
+            nonlocal alike
+            if alike is None:  # (card, words) -> the destinations said so, as _twins looks them up
+                alike = {}
+                for a in view.get("legal") or []:
+                    if a.get("type") == "move":
+                        alike.setdefault((a.get("card"), spot(a.get("to"))), set()).add(a.get("to"))
+            return any(other != to for other in alike.get((card, where), ()))
+        return [self._describe(view, a, i, spot, twins) for i, a in enumerate(legal)]
+
+    def _describe(self, view: dict, action: dict, index: int, spot: Callable[..., str],
+                  twins: Callable[[int, str, str], bool]) -> Choice:
+        """:meth:`describe` with ``spot(to, near=True)``: :meth:`_spot` of ``view``, and ``twins(card, to, where)``:
+        :meth:`_twins` of ``view``."""
         if action.get("type") == "vote":
             return self._describe_vote(view, action, index)
         if action.get("type") != "move":
@@ -239,13 +257,13 @@ class AveCaesarPresenter(Presenter):
         # counted like the prompt's "N to go": with the alley stop while it is due
         remaining = choice.get("to_go", choice.get("remaining", "?"))
         label = self.text("label_move", card=card, n=n, where=where)
-        if self._twins(view, card, action["to"], where, spot):  # the words alone would not tell them apart
+        if twins(card, action["to"], where):  # the words alone would not tell them apart
             label += self.text("label_to_go", remaining=remaining)
         if flags:
             label += self.text("label_flags", flags=", ".join(flags))
             if len(label) > MAX_LABEL:  # (a button shows 80 characters: the neighbour gives way to the warning)
                 label = self.text("label_move", card=card, n=n, where=spot(action["to"], False))
-                if self._twins(view, card, action["to"], where, spot):
+                if twins(card, action["to"], where):
                     label += self.text("label_to_go", remaining=remaining)
                 label += self.text("label_flags", flags=", ".join(flags))
         if choice.get("finishes"):
