@@ -317,11 +317,6 @@ class HexTriEngine(BaseEngine):
         actions.append({"type": "pass"})
         return actions
 
-    def remember_legal(self, state: dict, seat: int, legal: list[dict]) -> None:
-        """(Nothing kept: the list this engine makes leaves each figure's routes in the memo beside it, which its
-        moves' checks and ``variants`` use; a list made elsewhere has none. ``apply`` checks a move without the
-        list anyway.)"""
-
     def legal_copy(self, state: dict, seat: int) -> list[dict]:
         """:meth:`BaseEngine.legal_copy`: an action's only nested value is a move's list of sources, so a
         flat copy and a copy of that list will do (a panel of thousands of moves copies them all)."""
@@ -360,11 +355,13 @@ class HexTriEngine(BaseEngine):
         if listed["type"] != "move" or not listed["other_ways"] or limit <= 1:
             return [listed][:max(limit, 0)]
         origin, dest, leader = listed["from"], listed["to"], listed["leader"]
-        _, routes = self._memo(state)[("routes", seat, origin, leader)]
-        path, sources = routes[dest]
         bd = board(state["options"]["radius"])
         occ = self._occ(state)
         mover = Mover(state, bd, occ, seat, origin, leader, self._facts(state, bd, occ, seat))
+        kept = self._memo(state).get(("routes", seat, origin, leader))
+        # (a list listed elsewhere, remember_legal, comes without the routes: the figure's are planned again)
+        routes = kept[1] if kept is not None else plan(mover)
+        path, sources = routes[dest]
         ways = payment(mover, path, sources).ways(limit)
         return [listed] + [{**listed, "sources": way} for way in ways[1:]]
 

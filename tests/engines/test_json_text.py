@@ -47,11 +47,18 @@ def test_legal_actions_listed_from_the_text_are_the_states_own(key):
             assert listed == engine.legal_actions(state, seat)
             engine.forget(state)
             engine.remember_legal(state, seat, [{"type": "marker"}])  # (what it keeps is what it is given)
-            # (Ave Caesar and HEX-TRI keep nothing: their lists come with facts of their own, see their engines)
-            kept = [{"type": "marker"}] if key not in ("ave-caesar", "hextri") else listed
+            # (Ave Caesar keeps nothing: a turn's list comes with facts of its own, see its engine)
+            kept = [{"type": "marker"}] if key != "ave-caesar" else listed
             assert engine.legal_actions(state, seat) == kept
             engine.forget(state)
             engine.remember_legal(state, seat, listed)
-            action = rng.choice(engine.legal_actions(state, seat))
-            engine.apply(state, seat, action)
+            index = rng.below(len(listed))
+            # the action as the host makes it (the listed object itself), and its ways to be made (HEX-TRI's
+            # payments), are what they are without the list handed over
+            twin = engine.from_text(engine.json_text(state))
+            assert engine.variants(state, seat, listed[index]) == engine.variants(twin, seat,
+                                                                                  engine.legal_actions(twin, seat)[index])
+            events = engine.apply(state, seat, engine.legal_actions(state, seat)[index])
+            assert events == engine.apply(twin, seat, engine.legal_actions(twin, seat)[index])
+            assert engine.to_json(state) == engine.to_json(twin)
             assert engine._known is None or id(state) not in engine._known, "a changed state's list is forgotten"
