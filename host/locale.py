@@ -41,8 +41,15 @@ def language(locale: str | None) -> str:
     """Discord locale ('hu', 'pl', 'en-US', ...) -> one of our languages."""
     if not locale:
         return DEFAULT
+    known = _LANGUAGE_OF.get(locale) if isinstance(locale, str) else None
+    if known is not None:
+        return known
     lang = str(locale).split("-")[0].lower()
     return lang if lang in LANGUAGES else DEFAULT
+
+
+#: what :func:`language` says of the locales that are ours already (asked for every string a move says)
+_LANGUAGE_OF = {lang: lang for lang in LANGUAGES}
 
 
 def t(key: str, lang: str | None = None, /, **fields) -> str:
@@ -68,14 +75,14 @@ def game_text(game: str, key: str, lang: str | None = None, /, **fields) -> str:
     try:
         # a panel of hundreds of moves asks for the same few phrases again and again
         # (with the types: 1, 1.0 and True are equal keys but are written differently)
-        return _game_text(game, lang, key, tuple((k, type(v), v) for k, v in fields.items()))
+        return _game_text(game, lang, key, tuple(fields.items()), tuple(map(type, fields.values())))
     except TypeError:  # a field that cannot be a cache key
         return _game_template(game, lang, key).format(**fields)
 
 
 @lru_cache(maxsize=16384)
-def _game_text(game: str, lang: str, key: str, fields: tuple) -> str:
-    return _game_template(game, lang, key).format(**{k: v for k, _, v in fields})
+def _game_text(game: str, lang: str, key: str, fields: tuple, types: tuple) -> str:
+    return _game_template(game, lang, key).format(**dict(fields))
 
 
 def _game_template(game: str, lang: str, key: str) -> str:

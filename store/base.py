@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -66,8 +67,14 @@ class VersionConflict(Exception):
     """The game moved on since the caller read it (a stale click, or two writers racing)."""
 
 
+_SAID_NOW: list = [None, ""]  # [the second, said as ISO text]: a move writes "now" several times
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    second = int(time.time())  # (the clock datetime.now reads)
+    if _SAID_NOW[0] != second:
+        _SAID_NOW[:] = [second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")]
+    return _SAID_NOW[1]
 
 
 def _now_exact() -> str:
