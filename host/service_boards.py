@@ -141,7 +141,7 @@ class Boards(ServiceCore):
         state = await self._state(game)
         text_lines = list(lines)
         # the board needs no panel: with render processes it is drawn while the panels are built here
-        public = self._public_pictures(game, state, events or [])
+        public = self._public_pictures(game, state, events or []) if self._draws(game) else None
         try:
             mentions, asked = await self._ask(game, state, text_lines)
             warnings = (warnings or {}) if record_nudges else {}
@@ -153,9 +153,10 @@ class Boards(ServiceCore):
             if presenter_for(game.engine).dm_picture:
                 private_images = await self._render(game, [(seat, view) for seat, view, _ in to_nudge])
         except BaseException:
-            public.cancel()
+            if public is not None:
+                public.cancel()
             raise
-        (board_image,), extras = await public
+        (board_image,), extras = await public if public is not None else ([None], [])
         clock_lines, deadlines = await self._clock_lines(game)
         text_lines += clock_lines
         if board_image is None and self._render_enabled and RENDERERS.get(game.engine) is not None:
@@ -173,13 +174,13 @@ class Boards(ServiceCore):
                       filename=f"{game.engine}-{game.id}-v{game.version}.png")
         return Outcome(game=game, board=board, nudges=nudges, lines=lines)
 
+    def _draws(self, game: GameRow) -> bool:
+        """Whether pictures of ``game`` are drawn (``render`` on, and the game has a renderer)."""
+        return self._render_enabled and RENDERERS.get(game.engine) is not None
+
     def _public_pictures(self, game: GameRow, state, events: list[dict]) -> asyncio.Future:
-        """([the board's picture], the extra pictures) of ``game`` now, being drawn; without pictures (``render``
-        False, or a game without a renderer) at once, and without working out the spectators' view for them."""
-        if not self._render_enabled or RENDERERS.get(game.engine) is None:
-            done = asyncio.get_running_loop().create_future()
-            done.set_result(([None], []))
-            return done
+        """([the board's picture], the extra pictures) of ``game`` now, being drawn (pictures must be drawn:
+        :meth:`_draws`; without them there is nothing to wait for, nor a spectators' view to work out)."""
         public_view = self._view(game, state, None)
         return asyncio.gather(self._render(game, [(None, public_view)]), self._render_extras(game, public_view, events))
 
