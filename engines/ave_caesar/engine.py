@@ -52,6 +52,7 @@ the fixed policy ranks first. With one space open there is nothing to disagree a
 from __future__ import annotations
 
 import json
+import threading
 from collections import deque
 from typing import Any
 
@@ -98,6 +99,39 @@ class _Turn:
 
 
 _NO_TURN = _Turn(-1, [], {}, [])
+
+
+class _Known(threading.local):
+    """The turn memo, one per thread: ``turn_of`` (the state asked about last, its current chariot's turn) and
+    ``recent`` (id(state) -> the same, for the last few states whose turn an ``apply`` ended on). A host works
+    out a seat's choices in worker threads from copies of its states while its own thread applies the moves of
+    several games in turn: with one slot for all, each evicted the others' (three turns worked out per move
+    instead of one, issue 29)."""
+
+    turn_of: tuple = (None, _NO_TURN)
+
+    def __init__(self) -> None:
+        self.recent: dict[int, tuple] = {}
+
+    def forget(self, state: dict | None) -> None:
+        """Nothing remembered of ``state`` (of any state when None) from here on: it is about to change."""
+        self.turn_of = (None, _NO_TURN)
+        if state is None:
+            self.recent.clear()
+        elif self.recent:
+            self.recent.pop(id(state), None)
+
+    def keep(self, state: dict, turn: _Turn) -> None:
+        self.turn_of = (state, turn)
+        recent = self.recent
+        recent[id(state)] = self.turn_of
+        if len(recent) > RECENT_TURNS:
+            del recent[next(iter(recent))]
+
+
+#: states whose turn each thread keeps besides the last asked about (a host plays many games in turn)
+RECENT_TURNS = 16
+_KNOWN = _Known()
 _NO_FIELD: tuple[Any, list[int], set[int]] = (None, [], set())
 BLOCKED_KEPT = 4096  # per track: move searches past a single chariot kept (about 1 kB each; ~1,300 seen in 300 games)
 
@@ -293,9 +327,8 @@ class AveCaesarEngine(BaseEngine):
                        "turn_order": "reveal" if prev is None else opts["turn_order"]})
         return self._advance(state, events, advance_first=False)
 
-    # The memo, instead of the base class's: (the state asked about last, its current chariot's turn). Only
-    # apply changes a state; code that edits one by hand must call forget.
-    _turn_of: tuple = (None, _NO_TURN)
+    # The memo, instead of the base class's: (the state asked about last, its current chariot's turn), per
+    # thread (_KNOWN.turn_of). Only apply changes a state; code that edits one by hand must call forget.
     # (race dict, its racing chariots, the seats that own one) as _advance found them last; a chariot leaving
     # the track (_take_off, finishing) resets it
     _field: tuple = _NO_FIELD
@@ -303,8 +336,8 @@ class AveCaesarEngine(BaseEngine):
     def forget(self, state: dict | None = None) -> None:
         """:meth:`BaseEngine.forget`: the turn and the track looked up last (a hand edit may change either)."""
         super().forget(state)
-        if state is None or self._turn_of[0] is state:
-            self._turn_of = (None, _NO_TURN)
+        if state is None or _KNOWN.turn_of[0] is state or id(state) in _KNOWN.recent:
+            _KNOWN.forget(state)
         self._track_of = (None, None)
         self._field = _NO_FIELD
 
@@ -427,7 +460,7 @@ class AveCaesarEngine(BaseEngine):
         next decision. The memo ends up holding only the new state's turn (see ``_advance``)."""
         if turn is None:
             turn = self._known_turn(state, action["chariot"])
-        self._turn_of = (None, _NO_TURN)  # forget(state): the state changes from here on
+        _KNOWN.forget(state)  # the state changes from here on
         try:
             events: list[dict] = []
             card = action["card"]
@@ -443,7 +476,7 @@ class AveCaesarEngine(BaseEngine):
             self._label(state, events)
             return events
         except BaseException:
-            self._turn_of = (None, _NO_TURN)  # a half-changed state: remember nothing of it
+            _KNOWN.forget(state)  # a half-changed state: remember nothing of it
             raise
 
     @staticmethod
@@ -755,11 +788,15 @@ class AveCaesarEngine(BaseEngine):
 
     def _known_turn(self, state: dict, c: int) -> _Turn:
         """:meth:`_turn`, computed once per state (the result is shared: read it, never change it)."""
-        known, turn = self._turn_of
+        known, turn = _KNOWN.turn_of
         if known is state and turn.chariot == c:
             return turn
+        kept = _KNOWN.recent.get(id(state))
+        if kept is not None and kept[0] is state and kept[1].chariot == c:
+            _KNOWN.turn_of = kept
+            return kept[1]
         turn = self._turn(state, c)
-        self._turn_of = (state, turn)
+        _KNOWN.turn_of = (state, turn)
         return turn
 
     def _turn(self, state: dict, c: int) -> _Turn:
@@ -937,7 +974,7 @@ class AveCaesarEngine(BaseEngine):
             found = self._turn(state, c)
             if found.actions:
                 # the turn stops here, on a state final for this apply: remember its choices
-                self._turn_of = (state, found)
+                _KNOWN.keep(state, found)
                 return set(owners)
             reason = self._skip_reason(state, c)
             race["idle"] += 1
@@ -1016,7 +1053,7 @@ class AveCaesarEngine(BaseEngine):
 
     def _apply_vote(self, state: dict, seat: int, action: dict) -> list[dict]:
         """A player's vote on a neutral chariot's move; the last vote moves it (see the module docstring)."""
-        self._turn_of = (None, _NO_TURN)
+        _KNOWN.forget(state)
         race = state["race"]
         vote = race["vote"]
         vote["votes"][seat] = action["to"]
