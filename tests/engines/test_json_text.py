@@ -62,3 +62,30 @@ def test_legal_actions_listed_from_the_text_are_the_states_own(key):
             assert events == engine.apply(twin, seat, engine.legal_actions(twin, seat)[index])
             assert engine.to_json(state) == engine.to_json(twin)
             assert engine._known is None or id(state) not in engine._known, "a changed state's list is forgotten"
+
+
+def test_the_state_text_is_the_standard_librarys_text():
+    """``json_text`` (orjson where installed, issue 29) writes what ``json.dumps`` with compact separators and
+    non-ASCII characters as they are writes, for every game's states and for the odd values (integer keys,
+    64-bit integers, text in every script); what orjson cannot write goes to the standard library, which writes
+    it (or fails on it) as it always did; ``json_value`` reads what the standard library reads (NaN too)."""
+    from engines.base import json_text, json_value
+
+    def same(obj):
+        expected = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+        assert json_text(obj) == expected
+        assert json_value(expected) == json.loads(expected)
+
+    for engine in ENGINES.values():
+        state, rng = engine.new_game(engine.max_players, 5, {}), Rng(5)
+        for _ in range(60):
+            same(engine.to_json(state))
+            acting = engine.to_act(state)
+            if not acting:
+                break
+            engine.apply(state, acting[0], rng.choice(engine.legal_actions(state, acting[0])))
+    same({"names": ["Ádám", "Łucja", "刘", "🏛️", "a\u2028b", "\"quoted\"\\"], 1: [True, None, -0], "x": 2**64 - 1})
+    same({"big": 2**70, "lone": "\ud800"})  # (past orjson: the standard library's text)
+    with pytest.raises(TypeError):
+        json_text({"not json": object()})
+    assert json_value("[NaN]")[0] != json_value("[NaN]")[0]
