@@ -17,7 +17,7 @@ from host.locale import t
 from host.outcome import Outcome
 from host.panels import Panel
 from host.presenters import Refined, presenter_for
-from host.seatwork import read_move
+from host.seatwork import Turn, read_move
 from host.service_core import (
     LOG_TAIL,
     RETRY_SLOW,
@@ -104,9 +104,7 @@ class Moves(ServiceCore):
                 elif refined is not None:
                     action = refined
                 presenter = presenter_for(game.engine)
-                # the listed action's words are its button's, described already with the seat's choices
-                listed = turn.choice(index) if variant is None and refined is None else None
-                label = listed.label if listed is not None else presenter.describe(turn.view, action, index).label
+                label = self._said(game, turn, action, index, (variant, refined))
                 if not confirmed:
                     warning = presenter.confirm(turn.view, action, legal)
                     if warning and (await self.store.user_settings(user_id)).get("confirm", True):
@@ -120,6 +118,15 @@ class Moves(ServiceCore):
             outcome = await self._advance(game, lines, events)
             outcome.done_label = label
             return outcome
+
+    @staticmethod
+    def _said(game: GameRow, turn: Turn, action: dict, index: int, forms: tuple[int | None, dict | None]) -> str:
+        """The words of the move ``action``, the ``index``-th of ``turn``: the listed action's are its button's
+        (described already with the seat's choices); another form of it (``forms``: a variant, a refined action)
+        is described now."""
+        choice = turn.choice(index) if forms == (None, None) else None
+        return choice.label if choice is not None else presenter_for(game.engine).describe(turn.view, action,
+                                                                                             index).label
 
     @staticmethod
     def _reversible(game: GameRow, before: str, seat: int, action: dict) -> bool:
