@@ -500,8 +500,32 @@ def lean_view(engine, state: dict, seat: int) -> dict:
     return {"game": "troja", "seat": seat, "round": state["round"], "max_rounds": state["options"]["max_rounds"],
             "phase": state["phase"], "step": step, "turn": state["turn"], "players": players,
             "hand": state["players"][seat]["hand"],
-            "assault": engine._assault_view(state) if step in _ASSAULT_STEPS else None,
-            "fight": engine._fight_view(state) if step in _FIGHT_STEPS else None}
+            "assault": _lean_assault(state) if step in _ASSAULT_STEPS else None,
+            "fight": _lean_fight(state) if step in _FIGHT_STEPS else None}
+
+
+def _lean_assault(state: dict) -> dict | None:
+    """The view's assault as the AI reads it while it is built or joined: its cards, mods and target."""
+    a = state["assault"]
+    if a is None or a["fights"]:  # (fights are formed at launch: no build or join step after that)
+        return None
+    return {"by": a["by"], "target": a["target"], "cards": a["cards"], "joined": a["joined"], "mods": a["mods"]}
+
+
+def _lean_fight(state: dict) -> dict | None:
+    """The view's current fight as the AI reads it in a fate window: the fight with its totals, the side a
+    tie goes to and the Glory at stake once fate is drawn."""
+    a = state["assault"]
+    if a is None or not a["fights"] or a["index"] >= len(a["fights"]):
+        return None
+    fight = a["fights"][a["index"]]
+    out = dict(fight)
+    if fight["fate"]["defender"]:
+        players = state["players"]
+        out["totals"] = rules.totals(players, fight, a["mods"])
+        out["tie_to"] = rules.tie_winner(players, fight)
+        out["glory"] = rules.glory_of(fight) if not fight["duel"] else DUEL_GLORY
+    return out
 
 
 @lru_cache(maxsize=4096)
