@@ -18,7 +18,9 @@ DEFAULT_HARD_ITERATIONS = 200
 #: for the paired searches (Troja, Ave Caesar) also a budget in actions played out: their playouts run to the
 #: end of the game or race, so a decision early on would take several times the mean; this bounds it
 #: (~80-110 us an action on this machine: Troja's first decisions played ~25,000 actions in 150 playouts, 2 CPU s;
-#: Ave Caesar's first of a race ~17,000 in 120, 1.9 s)
+#: Ave Caesar's first of a race ~17,000 in 120, 1.9 s). Troja's rollouts cost about half that since issue 30's
+#: second round (``ai.troja.rollout_choose``: a lean view, each fight priced once per table), so its budget grew
+#: from 150 playouts / 10,000 actions to 255 / 17,000 within the same CPU second
 HARD_ACTIONS = {"troja": 17_000, "ave-caesar": 9_000}
 #: (Kiválasztottak: a game asks each seat ~2,000 decisions, so its hard AI thinks ~0.2 s each, not a second)
 #: a wall-clock cap on top: a loaded bot host still answers within a few seconds (the search then stops early);
