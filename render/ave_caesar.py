@@ -233,6 +233,12 @@ def numeral_spots(name: str, direction: str, version: int = TRACK_VERSION) -> li
     return spots
 
 
+@lru_cache(maxsize=32)
+def _numeral_box(numeral: str, anchor: str) -> tuple[float, float, float, float]:
+    """The box of a start numeral around its point (measured once: FreeType lays the string out each time)."""
+    return kit.font(NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+
+
 def _spina_left(data: dict) -> float:
     """Picture x of the spina's side facing the finish straight: the room the finish label may use."""
     return min(p[1] for p in data["spina"])
@@ -291,7 +297,7 @@ def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool =
             _badge(img, (x, y + oy), ch["id"], ch["label"], ring=ch["id"] == view.get("turn"))
     # the start numerals last: clear of the discs, and above a turn ring or a move's arrow
     for numeral, (x, y), anchor in numeral_spots(view["track"], view["direction"], _version(view)):
-        x0, y0, x1, y1 = kit.font(NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+        x0, y0, x1, y1 = _numeral_box(numeral, anchor)
         draw.rectangle((x + x0 - 2, y + oy + y0 - 1, x + x1 + 2, y + oy + y1 + 1), fill=SAND)  # over any arrow
         _text(img, (x, y + oy), numeral, size=NUMERAL_SIZE, bold=True, fill=NUMERAL, anchor=anchor)
     return draw

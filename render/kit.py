@@ -74,19 +74,25 @@ def _words_table(game: str, lang: str) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def words(game: str, view: dict):
-    """``say(key, **fields)``: the picture's words (``data/locales/<game>/picture/<lang>.json``) in the
-    game's language (``view["lang"]``, added by the host; English without it), English when missing."""
-    lang = view.get("lang") or "en"
-    table, english = _words_table(game, lang), _words_table(game, "en")
+class Words:
+    """``say(key, **fields)``: a picture's words in one language (``say.lang``), English where it has none."""
 
-    def say(key: str, **fields) -> str:
-        template = table.get(key) or english.get(key)
+    def __init__(self, game: str, lang: str) -> None:
+        self.game, self.lang = game, lang
+        self._table, self._english = _words_table(game, lang), _words_table(game, "en")
+
+    def __call__(self, key: str, **fields) -> str:
+        template = self._table.get(key) or self._english.get(key)
         if template is None:
-            raise KeyError(f"missing picture word {key!r} of {game}")
+            raise KeyError(f"missing picture word {key!r} of {self.game}")
         return template.format(**fields)
 
-    return say
+
+def words(game: str, view: dict) -> Words:
+    """``say(key, **fields)``: the picture's words (``data/locales/<game>/picture/<lang>.json``) in the
+    game's language (``view["lang"]``, added by the host; English without it), English when missing; its
+    ``lang`` names the language (part of the key of a picture kept by a renderer)."""
+    return Words(game, view.get("lang") or "en")
 
 
 def make_palette(colours=()) -> Image.Image:
