@@ -414,13 +414,75 @@ def badge(draw: ImageDraw.ImageDraw, centre, radius: int, fill, label: str, text
 
 
 def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
-    """Quantise to a fixed palette (no dithering) and encode as PNG; same image, same bytes.
+    """Quantise to a fixed palette (no dithering) and encode as PNG; same image, same bytes. A palette picture
+    (mode P: drawn in ``pal`` by :class:`PaletteDraw`) is written as it is.
 
     The PNG is written here (:func:`png`) rather than by Pillow: the deflate is ISA-L's (``isal``), 3 times as
     fast as zlib's level 1 on these pictures and 10-20% smaller (issue 29; ``python -m bench.render
     --encodings``)."""
+    if img.mode == "P":  # drawn in its palette already (:class:`PaletteDraw`): nothing to quantise
+        return png(img)
     rgb_img = img if img.mode == "RGB" else img.convert("RGB")
     return png(rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE))
+
+
+#: palette index of a colour, per palette: (the palette, {colour: index})
+_NEAREST: dict[int, tuple[Image.Image, dict[tuple[int, int, int], int]]] = {}
+#: palette pictures of kept RGB sprites: id(sprite) -> (sprite, palette, its palette picture)
+_PALETTED: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
+_PALETTED_MAX = 4096
+
+
+def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:
+    """The index of ``pal`` a pixel of ``colour`` gets when :func:`encode` quantises a picture to ``pal``."""
+    kept = _NEAREST.get(id(pal))
+    if kept is None or kept[0] is not pal:
+        kept = _NEAREST[id(pal)] = (pal, {})
+    c = rgb(colour)
+    index = kept[1].get(c)
+    if index is None:
+        index = kept[1][c] = Image.new("RGB", (1, 1), c).quantize(palette=pal, dither=Image.Dither.NONE).getpixel(
+            (0, 0))  # type: ignore[assignment]  # (a palette picture's pixel is its index: an int)
+    return index
+
+
+def paletted(sprite: Image.Image, pal: Image.Image) -> Image.Image:
+    """``sprite`` (a kept RGB picture: a card, a label on its background) quantised to ``pal`` as :func:`encode`
+    would, kept for as long as the sprite is (by identity: sprites are never changed once drawn)."""
+    kept = _PALETTED.get(id(sprite))
+    if kept is not None and kept[0] is sprite and kept[1] is pal:
+        return kept[2]
+    if len(_PALETTED) >= _PALETTED_MAX:
+        _PALETTED.clear()
+    out = sprite.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE)
+    _PALETTED[id(sprite)] = (sprite, pal, out)
+    return out
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a palette picture (mode P, indices of ``pal``) that takes colours as names or RGB, each
+    drawn as the index :func:`encode` would give it. Shapes drawn here (rectangles, lines, polygons, discs: Pillow
+    draws them without blending) are the very pixels drawing them in RGB and quantising gives, and the picture
+    needs no quantising (issue 29: a picture made of kept sprites and shapes is drawn in its palette). Text is
+    blended, so it is not drawn here: it comes as sprites on their background (:func:`paletted`)."""
+
+    def __init__(self, img: Image.Image, pal: Image.Image) -> None:
+        super().__init__(img)
+        self.pal = pal
+
+    def _index(self, colour):
+        return nearest(colour, self.pal) if isinstance(colour, str | tuple) else colour
+
+    def _getink(self, ink, fill=None):
+        return super()._getink(self._index(ink), self._index(fill))
+
+
+def palette_canvas(width: int, height: int, background: str | tuple[int, int, int],
+                   pal: Image.Image) -> tuple[Image.Image, PaletteDraw]:
+    """:func:`canvas` as a palette picture of ``pal`` (see :class:`PaletteDraw`)."""
+    img = Image.new("P", (width, height), nearest(background, pal))
+    img.putpalette(pal.getpalette() or [])
+    return img, PaletteDraw(img, pal)
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
@@ -502,8 +564,12 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
         used += w
     line_h = round(size * 1.45)
     strip_h = len(lines) * line_h + pad + 3
-    out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
-    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
+    paletted_board = img.mode == "P"
+    if paletted_board:  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
+        out = Image.new("RGB", (width, strip_h), rgb("ink"))
+    else:
+        out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
+        out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
     draw = ImageDraw.Draw(out)
     # a gold rule parts the strip from a board whose own header is dark too
     draw.rectangle((0, strip_h - 3, width, strip_h - 1), fill=rgb("gold"))
@@ -516,4 +582,12 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
             text(draw, (x, y), s, size=k, fill="highlight" if urgent else "white", bold=True, anchor="lm",
                  condensed=condensed)
             x += text_width(s, k, True, condensed)
+    if paletted_board:
+        pal = Image.new("P", (1, 1))
+        pal.putpalette(img.getpalette() or [])
+        board = Image.new("P", (width, img.height + strip_h))
+        board.putpalette(img.getpalette() or [])
+        board.paste(out.quantize(palette=pal, dither=Image.Dither.NONE), (0, 0))
+        board.paste(img, (0, strip_h))
+        return board
     return out
