@@ -280,6 +280,9 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
     A single line (every label of the games, names in any script) drawn a second time is blended from a mask
     FreeType rendered once per text, size and sub-pixel position - run by run, and emoji pasted from their kept
     colour layers, for a text that is not :func:`plain`: the same labels and names come back in every picture."""
+    if isinstance(draw, PaletteDraw):
+        _text_paletted(draw, xy, s, size, fill, bold, anchor, condensed)
+        return
     if plain(s, bold, condensed):
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
@@ -441,8 +444,8 @@ def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:
     c = rgb(colour)
     index = kept[1].get(c)
     if index is None:
-        index = kept[1][c] = Image.new("RGB", (1, 1), c).quantize(palette=pal, dither=Image.Dither.NONE).getpixel(
-            (0, 0))  # type: ignore[assignment]  # (a palette picture's pixel is its index: an int)
+        pixel = Image.new("RGB", (1, 1), c).quantize(palette=pal, dither=Image.Dither.NONE).getpixel((0, 0))
+        index = kept[1][c] = int(pixel) if isinstance(pixel, int | float) else 0
     return index
 
 
@@ -483,6 +486,90 @@ def palette_canvas(width: int, height: int, background: str | tuple[int, int, in
     img = Image.new("P", (width, height), nearest(background, pal))
     img.putpalette(pal.getpalette() or [])
     return img, PaletteDraw(img, pal)
+
+
+#: what :func:`blended` made on a background of one colour: (key, size, index) -> its palette picture
+_ON_FLAT: dict[tuple, Image.Image] = {}
+_ON_FLAT_MAX = 8192
+
+
+def blended(draw: PaletteDraw, box: tuple[int, int, int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None],
+            key: tuple | None = None) -> None:
+    """Something blended (antialiased text, a masked paste) onto a palette picture: ``paint(rgb_draw, dx, dy)``
+    draws it as it would on the RGB picture, shifted by ``(dx, dy)``, on the RGB colours of ``box`` (the pixels it
+    may touch); that part is quantised back to the palette as :func:`encode` would. A part of one colour with a
+    ``key`` (what is drawn: the same key, the same pixels) is kept, so a label on a plain background is pasted
+    the second time. The same pixels as the RGB picture quantised wherever what lies under it is drawn in the
+    palette's own colours (shapes of the game's colours, not another antialiased edge)."""
+    img = draw._image
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(img.width, box[2]), min(img.height, box[3])
+    if x0 >= x1 or y0 >= y1:
+        return
+    under = img.crop((x0, y0, x1, y1))
+    lo, hi = under.getextrema()
+    flat_key = (key, box[0] - x0, box[1] - y0, x1 - x0, y1 - y0, lo) if key is not None and lo == hi else None
+    if flat_key is not None:
+        kept = _ON_FLAT.get(flat_key)
+        if kept is not None:
+            img.paste(kept, (x0, y0))
+            return
+    region = under.convert("RGB")
+    paint(ImageDraw.Draw(region), -x0, -y0)
+    out = region.quantize(palette=draw.pal, dither=Image.Dither.NONE)
+    img.paste(out, (x0, y0))
+    if flat_key is not None:
+        if len(_ON_FLAT) >= _ON_FLAT_MAX:
+            _ON_FLAT.clear()
+        _ON_FLAT[flat_key] = out
+
+
+def bitmap(draw: ImageDraw.ImageDraw, xy: tuple[int, int], mask: Image.Image, fill, key: tuple | None = None) -> None:
+    """``draw.bitmap(xy, mask, fill)``, on a palette picture too (:func:`blended`; ``key``: what the mask is, for
+    keeping it on a plain background)."""
+    if not isinstance(draw, PaletteDraw):
+        draw.bitmap(xy, mask, fill=fill)
+        return
+    x, y = int(xy[0]), int(xy[1])
+    blended(draw, (x, y, x + mask.width, y + mask.height),
+            lambda d, dx, dy: d.bitmap((x + dx, y + dy), mask, fill=fill),
+            None if key is None else (*key, rgb(fill)))
+
+
+def _text_paletted(draw: PaletteDraw, xy, s: str, size: int, fill, bold: bool, anchor: str, condensed: bool) -> None:
+    """:func:`text` on a palette picture: what the RGB picture's text blends, from the same stamps."""
+    x, y = xy
+    if x < 0 or y < 0 or "\n" in s:  # (never on the games' pictures) the whole picture blended
+        blended(draw, (0, 0, draw._image.width, draw._image.height),
+                lambda d, dx, dy: text(d, (x + dx, y + dy), s, size, fill, bold, anchor, condensed))
+        return
+    if plain(s, bold, condensed):
+        key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
+        mask, dx, dy = _glyphs(*key)
+        bitmap(draw, (int(x) + dx, int(y) + dy), mask, rgb(fill), ("glyphs", *key))
+        return
+    laid = _runs(s, size, bold, condensed)
+    left, baseline = _origin(xy, sum(w for *_, w in laid), size, bold, condensed, anchor)
+    for run, f, t, kw, w in laid:
+        fx, fy = left - int(left), baseline - int(baseline)
+        if run.emoji:  # the box of its colour layer, as an RGB picture's default ink stamps it
+            ink, fill_ink = ImageDraw.Draw(Image.new("RGB", (1, 1)))._getink(None)
+            _, mask, (bx, by) = _emoji_stamp(f, t, ink if ink is not None else fill_ink, fx, fy)
+            size_x, size_y = mask.size
+        else:
+            glyphs, bx, by = _run_glyphs(f, t, kw.get("direction"), fx, fy)
+            size_x, size_y = glyphs.size
+        at_x, at_y = int(left) + bx, int(baseline) + by
+        blended(draw, (at_x, at_y, at_x + size_x, at_y + size_y),
+                _run_painter((left, baseline), f, t, kw.get("direction"), run.emoji, rgb(fill)))
+        left += w
+
+
+def _run_painter(at: tuple[float, float], f: ImageFont.FreeTypeFont, t: str, direction: str | None, emoji: bool,
+                 fill) -> Callable[[ImageDraw.ImageDraw, int, int], None]:
+    """:func:`_stamp_run` of one run at ``at``, on a part of the picture shifted by ``(dx, dy)``."""
+    def paint(d: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+        _stamp_run(d, (at[0] + dx, at[1] + dy), f, t, direction, emoji, fill)
+    return paint
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:

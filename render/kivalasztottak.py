@@ -162,9 +162,14 @@ def _t(draw, xy, s, size=BODY, fill="ink", bold=False, anchor="la"):
     if not s:
         return
     im, colour, dx, dy = kit.text_mask(s, size, bold, True, anchor)
-    draw.bitmap((xy[0] + dx, xy[1] + dy), im, fill=kit.rgb(fill))
+    at = (int(xy[0] + dx), int(xy[1] + dy))
+    kit.bitmap(draw, at, im, kit.rgb(fill), ("kv", s, size, bold, anchor))
     if colour is not None:  # emoji in a name
-        draw._image.paste(colour, (int(xy[0] + dx), int(xy[1] + dy)), colour)
+        if isinstance(draw, kit.PaletteDraw):
+            kit.blended(draw, (*at, at[0] + colour.width, at[1] + colour.height),
+                        lambda d, ox, oy: d._image.paste(colour, (at[0] + ox, at[1] + oy), colour))
+        else:
+            draw._image.paste(colour, at, colour)
 
 
 def _names(view: dict, say, hu: bool) -> dict[str, str]:
@@ -273,7 +278,8 @@ def _card_sprite(kind: str, card: str, w: int, h: int, lang: str, extra: tuple) 
 
 def _pasted(kind: str, draw, x: int, y: int, w: int, h: int, card: dict, say, *extra) -> None:
     key = json.dumps(card, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    draw._image.paste(_card_sprite(kind, key, w, h, say.lang, extra), (x, y))
+    sprite = _card_sprite(kind, key, w, h, say.lang, extra)
+    draw._image.paste(kit.paletted(sprite, PALETTE) if draw._image.mode == "P" else sprite, (x, y))
 
 
 def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
@@ -584,7 +590,8 @@ def render_public(view: dict) -> bytes:
     view = kit.at_rest(view)
     height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
     height += LEGEND_H
-    img, draw = kit.canvas(W, kit.steady_height(height, BOARD_H, 2), "table")
+    # drawn in the palette (kit.PaletteDraw): no picture-wide quantising (issue 29), the same pixels
+    img, draw = kit.palette_canvas(W, kit.steady_height(height, BOARD_H, 2), "table", PALETTE)
     say = kit.words("kivalasztottak", view)
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
@@ -711,7 +718,7 @@ def render_private(view: dict) -> bytes | None:
         return None
     playable = {a.get("card") for a in view.get("legal", []) if a["type"] in ("summon", "attach_reward")}
     rows = max(1, (len(hand) + HAND_COLS - 1) // HAND_COLS)
-    img, draw = kit.canvas(W, 34 + rows * (HAND_CH + 8), "table")
+    img, draw = kit.palette_canvas(W, 34 + rows * (HAND_CH + 8), "table", PALETTE)
     say = kit.words("kivalasztottak", view)
     hu = view.get("lang") == "hu"
     p = view["players"][view["seat"]]
