@@ -339,9 +339,18 @@ def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, an
 
 def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la",
                condensed: bool = False) -> None:
-    """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again)."""
+    """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again); on a
+    palette picture too (:func:`blended`)."""
     mask, colour, dx, dy = text_mask(s, size, bold, condensed, anchor)
     at = (int(round(xy[0] + dx)), int(round(xy[1] + dy)))
+    if img.mode == "P":
+        def paint(d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+            d._image.paste(rgb(fill), (at[0] + ox, at[1] + oy), mask)
+            if colour is not None:
+                d._image.paste(colour, (at[0] + ox, at[1] + oy), colour)
+        blended(PaletteDraw(img, palette_of(img)), (*at, at[0] + mask.width, at[1] + mask.height), paint,
+                ("paste_text", s, size, bold, condensed, anchor, rgb(fill)))
+        return
     img.paste(rgb(fill), at, mask)
     if colour is not None:
         img.paste(colour, at, colour)
@@ -433,7 +442,9 @@ def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
 _NEAREST: dict[int, tuple[Image.Image, dict[tuple[int, int, int], int]]] = {}
 #: palette pictures of kept RGB sprites: id(sprite) -> (sprite, palette, its palette picture)
 _PALETTED: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
-_PALETTED_MAX = 4096
+#: pixels of the sprites :data:`_PALETTED` keeps alive (it holds them: an id is never reused while kept)
+_PALETTED_PIXELS = [0]
+_PALETTED_MAX_PIXELS = 24_000_000
 
 
 def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:
@@ -455,11 +466,28 @@ def paletted(sprite: Image.Image, pal: Image.Image) -> Image.Image:
     kept = _PALETTED.get(id(sprite))
     if kept is not None and kept[0] is sprite and kept[1] is pal:
         return kept[2]
-    if len(_PALETTED) >= _PALETTED_MAX:
+    if _PALETTED_PIXELS[0] >= _PALETTED_MAX_PIXELS:
         _PALETTED.clear()
+        _PALETTED_PIXELS[0] = 0
     out = sprite.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE)
     _PALETTED[id(sprite)] = (sprite, pal, out)
+    _PALETTED_PIXELS[0] += sprite.width * sprite.height
     return out
+
+
+_PALETTES: dict[bytes, Image.Image] = {}
+
+
+def palette_of(img: Image.Image) -> Image.Image:
+    """The palette (an image to quantise to) of a palette picture."""
+    colours = bytes(img.getpalette() or [])
+    pal = _PALETTES.get(colours)
+    if pal is None:
+        if len(_PALETTES) > 64:
+            _PALETTES.clear()
+        pal = _PALETTES[colours] = Image.new("P", (1, 1))
+        pal.putpalette(colours)
+    return pal
 
 
 class PaletteDraw(ImageDraw.ImageDraw):

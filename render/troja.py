@@ -684,11 +684,15 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
         parts.append(_section(_last_line, view, say))
     height = kit.steady_height(HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6, BOARD_H,
                                len(view["players"]))
-    img, draw = kit.canvas(W, height, "table")
+    # drawn in the palette (kit.PaletteDraw): the hero panels kept quantised with them, the other sections
+    # quantised alone, no picture-wide quantising (issue 29; the same pixels)
+    img, draw = kit.palette_canvas(W, height, "table", PALETTE)
     _header(img, draw, view, say)
     y = HEADER_H + 6
     for part in parts:
-        img.paste(part, (0, y))
+        kept = any(part is panel for panel in _PANELS.values())
+        img.paste(kit.paletted(part, PALETTE) if kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
+                  (0, y))
         y += part.height + 4
     return kit.encode(kit.clock_strip(img, view), PALETTE)
 
@@ -734,8 +738,16 @@ def _fact_lines(facts: tuple, size: int) -> list[str]:
 
 
 @lru_cache(maxsize=256)
-def _card_image(words: tuple, card_face: int) -> Image.Image:
-    """One hand card; cached by its words (``_card_words``) and die face."""
+def _card_image(words: tuple, card_face: int, dim: bool = False) -> Image.Image:
+    """One hand card; cached by its words (``_card_words``), die face and whether it is dimmed (not playable
+    while others are)."""
+    card = _card_drawn(words, card_face)
+    return Image.blend(card, Image.new("RGB", card.size, kit.rgb("grey")), 0.35) if dim else card
+
+
+@lru_cache(maxsize=256)
+def _card_drawn(words: tuple, card_face: int) -> Image.Image:
+    """One hand card as drawn (:func:`_card_image`)."""
     kind, tag, label, name, facts, text = words
     colour = KIND_COLOUR[kind]
     img, d = kit.canvas(CARD_W, CARD_H, "white")
@@ -807,7 +819,7 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
     title_lines = _wrap(title, W - 62, 18, True)
     top = 16 + 24 * len(title_lines)
     height = top + rows * (CARD_H + 44)
-    img, draw = kit.canvas(W, height, "table")
+    img, draw = kit.palette_canvas(W, height, "table", PALETTE)
     _seat_badge(draw, (26, 22), seat)
     for i, line in enumerate(title_lines):
         _text(img, (48, 22 + 24 * i), line, 18, "white", True, "lm")
@@ -818,11 +830,9 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
         col, row = i % per_row, i // per_row
         x = 10 + col * (CARD_W + 10)
         y = top + row * (CARD_H + 44)
-        card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid))
         ok = cid in playable
-        if not ok and playable:
-            card = Image.blend(card, Image.new("RGB", card.size, kit.rgb("grey")), 0.35)
-        img.paste(card, (x, y))
+        card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid), not ok and bool(playable))
+        img.paste(kit.paletted(card, PALETTE), (x, y))
         outline = "troja_playable" if ok else "panel_dark"
         draw.rectangle((x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2), outline=kit.rgb(outline), width=5 if ok else 2)
         if ok:
