@@ -338,9 +338,9 @@ def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, an
 
 
 def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la",
-               condensed: bool = False) -> None:
+               condensed: bool = False, pal: Image.Image | None = None) -> None:
     """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again); on a
-    palette picture too (:func:`blended`)."""
+    palette picture too (:func:`blended`; ``pal``: its palette, when the caller knows it)."""
     mask, colour, dx, dy = text_mask(s, size, bold, condensed, anchor)
     at = (int(round(xy[0] + dx)), int(round(xy[1] + dy)))
     if img.mode == "P":
@@ -348,7 +348,7 @@ def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: b
             d._image.paste(rgb(fill), (at[0] + ox, at[1] + oy), mask)
             if colour is not None:
                 d._image.paste(colour, (at[0] + ox, at[1] + oy), colour)
-        blended(PaletteDraw(img, palette_of(img)), (*at, at[0] + mask.width, at[1] + mask.height), paint,
+        blended(PaletteDraw(img, pal or palette_of(img)), (*at, at[0] + mask.width, at[1] + mask.height), paint,
                 ("paste_text", s, size, bold, condensed, anchor, rgb(fill)))
         return
     img.paste(rgb(fill), at, mask)
@@ -473,6 +473,35 @@ def paletted(sprite: Image.Image, pal: Image.Image) -> Image.Image:
     _PALETTED[id(sprite)] = (sprite, pal, out)
     _PALETTED_PIXELS[0] += sprite.width * sprite.height
     return out
+
+
+#: id(sprite) -> (sprite, whether its alpha is all 0 or 255)
+_BINARY_ALPHA: dict[int, tuple[Image.Image, bool]] = {}
+
+
+def paste_masked(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], pal: Image.Image) -> None:
+    """``img.paste(sprite, xy, sprite)`` of a kept RGBA sprite, on a palette picture (of ``pal``) too: a sprite
+    whose alpha is all or nothing pasted quantised (kept), another one blended (:func:`blended`)."""
+    if img.mode != "P":
+        img.paste(sprite, xy, sprite)
+        return
+    kept = _BINARY_ALPHA.get(id(sprite))
+    if kept is None or kept[0] is not sprite:
+        if len(_BINARY_ALPHA) > 4096:
+            _BINARY_ALPHA.clear()
+        counts = sprite.getchannel("A").histogram()
+        kept = _BINARY_ALPHA[id(sprite)] = (sprite, sum(counts[1:255]) == 0)
+    if kept[1]:
+        img.paste(paletted(sprite, pal), xy, sprite.getchannel("A"))
+        return
+    x, y = xy
+    blended(PaletteDraw(img, pal), (x, y, x + sprite.width, y + sprite.height),
+            lambda d, ox, oy: d._image.paste(sprite, (x + ox, y + oy), sprite))
+
+
+def draw_on(img: Image.Image, pal: Image.Image) -> ImageDraw.ImageDraw:
+    """The draw of a picture: a :class:`PaletteDraw` of ``pal`` for a palette picture."""
+    return PaletteDraw(img, pal) if img.mode == "P" else ImageDraw.Draw(img)
 
 
 _PALETTES: dict[bytes, Image.Image] = {}

@@ -88,7 +88,7 @@ def _fit(s: str, max_width: int, size: int, bold: bool = False, smallest: int | 
 def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la") -> None:
     if not s:
         return
-    kit.paste_text(img, xy, s, size, fill, bold, anchor)
+    kit.paste_text(img, xy, s, size, fill, bold, anchor, pal=PALETTE)
 
 
 def _name(key: str, lang: str) -> str:
