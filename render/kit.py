@@ -564,6 +564,7 @@ def blended(draw: PaletteDraw, box: tuple[int, int, int, int], paint: Callable[[
         return
     under = img.crop((x0, y0, x1, y1))
     lo, hi = under.getextrema()
+    # (a palette picture's index is its colour: one index, one colour under it)
     flat_key = (key, box[0] - x0, box[1] - y0, x1 - x0, y1 - y0, lo) if key is not None and lo == hi else None
     if flat_key is not None:
         kept = _ON_FLAT.get(flat_key)
