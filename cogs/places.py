@@ -40,7 +40,7 @@ from cogs.publish import game_place, lobby_message, mentions, publish, update_an
 from cogs.publisher import owned
 from engines import ENGINES
 from host.locale import t, use_language
-from host.places import Pace, minutes, waiting_for_place
+from host.places import Pace, minutes, opening_owed, waiting_for_place
 from store import GameRow
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,8 @@ class Places(commands.Cog):
         self._texts: dict[int, str] = {}
         #: game id -> why Discord refused its opening (it was called off), for the command that waits for it
         self.refused: dict[int, str] = {}
+        #: games whose opening is being posted now (the opener leaves them alone meanwhile)
+        self._settling: set[int] = set()
 
     async def cog_load(self) -> None:
         self.watch.start()
@@ -187,7 +189,7 @@ class Places(commands.Cog):
         loop = asyncio.get_running_loop()
         progressed = False
         for game in games:
-            if game.channel_id is None:  # (never: the store reads the games of a channel only)
+            if game.channel_id is None or game.id in self._settling:  # (a channel's games only; one at a time)
                 continue
             if self._blocked.get(game.channel_id, 0.0) > loop.time():
                 continue
@@ -205,6 +207,9 @@ class Places(commands.Cog):
         began = loop.time()
         channel_id = game.channel_id
         assert channel_id is not None, "a game waiting for a place is one of a channel (store: games_waiting_for_place)"
+        if opening_owed(game) and game.thread_id is not None:  # a restart came between its place and its opening
+            await self.settle(game, game.thread_id)
+            return True
         try:
             parent = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         except discord.NotFound:
@@ -215,9 +220,10 @@ class Places(commands.Cog):
             return False
         notice = None
         if isinstance(parent, discord.TextChannel):
-            place, notice = await self._thread_for(parent, game)
-            if place is None:
+            found, notice = await self._thread_for(parent, game)
+            if found is None:
                 return False
+            place = found
             if place != parent.id:
                 self.pace.record(loop.time() - began)
         else:  # the channel is gone, or cannot hold threads: the game is played where it was made
@@ -267,10 +273,20 @@ class Places(commands.Cog):
         mentioned, which also adds them to the thread), then whatever board it owes. ``outcome``/``call``: as
         :meth:`hold`; ``tell``: mention the players (default: as said); ``answered``: the command that made the
         game tells its opener if the game cannot be opened there (see :meth:`_call_off`)."""
+        self._settling.add(game.id)
+        try:
+            await self._settle(game, place, notice=notice, outcome=outcome, call=call, tell=tell, answered=answered)
+        finally:
+            self._settling.discard(game.id)
+
+    async def _settle(self, game: GameRow, place: int, *, notice: str | None, outcome, call: Sequence[int],
+                      tell: bool | None, answered: bool) -> None:
         bot = self.bot
         held, held_call = self._held.pop(game.id, (None, []))
         outcome, call = outcome or held, list(call) or held_call
-        await bot.service.attach(game.id, thread_id=place)
+        # the place and "its first message is owed" in one write: a restart before that message posts it (the
+        # opener's queue holds the game, the publisher holds its boards), never a board first
+        await bot.service.attach(game.id, thread_id=place, opening_owed=True)
         game = await bot.service.game(game.id)
         use_language(game.lang)
         players = [s.user_id for s in game.seats if s.user_id]
@@ -281,9 +297,10 @@ class Places(commands.Cog):
         if told:
             lines.append(t("place_ready", game=game.id, mentions=" ".join(f"<@{u}>" for u in told)))
         try:
-            lobby = await game_place(bot, game).send(content="\n".join(lines) or None,
+            # a nonce: if this process dies after Discord took the message, the next one's repeat is not posted
+            lobby = await game_place(bot, game).send(content="\n".join(lines) or None, nonce=f"gh{game.id}open",
                                                      allowed_mentions=mentions(told), **lobby_message(game))
-            await bot.service.attach(game.id, board_message_id=lobby.id)
+            await bot.service.attach(game.id, board_message_id=lobby.id, opening_owed=False)
             if call and game.status == "lobby":  # in the game's thread: the mention also adds them to it
                 await game_place(bot, game).send(t("rematch_call", mentions=" ".join(f"<@{u}>" for u in call)),
                                                  allowed_mentions=mentions(call))
@@ -292,6 +309,7 @@ class Places(commands.Cog):
                 await self._call_off(game, place, exc, answered=answered)
                 return
             log.warning("could not post the opening of game %s in %s: %s", game.id, place, exc)
+            await bot.service.attach(game.id, opening_owed=False)
         if game.id in self.queue:
             self.queue.remove(game.id)
         if outcome is not None:

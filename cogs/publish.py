@@ -22,7 +22,7 @@ from engines import ENGINES
 from host.errors import GameError
 from host.locale import t, use_language
 from host.outcome import Hand, Nudge, Outcome
-from host.places import waiting_for_place
+from host.places import opening_owed, waiting_for_place
 from host.presenters import presenter_for
 from store import GameRow
 
@@ -152,7 +152,7 @@ async def publish(bot: GameBot, outcome: Outcome | None = None, *, game_id: int 
             raise TypeError("publish() needs an outcome or a game_id")
         game_id = outcome.game.id
     row = await bot.service.store.get_game(game_id, with_snapshot=False, tolerant=True)
-    if row is not None and waiting_for_place(row):  # nothing is posted before the game's thread is open
+    if row is not None and (waiting_for_place(row) or opening_owed(row)):  # nothing before the game's opening
         return Delivered("queued")
     lock = bot.publish_locks.setdefault(game_id, asyncio.Lock())
     async with lock:

@@ -3,8 +3,10 @@ how soon the queue of them moves (cogs/places.py opens the threads and archives 
 
 Discord limits how fast threads can be made (a bucket per channel, with waits of minutes seen) and how many a
 server may have active (1,000). A game of a server channel is therefore made first and given its thread by one
-opener, in order: a game whose ``thread_id`` is still empty waits for its place. The queue is the database
-itself (:meth:`store.Store.games_waiting_for_place`), so it survives a restart, and nothing is dropped.
+opener, in order: a game whose ``thread_id`` is still empty waits for its place, and a game whose place is
+recorded with its first message still owed (``options.opening_owed``, cleared once it is posted) waits for that
+message: a board posted first would mention only the player to act and leave the others out of the thread. The
+queue is the database itself (:meth:`store.Store.games_waiting_for_place`), so it survives a restart, and nothing is dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ def waiting_for_place(game: GameRow) -> bool:
     """True for a game of a server channel (lobby or running) whose thread has not been opened yet: nothing is
     posted for it until it has one."""
     return (game.thread_id is None and game.channel_id is not None and game.guild_id is not None
+            and game.status in ("lobby", "running"))
+
+
+def opening_owed(game: GameRow) -> bool:
+    """True for a game (lobby or running) that has its place but not yet its first message there: the opener was
+    stopped between the two (a restart), and posts it before any board (which would not mention the players)."""
+    return (game.thread_id is not None and bool(game.options.get("opening_owed"))
             and game.status in ("lobby", "running"))
 
 

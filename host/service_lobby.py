@@ -197,9 +197,12 @@ class Lobby(ServiceCore):
                 return Rematch(joined, outcome, [], joined=True)
         raise GameError.of("already_rematched", game=game.id, place=place)
 
-    async def attach(self, game_id: int, *, thread_id: int | None = None,
-                     board_message_id: int | None = None) -> None:
-        await self.store.set_places(game_id, thread_id=thread_id, board_message_id=board_message_id)
+    async def attach(self, game_id: int, *, thread_id: int | None = None, board_message_id: int | None = None,
+                     opening_owed: bool | None = None) -> None:
+        """Record where the game lives on Discord; ``opening_owed``: whether its first message is still to be
+        posted there (host/places.py)."""
+        await self.store.set_places(game_id, thread_id=thread_id, board_message_id=board_message_id,
+                                    opening_owed=opening_owed)
 
     async def join(self, game_id: int, user_id: int, name: str,
                    asker: Asker | None = None) -> tuple[GameRow, Outcome | None]:

@@ -142,6 +142,11 @@ class Store(ABC):
     def _json_int(column: str, key: str) -> str:
         """SQL for the integer at ``key`` of ``column`` (JSON text)."""
 
+    @staticmethod
+    @abstractmethod
+    def _json_remove(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) without ``key``."""
+
     # -- shared reads ---------------------------------------------------------------------------------
 
     async def _rows_many(self, queries: list[Statement]) -> list[list]:
@@ -196,15 +201,23 @@ class Store(ABC):
                                   (int(closed), game_id, seat))])
 
     async def set_places(self, game_id: int, *, thread_id: int | None = None,
-                         board_message_id: int | None = None) -> None:
-        """Remember where the game lives on Discord (its thread, its latest board message)."""
-        sets, params = [], []
+                         board_message_id: int | None = None, opening_owed: bool | None = None) -> None:
+        """Remember where the game lives on Discord (its thread, its latest board message). ``opening_owed``:
+        whether the game's first message is still to be posted at its place (``options.opening_owed``, written
+        with the place so that a restart in between posts it: host/places.py)."""
+        sets: list[str] = []
+        params: list[Any] = []
         if thread_id is not None:
             sets.append("thread_id = ?")
             params.append(thread_id)
         if board_message_id is not None:
             sets.append("board_message_id = ?")
             params.append(board_message_id)
+        if opening_owed:
+            sets.append(f"options = {self._json_set('options', 'opening_owed')}")
+            params.append(1)
+        elif opening_owed is not None:
+            sets.append(f"options = {self._json_remove('options', 'opening_owed')}")
         if not sets:
             return
         await self._transaction([(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*params, game_id))])
@@ -1228,11 +1241,12 @@ class Store(ABC):
     # -- places: games waiting for their thread, finished games' threads to archive (cogs/places.py) ------
 
     async def games_waiting_for_place(self, *, shards: Shards | None = None, limit: int = 500) -> list[GameRow]:
-        """Games of a server channel whose thread is not open yet (lobby or running, no ``thread_id``): games
-        opened by a command first, then tournament matches, each in the order they were made."""
+        """Games of a server channel whose thread is not open yet (lobby or running, no ``thread_id``), or whose
+        first message is still owed there (``options.opening_owed``): games opened by a command first, then tournament matches, each in the order they were made."""
         mine = f" AND {shards.sql('g.guild_id')}" if shards is not None else ""
         return await self._games(
-            "SELECT {columns} FROM games g WHERE g.status IN ('lobby', 'running') AND g.thread_id IS NULL"
+            "SELECT {columns} FROM games g WHERE g.status IN ('lobby', 'running')"
+            " AND (g.thread_id IS NULL OR g.options LIKE '%\"opening_owed\"%')"
             " AND g.channel_id IS NOT NULL AND g.guild_id IS NOT NULL" + mine
             + " ORDER BY CASE WHEN g.tournament_id IS NULL THEN 0 ELSE 1 END, g.id LIMIT ?", (limit,))
 

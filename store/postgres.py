@@ -135,6 +135,10 @@ class PostgresStore(Store):
     def _json_int(column: str, key: str) -> str:
         return f"({column}::jsonb ->> '{key}')::bigint"
 
+    @staticmethod
+    def _json_remove(column: str, key: str) -> str:
+        return f"({column}::jsonb - '{key}')::text"
+
     async def _transaction(self, statements: list[Statement], guard: Statement | None = None,
                            *, first_id: bool = False) -> Any:
         """Run statements atomically; ``guard`` (an UPDATE) must change exactly one row, else VersionConflict.

@@ -228,6 +228,11 @@ class SqliteStore(Store):
         """SQL for the integer at ``key`` of ``column`` (JSON text)."""
         return f"json_extract({column}, '$.{key}')"
 
+    @staticmethod
+    def _json_remove(column: str, key: str) -> str:
+        """SQL for ``column`` (JSON text) without ``key``."""
+        return f"json_remove({column}, '$.{key}')"
+
     # -- transactions -------------------------------------------------------------------------------
 
     async def _transaction(self, statements: list[Statement], guard: Statement | None = None,

@@ -452,3 +452,65 @@ async def test_a_crash_right_after_a_match_game_is_ended_still_posts_its_last_bo
         h2.assert_no_errors()
     finally:
         await h2.stop()
+
+
+@pytest.mark.parametrize("dies", ["before the opening", "after the opening"])
+async def test_a_crash_while_a_match_thread_opens_still_opens_it_with_its_players_mentioned(
+        harness, tmp_path, monkeypatch, dies):
+    """The bot dies while it opens a match's thread: after the thread is recorded but before its first message
+    (which mentions the players, adding them to the thread), or after Discord took that message but before it was
+    recorded. The next bot posts that first message once, before any board, in the same thread: a board posted
+    first would mention only the player to act and leave the other out of the thread."""
+    h = harness
+    places = h.bot.get_cog("Places")
+    real_attach = h.bot.service.attach
+    died: list[int] = []
+
+    async def dies_while_opening(game_id, **kwargs):
+        if died:
+            raise Crash("the process died")
+        if dies == "after the opening" and kwargs.get("board_message_id") is not None:
+            died.append(game_id)
+            raise Crash("the process died")
+        await real_attach(game_id, **kwargs)
+        if dies == "before the opening" and kwargs.get("thread_id") is not None:
+            died.append(game_id)
+            raise Crash("the process died")
+
+    monkeypatch.setattr(h.bot.service, "attach", dies_while_opening)
+    monkeypatch.setattr(places, "kick", lambda: None)  # the opener runs below, where the crash can be caught
+    await register(h, 4, format="swiss", rounds=2)
+    await start(h)
+    with pytest.raises(Crash):
+        await places.open_waiting()
+    (game_id,) = died
+    store = h.bot.service.store
+    thread = (await store.get_game(game_id)).thread_id
+    assert thread is not None, "the thread was made and recorded before the crash"
+    openings_before = [m for m in h.messages_in(thread) if "<@" in m["content"]]
+    assert len(openings_before) == (dies == "after the opening")
+    threads_before = len([c for c in h.fake.channels.values() if c.get("type") == 11])
+    h.errors.records.clear()  # the crash itself was logged by the dying process
+    monkeypatch.setattr(h.bot.service, "attach", real_attach)
+    h2 = await restart(h, tmp_path, monkeypatch, 9000)
+    try:
+        await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0))  # the publisher may come first
+        assert [m for m in h2.messages_in(thread)] == openings_before, "nothing before the opening"
+        while await h2.bot.get_cog("Places").open_waiting():
+            pass
+        await h2.bot.get_cog("Publisher").publish_pending(grace=timedelta(0))
+        await h2.settle()
+        assert len([c for c in h2.fake.channels.values() if c.get("type") == 11]) == threads_before + 1, \
+            "the other match got its thread; the crashed one kept its own"
+        for m in await h2.bot.service.store.matches(1, 1):
+            game = await h2.bot.service.game(m.game_id)
+            messages = h2.messages_in(game.thread_id)
+            first = messages[0]
+            assert all(f"<@{p}>" in first["content"] for p in m.players), first["content"]
+            assert len([x for x in messages if "<@" in x["content"] and "begins" not in x["content"]
+                        and not x["attachments"]]) == 1, "the opening once"
+            assert any(x["attachments"] for x in messages[1:]), "then the board"
+        assert (await h2.bot.service.store.get_game(game_id)).options.get("opening_owed") is None
+        h2.assert_no_errors()
+    finally:
+        await h2.stop()

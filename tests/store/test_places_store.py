@@ -30,6 +30,14 @@ async def test_the_queue_and_the_threads_to_archive(database):
         assert [g.id for g in await store.games_waiting_for_place()] == [first, second, match]
         await store.set_status(second, "abandoned")
         assert [g.id for g in await store.games_waiting_for_place()] == [first, match]
+        # a place recorded with its first message still owed (a restart came between): it waits for that message
+        await store.set_places(first, thread_id=GUILD + 8, opening_owed=True)
+        assert [g.id for g in await store.games_waiting_for_place()] == [first, match]
+        assert (await store.get_game(first)).options == {"opening_owed": 1}
+        await store.set_places(first, board_message_id=GUILD + 10, opening_owed=False)
+        assert [g.id for g in await store.games_waiting_for_place()] == [match]
+        row = await store.get_game(first)
+        assert (row.options, row.thread_id, row.board_message_id) == ({}, GUILD + 8, GUILD + 10)
 
         now = datetime.now(UTC)
         await store.set_status(placed, "finished", {"places": [1, 2]})
