@@ -444,7 +444,7 @@ _NEAREST: dict[int, tuple[Image.Image, dict[tuple[int, int, int], int]]] = {}
 _PALETTED: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
 #: pixels of the sprites :data:`_PALETTED` keeps alive (it holds them: an id is never reused while kept)
 _PALETTED_PIXELS = [0]
-_PALETTED_MAX_PIXELS = 24_000_000
+_PALETTED_MAX_PIXELS = 4_000_000
 
 
 def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:
@@ -547,7 +547,7 @@ def palette_canvas(width: int, height: int, background: str | tuple[int, int, in
 
 #: what :func:`blended` made on a background of one colour: (key, size, index) -> its palette picture
 _ON_FLAT: dict[tuple, Image.Image] = {}
-_ON_FLAT_MAX = 8192
+_ON_FLAT_MAX = 4096
 
 
 def blended(draw: PaletteDraw, box: tuple[int, int, int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None],
@@ -602,8 +602,18 @@ def _text_paletted(draw: PaletteDraw, xy, s: str, size: int, fill, bold: bool, a
         return
     if plain(s, bold, condensed):
         key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
-        mask, dx, dy = _glyphs(*key)
-        bitmap(draw, (int(x) + dx, int(y) + dy), mask, rgb(fill), ("glyphs", *key))
+        if key in _SEEN:  # drawn before: from its stamp
+            mask, dx, dy = _glyphs(*key)
+            bitmap(draw, (int(x) + dx, int(y) + dy), mask, rgb(fill), ("glyphs", *key))
+            return
+        # a text seen once (a status line that changes with every move) drawn as it is, as on an RGB picture
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[key] = True
+        f = font(size, bold, condensed)
+        x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
+        blended(draw, (int(x) + int(x0) - 2, int(y) + int(y0) - 2, int(x) + int(x1) + 3, int(y) + int(y1) + 3),
+                lambda d, dx, dy: d.text((x + dx, y + dy), s, font=f, fill=rgb(fill), anchor=anchor))
         return
     laid = _runs(s, size, bold, condensed)
     left, baseline = _origin(xy, sum(w for *_, w in laid), size, bold, condensed, anchor)

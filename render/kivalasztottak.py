@@ -265,7 +265,7 @@ def _tower_drawn(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool
 # drawn once on a sprite of its size and pasted, it gives the very pixels drawing it on the table gives, and
 # the same cards come back in every picture of a game (issue 29: only what changed is drawn).
 
-_CARD_SPRITES = 2048
+_CARD_SPRITES = 1024
 
 
 @lru_cache(maxsize=_CARD_SPRITES)
@@ -273,13 +273,13 @@ def _card_sprite(kind: str, card: str, w: int, h: int, lang: str, extra: tuple) 
     say = kit.words(GAME, {"lang": lang})
     img, draw = kit.canvas(w + 1, h + 1, "kv_side")
     _DRAWN[kind](draw, 0, 0, w, h, json.loads(card), say, lang == "hu", *extra)
-    return img
+    # kept quantised (a byte a pixel): the pictures it goes on are drawn in the palette
+    return img.quantize(palette=PALETTE, dither=Image.Dither.NONE)
 
 
 def _pasted(kind: str, draw, x: int, y: int, w: int, h: int, card: dict, say, *extra) -> None:
     key = json.dumps(card, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    sprite = _card_sprite(kind, key, w, h, say.lang, extra)
-    draw._image.paste(kit.paletted(sprite, PALETTE) if draw._image.mode == "P" else sprite, (x, y))
+    draw._image.paste(_card_sprite(kind, key, w, h, say.lang, extra), (x, y))  # (a palette picture's draw)
 
 
 def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
