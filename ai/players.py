@@ -23,7 +23,7 @@ def random_player(engine, state, seat: int, rng) -> dict:
     return rng.choice(engine.legal_actions(state, seat))
 
 
-def _discover() -> dict[str, Chooser]:
+def _discover(attribute: str) -> dict[str, Chooser]:
     found: dict[str, Chooser] = {}
     package = __name__.rpartition(".")[0]
     for engine in ENGINES.values():
@@ -32,10 +32,14 @@ def _discover() -> dict[str, Chooser]:
             continue
         module = importlib.import_module(name)
         key = getattr(module, "GAME", None)
-        if key:
-            found[key] = module.choose
+        chooser = getattr(module, attribute, None)
+        if key and chooser is not None:
+            found[key] = chooser
     return found
 
 
 #: engine key -> the game's own AI
-AI_PLAYERS: dict[str, Chooser] = _discover()
+AI_PLAYERS: dict[str, Chooser] = _discover("choose")
+#: engine key -> the game's AI in a cheaper form for the search's rollouts (``rollout_choose``: the same
+#: choices as ``choose``, without the parts of the view it does not read), where a game has one
+ROLLOUT_PLAYERS: dict[str, Chooser] = _discover("rollout_choose")

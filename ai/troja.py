@@ -22,6 +22,14 @@ WRATH_VALUE = 1.0
 DUEL_GLORY = 3
 
 
+#: the worth of challenge fights already priced, by the table (:attr:`_Eval.table`) and the fight: the AI
+#: prices the same fights again and again (every set of hand cards against every target, and as the
+#: search's rollout policy thousands of times per decision on tables whose Glory has not moved); a pure
+#: function of its key, so remembering changes no choice. Emptied when full.
+_FIGHT_MEMO: dict[tuple, float] = {}
+FIGHT_MEMO_SIZE = 20_000
+
+
 @cache
 def _fate_dist(k: int) -> tuple[float, ...]:
     """Probability of each face 0..6 for the best of k fate cards."""
@@ -63,6 +71,8 @@ class _Eval:
         self.card = CARD_VALUE * (0.35 if full else 1.0)
         opp = [p["gp"] for i, p in enumerate(self.players) if i != self.me]
         self.lead = max(opp)
+        # everything a fight's worth depends on besides the fight: whose eyes, heroes, Glory, attachments
+        self.table = (self.me, tuple((p["hero"], p["gp"], tuple(p["attached"])) for p in self.players))
 
     # ------------------------------------------------------------------------------------------- values
     def weight(self, seat: int) -> float:
@@ -92,7 +102,19 @@ class _Eval:
                 "duel": False, "attacker": None, "roaming": roaming}
 
     def challenge_ev(self, fight: dict, mods: list[dict], odds_only: bool = False) -> float:
-        """Expected worth to me of a challenge fight against ``fight["defender"]``."""
+        """Expected worth to me of a challenge fight against ``fight["defender"]`` (remembered: see
+        :data:`_FIGHT_MEMO`)."""
+        key = (self.table, tuple((e["card"], e["grow"]) for e in fight["cards"]), fight["kind"],
+               fight["defender"], fight["roaming"], tuple(m["card"] for m in mods), odds_only)
+        value = _FIGHT_MEMO.get(key)
+        if value is None:
+            value = self._challenge_ev(fight, mods, odds_only)
+            if len(_FIGHT_MEMO) >= FIGHT_MEMO_SIZE:  # after pricing: the fights it prices are remembered too
+                _FIGHT_MEMO.clear()
+            _FIGHT_MEMO[key] = value
+        return value
+
+    def _challenge_ev(self, fight: dict, mods: list[dict], odds_only: bool) -> float:
         target = fight["defender"]
         hero = self.players[target]
         base = rules.bases(self.players, fight, mods)
@@ -453,7 +475,72 @@ def _discard(ev: _Eval, legal: list[dict]) -> dict:
 def choose(engine, state, seat: int, rng) -> dict:
     """Pick an action for ``seat`` from its own view (no hidden information)."""
     view = engine.view(state, seat)
-    legal = view.get("legal") or engine.legal_actions(state, seat)
+    return _checked(engine, state, seat, rng, view, view.get("legal") or engine.legal_actions(state, seat))
+
+
+#: the steps whose choices read the assault being built or joined, and the fight being fated
+_ASSAULT_STEPS = ("build", "join")
+_FIGHT_STEPS = ("fate",)
+
+
+def lean_view(engine, state: dict, seat: int) -> dict:
+    """The part of ``engine.view(state, seat)`` this AI reads, built without the view's copies: the seat's
+    own hand and the public table (no other hand, no deck), shared with the state, so it must not be
+    changed; the assault and the fight only in the steps that read them. For the search's rollouts, where
+    the AI decides thousands of times per move (``rollout_choose``)."""
+    players = []
+    for i, p in enumerate(state["players"]):
+        hero = HEROES[p["hero"]]
+        power, hand_limit = _hero_stats(p["hero"], tuple(p["attached"]))
+        players.append({"seat": i, "hero": p["hero"], "patron": hero["patron"], "gp": p["gp"],
+                        "wrath": p["wrath"], "power": power, "glory": hero["glory"],
+                        "hand_size": len(p["hand"]), "hand_limit": hand_limit,
+                        "attached": p["attached"], "roamers": p["roamers"], "heroes": p["heroes"]})
+    step = state["step"]
+    return {"game": "troja", "seat": seat, "round": state["round"], "max_rounds": state["options"]["max_rounds"],
+            "phase": state["phase"], "step": step, "turn": state["turn"], "players": players,
+            "hand": state["players"][seat]["hand"],
+            "assault": _lean_assault(state) if step in _ASSAULT_STEPS else None,
+            "fight": _lean_fight(state) if step in _FIGHT_STEPS else None}
+
+
+def _lean_assault(state: dict) -> dict | None:
+    """The view's assault as the AI reads it while it is built or joined: its cards, mods and target."""
+    a = state["assault"]
+    if a is None or a["fights"]:  # (fights are formed at launch: no build or join step after that)
+        return None
+    return {"by": a["by"], "target": a["target"], "cards": a["cards"], "joined": a["joined"], "mods": a["mods"]}
+
+
+def _lean_fight(state: dict) -> dict | None:
+    """The view's current fight as the AI reads it in a fate window: the fight with its totals, the side a
+    tie goes to and the Glory at stake once fate is drawn."""
+    a = state["assault"]
+    if a is None or not a["fights"] or a["index"] >= len(a["fights"]):
+        return None
+    fight = a["fights"][a["index"]]
+    out = dict(fight)
+    if fight["fate"]["defender"]:
+        players = state["players"]
+        out["totals"] = rules.totals(players, fight, a["mods"])
+        out["tie_to"] = rules.tie_winner(players, fight)
+        out["glory"] = rules.glory_of(fight) if not fight["duel"] else DUEL_GLORY
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _hero_stats(hero: str, attached: tuple[str, ...]) -> tuple[int, int]:
+    """A hero's POWER and hand limit with these cards attached (the view's figures)."""
+    player = {"hero": hero, "attached": list(attached)}
+    return rules.power(player), rules.hand_limit(player)
+
+
+def rollout_choose(engine, state, seat: int, rng) -> dict:
+    """The same choice as :func:`choose`, from :func:`lean_view` (a test plays whole games checking that)."""
+    return _checked(engine, state, seat, rng, lean_view(engine, state, seat), engine.legal_actions(state, seat))
+
+
+def _checked(engine, state, seat: int, rng, view: dict, legal: list[dict]) -> dict:
     action = _choose(view, legal)
     if action not in legal:  # a safety net: never return an illegal action
         passive = [a for a in legal if a["type"] in ("pass", "done", "end_turn", "launch")]

@@ -144,7 +144,7 @@ def _text_in(img: Image.Image, xy, s: str, max_width: float, size: int = 16, fil
 def _text(img: Image.Image, xy, s: str, size: int = 16, fill="ink", bold: bool = False, anchor: str = "la",
           condensed: bool = False) -> None:
     """kit.text through the kit's sprite cache: the same labels come back in every picture."""
-    kit.paste_text(img, xy, s, size, fill, bold, anchor, condensed)
+    kit.paste_text(img, xy, s, size, fill, bold, anchor, condensed, PALETTE)
 
 
 def _text_up(img: Image.Image, centre, s: str, max_len: float, size: int, fill, bold: bool = True) -> None:
@@ -233,6 +233,12 @@ def numeral_spots(name: str, direction: str, version: int = TRACK_VERSION) -> li
     return spots
 
 
+@lru_cache(maxsize=32)
+def _numeral_box(numeral: str, anchor: str) -> tuple[float, float, float, float]:
+    """The box of a start numeral around its point (measured once: FreeType lays the string out each time)."""
+    return kit.font(NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+
+
 def _spina_left(data: dict) -> float:
     """Picture x of the spina's side facing the finish straight: the room the finish label may use."""
     return min(p[1] for p in data["spina"])
@@ -256,7 +262,7 @@ def _badge_sprite(c: int, label: str, radius: int, ring: bool) -> Image.Image:
 def _badge(img: Image.Image, xy, c: int, label: str, radius: int = 17, ring: bool = False) -> None:
     sprite = _badge_sprite(c, label, radius, ring)
     half = sprite.size[0] // 2
-    img.paste(sprite, (int(round(xy[0])) - half, int(round(xy[1])) - half), sprite)
+    kit.paste_masked(img, sprite, (int(round(xy[0])) - half, int(round(xy[1])) - half), PALETTE)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, pts, colour: str, width: int = 6) -> None:
@@ -278,7 +284,7 @@ def _arrow(draw: ImageDraw.ImageDraw, pts, colour: str, width: int = 6) -> None:
 def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool = True) -> ImageDraw.ImageDraw:
     if base:
         img.paste(_track_layer(view["track"], view["direction"], _lang(view), _version(view)), (0, oy))
-    draw = ImageDraw.Draw(img)
+    draw = kit.draw_on(img, PALETTE)
     centres = _centres(view["track"], _version(view))
     if paths:
         for item in view.get("last", []):
@@ -291,7 +297,7 @@ def _draw_track(img: Image.Image, view: dict, oy: int, paths: bool, base: bool =
             _badge(img, (x, y + oy), ch["id"], ch["label"], ring=ch["id"] == view.get("turn"))
     # the start numerals last: clear of the discs, and above a turn ring or a move's arrow
     for numeral, (x, y), anchor in numeral_spots(view["track"], view["direction"], _version(view)):
-        x0, y0, x1, y1 = kit.font(NUMERAL_SIZE, True).getbbox(numeral, anchor=anchor)
+        x0, y0, x1, y1 = _numeral_box(numeral, anchor)
         draw.rectangle((x + x0 - 2, y + oy + y0 - 1, x + x1 + 2, y + oy + y1 + 1), fill=SAND)  # over any arrow
         _text(img, (x, y + oy), numeral, size=NUMERAL_SIZE, bold=True, fill=NUMERAL, anchor=anchor)
     return draw
@@ -434,8 +440,9 @@ def render_public(view: dict) -> bytes:
     ended instead of who moves)."""
     view = kit.at_rest(view, turn=None)
     say = kit.words("ave-caesar", view)
-    img = _public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view),
-                        _version(view)).copy()
+    # drawn in the palette (kit.PaletteDraw): no picture-wide quantising (issue 29; the same pixels)
+    img = kit.paletted(_public_layer(view["track"], view["direction"], len(view["chariots"]), _lang(view),
+                                     _version(view)), PALETTE).copy()
     draw = _draw_track(img, view, HEADER, paths=True, base=False)
     _header(img, draw, view, say, band=False)
     _table(img, draw, view, HEADER + TRACK_H, say, base=False)

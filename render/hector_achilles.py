@@ -123,6 +123,13 @@ def _encode(img: Image.Image) -> bytes:
     return kit.encode(img, PALETTE)
 
 
+def _paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste a kept sprite: as it is on an RGB picture, quantised (once) on a palette picture. The table and the
+    hand are drawn in the palette (``kit.PaletteDraw``): every part of them is a sprite pasted whole or a shape,
+    so they need no quantising (issue 29) and are the very pixels an RGB picture quantised gives."""
+    img.paste(kit.paletted(sprite, PALETTE) if img.mode == "P" else sprite, xy)
+
+
 
 # ------------------------------------------------------------------------------------------------ cached text
 
@@ -141,7 +148,7 @@ def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bg="paper", 
     """Text on a solid background, cached as a sprite: most labels repeat from picture to picture, and
     rendering glyphs is the slowest part of a picture."""
     sprite, dx, dy = _text_sprite(s, _px(size), kit.rgb(fill), kit.rgb(bg), bold, anchor, condensed)
-    img.paste(sprite, (int(xy[0]) + dx, int(xy[1]) + dy))
+    _paste(img, sprite, (int(xy[0]) + dx, int(xy[1]) + dy))
 
 
 @lru_cache(maxsize=512)
@@ -154,7 +161,7 @@ def _badge_sprite(r: int, fill, label: str, text_fill, size: int, bg) -> Image.I
 def _badge(img: Image.Image, centre, r: int, fill, label: str, text_fill="white", size: int = 16,
            bg="paper") -> None:
     sprite = _badge_sprite(r, kit.rgb(fill), label, kit.rgb(text_fill), size, kit.rgb(bg))
-    img.paste(sprite, (int(centre[0]) - r - 1, int(centre[1]) - r - 1))
+    _paste(img, sprite, (int(centre[0]) - r - 1, int(centre[1]) - r - 1))
 
 
 # ------------------------------------------------------------------------------------------------ sprites
@@ -282,7 +289,7 @@ def _token_sprite(r: int, state: str, bg) -> Image.Image:
 
 
 def _token(img: Image.Image, centre, r: int, state: str, bg) -> None:
-    img.paste(_token_sprite(r, state, kit.rgb(bg)), (int(centre[0]) - r - 1, int(centre[1]) - r - 1))
+    _paste(img, _token_sprite(r, state, kit.rgb(bg)), (int(centre[0]) - r - 1, int(centre[1]) - r - 1))
 
 
 @lru_cache(maxsize=512)
@@ -467,7 +474,7 @@ def _deck_block(img: Image.Image, side: dict, top: int, bg, say) -> None:
         deck = side["decks"][key]
         sprite = _deck_sprite(say("home_letter") if key == "home" else key, deck["size"], deck["eliminated"],
                               side["active_deck"] == key, kit.rgb(bg), say("deck_out"))
-        img.paste(sprite, (x - 5, top + DECKS_Y - 5))
+        _paste(img, sprite, (x - 5, top + DECKS_Y - 5))
 
 
 def player_name(view: dict, seat: int) -> str | None:
@@ -579,15 +586,15 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
         x = ROW_X + i * PITCH
         covered = hero is not None and hero["on"] == i
         y = top + STRIP_LABEL_H + 3
-        img.paste(_troop_card(say, card, 1.0, covered), (x, y))
+        _paste(img, _troop_card(say, card, 1.0, covered), (x, y))
         if covered:
-            img.paste(covered_band(card["colour"], card["strength"], letter(say, card["colour"])), (x, y + 2))
+            _paste(img, covered_band(card["colour"], card["strength"], letter(say, card["colour"])), (x, y + 2))
         if card.get("vanguard"):
             d.rectangle((x, top, x + CARD_W - 1, top + STRIP_LABEL_H - 1), fill=kit.rgb("ink"))
             _strip_label(img, x, top, say("vanguard"), "ink")
         if covered and hero is not None:  # (covered: a hero is on this card)
             hy = y + 32
-            img.paste(_hero_card(say, hero), (x, hy))
+            _paste(img, _hero_card(say, hero), (x, hy))
             if "hero" in highlight:
                 d.rectangle((x - 3, hy - 3, x + CARD_W + 2, hy + CARD_H + 2), outline=HIGHLIGHT, width=4)
         elif f"slot{i}" in highlight:
@@ -598,7 +605,7 @@ def _played_row(img: Image.Image, d: ImageDraw.ImageDraw, played: list[dict], he
         # the hero held back: beside the cards when a slot is free, else named above the row
         if len(played) < SLOTS:
             x, y = ROW_X + len(played) * PITCH, top + STRIP_LABEL_H + 3
-            img.paste(_hero_card(say, revealed, 1.0, True), (x, y))
+            _paste(img, _hero_card(say, revealed, 1.0, True), (x, y))
             d.rectangle((x, top, x + CARD_W - 1, top + STRIP_LABEL_H - 1), fill=kit.rgb("dark_grey"))
             _strip_label(img, x, top, say("not_played"), "dark_grey")
         else:
@@ -766,8 +773,8 @@ def render_public(view: dict) -> bytes:
     """The battle table everyone sees (a game ended outside its rules: how it ended instead of whose turn)."""
     view = kit.at_rest(view, decision=None)
     say = kit.words("hector-achilles", view)
-    img = _base_cached(say("favour"), say("shame")).copy()
-    d = ImageDraw.Draw(img)
+    img = kit.paletted(_base_cached(say("favour"), say("shame")), PALETTE).copy()
+    d = kit.PaletteDraw(img, PALETTE)
     _header(img, view, say)
     _side_panel(img, d, view, 1, say)
     _side_panel(img, d, view, 0, say)
@@ -829,7 +836,7 @@ def render_private(view: dict) -> bytes | None:
     if view.get("hand_hero"):
         cards.append(("hero", view["hand_hero"]))
     top = 164
-    img, d = kit.canvas(W, top + ch + 48 if cards else top + 60, "paper")
+    img, d = kit.palette_canvas(W, top + ch + 48 if cards else top + 60, "paper", PALETTE)
     d.rectangle((0, 0, W, 80), fill=kit.rgb("ink"))
     title = say("your_hand", side=side_name(say, seat))
     player = player_name(view, seat)
@@ -864,9 +871,9 @@ def render_private(view: dict) -> bytes | None:
     x = 12
     for kind, c in cards:
         if kind == "troop":
-            img.paste(_troop_card(say, c, scale), (x, top))
+            _paste(img, _troop_card(say, c, scale), (x, top))
         else:
-            img.paste(_hero_card(say, c, scale, bg=kit.rgb("paper")), (x, top))
+            _paste(img, _hero_card(say, c, scale, bg=kit.rgb("paper")), (x, top))
         if c["colour"] in scoring:
             d.rectangle((x, top + ch + 8, x + cw, top + ch + 38), fill=kit.rgb("ok"))
             note = say("scores_now")

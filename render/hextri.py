@@ -528,8 +528,8 @@ def _draw_public(view: dict):
     labels = _labels(radius)
     boxes, _ = _label_boxes(radius)
     # the numbers of the TRIs a figure or mana stands on are taken away (before anything is drawn there)
-    hidden = [i for i, label in enumerate(labels) if label.kind == "number"
-              and (label.field in view["mana"] or any(p["field"] == label.field for p in view["pieces"]))]
+    held = set(view["mana"]) | {p["field"] for p in view["pieces"]}
+    hidden = [i for i, label in enumerate(labels) if label.kind == "number" and label.field in held]
     img = _numbered_layer(radius, height, n, _lang(view)).copy() if lay.compact else layer.copy()
     for i in hidden:
         img.paste(layer.crop(boxes[i]), boxes[i][:2])

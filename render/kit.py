@@ -74,19 +74,25 @@ def _words_table(game: str, lang: str) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def words(game: str, view: dict):
-    """``say(key, **fields)``: the picture's words (``data/locales/<game>/picture/<lang>.json``) in the
-    game's language (``view["lang"]``, added by the host; English without it), English when missing."""
-    lang = view.get("lang") or "en"
-    table, english = _words_table(game, lang), _words_table(game, "en")
+class Words:
+    """``say(key, **fields)``: a picture's words in one language (``say.lang``), English where it has none."""
 
-    def say(key: str, **fields) -> str:
-        template = table.get(key) or english.get(key)
+    def __init__(self, game: str, lang: str) -> None:
+        self.game, self.lang = game, lang
+        self._table, self._english = _words_table(game, lang), _words_table(game, "en")
+
+    def __call__(self, key: str, **fields) -> str:
+        template = self._table.get(key) or self._english.get(key)
         if template is None:
-            raise KeyError(f"missing picture word {key!r} of {game}")
+            raise KeyError(f"missing picture word {key!r} of {self.game}")
         return template.format(**fields)
 
-    return say
+
+def words(game: str, view: dict) -> Words:
+    """``say(key, **fields)``: the picture's words (``data/locales/<game>/picture/<lang>.json``) in the
+    game's language (``view["lang"]``, added by the host; English without it), English when missing; its
+    ``lang`` names the language (part of the key of a picture kept by a renderer)."""
+    return Words(game, view.get("lang") or "en")
 
 
 def make_palette(colours=()) -> Image.Image:
@@ -274,6 +280,9 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
     A single line (every label of the games, names in any script) drawn a second time is blended from a mask
     FreeType rendered once per text, size and sub-pixel position - run by run, and emoji pasted from their kept
     colour layers, for a text that is not :func:`plain`: the same labels and names come back in every picture."""
+    if isinstance(draw, PaletteDraw):
+        _text_paletted(draw, xy, s, size, fill, bold, anchor, condensed)
+        return
     if plain(s, bold, condensed):
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
@@ -329,10 +338,19 @@ def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, an
 
 
 def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la",
-               condensed: bool = False) -> None:
-    """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again)."""
+               condensed: bool = False, pal: Image.Image | None = None) -> None:
+    """``text`` through the sprite cache of :func:`text_mask` (pasting is far cheaper than drawing again); on a
+    palette picture too (:func:`blended`; ``pal``: its palette, when the caller knows it)."""
     mask, colour, dx, dy = text_mask(s, size, bold, condensed, anchor)
     at = (int(round(xy[0] + dx)), int(round(xy[1] + dy)))
+    if img.mode == "P":
+        def paint(d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+            d._image.paste(rgb(fill), (at[0] + ox, at[1] + oy), mask)
+            if colour is not None:
+                d._image.paste(colour, (at[0] + ox, at[1] + oy), colour)
+        blended(PaletteDraw(img, pal or palette_of(img)), (*at, at[0] + mask.width, at[1] + mask.height), paint,
+                ("paste_text", s, size, bold, condensed, anchor, rgb(fill)))
+        return
     img.paste(rgb(fill), at, mask)
     if colour is not None:
         img.paste(colour, at, colour)
@@ -408,13 +426,218 @@ def badge(draw: ImageDraw.ImageDraw, centre, radius: int, fill, label: str, text
 
 
 def encode(img: Image.Image, pal: Image.Image | None = None) -> bytes:
-    """Quantise to a fixed palette (no dithering) and encode as PNG; same image, same bytes.
+    """Quantise to a fixed palette (no dithering) and encode as PNG; same image, same bytes. A palette picture
+    (mode P: drawn in ``pal`` by :class:`PaletteDraw`) is written as it is.
 
     The PNG is written here (:func:`png`) rather than by Pillow: the deflate is ISA-L's (``isal``), 3 times as
     fast as zlib's level 1 on these pictures and 10-20% smaller (issue 29; ``python -m bench.render
     --encodings``)."""
+    if img.mode == "P":  # drawn in its palette already (:class:`PaletteDraw`): nothing to quantise
+        return png(img)
     rgb_img = img if img.mode == "RGB" else img.convert("RGB")
     return png(rgb_img.quantize(palette=pal or palette(), dither=Image.Dither.NONE))
+
+
+#: palette index of a colour, per palette: (the palette, {colour: index})
+_NEAREST: dict[int, tuple[Image.Image, dict[tuple[int, int, int], int]]] = {}
+#: palette pictures of kept RGB sprites: id(sprite) -> (sprite, palette, its palette picture)
+_PALETTED: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
+#: pixels of the sprites :data:`_PALETTED` keeps alive (it holds them: an id is never reused while kept)
+_PALETTED_PIXELS = [0]
+_PALETTED_MAX_PIXELS = 4_000_000
+
+
+def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:
+    """The index of ``pal`` a pixel of ``colour`` gets when :func:`encode` quantises a picture to ``pal``."""
+    kept = _NEAREST.get(id(pal))
+    if kept is None or kept[0] is not pal:
+        kept = _NEAREST[id(pal)] = (pal, {})
+    c = rgb(colour)
+    index = kept[1].get(c)
+    if index is None:
+        pixel = Image.new("RGB", (1, 1), c).quantize(palette=pal, dither=Image.Dither.NONE).getpixel((0, 0))
+        index = kept[1][c] = int(pixel) if isinstance(pixel, int | float) else 0
+    return index
+
+
+def paletted(sprite: Image.Image, pal: Image.Image) -> Image.Image:
+    """``sprite`` (a kept RGB picture: a card, a label on its background) quantised to ``pal`` as :func:`encode`
+    would, kept for as long as the sprite is (by identity: sprites are never changed once drawn)."""
+    kept = _PALETTED.get(id(sprite))
+    if kept is not None and kept[0] is sprite and kept[1] is pal:
+        return kept[2]
+    if _PALETTED_PIXELS[0] >= _PALETTED_MAX_PIXELS:
+        _PALETTED.clear()
+        _PALETTED_PIXELS[0] = 0
+    out = sprite.convert("RGB").quantize(palette=pal, dither=Image.Dither.NONE)
+    _PALETTED[id(sprite)] = (sprite, pal, out)
+    _PALETTED_PIXELS[0] += sprite.width * sprite.height
+    return out
+
+
+#: id(sprite) -> (sprite, whether its alpha is all 0 or 255)
+_BINARY_ALPHA: dict[int, tuple[Image.Image, bool]] = {}
+
+
+def paste_masked(img: Image.Image, sprite: Image.Image, xy: tuple[int, int], pal: Image.Image) -> None:
+    """``img.paste(sprite, xy, sprite)`` of a kept RGBA sprite, on a palette picture (of ``pal``) too: a sprite
+    whose alpha is all or nothing pasted quantised (kept), another one blended (:func:`blended`)."""
+    if img.mode != "P":
+        img.paste(sprite, xy, sprite)
+        return
+    kept = _BINARY_ALPHA.get(id(sprite))
+    if kept is None or kept[0] is not sprite:
+        if len(_BINARY_ALPHA) > 4096:
+            _BINARY_ALPHA.clear()
+        counts = sprite.getchannel("A").histogram()
+        kept = _BINARY_ALPHA[id(sprite)] = (sprite, sum(counts[1:255]) == 0)
+    if kept[1]:
+        img.paste(paletted(sprite, pal), xy, sprite.getchannel("A"))
+        return
+    x, y = xy
+    blended(PaletteDraw(img, pal), (x, y, x + sprite.width, y + sprite.height),
+            lambda d, ox, oy: d._image.paste(sprite, (x + ox, y + oy), sprite))
+
+
+def draw_on(img: Image.Image, pal: Image.Image) -> ImageDraw.ImageDraw:
+    """The draw of a picture: a :class:`PaletteDraw` of ``pal`` for a palette picture."""
+    return PaletteDraw(img, pal) if img.mode == "P" else ImageDraw.Draw(img)
+
+
+_PALETTES: dict[bytes, Image.Image] = {}
+
+
+def palette_of(img: Image.Image) -> Image.Image:
+    """The palette (an image to quantise to) of a palette picture."""
+    colours = bytes(img.getpalette() or [])
+    pal = _PALETTES.get(colours)
+    if pal is None:
+        if len(_PALETTES) > 64:
+            _PALETTES.clear()
+        pal = _PALETTES[colours] = Image.new("P", (1, 1))
+        pal.putpalette(colours)
+    return pal
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a palette picture (mode P, indices of ``pal``) that takes colours as names or RGB, each
+    drawn as the index :func:`encode` would give it. Shapes drawn here (rectangles, lines, polygons, discs: Pillow
+    draws them without blending) are the very pixels drawing them in RGB and quantising gives, and the picture
+    needs no quantising (issue 29: a picture made of kept sprites and shapes is drawn in its palette). Text is
+    blended, so it is not drawn here: it comes as sprites on their background (:func:`paletted`)."""
+
+    def __init__(self, img: Image.Image, pal: Image.Image) -> None:
+        super().__init__(img)
+        self.pal = pal
+
+    def _index(self, colour):
+        return nearest(colour, self.pal) if isinstance(colour, str | tuple) else colour
+
+    def _getink(self, ink, fill=None):
+        return super()._getink(self._index(ink), self._index(fill))
+
+
+def palette_canvas(width: int, height: int, background: str | tuple[int, int, int],
+                   pal: Image.Image) -> tuple[Image.Image, PaletteDraw]:
+    """:func:`canvas` as a palette picture of ``pal`` (see :class:`PaletteDraw`)."""
+    img = Image.new("P", (width, height), nearest(background, pal))
+    img.putpalette(pal.getpalette() or [])
+    return img, PaletteDraw(img, pal)
+
+
+#: what :func:`blended` made on a background of one colour: (key, size, index) -> its palette picture
+_ON_FLAT: dict[tuple, Image.Image] = {}
+_ON_FLAT_MAX = 4096
+
+
+def blended(draw: PaletteDraw, box: tuple[int, int, int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None],
+            key: tuple | None = None) -> None:
+    """Something blended (antialiased text, a masked paste) onto a palette picture: ``paint(rgb_draw, dx, dy)``
+    draws it as it would on the RGB picture, shifted by ``(dx, dy)``, on the RGB colours of ``box`` (the pixels it
+    may touch); that part is quantised back to the palette as :func:`encode` would. A part of one colour with a
+    ``key`` (what is drawn: the same key, the same pixels) is kept, so a label on a plain background is pasted
+    the second time. The same pixels as the RGB picture quantised wherever what lies under it is drawn in the
+    palette's own colours (shapes of the game's colours, not another antialiased edge)."""
+    img = draw._image
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(img.width, box[2]), min(img.height, box[3])
+    if x0 >= x1 or y0 >= y1:
+        return
+    under = img.crop((x0, y0, x1, y1))
+    lo, hi = under.getextrema()
+    # (a palette picture's index is its colour: one index, one colour under it)
+    flat_key = (key, box[0] - x0, box[1] - y0, x1 - x0, y1 - y0, lo) if key is not None and lo == hi else None
+    if flat_key is not None:
+        kept = _ON_FLAT.get(flat_key)
+        if kept is not None:
+            img.paste(kept, (x0, y0))
+            return
+    region = under.convert("RGB")
+    paint(ImageDraw.Draw(region), -x0, -y0)
+    out = region.quantize(palette=draw.pal, dither=Image.Dither.NONE)
+    img.paste(out, (x0, y0))
+    if flat_key is not None:
+        if len(_ON_FLAT) >= _ON_FLAT_MAX:
+            _ON_FLAT.clear()
+        _ON_FLAT[flat_key] = out
+
+
+def bitmap(draw: ImageDraw.ImageDraw, xy: tuple[int, int], mask: Image.Image, fill, key: tuple | None = None) -> None:
+    """``draw.bitmap(xy, mask, fill)``, on a palette picture too (:func:`blended`; ``key``: what the mask is, for
+    keeping it on a plain background)."""
+    if not isinstance(draw, PaletteDraw):
+        draw.bitmap(xy, mask, fill=fill)
+        return
+    x, y = int(xy[0]), int(xy[1])
+    blended(draw, (x, y, x + mask.width, y + mask.height),
+            lambda d, dx, dy: d.bitmap((x + dx, y + dy), mask, fill=fill),
+            None if key is None else (*key, rgb(fill)))
+
+
+def _text_paletted(draw: PaletteDraw, xy, s: str, size: int, fill, bold: bool, anchor: str, condensed: bool) -> None:
+    """:func:`text` on a palette picture: what the RGB picture's text blends, from the same stamps."""
+    x, y = xy
+    if x < 0 or y < 0 or "\n" in s:  # (never on the games' pictures) the whole picture blended
+        blended(draw, (0, 0, draw._image.width, draw._image.height),
+                lambda d, dx, dy: text(d, (x + dx, y + dy), s, size, fill, bold, anchor, condensed))
+        return
+    if plain(s, bold, condensed):
+        key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
+        if key in _SEEN:  # drawn before: from its stamp
+            mask, dx, dy = _glyphs(*key)
+            bitmap(draw, (int(x) + dx, int(y) + dy), mask, rgb(fill), ("glyphs", *key))
+            return
+        # a text seen once (a status line that changes with every move) drawn as it is, as on an RGB picture
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[key] = True
+        f = font(size, bold, condensed)
+        x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
+        blended(draw, (int(x) + int(x0) - 2, int(y) + int(y0) - 2, int(x) + int(x1) + 3, int(y) + int(y1) + 3),
+                lambda d, dx, dy: d.text((x + dx, y + dy), s, font=f, fill=rgb(fill), anchor=anchor))
+        return
+    laid = _runs(s, size, bold, condensed)
+    left, baseline = _origin(xy, sum(w for *_, w in laid), size, bold, condensed, anchor)
+    for run, f, t, kw, w in laid:
+        fx, fy = left - int(left), baseline - int(baseline)
+        if run.emoji:  # the box of its colour layer, as an RGB picture's default ink stamps it
+            ink, fill_ink = ImageDraw.Draw(Image.new("RGB", (1, 1)))._getink(None)
+            _, mask, (bx, by) = _emoji_stamp(f, t, ink if ink is not None else fill_ink, fx, fy)
+            size_x, size_y = mask.size
+        else:
+            glyphs, bx, by = _run_glyphs(f, t, kw.get("direction"), fx, fy)
+            size_x, size_y = glyphs.size
+        at_x, at_y = int(left) + bx, int(baseline) + by
+        blended(draw, (at_x, at_y, at_x + size_x, at_y + size_y),
+                _run_painter((left, baseline), f, t, kw.get("direction"), run.emoji, rgb(fill)))
+        left += w
+
+
+def _run_painter(at: tuple[float, float], f: ImageFont.FreeTypeFont, t: str, direction: str | None, emoji: bool,
+                 fill) -> Callable[[ImageDraw.ImageDraw, int, int], None]:
+    """:func:`_stamp_run` of one run at ``at``, on a part of the picture shifted by ``(dx, dy)``."""
+    def paint(d: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+        _stamp_run(d, (at[0] + dx, at[1] + dy), f, t, direction, emoji, fill)
+    return paint
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
@@ -496,8 +719,12 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
         used += w
     line_h = round(size * 1.45)
     strip_h = len(lines) * line_h + pad + 3
-    out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
-    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
+    paletted_board = img.mode == "P"
+    if paletted_board:  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
+        out = Image.new("RGB", (width, strip_h), rgb("ink"))
+    else:
+        out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
+        out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
     draw = ImageDraw.Draw(out)
     # a gold rule parts the strip from a board whose own header is dark too
     draw.rectangle((0, strip_h - 3, width, strip_h - 1), fill=rgb("gold"))
@@ -510,4 +737,12 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
             text(draw, (x, y), s, size=k, fill="highlight" if urgent else "white", bold=True, anchor="lm",
                  condensed=condensed)
             x += text_width(s, k, True, condensed)
+    if paletted_board:
+        pal = Image.new("P", (1, 1))
+        pal.putpalette(img.getpalette() or [])
+        board = Image.new("P", (width, img.height + strip_h))
+        board.putpalette(img.getpalette() or [])
+        board.paste(out.quantize(palette=pal, dither=Image.Dither.NONE), (0, 0))
+        board.paste(img, (0, strip_h))
+        return board
     return out

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from render import kit
 
@@ -161,9 +162,14 @@ def _t(draw, xy, s, size=BODY, fill="ink", bold=False, anchor="la"):
     if not s:
         return
     im, colour, dx, dy = kit.text_mask(s, size, bold, True, anchor)
-    draw.bitmap((xy[0] + dx, xy[1] + dy), im, fill=kit.rgb(fill))
+    at = (int(xy[0] + dx), int(xy[1] + dy))
+    kit.bitmap(draw, at, im, kit.rgb(fill), ("kv", s, size, bold, anchor))
     if colour is not None:  # emoji in a name
-        draw._image.paste(colour, (int(xy[0] + dx), int(xy[1] + dy)), colour)
+        if isinstance(draw, kit.PaletteDraw):
+            kit.blended(draw, (*at, at[0] + colour.width, at[1] + colour.height),
+                        lambda d, ox, oy: d._image.paste(colour, (at[0] + ox, at[1] + oy), colour))
+        else:
+            draw._image.paste(colour, at, colour)
 
 
 def _names(view: dict, say, hu: bool) -> dict[str, str]:
@@ -193,7 +199,7 @@ def _adventurer_h(a: dict) -> int:
     return 40 + 22 + 18 + 22 + 2 * 16 * min(2, len(a.get("worn", []))) + 22
 
 
-def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
+def _adventurer_drawn(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
     st = a.get("state", "alert")
     bg = {"alert": "white", "resting": "kv_rest", "injured": "kv_inj"}[st]
     draw.rectangle((x, y, x + CARD_W, y + h), fill=kit.rgb(bg),
@@ -236,7 +242,7 @@ def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, 
 TOWER_H = 74
 
 
-def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
+def _tower_drawn(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
     hidden = t.get("hidden") or not t.get("face_up", True)
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("kv_tower"), outline=kit.rgb("ink"))
     if hidden:
@@ -252,6 +258,53 @@ def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> N
        SMALL)
     if hidden and own:
         _t(draw, (x + 5, y + 55), _fit(say("tower_hidden_own"), w - 10, SMALL, True), SMALL, "ink", True)
+
+
+# ------------------------------------------------------------------ cards as kept sprites
+# A card (tower, quest, adventurer, a hand's card) is drawn inside its own rectangle only, from its own dict:
+# drawn once on a sprite of its size and pasted, it gives the very pixels drawing it on the table gives, and
+# the same cards come back in every picture of a game (issue 29: only what changed is drawn).
+
+_CARD_SPRITES = 1024
+
+
+@lru_cache(maxsize=_CARD_SPRITES)
+def _card_sprite(kind: str, card: str, w: int, h: int, lang: str, extra: tuple) -> Image.Image:
+    say = kit.words(GAME, {"lang": lang})
+    img, draw = kit.canvas(w + 1, h + 1, "kv_side")
+    _DRAWN[kind](draw, 0, 0, w, h, json.loads(card), say, lang == "hu", *extra)
+    # kept quantised (a byte a pixel): the pictures it goes on are drawn in the palette
+    return img.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+def _pasted(kind: str, draw, x: int, y: int, w: int, h: int, card: dict, say, *extra) -> None:
+    key = json.dumps(card, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    draw._image.paste(_card_sprite(kind, key, w, h, say.lang, extra), (x, y))  # (a palette picture's draw)
+
+
+def _tower(draw, x, y, w, h, t: dict, place: int, own: bool, say, hu: bool) -> None:
+    _pasted("tower", draw, x, y, w, h, t, say, place, own)
+
+
+def _quest(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
+    _pasted("quest", draw, x, y, w, h, q, say)
+
+
+def _adventurer(draw, x, y, h, a: dict, say, hu: bool, rank: str | None = None, highlight=False) -> None:
+    _pasted("adventurer", draw, x, y, CARD_W, h, a, say, rank, bool(highlight))
+
+
+def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None:
+    _pasted("hand", draw, x, y, w, h, c, say, bool(playable))
+
+
+_DRAWN: dict[str, Callable[..., None]] = {
+    "tower": lambda draw, x, y, w, h, t, say, hu, place, own: _tower_drawn(draw, x, y, w, h, t, place, own, say, hu),
+    "quest": lambda draw, x, y, w, h, q, say, hu: _quest_drawn(draw, x, y, w, h, q, say, hu),
+    "adventurer": lambda draw, x, y, w, h, a, say, hu, rank, highlight: _adventurer_drawn(draw, x, y, h, a, say, hu,
+                                                                                        rank, highlight),
+    "hand": lambda draw, x, y, w, h, c, say, hu, playable: _hand_card_drawn(draw, x, y, w, h, c, playable, say, hu),
+}
 
 
 def _attach_text(items: list[dict], hu: bool) -> str:
@@ -280,7 +333,7 @@ def _quest_h(q: dict, w: int, hu: bool, say=None) -> int:
         16 if _attach_text(q.get("attached", []), hu) else 0)
 
 
-def _quest(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
+def _quest_drawn(draw, x, y, w, h, q: dict, say, hu: bool) -> None:
     draw.rectangle((x, y, x + w, y + h), fill=kit.rgb("white"), outline=kit.rgb("ink"))
     title = _quest_title(q, w, say, hu)
     top = 2 + 18 * len(title)
@@ -537,7 +590,8 @@ def render_public(view: dict) -> bytes:
     view = kit.at_rest(view)
     height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
     height += LEGEND_H
-    img, draw = kit.canvas(W, kit.steady_height(height, BOARD_H, 2), "table")
+    # drawn in the palette (kit.PaletteDraw): no picture-wide quantising (issue 29), the same pixels
+    img, draw = kit.palette_canvas(W, kit.steady_height(height, BOARD_H, 2), "table", PALETTE)
     say = kit.words("kivalasztottak", view)
     stage = _opt(say, f"stage_{view['stage']}", view["stage"])
     title = say("title", round=view["round"], stage=stage)
@@ -619,7 +673,7 @@ HAND_CW = (W - 2 * PAD - (HAND_COLS - 1) * 8) // HAND_COLS
 HAND_CH = 200
 
 
-def _hand_card(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None:
+def _hand_card_drawn(draw, x, y, w, h, c: dict, playable: bool, say, hu: bool) -> None:
     """One card of the hand: name (two lines at most, broken between words), cost, its Hungarian name (or, in a
     Hungarian picture, its type), an info line and the card text."""
     t = c["type"]
@@ -664,7 +718,7 @@ def render_private(view: dict) -> bytes | None:
         return None
     playable = {a.get("card") for a in view.get("legal", []) if a["type"] in ("summon", "attach_reward")}
     rows = max(1, (len(hand) + HAND_COLS - 1) // HAND_COLS)
-    img, draw = kit.canvas(W, 34 + rows * (HAND_CH + 8), "table")
+    img, draw = kit.palette_canvas(W, 34 + rows * (HAND_CH + 8), "table", PALETTE)
     say = kit.words("kivalasztottak", view)
     hu = view.get("lang") == "hu"
     p = view["players"][view["seat"]]

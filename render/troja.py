@@ -88,7 +88,7 @@ def _fit(s: str, max_width: int, size: int, bold: bool = False, smallest: int | 
 def _text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: bool = False, anchor: str = "la") -> None:
     if not s:
         return
-    kit.paste_text(img, xy, s, size, fill, bold, anchor)
+    kit.paste_text(img, xy, s, size, fill, bold, anchor, pal=PALETTE)
 
 
 def _name(key: str, lang: str) -> str:
@@ -490,8 +490,7 @@ def _fight_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     a = view["assault"]
     fight = view["fight"]
     if height is not None:
-        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("white"), outline=kit.rgb("troja_wine"),
-                               width=3)
+        _frame(draw, "_fight_panel", height)
     right = W - PAD
     y = _lines(img, PAD, 8, _fight_title(view, say), right - PAD, 18, "troja_wine", True)
     step = {"build": say("step_build"), "join": say("step_join"), "fate": say("step_fate")}.get(view["step"], "")
@@ -598,14 +597,14 @@ def _fight_note(fight: dict, totals: dict, say, left: str, right_name: str) -> s
 def _ending_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     """How a game ended outside its rules (resigned, out of time, decided, called off): the host's headline."""
     if height is not None:
-        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
+        _frame(draw, "_ending_panel", height)
     return _lines(img, PAD, 10, (kit.ending(view) or {})["headline"], W - 2 * PAD, 20, "ink", True) + 12
 
 
 def _result_panel(img, draw, view: dict, say, height: int | None = None) -> int:
     r = view["result"]
     if height is not None:
-        draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb("gold"), outline=kit.rgb("ink"), width=2)
+        _frame(draw, "_result_panel", height)
     if r["winner"] is not None:
         s = say("result_winner", who=_who(view, r["winner"]), hero=_name(view["players"][r["winner"]]["hero"],
                                                                           _lang(view)))
@@ -646,19 +645,55 @@ def _last_line(img, draw, view: dict, say, height: int | None = None) -> int:
     return _lines(img, PAD, 2, s, W - 2 * PAD, 16, "white") + 4
 
 
-@lru_cache(maxsize=8)
 def _scratch(height: int, background: str):
-    """A canvas for the measuring pass, kept: what that pass draws is never read (only the height it returns), so
-    the canvas need not be cleared or made again for the next one."""
-    return kit.canvas(W, height, background)
+    """A canvas a section is drawn on, kept per thread (render workers may be threads; what is drawn on it is
+    read back) and cleaned after each section (:func:`_section`)."""
+    kept = getattr(_sand, "sections", None)
+    if kept is None:
+        kept = _sand.sections = {}
+    if (height, background) not in kept:
+        kept[(height, background)] = kit.canvas(W, height, background)
+    return kept[(height, background)]
+
+
+#: the frame of each framed section (drawn at the section's height): its fill, border colour and width
+_FRAMES = {"_fight_panel": ("white", "troja_wine", 3), "_result_panel": ("gold", "ink", 2),
+           "_ending_panel": ("gold", "ink", 2)}
+_SCRATCH_H = 1400
+
+
+def _frame(draw, section: str, height: int) -> None:
+    fill, outline, width = _FRAMES[section]
+    draw.rounded_rectangle((6, 0, W - 6, height - 4), 10, fill=kit.rgb(fill), outline=kit.rgb(outline), width=width)
 
 
 def _section(fn, view: dict, say, background: str = "table") -> Image.Image:
-    """Draw a section twice: once to measure its height, once into an image of exactly that height."""
-    scratch, sdraw = _scratch(1400, background)
-    height = fn(scratch, sdraw, view, say)
-    img, draw = kit.canvas(W, max(1, height), background)
-    fn(img, draw, view, say, height)
+    """A section drawn once, on a kept canvas of the colour its content lies on (inside its frame: the frame's
+    fill), which gives its height; a framed section's frame is then drawn at that height and the content copied
+    inside it (all but the border and the rounded corners, where no content goes) - the very pixels of drawing
+    it twice, first to measure (issue 29). A section taller than the canvas (never in a game) is drawn twice."""
+    framed = fn.__name__ in _FRAMES
+    fill = _FRAMES[fn.__name__][0] if framed else background
+    scratch, sdraw = _scratch(_SCRATCH_H, fill)
+    try:
+        height = fn(scratch, sdraw, view, say)
+    except BaseException:  # (a section that fails leaves nothing on the canvas for the next one)
+        sdraw.rectangle((0, 0, W, _SCRATCH_H), fill=kit.rgb(fill))
+        raise
+    if height >= _SCRATCH_H - 16 or framed and height < 30:  # (never in a game) drawn again at its height
+        sdraw.rectangle((0, 0, W, _SCRATCH_H), fill=kit.rgb(fill))
+        img, draw = kit.canvas(W, max(1, height), background)
+        fn(img, draw, view, say, height)
+        return img
+    if framed:
+        img, draw = kit.canvas(W, height, background)
+        _frame(draw, fn.__name__, height)
+        # inside the border (3 px at most) and clear of the corners' arcs (radius 10): the frame's fill
+        for box in ((16, 4, W - 16, height - 8), (10, 10, W - 10, height - 14)):
+            img.paste(scratch.crop(box), box[:2])
+    else:
+        img = scratch.crop((0, 0, W, max(1, height)))
+    sdraw.rectangle((0, 0, W, height + 1), fill=kit.rgb(fill))  # clean for the next section
     return img
 
 
@@ -684,11 +719,15 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
         parts.append(_section(_last_line, view, say))
     height = kit.steady_height(HEADER_H + 6 + sum(p.height + 4 for p in parts) + 6, BOARD_H,
                                len(view["players"]))
-    img, draw = kit.canvas(W, height, "table")
+    # drawn in the palette (kit.PaletteDraw): the hero panels kept quantised with them, the other sections
+    # quantised alone, no picture-wide quantising (issue 29; the same pixels)
+    img, draw = kit.palette_canvas(W, height, "table", PALETTE)
     _header(img, draw, view, say)
     y = HEADER_H + 6
     for part in parts:
-        img.paste(part, (0, y))
+        kept = any(part is panel for panel in _PANELS.values())
+        img.paste(kit.paletted(part, PALETTE) if kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
+                  (0, y))
         y += part.height + 4
     return kit.encode(kit.clock_strip(img, view), PALETTE)
 
@@ -734,8 +773,16 @@ def _fact_lines(facts: tuple, size: int) -> list[str]:
 
 
 @lru_cache(maxsize=256)
-def _card_image(words: tuple, card_face: int) -> Image.Image:
-    """One hand card; cached by its words (``_card_words``) and die face."""
+def _card_image(words: tuple, card_face: int, dim: bool = False) -> Image.Image:
+    """One hand card; cached by its words (``_card_words``), die face and whether it is dimmed (not playable
+    while others are)."""
+    card = _card_drawn(words, card_face)
+    return Image.blend(card, Image.new("RGB", card.size, kit.rgb("grey")), 0.35) if dim else card
+
+
+@lru_cache(maxsize=256)
+def _card_drawn(words: tuple, card_face: int) -> Image.Image:
+    """One hand card as drawn (:func:`_card_image`)."""
     kind, tag, label, name, facts, text = words
     colour = KIND_COLOUR[kind]
     img, d = kit.canvas(CARD_W, CARD_H, "white")
@@ -807,7 +854,7 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
     title_lines = _wrap(title, W - 62, 18, True)
     top = 16 + 24 * len(title_lines)
     height = top + rows * (CARD_H + 44)
-    img, draw = kit.canvas(W, height, "table")
+    img, draw = kit.palette_canvas(W, height, "table", PALETTE)
     _seat_badge(draw, (26, 22), seat)
     for i, line in enumerate(title_lines):
         _text(img, (48, 22 + 24 * i), line, 18, "white", True, "lm")
@@ -818,11 +865,9 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
         col, row = i % per_row, i // per_row
         x = 10 + col * (CARD_W + 10)
         y = top + row * (CARD_H + 44)
-        card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid))
         ok = cid in playable
-        if not ok and playable:
-            card = Image.blend(card, Image.new("RGB", card.size, kit.rgb("grey")), 0.35)
-        img.paste(card, (x, y))
+        card = _card_image(_card_words(card_type(cid)["key"], say, lang), face(cid), not ok and bool(playable))
+        img.paste(kit.paletted(card, PALETTE), (x, y))
         outline = "troja_playable" if ok else "panel_dark"
         draw.rectangle((x - 3, y - 3, x + CARD_W + 2, y + CARD_H + 2), outline=kit.rgb(outline), width=5 if ok else 2)
         if ok:

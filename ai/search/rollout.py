@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from ai.evaluate import Evaluation, reward_of_places
-from ai.players import AI_PLAYERS, Chooser
+from ai.players import AI_PLAYERS, ROLLOUT_PLAYERS, Chooser
 from ai.search.config import Action, Game, Policy
 from engines.rng import Rng
 
@@ -37,9 +37,10 @@ def max_steps(engine: Game) -> int:
 
 
 def rollout_policy(engine: Game, epsilon: float = 0.15) -> Policy:
-    """The game's heuristic AI, taking a random legal action with probability ``epsilon`` (so rollouts
-    differ); a purely random player when the game has no heuristic AI."""
-    chooser = heuristic(engine)
+    """The game's heuristic AI (in its cheaper rollout form where it has one: the same choices), taking a
+    random legal action with probability ``epsilon`` (so rollouts differ); a purely random player when the
+    game has no heuristic AI."""
+    chooser = ROLLOUT_PLAYERS.get(engine.key) or heuristic(engine)
 
     def policy(state: Any, seat: int, rng: Rng) -> Action:
         legal = engine.legal_actions(state, seat)

@@ -111,6 +111,7 @@ def test_hungarian_picture_differs_and_names_cards_in_hungarian(monkeypatch):
         return real(draw, xy, s, *args, **kwargs)
 
     monkeypatch.setattr(R, "_t", spy)
+    R._card_sprite.cache_clear()  # (cards drawn above are pasted from kept sprites: drawn again for the spy)
     R.render_public(hungarian)
     R.render_private(hungarian)
     text = "\n".join(drawn)
