@@ -7,12 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engines.protocol import IllegalAction
+import orjson
 
-try:
-    import orjson
-except ImportError:  # (pinned in pyproject.toml; without it the standard library writes the same text, slower)
-    orjson = None
+from engines.protocol import IllegalAction
 
 
 def json_text(obj: Any) -> str:
@@ -20,21 +17,19 @@ def json_text(obj: Any) -> str:
     workers load, made once per move (issue 29). By orjson, about ten times as fast as the standard library and
     the same text; by the standard library where orjson cannot write ``obj`` (a lone surrogate, an integer past
     64 bits, a type JSON does not have: which then fails as it always did)."""
-    if orjson is not None:
-        try:
-            return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # (orjson.JSONEncodeError)
-            pass
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # (orjson.JSONEncodeError)
+        pass
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 def json_value(text: str | bytes) -> Any:
     """The value of JSON ``text`` (orjson's parser, else, and for what it refuses, the standard library's)."""
-    if orjson is not None:
-        try:
-            return orjson.loads(text)
-        except ValueError:  # (orjson.JSONDecodeError) e.g. NaN, which the standard library reads
-            pass
+    try:
+        return orjson.loads(text)
+    except ValueError:  # (orjson.JSONDecodeError) e.g. NaN, which the standard library reads
+        pass
     return json.loads(text)
 
 

@@ -24,12 +24,9 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from store.rows import DeadLetter, GameRow, MatchRow, OutboxEntry, PublicationTrouble, SeatRow, Tournament
+import orjson
 
-try:
-    import orjson
-except ImportError:  # (pinned in pyproject.toml; the standard library writes and reads the same, slower)
-    orjson = None
+from store.rows import DeadLetter, GameRow, MatchRow, OutboxEntry, PublicationTrouble, SeatRow, Tournament
 
 
 class Shards(Protocol):
@@ -86,21 +83,19 @@ def _dumps(obj: Any) -> str:
     # no sort_keys: dicts keep their order through JSON, and sorting a large snapshot costs time per action.
     # orjson writes the same compact text several times as fast; what it cannot write (a lone surrogate, an
     # integer past 64 bits, a type JSON lacks) goes to the standard library, which fails on it as it always did
-    if orjson is not None:
-        try:
-            return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-        except TypeError:  # (orjson.JSONEncodeError)
-            pass
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # (orjson.JSONEncodeError)
+        pass
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 def _loads(text: str | bytes) -> Any:
     """JSON text's value: orjson's parser, else (and for what it refuses, e.g. NaN) the standard library's."""
-    if orjson is not None:
-        try:
-            return orjson.loads(text)
-        except ValueError:  # (orjson.JSONDecodeError)
-            pass
+    try:
+        return orjson.loads(text)
+    except ValueError:  # (orjson.JSONDecodeError)
+        pass
     return json.loads(text)
 
 

@@ -65,7 +65,7 @@ def test_legal_actions_listed_from_the_text_are_the_states_own(key):
 
 
 def test_the_state_text_is_the_standard_librarys_text():
-    """``json_text`` (orjson where installed, issue 29) writes what ``json.dumps`` with compact separators and
+    """``json_text`` (by orjson, issue 29) writes what ``json.dumps`` with compact separators and
     non-ASCII characters as they are writes, for every game's states and for the odd values (integer keys,
     64-bit integers, text in every script); what orjson cannot write goes to the standard library, which writes
     it (or fails on it) as it always did; ``json_value`` reads what the standard library reads (NaN too)."""

@@ -1,4 +1,4 @@
-"""The store's JSON columns are written and read by orjson where it is installed (issue 29): the same text as the
+"""The store's JSON columns are written and read by orjson (issue 29): the same text as the
 standard library's compact JSON, and what orjson cannot write or read goes to the standard library."""
 
 import json
