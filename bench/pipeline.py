@@ -483,12 +483,13 @@ async def _split(key: str, folder: Path, actions: int) -> dict:
     return out
 
 
-def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
-    """Per game: the split of an action's mean time, p50/p99, the floor, and moves/s with pictures off."""
+def split_figures(actions: int = SPLIT_ACTIONS, games: list[str] | None = None) -> dict:
+    """Per game (``games``, or every game with pictures): the split of an action's mean time, p50/p99, the floor,
+    and moves/s with pictures off."""
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         for key in ENGINES:
-            if key not in RENDERERS:
+            if key not in RENDERERS or (games and key not in games):
                 continue
             folder = Path(tmp)
             (rate1, cpu1), (rate10, cpu10) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
@@ -503,7 +504,7 @@ def split_figures(actions: int = SPLIT_ACTIONS) -> dict:
     return figures
 
 
-def against(commit: str, actions: int) -> dict:
+def against(commit: str, actions: int, games: list[str] | None = None) -> dict:
     """The same measurement on ``commit``: this file runs in a temporary worktree of that commit (its code,
     this benchmark), in a separate process."""
     import shutil
@@ -515,7 +516,8 @@ def against(commit: str, actions: int) -> dict:
         subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), commit], check=True)
         try:
             shutil.copy(Path(__file__), tree / "bench" / "_pipeline_now.py")
-            run = subprocess.run([sys.executable, "-m", "bench._pipeline_now", "--split", "--actions", str(actions)],
+            run = subprocess.run([sys.executable, "-m", "bench._pipeline_now", "--split", "--actions", str(actions),
+                                  *(f"--game={key}" for key in games or ())],
                                  cwd=tree, env={**os.environ, "PYTHONPATH": os.pathsep.join(
                                      [str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])}, check=True,
                                  stdout=subprocess.PIPE, text=True)
@@ -562,10 +564,11 @@ def main() -> int:
     parser.add_argument("--split", action="store_true", help="where an action's time goes, per game")
     parser.add_argument("--against", metavar="COMMIT", help="the split here and on COMMIT, side by side")
     parser.add_argument("--actions", type=int, default=SPLIT_ACTIONS, help="actions per game in the split")
+    parser.add_argument("--game", action="append", choices=sorted(RENDERERS), help="only this game (repeatable)")
     args = parser.parse_args()
     if args.split or args.against:
-        there = against(args.against, args.actions) if args.against else None
-        here = split_figures(args.actions)
+        there = against(args.against, args.actions, args.game) if args.against else None
+        here = split_figures(args.actions, args.game)
         if args.split and not args.against:
             print(table(here, None, None), file=sys.stderr)
         else:
