@@ -467,7 +467,10 @@ def render_public(view: dict) -> bytes:
     who moves)."""
     view = kit.at_rest(view)
     lay = _layout(view["radius"])
-    return _encode(kit.clock_strip(_fold(_draw_public(view)[0], view, kit.words("hextri", view), lay), view))
+    board = _fold(_draw_public(view)[0], view, kit.words("hextri", view), lay)
+    # quantised before the clock strip goes on top: the strip is then drawn and quantised alone, instead of the
+    # whole board being copied under it in full colour (1.5 million pixels, two copies: issue 29)
+    return _encode(kit.clock_strip(board.quantize(palette=PALETTE, dither=Image.Dither.NONE), view))
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:

@@ -97,3 +97,29 @@ def test_boards_drawn_in_their_palette_need_no_quantising(key, monkeypatch):
         if key != "ave-caesar":
             renderer.render_private({**engine.view(state, seat), "player_names": ["Ann", "Cili 🐙"], "lang": "en"})
     assert modes and set(modes) == {"P"}
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hextri_board_quantised_before_its_clock_strip_is_the_same_picture(players):
+    """HEX-TRI draws in full colour; its board is quantised before the clock strip goes on top (the strip then
+    quantised alone), which gives the very pixels of the whole picture quantised at once."""
+    from render import hextri
+
+    engine, rng = ENGINES["hextri"], Rng(9)
+    state = engine.new_game(players, 9, {})
+    clock = [{"text": "Ann: 11 h 20 min left", "urgent": False}, {"text": "Cili 🐙: 48 min left", "urgent": True}]
+    for step in range(40):
+        if not engine.to_act(state):
+            break
+        seat = engine.to_act(state)[0]
+        engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        if step % 8:
+            continue
+        view = {**engine.view(state, None), "player_names": ["Ann", "Cili 🐙", "Bo"][:players], "lang": "en",
+                "clock": clock}
+        lay = hextri._layout(view["radius"])
+        whole = hextri._fold(hextri._draw_public(view)[0], view, kit.words("hextri", view), lay)
+        at_once = kit.encode(kit.clock_strip(whole, view), hextri.PALETTE)
+        drawn = hextri.render_public(view)
+        assert decoded(drawn) == decoded(at_once)
+        assert Image.open(io.BytesIO(drawn)).height > whole.height  # the strip is there
