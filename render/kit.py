@@ -702,29 +702,47 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
     entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
     if not entries:
         return img
-    width = img.width
+    paletted_board = img.mode == "P"
+    colours = bytes(img.getpalette() or []) if paletted_board else b""
+    strip = _strip(img.width, tuple((str(e["text"]), bool(e.get("urgent"))) for e in entries), colours)
+    if paletted_board:  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
+        board = Image.new("P", (img.width, img.height + strip.height))
+        board.putpalette(colours)
+        board.paste(strip, (0, 0))
+        board.paste(img, (0, strip.height))
+        return board
+    out = Image.new("RGB", (img.width, img.height + strip.height))
+    out.paste(strip, (0, 0))
+    out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip.height))
+    return out
+
+
+#: clock strips kept by :func:`_strip`: the same words come back move after move (a strip is 40-120 KB: at most about 4 MB)
+_STRIPS_KEPT = 32
+
+
+@lru_cache(maxsize=_STRIPS_KEPT)
+def _strip(width: int, entries: tuple[tuple[str, bool], ...], colours: bytes) -> Image.Image:
+    """The clock strip of :func:`clock_strip` alone, ``width`` wide: RGB, or quantised to the palette
+    ``colours`` (a palette board's). Kept, and never changed by a caller (pasted only): a board's strip reads the
+    same until a clock's words change."""
     size = max(16, round(CLOCK_STRIP_PX * max(1.0, width / 420)))
     pad, gap = size // 2, "   ·   "
     room = width - 2 * pad
     # greedy lines: as many entries side by side as fit, an entry wider than a line fitted on its own
     lines: list[list[tuple[str, int, bool, bool]]] = [[]]
     used = 0
-    for e in entries:
-        s, k, condensed = fitted(str(e["text"]), room, size, bold=True, smallest=max(12, round(size * 0.8)))
+    for entry, urgent in entries:
+        s, k, condensed = fitted(entry, room, size, bold=True, smallest=max(12, round(size * 0.8)))
         w = text_width(s, k, True, condensed) + (text_width(gap, size) if lines[-1] else 0)
         if lines[-1] and used + w > room:
             lines.append([])
             used, w = 0, text_width(s, k, True, condensed)
-        lines[-1].append((s, k, condensed, bool(e.get("urgent"))))
+        lines[-1].append((s, k, condensed, urgent))
         used += w
     line_h = round(size * 1.45)
     strip_h = len(lines) * line_h + pad + 3
-    paletted_board = img.mode == "P"
-    if paletted_board:  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
-        out = Image.new("RGB", (width, strip_h), rgb("ink"))
-    else:
-        out = Image.new("RGB", (width, img.height + strip_h), rgb("ink"))
-        out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip_h))
+    out = Image.new("RGB", (width, strip_h), rgb("ink"))
     draw = ImageDraw.Draw(out)
     # a gold rule parts the strip from a board whose own header is dark too
     draw.rectangle((0, strip_h - 3, width, strip_h - 1), fill=rgb("gold"))
@@ -737,12 +755,8 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
             text(draw, (x, y), s, size=k, fill="highlight" if urgent else "white", bold=True, anchor="lm",
                  condensed=condensed)
             x += text_width(s, k, True, condensed)
-    if paletted_board:
-        pal = Image.new("P", (1, 1))
-        pal.putpalette(img.getpalette() or [])
-        board = Image.new("P", (width, img.height + strip_h))
-        board.putpalette(img.getpalette() or [])
-        board.paste(out.quantize(palette=pal, dither=Image.Dither.NONE), (0, 0))
-        board.paste(img, (0, strip_h))
-        return board
-    return out
+    if not colours:
+        return out
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(colours)
+    return out.quantize(palette=pal, dither=Image.Dither.NONE)

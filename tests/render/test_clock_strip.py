@@ -72,3 +72,20 @@ def test_a_very_long_entry_is_fitted_not_dropped():
     assert out.width == 420 and out.height > 100
     texts, _ = texts_at_phone_width(lambda: kit.encode(kit.clock_strip(img, {"clock": [{"text": long}]})))
     assert len(texts) == 1 and texts[0][0].startswith("Bartholomew") and texts[0][1] >= 9
+
+
+@pytest.mark.parametrize("key", sorted(RENDERERS))
+def test_a_kept_strip_shows_the_clock_as_it_is_now(key):
+    """The strip is kept between pictures (the same words come back move after move): the same clock gives the
+    very same board, and any change of a clock's words or urgency shows in the next one."""
+    view = _view(key)
+    first = RENDERERS[key].render_public({**view, "clock": CLOCK["en"]})
+    assert RENDERERS[key].render_public({**view, "clock": CLOCK["en"]}) == first
+    later = [{"text": "Ann: 11 h 19 min left", "urgent": False}, CLOCK["en"][1]]
+    calmer = [CLOCK["en"][0], {**CLOCK["en"][1], "urgent": False}]
+    seen = {first}
+    for clock in (later, calmer):
+        drawn = RENDERERS[key].render_public({**view, "clock": clock})
+        assert drawn not in seen
+        seen.add(drawn)
+    assert RENDERERS[key].render_public({**view, "clock": CLOCK["en"]}) == first  # (the kept strip unchanged)
