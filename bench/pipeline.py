@@ -9,7 +9,10 @@ p50/p99 in ms; the public render alone (p50); the public PNG size (KB, mean); an
 ``--split``: where the time of an action goes, per game (engine, presenter, the store's commit and its other
 reads, drawing, PNG encoding, the rest), against its floor (a bare INSERT+COMMIT of the same bytes and the
 fastest encode of the same pictures), and moves/s through the service with pictures off (1 and 10 games), with
-the process's CPU time per move (all threads), which a loaded machine blurs far less than moves/s.
+the process's CPU time per move (all threads), which a loaded machine blurs far less than moves/s. Each part is
+wall time in the thread that ran it: the board's picture is drawn in a worker thread while the event loop works
+out the seats' choices and words, so the parts can add up to more than the action, and "other" (the action's
+time less its parts) is then negative by that overlap (and a picture's time includes its waits for the GIL).
 ``--against COMMIT``: the same on COMMIT's code (a temporary git worktree), side by side (issue 29).
 """
 
