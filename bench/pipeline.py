@@ -498,35 +498,72 @@ def split_figures(actions: int = SPLIT_ACTIONS, games: list[str] | None = None) 
             (rate1, cpu1), (rate10, cpu10) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
             result = {"moves_per_s_1": round(rate1), "moves_per_s_10": round(rate10),
                       "cpu_ms_1": round(cpu1, 2), "cpu_ms_10": round(cpu10, 2)}
-            one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
-            result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
-                          publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))
+            # (a commit older than the outbox, 005ca27 among them, publishes otherwise: not measured there; its
+            # own tree is checked, since the project installed in the environment would answer the import)
+            if (Path(__file__).resolve().parent.parent / "host" / "outbox.py").exists():
+                one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
+                result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
+                              publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))
             result.update(asyncio.run(_split(key, folder, actions)))
             figures[key] = result
             print(f"{key}: {json.dumps(result)}", file=sys.stderr, flush=True)
     return figures
 
 
-def against(commit: str, actions: int, games: list[str] | None = None) -> dict:
-    """The same measurement on ``commit``: this file runs in a temporary worktree of that commit (its code,
-    this benchmark), in a separate process."""
+def _run_split(tree: Path, module: str, key: str, actions: int) -> dict:
+    """One game's split measured by ``module`` (this benchmark) in a separate process on the code of ``tree``."""
+    import subprocess
+
+    import sysconfig
+
+    # -S: no site module, so no .pth file runs - the project's editable install would otherwise answer for a
+    # module the older tree lacks; the libraries' folder is named instead
+    libraries = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
+    run = subprocess.run([sys.executable, "-S", "-m", module, "--split", "--actions", str(actions), f"--game={key}"],
+                         cwd=tree, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             [str(tree), *libraries, *filter(None, [os.environ.get("PYTHONPATH")])])}, check=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])[key]
+
+
+def against(commit: str, actions: int, games: list[str] | None = None, repeat: int = 3) -> tuple[dict, dict, dict]:
+    """The same measurement on ``commit`` and here, side by side: (there, here, ratios). This file runs in a
+    temporary worktree of that commit (its code, this benchmark). Each game is measured ``repeat`` times on
+    each side, the two sides one after the other, each in a fresh process: a machine whose speed drifts
+    (a shared VM's can move by 1.5x within minutes) then drifts for both alike. Each figure is the median of its
+    runs; ``ratios`` has each figure's lowest and highest ratio of a run here to the run there beside it."""
     import shutil
     import subprocess
 
     root = Path(__file__).resolve().parent.parent
+    keys = [key for key in ENGINES if key in RENDERERS and (not games or key in games)]
+    runs: dict[str, dict[str, list[dict]]] = {key: {"there": [], "here": []} for key in keys}
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "-C", str(root), "worktree", "add", "--detach", "-q", str(tree), commit], check=True)
         try:
             shutil.copy(Path(__file__), tree / "bench" / "_pipeline_now.py")
-            run = subprocess.run([sys.executable, "-m", "bench._pipeline_now", "--split", "--actions", str(actions),
-                                  *(f"--game={key}" for key in games or ())],
-                                 cwd=tree, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                                     [str(tree), *filter(None, [os.environ.get("PYTHONPATH")])])}, check=True,
-                                 stdout=subprocess.PIPE, text=True)
+            for key in keys:
+                for n in range(repeat):
+                    runs[key]["there"].append(_run_split(tree, "bench._pipeline_now", key, actions))
+                    runs[key]["here"].append(_run_split(root, "bench.pipeline", key, actions))
+                    print(f"{key} run {n + 1}: {commit} {json.dumps(runs[key]['there'][-1])}\n"
+                          f"{key} run {n + 1}: here {json.dumps(runs[key]['here'][-1])}", file=sys.stderr, flush=True)
         finally:
             subprocess.run(["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False)
-    return json.loads(run.stdout.strip().splitlines()[-1])
+
+    def median(measured: list[dict]) -> dict:
+        return {f: statistics.median(m[f] for m in measured) for f in measured[0]
+                if all(isinstance(m.get(f), int | float) for m in measured)}
+
+    ratios: dict[str, dict[str, tuple[float, float]]] = {}
+    for key in keys:
+        pairs = list(zip(runs[key]["there"], runs[key]["here"]))
+        ratios[key] = {f: (min(r := [h[f] / t[f] for t, h in pairs]), max(r)) for f in pairs[0][1]
+                       if all(isinstance(t.get(f), int | float) and t[f] and isinstance(h.get(f), int | float)
+                              for t, h in pairs)}
+    return ({key: median(runs[key]["there"]) for key in keys}, {key: median(runs[key]["here"]) for key in keys},
+            ratios)
 
 
 ROWS = (("moves/s, pictures off, 1 game", "moves_per_s_1"), ("moves/s, pictures off, 10 games", "moves_per_s_10"),
@@ -541,8 +578,9 @@ ROWS = (("moves/s, pictures off, 1 game", "moves_per_s_1"), ("moves/s, pictures 
         ("pipeline / floor", "x_floor"))
 
 
-def table(here: dict, there: dict | None, commit: str | None) -> str:
-    """A Markdown table per figure and game: here, or ``commit`` / here / ratio."""
+def table(here: dict, there: dict | None, commit: str | None, ratios: dict | None = None) -> str:
+    """A Markdown table per figure and game: here, or ``commit`` → here (the ratio of the medians; with
+    ``ratios``, the range of the runs' ratios after it)."""
     games = list(here)
     head = "| figure | " + " | ".join(games) + " |"
     lines = [head, "|---" * (len(games) + 1) + "|"]
@@ -555,6 +593,9 @@ def table(here: dict, there: dict | None, commit: str | None) -> str:
                 continue
             before = there[game].get(key)
             ratio = f" ({now / before:.2f}×)" if isinstance(now, int | float) and before else ""
+            spread = (ratios or {}).get(game, {}).get(key)
+            if ratio and spread and len({round(x, 2) for x in spread}) > 1:
+                ratio = f" ({now / before:.2f}×, runs {spread[0]:.2f}–{spread[1]:.2f}×)"
             cells.append(f"{before} → {now}{ratio}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     if commit:
@@ -568,14 +609,16 @@ def main() -> int:
     parser.add_argument("--against", metavar="COMMIT", help="the split here and on COMMIT, side by side")
     parser.add_argument("--actions", type=int, default=SPLIT_ACTIONS, help="actions per game in the split")
     parser.add_argument("--game", action="append", choices=sorted(RENDERERS), help="only this game (repeatable)")
+    parser.add_argument("--repeat", type=int, default=3, help="with --against: runs per game and side (medians)")
     args = parser.parse_args()
-    if args.split or args.against:
-        there = against(args.against, args.actions, args.game) if args.against else None
+    if args.against:
+        there, here, ratios = against(args.against, args.actions, args.game, max(1, args.repeat))
+        print(table(here, there, args.against, ratios))
+        print(json.dumps({"there": there, "here": here}, sort_keys=True))
+        return 0
+    if args.split:
         here = split_figures(args.actions, args.game)
-        if args.split and not args.against:
-            print(table(here, None, None), file=sys.stderr)
-        else:
-            print(table(here, there, args.against))
+        print(table(here, None, None), file=sys.stderr)
         print(json.dumps(here, sort_keys=True))
         return 0
     figures: dict[str, dict] = {}
