@@ -513,7 +513,6 @@ def split_figures(actions: int = SPLIT_ACTIONS, games: list[str] | None = None) 
 def _run_split(tree: Path, module: str, key: str, actions: int) -> dict:
     """One game's split measured by ``module`` (this benchmark) in a separate process on the code of ``tree``."""
     import subprocess
-
     import sysconfig
 
     # -S: no site module, so no .pth file runs - the project's editable install would otherwise answer for a
