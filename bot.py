@@ -30,6 +30,7 @@ from cogs.actions import ClickActions
 from cogs.contexts import GUILD_INSTALL, SERVERS
 from cogs.gamebot import GameBot as DeclaredBot
 from cogs.translator import Translator
+from host import eventloop
 from host.cache import Locks
 from host.locale import t
 from host.metrics import Metrics
@@ -266,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     async def runner() -> None:
         # (closes what it opened if it raises)
         store = await connect(settings.database_url or settings.database_path)
+        log.info("event loop: %s", type(asyncio.get_running_loop()).__module__.split(".")[0])
         # `docker stop` sends SIGTERM, and as PID 1 in a container the process would ignore it (no default
         # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
         stop = asyncio.Event()
@@ -281,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         log.info("stopped")
 
     try:
-        asyncio.run(runner())
+        eventloop.run(runner(), settings.event_loop)
     except StorageError as exc:
         where = settings.database_url.split("@")[-1] if settings.database_url else settings.database_path
         print(f"Cannot use the database {where}: {exc}", file=sys.stderr)
@@ -326,7 +328,7 @@ def web_main(settings: Settings) -> int:
         log.info("web companion stopped")
 
     try:
-        asyncio.run(runner())
+        eventloop.run(runner(), settings.event_loop)
     except StorageError as exc:
         where = settings.database_url.split("@")[-1] if settings.database_url else settings.database_path
         print(f"Cannot use the database {where}: {exc}", file=sys.stderr)

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from host.cache import DEFAULT_LIVE_GAMES
+from host.eventloop import LOOPS
 from host.limits import parse_defaults
 from host.shards import parse_ids
 
@@ -55,6 +56,8 @@ class Settings:
     web_trust_proxy: bool = False
     #: requests a minute one client may make to the web companion (0: no limit)
     web_rate_limit: int = 240
+    #: the event loop: ``uvloop`` (the default, where installed) or ``asyncio``'s own (host/eventloop.py)
+    event_loop: str = "uvloop"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -103,6 +106,9 @@ class Settings:
         if not rate.isdigit():
             raise SystemExit(f"WEB_RATE_LIMIT must be a whole number of requests a minute (0: no limit), not {rate!r}.")
         shard_count, shard_ids = _shards(env)
+        loop = env.get("EVENT_LOOP", "").strip().lower() or LOOPS[0]
+        if loop not in LOOPS:
+            raise SystemExit(f"EVENT_LOOP must be one of {', '.join(LOOPS)}, not {_shown(loop)}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
@@ -126,6 +132,7 @@ class Settings:
             public_url=public_url,
             web_trust_proxy=env.get("WEB_TRUST_PROXY", "").strip().lower() in ("1", "true", "yes"),
             web_rate_limit=int(rate),
+            event_loop=loop,
         )
 
 

@@ -51,6 +51,16 @@ ACTIONS_PER_GAME = 300
 ENGINE_SECONDS = 2.0
 
 
+def _run(main):
+    """Run ``main`` on the event loop the bot of the tree being measured runs on (host/eventloop.py; a tree older
+    than it ran on asyncio's own)."""
+    try:
+        from host import eventloop
+    except ImportError:
+        return asyncio.run(main)
+    return eventloop.run(main)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -495,16 +505,16 @@ def split_figures(actions: int = SPLIT_ACTIONS, games: list[str] | None = None) 
             if key not in RENDERERS or (games and key not in games):
                 continue
             folder = Path(tmp)
-            (rate1, cpu1), (rate10, cpu10) = asyncio.run(_rate(key, folder, 1)), asyncio.run(_rate(key, folder, 10))
+            (rate1, cpu1), (rate10, cpu10) = _run(_rate(key, folder, 1)), _run(_rate(key, folder, 10))
             result = {"moves_per_s_1": round(rate1), "moves_per_s_10": round(rate10),
                       "cpu_ms_1": round(cpu1, 2), "cpu_ms_10": round(cpu10, 2)}
             # (a commit older than the outbox, 005ca27 among them, publishes otherwise: not measured there; its
             # own tree is checked, since the project installed in the environment would answer the import)
             if (Path(__file__).resolve().parent.parent / "host" / "outbox.py").exists():
-                one, ten = asyncio.run(_published(key, folder, 1)), asyncio.run(_published(key, folder, 10))
+                one, ten = _run(_published(key, folder, 1)), _run(_published(key, folder, 10))
                 result.update(published_per_s_1=round(one["per_s"]), published_per_s_10=round(ten["per_s"]),
                               publish_ms=round(one["publish_ms"], 2), commits_per_move=round(one["commits"], 2))
-            result.update(asyncio.run(_split(key, folder, actions)))
+            result.update(_run(_split(key, folder, actions)))
             figures[key] = result
             print(f"{key}: {json.dumps(result)}", file=sys.stderr, flush=True)
     return figures
@@ -626,7 +636,7 @@ def main() -> int:
             if key not in RENDERERS:
                 print(f"{key}: no renderer yet, skipped", flush=True)
                 continue
-            result = asyncio.run(pipeline(key, Path(tmp)))
+            result = _run(pipeline(key, Path(tmp)))
             result.update(render_figures(key))
             result["engine_actions_per_s"] = round(engine_speed(ENGINES[key]))
             figures[key] = result

@@ -176,6 +176,7 @@ async def test_a_round_of_64_matches_under_a_thread_bucket_of_5_per_minute(tmp_p
         print(f"\nFIGURES 64 matches, threads 5/min, kill={kill}:", json.dumps(figures))
         assert len(limits.threads_created) <= 65  # at most one orphan: a thread made just before the kill
         assert "Traceback" not in log.read_text(errors="replace")
+        assert "event loop: uvloop" in log.read_text(errors="replace")  # (the bot's default loop, under this load)
     finally:
         if proc.returncode is None:
             proc.kill()
