@@ -305,6 +305,8 @@ class SqliteStore(Store):
         inserted ids, or the error it failed with (rolled back alone). A failure that ends the whole SQLite
         transaction (SQLite rolls back by itself after SQLITE_FULL, SQLITE_IOERR; a failed COMMIT) is raised."""
         conn = self._db._conn
+        if len(group) == 1:  # (alone: its own SQLite transaction, without a savepoint's two more statements)
+            return [self._run_alone(conn, *group[0])]
         conn.execute("BEGIN IMMEDIATE")
         outcomes: list[tuple[int | None, int | None] | Exception] = []
         try:
@@ -327,6 +329,33 @@ class SqliteStore(Store):
                     log.error("ROLLBACK failed (after %r): %s", exc, again)
             raise
         return outcomes
+
+    @staticmethod
+    def _run_alone(conn: sqlite3.Connection, statements: list[Statement], guard: Statement | None
+                   ) -> tuple[int | None, int | None] | Exception:
+        """:meth:`_run_group` of a group of one: the transaction's own failure (rolled back) is returned as in a
+        group; a failed COMMIT or ROLLBACK is raised."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            outcome = _run_statements(conn, statements, guard)
+        except Exception as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return exc
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error as again:
+                    log.error("ROLLBACK failed after a failed COMMIT: %s", again)
+            raise
+        return outcome
 
     async def _text_columns(self, table: str) -> set[str]:
         return {r["name"] for r in await self._rows(f"PRAGMA table_info({table})") if r["type"].upper() == "TEXT"}

@@ -96,3 +96,18 @@ async def test_a_caller_cancelled_before_its_turn_never_has_its_transaction_run(
     assert game is not None and game.version == 0
     assert await store.actions(games[1]) == []
     assert await _move(store, games[2], 0) == 1, "the store goes on"
+
+
+async def test_a_transaction_alone_that_breaks_leaves_nothing_and_the_store_goes_on(store):
+    """A group of one runs without a savepoint (its own SQLite transaction): a failure still undoes all of it."""
+    games = await _running(store, 1)
+    with pytest.raises(Exception, match="no such table"):
+        await store._transaction([("INSERT INTO seats (game_id, seat, user_id, ai_level, name) VALUES (?, ?, ?, ?, ?)",
+                                   (games[0], 5, 1, None, "X")), ("INSERT INTO no_such_table VALUES (1)", ())])
+    game = await store.get_game(games[0])
+    assert game is not None and [s.seat for s in game.seats] == [0, 1]
+    assert not store._db.in_transaction
+    with pytest.raises(VersionConflict):
+        await _move(store, games[0], 3)
+    assert await _move(store, games[0], 0) == 1, "the store goes on"
+    assert len(await store.actions(games[0])) == 1
