@@ -325,9 +325,9 @@ async def _rate(key: str, folder: Path, games: int) -> tuple[float, float]:
     """(actions per second, CPU ms per action) through the service with pictures off, ``games`` tables played at
     once. The CPU time is the whole process's (every thread: the loop, SQLite's, the workers'), so it tells the
     cost of a move apart from the waits for the disk and from other programs on a shared machine."""
+    engine, done, failed = ENGINES[key], [0], []  # (an unknown game fails here, before a store needs closing)
     store = await SqliteStore.open(folder / f"{key}-rate{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
-    engine, done, failed = ENGINES[key], [0], []
     deadline = time.perf_counter() + RATE_SECONDS
 
     async def table(n: int) -> None:

@@ -45,6 +45,7 @@ from host.presenters import presenter_for
 from host.service import GameService
 from host.service_core import MAX_ID, person, seat_row
 from host.shards import Shards
+from host.workers import exit_with_parent
 from store import GameRow, MatchRow, Tournament
 from tournaments import double as double_elimination
 from tournaments import elimination, swiss
@@ -255,7 +256,8 @@ class PairingWorker:
             if self.processes <= 0:
                 return await asyncio.wait_for(asyncio.to_thread(job), budget + self.GRACE)
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=exit_with_parent)
             return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(self._pool, job),
                                           budget + self.GRACE)
         except (TimeoutError, BrokenProcessPool):

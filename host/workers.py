@@ -54,24 +54,34 @@ class Overrun(Exception):
         self.job, self.budget = job, budget
 
 
+def exit_with_parent() -> None:
+    """In a worker process (an initializer): exit as soon as the process that started it is gone, even if it was
+    killed without stopping its pools (kill -9, the OOM killer). A worker waiting for its next job would otherwise
+    wait forever (its job queue's pipe is held open by the worker itself), and so would the resource tracker that
+    waits for it: before the tournaments' pairing worker did this, each hard kill of the bot left both behind."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait() -> None:
+        parent.join()  # (its sentinel: a pipe that closes when the parent's process ends)
+        os._exit(0)
+
+    threading.Thread(target=wait, name="exit-with-parent", daemon=True).start()
+
+
 def _start_worker(memory: int | None = None) -> None:
     """In a new worker process: run at a lower priority than the bot, exit when the bot's process is gone (even if it was killed without closing the
     pool), cap its memory at ``memory`` bytes of address space (a job that needs more fails with MemoryError
     instead of pushing the machine into swap), and import what the jobs need now, so that a job does not wait
     for it."""
-    parent = multiprocessing.parent_process()
     try:
         # below the bot's own process: on a busy machine the scheduler then runs the event loop first, and jobs
         # take the CPU it leaves (with both workers busy on two cores the loop otherwise woke 0.2-0.5 s late)
         os.nice(WORKER_NICENESS)
     except OSError:  # not allowed here: the same priority as the bot
         pass
-    if parent is not None:
-        def exit_with_parent() -> None:
-            parent.join()
-            os._exit(0)
-
-        threading.Thread(target=exit_with_parent, daemon=True).start()
+    exit_with_parent()
     if memory:
         import resource
 
