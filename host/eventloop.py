@@ -1,9 +1,10 @@
 """The event loop the bot runs on: uvloop's where it is installed (Linux and macOS), asyncio's own elsewhere.
 
 A move makes several hand-overs between the loop and other threads (SQLite's connection, the worker that lists the
-next seat's choices) and schedules dozens of callbacks; uvloop's loop does both for less, and the loop's own
-bookkeeping was about a quarter of the loop thread's time in a move (issue 29; ``bench/pipeline.py`` measures
-it). The setting ``EVENT_LOOP=asyncio`` keeps asyncio's loop, to rule the loop out when hunting a bug.
+next seat's choices) and schedules dozens of callbacks; under asyncio's own loop that bookkeeping was about a
+quarter of the loop thread's busy time in a move, and uvloop's costs less: 2-15% less CPU per move (issue 29; the
+README's Dependencies table has the figures). The setting ``EVENT_LOOP=asyncio`` keeps asyncio's loop, to rule
+the loop out when hunting a bug.
 """
 
 from __future__ import annotations
