@@ -106,9 +106,6 @@ class Settings:
         if not rate.isdigit():
             raise SystemExit(f"WEB_RATE_LIMIT must be a whole number of requests a minute (0: no limit), not {rate!r}.")
         shard_count, shard_ids = _shards(env)
-        loop = env.get("EVENT_LOOP", "").strip().lower() or LOOPS[0]
-        if loop not in LOOPS:
-            raise SystemExit(f"EVENT_LOOP must be one of {', '.join(LOOPS)}, not {_shown(loop)}.")
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or "var/gamehost.db",
@@ -132,7 +129,7 @@ class Settings:
             public_url=public_url,
             web_trust_proxy=env.get("WEB_TRUST_PROXY", "").strip().lower() in ("1", "true", "yes"),
             web_rate_limit=int(rate),
-            event_loop=loop,
+            event_loop=_event_loop(env),
         )
 
 
@@ -142,6 +139,14 @@ _DIGITS = re.compile(r"[0-9]{1,20}")
 MAX_REMIND_HOURS = 24 * 366
 #: Discord's own sharding stays far below this (a shard per 1,000-2,500 servers)
 MAX_SHARDS = 10_000
+
+
+def _event_loop(env: dict[str, str]) -> str:
+    """``EVENT_LOOP``: one of host/eventloop.py's ``LOOPS`` (default: the first, uvloop)."""
+    loop = env.get("EVENT_LOOP", "").strip().lower() or LOOPS[0]
+    if loop not in LOOPS:
+        raise SystemExit(f"EVENT_LOOP must be one of {', '.join(LOOPS)}, not {_shown(loop)}.")
+    return loop
 
 
 def _shown(value: str) -> str:
