@@ -5,10 +5,12 @@ version."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 
 from engines import ENGINES
+from host import clock as clocks
 from host.asker import Asker
 from host.ending import ending_of
 from host.errors import GameError
@@ -17,7 +19,7 @@ from host.outcome import Board, Nudge, Outcome, PrivateView
 from host.panels import Panel
 from host.presenters import presenter_for
 from host.service_core import PROMPT_KEYS, ServiceCore, person, seat_row
-from host.workers import Overrun
+from host.workers import Overrun, retrieved
 from render import RENDERERS
 from store import GameRow
 
@@ -104,12 +106,52 @@ class Boards(ServiceCore):
         kept = self.pictures.get(key)
         if kept is not None:
             return list(kept) if isinstance(kept, tuple) else kept  # a list the caller may change: a copy
-        drawn = await self._draw(game, method, *args)
+        early = self._early.pop(game.id, None) if method == "render_public" else None
+        if early is not None and early[0] == key:  # drawn from the very same things: taken over
+            drawn = await early[1]
+        else:
+            if early is not None:  # (drawn for a board other than this one: a clock or a name changed since)
+                early[1].cancel()
+            drawn = await self._draw(game, method, *args)
         if isinstance(drawn, bytes):
             self.pictures.put(key, drawn)
         elif isinstance(drawn, list) and drawn and all(isinstance(p, bytes) for p in drawn):
             self.pictures.put(key, tuple(drawn))
         return drawn
+
+    async def _start_board(self, game: GameRow, state, born: int,
+                           seat_clocks: dict[int, clocks.SeatClock] | None) -> dict | None:
+        """Start drawing the board's picture of ``state``, the next version of ``game`` (with ``seat_clocks``, the
+        clocks to be saved with it; None: those saved), before that version is committed, so that the picture is
+        drawn while the commit waits for the disk (issue 29). Only for a board that shows a person to act (an AI
+        to act moves on at once, and its board is the one shown). The board built after the commit takes the
+        picture over only if its key - everything a picture is drawn from, the clock strip's words included - is
+        the same (:meth:`_draw_once`), so a guess that turns out wrong costs a picture's work, never a wrong
+        picture. The caller holds the game's lock. Returns the spectators' view it is drawn from (the new
+        version's, kept with its live state), or None when no picture was started."""
+        engine = ENGINES[game.engine]
+        try:
+            acting = engine.to_act(state)
+            if not self._draws(game) or engine.result(state) is not None or not acting or \
+                    any(seat_row(game, seat).is_ai for seat in acting):
+                return None
+            view = engine.view(state, None)
+        except Exception:  # (a fault of the view is the board's to report, after the move is saved)
+            log.exception("the board of game %s could not be started before its commit", game.id)
+            return None
+        ahead = dataclasses.replace(game, version=game.version + 1)
+        clock = await self._picture_clock(ahead, seat_clocks)
+        key = (born, *self._picture_key(ahead, "render_public", None, clock))
+        job = asyncio.ensure_future(self._draw(ahead, "render_public", self._picture_view(ahead, view, clock)))
+        job.add_done_callback(retrieved)
+        self._drop_board(game.id)
+        self._early[game.id] = (key, job)
+        return view
+
+    def _drop_board(self, game_id: int) -> None:
+        early = self._early.pop(game_id, None)
+        if early is not None:
+            early[1].cancel()
 
     def _picture_key(self, game: GameRow, method: str, seat: int | None, clock: list[dict] | None,
                      *more) -> tuple:

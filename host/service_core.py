@@ -56,6 +56,11 @@ _LOADINGS = itertools.count()
 LOG_TAIL = 32
 
 
+def next_loading() -> int:
+    """A number no loading of a game's state had before (:attr:`LiveState.born`)."""
+    return next(_LOADINGS)
+
+
 @dataclass
 class LiveState:
     """A game's engine state at ``version``, with what was already worked out about it: one action asks for the
@@ -70,7 +75,7 @@ class LiveState:
     turns: dict[int, Turn] = field(default_factory=dict)
     slow: dict[int, tuple[float, float, int]] = field(default_factory=dict)
     snapshot: str | None = None
-    born: int = field(default_factory=lambda: next(_LOADINGS))
+    born: int = field(default_factory=lambda: next_loading())
     #: (seq, seat, action type) of the newest actions this service committed itself, consecutive up to
     #: ``version`` (at most ``LOG_TAIL``; empty for a state read from the store): what the actions since an
     #: earlier board were, without reading the log
@@ -141,6 +146,9 @@ class ServiceCore(ABC):
         self._undoers: dict[tuple[int, int], int | None] = Bounded(4 * live_games)
         #: game -> (the clock rows the store remembers, the SeatClocks made of them): see ``_seat_clocks``
         self._clocks_made: dict[int, tuple[list[dict], dict[int, clocks.SeatClock]]] = Bounded(live_games)
+        #: game -> (its picture's key, the board's picture being drawn): started before the move's commit
+        #: (:meth:`_start_board`), taken over by the board built after it when the keys agree
+        self._early: dict[int, tuple[tuple, asyncio.Future]] = Bounded(live_games)
 
     @property
     def painter(self) -> Workers:
@@ -425,6 +433,17 @@ class ServiceCore(ABC):
 
     # boards (host/service_boards.py)
     @abstractmethod
+    async def _start_board(self, game: GameRow, state: Any, born: int,
+                           seat_clocks: dict[int, clocks.SeatClock] | None) -> dict | None:
+        """Start drawing the board's picture of ``state``, which is about to be committed as ``game``'s next
+        version (held as the live state loaded as ``born``, its clocks ``seat_clocks``; None: those saved), while
+        the commit waits for the disk; the spectators' view it is drawn from, or None when none was started."""
+
+    @abstractmethod
+    def _drop_board(self, game_id: int) -> None:
+        """Forget the picture :meth:`_start_board` started for ``game_id`` (its move was not saved)."""
+
+    @abstractmethod
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,
                        record_nudges: bool = True, warnings: dict[int, str] | None = None) -> Outcome:
         """The board and DMs of the game as it is now, told with ``lines``."""
@@ -466,5 +485,7 @@ class ServiceCore(ABC):
         """The board's lines about the clocks and each running seat's deadline."""
 
     @abstractmethod
-    async def _picture_clock(self, game: GameRow) -> list[dict]:
-        """The board picture's clock strip."""
+    async def _picture_clock(self, game: GameRow,
+                             seat_clocks: dict[int, clocks.SeatClock] | None = None) -> list[dict]:
+        """The board picture's clock strip (of ``seat_clocks``, the clocks about to be saved; default: those
+        saved)."""

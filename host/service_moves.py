@@ -24,6 +24,7 @@ from host.service_core import (
     LiveState,
     ServiceCore,
     Slow,
+    next_loading,
     person,
     seat_row,
 )
@@ -215,10 +216,14 @@ class Moves(ServiceCore):
         snapshot = engine.json_text(state)
         started = self._start_turns(game, snapshot, [s for s in engine.to_act(state) if not seat_row(game, s).is_ai]
                                     ) if result is None else {}
+        born, seen = next_loading(), None
         try:
             seat_clocks = await self._clocks_after(game, state, seat)
-            if seat_clocks is not None and {c.seat: c for c in seat_clocks} == await self._seat_clocks(game.id):
+            after = None if seat_clocks is None else {c.seat: c for c in seat_clocks}
+            if after is not None and after == await self._seat_clocks(game.id):
                 seat_clocks = None  # unchanged (a further decision within a turn): nothing to rewrite
+            # the board's picture is known now: drawn while the commit waits for the disk
+            seen = await self._start_board(game, state, born, after)
             if result is not None:
                 result = await self._with_forfeits(game, result)
             new_version = await self.store.commit_action(
@@ -229,6 +234,7 @@ class Moves(ServiceCore):
         except BaseException as exc:
             for job in started.values():
                 job.cancel()
+            self._drop_board(game.id)
             self._live.pop(game.id, None)  # the in-memory state ran ahead of the store: drop it
             if isinstance(exc, VersionConflict):
                 raise StaleBoard.of("stale") from exc
@@ -236,7 +242,8 @@ class Moves(ServiceCore):
         before = self._live.get(game.id)
         tail = before.tail if before is not None and before.state is state and before.version == game.version \
             else ()
-        self._live[game.id] = LiveState(new_version, state, snapshot=snapshot, started=started,
+        self._live[game.id] = LiveState(new_version, state, snapshot=snapshot, started=started, born=born,
+                                        views={} if seen is None else {None: seen},
                                         tail=(*tail[1 - LOG_TAIL:], (new_version, seat, action.get("type"))))
         # who may take the newest move back is known without reading the log: its maker, when it is marked
         self._undoers[(game.id, new_version)] = seat if undoable and result is None else None

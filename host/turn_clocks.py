@@ -201,14 +201,16 @@ class TurnClocks(ServiceCore):
                             "deadline": None if c.paused_at is not None else c.deadline})
         return out
 
-    async def _picture_clock(self, game: GameRow) -> list[dict]:
+    async def _picture_clock(self, game: GameRow,
+                             seat_clocks: dict[int, clocks.SeatClock] | None = None) -> list[dict]:
         """The board picture's clock strip (render/kit.py ``clock_strip``): per seat with a running clock, away
         or played by the AI, ``{"text", "urgent"}`` in the game's language. A picture cannot show a deadline in
         each reader's time zone, so it says the time left now (``self.clock``), as the text lines do with
-        Discord's relative timestamps."""
+        Discord's relative timestamps. ``seat_clocks``: the clocks about to be saved (default: those saved)."""
         if game.status != "running":
             return []
-        seat_clocks = await self._seat_clocks(game.id)
+        if seat_clocks is None:
+            seat_clocks = await self._seat_clocks(game.id)
         if not seat_clocks:
             return []
         now = clocks.seconds(self.clock())

@@ -100,7 +100,8 @@ def _ready() -> bool:
     return True
 
 
-def _retrieved(job: asyncio.Future) -> None:
+def retrieved(job: asyncio.Future) -> None:
+    """A done callback: the job's error (if any) counts as retrieved (nobody need wait for the job)."""
     if not job.cancelled():
         job.exception()
 
@@ -237,7 +238,7 @@ class Workers:
             future = self._in_thread(job, fn, args, BUDGETS[job])
         else:
             future = asyncio.ensure_future(self.run(job, fn, *args))
-        future.add_done_callback(_retrieved)
+        future.add_done_callback(retrieved)
         return future
 
     def _in_thread(self, job: str, fn: Callable, args: tuple, budget: float) -> asyncio.Future:

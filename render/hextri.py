@@ -467,10 +467,44 @@ def render_public(view: dict) -> bytes:
     who moves)."""
     view = kit.at_rest(view)
     lay = _layout(view["radius"])
-    board = _fold(_draw_public(view)[0], view, kit.words("hextri", view), lay)
-    # quantised before the clock strip goes on top: the strip is then drawn and quantised alone, instead of the
-    # whole board being copied under it in full colour (1.5 million pixels, two copies: issue 29)
-    return _encode(kit.clock_strip(board.quantize(palette=PALETTE, dither=Image.Dither.NONE), view))
+    say = kit.words("hextri", view)
+    img, _, _, _, _, changed = _draw_public(view)
+    # quantised where the picture differs from the empty board only (kit.quantized_over), and before the clock
+    # strip goes on top: the strip is then drawn and quantised alone, instead of the whole board being copied
+    # under it in full colour (1.5 million pixels, two copies: issue 29)
+    base = _quantised_layer(view["radius"], img.height, view["num_players"], _lang(view))
+    board = kit.quantized_over(_fold(img, view, say, lay), base, _folded_boxes(changed, lay), PALETTE)
+    return _encode(kit.clock_strip(board, view))
+
+
+@lru_cache(maxsize=32)
+def _quantised_layer(radius: int, height: int, n_players: int, lang: str) -> Image.Image:
+    """What every board picture is drawn over (the empty board, a compact board's TRI numbers on it), folded
+    and quantised to the palette: a picture is this with the places it drew on quantised over it."""
+    lay = _layout(radius)
+    layer = (_numbered_layer if lay.compact else _board_layer)(radius, height, n_players, lang)
+    folded = _fold(layer, {}, kit.words("hextri", {"lang": lang}), lay)
+    return folded.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+def _folded_boxes(boxes: list[Box], lay: Layout) -> list[Box]:
+    """``boxes`` on the canvas where they are in the picture once :func:`_fold` has put the board's right half
+    under its left half (a box of the part both halves show, in both)."""
+    if lay.fold is None:
+        return boxes
+    top, bottom, width, fold = lay.header, lay.header + lay.draw_h, lay.width, lay.fold
+    below = bottom + lay.sep_h - top  # how far down the right half goes
+    out: list[Box] = []
+    for x0, y0, x1, y1 in boxes:
+        if y0 < bottom and x0 < width:  # the header and the left half stay where they are
+            out.append((x0, y0, min(x1, width), min(y1, bottom)))
+        if y0 < bottom and y1 > top and x1 > fold:  # the right half goes under the left
+            out.append((max(x0, fold) - fold, max(y0, top) + below, min(x1, fold + width) - fold,
+                        min(y1, bottom) + below))
+        if y1 > bottom:  # the legend and the panel go up under the right half
+            shift = bottom - top - lay.board_h
+            out.append((x0, max(y0, bottom) - shift, x1, y1 - shift))
+    return out
 
 
 def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
@@ -480,7 +514,7 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
     An extra for the UI's "choose a destination" step; ``origin`` is a field name or ``"off"``.
     """
     say = kit.words("hextri", view)
-    img, draw, b, ox, oy = _draw_public(view)
+    img, draw, b, ox, oy, _ = _draw_public(view)
     lay = _layout(view["radius"])
     t = lay.t
     # one mark per destination (view["legal"] lists each move once; a list of older games' form, with every
@@ -520,6 +554,8 @@ def render_moves(view: dict, origin: str, leader: bool = False) -> bytes:
 
 
 def _draw_public(view: dict):
+    """The public picture on the canvas, in full colour: ``(img, draw, board, ox, oy, changed)``, ``changed`` the
+    boxes of every place drawn on over the empty board's layer (:func:`kit.quantized_over`)."""
     say = kit.words("hextri", view)
     radius = view["radius"]
     n = view["num_players"]
@@ -569,8 +605,12 @@ def _draw_public(view: dict):
         if i in covered and i not in hidden_set:
             _stamp(img, label, layer)
 
-    _panel(draw, view, lay.header + board_h + lay.legend_h, lay.width, say, lay)
-    return img, draw, b, ox, oy
+    panel_top = lay.header + board_h + lay.legend_h
+    _panel(draw, view, panel_top, lay.width, say, lay)
+    # every place drawn on over the layer: the header, the board's marks and labels, the panel
+    changed = [(0, 0, img.width, lay.header), *drawn, *(boxes[i] for i in covered | hidden_set),
+               (0, panel_top, img.width, img.height)]
+    return img, draw, b, ox, oy, changed
 
 
 

@@ -1,10 +1,12 @@
 """A picture is drawn once per version of its game (host/pictures.py): ``/game status``, a DM that
 shows the board, a board rebuilt by the outbox and a retried post reuse it; a new version or a new clock text draws it
-again; the pictures kept stay within their bounds."""
+again; the pictures kept stay within their bounds. A move's board is drawn while the move is being saved, and is
+shown only if it is the picture of what was saved."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -149,3 +151,96 @@ async def test_a_state_read_again_from_the_store_is_drawn_again(store):
     assert calls == [("hextri", "render_public")] and again.board.image == outcome.board.image
     await service.status(game.id)
     assert len(calls) == 1, "the state read again is held now: its picture is kept"
+
+
+def slow_disk(store, monkeypatch, calls: list, fault: Exception | None = None) -> list[list]:
+    """The store's commit of a move takes 50 ms (a slow disk) and then saves it, or fails with ``fault``; returns
+    the renderer calls made by the time each commit reached the disk."""
+    commit, seen = store.commit_action, []
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(0.05)
+        seen.append(list(calls))
+        if fault is not None:
+            raise fault
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(store, "commit_action", slow)
+    return seen
+
+
+async def test_a_moves_board_is_drawn_while_the_move_is_saved(store, monkeypatch):
+    """Issue 29: the board of a move is drawn while its commit waits for the disk, not after, and it is the very
+    picture of the position saved (with its clock strip): a service that reads the game from the store draws the
+    same bytes."""
+    service = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
+    game, outcome = await two_player(service, "hector-achilles")
+    calls = count_draws(service)
+    during = slow_disk(store, monkeypatch, calls)
+    asked = outcome.nudges[0]
+    moved = await service.act(game.id, asked.user_id, asked.panel.version, 0, asked.panel.digest)
+    assert ("hector-achilles", "render_public") in during[0], "the board waited for the commit"
+    assert calls.count(("hector-achilles", "render_public")) == 1, "the board was drawn twice"
+    assert moved.board.image is not None and moved.board.image != outcome.board.image
+    fresh = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
+    assert (await fresh.status(game.id)).board.image == moved.board.image
+
+
+async def test_a_move_that_was_not_saved_shows_no_board_of_it(store, monkeypatch):
+    service = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
+    game, outcome = await two_player(service, "hector-achilles")
+    calls = count_draws(service)
+    slow_disk(store, monkeypatch, calls, OSError("disk full"))
+    asked = outcome.nudges[0]
+    with pytest.raises(OSError):
+        await service.act(game.id, asked.user_id, asked.panel.version, 0, asked.panel.digest)
+    assert game.id not in service._early
+    monkeypatch.undo()
+    status = await service.status(game.id)
+    assert status.game.version == game.version and status.board.image == outcome.board.image
+
+
+async def test_a_board_whose_picture_changed_during_the_commit_is_drawn_again(store, monkeypatch):
+    """The clock strip's words changed while the move was being saved (an hour went by): the picture drawn
+    before the commit is not the board's, the board's own is drawn."""
+    now = [NOW]
+    service = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
+    game, outcome = await two_player(service, "hector-achilles")
+    calls = count_draws(service)
+    commit = store.commit_action
+
+    async def an_hour_later(*args, **kwargs):
+        await asyncio.sleep(0.05)
+        now[0] = NOW + timedelta(hours=1)
+        return await commit(*args, **kwargs)
+
+    monkeypatch.setattr(store, "commit_action", an_hour_later)
+    asked = outcome.nudges[0]
+    moved = await service.act(game.id, asked.user_id, asked.panel.version, 0, asked.panel.digest)
+    assert calls.count(("hector-achilles", "render_public")) == 2
+    fresh = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
+    assert (await fresh.status(game.id)).board.image == moved.board.image
+    assert game.id not in service._early
+
+
+async def test_no_board_is_drawn_ahead_of_an_ais_move(store, monkeypatch):
+    """A move after which the AI is to act: its board is never shown (the AI moves on at once), so it is not
+    drawn while the move is saved; the board shown is the one after the AI's move."""
+    service = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
+    game, outcome = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1,
+                                         channel_id=1, opponent="ai")
+    assert outcome is not None
+    calls = count_draws(service)
+    during = slow_disk(store, monkeypatch, calls)
+    for _ in range(20):  # Ann's moves until one hands the turn to the AI
+        asked = next(n for n in outcome.nudges if n.user_id == ANN)
+        before, commits = len(calls), len(during)
+        outcome = await service.act(game.id, ANN, asked.panel.version, 0, asked.panel.digest)
+        if len(during) - commits >= 2:
+            break
+    else:
+        pytest.fail("the AI never moved")
+    assert during[commits] == calls[:before], "a board was drawn ahead of the AI's move"
+    assert calls[before:].count(("hector-achilles", "render_public")) == 1
+    fresh = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
+    assert (await fresh.status(game.id)).board.image == outcome.board.image

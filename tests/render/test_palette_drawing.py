@@ -99,27 +99,36 @@ def test_boards_drawn_in_their_palette_need_no_quantising(key, monkeypatch):
     assert modes and set(modes) == {"P"}
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_hextri_board_quantised_before_its_clock_strip_is_the_same_picture(players):
-    """HEX-TRI draws in full colour; its board is quantised before the clock strip goes on top (the strip then
-    quantised alone), which gives the very pixels of the whole picture quantised at once."""
+#: HEX-TRI's tables: (players, options): the radius-2 board, the compact radius-3 board, the folded radius-5 one
+HEXTRI_TABLES = [(2, {}), (2, {"radius": 2}), (3, {}), (4, {"radius": 2}), (6, {"radius": 5, "round_limit": 6})]
+
+
+@pytest.mark.parametrize(("players", "options"), HEXTRI_TABLES)
+def test_hextri_board_quantised_where_it_changed_is_the_same_picture(players, options):
+    """HEX-TRI draws in full colour; its board is quantised only where it differs from the empty board
+    (kit.quantized_over: the marks, figures, labels stamped again, the header and the panel) and before the clock
+    strip goes on top (the strip then quantised alone): the very pixels of the whole picture quantised at once, in
+    every position of a whole game (a place drawn on and left out would show the empty board there)."""
     from render import hextri
 
-    engine, rng = ENGINES["hextri"], Rng(9)
-    state = engine.new_game(players, 9, {})
+    engine, rng = ENGINES["hextri"], Rng(9 + players)
+    state = engine.new_game(players, 9, options)
+    names = ["Ann", "Cili 🐙", "Bo", "Dóra", "Ede", "Feri"][:players]
     clock = [{"text": "Ann: 11 h 20 min left", "urgent": False}, {"text": "Cili 🐙: 48 min left", "urgent": True}]
-    for step in range(40):
-        if not engine.to_act(state):
+    checked = step = 0
+    while True:
+        acting = engine.to_act(state)
+        if not acting or step % 7 == 0:
+            view = {**engine.view(state, None), "player_names": names, "lang": "en",
+                    **({"clock": clock} if step % 2 else {})}
+            lay = hextri._layout(view["radius"])
+            whole = hextri._fold(hextri._draw_public(kit.at_rest(view))[0], view, kit.words("hextri", view), lay)
+            at_once = kit.encode(kit.clock_strip(whole, view), hextri.PALETTE)
+            drawn = hextri.render_public(view)
+            assert decoded(drawn) == decoded(at_once), f"step {step}"
+            checked += 1
+        if not acting or checked >= 12:
             break
-        seat = engine.to_act(state)[0]
-        engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        if step % 8:
-            continue
-        view = {**engine.view(state, None), "player_names": ["Ann", "Cili 🐙", "Bo"][:players], "lang": "en",
-                "clock": clock}
-        lay = hextri._layout(view["radius"])
-        whole = hextri._fold(hextri._draw_public(view)[0], view, kit.words("hextri", view), lay)
-        at_once = kit.encode(kit.clock_strip(whole, view), hextri.PALETTE)
-        drawn = hextri.render_public(view)
-        assert decoded(drawn) == decoded(at_once)
-        assert Image.open(io.BytesIO(drawn)).height > whole.height  # the strip is there
+        engine.apply(state, acting[0], rng.choice(engine.legal_actions(state, acting[0])))
+        step += 1
+    assert checked >= 6
