@@ -123,17 +123,21 @@ class Boards(ServiceCore):
                            seat_clocks: dict[int, clocks.SeatClock] | None) -> dict | None:
         """Start drawing the board's picture of ``state``, the next version of ``game`` (with ``seat_clocks``, the
         clocks to be saved with it; None: those saved), before that version is committed, so that the picture is
-        drawn while the commit waits for the disk (issue 29). Only for a board that shows a person to act (an AI
-        to act moves on at once, and its board is the one shown). The board built after the commit takes the
-        picture over only if its key - everything a picture is drawn from, the clock strip's words included - is
-        the same (:meth:`_draw_once`), so a guess that turns out wrong costs a picture's work, never a wrong
-        picture. The caller holds the game's lock. Returns the spectators' view it is drawn from (the new
-        version's, kept with its live state), or None when no picture was started."""
+        drawn while the commit waits for the disk (issue 29). Only for a board that shows a person to act (an AI,
+        or the AI standing in for a person, moves on at once, and the board after its move is the one shown).
+        The board built after the commit takes the picture over only if its key - everything a picture is drawn
+        from, the clock strip's words included - is the same (:meth:`_draw_once`), so a guess that turns out
+        wrong costs a picture's work, never a wrong picture. The caller holds the game's lock. Returns the
+        spectators' view it was drawn from (the new version's, kept with its live state), or None when no
+        picture was started."""
         engine = ENGINES[game.engine]
         try:
             acting = engine.to_act(state)
             if not self._draws(game) or engine.result(state) is not None or not acting or \
                     any(seat_row(game, seat).is_ai for seat in acting):
+                return None
+            saved = seat_clocks if seat_clocks is not None else await self._seat_clocks(game.id)
+            if any(c.stand_in for seat, c in saved.items() if seat in acting):  # (the AI plays for a person)
                 return None
             view = engine.view(state, None)
         except Exception:  # (a fault of the view is the board's to report, after the move is saved)

@@ -223,6 +223,23 @@ async def test_a_board_whose_picture_changed_during_the_commit_is_drawn_again(st
     assert game.id not in service._early
 
 
+async def until_the_ai_answers(service, game_id: int, user_id: int, calls: list, during: list) -> int:
+    """``user_id`` makes the first listed move until one is answered by the AI at once (two commits in one
+    action); asserts that no board was drawn ahead of the AI's move and the board of the AI's move was drawn
+    once. Returns the version reached."""
+    for _ in range(40):
+        game = await service.game(game_id)
+        before, commits = len(calls), len(during)
+        outcome = await service.act(game_id, user_id, game.version, 0)
+        if len(during) - commits >= 2:
+            break
+    else:
+        pytest.fail("the AI never answered")
+    assert during[commits] == calls[:before], "a board was drawn ahead of the AI's move"
+    assert calls[before:].count((game.engine, "render_public")) == 1
+    return outcome.game.version
+
+
 async def test_no_board_is_drawn_ahead_of_an_ais_move(store, monkeypatch):
     """A move after which the AI is to act: its board is never shown (the AI moves on at once), so it is not
     drawn while the move is saved; the board shown is the one after the AI's move."""
@@ -232,15 +249,24 @@ async def test_no_board_is_drawn_ahead_of_an_ais_move(store, monkeypatch):
     assert outcome is not None
     calls = count_draws(service)
     during = slow_disk(store, monkeypatch, calls)
-    for _ in range(20):  # Ann's moves until one hands the turn to the AI
-        asked = next(n for n in outcome.nudges if n.user_id == ANN)
-        before, commits = len(calls), len(during)
-        outcome = await service.act(game.id, ANN, asked.panel.version, 0, asked.panel.digest)
-        if len(during) - commits >= 2:
-            break
-    else:
-        pytest.fail("the AI never moved")
-    assert during[commits] == calls[:before], "a board was drawn ahead of the AI's move"
-    assert calls[before:].count(("hector-achilles", "render_public")) == 1
+    version = await until_the_ai_answers(service, game.id, ANN, calls, during)
     fresh = GameService(store, seed_source=lambda: 5, clock=lambda: NOW)
-    assert (await fresh.status(game.id)).board.image == outcome.board.image
+    status = await fresh.status(game.id)
+    assert status.game.version == version and status.board.image == (await service.status(game.id)).board.image
+
+
+async def test_no_board_is_drawn_ahead_of_the_move_the_ai_makes_for_a_player_out_of_time(store, monkeypatch):
+    now = [NOW]
+    service = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
+    game, _ = await service.create("hector-achilles", user_id=ANN, user_name="Ann", guild_id=1, channel_id=1,
+                                   time_control="1h", on_timeout="ai")
+    game, outcome = await service.join(game.id, BOB, "Bob")
+    now[0] = NOW + timedelta(minutes=61)
+    await service.expire_clocks(now[0])  # Ann's time ran out: the AI plays her seat, and has made her move
+    assert (await service._seat_clocks(game.id))[0].stand_in
+    calls = count_draws(service)
+    during = slow_disk(store, monkeypatch, calls)
+    version = await until_the_ai_answers(service, game.id, BOB, calls, during)
+    fresh = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
+    status = await fresh.status(game.id)
+    assert status.game.version == version and status.board.image == (await service.status(game.id)).board.image
