@@ -111,7 +111,7 @@ class Boards(ServiceCore):
             drawn = await early[1]
         else:
             if early is not None:  # (drawn for a board other than this one: a clock or a name changed since)
-                early[1].cancel()
+                self._let_finish(early[1])
             drawn = await self._draw(game, method, *args)
         if isinstance(drawn, bytes):
             self.pictures.put(key, drawn)
@@ -149,13 +149,23 @@ class Boards(ServiceCore):
         job = asyncio.ensure_future(self._draw(ahead, "render_public", self._picture_view(ahead, view, clock)))
         job.add_done_callback(retrieved)
         self._drop_board(game.id)
+        while len(self._early) >= self._early.limit:  # (the oldest, never taken over, is left to finish)
+            self._let_finish(self._early.popitem(last=False)[1][1])
         self._early[game.id] = (key, job)
         return view
 
     def _drop_board(self, game_id: int) -> None:
         early = self._early.pop(game_id, None)
         if early is not None:
-            early[1].cancel()
+            self._let_finish(early[1])
+
+    def _let_finish(self, job: asyncio.Future) -> None:
+        """Forget a picture nobody will show, without cancelling it: pebble stops the worker process of a job
+        cancelled while it runs (a new process then costs about a second of imports), so the job is left to
+        finish, held here until then (the loop holds a task only weakly)."""
+        if not job.done():
+            self._unwanted.add(job)
+            job.add_done_callback(self._unwanted.discard)
 
     def _picture_key(self, game: GameRow, method: str, seat: int | None, clock: list[dict] | None,
                      *more) -> tuple:

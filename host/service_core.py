@@ -148,7 +148,9 @@ class ServiceCore(ABC):
         self._clocks_made: dict[int, tuple[list[dict], dict[int, clocks.SeatClock]]] = Bounded(live_games)
         #: game -> (its picture's key, the board's picture being drawn): started before the move's commit
         #: (:meth:`_start_board`), taken over by the board built after it when the keys agree
-        self._early: dict[int, tuple[tuple, asyncio.Future]] = Bounded(live_games)
+        self._early: Bounded = Bounded(live_games)
+        #: pictures started early that no board took over, still being drawn (``Boards._let_finish``)
+        self._unwanted: set[asyncio.Future] = set()
 
     @property
     def painter(self) -> Workers:
@@ -441,7 +443,8 @@ class ServiceCore(ABC):
 
     @abstractmethod
     def _drop_board(self, game_id: int) -> None:
-        """Forget the picture :meth:`_start_board` started for ``game_id`` (its move was not saved)."""
+        """Forget the picture :meth:`_start_board` started for ``game_id`` (its move was not saved); it is left
+        to finish, not cancelled (which would stop its worker process)."""
 
     @abstractmethod
     async def _outcome(self, game: GameRow, lines: list[str], events: list[dict] | None = None,

@@ -202,14 +202,25 @@ async def test_a_move_that_was_not_saved_shows_no_board_of_it(store, monkeypatch
 
 async def test_a_board_whose_picture_changed_during_the_commit_is_drawn_again(store, monkeypatch):
     """The clock strip's words changed while the move was being saved (an hour went by): the picture drawn
-    before the commit is not the board's, the board's own is drawn."""
+    before the commit is not the board's, the board's own is drawn (and the other left to finish)."""
     now = [NOW]
     service = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
     game, outcome = await two_player(service, "hector-achilles")
-    calls = count_draws(service)
     commit = store.commit_action
 
+    early: list[asyncio.Future] = []
+    draw = service.workers.draw
+
+    async def slow_before_the_hour(key, method, *args):
+        if now[0] == NOW:  # the picture started before the commit is still being drawn when the board is built
+            await asyncio.sleep(0.3)
+        return await draw(key, method, *args)
+
+    monkeypatch.setattr(service.workers, "draw", slow_before_the_hour)
+    calls = count_draws(service)
+
     async def an_hour_later(*args, **kwargs):
+        early.append(service._early[game.id][1])
         await asyncio.sleep(0.05)
         now[0] = NOW + timedelta(hours=1)
         return await commit(*args, **kwargs)
@@ -221,6 +232,9 @@ async def test_a_board_whose_picture_changed_during_the_commit_is_drawn_again(st
     fresh = GameService(store, seed_source=lambda: 5, clock=lambda: now[0])
     assert (await fresh.status(game.id)).board.image == moved.board.image
     assert game.id not in service._early
+    # the picture nobody shows was left to finish: cancelling a job that runs stops its worker process
+    await asyncio.wait_for(asyncio.shield(early[0]), 10)
+    assert not early[0].cancelled() and not service._unwanted
 
 
 async def until_the_ai_answers(service, game_id: int, user_id: int, calls: list, during: list) -> int:
