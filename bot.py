@@ -40,6 +40,7 @@ from host.service import GameService
 from host.shards import Shards
 from host.tournaments import TournamentService, tournaments_of
 from host.weblinks import WebLinks
+from host.workers import settle_heap
 from settings import NO_TOKEN_HELP, Settings
 from store import StorageError, Store, connect
 from web.app import WebServer, make_context
@@ -58,7 +59,7 @@ class GameBot(DeclaredBot):
     declared in cogs/gamebot.py (what the cogs see of it); here they are made."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None,
-                 service: GameService | None = None) -> None:
+                 service: GameService | None = None, settle_heap: bool = False) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands and components only
         sharding: dict[str, Any] = {}  # (AutoShardedBot's options: ShardedGameBot below)
         if settings.shard_count:
@@ -72,6 +73,8 @@ class GameBot(DeclaredBot):
         self.owned = Shards.of(settings.shard_ids, settings.shard_count)
         self._store = store
         self._service = service
+        # (the bot's own process only - ``main`` - never a test's: see host.workers.settle_heap)
+        self._settle_heap = settle_heap
         # one publication per game at a time (cogs/publish.py); a lock lives while held or awaited (host/cache.py)
         self.publish_locks = Locks()
         self.clicks = ClickActions()
@@ -122,6 +125,8 @@ class GameBot(DeclaredBot):
             await self.load_extension(name)
         if self.settings.sync_commands:
             await self.sync_commands()
+        if self._settle_heap:  # everything of start-up is loaded: the collector need not walk it again
+            settle_heap()
 
     async def _refresh_gauges(self) -> None:
         if self._store is not None:
@@ -272,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         # action there) until the SIGKILL 10 s later: close properly instead (the store checkpoints its WAL)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        async with create_bot(settings, store=store) as bot:  # closes the store on every way out
+        async with create_bot(settings, store=store, settle_heap=True) as bot:  # closes the store on every way out
             start = asyncio.create_task(bot.start(token))
             waiting = asyncio.create_task(stop.wait())
             await asyncio.wait({start, waiting}, return_when=asyncio.FIRST_COMPLETED)
@@ -310,6 +315,7 @@ def web_main(settings: Settings) -> int:
         service = GameService(store, render_processes=settings.render_processes, live_games=settings.live_games)
         try:
             await service.painter.warm_up()
+            settle_heap()
             context = make_context(service, TournamentService(service), trust_proxy=settings.web_trust_proxy)
             server = WebServer(context, host=settings.web_host or settings.ops_host, port=port,
                                rate_per_minute=settings.web_rate_limit or None)

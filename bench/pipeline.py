@@ -63,6 +63,16 @@ def _run(main):
     return eventloop.run(main)
 
 
+def _settle_heap() -> None:
+    """What the bot does once it is set up (host.workers.settle_heap: start-up's objects frozen, out of the
+    garbage collector's walks); nothing on an older tree, which has no such step."""
+    try:
+        from host.workers import settle_heap
+    except ImportError:
+        return
+    settle_heap()
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -116,6 +126,7 @@ async def pipeline(key: str, folder: Path) -> dict:
     store = await SqliteStore.open(folder / f"{key}.db")
     service = GameService(store, seed_source=lambda: 4242, render_processes=Settings.from_env().render_processes)
     await service.painter.warm_up()
+    _settle_heap()
     rng = Rng(7)
     timings: list[float] = []
     try:
@@ -330,6 +341,7 @@ async def _rate(key: str, folder: Path, games: int) -> tuple[float, float]:
     engine, done, failed = ENGINES[key], [0], []  # (an unknown game fails here, before a store needs closing)
     store = await SqliteStore.open(folder / f"{key}-rate{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
+    _settle_heap()
     deadline = time.perf_counter() + RATE_SECONDS
 
     async def table(n: int) -> None:
@@ -411,6 +423,7 @@ async def _published(key: str, folder: Path, games: int) -> dict:
     publish._post_board = post_board  # this process only: the benchmark's
     store = await SqliteStore.open(folder / f"{key}-published{games}.db")
     service = GameService(store, seed_source=lambda: 4242, render=False)
+    _settle_heap()
     bot, engine, done, spent = _Bot(service), ENGINES[key], [0], [0.0]
     as_bot = cast("GameBot", bot)  # (a stand-in with what cogs/publish.py uses of the bot: see _Bot)
     transaction, commits = type(store)._transaction, [0]
@@ -461,6 +474,7 @@ async def _split(key: str, folder: Path, actions: int) -> dict:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
     store = await SqliteStore.open(folder / f"{key}-split.db")
     service = GameService(store, seed_source=lambda: 4242)  # pictures drawn in a worker thread of this process
+    _settle_heap()
     rng, game_no = Rng(7), 0
     timings: list[float] = []
     spent = dict.fromkeys(PARTS, 0.0)
