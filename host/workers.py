@@ -18,6 +18,7 @@ Budgets are wall-clock seconds per job (``BUDGETS``); what a player is told when
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
 import multiprocessing
@@ -75,11 +76,38 @@ def settle_heap() -> None:
     """Collect the garbage of start-up, then freeze what is left (``gc.freeze``): the modules, data and caches a
     process holds for its whole life are no longer walked by the cyclic garbage collector. A full collection of
     the bot's start-up heap (about 95,000 objects) took 50 ms, in whichever click it happened to fall (one in a
-    few hundred moves: the largest pause of a move's p99); after the freeze it walks only what came since. Called
+    few hundred moves: the largest pause of a move's p99); after the freeze it walks only what came since. Then
+    the memory a job frees is kept for the next (:func:`keep_freed_memory`). Called
     once a process has set up (the bot after ``setup_hook``, each worker process after its imports); never in a
     test's process, whose garbage would then stay for the rest of the run."""
     gc.collect()
     gc.freeze()
+    keep_freed_memory()
+
+
+#: glibc's malloc, once a process has set up: blocks up to this size come from the heap, not from a mapping of
+#: their own (32 MiB: glibc's largest on 64-bit; a HEX-TRI board's canvas is 6 MB, a folded one's 15 MB) ...
+MMAP_THRESHOLD = 32 * 1024 * 1024
+#: ... and the heap keeps up to this much freed memory for the next job instead of handing it back to the kernel
+TRIM_THRESHOLD = 128 * 1024 * 1024
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # (mallopt's parameter numbers, malloc.h)
+
+
+def keep_freed_memory() -> bool:
+    """Keep the memory a picture frees for the next picture (glibc only: ``mallopt``; elsewhere nothing, False).
+
+    By default glibc gives a freed block of more than 128 KiB back to the kernel (and raises that bound only
+    slowly), so each board's canvas, its copies and its PNG came in fresh pages that the kernel faulted in and
+    zeroed one by one: a new worker process paid about 2,000-3,000 page faults a HEX-TRI board, twice its
+    drawing time (15 against 7 ms), for its first eighty boards or so (issue 29). With the bounds fixed the
+    heap grows to what a picture needs once and is reused. Memory a process held at its peak is kept (up to
+    :data:`TRIM_THRESHOLD` of it free)."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # (the process's own C library)
+    except (OSError, AttributeError, TypeError):  # not glibc's (macOS has no mallopt; Windows no CDLL(None))
+        return False
+    # (musl has mallopt but ignores it: 0)
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
 
 
 def _start_worker(memory: int | None = None) -> None:

@@ -1,16 +1,26 @@
 """Once set up, the bot's process and each worker process freeze what start-up left (host/workers.settle_heap),
 so the garbage collector no longer walks it in a player's click: a full collection of the bot's start-up heap
 took about 50 ms, the largest single pause in a move's p99. Tests run the bot in a separate process: a frozen test
-process would keep every later test's garbage."""
+process would keep every later test's garbage. A settled worker process also keeps the memory a picture frees for
+the next picture (host/workers.keep_freed_memory): a fresh one otherwise drew its first boards at twice the cost,
+the kernel faulting in and zeroing each board's canvas page by page."""
 
 from __future__ import annotations
 
 import gc
 import json
+import multiprocessing
+import platform
+import random
+import resource
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import pytest
+
+from engines import ENGINES
 from host.workers import Workers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,3 +75,55 @@ async def test_worker_threads_leave_the_test_process_alone():
     finally:
         workers.close()
     assert gc.get_freeze_count() == 0
+
+
+def _hextri_boards(n: int) -> list[dict]:
+    """``n`` public views of a HEX-TRI game in play (random legal moves), each a different board."""
+    engine, rng = ENGINES["hextri"], random.Random(5)
+    state = engine.new_game(engine.min_players, 5, {})
+    views = []
+    for step in range(400):
+        acting = engine.to_act(state)
+        if not acting or len(views) == n:
+            break
+        engine.apply(state, acting[0], rng.choice(engine.legal_actions(state, acting[0])))
+        if step % 3 == 2:
+            views.append({**engine.view(state, None), "player_names": ["Ann", "Bob"], "lang": "en",
+                          "clock": [{"text": f"{step} min", "urgent": False}]})
+    return views
+
+
+def faults_per_board(views: list[dict]) -> float:
+    """(A job, in the process that runs it) the page faults of drawing each of ``views`` after the first (whose
+    cached layers are drawn once whatever the heap does)."""
+    from render import RENDERERS
+
+    draw = RENDERERS["hextri"].render_public
+    draw(views[0])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for view in views[1:]:
+        draw(view)
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / (len(views) - 1)
+
+
+glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
+
+
+@glibc
+async def test_a_worker_process_draws_its_first_boards_in_memory_it_already_has():
+    views = _hextri_boards(12)
+    workers = Workers(1)
+    try:
+        faults = await workers.run("picture", faults_per_board, views, budget=60)
+    finally:
+        workers.close()
+    # a board's canvas alone is ~1,500 pages (6 MB): none of it is faulted in again for the next board
+    assert faults < 150
+
+
+@glibc
+def test_a_process_left_as_it_starts_pays_for_fresh_pages_on_each_board():
+    # (what the worker process above is spared: the same boards in a new process with glibc's defaults)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        faults = pool.submit(faults_per_board, _hextri_boards(12)).result(timeout=120)
+    assert faults > 500
