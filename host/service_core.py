@@ -123,8 +123,9 @@ class ServiceCore(ABC):
         #: the time source of turn clocks (host/clock.py); tests drive it forward
         self.clock: clocks.Clock = clock or clocks.system_clock
         #: the CPU work of an interaction off the event loop, with budgets (host/workers.py): pictures, a seat's
-        #: choices, AI decisions; worker threads, or processes when ``render_processes``
-        self.workers = Workers(render_processes)
+        #: choices, AI decisions; worker threads, or processes when ``render_processes`` (each drawing a board of
+        #: every game as it starts: host/warm_pictures.py)
+        self.workers = Workers(render_processes, warm=True)
         #: the pictures drawn, newest kept: none is drawn twice for the same version (host/pictures.py)
         self.pictures = Pictures()
         self._seed = seed_source or (lambda: _secrets.randbits(31))

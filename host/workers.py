@@ -110,11 +110,12 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
 
 
-def _start_worker(memory: int | None = None) -> None:
+def _start_worker(memory: int | None = None, warm: bool = False) -> None:
     """In a new worker process: run at a lower priority than the bot, exit when the bot's process is gone (even if it was killed without closing the
     pool), cap its memory at ``memory`` bytes of address space (a job that needs more fails with MemoryError
     instead of pushing the machine into swap), and import what the jobs need now, so that a job does not wait
-    for it (then frozen: :func:`settle_heap`)."""
+    for it; with ``warm``, draw a board of every game too (host/warm_pictures.py). Then frozen:
+    :func:`settle_heap`."""
     try:
         # below the bot's own process: on a busy machine the scheduler then runs the event loop first, and jobs
         # take the CPU it leaves (with both workers busy on two cores the loop otherwise woke 0.2-0.5 s late)
@@ -129,7 +130,12 @@ def _start_worker(memory: int | None = None) -> None:
     import host.seatwork  # noqa: F401
     import render  # noqa: F401
 
-    settle_heap()
+    if warm:
+        from host.warm_pictures import warm_pictures
+
+        keep_freed_memory()  # (first: the heap the samples grow is kept for the jobs)
+        warm_pictures()
+    settle_heap()  # (the samples' garbage collected, the caches they filled frozen with the imports)
 
 
 def _draw(key: str, method: str, args: tuple):
@@ -223,7 +229,7 @@ class Workers:
     counts from its start, not from its queueing."""
 
     def __init__(self, processes: int = 0, *, threads: int = 4, name: str = "workers", max_tasks: int = 0,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, warm: bool = False) -> None:
         self.processes = processes
         self.name = name
         self._threads = threads
@@ -231,6 +237,8 @@ class Workers:
         self.max_tasks = max_tasks
         #: bytes of address space each worker process may use (None: no cap)
         self.memory = memory
+        #: each worker process draws a board of every game before its first job (host/warm_pictures.py)
+        self.warm = warm
         self._pool: pebble.ProcessPool | None = None
         self._thread_pool: _Threads | None = None
         #: jobs stopped for running past their budget (tests and metrics read it)
@@ -240,7 +248,7 @@ class Workers:
         if self._pool is None:
             # spawn, not fork: the bot's process has threads (aiosqlite, asyncio) that fork would copy half-way
             self._pool = pebble.ProcessPool(max_workers=self.processes, max_tasks=self.max_tasks,
-                                            initializer=_start_worker, initargs=(self.memory,),
+                                            initializer=_start_worker, initargs=(self.memory, self.warm),
                                             context=multiprocessing.get_context("spawn"))
         return self._pool
 
