@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
-import platform
 import random
 import resource
 import subprocess
@@ -18,10 +17,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import pytest
-
 from engines import ENGINES
 from host.workers import Workers
+from tests.host.paging import counts_page_faults
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,10 +104,7 @@ def faults_per_board(views: list[dict]) -> float:
     return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / (len(views) - 1)
 
 
-glibc = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="mallopt is glibc's")
-
-
-@glibc
+@counts_page_faults
 async def test_a_worker_process_draws_its_first_boards_in_memory_it_already_has():
     views = _hextri_boards(12)
     workers = Workers(1)
@@ -121,7 +116,7 @@ async def test_a_worker_process_draws_its_first_boards_in_memory_it_already_has(
     assert faults < 150
 
 
-@glibc
+@counts_page_faults
 def test_a_process_left_as_it_starts_pays_for_fresh_pages_on_each_board():
     # (what the worker process above is spared: the same boards in a new process with glibc's defaults)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:

@@ -18,6 +18,7 @@ from host.warm_pictures import warm_pictures
 from host.workers import Workers
 from render import RENDERERS
 from store.sqlite import SqliteStore
+from tests.host.paging import counts_page_faults
 
 
 def warmed() -> list[tuple[str, str]]:
@@ -55,6 +56,7 @@ async def test_a_warm_worker_has_drawn_every_game_in_every_language_before_its_f
     assert await _run(Workers(1), warmed) == []
 
 
+@counts_page_faults
 async def test_the_first_board_after_a_start_is_drawn_with_what_the_samples_built():
     view = _hextri_board()
     warm, cold = await _run(Workers(1, warm=True), first_board_faults, view), \
