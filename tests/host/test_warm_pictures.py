@@ -1,4 +1,4 @@
-"""The bot's picture workers draw a board and a hand of every game in every language as they start
+"""The bot's picture workers draw a board and a hand of every game in the default language as they start
 (host/warm_pictures.py), so that the first player of each game after a start does not wait for the renderer's
 fonts, empty boards and sprites to be built (HEX-TRI's first board: 100 ms against 8). The replay and AI workers,
 which start a process per job or seldom draw a board, do not."""
@@ -11,7 +11,7 @@ import resource
 
 from engines import ENGINES
 from host import warm_pictures as warm_module
-from host.locale import LANGUAGES
+from host.locale import DEFAULT
 from host.replay_queue import ReplayQueue
 from host.service import GameService
 from host.warm_pictures import warm_pictures
@@ -38,8 +38,8 @@ def _hextri_board() -> dict:
     state = engine.new_game(engine.min_players, 3, {})
     for _ in range(30):
         engine.apply(state, engine.to_act(state)[0], rng.choice(engine.legal_actions(state, engine.to_act(state)[0])))
-    return {**engine.view(state, None), "player_names": ["Ann", "Bob"], "lang": "hu",
-            "clock": [{"text": "4 perc", "urgent": False}]}
+    return {**engine.view(state, None), "player_names": ["Ann", "Bob"], "lang": "en",
+            "clock": [{"text": "4 min", "urgent": False}]}
 
 
 async def _run(workers: Workers, fn, *args):
@@ -49,9 +49,9 @@ async def _run(workers: Workers, fn, *args):
         workers.close()
 
 
-async def test_a_warm_worker_has_drawn_every_game_in_every_language_before_its_first_job():
+async def test_a_warm_worker_has_drawn_every_game_before_its_first_job():
     drawn = await _run(Workers(1, warm=True), warmed)
-    assert drawn == sorted((key, lang) for key in RENDERERS for lang in LANGUAGES)
+    assert drawn == sorted((key, DEFAULT) for key in RENDERERS)
     # (a worker of any other pool starts without them)
     assert await _run(Workers(1), warmed) == []
 
