@@ -10,16 +10,14 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
-import random
 import resource
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from engines import ENGINES
 from host.workers import Workers
-from tests.host.paging import counts_page_faults
+from tests.host.paging import counts_page_faults, hextri_boards
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,22 +73,6 @@ async def test_worker_threads_leave_the_test_process_alone():
     assert gc.get_freeze_count() == 0
 
 
-def _hextri_boards(n: int) -> list[dict]:
-    """``n`` public views of a HEX-TRI game in play (random legal moves), each a different board."""
-    engine, rng = ENGINES["hextri"], random.Random(5)
-    state = engine.new_game(engine.min_players, 5, {})
-    views = []
-    for step in range(400):
-        acting = engine.to_act(state)
-        if not acting or len(views) == n:
-            break
-        engine.apply(state, acting[0], rng.choice(engine.legal_actions(state, acting[0])))
-        if step % 3 == 2:
-            views.append({**engine.view(state, None), "player_names": ["Ann", "Bob"], "lang": "en",
-                          "clock": [{"text": f"{step} min", "urgent": False}]})
-    return views
-
-
 def faults_per_board(views: list[dict]) -> float:
     """(A job, in the process that runs it) the page faults of drawing each of ``views`` after the first (whose
     cached layers are drawn once whatever the heap does)."""
@@ -106,7 +88,7 @@ def faults_per_board(views: list[dict]) -> float:
 
 @counts_page_faults
 async def test_a_worker_process_draws_its_first_boards_in_memory_it_already_has():
-    views = _hextri_boards(12)
+    views = hextri_boards(12, seed=5)
     workers = Workers(1)
     try:
         faults = await workers.run("picture", faults_per_board, views, budget=60)
@@ -120,5 +102,5 @@ async def test_a_worker_process_draws_its_first_boards_in_memory_it_already_has(
 def test_a_process_left_as_it_starts_pays_for_fresh_pages_on_each_board():
     # (what the worker process above is spared: the same boards in a new process with glibc's defaults)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        faults = pool.submit(faults_per_board, _hextri_boards(12)).result(timeout=120)
+        faults = pool.submit(faults_per_board, hextri_boards(12, seed=5)).result(timeout=120)
     assert faults > 500

@@ -6,10 +6,8 @@ which start a process per job or seldom draw a board, do not."""
 from __future__ import annotations
 
 import logging
-import random
 import resource
 
-from engines import ENGINES
 from host import warm_pictures as warm_module
 from host.locale import DEFAULT
 from host.replay_queue import ReplayQueue
@@ -18,7 +16,7 @@ from host.warm_pictures import warm_pictures
 from host.workers import Workers
 from render import RENDERERS
 from store.sqlite import SqliteStore
-from tests.host.paging import counts_page_faults
+from tests.host.paging import counts_page_faults, hextri_boards
 
 
 def warmed() -> list[tuple[str, str]]:
@@ -31,15 +29,6 @@ def first_board_faults(view: dict) -> int:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     RENDERERS["hextri"].render_public(view)
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
-
-
-def _hextri_board() -> dict:
-    engine, rng = ENGINES["hextri"], random.Random(3)
-    state = engine.new_game(engine.min_players, 3, {})
-    for _ in range(30):
-        engine.apply(state, engine.to_act(state)[0], rng.choice(engine.legal_actions(state, engine.to_act(state)[0])))
-    return {**engine.view(state, None), "player_names": ["Ann", "Bob"], "lang": "en",
-            "clock": [{"text": "4 min", "urgent": False}]}
 
 
 async def _run(workers: Workers, fn, *args):
@@ -58,7 +47,7 @@ async def test_a_warm_worker_has_drawn_every_game_before_its_first_job():
 
 @counts_page_faults
 async def test_the_first_board_after_a_start_is_drawn_with_what_the_samples_built():
-    view = _hextri_board()
+    view = hextri_boards(10, seed=3)[-1]  # (a board some thirty moves in)
     warm, cold = await _run(Workers(1, warm=True), first_board_faults, view), \
         await _run(Workers(1), first_board_faults, view)
     # a cold worker builds the empty board, its labels and its fonts in this player's click, and grows its heap
