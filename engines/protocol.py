@@ -58,6 +58,10 @@ class Engine(Protocol):
         """Keep the legal actions of ``seat`` in ``state`` as listed elsewhere from an exact copy of it, until
         ``apply`` changes it (the host's workers list them; the engine need not list them again)."""
         ...
+    def forget(self, state: Any = None) -> None:
+        """Drop what is remembered about ``state`` (its legal actions, kept by :meth:`remember_legal`); about
+        every state when None."""
+        ...
     def reversible(self, state: Any, seat: int, action: dict, *, given_away: bool = False) -> bool:
         """Whether ``seat`` may take ``action`` (to be made now) back within its own turn: only when it reveals
         nothing hidden (no card drawn, no dice rolled, no hand shown, no random draw of any kind) and the same

@@ -87,6 +87,8 @@ class Moves(ServiceCore):
                 if turn.legal is None:  # too many: no button was offered for it (an older board, or forged)
                     raise GameError.of("choices_type_move", count=turn.count)
                 legal = turn.legal
+                if digest is not None and digest != turn.digest and turn.was_listed_as(digest):
+                    digest = turn.digest  # the same choices, fingerprinted by an older version of the bot
                 if version != game.version and (digest is None or not await self._only_passes_since(
                         game, version, seat, turn.digest, digest)):
                     raise StaleBoard.of("stale")
@@ -130,13 +132,20 @@ class Moves(ServiceCore):
                                                                                              index).label
 
     @staticmethod
-    def _reversible(game: GameRow, before: str, seat: int, action: dict) -> bool:
+    def _reversible(game: GameRow, before: str, seat: int, action: dict, legal: list[dict] | None = None) -> bool:
         """Whether a person's action reveals nothing and keeps their turn, so that they may take it back
-        (host/undo.py), asked of the state ``before`` it (JSON text). A check that fails is logged and counts as
-        "no": the move itself is made all the same."""
+        (host/undo.py), asked of the state ``before`` it (JSON text), where ``seat``'s legal actions were
+        ``legal`` (when known: the engine's trial of the move then checks it without listing them again). A
+        check that fails is logged and counts as "no": the move itself is made all the same."""
         try:
             engine = ENGINES[game.engine]
-            return engine.reversible(engine.from_text(before), seat, action, given_away=True)  # (a copy of its own)
+            trial = engine.from_text(before)  # (a copy of its own)
+            if legal is not None:
+                engine.remember_legal(trial, seat, legal)
+            try:
+                return engine.reversible(trial, seat, action, given_away=True)
+            finally:
+                engine.forget(trial)  # (kept by remember_legal until a move changes it: a refused trial makes none)
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False
@@ -200,6 +209,9 @@ class Moves(ServiceCore):
         seat alone to act, the engine is asked (``engine.reversible`` on that state) and a yes is logged with a
         :data:`host.undo.MARK` event."""
         engine = ENGINES[game.engine]
+        # the seat's legal actions before the move (known already: the engine checks the move against them),
+        # kept for the undo check's trial, which makes the move again on a copy of this very position
+        legal = engine.legal_actions(state, seat) if undo_from is not None else None
         try:
             events = engine.apply(state, seat, action)
         except IllegalAction as exc:
@@ -207,7 +219,7 @@ class Moves(ServiceCore):
         result = engine.result(state)
         # (engine.reversible says no unless the same seat alone is to act after the action: asked only then)
         undoable = undo_from is not None and result is None and engine.to_act(state) == [seat] and \
-            self._reversible(game, undo_from, seat, action)
+            self._reversible(game, undo_from, seat, action, legal)
         presenter = presenter_for(game.engine)
         names = self.names(game)
         lines = [line for e in events if (line := presenter.narrate(e, names))]

@@ -512,12 +512,17 @@ class HexTriEngine(BaseEngine):
                 "out_round": p["out_round"],
                 "won": p.get("won"),     # the round he won in (victory "first_blood_play_on"), else None
             })
+        # the occupied fields and the fields with mana, in the board's order: a board has hundreds of fields, a
+        # game a few dozen figures and mana tokens, so only those are visited (in the order of a walk over all)
+        order = bd.order
+        occupied = sorted((f for f in occ if f in order), key=order.__getitem__)
         pieces = []
-        for field in bd.fields:
-            for s, n in sorted(occ.get(field, {}).items()):
+        for field in occupied:
+            for s, n in sorted(occ[field].items()):
                 pieces.append({"field": field, "seat": s, "count": n,
                                "leader": state["players"][s]["leader"] == field})
-        contested = [f for f in bd.hexes if len(occ.get(f, {})) > 1]
+        contested = [f for f in occupied if bd.kind[f] == HEX and len(occ[f]) > 1]
+        mana = state["mana"]
         battle = None
         if state["battle"] is not None:
             b = state["battle"]
@@ -541,7 +546,7 @@ class HexTriEngine(BaseEngine):
             "passes": state["passes"],
             "players": players,
             "pieces": pieces,
-            "mana": {f: state["mana"][f] for f in bd.fields if state["mana"].get(f)},
+            "mana": {f: mana[f] for f in sorted((f for f in mana if mana[f] and f in order), key=order.__getitem__)},
             "contested": contested,
             "moves": _copy(state["moves"]),
             "battle": battle,

@@ -287,8 +287,8 @@ class HexTriPresenter(Presenter):
 
     def _describe_move(self, view: dict, action: dict, index: int, enemies, group: str,
                        paying: dict | None = None, other_way: bool = False, label: str | None = None) -> Choice:
-        """One move's choice. ``paying``: descriptions of ways to pay already made (shared by a panel's
-        moves); ``label``: the label's sentence with ``\\x00`` for the destination and ``\\x01`` for the cost."""
+        """One move's choice. ``paying``: descriptions of ways to pay and of attacks already made (shared by a
+        panel's moves); ``label``: the label's sentence with ``\\x00`` for the destination and ``\\x01`` for the cost."""
         dest, sources = action["to"], action.get("sources") or []
         more = bool(action.get("other_ways")) and not other_way
         paying = {} if paying is None else paying
@@ -307,8 +307,12 @@ class HexTriPresenter(Presenter):
         emoji = None
         if enemies:
             emoji = "⚔️"
-            paid_detail = paid_detail + " · " + self.text("desc_attack", who=", ".join(
-                f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies))
+            # (the words of an attack on a field: the same for every move there, made once per panel)
+            attack = paying.get(("attack", dest))
+            if attack is None:
+                attack = paying[("attack", dest)] = (" · " + self.text("desc_attack", who=", ".join(
+                    f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies)), "")
+            paid_detail = paid_detail + attack[0]
         return Choice(index, label, group, style="primary", emoji=emoji, description=paid_detail, more=more)
 
     def prompt(self, view: dict) -> str:

@@ -232,3 +232,35 @@ async def test_a_failing_reversibility_check_does_not_cost_the_move(store, monke
         assert "could not be worked out" in caplog.text and "a bug" in caplog.text  # the check's own failure
     finally:
         service.close()
+
+
+
+@pytest.mark.parametrize("key", ["hector-achilles", "kivalasztottak", "troja"])  # (HEX-TRI checks a move alone)
+def test_the_undo_check_tries_the_move_without_listing_the_moves_again(monkeypatch, key):
+    """The service's undo check makes the move again on a copy of the position before it; given the seat's legal
+    actions there (which the move was checked against), it does not list them again, answers as the engine
+    does without them, and keeps nothing of the copy (issue 29)."""
+    from host.service_moves import Moves
+
+    engine, rng = ENGINES[key], Rng(4)
+    state = engine.new_game(engine.min_players, 4, {})
+    listed = []
+    real = type(engine)._legal_actions
+    monkeypatch.setattr(type(engine), "_legal_actions", lambda self, s, seat: listed.append(seat) or real(self, s, seat))
+    game = type("Row", (), {"id": 1, "engine": key})()
+    answers = {True: 0, False: 0}
+    for _ in range(300):
+        seat = engine.to_act(state)[0]
+        legal = engine.legal_actions(state, seat)
+        before, action = engine.json_text(state), legal[rng.below(len(legal))]
+        if action["type"] in engine.take_back and engine.to_act(state) == [seat]:  # (as the service asks)
+            listed.clear()
+            kept = dict(engine._known or {})
+            known = Moves._reversible(game, before, seat, action, legal)
+            assert listed == [] and (engine._known or {}) == kept, "the trial listed the moves again, or kept its copy"
+            assert known == engine.reversible(engine.from_text(before), seat, action)
+            answers[known] += 1
+        engine.apply(state, seat, action)
+        if engine.result(state) is not None:
+            break
+    assert answers[True] and answers[False], answers  # both answers were tried
