@@ -7,6 +7,7 @@ placeholders), mulligan set-asides. Everything else is public.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Protocol
 
 from . import state as S
@@ -20,22 +21,49 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
     d = card_defs()[c["k"]]
     if not c["up"] and viewer != c["owner"]:
         return {"hidden": True, "owner": c["owner"], "type": d["type"] if d["type"] == "tower" else "obstacle"}
-    out = {"id": cid, "key": d["key"], "name": d["name_en"], "name_hu": d["name_hu"], "type": d["type"],
-           "owner": c["owner"], "ctrl": c["ctrl"], "face_up": c["up"], "text": d.get("text_en", ""),
-           "text_hu": d.get("text_hu", ""), "named": d["named"]}
-    if d.get("mp") is not None and d["type"] not in ("building", "ally"):
-        out["mp"] = d.get("mp", 0)
+    out = _printed(c["k"]).copy()  # (a view shows a score of cards: what is printed on them is made once)
+    out["id"], out["owner"], out["ctrl"], out["face_up"] = cid, c["owner"], c["ctrl"], c["up"]
     t = d["type"]
     if t == "adventurer":
         out.update({"state": c["state"], "dmg": c["dmg"], "level": S.level(state, cid),
                     "base_level": S.base_level(state, cid), "phys": S.attr(state, cid, "phys"),
                     "astral": S.attr(state, cid, "astral"), "mental": S.attr(state, cid, "mental"),
-                    "threshold": S.threshold(state, cid), "caste": d["caste"], "subcaste": d["subcaste"],
+                    "threshold": S.threshold(state, cid), "skills_en": list(out["skills_en"]),
+                    "traits_en": list(out["traits_en"]),
+                    "worn": [_card(state, w, viewer) for w in c.get("worn", ())], "wards": len(c.get("wards", ()))})
+    elif t == "quest":
+        out["conditions"], out["conditions_en"] = list(out["conditions"]), list(out["conditions_en"])
+    elif t == "ally":
+        out["szp"] = c.get("szp", 0)
+    elif t == "omen":
+        out["op"] = c.get("op", 0)
+    if c.get("att"):
+        out["attached"] = _label([_card(state, a, viewer) for a in c["att"]])
+    return out
+
+
+#: a card's own place in a view: None, filled in per card by :func:`_card`
+_OWN = None
+
+
+@cache
+def _printed(key: str) -> dict:
+    """What a visible card of ``key`` shows that is printed on it, in the order of its view's keys, with a place
+    (None) for each of the card's own values, which :func:`_card` fills in."""
+    d = card_defs()[key]
+    out = {"id": _OWN, "key": d["key"], "name": d["name_en"], "name_hu": d["name_hu"], "type": d["type"],
+           "owner": _OWN, "ctrl": _OWN, "face_up": _OWN, "text": d.get("text_en", ""),
+           "text_hu": d.get("text_hu", ""), "named": d["named"]}
+    if d.get("mp") is not None and d["type"] not in ("building", "ally"):
+        out["mp"] = d.get("mp", 0)
+    t = d["type"]
+    if t == "adventurer":
+        out.update(dict.fromkeys(("state", "dmg", "level", "base_level", "phys", "astral", "mental", "threshold")))
+        out.update({"caste": d["caste"], "subcaste": d["subcaste"],
                     "skills": d["skills"], "traits": d["traits"], "token": bool(d.get("token")),
                     "race": d["race"], "race_en": english(d["race"]),
                     "skills_en": [english(k) for k in d["skills"]], "traits_en": [english(k) for k in d["traits"]],
-                    "subcaste_en": english(d["subcaste"]),
-                    "worn": [_card(state, w, viewer) for w in c.get("worn", ())], "wards": len(c.get("wards", ()))})
+                    "subcaste_en": english(d["subcaste"]), "worn": _OWN, "wards": _OWN})
     elif t == "tower":
         out.update({"wall": d["wall"], "obstacles": d["obstacles"]})
     elif t == "quest":
@@ -46,10 +74,10 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
         out.update({"dp": d["dp"], "location": d["location"], "obstacles": d["obstacles"],
                     "condition": d["condition"]["text"], "condition_en": english(d["condition"]["text"])})
     elif t == "ally":
-        out.update({"szp": c.get("szp", 0), "condition": d["condition"]["text"],
+        out.update({"szp": _OWN, "condition": d["condition"]["text"],
                     "condition_en": english(d["condition"]["text"])})
     elif t == "omen":
-        out.update({"op": c.get("op", 0)})
+        out.update({"op": _OWN})
     elif t == "obstacle":
         out.update({"kind": d["kind"], "animate": bool(d.get("animate"))})
         if d["kind"] == "beast":
@@ -60,8 +88,6 @@ def _card(state: dict, cid: str, viewer: int | None) -> dict:
             out.update({"action_type": d["action_type"], "subtype": d.get("subtype")})
             if d.get("attack"):
                 out.update({"range": d["attack"]["range"], "damage": d["attack"]["damage"]})
-    if c.get("att"):
-        out["attached"] = _label([_card(state, a, viewer) for a in c["att"]])
     return out
 
 

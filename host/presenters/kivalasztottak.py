@@ -193,10 +193,11 @@ class KivalasztottakPresenter(Presenter):
                                 out[a["id"]] = {**a, "zone": "attached", "seat": p["seat"], "on": c["id"]}
         for c in view.get("hand", []) or []:
             out[c["id"]] = {**c, "zone": "hand", "seat": view.get("seat")}
-        for c in out.values():
-            for field in ("name", "label"):
-                if field in c:
-                    c[field] = _local(c[field])
+        if lang == "hu":  # (the only language whose card names are not the engine's: _local)
+            for c in out.values():
+                for field in ("name", "label"):
+                    if field in c:
+                        c[field] = _local(c[field])
         self._index_for = (view, out, lang)
         return out
 
