@@ -87,15 +87,7 @@ class Moves(ServiceCore):
                 if turn.legal is None:  # too many: no button was offered for it (an older board, or forged)
                     raise GameError.of("choices_type_move", count=turn.count)
                 legal = turn.legal
-                if digest is not None and digest != turn.digest and turn.was_listed_as(digest):
-                    digest = turn.digest  # the same choices, fingerprinted by an older version of the bot
-                if version != game.version and (digest is None or not await self._only_passes_since(
-                        game, version, seat, turn.digest, digest)):
-                    raise StaleBoard.of("stale")
-                if version == game.version and digest is not None and digest != turn.digest:
-                    # the same version with other choices: a board drawn before the bot was upgraded to a version
-                    # that lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
-                    raise StaleBoard.of("stale_choices")
+                await self._board_holds(game, version, seat, digest, turn)
                 if not 0 <= index < len(legal):
                     raise GameError.of("bad_choice")
                 action = legal[index]
@@ -149,6 +141,21 @@ class Moves(ServiceCore):
         except Exception:
             log.exception("game %s: whether %r can be taken back could not be worked out", game.id, action)
             return False
+
+    async def _board_holds(self, game: GameRow, version: int, seat: int, digest: str | None, turn: Turn) -> None:
+        """Raise :class:`StaleBoard` unless a board of ``version`` whose buttons carry ``digest`` still offers
+        ``seat`` the choices of ``turn`` (the current version's): the same version and choices, or the same
+        choices with only other seats' passes since. A fingerprint of the same choices made by the version of
+        the bot before orjson made them (:meth:`Turn.was_listed_as`) counts as the same."""
+        if digest is not None and digest != turn.digest and turn.was_listed_as(digest):
+            digest = turn.digest
+        if version != game.version and (digest is None or not await self._only_passes_since(
+                game, version, seat, turn.digest, digest)):
+            raise StaleBoard.of("stale")
+        if version == game.version and digest is not None and digest != turn.digest:
+            # the same version with other choices: a board drawn before the bot was upgraded to a version that
+            # lists this game's actions differently (HEX-TRI, issue 22); its indices mean other moves
+            raise StaleBoard.of("stale_choices")
 
     async def _only_passes_since(self, game: GameRow, version: int, seat: int, current: str, digest: str) -> bool:
         """Whether a board of ``version`` still holds for ``seat``: the same choices (``current`` digest equals

@@ -255,9 +255,10 @@ def test_the_undo_check_tries_the_move_without_listing_the_moves_again(monkeypat
         before, action = engine.json_text(state), legal[rng.below(len(legal))]
         if action["type"] in engine.take_back and engine.to_act(state) == [seat]:  # (as the service asks)
             listed.clear()
-            kept = dict(engine._known or {})
+            kept = set(engine._known or {})
             known = Moves._reversible(game, before, seat, action, legal)
-            assert listed == [] and (engine._known or {}) == kept, "the trial listed the moves again, or kept its copy"
+            # (nothing new is kept; one state another test left may have made room, as the engine keeps 32)
+            assert listed == [] and set(engine._known or {}) <= kept, "the trial listed the moves again, or kept its copy"
             assert known == engine.reversible(engine.from_text(before), seat, action)
             answers[known] += 1
         engine.apply(state, seat, action)
