@@ -147,7 +147,7 @@ class Moves(ServiceCore):
         ``seat`` the choices of ``turn`` (the current version's): the same version and choices, or the same
         choices with only other seats' passes since. A fingerprint of the same choices made by the version of
         the bot before orjson made them (:meth:`Turn.was_listed_as`) counts as the same."""
-        if digest is not None and digest != turn.digest and turn.was_listed_as(digest):
+        if digest is not None and turn.was_listed_as(digest):
             digest = turn.digest
         if version != game.version and (digest is None or not await self._only_passes_since(
                 game, version, seat, turn.digest, digest)):

@@ -197,14 +197,16 @@ class HexTriPresenter(Presenter):
         listed = legal[index] if 0 <= index < len(legal) else action
         # a way to pay other than the listed (default) one: the label names the paying fields
         other = listed["type"] == "move" and self.way_key(listed) != self.way_key(action)
-        return self._describe_move(view, action, index, self._enemies(view).get(action["to"], []), group, None,
-                                   other)
+        return self._describe_move(view, action, index, self._attack(self._enemies(view).get(action["to"], ())),
+                                   group, None, other)
 
     def describe_all(self, view: dict, legal: list[dict]) -> list[Choice]:
         """One choice per figure and destination (the engine lists each once): a figure may have hundreds,
-        so who stands where, the group names and the ways of paying are worked out once for all of them.
-        A move that other fields could pay as well opens the ways to pay when chosen (``Choice.more``)."""
+        so who stands where (and the words of an attack there), the group names and the ways of paying are
+        worked out once for all of them. A move that other fields could pay as well opens the ways to pay when
+        chosen (``Choice.more``)."""
         enemies = self._enemies(view)
+        attacks: dict[str, str] = {}
         groups: dict[tuple[str, bool], str] = {}
         paying: dict[tuple, tuple[str, str]] = {}  # many moves are paid the same way
         # the label's sentence once, its fields filled in per move (thousands of moves, one sentence)
@@ -218,8 +220,10 @@ class HexTriPresenter(Presenter):
             group = groups.get(key)
             if group is None:
                 group = groups[key] = self._group(view, *key)
-            out.append(self._describe_move(view, action, index, enemies.get(action["to"], ()), group, paying,
-                                           label=label))
+            attack = attacks.get(action["to"])
+            if attack is None:
+                attack = attacks[action["to"]] = self._attack(enemies.get(action["to"], ()))
+            out.append(self._describe_move(view, action, index, attack, group, paying, label=label))
         return out
 
     def describe_variants(self, view: dict, action: dict, index: int, variants: list[dict]) -> list[Choice]:
@@ -285,10 +289,19 @@ class HexTriPresenter(Presenter):
             detail.append(self.text("desc_free"))
         return self._cost(cost, sources), " · ".join(detail)
 
-    def _describe_move(self, view: dict, action: dict, index: int, enemies, group: str,
+    def _attack(self, enemies) -> str:
+        """The words a move's description ends with when it attacks ``enemies`` (the other players' pieces on its
+        destination): " · attacks A×2 👑"; "" for none."""
+        if not enemies:
+            return ""
+        return " · " + self.text("desc_attack", who=", ".join(
+            f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies))
+
+    def _describe_move(self, view: dict, action: dict, index: int, attack: str, group: str,
                        paying: dict | None = None, other_way: bool = False, label: str | None = None) -> Choice:
-        """One move's choice. ``paying``: descriptions of ways to pay and of attacks already made (shared by a
-        panel's moves); ``label``: the label's sentence with ``\\x00`` for the destination and ``\\x01`` for the cost."""
+        """One move's choice; ``attack``: :meth:`_attack` of its destination. ``paying``: descriptions of ways to
+        pay already made (shared by a panel's moves); ``label``: the label's sentence with ``\\x00`` for the
+        destination and ``\\x01`` for the cost."""
         dest, sources = action["to"], action.get("sources") or []
         more = bool(action.get("other_ways")) and not other_way
         paying = {} if paying is None else paying
@@ -304,16 +317,8 @@ class HexTriPresenter(Presenter):
             label = label.replace("\x00", dest).replace("\x01", cost)
         else:
             label = self.text("label_move", to=dest, cost=cost)
-        emoji = None
-        if enemies:
-            emoji = "⚔️"
-            # (the words of an attack on a field: the same for every move there, made once per panel)
-            attack = paying.get(("attack", dest))
-            if attack is None:
-                attack = paying[("attack", dest)] = (" · " + self.text("desc_attack", who=", ".join(
-                    f"{LETTERS[p['seat']]}×{p['count']}" + (" 👑" if p["leader"] else "") for p in enemies)), "")
-            paid_detail = paid_detail + attack[0]
-        return Choice(index, label, group, style="primary", emoji=emoji, description=paid_detail, more=more)
+        return Choice(index, label, group, style="primary", emoji="⚔️" if attack else None,
+                      description=paid_detail + attack, more=more)
 
     def prompt(self, view: dict) -> str:
         seat = view.get("seat")
