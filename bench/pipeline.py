@@ -236,6 +236,18 @@ def _instrument(split: Split, key: str, floor: dict) -> None:
     for name in ("render_public", "render_private"):
         if hasattr(renderer, name):
             setattr(renderer, name, split.sync("render", getattr(renderer, name)))
+    if hasattr(kit, "_png_from_rows"):
+        # a tree that writes every PNG from its rows (a picture may be put together in them: kit.encode_over), so
+        # the encode is that writing and the floor's pictures are kept from the rows (copied, made pictures later)
+        from_rows = kit._png_from_rows
+
+        def write_and_keep(rows, coloured, *args):
+            if len(floor["images"]) < 40 and floor["seen"] % 7 == 0:
+                floor["images"].append((rows.copy(), bytes(coloured.getpalette() or [])))
+            floor["seen"] += 1
+            return from_rows(rows, coloured, *args)
+        kit._png_from_rows = split.sync("encode", write_and_keep)
+        return _instrument_reads(split, floor)
     encode = kit.encode
 
     def encode_and_keep(img, pal=None):
@@ -244,6 +256,11 @@ def _instrument(split: Split, key: str, floor: dict) -> None:
         floor["seen"] += 1
         return encode(img, pal)
     kit.encode = split.sync("encode", encode_and_keep)
+    _instrument_reads(split, floor)
+
+
+def _instrument_reads(split: Split, floor: dict) -> None:
+    """Time the store's commits and its other reads (and count the floor's bytes and transactions)."""
     # reads: every call to SQLite's worker thread outside a transaction (at the driver, so that any commit's
     # store is measured alike, whatever its own helpers are called)
     transaction, execute, writing = SqliteStore._transaction, aiosqlite.Connection._execute, [False]
@@ -299,6 +316,19 @@ def _encoders() -> list:
     return ways + [lambda q, level=level: _png_isal(q, level) for level in (0, 1)]
 
 
+def _floor_picture(kept: tuple) -> tuple[Image.Image, Image.Image | None]:
+    """A picture kept for the floor as ``(picture, its palette or None)``: kept from a PNG's rows (``(rows,
+    palette colours)``: each row behind its filter byte), the palette picture they hold."""
+    img, pal = kept
+    if not isinstance(pal, bytes):
+        return img, pal
+    picture = Image.frombytes("P", (img.width - 1, img.height), img.crop((1, 0, img.width, img.height)).tobytes())
+    picture.putpalette(pal)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(pal)
+    return picture, palette
+
+
 def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
     """The floor of one action: a bare INSERT and COMMIT of the action's bytes (SQLite, WAL, synchronous=FULL,
     as the store) plus the fastest PNG encode of the same pictures (their palette image saved by Pillow at level 0
@@ -320,7 +350,7 @@ def _floor_ms(floor: dict, actions: int, folder: Path) -> float:
     encode_ms = 0.0
     if floor["images"]:
         best = []
-        for img, pal in floor["images"]:
+        for img, pal in map(_floor_picture, floor["images"]):
             rgb_img = img if img.mode == "RGB" else img.convert("RGB")
             quantised = rgb_img.quantize(palette=pal, dither=Image.Dither.NONE) if pal else rgb_img.quantize()
             ways = []

@@ -450,7 +450,7 @@ def render_public(view: dict) -> bytes:
         # the table's "leads*": whether an exception lets him play a 6 is in his hidden hand
         _text_in(img, (8, img.height - FOOT_H / 2 - 2), say("note_leader_6"), W - 16, size=15, fill="dark_grey",
                  anchor="lm")
-    return _encode(kit.clock_strip(img, view))
+    return kit.encode_with_clock(img, view, PALETTE)
 
 
 def _wrap(words: list[str], width: int, size: int = 16, bold: bool = True) -> list[str]:

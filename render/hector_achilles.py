@@ -817,7 +817,7 @@ def render_public(view: dict) -> bytes:
         deck = say("home") if view["called_deck"] == "home" else view["called_deck"]
         called = say("battle_deck", deck=deck)
         _text(img, (W - 12, Y_FOOTER + 42), called, MIN_TEXT, bold=True, anchor="rm", bg="panel")
-    return _encode(kit.clock_strip(img, view))
+    return kit.encode_with_clock(img, view, PALETTE)
 
 
 HAND_SCALE = 1.0

@@ -460,8 +460,12 @@ def _changed_rects(size: tuple[int, int], boxes, cell: int) -> list[tuple[int, i
             grid[r * cols + c0:r * cols + c1 + 1] = b"\x01" * (c1 - c0 + 1)
     out: list[tuple[int, int, int, int]] = []
     running: dict[tuple[int, int], int] = {}  # a run of cells (first, end) -> the row its rectangle began
+    before = None
     for r in range(rows + 1):
         row = bytes(grid[r * cols:(r + 1) * cols]) if r < rows else b""
+        if row == before:  # the same runs as the row above: its rectangles go on (most rows of a tall box)
+            continue
+        before = row
         now = {(m.start(), m.end()): running.pop((m.start(), m.end()), r) for m in _RUN.finditer(row)}
         out += [(c0 * cell, r0 * cell, min(width, c1 * cell), min(height, r * cell))
                 for (c0, c1), r0 in running.items()]
@@ -477,9 +481,17 @@ def quantized_over(img: Image.Image, base: Image.Image, boxes, pal: Image.Image)
     Quantising is pixel by pixel, so the result is the very picture quantised whole; each call of Pillow's
     quantise pays for its colour cache anew, so the places are packed side by side into one sheet and quantised
     in one call (issue 29: HEX-TRI's board is 1.4 million pixels, of which a move changes about a fifth)."""
+    out = base.copy()
+    _paste_quantized(out.im, (0, 0), img, boxes, pal)
+    return out
+
+
+def _paste_quantized(target, at: tuple[int, int], img: Image.Image, boxes, pal: Image.Image) -> None:
+    """The places of ``img`` within ``boxes`` (:func:`quantized_over`), quantised to ``pal`` in one sheet and
+    pasted onto the core image ``target`` with ``img``'s corner at ``at``."""
     rects = sorted(_changed_rects(img.size, boxes, CHANGED_CELL), key=lambda r: r[1] - r[3])
     if not rects:
-        return base.copy()
+        return
     # shelves as wide as the picture, the tallest pieces first
     places: list[tuple[int, int]] = []
     x = y = shelf = 0
@@ -494,11 +506,35 @@ def quantized_over(img: Image.Image, base: Image.Image, boxes, pal: Image.Image)
     for (x0, y0, x1, y1), (x, y) in zip(rects, places, strict=True):
         sheet_core.paste(source.crop((x0, y0, x1, y1)), (x, y, x + x1 - x0, y + y1 - y0))
     quantised = sheet.quantize(palette=pal, dither=Image.Dither.NONE).im
-    out = base.copy()
-    target = out.im
+    dx, dy = at
     for (x0, y0, x1, y1), (x, y) in zip(rects, places, strict=True):
-        target.paste(quantised.crop((x, y, x + x1 - x0, y + y1 - y0)), (x0, y0, x1, y1))
-    return out
+        target.paste(quantised.crop((x, y, x + x1 - x0, y + y1 - y0)), (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+
+
+def encode_over(img: Image.Image, base: Image.Image, boxes, pal: Image.Image, view: dict) -> bytes:
+    """``encode(clock_strip(quantized_over(img, base, boxes, pal), view), pal)`` with the same bytes, the picture
+    put together once, in the rows the PNG is written from: the base, the places drawn on quantised over it, the
+    clock strip on top (issue 29: HEX-TRI's board is 1.4 million pixels; each whole copy of it costs time)."""
+    strip = _clock_strip_of(base, view)
+    top = strip.height if strip is not None else 0
+    rows = _png_rows(base.width, base.height + top)
+    if strip is not None:
+        rows.im.paste(strip.im, (1, 0, base.width + 1, top))
+    rows.im.paste(base.im, (1, top, base.width + 1, top + base.height))
+    _paste_quantized(rows.im, (1, top), img, boxes, pal)
+    return _png_from_rows(rows, base)
+
+
+def encode_with_clock(img: Image.Image, view: dict, pal: Image.Image) -> bytes:
+    """``encode(clock_strip(img, view), pal)`` with the same bytes; a palette picture and its strip put together
+    once, in the rows the PNG is written from, instead of in a picture of their own first."""
+    strip = _clock_strip_of(img, view) if img.mode == "P" else None
+    if strip is None:
+        return encode(clock_strip(img, view), pal)
+    rows = _png_rows(img.width, img.height + strip.height)
+    rows.im.paste(strip.im, (1, 0, img.width + 1, strip.height))
+    rows.im.paste(img.im, (1, strip.height, img.width + 1, strip.height + img.height))
+    return _png_from_rows(rows, img)
 
 
 #: palette index of a colour, per palette: (the palette, {colour: index})
@@ -724,12 +760,23 @@ def png(quantised: Image.Image, level: int = PNG_LEVEL) -> bytes:
     if quantised.mode != "P":
         raise ValueError(f"png() writes palette images, not {quantised.mode}")
     w, h = quantised.size
-    # each row behind its filter byte (0): the palette indices pasted one column right into a zeroed L image
-    rows = Image.new("L", (w + 1, h), 0)
+    rows = _png_rows(w, h)
     rows.im.paste(quantised.im, (1, 0, w + 1, h))
-    colours = bytes(quantised.getpalette() or [])[:768]
+    return _png_from_rows(rows, quantised, level)
+
+
+def _png_rows(width: int, height: int) -> Image.Image:
+    """The rows of a PNG ``width`` x ``height``, each behind its filter byte (0): a zeroed L image one column
+    wider, the palette indices to be pasted one column right."""
+    return Image.new("L", (width + 1, height), 0)
+
+
+def _png_from_rows(rows: Image.Image, coloured: Image.Image, level: int = PNG_LEVEL) -> bytes:
+    """The PNG of :func:`_png_rows` filled in, in the palette of the palette picture ``coloured``."""
+    colours = bytes(coloured.getpalette() or [])[:768]
     colours += bytes(768 - len(colours))
-    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
+    return b"".join((b"\x89PNG\r\n\x1a\n",
+                     _chunk(b"IHDR", struct.pack(">IIBBBBB", rows.width - 1, rows.height, 8, 3, 0, 0, 0)),
                      _chunk(b"PLTE", colours), _chunk(b"IDAT", DEFLATE(_raw_bytes(rows), level)),
                      _chunk(b"IEND", b"")))
 
@@ -762,15 +809,12 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
     Without clock entries the picture is returned as it is. The type grows with the picture's width, so it
     stays readable when Discord shrinks a wide board to its chat column; urgent entries (an hour or less
     left) are in the highlight colour."""
-    entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
-    if not entries:
+    strip = _clock_strip_of(img, view)
+    if strip is None:
         return img
-    paletted_board = img.mode == "P"
-    colours = bytes(img.getpalette() or []) if paletted_board else b""
-    strip = _strip(img.width, tuple((str(e["text"]), bool(e.get("urgent"))) for e in entries), colours)
-    if paletted_board:  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
+    if img.mode == "P":  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
         board = Image.new("P", (img.width, img.height + strip.height))
-        board.putpalette(colours)
+        board.putpalette(bytes(img.getpalette() or []))
         board.paste(strip, (0, 0))
         board.paste(img, (0, strip.height))
         return board
@@ -778,6 +822,16 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
     out.paste(strip, (0, 0))
     out.paste(img.convert("RGB") if img.mode != "RGB" else img, (0, strip.height))
     return out
+
+
+def _clock_strip_of(img: Image.Image, view: dict) -> Image.Image | None:
+    """The clock strip :func:`clock_strip` puts on top of ``img`` (quantised to its palette when ``img`` is a
+    palette picture), or None when the view has no clock entries."""
+    entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
+    if not entries:
+        return None
+    colours = bytes(img.getpalette() or []) if img.mode == "P" else b""
+    return _strip(img.width, tuple((str(e["text"]), bool(e.get("urgent"))) for e in entries), colours)
 
 
 #: clock strips kept by :func:`_strip`: the same words come back move after move (a strip is 40-120 KB: at most about 4 MB)

@@ -631,7 +631,7 @@ def render_public(view: dict) -> bytes:
     legend = _words(say("legend"), W - 2 * PAD - 8, BODY, False, 2)
     for i, line in enumerate(legend):
         _t(draw, (PAD + 4, img.height - LEGEND_H + 4 + 18 * i), line, BODY, "white")
-    return kit.encode(kit.clock_strip(img, view), PALETTE)
+    return kit.encode_with_clock(img, view, PALETTE)
 
 
 def _hand_body(c: dict, say, hu: bool) -> tuple[str, str]:

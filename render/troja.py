@@ -729,7 +729,7 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
         img.paste(kit.paletted(part, PALETTE) if kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
                   (0, y))
         y += part.height + 4
-    return kit.encode(kit.clock_strip(img, view), PALETTE)
+    return kit.encode_with_clock(img, view, PALETTE)
 
 
 # -------------------------------------------------------------------------------------------------- hand

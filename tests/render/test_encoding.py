@@ -16,17 +16,31 @@ from tests.render.snapshot import decoded
 
 
 def _pictures(key: str, count: int = 4) -> list[tuple[Image.Image, Image.Image]]:
-    """(RGB picture, palette) of the public boards of a short random game, as the renderer hands them to encode."""
+    """(picture, palette) of the public boards of a short random game, as the renderer hands them to encode (RGB
+    and its palette), or as the kit writes them when the renderer asks for the PNG of a picture put together in its
+    rows (kit.encode_over: the palette picture, and None)."""
     engine, renderer = ENGINES[key], RENDERERS[key]
     rng, state = Rng(2), engine.new_game(engine.min_players, 2, {})
     caught: list[tuple[Image.Image, Image.Image]] = []
-    encode = kit.encode
+    encode, from_rows, writing = kit.encode, kit._png_from_rows, [False]
 
     def keep(img, pal=None):
         caught.append((img.copy(), pal))
-        return encode(img, pal)
+        writing[0] = True
+        try:
+            return encode(img, pal)
+        finally:
+            writing[0] = False
 
-    kit.encode = keep
+    def keep_rows(rows, coloured, *args):
+        if not writing[0]:
+            picture = Image.frombytes("P", (rows.width - 1, rows.height),
+                                      rows.crop((1, 0, rows.width, rows.height)).tobytes())
+            picture.putpalette(bytes(coloured.getpalette() or []))
+            caught.append((picture, None))
+        return from_rows(rows, coloured, *args)
+
+    kit.encode, kit._png_from_rows = keep, keep_rows
     try:
         for step in range(count * 5):
             if not engine.to_act(state):
@@ -36,7 +50,7 @@ def _pictures(key: str, count: int = 4) -> list[tuple[Image.Image, Image.Image]]
             if step % 5 == 0:
                 renderer.render_public({**engine.view(state, None), "player_names": ["Ann", "Béla 🐙"], "lang": "en"})
     finally:
-        kit.encode = encode
+        kit.encode, kit._png_from_rows = encode, from_rows
     return caught
 
 

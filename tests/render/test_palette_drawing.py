@@ -70,6 +70,29 @@ def test_the_clock_strip_over_a_palette_picture():
     assert decoded(kit.encode(with_strip, PAL)) == decoded(kit.encode(kit.clock_strip(rgb_img, view), PAL))
 
 
+def test_a_picture_and_its_clock_strip_written_in_one_piece_are_the_same_bytes():
+    """kit.encode_with_clock and kit.encode_over put the picture and its clock strip together in the PNG's rows
+    (one copy of the picture, not three): the very bytes of the strip put on first and the whole encoded."""
+    view = {"clock": [{"text": "Ann: 11 h 20 min left", "urgent": False},
+                      {"text": "Cili 🐙: 48 min left", "urgent": True}]}
+    for round_ in range(3):
+        rgb_img, rgb_draw = kit.canvas(600, 420, "paper")
+        _scene(rgb_img, rgb_draw, round_)
+        p_img, p_draw = kit.palette_canvas(600, 420, "paper", PAL)
+        _scene(p_img, p_draw, round_)
+        for clocked in (view, {}, {"clock": [{"text": "  "}]}):
+            for img in (p_img, rgb_img):
+                assert kit.encode_with_clock(img, clocked, PAL) == kit.encode(kit.clock_strip(img, clocked), PAL)
+            # the empty canvas quantised, the scene drawn over it in full colour: only where it was drawn
+            base = kit.canvas(600, 420, "paper")[0].quantize(palette=PAL, dither=Image.Dither.NONE)
+            boxes = [(40, 30, 360, 200), (380, 250, 590, 410), (0, 0, 600, 24)]
+            over = kit.encode_over(rgb_img, base, boxes, PAL, clocked)
+            assert over == kit.encode(kit.clock_strip(kit.quantized_over(rgb_img, base, boxes, PAL), clocked), PAL)
+        # a place left out of the boxes shows the base there: the boxes are what is quantised, nothing else
+        left_out = kit.encode_over(rgb_img, base, boxes[:1], PAL, view)
+        assert decoded(left_out) != decoded(kit.encode(kit.clock_strip(rgb_img, view), PAL))
+
+
 def test_nearest_is_what_quantising_gives():
     for colour in [(0, 0, 0), (12, 200, 90), (13, 201, 91), (250, 3, 128), (127, 127, 127)]:
         expected = Image.new("RGB", (1, 1), colour).quantize(palette=PAL, dither=Image.Dither.NONE).getpixel((0, 0))
