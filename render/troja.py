@@ -57,17 +57,22 @@ def _lang(view: dict) -> str:
     return view.get("lang") or "en"
 
 
+#: the card kinds, each with its letter tag (``tag_<kind>``) and its name (``kind_<kind>``) in data/strings
+KINDS = frozenset(("unit", "trojan", "beast", "intervention", "item", "ally", "event", "modifier"))
+
+
 def _kind_tag(say, kind: str) -> str:
     """The letter tag of a card kind (colour is never the only cue)."""
-    return {"unit": say("tag_unit"), "trojan": say("tag_trojan"), "beast": say("tag_beast"),
-            "intervention": say("tag_intervention"), "item": say("tag_item"), "ally": say("tag_ally"),
-            "event": say("tag_event"), "modifier": say("tag_modifier")}[kind]
+    if kind not in KINDS:
+        raise KeyError(kind)
+    return say(f"tag_{kind}")
 
 
 def _kind_label(say, kind: str) -> str:
-    return {"unit": say("kind_unit"), "trojan": say("kind_trojan"), "beast": say("kind_beast"),
-            "intervention": say("kind_intervention"), "item": say("kind_item"), "ally": say("kind_ally"),
-            "event": say("kind_event"), "modifier": say("kind_modifier")}[kind]
+    """The name of a card kind (only the kind asked for is looked up: a panel names a dozen cards)."""
+    if kind not in KINDS:
+        raise KeyError(kind)
+    return say(f"kind_{kind}")
 
 
 def _stat_short(say, kind: str) -> str:
@@ -282,8 +287,10 @@ _PANELS: dict[str, Image.Image] = {}
 
 
 def clear_caches() -> None:
-    """Forget the cached hero panels (tests measure every text drawn)."""
+    """Forget the cached hero panels and their rows (tests measure every text drawn)."""
     _PANELS.clear()
+    _ROWS.clear()
+    _ROWS_PIXELS[0] = 0
 
 
 def _panel_words(view: dict, seat: int, say) -> dict:
@@ -383,13 +390,57 @@ def _panel_frame(draw, view: dict, seat: int, height: int) -> None:
 
 def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | None = None) -> int:
     """Rows: name, player and tags; stats, loss and patron; Glory track, wrath and hand; the ability;
-    attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known)."""
+    attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known).
+
+    On the sand canvas (``height`` None) each row is kept as the band of pixels it drew (:func:`_row`): an action
+    changes a row or two of a panel (the Glory, a hand's size, a tag), and the others are pasted as they were."""
     p = view["players"][seat]
-    right = W - PAD
+    keep = height is None  # a panel drawn on its frame (taller than the canvas) keeps no rows: they hold frame
     if height is not None:
         _panel_frame(draw, view, seat, height)
-    # row 1: badge, hero, player (shortened by whole words), tags on the right
-    y = 8
+    y = _row(img, draw, 8, keep, ("who", seat, words["name"], words["player"], tuple(map(tuple, words["tags"]))),
+             lambda y: _row_who(img, draw, y, seat, words))
+    y = _row(img, draw, y, keep, ("stats", tuple(words["stats"]), words["loss"], words["patron"]),
+             lambda y: _row_stats(img, y, words))
+    y = _row(img, draw, y, keep, ("glory", p["gp"], p["wrath"], words["wrath"], words["wrath_mark"], words["hand"]),
+             lambda y: _row_glory(img, draw, y, p, words), reach=4)
+    y = _row(img, draw, y, keep, ("ability", words["ability"]), lambda y: _row_ability(img, y, words))
+    y = _row(img, draw, y, keep, ("cards", repr(words["attached"]), words["no_attached"], repr(words["roamers"])),
+             lambda y: _row_cards(img, draw, y, words))
+    return y + 8
+
+
+#: rows of hero panels kept by :func:`_row` (content -> its band of pixels), and the pixels they hold: a band is
+#: 480 px wide and 25-80 px tall, so at most about 3 million pixels (9 MB) are kept per drawing process
+_ROWS: dict[tuple, Image.Image] = {}
+_ROWS_PIXELS = [0]
+_ROWS_MAX_PIXELS = 3_000_000
+
+
+def _row(img, draw, y: int, keep: bool, key: tuple, paint, reach: int = 0) -> int:
+    """One row of a panel at ``y`` on the sand canvas: ``paint(y)`` draws it and returns the y below it. With
+    ``keep``, the band it drew (the canvas from ``y - reach`` to that y, the panel's whole width: ``reach`` px
+    above the row for marks that stand out over the row above, there on bare sand) is kept by ``key``
+    (everything the row shows), and the next row with the same ``key`` is that band pasted: text drawn at whole
+    pixels, so the same pixels wherever the row lands. Returns the y below the row."""
+    if not keep:
+        return paint(y)
+    band = _ROWS.get(key)
+    if band is not None:
+        img.paste(band, (0, y - reach))
+        return y - reach + band.height
+    end = paint(y)
+    if _ROWS_PIXELS[0] >= _ROWS_MAX_PIXELS:
+        _ROWS.clear()
+        _ROWS_PIXELS[0] = 0
+    band = _ROWS[key] = img.crop((0, y - reach, W, end))
+    _ROWS_PIXELS[0] += band.width * band.height
+    return end
+
+
+def _row_who(img, draw, y: int, seat: int, words: dict) -> int:
+    """Row 1: badge, hero, player (shortened by whole words), tags on the right."""
+    right = W - PAD
     _seat_badge(draw, (PAD + 12, y + 20), seat)
     name = words["name"]
     _text(img, (PAD + 32, y + 20), name, 22, "ink", True, "lm")
@@ -408,8 +459,12 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
             y += 30
             player = _clip_words(words["player"], right - PAD - 32, 17, True)
             _text(img, (PAD + 32, y + 21), player, 17, "troja_sea", True, "lm")
-    # row 2: stats, loss, patron (a smaller size when a language's words are longer)
-    y += 42
+    return y + 42
+
+
+def _row_stats(img, y: int, words: dict) -> int:
+    """Row 2: stats, loss, patron (a smaller size when a language's words are longer)."""
+    right = W - PAD
     parts = words["stats"] + [words["loss"]]
     size = 17
     while size > 14 and sum(kit.text_width(s, size, True) + 12 for s in parts) \
@@ -424,8 +479,13 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
         y += 24
         x = PAD
     _text(img, (x, y + 11), patron, max(14, size - 2), "dark_grey", anchor="lm")
-    # row 3: Glory track, wrath tokens, hand size
-    y += 28
+    return y + 28
+
+
+def _row_glory(img, draw, y: int, p: dict, words: dict) -> int:
+    """Row 3: Glory track, wrath tokens, hand size (the marks of the track's middle and goal stand 4 px out
+    above the row)."""
+    right = W - PAD
     x = _glory_track(img, draw, PAD, y + 2, p["gp"], 170) + 12
     _text(img, (x, y + 11), words["wrath"], 15, "dark_grey", anchor="lm")
     x += kit.text_width(words["wrath"], 15) + 16
@@ -436,14 +496,21 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
             draw.ellipse((x + i * 26 - 11, y, x + i * 26 + 11, y + 22), outline=kit.rgb("grey"), width=2)
     x += 52
     _text(img, (max(x, right - kit.text_width(words["hand"], 15)), y + 11), words["hand"], 15, "ink", anchor="lm")
-    # row 4: the hero's ability, wrapped
-    y += 28
-    for line in _wrap(words["ability"], right - PAD, 15):
+    return y + 28
+
+
+def _row_ability(img, y: int, words: dict) -> int:
+    """Row 4: the hero's ability, wrapped."""
+    for line in _wrap(words["ability"], W - 2 * PAD, 15):
         _text(img, (PAD, y + 9), line, 15, "dark_grey", anchor="lm")
         y += 19
-    # row 5: attachments; row 6: Trojan heroes and beasts in front of the hero ("Attacks" at his next turn
-    # start; "Moves on": placed this round, they move clockwise at the end of the round)
-    y += 4
+    return y + 4
+
+
+def _row_cards(img, draw, y: int, words: dict) -> int:
+    """Rows 5 and 6: attachments; Trojan heroes and beasts in front of the hero ("Attacks" at his next turn
+    start; "Moves on": placed this round, they move clockwise at the end of the round)."""
+    right = W - PAD
     if words["attached"]:
         y = _chip_rows(img, draw, PAD, y, None, words["attached"], right)
     else:
@@ -452,7 +519,7 @@ def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | Non
     for arrived, label, group in words["roamers"]:
         if group:
             y = _chip_rows(img, draw, PAD, y, (label, "troja_wine" if arrived else "dark_grey"), group, right)
-    return y + 8
+    return y
 
 
 def _fate_box(img, draw, x: int, y: int, cards: list[dict], extra: list[dict], say) -> int:
@@ -709,6 +776,7 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     view = kit.at_rest(view, camp_seat=None, assault=None)  # a fight left unfinished asks nothing any more
     say = kit.words("troja", view)
     parts = [_player_panel(view, seat, say) for seat in range(len(view["players"]))]
+    kept = len(parts)  # the hero panels, kept (and kept quantised) until their content changes
     if kit.ending(view) is not None:  # ended outside its rules: how, instead of whose turn
         parts.append(_section(_ending_panel, view, say))
     elif view.get("result"):
@@ -724,9 +792,8 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     img, draw = kit.palette_canvas(W, height, "table", PALETTE)
     _header(img, draw, view, say)
     y = HEADER_H + 6
-    for part in parts:
-        kept = any(part is panel for panel in _PANELS.values())
-        img.paste(kit.paletted(part, PALETTE) if kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
+    for i, part in enumerate(parts):
+        img.paste(kit.paletted(part, PALETTE) if i < kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
                   (0, y))
         y += part.height + 4
     return kit.encode_with_clock(img, view, PALETTE)
