@@ -385,40 +385,79 @@ def _result(view: dict, ch: dict, say) -> str:
 
 def _table(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict, y: int, say, base: bool = True) -> None:
     """One row of two lines per chariot: badge, owner and result; then lap, spaces to go, cards, laurels and
-    Caesar's denarius, each in words."""
+    Caesar's denarius, each in words. On a palette picture each row is kept as its band of pixels
+    (:func:`_kept_row`): a move changes the row of the chariot that moved and of the turn's, not the others."""
     if base:
         img.paste(_table_layer(len(view["chariots"]), _lang(view)), (0, y))
     for i, ch in enumerate(_race_order(view)):
         top = y + TABLE_HEAD + i * ROW_H
-        l1, l2, l3 = top + 14, top + 33, top + 51
-        if ch["id"] == view.get("turn"):
-            draw.rectangle((4, top + 2, W - 4, top + ROW_H - 2), fill=kit.rgb("panel"))
-        _badge(img, (28, top + ROW_H / 2), ch["id"], ch["label"], radius=16)
-        owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
-        # a player who left before the end (the AI drove on for them): how, beside their name
-        gone = None if ch["neutral"] else (kit.ending(view) or {}).get("left", {}).get(str(ch["owner"]))
-        if gone:
-            owner = f"{owner} ({gone})"
-        result = _result(view, ch, say)
-        colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
-        room = 0
-        if result:
-            s, size, condensed = _fit(result, W - NAME_X - 150, 15, True)
-            room = kit.text_width(s, size, True, condensed) + 12
-            _text(img, (W - 10, l1), s, size=size, bold=True, fill=colour, anchor="rm", condensed=condensed)
-        _text_in(img, (NAME_X, l1), owner, W - 10 - NAME_X - room, size=16, bold=True, anchor="lm")
-        racing = ch["status"] == "racing"
-        parts = []
-        if racing:
-            parts += [say("lap", lap=ch["lap"]), say("to_go", n=ch["to_go"])]
-        parts.append(say("cards_left", n=ch["cards_left"]))
-        if view["races"] > 1 and not ch["neutral"]:
-            parts.append(say("in_all", laurels=ch["laurels"]))
-        _text_in(img, (NAME_X, l2), " · ".join(parts), W - 10 - NAME_X, size=14, fill="dark_grey", anchor="lm")
-        if not ch["neutral"]:
-            caesar = say("caesar_paid") if ch["paid"] else say("caesar_due")
-            _text_in(img, (NAME_X, l3), caesar, W - 10 - NAME_X, size=14, bold=True,
-                     fill="ok" if ch["paid"] else "vermillion", anchor="lm")
+        row = _row_words(view, ch, say)
+        if img.mode == "P":
+            _kept_row(img, draw, top, row)
+        else:
+            _draw_row(img, draw, top, row)
+
+
+#: what a table row shows: (whose turn, chariot id, its label, owner, result, result colour, line 2, Caesar's
+#: words or None for a neutral chariot, Caesar paid)
+RowWords = tuple[bool, int, str, str, str, str, str, str | None, bool]
+
+
+def _row_words(view: dict, ch: dict, say) -> RowWords:
+    """Everything a chariot's table row shows, in words."""
+    owner = say("neutral") if ch["neutral"] else _owner(view, ch["owner"], say)
+    # a player who left before the end (the AI drove on for them): how, beside their name
+    gone = None if ch["neutral"] else (kit.ending(view) or {}).get("left", {}).get(str(ch["owner"]))
+    if gone:
+        owner = f"{owner} ({gone})"
+    colour = "danger" if ch["status"] in ("removed", "disqualified", "stopped") else "ink"
+    parts = []
+    if ch["status"] == "racing":
+        parts += [say("lap", lap=ch["lap"]), say("to_go", n=ch["to_go"])]
+    parts.append(say("cards_left", n=ch["cards_left"]))
+    if view["races"] > 1 and not ch["neutral"]:
+        parts.append(say("in_all", laurels=ch["laurels"]))
+    caesar = None if ch["neutral"] else (say("caesar_paid") if ch["paid"] else say("caesar_due"))
+    return (ch["id"] == view.get("turn"), ch["id"], ch["label"], owner, _result(view, ch, say), colour,
+            " · ".join(parts), caesar, bool(ch["paid"]))
+
+
+def _draw_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: RowWords) -> None:
+    """A chariot's table row, ``ROW_H`` tall from ``top`` (on the table's plain paper)."""
+    turn, chariot, label, owner, result, colour, line2, caesar, paid = row
+    l1, l2, l3 = top + 14, top + 33, top + 51
+    if turn:
+        draw.rectangle((4, top + 2, W - 4, top + ROW_H - 2), fill=kit.rgb("panel"))
+    _badge(img, (28, top + ROW_H / 2), chariot, label, radius=16)
+    room = 0
+    if result:
+        s, size, condensed = _fit(result, W - NAME_X - 150, 15, True)
+        room = kit.text_width(s, size, True, condensed) + 12
+        _text(img, (W - 10, l1), s, size=size, bold=True, fill=colour, anchor="rm", condensed=condensed)
+    _text_in(img, (NAME_X, l1), owner, W - 10 - NAME_X - room, size=16, bold=True, anchor="lm")
+    _text_in(img, (NAME_X, l2), line2, W - 10 - NAME_X, size=14, fill="dark_grey", anchor="lm")
+    if caesar is not None:
+        _text_in(img, (NAME_X, l3), caesar, W - 10 - NAME_X, size=14, bold=True, fill="ok" if paid else "vermillion",
+                 anchor="lm")
+
+
+#: table rows kept by :func:`_kept_row` (what the row shows -> its band of a palette picture); a band is 480 x 64
+#: px, so at most about 4 million pixels (4 MB) are kept per drawing process
+_ROWS: dict[RowWords, Image.Image] = {}
+_ROWS_MAX = 128
+
+
+def _kept_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: RowWords) -> None:
+    """:func:`_draw_row` on a palette picture, its band kept and pasted the next time the row shows the same (on
+    the same plain paper, at whole pixels: the same pixels wherever the row lands)."""
+    band = _ROWS.get(row)
+    if band is not None:
+        img.paste(band, (0, top))
+        return
+    _draw_row(img, draw, top, row)
+    if len(_ROWS) >= _ROWS_MAX:
+        _ROWS.clear()
+    _ROWS[row] = img.crop((0, top, W, top + ROW_H))
 
 
 #: under the public table: the footnote of the leader's "leads*"

@@ -313,3 +313,34 @@ def test_a_voters_picture_numbers_the_neutral_chariots_spaces_and_reads_on_a_pho
         assert {str(n) for n in range(1, len(st["race"]["vote"]["options"]) + 1)} <= set(drawn)
         if lang == "en":
             assert f"Vote: where does N1 go with its {st['race']['vote']['card']}?" in drawn
+
+
+def _boards(players: int, seed: int, lang: str, names: list[str]) -> list[bytes]:
+    rng, state, out = Rng(seed), E.new_game(players, seed, {"races": 3} if players == 3 else {}), []
+    for _ in range(160):
+        if not E.to_act(state):
+            break
+        seat = E.to_act(state)[0]
+        E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+        out.append(R.render_public({**E.view(state, None), "player_names": names, "lang": lang}))
+    return out
+
+
+def test_table_rows_kept_are_the_rows_drawn(monkeypatch):
+    """The public table's rows are kept as bands of the palette picture and pasted when a row shows the same
+    (issue 29): the very boards of drawing every row, through whole games in three languages, a long name among
+    them, wherever the race order puts each row."""
+    tables = [(2, 5, "en", ["Ann", "Bob"]), (3, 6, "hu", ["Zsófia Kovácsné Nagy-Szabó", "Bob", "Cili 🐙"]),
+              (4, 7, "pl", ["Ann", "Bartholomew the Unbreakable", "Cy", "Di"])]
+    R._ROWS.clear()
+    drawn: list[int] = []
+    shown: list[int] = []
+    real, real_kept = R._draw_row, R._kept_row
+    monkeypatch.setattr(R, "_draw_row", lambda *args: (drawn.append(1), real(*args))[1])
+    monkeypatch.setattr(R, "_kept_row", lambda *args: (shown.append(1), real_kept(*args))[1])
+    kept = [_boards(*table) for table in tables]
+    rows = len(shown)
+    assert R._ROWS and rows > 1000
+    assert len(drawn) < rows / 2  # most rows came back as they were: a move changes one or two
+    monkeypatch.setattr(R, "_kept_row", real)
+    assert [_boards(*table) for table in tables] == kept
