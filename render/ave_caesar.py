@@ -447,6 +447,11 @@ _ROWS: dict[RowWords, Image.Image] = {}
 _ROWS_MAX = 128
 
 
+def clear_caches() -> None:
+    """Forget the kept table rows (tests measure every text drawn)."""
+    _ROWS.clear()
+
+
 def _kept_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: RowWords) -> None:
     """:func:`_draw_row` on a palette picture, its band kept and pasted the next time the row shows the same (on
     the same plain paper, at whole pixels: the same pixels wherever the row lands)."""
