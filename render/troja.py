@@ -356,26 +356,36 @@ _SAND_H = 900
 _sand = threading.local()
 
 
+def _inside(height: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Inside the frame of a panel ``height`` px tall: clear of the border (4 px at most) and of the corners'
+    arcs (radius 10), pure sand in the frame, where the content goes."""
+    return (16, 6, W - 16, height - 7), (10, 12, W - 10, height - 13)
+
+
 def _panel_once(view: dict, seat: int, words: dict) -> Image.Image:
-    """One hero's panel, its content drawn once: on a clean sand canvas (the frame's fill), which gives its
-    height; then the frame is drawn at that height and the content copied inside it - all but the frame's
-    border and rounded corners, where no content goes. The very pixels of drawing it twice (first to measure)."""
+    """One hero's panel as a palette picture (of ``PALETTE``), its content drawn once: row by row, each row
+    that is not kept drawn on a clean sand canvas (the frame's fill) and kept quantised (:func:`_row`), which
+    gives the height; then the frame is drawn at that height in the palette and the rows pasted inside it - all
+    but the frame's border and rounded corners, where no content goes. The very pixels of drawing the panel
+    twice (first to measure) and quantising it: a panel whose Glory changed quantises that row only."""
     scratch = getattr(_sand, "canvas", None)
     if scratch is None:
         scratch = _sand.canvas = kit.canvas(W, _SAND_H, "troja_sand")
     img, draw = scratch
-    height = _draw_panel(img, draw, view, seat, words)
+    bands: list[tuple[int, Image.Image]] = []
+    height = _draw_panel(img, draw, view, seat, words, bands=bands)
+    draw.rectangle((0, 0, W, min(height, _SAND_H) + 1), fill=kit.rgb("troja_sand"))  # clean for the next panel
     if height >= _SAND_H - 16:  # (never in a real game) taller than the canvas: measured, then drawn again
-        draw.rectangle((0, 0, W, _SAND_H), fill=kit.rgb("troja_sand"))
         panel, pdraw = kit.canvas(W, height, "table")
         _draw_panel(panel, pdraw, view, seat, words, height)
-        return panel
-    panel, pdraw = kit.canvas(W, height, "table")
+        return panel.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+    panel, pdraw = kit.palette_canvas(W, height, "table", PALETTE)
     _panel_frame(pdraw, view, seat, height)
-    # inside the border (4 px at most) and clear of the corners' arcs (radius 10): pure sand in the frame
-    for box in ((16, 6, W - 16, height - 7), (10, 12, W - 10, height - 13)):
-        panel.paste(img.crop(box), box[:2])
-    draw.rectangle((0, 0, W, height + 1), fill=kit.rgb("troja_sand"))  # clean for the next panel
+    for top, band in bands:
+        for x0, y0, x1, y1 in _inside(height):
+            a, b = max(y0, top), min(y1, top + band.height)
+            if a < b:
+                panel.paste(band.crop((x0, a - top, x1, b - top)), (x0, a))
     return panel
 
 
@@ -388,54 +398,56 @@ def _panel_frame(draw, view: dict, seat: int, height: int) -> None:
                            width=4 if active else 2)
 
 
-def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | None = None) -> int:
+def _draw_panel(img, draw, view: dict, seat: int, words: dict, height: int | None = None,
+                bands: list[tuple[int, Image.Image]] | None = None) -> int:
     """Rows: name, player and tags; stats, loss and patron; Glory track, wrath and hand; the ability;
     attachments; waiting Trojans. Returns the panel's height (the frame is drawn once it is known).
 
-    On the sand canvas (``height`` None) each row is kept as the band of pixels it drew (:func:`_row`): an action
-    changes a row or two of a panel (the Glory, a hand's size, a tag), and the others are pasted as they were."""
+    Given ``bands``, each row is not drawn on ``img`` (the sand canvas) but added to ``bands`` as ``(its top, its
+    band of pixels quantised)``, drawn on the canvas only when it is not kept (:func:`_row`): an action changes a
+    row or two of a panel (the Glory, a hand's size, a tag), and the others are as they were."""
     p = view["players"][seat]
-    keep = height is None  # a panel drawn on its frame (taller than the canvas) keeps no rows: they hold frame
     if height is not None:
         _panel_frame(draw, view, seat, height)
-    y = _row(img, draw, 8, keep, ("who", seat, words["name"], words["player"], tuple(map(tuple, words["tags"]))),
+    y = _row(img, 8, bands, ("who", seat, words["name"], words["player"], tuple(map(tuple, words["tags"]))),
              lambda y: _row_who(img, draw, y, seat, words))
-    y = _row(img, draw, y, keep, ("stats", tuple(words["stats"]), words["loss"], words["patron"]),
+    y = _row(img, y, bands, ("stats", tuple(words["stats"]), words["loss"], words["patron"]),
              lambda y: _row_stats(img, y, words))
-    y = _row(img, draw, y, keep, ("glory", p["gp"], p["wrath"], words["wrath"], words["wrath_mark"], words["hand"]),
+    y = _row(img, y, bands, ("glory", p["gp"], p["wrath"], words["wrath"], words["wrath_mark"], words["hand"]),
              lambda y: _row_glory(img, draw, y, p, words), reach=4)
-    y = _row(img, draw, y, keep, ("ability", words["ability"]), lambda y: _row_ability(img, y, words))
-    y = _row(img, draw, y, keep, ("cards", repr(words["attached"]), words["no_attached"], repr(words["roamers"])),
+    y = _row(img, y, bands, ("ability", words["ability"]), lambda y: _row_ability(img, y, words))
+    y = _row(img, y, bands, ("cards", repr(words["attached"]), words["no_attached"], repr(words["roamers"])),
              lambda y: _row_cards(img, draw, y, words))
     return y + 8
 
 
-#: rows of hero panels kept by :func:`_row` (content -> its band of pixels), and the pixels they hold: a band is
-#: 480 px wide and 25-80 px tall, so at most about 3 million pixels (9 MB) are kept per drawing process
+#: rows of hero panels kept by :func:`_row` (content -> its band of pixels, quantised), and the pixels they hold:
+#: a band is 480 px wide and 25-80 px tall, so at most about 3 million pixels (3 MB) are kept per drawing process
 _ROWS: dict[tuple, Image.Image] = {}
 _ROWS_PIXELS = [0]
 _ROWS_MAX_PIXELS = 3_000_000
 
 
-def _row(img, draw, y: int, keep: bool, key: tuple, paint, reach: int = 0) -> int:
-    """One row of a panel at ``y`` on the sand canvas: ``paint(y)`` draws it and returns the y below it. With
-    ``keep``, the band it drew (the canvas from ``y - reach`` to that y, the panel's whole width: ``reach`` px
-    above the row for marks that stand out over the row above, there on bare sand) is kept by ``key``
-    (everything the row shows), and the next row with the same ``key`` is that band pasted: text drawn at whole
-    pixels, so the same pixels wherever the row lands. Returns the y below the row."""
-    if not keep:
+def _row(img, y: int, bands: list[tuple[int, Image.Image]] | None, key: tuple, paint, reach: int = 0) -> int:
+    """One row of a panel at ``y``: ``paint(y)`` draws it on ``img`` and returns the y below it. Given ``bands``,
+    the row is added to them as its band of pixels quantised to ``PALETTE`` (from ``y - reach`` to the y below
+    it, the panel's whole width: ``reach`` px above the row for marks that stand out over the row above, there
+    on bare sand), kept by ``key`` (everything the row shows): the next row with the same ``key`` is not drawn
+    at all (text drawn at whole pixels: the same pixels wherever the row lands). Returns the y below the row."""
+    if bands is None:
         return paint(y)
     band = _ROWS.get(key)
-    if band is not None:
-        img.paste(band, (0, y - reach))
-        return y - reach + band.height
-    end = paint(y)
-    if _ROWS_PIXELS[0] >= _ROWS_MAX_PIXELS:
-        _ROWS.clear()
-        _ROWS_PIXELS[0] = 0
-    band = _ROWS[key] = img.crop((0, y - reach, W, end))
-    _ROWS_PIXELS[0] += band.width * band.height
-    return end
+    if band is None:
+        end = paint(y)
+        band = img.crop((0, y - reach, W, end)).quantize(palette=PALETTE, dither=Image.Dither.NONE)
+        if end <= img.height:  # (a row beyond the canvas is cut: its panel is drawn again, and the row not kept)
+            if _ROWS_PIXELS[0] >= _ROWS_MAX_PIXELS:
+                _ROWS.clear()
+                _ROWS_PIXELS[0] = 0
+            _ROWS[key] = band
+            _ROWS_PIXELS[0] += band.width * band.height
+    bands.append((y - reach, band))
+    return y - reach + band.height
 
 
 def _row_who(img, draw, y: int, seat: int, words: dict) -> int:
@@ -776,7 +788,7 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     view = kit.at_rest(view, camp_seat=None, assault=None)  # a fight left unfinished asks nothing any more
     say = kit.words("troja", view)
     parts = [_player_panel(view, seat, say) for seat in range(len(view["players"]))]
-    kept = len(parts)  # the hero panels, kept (and kept quantised) until their content changes
+    kept = len(parts)  # the hero panels: palette pictures, kept until their content changes
     if kit.ending(view) is not None:  # ended outside its rules: how, instead of whose turn
         parts.append(_section(_ending_panel, view, say))
     elif view.get("result"):
@@ -793,8 +805,7 @@ def render_public(view: dict, lang: str | None = None) -> bytes:
     _header(img, draw, view, say)
     y = HEADER_H + 6
     for i, part in enumerate(parts):
-        img.paste(kit.paletted(part, PALETTE) if i < kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE),
-                  (0, y))
+        img.paste(part if i < kept else part.quantize(palette=PALETTE, dither=Image.Dither.NONE), (0, y))
         y += part.height + 4
     return kit.encode_with_clock(img, view, PALETTE)
 
@@ -906,18 +917,21 @@ def render_private(view: dict, lang: str | None = None) -> bytes | None:
     ``view["lang"]``; ``lang`` overrides it)."""
     if view.get("seat") is None or "hand" not in view:
         return None
-    if lang:
-        view = {**view, "lang": lang}
-    say = kit.words("troja", view)
-    lang = _lang(view)
-    hand = view["hand"]
-    playable = set(view.get("playable", []))
-    per_row = PER_ROW
-    rows = max(1, (len(hand) + per_row - 1) // per_row)
     seat = view["seat"]
     me = view["players"][seat]
-    title = say("hand_title", count=len(hand), limit=me["hand_limit"], hero=_name(me["hero"], lang),
-                power=me["power"], wrath=me["wrath"])
+    return _hand_png(seat, tuple(view["hand"]), frozenset(view.get("playable", [])), me["hand_limit"], me["hero"],
+                     me["power"], me["wrath"], lang or _lang(view))
+
+
+@lru_cache(maxsize=64)
+def _hand_png(seat: int, hand: tuple[str, ...], playable: frozenset[str], limit: int, hero: str, power: int,
+              wrath: int, lang: str) -> bytes:
+    """The hand picture of :func:`render_private` from everything it shows, kept: a seat's hand comes back the same
+    move after move (another seat's turn, a pass), and is then not drawn again (issue 29)."""
+    say = kit.words("troja", {"lang": lang})
+    per_row = PER_ROW
+    rows = max(1, (len(hand) + per_row - 1) // per_row)
+    title = say("hand_title", count=len(hand), limit=limit, hero=_name(hero, lang), power=power, wrath=wrath)
     title_lines = _wrap(title, W - 62, 18, True)
     top = 16 + 24 * len(title_lines)
     height = top + rows * (CARD_H + 44)

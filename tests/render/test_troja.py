@@ -246,3 +246,34 @@ def test_the_final_picture_shows_the_winners_real_glory():
     texts, _ = texts_at_phone_width(render_public, {**E.view(s, None), "player_names": ["Ann", "AI"]})
     result = [t for t, _ in texts if "wins with" in t]
     assert result and "26 Glory" in " ".join(result) and "24 Glory" not in " ".join(result)
+
+
+def test_a_hand_that_comes_back_the_same_is_not_drawn_again(monkeypatch):
+    """A seat's hand picture is kept by everything it shows (issue 29): the same hand, marks and title give the
+    same bytes without drawing; another language, a card made playable or another Glory-free stat (power) draws
+    anew."""
+    from engines.rng import Rng
+    from render import troja
+
+    rng, state = Rng(12), E.new_game(2, 12, {})
+    for _ in range(25):
+        seat = E.to_act(state)[0]
+        E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+    seat = E.to_act(state)[0]
+    view = {**E.view(state, seat), "lang": "en", "player_names": ["Ann", "Bob"]}
+    assert view["hand"]
+    troja._hand_png.cache_clear()
+    first = render_private(view)
+    drawn: list[int] = []
+    real = troja.kit.palette_canvas
+    monkeypatch.setattr(troja.kit, "palette_canvas", lambda *a: (drawn.append(1), real(*a))[1])
+    # the same hand in a later view (another seat's Glory, the round): the same picture, not drawn
+    players = [dict(p) for p in view["players"]]
+    players[1 - seat]["gp"] = (players[1 - seat]["gp"] + 3) % 24
+    assert render_private({**view, "players": players, "round": view["round"] + 1}) == first and not drawn
+    others = [{**view, "lang": "hu"}, {**view, "playable": [] if view.get("playable") else view["hand"][:1]},
+              {**view, "players": [{**p, "power": p["power"] + 1} if p["seat"] == seat else p
+                                   for p in view["players"]]}]
+    for other in others:
+        assert render_private(other) != first
+    assert len(drawn) == 3

@@ -58,7 +58,8 @@ def _panels(views: list[dict]) -> list[bytes]:
     for view in views:
         say = R.kit.words("troja", view)
         for seat in range(len(view["players"])):
-            out.append(R._panel_once(view, seat, R._panel_words(view, seat, say)).tobytes())
+            panel = R._panel_once(view, seat, R._panel_words(view, seat, say))
+            out.append((panel.mode, panel.size, panel.tobytes()))
     return out
 
 
@@ -74,7 +75,9 @@ def test_panel_rows_kept_are_the_rows_drawn(monkeypatch):
     kept = _panels(views)
     assert R._ROWS  # the rows were kept
     again = _panels(views)  # now from the kept rows
-    monkeypatch.setattr(R, "_row", lambda img, draw, y, keep, key, paint, reach=0: paint(y))
+    # every row drawn on the canvas and the whole panel quantised: the panel drawn as it was before rows were kept
+    monkeypatch.setattr(R, "_SAND_H", 40)
+    monkeypatch.setattr(R, "_sand", threading.local())
     assert kept == again == _panels(views)
 
 
@@ -92,7 +95,8 @@ def test_a_panel_whose_glory_changed_draws_only_that_row(monkeypatch):
     moved = {**view, "players": players}
     panel = R._panel_once(moved, 0, R._panel_words(moved, 0, say))
     assert drawn == ["_row_glory"]
-    monkeypatch.setattr(R, "_row", lambda img, draw, y, keep, key, paint, reach=0: paint(y))
+    monkeypatch.setattr(R, "_SAND_H", 40)
+    monkeypatch.setattr(R, "_sand", threading.local())
     assert panel.tobytes() == R._panel_once(moved, 0, R._panel_words(moved, 0, say)).tobytes()
 
 
