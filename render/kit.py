@@ -528,9 +528,9 @@ def encode_over(img: Image.Image, base: Image.Image, boxes, pal: Image.Image, vi
 def encode_with_clock(img: Image.Image, view: dict, pal: Image.Image) -> bytes:
     """``encode(clock_strip(img, view), pal)`` with the same bytes; a palette picture and its strip put together
     once, in the rows the PNG is written from, instead of in a picture of their own first."""
-    strip = _clock_strip_of(img, view) if img.mode == "P" else None
-    if strip is None:
-        return encode(clock_strip(img, view), pal)
+    strip = _clock_strip_of(img, view)
+    if strip is None or img.mode != "P":
+        return encode(_under_strip(img, strip), pal)
     rows = _png_rows(img.width, img.height + strip.height)
     rows.im.paste(strip.im, (1, 0, img.width + 1, strip.height))
     rows.im.paste(img.im, (1, strip.height, img.width + 1, strip.height + img.height))
@@ -809,7 +809,11 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
     Without clock entries the picture is returned as it is. The type grows with the picture's width, so it
     stays readable when Discord shrinks a wide board to its chat column; urgent entries (an hour or less
     left) are in the highlight colour."""
-    strip = _clock_strip_of(img, view)
+    return _under_strip(img, _clock_strip_of(img, view))
+
+
+def _under_strip(img: Image.Image, strip: Image.Image | None) -> Image.Image:
+    """``img`` with ``strip`` (:func:`_clock_strip_of`) on top; ``img`` itself when there is no strip."""
     if strip is None:
         return img
     if img.mode == "P":  # the strip drawn alone in RGB and quantised to the board's palette (as encode would)
@@ -826,7 +830,7 @@ def clock_strip(img: Image.Image, view: dict) -> Image.Image:
 
 def _clock_strip_of(img: Image.Image, view: dict) -> Image.Image | None:
     """The clock strip :func:`clock_strip` puts on top of ``img`` (quantised to its palette when ``img`` is a
-    palette picture), or None when the view has no clock entries."""
+    palette picture), or None when the view has no clock entries. Every board picture asks this once."""
     entries = [e for e in view.get("clock") or [] if str(e.get("text", "")).strip()]
     if not entries:
         return None

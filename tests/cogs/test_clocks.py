@@ -118,15 +118,16 @@ CY = 303
 
 @pytest.fixture
 def strips(monkeypatch):
-    """The clock strips drawn on board pictures, newest last (render/kit.py ``clock_strip``)."""
+    """The clock strips drawn on board pictures, newest last (render/kit.py ``_clock_strip_of``: every board
+    picture asks it once for its strip, whether the strip is then put on top or written with it)."""
     drawn: list[list[str]] = []
-    real = kit.clock_strip
+    real = kit._clock_strip_of
 
     def spy(img, view):
         drawn.append([e["text"] for e in view.get("clock") or []])
         return real(img, view)
 
-    monkeypatch.setattr(kit, "clock_strip", spy)
+    monkeypatch.setattr(kit, "_clock_strip_of", spy)
     return drawn
 
 
