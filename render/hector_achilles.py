@@ -546,6 +546,44 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int,
     _text(img, (x, y), line, MIN_TEXT, anchor="lm", bg=bg, condensed=kit.text_width(line, MIN_TEXT) > room)
 
 
+#: each side's panel as drawn on the palette table, by everything it shows (:func:`_panel_key`): a move changes
+#: one side's panel at most, often neither (issue 29); 64 panels of 640 x 210 px, 8.6 MB
+_PANELS: dict[tuple, Image.Image] = {}
+_PANELS_MAX = 64
+
+
+def clear_caches() -> None:
+    """Forget the kept side panels (tests measure every text drawn)."""
+    _PANELS.clear()
+
+
+def _panel_key(view: dict, seat: int, say) -> tuple:
+    """Everything :func:`_side_panel` draws from: the language, the seat, its role, its player and the side's
+    decks, battles, favour, shame, hand, hero deck, troops and fallen heroes (not its cards on the table)."""
+    side = view["sides"][seat]
+    role = None if view["attacker"] is None else view["attacker"] == seat
+    return (say.lang, seat, role, player_name(view, seat),
+            tuple((key, deck["size"], deck["eliminated"]) for key, deck in side["decks"].items()),
+            side["active_deck"], side["battles_won"], side["favour"], side["favour_lost"], side["shame"],
+            sum(1 for c in side["played"] if c["token"]), side["hero_deck"], side["has_hero"], side["hand_size"],
+            side["troops_left"], side["removed"], tuple(h["name"] for h in side["lost_heroes"]))
+
+
+def _kept_side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, say) -> None:
+    """:func:`_side_panel` on the palette table, its band kept and pasted the next time the panel shows the same
+    (drawn on the base's plain panel colour, and only there: the same pixels)."""
+    key = _panel_key(view, seat, say)
+    top = PANEL_TOP[seat]
+    band = _PANELS.get(key)
+    if band is not None:
+        img.paste(band, (0, top))
+        return
+    _side_panel(img, d, view, seat, say)
+    if len(_PANELS) >= _PANELS_MAX:
+        _PANELS.clear()
+    _PANELS[key] = img.crop((0, top, W, top + PANEL_H))
+
+
 def _hero_card(say, hero: dict, scale: float = 1.0, dim: bool = False, bg=TABLE) -> Image.Image:
     c = hero["colour"]
     return hero_sprite(hero_name(say, hero["name"]), c, hero["value"], scale, dim, bg, say("hero"), letter(say, c),
@@ -776,8 +814,8 @@ def render_public(view: dict) -> bytes:
     img = kit.paletted(_base_cached(say("favour"), say("shame")), PALETTE).copy()
     d = kit.PaletteDraw(img, PALETTE)
     _header(img, view, say)
-    _side_panel(img, d, view, 1, say)
-    _side_panel(img, d, view, 0, say)
+    _kept_side_panel(img, d, view, 1, say)
+    _kept_side_panel(img, d, view, 0, say)
     lb = view.get("last_battle")
     # between battles (and at the end) the table shows how the last battle ended
     showing_last = lb is not None and view["phase"] in ("vanguard", "over")

@@ -214,3 +214,45 @@ def test_long_player_names_are_shortened_at_a_word():
             name = s.split(" · ")[-1]
             # whole on the board's own line for the player, shortened at a word where it shares a line
             assert name == NAMES[0] or name.endswith("…") and (NAMES[0] + " ").startswith(name[:-1] + " "), s
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "pl"])
+def test_side_panels_kept_are_the_panels_drawn_through_whole_games(lang, monkeypatch):
+    """A side's panel is kept by everything it shows (issue 29): a move changes one side's panel at most, so the
+    other is pasted; the boards are the very boards with both panels drawn each time."""
+    from engines.rng import Rng
+
+    names = [["Ann", "Bartholomew the Unbreakable"], ["Cili 🐙", "Bo"]]
+    drawn = 0
+    real = R._side_panel
+
+    def counted(*args):
+        nonlocal drawn
+        drawn += 1
+        return real(*args)
+
+    boards = 0
+    for seed in (3, 4):
+        R.clear_caches()
+        rng, state = Rng(seed), ENGINE.new_game(2, seed, {})
+        views = []
+        while ENGINE.result(state) is None and len(views) < 120:
+            seat = ENGINE.to_act(state)[0]
+            ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+            views.append({**ENGINE.view(state, None), "player_names": names[seed % 2], "lang": lang})
+        monkeypatch.setattr(R, "_side_panel", counted)
+        kept = [R.render_public(v) for v in views]
+        monkeypatch.setattr(R, "_side_panel", real)
+        monkeypatch.setattr(R, "_kept_side_panel", lambda img, d, view, seat, say: real(img, d, view, seat, say))
+        assert kept == [R.render_public(v) for v in views]
+        monkeypatch.undo()
+        boards += len(views)
+    assert boards > 150 and drawn < 0.8 * 2 * boards  # panels that did not change were pasted
+
+
+def test_side_panels_kept_are_bounded():
+    R.clear_caches()
+    view = {**ENGINE.view(new(), None), "lang": "en"}
+    for i in range(R._PANELS_MAX * 2):
+        R.render_public({**view, "player_names": [f"Ann {i}", f"Bo {i}"]})
+    assert 0 < len(R._PANELS) <= R._PANELS_MAX
