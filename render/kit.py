@@ -9,6 +9,7 @@ encoding: that keeps antialiased text, makes the bytes deterministic, and is 3-4
 from __future__ import annotations
 
 import json
+import math
 import re
 import struct
 import zlib
@@ -217,9 +218,17 @@ def _draw_runs(draw: ImageDraw.ImageDraw, xy, s: str, size: int, fill, bold: boo
         x += w
 
 
-#: the plain texts :func:`text` has drawn (with their size and sub-pixel position): the second time, a sprite
-_SEEN: dict[tuple, bool] = {}
+#: the plain texts :func:`text` has drawn (with their size and sub-pixel position), and how often: from the
+#: :data:`_WHOLE_AFTER`-th time on, from a sprite of the whole line; before, word by word (:func:`_by_words`)
+_SEEN: dict[tuple, int] = {}
 _SEEN_MAX = 16384
+_WHOLE_AFTER = 2
+
+
+def _saw(key: tuple) -> None:
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    _SEEN[key] = _SEEN.get(key, 0) + 1
 
 
 @lru_cache(maxsize=8192)
@@ -229,11 +238,104 @@ def _glyphs(s: str, size: int, bold: bool, condensed: bool, anchor: str, fx: flo
     top left corner goes relative to the point's whole part. Drawn by Pillow's own ``text`` into the mask, so
     blending it with ``ImageDraw.bitmap`` gives the very pixels ``text`` gives."""
     x0, y0, x1, y1 = font(size, bold, condensed).getbbox(s, anchor=anchor)
-    # a margin of a pixel and a whole-pixel origin: the glyphs land where they land in the picture
-    left, top = 1 - int(x0) + (x0 < 0), 1 - int(y0) + (y0 < 0)
+    # a margin of a pixel and a whole-pixel origin: the glyphs land where they land in the picture. The origin
+    # is never above or left of the mask (a word low on its line, "…", has its ink well below the anchor): Pillow
+    # splits a point into whole pixels and a fraction toward zero, so a negative one is rendered another way
+    left, top = max(0, 1 - int(x0) + (x0 < 0)), max(0, 1 - int(y0) + (y0 < 0))
     mask = Image.new("L", (left + int(x1) + 2, top + int(y1) + 2), 0)
     ImageDraw.Draw(mask).text((left + fx, top + fy), s, font=font(size, bold, condensed), fill=255, anchor=anchor)
     return mask, -left, -top
+
+
+#: a line's words, each with the spaces after it (only the space: a no-break space keeps its words together)
+_WORD = re.compile(r"[^ ]+ *")
+
+
+@lru_cache(maxsize=16384)
+def _advance(s: str, size: int, bold: bool, condensed: bool) -> float:
+    """Pillow's advance of ``s`` (``getlength``, in 64ths of a pixel): a line's is the sum of its words' (with
+    the spaces after them), since nothing is kerned across a space."""
+    return font(size, bold, condensed).getlength(s)
+
+
+@lru_cache(maxsize=4096)
+def _words_of(s: str, size: int, bold: bool, condensed: bool) -> tuple[tuple[tuple[str, float], ...], float] | None:
+    """``((word, its offset from the line's left end), ...), the line's advance`` of a plain line of two words or
+    more, None for one word (drawn whole)."""
+    lead = len(s) - len(s.lstrip(" "))
+    words = _WORD.findall(s, lead)
+    if len(words) < 2:
+        return None
+    x = _advance(s[:lead], size, bold, condensed) if lead else 0.0
+    out = []
+    for w in words:
+        out.append((w.rstrip(" "), x))
+        x += _advance(w, size, bold, condensed)
+    return tuple(out), x
+
+
+def _by_words(xy, s: str, size: int, bold: bool, condensed: bool, anchor: str
+              ) -> list[tuple[str, str, float, float]] | None:
+    """A plain single line placed at ``xy`` by ``anchor``, as ``(word, its anchor, x, y)``: each word placed by the
+    same vertical anchor at its own point, which gives the very pixels of the whole line (FreeType places each
+    glyph at its sub-pixel pen position, and nothing is kerned or inked across a space; Pillow rounds a centred
+    or right-aligned line's offset half up). So a line seen for the first time (a status line that changes with
+    every move) is blended from the kept glyphs of its words, which come back, instead of rendered whole (issue
+    29). None for a line of one word, or anchored by its own ink (``t``, ``b``)."""
+    if anchor[1] not in "amsd":
+        return None
+    laid = _words_of(s, size, bold, condensed)
+    if laid is None:
+        return None
+    words, width = laid
+    left = xy[0] - {"l": 0, "m": math.floor(width / 2 + 0.5), "r": math.floor(width + 0.5)}[anchor[0]]
+    own = "l" + anchor[1]
+    return [(w, own, left + dx, xy[1]) for w, dx in words]
+
+
+#: the words :func:`_word_stamps` has met, by face and size: a word met before is likely to come back
+_WORDS_MET: dict[tuple[str, int, bool, bool], bool] = {}
+_WORDS_MET_MAX = 32768
+
+
+def _mostly_met(s: str, size: int, bold: bool, condensed: bool, meet: bool = True) -> bool:
+    """Whether ``s`` is two words or more, most of its letters in words drawn before (in any line, this face
+    and size); with ``meet``, its words count as drawn from now on. A line of words drawn before is drawn and
+    measured word by word (they come back: their glyphs and advances are kept); a line of new words whole (each
+    word alone costs FreeType more than its share of the line)."""
+    if " " not in s.strip(" "):
+        return False
+    new = 0
+    for word in s.split(" "):
+        met = (word, size, bold, condensed)
+        if word and met not in _WORDS_MET:
+            new += len(word)
+            if meet:
+                if len(_WORDS_MET) >= _WORDS_MET_MAX:
+                    _WORDS_MET.clear()
+                _WORDS_MET[met] = True
+    return 3 * new <= len(s)
+
+
+def _word_stamps(xy, s: str, size: int, bold: bool, condensed: bool, anchor: str) -> list[tuple[tuple, int, int]] | None:
+    """:func:`_by_words` as stamps: ``(key of its glyphs (:func:`_glyphs`), x, y)`` of each word, its glyphs
+    blended at ``(x, y)``; None where the line is drawn whole: one word, a word at a negative point (Pillow
+    splits a point into whole pixels and a fraction toward zero, which :func:`_glyphs` keeps for points >= 0),
+    or a line most of whose letters are in words met for the first time (each word drawn alone costs FreeType
+    more than its share of the whole line: worth it only for words that come back)."""
+    if anchor[1] not in "amsd" or not _mostly_met(s, size, bold, condensed):
+        return None
+    placed = _by_words(xy, s, size, bold, condensed, anchor)
+    if placed is None:
+        return None
+    out = []
+    for word, own, x, y in placed:
+        if x < 0 or y < 0:
+            return None
+        key = (word, size, bold, condensed, own, x - int(x), y - int(y))
+        _, dx, dy = _glyphs(*key)
+        out.append((key, int(x) + dx, int(y) + dy))
+    return out
 
 
 @lru_cache(maxsize=2048)
@@ -241,7 +343,7 @@ def _run_glyphs(f: ImageFont.FreeTypeFont, t: str, direction: str | None, fx: fl
     """:func:`_glyphs` of one run of a text that is not :func:`plain`, in its own font (``f``) and direction,
     placed by its baseline's left end (``anchor="ls"``, as :func:`_draw_runs` places runs)."""
     x0, y0, x1, y1 = f.getbbox(t, anchor="ls", direction=direction)
-    left, top = 1 - int(x0) + (x0 < 0), 1 - int(y0) + (y0 < 0)
+    left, top = max(0, 1 - int(x0) + (x0 < 0)), max(0, 1 - int(y0) + (y0 < 0))  # (as :func:`_glyphs`)
     mask = Image.new("L", (left + int(x1) + 2, top + int(y1) + 2), 0)
     ImageDraw.Draw(mask).text((left + fx, top + fy), t, font=f, fill=255, anchor="ls", direction=direction)
     return mask, -left, -top
@@ -287,15 +389,18 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
         x, y = xy
         if x >= 0 and y >= 0 and "\n" not in s and draw.fontmode == "L":
             key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
-            if key in _SEEN:  # drawn before: from the cache
+            if _SEEN.get(key, 0) >= _WHOLE_AFTER:  # drawn before: from the cache
                 mask, dx, dy = _glyphs(*key)
                 draw.bitmap((int(x) + dx, int(y) + dy), mask, fill=rgb(fill))
                 return
-            # a text seen once (a status line that changes with every move) is drawn as it is: making its
-            # sprite would cost more than drawing it
-            if len(_SEEN) >= _SEEN_MAX:
-                _SEEN.clear()
-            _SEEN[key] = True
+            # a text seen once or twice (a status line that changes with every move) is blended from its words'
+            # glyphs, or drawn as it is: making its own sprite would cost more than drawing it
+            _saw(key)
+            stamps = _word_stamps(xy, s, size, bold, condensed, anchor)
+            if stamps is not None:
+                for word, at_x, at_y in stamps:
+                    draw.bitmap((at_x, at_y), _glyphs(*word)[0], fill=rgb(fill))
+                return
         draw.text(xy, s, font=font(size, bold, condensed), fill=rgb(fill), anchor=anchor)
         return
     # names with emoji or in other scripts: the same, run by run (they come back in every picture too)
@@ -305,9 +410,7 @@ def text(draw: ImageDraw.ImageDraw, xy, s: str, size: int = 18, fill="ink", bold
         seen = ("runs", s, size, bold, condensed, anchor, x - int(x), y - int(y))
         stamped = seen in _SEEN
         if not stamped:
-            if len(_SEEN) >= _SEEN_MAX:
-                _SEEN.clear()
-            _SEEN[seen] = True
+            _saw(seen)
     _draw_runs(draw, xy, s, size, rgb(fill), bold, anchor, condensed, stamped=stamped)
 
 
@@ -320,7 +423,13 @@ def text_mask(s: str, size: int, bold: bool = False, condensed: bool = False, an
         f = font(size, bold, condensed)
         x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
         mask = Image.new("L", (max(1, int(x1 - x0)), max(1, int(y1 - y0))), 0)
-        ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
+        stamps = _word_stamps((-x0, -y0), s, size, bold, condensed, anchor)
+        if stamps is None:
+            ImageDraw.Draw(mask).text((-x0, -y0), s, font=f, fill=255, anchor=anchor)
+        else:  # (word by word: the same mask, from glyphs that come back in other texts)
+            draw = ImageDraw.Draw(mask)
+            for word, at_x, at_y in stamps:
+                draw.bitmap((at_x, at_y), _glyphs(*word)[0], fill=255)
         return mask, None, x0, y0
     laid = _runs(s, size, bold, condensed)
     width = sum(w for *_, w in laid)
@@ -360,7 +469,9 @@ def paste_text(img: Image.Image, xy, s: str, size: int = 18, fill="ink", bold: b
 def text_width(s: str, size: int = 18, bold: bool = False, condensed: bool = False) -> int:
     """Width in pixels; cached, since the same labels are measured again on every picture (fitting them)."""
     if plain(s, bold, condensed):
-        return int(font(size, bold, condensed).getlength(s))
+        laid = _words_of(s, size, bold, condensed) if _mostly_met(s, size, bold, condensed, meet=False) else None
+        # (a line's advance is its words', exactly: nothing is kerned across a space)
+        return int(laid[1] if laid is not None else font(size, bold, condensed).getlength(s))
     return int(sum(w for *_, w in _runs(s, size, bold, condensed)))
 
 
@@ -701,14 +812,18 @@ def _text_paletted(draw: PaletteDraw, xy, s: str, size: int, fill, bold: bool, a
         return
     if plain(s, bold, condensed):
         key = (s, size, bold, condensed, anchor, x - int(x), y - int(y))
-        if key in _SEEN:  # drawn before: from its stamp
+        if _SEEN.get(key, 0) >= _WHOLE_AFTER:  # drawn before: from its stamp
             mask, dx, dy = _glyphs(*key)
             bitmap(draw, (int(x) + dx, int(y) + dy), mask, rgb(fill), ("glyphs", *key))
             return
-        # a text seen once (a status line that changes with every move) drawn as it is, as on an RGB picture
-        if len(_SEEN) >= _SEEN_MAX:
-            _SEEN.clear()
-        _SEEN[key] = True
+        # a text seen once or twice (a status line that changes with every move): word by word, or drawn as it
+        # is, as on an RGB picture
+        _saw(key)
+        stamps = _word_stamps(xy, s, size, bold, condensed, anchor)
+        if stamps is not None:
+            for word, at_x, at_y in stamps:
+                bitmap(draw, (at_x, at_y), _glyphs(*word)[0], rgb(fill), ("glyphs", *word))
+            return
         f = font(size, bold, condensed)
         x0, y0, x1, y1 = f.getbbox(s, anchor=anchor)
         blended(draw, (int(x) + int(x0) - 2, int(y) + int(y0) - 2, int(x) + int(x1) + 3, int(y) + int(y1) + 3),

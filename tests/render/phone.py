@@ -16,6 +16,7 @@ from unittest import mock
 from PIL import Image, ImageDraw
 
 import render
+from render import kit
 
 #: Discord's chat column shows a picture about this wide before it is tapped
 PHONE_WIDTH = 420
@@ -54,7 +55,10 @@ def texts_at_phone_width(render_fn, *args) -> tuple[list[tuple[str, float]], tup
             return original(self, xy, text, fill, font, *a, **kw)  # an emoji beside text of its own size
         return recording(self, xy, text, fill, font, *a, **kw)
 
-    with mock.patch.object(ImageDraw.ImageDraw, "text", recording_checked):
+    # each line drawn whole, so that it is recorded as the one text it is (drawn word by word it has the same
+    # pixels: tests/render/test_text_words.py)
+    with mock.patch.object(ImageDraw.ImageDraw, "text", recording_checked), \
+            mock.patch.object(kit, "_word_stamps", lambda *a, **kw: None):
         png = render_fn(*args)
     _clear_render_caches()
     width, height = Image.open(io.BytesIO(png)).size
