@@ -484,6 +484,55 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
     return lay["height"]
 
 
+#: each side as drawn on the palette board, by everything it shows (:func:`_side_key`): its band of pixels and
+#: its height. A move leaves one side as it was about a quarter of the time (issue 29); 48 sides of at most
+#: 640 x 900 px
+_SIDES: dict[str, tuple[Image.Image, int]] = {}
+_SIDES_MAX = 48
+
+
+def clear_caches() -> None:
+    """Forget the kept sides (tests measure every text drawn)."""
+    _SIDES.clear()
+
+
+def _side_key(view: dict, seat: int, viewer) -> str:
+    """Everything :func:`_side` (and its layout) draws from: the language, the seat and who looks, whether it is
+    to act or has left, its player's name, the side itself, which of its adventurers the last move touched and
+    which stand in front in a maneuver."""
+    p = view["players"][seat]
+    names = view.get("player_names") or []
+    last_ids = {str(e.get("card")) for e in view.get("last", [])}
+    m = view.get("maneuver")
+    front = set(m["front"]) if m else set()
+    cards = [*p["row"], *p["team"]]
+    return json.dumps([view.get("lang"), seat, viewer, seat in view.get("to_act", []),
+                       (kit.ending(view) or {}).get("left", {}).get(str(seat)), names[seat] if seat < len(names) else None,
+                       [a["id"] in last_ids for a in cards], [a["id"] in front for a in cards], p],
+                      sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _side_height(view: dict, seat: int, hu: bool) -> int:
+    kept = _SIDES.get(_side_key(view, seat, view.get("seat")))
+    return kept[1] if kept is not None else _side_layout(view, seat, hu)["height"]
+
+
+def _kept_side(img: Image.Image, draw, y: int, view: dict, seat: int, viewer, say, hu: bool) -> int:
+    """:func:`_side` on the palette board, its band kept and pasted the next time the side shows the same (drawn
+    on the board's plain colour at whole pixels: the same pixels wherever it lands)."""
+    key = _side_key(view, seat, viewer)
+    kept = _SIDES.get(key)
+    if kept is not None:
+        img.paste(kept[0], (0, y))
+        return kept[1]
+    height = _side(draw, y, view, seat, viewer, say, hu)
+    if y + height <= img.height:  # (a side cut off by the board is drawn again)
+        if len(_SIDES) >= _SIDES_MAX:
+            _SIDES.clear()
+        _SIDES[key] = (img.crop((0, y, img.width, y + height)), height)
+    return height
+
+
 def _event_line(e: dict, names: dict[str, str], say, hu: bool) -> str | None:
     t = e.get("type")
 
@@ -588,7 +637,7 @@ def render_public(view: dict) -> bytes:
     hu = view.get("lang") == "hu"
     mid_h = _middle_h(view)
     view = kit.at_rest(view)
-    height = 50 + _side_layout(view, top, hu)["height"] + mid_h + 8 + _side_layout(view, bottom, hu)["height"]
+    height = 50 + _side_height(view, top, hu) + mid_h + 8 + _side_height(view, bottom, hu)
     height += LEGEND_H
     # drawn in the palette (kit.PaletteDraw): no picture-wide quantising (issue 29), the same pixels
     img, draw = kit.palette_canvas(W, kit.steady_height(height, BOARD_H, 2), "table", PALETTE)
@@ -623,10 +672,10 @@ def render_public(view: dict) -> bytes:
         _t(draw, (PAD + 4, 26), _fit(say("to_act", who=acting, what=what), W - 2 * PAD - 8, BODY, True), BODY,
            "highlight", True)
     y = 50
-    y += _side(draw, y, view, top, viewer, say, hu)
+    y += _kept_side(img, draw, y, view, top, viewer, say, hu)
     _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
-    _side(draw, y, view, bottom, viewer, say, hu)
+    _kept_side(img, draw, y, view, bottom, viewer, say, hu)
     # what the abbreviations stand for, in the game's language
     legend = _words(say("legend"), W - 2 * PAD - 8, BODY, False, 2)
     for i, line in enumerate(legend):

@@ -112,6 +112,7 @@ def test_hungarian_picture_differs_and_names_cards_in_hungarian(monkeypatch):
 
     monkeypatch.setattr(R, "_t", spy)
     R._card_sprite.cache_clear()  # (cards drawn above are pasted from kept sprites: drawn again for the spy)
+    R.clear_caches()  # (and the sides drawn above are pasted whole: drawn again)
     R.render_public(hungarian)
     R.render_private(hungarian)
     text = "\n".join(drawn)
@@ -241,3 +242,46 @@ def test_the_table_counts_a_reserve_deck_for_both_players():
     assert "Reserve 15" in drawn and "Bears with pigeons" in drawn
     assert drawn.count("Reserve") == 1, "the starter deck has no reserve: nothing is said of it"
     assert too_small(R.render_public, view) == []
+
+
+def test_sides_kept_are_the_sides_drawn_through_whole_games(monkeypatch):
+    """A side is kept by everything it shows (issue 29): a move that leaves a side as it was pastes it, and the
+    boards are the very boards with both sides drawn each time - for spectators and each seat, in three
+    languages."""
+    from engines.rng import Rng
+
+    drawn = shown = 0
+    real = R._side
+
+    def counted(*args):
+        nonlocal drawn
+        drawn += 1
+        return real(*args)
+
+    for seed, lang in ((3, "en"), (4, "hu"), (5, "pl")):
+        R.clear_caches()
+        rng, state = Rng(seed), E.new_game(2, seed, {})
+        views = []
+        while E.result(state) is None and len(views) < 150:
+            seat = E.to_act(state)[0]
+            E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+            for viewer in (None, seat):
+                views.append({**E.view(state, viewer), "player_names": ["Ann", "Cili 🐙"], "lang": lang})
+        monkeypatch.setattr(R, "_side", counted)
+        kept = [R.render_public(v) for v in views]
+        monkeypatch.setattr(R, "_side", real)
+        monkeypatch.setattr(R, "_kept_side", lambda img, draw, y, view, seat, viewer, say, hu:
+                            real(draw, y, view, seat, viewer, say, hu))
+        monkeypatch.setattr(R, "_side_height", lambda view, seat, hu: R._side_layout(view, seat, hu)["height"])
+        assert kept == [R.render_public(v) for v in views], lang
+        monkeypatch.undo()
+        shown += 2 * len(views)
+    assert shown > 600 and drawn < 0.8 * shown  # sides that did not change were pasted
+
+
+def test_sides_kept_are_bounded():
+    R.clear_caches()
+    state = E.new_game(2, 1, {})
+    for i in range(R._SIDES_MAX * 2):
+        R.render_public({**E.view(state, None), "player_names": [f"Ann {i}", "Bo"], "lang": "en"})
+    assert 0 < len(R._SIDES) <= R._SIDES_MAX
