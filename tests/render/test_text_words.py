@@ -51,6 +51,16 @@ def _placed(rng: random.Random, width: int, size: int, anchor: str) -> tuple[flo
     return x, 2 * size + rng.choice((0, 0.25, 0.5, 0.75))
 
 
+def _cases(rng: random.Random, count: int):
+    """``(line, size, bold, condensed, its font, its width)`` of ``count`` lines in faces drawn at random (the
+    plain ones: the others are drawn run by run)."""
+    for line in rng.sample(LINES, count):
+        size, bold, condensed = rng.choice(FACES)
+        if kit.plain(line, bold, condensed):
+            f = kit.font(size, bold, condensed)
+            yield line, size, bold, condensed, f, int(f.getlength(line))
+
+
 def test_the_games_picture_words_make_enough_lines():
     assert len(LINES) > 500
     assert any("·" in line for line in LINES) and any("ő" in line for line in LINES)  # Hungarian too
@@ -60,12 +70,7 @@ def test_the_games_picture_words_make_enough_lines():
 def test_a_line_drawn_word_by_word_is_the_line_pillow_draws(anchor):
     rng = random.Random(anchor)
     checked = 0
-    for line in rng.sample(LINES, 250):
-        size, bold, condensed = rng.choice(FACES)
-        if not kit.plain(line, bold, condensed):
-            continue
-        f = kit.font(size, bold, condensed)
-        width = int(f.getlength(line))
+    for line, size, bold, condensed, f, width in _cases(rng, 250):
         xy = _placed(rng, width, size, anchor)
         whole = Image.new("RGB", (width + 2 * size + 12, 4 * size), (228, 220, 200))
         ImageDraw.Draw(whole).text(xy, line, font=f, fill=(20, 30, 40), anchor=anchor)
@@ -82,12 +87,7 @@ def test_a_line_drawn_word_by_word_is_the_line_pillow_draws(anchor):
 def test_a_line_on_a_palette_picture_drawn_word_by_word_is_the_rgb_line_quantised():
     rng = random.Random(5)
     pal = kit.make_palette([(52, 78, 60)])
-    for line in rng.sample(LINES, 200):
-        size, bold, condensed = rng.choice(FACES)
-        if not kit.plain(line, bold, condensed):
-            continue
-        f = kit.font(size, bold, condensed)
-        width = int(f.getlength(line))
+    for line, size, bold, condensed, f, width in _cases(rng, 200):
         anchor = rng.choice(("lm", "la", "rm", "mm"))
         xy = _placed(rng, width, size, anchor)
         rgb = Image.new("RGB", (width + 2 * size + 12, 4 * size), (52, 78, 60))
