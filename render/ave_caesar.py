@@ -443,8 +443,7 @@ def _draw_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: RowWor
 
 #: table rows kept by :func:`_kept_row` (what the row shows -> its band of a palette picture); a band is 480 x 64
 #: px, so at most about 4 million pixels (4 MB) are kept per drawing process
-_ROWS: dict[RowWords, Image.Image] = {}
-_ROWS_MAX = 128
+_ROWS = kit.KeptBands(128)
 
 
 def clear_caches() -> None:
@@ -455,14 +454,9 @@ def clear_caches() -> None:
 def _kept_row(img: Image.Image, draw: ImageDraw.ImageDraw, top: int, row: RowWords) -> None:
     """:func:`_draw_row` on a palette picture, its band kept and pasted the next time the row shows the same (on
     the same plain paper, at whole pixels: the same pixels wherever the row lands)."""
-    band = _ROWS.get(row)
-    if band is not None:
-        img.paste(band, (0, top))
-        return
-    _draw_row(img, draw, top, row)
-    if len(_ROWS) >= _ROWS_MAX:
-        _ROWS.clear()
-    _ROWS[row] = img.crop((0, top, W, top + ROW_H))
+    if _ROWS.paste(img, row, top) is None:
+        _draw_row(img, draw, top, row)
+        _ROWS.keep(img, row, top, top + ROW_H)
 
 
 #: under the public table: the footnote of the leader's "leads*"

@@ -548,8 +548,7 @@ def _side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int,
 
 #: each side's panel as drawn on the palette table, by everything it shows (:func:`_panel_key`): a move changes
 #: one side's panel at most, often neither (issue 29); 64 panels of 640 x 210 px, 8.6 MB
-_PANELS: dict[tuple, Image.Image] = {}
-_PANELS_MAX = 64
+_PANELS = kit.KeptBands(64)
 
 
 def clear_caches() -> None:
@@ -572,16 +571,10 @@ def _panel_key(view: dict, seat: int, say) -> tuple:
 def _kept_side_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, say) -> None:
     """:func:`_side_panel` on the palette table, its band kept and pasted the next time the panel shows the same
     (drawn on the base's plain panel colour, and only there: the same pixels)."""
-    key = _panel_key(view, seat, say)
-    top = PANEL_TOP[seat]
-    band = _PANELS.get(key)
-    if band is not None:
-        img.paste(band, (0, top))
-        return
-    _side_panel(img, d, view, seat, say)
-    if len(_PANELS) >= _PANELS_MAX:
-        _PANELS.clear()
-    _PANELS[key] = img.crop((0, top, W, top + PANEL_H))
+    key, top = _panel_key(view, seat, say), PANEL_TOP[seat]
+    if _PANELS.paste(img, key, top) is None:
+        _side_panel(img, d, view, seat, say)
+        _PANELS.keep(img, key, top, top + PANEL_H)
 
 
 def _hero_card(say, hero: dict, scale: float = 1.0, dim: bool = False, bg=TABLE) -> Image.Image:

@@ -13,7 +13,7 @@ import math
 import re
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from pathlib import Path
 
@@ -655,6 +655,45 @@ _PALETTED: dict[int, tuple[Image.Image, Image.Image, Image.Image]] = {}
 #: pixels of the sprites :data:`_PALETTED` keeps alive (it holds them: an id is never reused while kept)
 _PALETTED_PIXELS = [0]
 _PALETTED_MAX_PIXELS = 4_000_000
+
+
+class KeptBands:
+    """Bands of palette pictures - their whole width, from one row to another - kept by everything drawn in them,
+    and pasted when the same is drawn again (issue 29: a part of a board that a move leaves as it was: a table
+    row, a side's panel). A band is drawn on the picture's plain background at whole pixels, so its pixels are
+    the same wherever it lands. At most ``limit`` bands, all forgotten when full."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._bands: dict[Hashable, Image.Image] = {}
+
+    def __len__(self) -> int:
+        return len(self._bands)
+
+    def clear(self) -> None:
+        self._bands.clear()
+
+    def height(self, key: Hashable) -> int | None:
+        """The height of the band kept by ``key``, None when none is."""
+        band = self._bands.get(key)
+        return None if band is None else band.height
+
+    def paste(self, img: Image.Image, key: Hashable, top: int) -> int | None:
+        """The band kept by ``key`` pasted onto ``img`` at ``top``: its height; None (nothing pasted) when none
+        is kept."""
+        band = self._bands.get(key)
+        if band is None:
+            return None
+        img.paste(band, (0, top))
+        return band.height
+
+    def keep(self, img: Image.Image, key: Hashable, top: int, bottom: int) -> None:
+        """Keep ``img``'s band from row ``top`` to ``bottom`` by ``key`` (not one the picture cuts off)."""
+        if bottom > img.height:
+            return
+        if len(self._bands) >= self.limit:
+            self._bands.clear()
+        self._bands[key] = img.crop((0, top, img.width, bottom))
 
 
 def nearest(colour: str | tuple[int, int, int], pal: Image.Image) -> int:

@@ -484,11 +484,10 @@ def _side(draw, y, view: dict, seat: int, viewer, say, hu: bool) -> int:
     return lay["height"]
 
 
-#: each side as drawn on the palette board, by everything it shows (:func:`_side_key`): its band of pixels and
-#: its height. A move leaves one side as it was about a quarter of the time (issue 29); 48 sides of at most
-#: 640 x 900 px
-_SIDES: dict[str, tuple[Image.Image, int]] = {}
-_SIDES_MAX = 48
+#: each side as drawn on the palette board, by everything it shows (:func:`_side_key`): its band of pixels (its
+#: height with it). A move leaves one side as it was about half the time (issue 29); 48 sides of at most 640 x
+#: 900 px
+_SIDES = kit.KeptBands(48)
 
 
 def clear_caches() -> None:
@@ -512,24 +511,14 @@ def _side_key(view: dict, seat: int, viewer) -> str:
                       sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _side_height(view: dict, seat: int, hu: bool) -> int:
-    kept = _SIDES.get(_side_key(view, seat, view.get("seat")))
-    return kept[1] if kept is not None else _side_layout(view, seat, hu)["height"]
-
-
-def _kept_side(img: Image.Image, draw, y: int, view: dict, seat: int, viewer, say, hu: bool) -> int:
-    """:func:`_side` on the palette board, its band kept and pasted the next time the side shows the same (drawn
-    on the board's plain colour at whole pixels: the same pixels wherever it lands)."""
-    key = _side_key(view, seat, viewer)
-    kept = _SIDES.get(key)
-    if kept is not None:
-        img.paste(kept[0], (0, y))
-        return kept[1]
-    height = _side(draw, y, view, seat, viewer, say, hu)
-    if y + height <= img.height:  # (a side cut off by the board is drawn again)
-        if len(_SIDES) >= _SIDES_MAX:
-            _SIDES.clear()
-        _SIDES[key] = (img.crop((0, y, img.width, y + height)), height)
+def _kept_side(img: Image.Image, draw, y: int, view: dict, seat: int, viewer, key: str, say, hu: bool) -> int:
+    """:func:`_side` on the palette board, its band kept by ``key`` (:func:`_side_key`) and pasted the next time
+    the side shows the same (drawn on the board's plain colour at whole pixels: the same pixels wherever it
+    lands). Returns its height."""
+    height = _SIDES.paste(img, key, y)
+    if height is None:
+        height = _side(draw, y, view, seat, viewer, say, hu)
+        _SIDES.keep(img, key, y, y + height)
     return height
 
 
@@ -637,7 +626,9 @@ def render_public(view: dict) -> bytes:
     hu = view.get("lang") == "hu"
     mid_h = _middle_h(view)
     view = kit.at_rest(view)
-    height = 50 + _side_height(view, top, hu) + mid_h + 8 + _side_height(view, bottom, hu)
+    keys = {seat: _side_key(view, seat, viewer) for seat in (top, bottom)}
+    height = 50 + mid_h + 8 + sum(_SIDES.height(keys[seat]) or _side_layout(view, seat, hu)["height"]
+                                  for seat in (top, bottom))
     height += LEGEND_H
     # drawn in the palette (kit.PaletteDraw): no picture-wide quantising (issue 29), the same pixels
     img, draw = kit.palette_canvas(W, kit.steady_height(height, BOARD_H, 2), "table", PALETTE)
@@ -672,10 +663,10 @@ def render_public(view: dict) -> bytes:
         _t(draw, (PAD + 4, 26), _fit(say("to_act", who=acting, what=what), W - 2 * PAD - 8, BODY, True), BODY,
            "highlight", True)
     y = 50
-    y += _kept_side(img, draw, y, view, top, viewer, say, hu)
+    y += _kept_side(img, draw, y, view, top, viewer, keys[top], say, hu)
     _middle(draw, y, mid_h, view, say, hu)
     y += mid_h + 8
-    _kept_side(img, draw, y, view, bottom, viewer, say, hu)
+    _kept_side(img, draw, y, view, bottom, viewer, keys[bottom], say, hu)
     # what the abbreviations stand for, in the game's language
     legend = _words(say("legend"), W - 2 * PAD - 8, BODY, False, 2)
     for i, line in enumerate(legend):

@@ -243,6 +243,7 @@ def test_side_panels_kept_are_the_panels_drawn_through_whole_games(lang, monkeyp
         monkeypatch.setattr(R, "_side_panel", counted)
         kept = [R.render_public(v) for v in views]
         monkeypatch.setattr(R, "_side_panel", real)
+        R.clear_caches()
         monkeypatch.setattr(R, "_kept_side_panel", lambda img, d, view, seat, say: real(img, d, view, seat, say))
         assert kept == [R.render_public(v) for v in views]
         monkeypatch.undo()
@@ -253,6 +254,6 @@ def test_side_panels_kept_are_the_panels_drawn_through_whole_games(lang, monkeyp
 def test_side_panels_kept_are_bounded():
     R.clear_caches()
     view = {**ENGINE.view(new(), None), "lang": "en"}
-    for i in range(R._PANELS_MAX * 2):
+    for i in range(R._PANELS.limit * 2):
         R.render_public({**view, "player_names": [f"Ann {i}", f"Bo {i}"]})
-    assert 0 < len(R._PANELS) <= R._PANELS_MAX
+    assert 0 < len(R._PANELS) <= R._PANELS.limit

@@ -270,9 +270,9 @@ def test_sides_kept_are_the_sides_drawn_through_whole_games(monkeypatch):
         monkeypatch.setattr(R, "_side", counted)
         kept = [R.render_public(v) for v in views]
         monkeypatch.setattr(R, "_side", real)
-        monkeypatch.setattr(R, "_kept_side", lambda img, draw, y, view, seat, viewer, say, hu:
+        R.clear_caches()
+        monkeypatch.setattr(R, "_kept_side", lambda img, draw, y, view, seat, viewer, key, say, hu:
                             real(draw, y, view, seat, viewer, say, hu))
-        monkeypatch.setattr(R, "_side_height", lambda view, seat, hu: R._side_layout(view, seat, hu)["height"])
         assert kept == [R.render_public(v) for v in views], lang
         monkeypatch.undo()
         shown += 2 * len(views)
@@ -282,6 +282,6 @@ def test_sides_kept_are_the_sides_drawn_through_whole_games(monkeypatch):
 def test_sides_kept_are_bounded():
     R.clear_caches()
     state = E.new_game(2, 1, {})
-    for i in range(R._SIDES_MAX * 2):
+    for i in range(R._SIDES.limit * 2):
         R.render_public({**E.view(state, None), "player_names": [f"Ann {i}", "Bo"], "lang": "en"})
-    assert 0 < len(R._SIDES) <= R._SIDES_MAX
+    assert 0 < len(R._SIDES) <= R._SIDES.limit
